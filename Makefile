@@ -1,0 +1,198 @@
+# gtcc: one non-recursive Makefile for the compiler, the runtime, the tests,
+# the examples and the benchmarks. Everything is built out of tree, in
+# $(BUILD) (build/, or build/san with SANITIZE=1).
+#
+#   make                      build/bin/gtcc, build/lib/libgtrt.{a,so}
+#   make check [SANITIZE=1]   unit tests (Check), golden tests, robustness test
+#   make golden-update        rewrite golden expectations for review (git diff)
+#   make demo                 run gtcc on examples/*.stn
+#   make bench                benchmarks (never part of check)
+#   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig
+#   make clean
+#
+# Sources are found by wildcard: a new compiler/*.c, runtime/src/*.c,
+# tests/unit/check_*.c or bench/bench_*.c is picked up without editing this
+# file. A tests/unit/check_NAME.c file must define `Suite *suite_NAME(void)`.
+
+SANITIZE ?=
+ifeq ($(SANITIZE),1)
+BUILD ?= build/san
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+SANFLAGS =
+endif
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+ifeq ($(origin CC),default)
+CC = cc
+endif
+OPT     ?= -O2 -g
+WARN    = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+          -Wwrite-strings -Wno-unused-parameter
+CFLAGS  ?=
+ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L $(CFLAGS)
+LDFLAGS ?=
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+FLEX    ?= flex
+BISON   ?= bison
+
+VERSION = 0.1.0
+
+# --- build dependencies --------------------------------------------------------
+DEPS_OK = $(BUILD)/.deps-ok
+$(DEPS_OK): tools/deps.sh
+	@tools/deps.sh
+	@mkdir -p $(@D) && touch $@
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+
+# --- runtime: libgtrt --------------------------------------------------------------
+RT_SRC  = $(sort $(wildcard runtime/src/*.c))
+RT_OBJ  = $(RT_SRC:%.c=$(BUILD)/obj/%.o)
+RT_HDR  = $(wildcard runtime/include/gt/*.h)
+RT_A    = $(BUILD)/lib/libgtrt.a
+RT_SO   = $(BUILD)/lib/libgtrt.so
+RT_CFLAGS = -Iruntime/include -Iruntime/src -fPIC -fvisibility=default
+RT_LIBS = -lm
+
+$(BUILD)/obj/runtime/%.o: runtime/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(RT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(RT_A): $(RT_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(RT_SO): $(RT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(RT_LIBS)
+
+# --- compiler: gtcc --------------------------------------------------------------
+GEN     = $(BUILD)/gen
+CC_SRC  = $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
+CC_OBJ  = $(CC_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/parser.o $(BUILD)/obj/gen/lexer.o
+CC_LIB  = $(BUILD)/lib/libgtcc.a
+GTCC    = $(BUILD)/bin/gtcc
+CC_CFLAGS = -Icompiler -I$(GEN) -DGTCC_VERSION='"$(VERSION)"'
+
+$(GEN)/parser.c $(GEN)/parser.h: grammar/stencil.y | $(DEPS_OK)
+	@mkdir -p $(GEN)
+	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
+
+$(GEN)/lexer.c $(GEN)/lexer.h: grammar/stencil.l | $(DEPS_OK)
+	@mkdir -p $(GEN)
+	$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
+
+# Generated files compile without the strictest warnings (flex's output is not ours).
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Wmissing-prototypes -Wshadow,$(ALL_CFLAGS)) -Wno-unused-function \
+	    -Wno-sign-compare $(CC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/compiler/%.o: compiler/%.c $(GEN)/parser.h $(GEN)/lexer.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(CC_LIB): $(CC_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(GTCC): $(BUILD)/obj/compiler/main.o $(CC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+# --- pkg-config file: written at install time, for the PREFIX installed to ------------
+PC_LIBS = $(shell d=$$(ls -d /usr/lib/llvm-*/lib 2>/dev/null | while read x; do [ -e $$x/libomp.so ] && echo $$x; done | tail -n 1); if [ -n "$$d" ]; then echo "-L$$d -Wl,-rpath,$$d -lomp -lm"; else echo "-fopenmp -lm"; fi)
+PC_CFLAGS = -fopenmp
+define write_pc
+sed -e 's|@PREFIX@|$(1)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(PC_LIBS)|g' \
+    -e 's|@CFLAGS@|$(PC_CFLAGS)|g' runtime/gtrt.pc.in > $(2)
+endef
+
+.DEFAULT_GOAL := all
+.PHONY: all check unit golden golden-update robust demo bench install clean
+all: $(GTCC) $(RT_A) $(RT_SO)
+
+# --- unit tests (Check) ------------------------------------------------------------
+UNIT_SRC = $(sort $(wildcard tests/unit/check_*.c))
+UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN = $(BUILD)/tests/unit
+SUITES_H = $(GEN)/suites.h
+
+# suites.h lists one X(NAME) per tests/unit/check_NAME.c
+$(SUITES_H): $(UNIT_SRC) Makefile
+	@mkdir -p $(@D)
+	@for f in $(UNIT_SRC); do n=$${f#tests/unit/check_}; echo "X($${n%.c})"; done > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(SUITES_H) $(GEN)/parser.h $(GEN)/lexer.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CC_CFLAGS) -Iruntime/include -Iruntime/src -Itests/unit \
+	    $(CHECK_CFLAGS) -DGTCC_BIN='"$(abspath $(GTCC))"' -MMD -MP -c $< -o $@
+
+$(UNIT_BIN): $(UNIT_OBJ) $(BUILD)/obj/tests/unit/main.o $(CC_LIB) $(RT_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(RT_LIBS)
+
+# Each test group writes "PASSED FAILED" to $(RESULTS)/NAME; `check` adds them up.
+RESULTS = $(BUILD)/results
+TEST_ENV = GTCC=$(abspath $(GTCC)) BUILD=$(abspath $(BUILD)) RESULTS=$(abspath $(RESULTS)) \
+           CC="$(CC)" SANFLAGS="$(SANFLAGS)" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+unit: all $(UNIT_BIN)
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) $(UNIT_BIN)
+
+golden: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/golden/run.sh
+
+golden-update: all
+	@$(TEST_ENV) tests/golden/run.sh --update
+
+robust: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/fuzz/run.sh
+
+# Extra test groups (numeric, differential, ...) add themselves to CHECK_GROUPS.
+CHECK_GROUPS = unit golden robust
+-include tests/groups.mk
+
+check: all
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
+	@$(MAKE) --no-print-directory -k $(CHECK_GROUPS) || true
+	@tools/summary.sh $(RESULTS) $(CHECK_GROUPS)
+
+# --- demo, bench ---------------------------------------------------------------------
+demo: all
+	@$(TEST_ENV) tools/demo.sh
+
+BENCH_SRC = $(sort $(wildcard bench/bench_*.c))
+BENCH_BIN = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+$(BUILD)/bench/%: bench/%.c $(CC_LIB) $(RT_A) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O3 -march=native $(CC_CFLAGS) -Iruntime/include -Iruntime/src -Ibench \
+	    -DGTCC_BIN='"$(abspath $(GTCC))"' -o $@ $< $(CC_LIB) $(RT_A) $(RT_LIBS)
+
+bench: all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $(TEST_ENV) $$b || exit 1; done
+
+# --- install ---------------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gt \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(GTCC) $(DESTDIR)$(PREFIX)/bin/gtcc
+	install -m 644 $(RT_HDR) $(DESTDIR)$(PREFIX)/include/gt/
+	install -m 644 $(RT_A) $(DESTDIR)$(PREFIX)/lib/libgtrt.a
+	install -m 755 $(RT_SO) $(DESTDIR)$(PREFIX)/lib/libgtrt.so
+	$(call write_pc,$(PREFIX),$(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt.pc)
+	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/golden/run.sh [--update] [NAME...]: golden tests in the cproc style.
+#
+# For each tests/golden/<kind>/NAME.stn, the mode comes from the expectation
+# file that sits beside it:
+#   NAME.ir    gtcc --emit=ir NAME.stn       exit 0, stdout must equal NAME.ir
+#   NAME.err   gtcc --emit=ir NAME.stn       exit 1 (or the status in an
+#              `// EXIT: N` line), stderr must equal NAME.err
+#   NAME.c     gtcc -b naive -o OUT.c NAME.stn   OUT.c must equal NAME.c
+# Extra options come from a `// ARGS: ...` line in the .stn file. gtcc runs in
+# the test's directory on the bare file name, so paths in messages are stable.
+# A .stn with no expectation beside it fails (run --update to create one).
+# --update rewrites the expectations from the current gtcc: review `git diff`.
+# Prints a unified diff per failure, then "N passed, N failed"; writes the
+# counts to $RESULTS/golden when RESULTS is set.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+GTCC=${GTCC:-$here/../../build/bin/gtcc}
+update=0
+[ "${1:-}" = "--update" ] && { update=1; shift; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+for stn in "$here"/*/*.stn; do
+    [ -e "$stn" ] || continue
+    dir=$(dirname "$stn"); kind=$(basename "$dir"); base=$(basename "$stn" .stn)
+    name="$kind/$base"
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $base "*|*" $name "*) ;; *) continue ;; esac
+    fi
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    want_status=$(sed -n 's|^// EXIT: *||p' "$stn" | head -n 1)
+    if [ -e "$dir/$base.c" ] || { [ $update = 1 ] && [ "$kind" = emit ]; }; then
+        mode=c
+    elif [ -e "$dir/$base.err" ] || { [ $update = 1 ] && [ "$kind" = errors ]; }; then
+        mode=err
+    elif [ -e "$dir/$base.ir" ] || { [ $update = 1 ] && [ "$kind" = ir ]; }; then
+        mode=ir
+    else
+        fail "$name: no expectation (.ir, .err or .c) beside it"; continue
+    fi
+    case $mode in
+    ir)  (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
+         status=$?; want=$dir/$base.ir; got=$tmp/out; want_status=${want_status:-0} ;;
+    err) (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
+         status=$?; want=$dir/$base.err; got=$tmp/err; want_status=${want_status:-1} ;;
+    c)   (cd "$dir" && eval "\"$GTCC\" -b naive $args -o \"$tmp/$base.c\" \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
+         status=$?; want=$dir/$base.c; got=$tmp/$base.c; want_status=${want_status:-0}
+         [ -e "$got" ] || : > "$got" ;;
+    esac
+    if [ $update = 1 ]; then
+        cp "$got" "$want"
+        [ "$status" = "$want_status" ] || echo "note: $name exits $status (expected $want_status)"
+        passed=$((passed + 1)); continue
+    fi
+    if [ "$status" != "$want_status" ]; then
+        fail "$name: exit status $status, expected $want_status"; sed 's/^/  | /' "$tmp/err" | head -n 20
+    elif ! diff -u "$want" "$got" >"$tmp/diff"; then
+        fail "$name: output differs from $(basename "$want")"; cat "$tmp/diff"
+    else
+        passed=$((passed + 1))
+    fi
+done
+echo "golden: $passed passed, $failed failed"
+[ -n "${RESULTS:-}" ] && echo "$passed $failed" > "$RESULTS/golden"
+[ "$failed" -eq 0 ]
