@@ -1,0 +1,51 @@
+/* gt_error.h: error codes and the per-thread message of the last failure.
+ *
+ * Every runtime function that can fail returns an int (0 or a negative GT_E... code) or a
+ * pointer (NULL on failure). The message of the last failure on the calling thread names
+ * the function, the storage or field, the axis and the numbers involved. Messages and codes
+ * are thread-local and persist until the next failure on the same thread: a success does not
+ * clear them. */
+#ifndef GT_ERROR_H
+#define GT_ERROR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(NAME, VALUE, DESCRIPTION): the one list of error codes (an X-macro, so the enum and
+   gt_strerror cannot disagree). */
+#define GT_ERROR_LIST(X)                                                       \
+    X(GT_EINVAL,  -1, "invalid argument")                                      \
+    X(GT_ENOMEM,  -2, "out of memory")                                         \
+    X(GT_EDTYPE,  -3, "element type mismatch")                                 \
+    X(GT_EAXES,   -4, "axes mismatch")                                         \
+    X(GT_ESHAPE,  -5, "domain does not fit")                                   \
+    X(GT_EHALO,   -6, "halo too small")                                        \
+    X(GT_EALIAS,  -7, "forbidden aliasing between arguments")                  \
+    X(GT_EDEVICE, -8, "device missing or device error")                        \
+    X(GT_EMPI,    -9, "MPI error")
+
+#define GT_ERROR_ENUM_(name, value, text) name = value,
+typedef enum {
+    GT_OK = 0, /* success */
+    GT_ERROR_LIST(GT_ERROR_ENUM_)
+} gt_error;
+#undef GT_ERROR_ENUM_
+
+/* Message of the last failure on the calling thread ("" if none yet). The pointer stays
+   valid until the next runtime call on this thread. */
+const char *gt_last_error(void);
+
+/* Code of the last failure on the calling thread (0 if none yet): the way to learn why a
+   pointer-returning function gave NULL. Not part of runtime.md; an addition. */
+int gt_last_error_code(void);
+
+/* Static description of a code ("invalid argument", ...; "success" for 0, "unknown error"
+   for anything else). Not part of runtime.md; an addition. */
+const char *gt_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GT_ERROR_H */

@@ -1,0 +1,76 @@
+/* gt_generated.h: helpers for the code that gtcc generates, not part of the user contract
+ * (runtime.md section 3 is). Every backend's output includes it after <gt/gt.h>.
+ *
+ * The static inline functions remap a position p of a read outside the compute domain
+ * [0, n) along one axis, as language.md section 7 says; the naive backend calls them for
+ * every read that may leave the domain. */
+#ifndef GT_GENERATED_H
+#define GT_GENERATED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gt_stencil.h"
+#include "gt_storage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Records code and the printf-formatted message as the calling thread's last failure (what
+   gt_last_error() returns) and returns code: `return gt__fail(GT_ESHAPE, "...", nk);`. */
+int gt__fail(int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Allocates a temporary of dtype over the axes named (a subset of "IJK" in that order) and
+   the compute domain size[3] (NI, NJ, NK) grown by halo {ilo, ihi, jlo, jhi, klo, khi}, and
+   returns the host address of its element at the compute-domain origin, with its strides in
+   elements along I, J, K in stride[3] (0 along an axis it lacks); *storage holds it, for
+   gt_release. NULL on failure, with gt_last_error() set (*storage is then NULL). */
+void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                    const int64_t size[3], const int64_t halo[6], int64_t stride[3]);
+
+/* periodic: p + n below the domain, p - n above (any distance: p modulo n) */
+static inline int64_t gt_periodic(int64_t p, int64_t n)
+{
+    int64_t r = p % n;
+    return r < 0 ? r + n : r;
+}
+
+/* neumann: the nearest point of the domain (zero gradient) */
+static inline int64_t gt_clamp(int64_t p, int64_t n)
+{
+    return p < 0 ? 0 : p >= n ? n - 1 : p;
+}
+
+/* mirror: -p - 1 below the domain, 2n - p - 1 above */
+static inline int64_t gt_mirror(int64_t p, int64_t n)
+{
+    return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;
+}
+
+/* dirichlet: true where the constant replaces the field */
+static inline bool gt_outside(int64_t p, int64_t n)
+{
+    return p < 0 || p >= n;
+}
+
+/* min and max of ints (float and double use fmin and fmax) */
+static inline int32_t gt_min_int(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline int32_t gt_max_int(int32_t a, int32_t b)
+{
+    return a > b ? a : b;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GT_GENERATED_H */

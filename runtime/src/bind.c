@@ -1,0 +1,240 @@
+/* bind.c: gt__bind, the one function through which generated stencil code (every backend)
+ * checks its arguments, infers the compute domain and binds each field to an origin and
+ * strides by axis name (runtime.md section 3).
+ *
+ * Checks run in a fixed order, all before any data is touched: per field NULL, dtype and
+ * axes; then the domain (given or inferred), its fit in every field's interior and the halo
+ * room around it; then aliasing between outputs and the other arguments. Only then are the
+ * storages synchronised (inputs read, outputs read-write) and the fields bound. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rt.h"
+
+static const char axis_names[] = "IJK";
+
+/* Whether field axes text (a stencil's own field info) is a valid axes string. */
+static int valid_axes(const char *axes)
+{
+    if (!axes)
+        return 0;
+    size_t n = strlen(axes);
+    if (n < 1 || n > 3)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        if (!strchr(axis_names, axes[k]) || memchr(axes, axes[k], k))
+            return 0;
+    return 1;
+}
+
+/* Interior size of s along axis name c. */
+static int64_t interior(const gt_storage *s, char c)
+{
+    int d = gt__axis_pos(s, c);
+    return s->shape[d] - s->halo[d][0] - s->halo[d][1];
+}
+
+static int is_empty(const gt_storage *s)
+{
+    for (int d = 0; d < s->ndim; d++)
+        if (s->shape[d] == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether a and b may share memory: views of one buffer, or intersecting byte ranges. */
+static int overlap(const gt_storage *a, const gt_storage *b)
+{
+    if (is_empty(a) || is_empty(b))
+        return 0;
+    if (a->buf == b->buf)
+        return 1;
+    uintptr_t alo, ahi, blo, bhi;
+    gt__byte_range(a, &alo, &ahi);
+    gt__byte_range(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+/* Binding of s: its first interior point and its strides by axis name. */
+static void bind_one(const gt_storage *s, gt_bound *b)
+{
+    int64_t off = 0;
+    for (int a = 0; a < 3; a++) {
+        int d = gt__axis_pos(s, axis_names[a]);
+        b->stride[a] = d < 0 ? 0 : s->strides[d];
+        off += d < 0 ? 0 : s->halo[d][0] * s->strides[d];
+    }
+    unsigned char *host = gt__host_raw(s);
+    b->origin = host ? host + off * (int64_t)gt_dtype_size(s->dtype) : NULL;
+}
+
+/* Whether a and b address the same element at every point of the domain. */
+static int same_binding(const gt_storage *a, const gt_storage *b)
+{
+    gt_bound ba, bb;
+    bind_one(a, &ba);
+    bind_one(b, &bb);
+    return a->dtype == b->dtype && ba.origin == bb.origin &&
+           memcmp(ba.stride, bb.stride, sizeof ba.stride) == 0;
+}
+
+static int check_fields(const gt_stencil_info *info, gt_storage *const *fields)
+{
+    const char *sn = info->name;
+    for (int f = 0; f < info->nfields; f++) {
+        const gt_field_info *fi = &info->fields[f];
+        const gt_storage *s = fields[f];
+        const char *fname = fi->name ? fi->name : "?";
+        if (!valid_axes(fi->axes))
+            return gt__error(GT_EINVAL, "stencil '%s': field '%s': invalid field axes \"%.8s\"",
+                             sn, fname, fi->axes ? fi->axes : "(null)");
+        if (!s)
+            return gt__error(GT_EINVAL, "stencil '%s': field '%s': storage is NULL", sn, fname);
+        if (s->dtype != fi->dtype)
+            return gt__error(GT_EDTYPE, "stencil '%s': field '%s' is %s but the storage is %s",
+                             sn, fname, gt_dtype_name(fi->dtype), gt_dtype_name(s->dtype));
+        int same = strlen(fi->axes) == (size_t)s->ndim;
+        for (const char *c = fi->axes; *c && same; c++)
+            same = gt__axis_pos(s, *c) >= 0;
+        if (!same)
+            return gt__error(GT_EAXES, "stencil '%s': field '%s' has axes %s but the storage "
+                             "has axes %s", sn, fname, fi->axes, s->axes);
+    }
+    return 0;
+}
+
+static int has_axis(const gt_field_info *fi, char c)
+{
+    return strchr(fi->axes, c) != NULL;
+}
+
+/* The compute domain: *domain, or the interior of the first output field (first field if
+   none), sizes along axes it lacks from the first field having them, 1 along axes no field
+   has. */
+static int compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
+                          const gt_domain *domain, int64_t size[3])
+{
+    const gt_field_info *fi = info->fields;
+    int ref = 0;
+    for (int f = info->nfields - 1; f >= 0; f--)
+        if (fi[f].is_output)
+            ref = f;
+    for (int a = 0; a < 3; a++) {
+        char c = axis_names[a];
+        int pick = -1;
+        if (info->nfields > 0 && has_axis(&fi[ref], c))
+            pick = ref;
+        for (int f = 0; f < info->nfields && pick < 0; f++)
+            if (has_axis(&fi[f], c))
+                pick = f;
+        if (domain) {
+            if (domain->size[a] < 0)
+                return gt__error(GT_EINVAL, "stencil '%s': domain size along %c is %lld; must "
+                                 "be >= 0", info->name, c, (long long)domain->size[a]);
+            size[a] = pick >= 0 || domain->size[a] == 0 ? domain->size[a] : 1;
+        } else {
+            size[a] = pick >= 0 ? interior(fields[pick], c) : 1;
+        }
+    }
+    return 0;
+}
+
+static int check_fit(const gt_stencil_info *info, gt_storage *const *fields,
+                     const int64_t size[3])
+{
+    for (int f = 0; f < info->nfields; f++) {
+        const gt_field_info *fi = &info->fields[f];
+        const gt_storage *s = fields[f];
+        for (int a = 0; a < 3; a++) {
+            char c = axis_names[a];
+            if (!has_axis(fi, c))
+                continue;
+            int d = gt__axis_pos(s, c);
+            int64_t lo = s->halo[d][0], hi = s->halo[d][1], n = s->shape[d] - lo - hi;
+            if (size[a] > n)
+                return gt__error(GT_ESHAPE, "stencil '%s': field '%s': the domain is %lld along "
+                                 "%c but the storage's interior is %lld (shape %lld, halo "
+                                 "[%lld,%lld])", info->name, fi->name, (long long)size[a], c,
+                                 (long long)n, (long long)s->shape[d], (long long)lo,
+                                 (long long)hi);
+            int64_t room = s->shape[d] - lo - size[a];
+            if (lo < fi->halo[a][0] || room < fi->halo[a][1])
+                return gt__error(GT_EHALO, "stencil '%s': field '%s': halo along %c is "
+                                 "[%lld,%lld] but the stencil needs [%lld,%lld]", info->name,
+                                 fi->name, c, (long long)lo, (long long)room,
+                                 (long long)fi->halo[a][0], (long long)fi->halo[a][1]);
+        }
+    }
+    return 0;
+}
+
+static int check_alias(const gt_stencil_info *info, const unsigned char *read_at_offset,
+                       gt_storage *const *fields)
+{
+    const gt_field_info *fi = info->fields;
+    for (int o = 0; o < info->nfields; o++) {
+        if (!fi[o].is_output)
+            continue;
+        for (int g = 0; g < info->nfields; g++) {
+            if (g == o || (fi[g].is_output && g < o) || !overlap(fields[o], fields[g]))
+                continue;
+            if (fi[g].is_output)
+                return gt__error(GT_EALIAS, "stencil '%s': outputs '%s' and '%s' share memory",
+                                 info->name, fi[o].name, fi[g].name);
+            int at_offset = read_at_offset ? read_at_offset[g] != 0 : 1;
+            if (at_offset)
+                return gt__error(GT_EALIAS, "stencil '%s': output '%s' shares memory with "
+                                 "field '%s', which the stencil reads at an offset", info->name,
+                                 fi[o].name, fi[g].name);
+            if (!same_binding(fields[o], fields[g]))
+                return gt__error(GT_EALIAS, "stencil '%s': output '%s' shares memory with "
+                                 "field '%s' at other positions (a shifted view), so a read "
+                                 "at offset 0 would see written points", info->name,
+                                 fi[o].name, fi[g].name);
+        }
+    }
+    return 0;
+}
+
+int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
+             gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+             gt_bound *bound_out)
+{
+    if (!info || !info->name)
+        return gt__error(GT_EINVAL, "gt__bind: stencil info or its name is NULL");
+    if (info->nfields < 0 || !size_out ||
+        (info->nfields > 0 && (!info->fields || !fields || !bound_out)))
+        return gt__error(GT_EINVAL, "stencil '%s': invalid call (nfields %d, fields %s, "
+                         "size_out %s, bound_out %s)", info->name, info->nfields,
+                         fields ? "given" : "NULL", size_out ? "given" : "NULL",
+                         bound_out ? "given" : "NULL");
+    for (int f = 0; f < info->nfields; f++)
+        if (!info->fields[f].name)
+            return gt__error(GT_EINVAL, "stencil '%s': field %d has no name", info->name, f);
+    int64_t size[3];
+    int rc = check_fields(info, fields);
+    if (!rc)
+        rc = compute_domain(info, fields, domain, size);
+    if (!rc)
+        rc = check_fit(info, fields, size);
+    if (!rc)
+        rc = check_alias(info, read_at_offset, fields);
+    if (rc)
+        return rc;
+    for (int pass = 0; pass < 2; pass++) { /* inputs first, then outputs */
+        for (int f = 0; f < info->nfields; f++) {
+            if ((info->fields[f].is_output != 0) != pass)
+                continue;
+            char what[160];
+            snprintf(what, sizeof what, "stencil '%s': field '%s'", info->name,
+                     info->fields[f].name);
+            rc = gt__sync_host(what, fields[f], pass ? GT_READWRITE : GT_READ);
+            if (rc)
+                return rc;
+        }
+    }
+    for (int f = 0; f < info->nfields; f++)
+        bind_one(fields[f], &bound_out[f]);
+    memcpy(size_out, size, sizeof size);
+    return 0;
+}

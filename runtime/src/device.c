@@ -1,0 +1,242 @@
+/* device.c: the device layer and the host/device sync-state machine (runtime.md section 4).
+ *
+ * Everything device-specific goes through a small table of operations (gt__device_ops):
+ * allocate, free, copy each way, wait. Without CUDA the table says "unavailable" and every
+ * device request fails with GT_EDEVICE; the CUDA build plugs cudaMalloc, cudaMallocManaged,
+ * cudaMemcpy and cudaDeviceSynchronize into it; the unit tests plug a fake device backed by
+ * host memory, which is how the state machine below is tested on machines without a GPU.
+ *
+ * The sync state lives in the buffer, so every view of a buffer shares it. Transfers always
+ * move the whole buffer (all views at once). With GT_MANAGED_RUNTIME:
+ *   gt_host(any access):   DEVICE_DIRTY -> download -> CLEAN; then a write -> HOST_DIRTY
+ *   gt_device_ptr(any):    HOST_DIRTY -> upload -> CLEAN;     then a write -> DEVICE_DIRTY
+ * A write-only host access downloads too: a view may write only part of the buffer. */
+#include <string.h>
+
+#include "rt.h"
+
+static const gt__device_ops no_device = {
+    .name = "none",
+    .unavailable = "libgtrt was built without CUDA",
+};
+
+static const gt__device_ops *ops = &no_device;
+
+void gt__set_device_ops(const gt__device_ops *o)
+{
+    ops = o ? o : &no_device;
+}
+
+const gt__device_ops *gt__device_ops_get(void)
+{
+    return ops;
+}
+
+int gt__device_available(const char *fn, const char *what)
+{
+    if (ops->unavailable)
+        return gt__error(GT_EDEVICE, "%s: %s was requested, but %s: no device support", fn,
+                         what, ops->unavailable);
+    return 0;
+}
+
+static const char *why(const gt__device_ops *o, int err)
+{
+    const char *text = o->error_string ? o->error_string(err) : NULL;
+    return text ? text : "device error";
+}
+
+int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int managed_block,
+                     size_t align)
+{
+    void *p = NULL;
+    size_t n = buf->nbytes + align;
+    int err = managed_block ? ops->alloc_managed(&p, n) : ops->alloc(&p, n);
+    if (err)
+        return gt__error(GT_EDEVICE, "%s: allocating %s of %zu bytes failed (%s: %s)", fn, what,
+                         n, ops->name, why(ops, err));
+    buf->ops = ops;
+    buf->device_block = p;
+    buf->device = (unsigned char *)p + (align - (uintptr_t)p % align);
+    if (managed_block)
+        buf->host = buf->device;
+    return 0;
+}
+
+gt__sync_state gt__sync_state_of(const gt_storage *s)
+{
+    return s->buf->state;
+}
+
+/* ---- transfers --------------------------------------------------------------------------- */
+
+static int upload(const char *fn, const gt_storage *s)
+{
+    gt__buffer *b = s->buf;
+    int err = b->nbytes ? b->ops->to_device(b->device, b->host, b->nbytes) : 0;
+    if (err) {
+        char desc[GT__DESC_MAX];
+        return gt__error(GT_EDEVICE, "%s: storage %s: copying %zu bytes host to device failed "
+                         "(%s: %s)", fn, gt__describe(s, desc), b->nbytes, b->ops->name,
+                         why(b->ops, err));
+    }
+    b->state = GT__CLEAN;
+    return 0;
+}
+
+static int download(const char *fn, const gt_storage *s)
+{
+    gt__buffer *b = s->buf;
+    int err = b->nbytes ? b->ops->to_host(b->host, b->device, b->nbytes) : 0;
+    if (err) {
+        char desc[GT__DESC_MAX];
+        return gt__error(GT_EDEVICE, "%s: storage %s: copying %zu bytes device to host failed "
+                         "(%s: %s)", fn, gt__describe(s, desc), b->nbytes, b->ops->name,
+                         why(b->ops, err));
+    }
+    b->state = GT__CLEAN;
+    return 0;
+}
+
+static int barrier(const char *fn, const gt_storage *s)
+{
+    gt__buffer *b = s->buf;
+    int err = b->ops->barrier ? b->ops->barrier() : 0;
+    if (err) {
+        char desc[GT__DESC_MAX];
+        return gt__error(GT_EDEVICE, "%s: storage %s: waiting for the device failed (%s: %s)",
+                         fn, gt__describe(s, desc), b->ops->name, why(b->ops, err));
+    }
+    return 0;
+}
+
+/* ---- the state machine -------------------------------------------------------------------- */
+
+static int check_access(const char *fn, gt_access access)
+{
+    if (access != GT_READ && access != GT_WRITE && access != GT_READWRITE)
+        return gt__error(GT_EINVAL, "%s: access %d is not GT_READ, GT_WRITE or GT_READWRITE", fn,
+                         (int)access);
+    return 0;
+}
+
+int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
+{
+    gt__buffer *b = s->buf;
+    if (!b->device)
+        return 0;
+    if (b->managed == GT_MANAGED_CUDA)
+        return barrier(fn, s);
+    if (b->managed == GT_MANAGED_RUNTIME) {
+        if (b->state == GT__DEVICE_DIRTY) {
+            int rc = download(fn, s);
+            if (rc)
+                return rc;
+        }
+        if (access & GT_WRITE)
+            b->state = GT__HOST_DIRTY;
+    }
+    return 0;
+}
+
+void *gt_host(gt_storage *s, gt_access access)
+{
+    if (!s)
+        return gt__error(GT_EINVAL, "gt_host: storage is NULL"), NULL;
+    if (check_access("gt_host", access) || gt__sync_host("gt_host", s, access))
+        return NULL;
+    return gt__host_raw(s);
+}
+
+void *gt_device_ptr(gt_storage *s, gt_access access)
+{
+    static const char fn[] = "gt_device_ptr";
+    if (!s)
+        return gt__error(GT_EINVAL, "%s: storage is NULL", fn), NULL;
+    if (check_access(fn, access))
+        return NULL;
+    gt__buffer *b = s->buf;
+    if (!b->device) {
+        char desc[GT__DESC_MAX];
+        if (gt__device_available(fn, "a device pointer"))
+            return NULL;
+        return gt__error(GT_EDEVICE, "%s: storage %s has no device buffer (it was created "
+                         "with device = GT_HOST)", fn, gt__describe(s, desc)), NULL;
+    }
+    if (b->managed == GT_MANAGED_RUNTIME) {
+        if (b->state == GT__HOST_DIRTY && upload(fn, s))
+            return NULL;
+        if (access & GT_WRITE)
+            b->state = GT__DEVICE_DIRTY;
+    }
+    return (unsigned char *)b->device + s->offset * (int64_t)gt_dtype_size(s->dtype);
+}
+
+/* Common start of the explicit calls: 1 = proceed with the state machine, 0 = nothing to do
+   (no device, or unified memory), < 0 = error. */
+static int explicit_call(const char *fn, gt_storage *s)
+{
+    if (!s)
+        return gt__error(GT_EINVAL, "%s: storage is NULL", fn);
+    if (!s->buf->device)
+        return 0;
+    if (s->buf->managed == GT_MANAGED_CUDA)
+        return 0;
+    return 1;
+}
+
+int gt_sync(gt_storage *s)
+{
+    int rc = explicit_call("gt_sync", s);
+    if (rc <= 0)
+        return rc < 0 ? rc : s->buf->device ? barrier("gt_sync", s) : 0;
+    if (s->buf->state == GT__HOST_DIRTY)
+        return upload("gt_sync", s);
+    if (s->buf->state == GT__DEVICE_DIRTY)
+        return download("gt_sync", s);
+    return 0;
+}
+
+int gt_host_to_device(gt_storage *s, int force)
+{
+    int rc = explicit_call("gt_host_to_device", s);
+    if (rc <= 0)
+        return rc;
+    if (force || s->buf->state == GT__HOST_DIRTY)
+        return upload("gt_host_to_device", s);
+    return 0;
+}
+
+int gt_device_to_host(gt_storage *s, int force)
+{
+    int rc = explicit_call("gt_device_to_host", s);
+    if (rc <= 0)
+        return rc < 0 ? rc : s->buf->device ? barrier("gt_device_to_host", s) : 0;
+    if (force || s->buf->state == GT__DEVICE_DIRTY)
+        return download("gt_device_to_host", s);
+    return 0;
+}
+
+static int set_state(const char *fn, gt_storage *s, gt__sync_state state)
+{
+    int rc = explicit_call(fn, s);
+    if (rc <= 0)
+        return rc;
+    s->buf->state = state;
+    return 0;
+}
+
+int gt_set_host_modified(gt_storage *s)
+{
+    return set_state("gt_set_host_modified", s, GT__HOST_DIRTY);
+}
+
+int gt_set_device_modified(gt_storage *s)
+{
+    return set_state("gt_set_device_modified", s, GT__DEVICE_DIRTY);
+}
+
+int gt_set_synchronized(gt_storage *s)
+{
+    return set_state("gt_set_synchronized", s, GT__CLEAN);
+}

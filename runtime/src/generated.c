@@ -1,0 +1,66 @@
+/* generated.c: the runtime functions that only generated code calls (gt_generated.h):
+ * setting an error from a generated argument check, and allocating temporaries through
+ * the public storage API. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "rt.h"
+#include "gt/gt_generated.h"
+
+int gt__fail(int code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return gt__error(code, "%s", msg);
+}
+
+static size_t element_size(gt_dtype dtype)
+{
+    switch (dtype) {
+    case GT_FLOAT32: return 4;
+    case GT_FLOAT64: return 8;
+    case GT_INT32: return 4;
+    case GT_BOOL: return sizeof(_Bool);
+    }
+    return 8;
+}
+
+void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                    const int64_t size[3], const int64_t halo[6], int64_t stride[3])
+{
+    gt_storage_opts opts = {0};
+    int64_t shape[3] = {0, 0, 0};
+    int nd = 0;
+    *storage = NULL;
+    stride[0] = stride[1] = stride[2] = 0;
+    for (const char *p = axes; *p && nd < 3; p++, nd++) {
+        int a = *p - 'I';
+        if (a < 0 || a > 2)
+            return gt__error(GT_EINVAL, "gt__temporary: bad axes \"%s\"", axes), NULL;
+        opts.halo[nd][0] = halo[2 * a];
+        opts.halo[nd][1] = halo[2 * a + 1];
+        shape[nd] = halo[2 * a] + size[a] + halo[2 * a + 1];
+    }
+    opts.defaults = "C";
+    gt_storage *s = gt_empty(dtype, axes, shape, &opts);
+    if (!s)
+        return NULL;
+    char *base = gt_host(s, GT_READWRITE);
+    const int64_t *st = gt_strides(s);
+    if (!base || !st) {
+        gt_release(s);
+        return NULL;
+    }
+    int64_t offset = 0;
+    nd = 0;
+    for (const char *p = axes; *p && nd < 3; p++, nd++) {
+        int a = *p - 'I';
+        stride[a] = st[nd];
+        offset += halo[2 * a] * st[nd];
+    }
+    *storage = s;
+    return base + offset * (int64_t)element_size(dtype);
+}

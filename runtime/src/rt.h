@@ -1,0 +1,187 @@
+/* rt.h: the one internal header of libgtrt, in sections per source file.
+ *
+ * Objects: a gt__buffer is the reference-counted memory (host block, device mirror, sync
+ * state) shared by every storage that views it; a gt_storage is a reference-counted view
+ * of a buffer (dtype, axes, shape, strides, halo and the element offset of its element
+ * (0,0,0) from the buffer's host start). Internal functions shared between files are
+ * prefixed gt__; test hooks (allocator, device ops) are declared here and never in the
+ * public headers. */
+#ifndef GT_RT_H
+#define GT_RT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gt/gt.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GT__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GT__PRINTF(f, a)
+#endif
+
+/* Upper bounds that keep every size computation far from int64_t overflow. */
+#define GT__MAX_ALIGNMENT ((int64_t)1 << 20) /* elements */
+#define GT__BASE_ALIGN 64                    /* bytes: every fresh buffer starts here */
+
+/* ---- error.c ---------------------------------------------------------------------------- */
+
+/* Records code and the printf-formatted message as the calling thread's last failure and
+   returns code, so that `return gt__error(GT_EINVAL, ...)` reads naturally. */
+int gt__error(int code, const char *fmt, ...) GT__PRINTF(2, 3);
+
+/* ---- alloc.c: every host allocation of the runtime goes through here --------------------- */
+
+typedef struct {
+    void *(*alloc)(size_t nbytes, void *ctx); /* like malloc; NULL = failure */
+    void (*release)(void *p, void *ctx);      /* like free */
+    void *ctx;                                /* passed back to both */
+} gt__allocator;
+
+/* Installs an allocator (tests inject failures with it); NULL restores malloc/free. Not
+   thread-safe: install it while no other thread uses the runtime. */
+void gt__set_allocator(const gt__allocator *a);
+void *gt__malloc(size_t nbytes); /* NULL on failure, without setting an error message */
+void gt__free(void *p);          /* NULL: no-op */
+
+/* ---- storage.c ---------------------------------------------------------------------------- */
+
+typedef enum {
+    GT__CLEAN,        /* host and device hold the same data (or no device) */
+    GT__HOST_DIRTY,   /* the host is newer */
+    GT__DEVICE_DIRTY  /* the device is newer */
+} gt__sync_state;
+
+struct gt__device_ops_;
+
+typedef struct gt__buffer {
+    atomic_int refs;      /* storages viewing this buffer */
+    const struct gt__device_ops_ *ops; /* the device layer that allocated device, or NULL */
+    void *host;           /* host start (aligned when owned); the unified block if managed CUDA */
+    void *host_block;     /* what gt__free releases: NULL when wrapped or managed CUDA */
+    void *device;         /* device mirror of nbytes (== host if managed CUDA), or NULL */
+    void *device_block;   /* what ops->release frees (device is aligned inside it), or NULL */
+    size_t nbytes;        /* bytes from host (and from device) */
+    int wrapped;          /* the host memory belongs to the caller */
+    gt_managed managed;   /* sync mode; meaningful only with a device mirror */
+    gt__sync_state state; /* shared by all views */
+} gt__buffer;
+
+struct gt_storage {
+    atomic_int refs;        /* references held by the user */
+    gt__buffer *buf;        /* the memory viewed (this storage holds one buffer reference) */
+    gt_dtype dtype;
+    int ndim;               /* 1..3 */
+    char axes[4];           /* axes names in indexing order, NUL-terminated */
+    char layout[4];         /* axes names by decreasing stride */
+    int64_t shape[3];       /* per axis, in axes order */
+    int64_t strides[3];     /* elements, >= 0 */
+    int64_t halo[3][2];     /* lower/upper */
+    int64_t offset;         /* elements from buf->host to element (0,0,0) */
+    int64_t alignment;      /* elements (1: none); creation parameter, kept for gt_copy */
+    int64_t aligned_index[3]; /* creation parameter, kept for gt_copy */
+    gt_device device;       /* GT_CUDA when buf has a device mirror */
+};
+
+/* Validated parameters of a new storage: what gt_empty & co. and gt_copy build from. */
+typedef struct {
+    gt_dtype dtype;
+    int ndim;
+    char axes[4];
+    char layout[4];            /* axes by decreasing stride */
+    int64_t shape[3];
+    int64_t halo[3][2];
+    int64_t alignment;         /* >= 1 */
+    int64_t aligned_index[3];
+    gt_device device;
+    gt_managed managed;
+} gt__params;
+
+/* How a storage's contents start out. */
+typedef enum { GT__INIT_NONE, GT__INIT_ZERO, GT__INIT_VALUE } gt__init;
+
+/* Allocates a storage for validated parameters p (fn names the public caller in messages)
+   and initializes it. NULL with the error set; nothing leaks. */
+gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, double value);
+
+/* The creation parameters of s (for gt_copy). */
+void gt__params_of(const gt_storage *s, gt__params *p);
+
+/* Validates axes ("IJK" subsets in any order, no repeats; NULL means "IJK") into out[4] and
+   returns ndim, or a GT_EINVAL code with the message naming fn. */
+int gt__parse_axes(const char *fn, const char *axes, char out[4]);
+
+/* Position of axis name c ('I', 'J' or 'K') in s's axes, -1 if absent. */
+int gt__axis_pos(const gt_storage *s, char c);
+
+/* "IJK float64 (10,12,5)" into buf (size >= GT__DESC_MAX); returns buf. */
+#define GT__DESC_MAX 96
+const char *gt__describe(const gt_storage *s, char *buf);
+
+/* Converts value to one element of dtype at out (>= 8 bytes). GT_EINVAL for an int32 that
+   is not an integer in range or NaN. */
+int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out);
+
+/* Byte range [*lo, *hi) of the elements s addresses in host memory (*lo == *hi if empty). */
+void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi);
+
+/* Host address of element (0,0,0) without any sync. */
+void *gt__host_raw(const gt_storage *s);
+
+/* Reference counts, for tests. */
+int gt__refcount(const gt_storage *s);
+int gt__buffer_refcount(const gt_storage *s);
+
+/* ---- device.c: the device layer and the sync-state machine ------------------------------ */
+
+/* What the runtime needs of a device API. The CUDA build plugs cudaMalloc & co. in here;
+   tests plug a fake device backed by host memory. Functions return 0 or a nonzero
+   API-specific code, which error_string (may be NULL) turns into words. */
+typedef struct gt__device_ops_ {
+    const char *name;        /* "none", "cuda", "fake" */
+    const char *unavailable; /* non-NULL: every device request fails, with this reason */
+    int (*alloc)(void **out, size_t nbytes);         /* device memory */
+    int (*alloc_managed)(void **out, size_t nbytes); /* unified memory */
+    void (*release)(void *p);                        /* frees either kind */
+    int (*to_device)(void *dst, const void *src, size_t nbytes);
+    int (*to_host)(void *dst, const void *src, size_t nbytes);
+    int (*barrier)(void);    /* waits for the device (before host access to unified memory) */
+    const char *(*error_string)(int err);
+} gt__device_ops;
+
+/* Installs device ops (NULL restores the build's default: "no CUDA" without CUDA).
+   Not thread-safe: install them while no other thread uses the runtime. */
+void gt__set_device_ops(const gt__device_ops *ops);
+const gt__device_ops *gt__device_ops_get(void);
+
+/* Fails with GT_EDEVICE (message naming fn and what) when the device layer is unavailable. */
+int gt__device_available(const char *fn, const char *what);
+
+/* Allocates the device side of buf (host side already there, or for managed CUDA the one
+   unified block, which then is buf->host too), its start aligned to align bytes like a host
+   block: GT_EDEVICE on failure, buf unchanged. */
+int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int managed_block,
+                     size_t align);
+
+/* Brings the host side of s's buffer up to date for access (and marks it dirty for a
+   write) per the managed mode; GT_EDEVICE if a copy fails. */
+int gt__sync_host(const char *fn, const gt_storage *s, gt_access access);
+
+/* The sync state of s's buffer, for tests. */
+gt__sync_state gt__sync_state_of(const gt_storage *s);
+
+/* ---- copy.c: strided boxes ---------------------------------------------------------------- */
+
+/* Copies a box of extent[0..ndim) elements of esize bytes (1, 4 or 8) from src to dst.
+   Dimensions correspond by position; strides are in elements, >= 0, and may order the
+   dimensions differently in src and dst (a transpose). Cache-blocked, no division per
+   element. src and dst must not overlap. ndim <= 3. */
+void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
+                  const int64_t *src_strides, const int64_t *extent, int ndim, size_t esize);
+
+/* Sets every element of a box to the esize bytes at value. */
+void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
+                  size_t esize, const void *value);
+
+#endif /* GT_RT_H */

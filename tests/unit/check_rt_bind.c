@@ -1,0 +1,335 @@
+/* check_rt_bind.c: gt__bind, the argument check and binding shared by every backend's
+ * generated code (runtime.md section 3): binding by axis name (a KJI storage for an IJK
+ * field), domain inference (first output; axes it lacks from other fields; 1 along axes no
+ * field has), explicit domains, and every error code with its message: GT_EINVAL, GT_EDTYPE,
+ * GT_EAXES, GT_ESHAPE, GT_EHALO (lower and upper side), GT_EALIAS (outputs with inputs read
+ * at an offset, two outputs, views, wrapped buffers, shifted views). */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define ck_assert_error(code, text)                                                          \
+    do {                                                                                     \
+        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
+        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
+                      gt_last_error(), (text));                                              \
+    } while (0)
+
+/* hdiff(u, coeff, out_u): u read at offsets with halo 2 in I and J */
+static const gt_field_info hdiff_fields[3] = {
+    {"u", "IJK", GT_FLOAT64, 0, {{2, 2}, {2, 2}, {0, 0}}},
+    {"coeff", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
+    {"out_u", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+};
+static const gt_stencil_info hdiff = {"hdiff", 3, hdiff_fields};
+static const unsigned char hdiff_offsets[3] = {1, 0, 0};
+
+/* A storage with the given axes, interior (by axis name) and halo h (same along I and J). */
+static gt_storage *field(gt_dtype t, const char *axes, const int64_t *interior, int64_t h,
+                         const char *preset)
+{
+    gt_storage_opts o = {0};
+    int64_t shape[3];
+    for (int d = 0; d < (int)strlen(axes); d++) {
+        int a = axes[d] - 'I';
+        int64_t hh = a < 2 ? h : 0;
+        o.halo[d][0] = o.halo[d][1] = hh;
+        shape[d] = interior[a] + 2 * hh;
+    }
+    o.defaults = preset;
+    gt_storage *s = gt_zeros(t, axes, shape, &o);
+    ck_assert_msg(s != NULL, "%s", gt_last_error());
+    return s;
+}
+
+static const int64_t N[3] = {10, 12, 5};
+
+START_TEST(bind_ok)
+{
+    gt_storage *u = field(GT_FLOAT64, "IJK", N, 2, "C");
+    gt_storage *coeff = field(GT_FLOAT64, "KJI", N, 0, "cpu"); /* other axis order */
+    gt_storage *out = field(GT_FLOAT64, "IJK", N, 1, "F");
+    gt_storage *args[3] = {u, coeff, out};
+    int64_t size[3] = {-1, -1, -1};
+    gt_bound b[3];
+    ck_assert_msg(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b) == 0, "%s",
+                  gt_last_error());
+    ck_assert_int_eq(size[0], 10);
+    ck_assert_int_eq(size[1], 12);
+    ck_assert_int_eq(size[2], 5);
+    /* u: C order, halo 2: origin at (2,2,0) */
+    const int64_t *su = gt_strides(u);
+    ck_assert_ptr_eq(b[0].origin, (double *)gt_host(u, GT_READ) + 2 * su[0] + 2 * su[1]);
+    ck_assert_int_eq(b[0].stride[0], su[0]);
+    ck_assert_int_eq(b[0].stride[2], 1);
+    /* coeff: axes KJI; strides reported by name */
+    const int64_t *sc = gt_strides(coeff);
+    ck_assert_int_eq(b[1].stride[0], sc[2]);
+    ck_assert_int_eq(b[1].stride[1], sc[1]);
+    ck_assert_int_eq(b[1].stride[2], sc[0]);
+    ck_assert_int_eq(b[1].stride[0], 1); /* cpu: I contiguous */
+    ck_assert_ptr_eq(b[1].origin, gt_host(coeff, GT_READ));
+    const int64_t *so = gt_strides(out);
+    ck_assert_ptr_eq(b[2].origin, (double *)gt_host(out, GT_READ) + so[0] + so[1]);
+    /* an explicit domain smaller than the interiors */
+    gt_domain dom = {{4, 3, 2}};
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, &dom, size, b), 0);
+    ck_assert_int_eq(size[0], 4);
+    ck_assert_int_eq(size[2], 2);
+    gt_release(u);
+    gt_release(coeff);
+    gt_release(out);
+}
+END_TEST
+
+START_TEST(bind_domain_inference)
+{
+    /* out is IJ: K comes from the first field that has K; a stencil over I only gets 1s */
+    static const gt_field_info f[3] = {
+        {"a", "K", GT_FLOAT32, 0, {{0, 0}, {0, 0}, {1, 1}}},
+        {"b", "IJK", GT_FLOAT32, 0, {{0, 0}, {0, 0}, {0, 0}}},
+        {"o", "JI", GT_FLOAT32, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    };
+    static const gt_stencil_info info = {"colsum", 3, f};
+    int64_t na[3] = {1, 1, 9}, nb[3] = {4, 6, 7}, no[3] = {4, 6, 1};
+    gt_storage *a = field(GT_FLOAT32, "K", na, 0, NULL);
+    gt_storage_opts ko = {0};
+    ko.halo[0][0] = ko.halo[0][1] = 1;
+    int64_t kshape[1] = {9};
+    gt_storage *ak = gt_zeros(GT_FLOAT32, "K", kshape, &ko); /* interior 7, halo 1 */
+    gt_storage *b = field(GT_FLOAT32, "IJK", nb, 0, NULL);
+    gt_storage *o = field(GT_FLOAT32, "JI", no, 0, NULL);
+    gt_storage *args[3] = {ak, b, o};
+    int64_t size[3];
+    gt_bound bd[3];
+    ck_assert_msg(gt__bind(&info, NULL, args, NULL, size, bd) == 0, "%s", gt_last_error());
+    ck_assert_int_eq(size[0], 4);
+    ck_assert_int_eq(size[1], 6);
+    ck_assert_int_eq(size[2], 7); /* from a, the first field with K */
+    ck_assert_int_eq(bd[2].stride[2], 0); /* o lacks K */
+    ck_assert_int_eq(bd[0].stride[0], 0);
+    args[0] = a; /* a's interior 9 with no halo: K needs [1,1] */
+    ck_assert_int_eq(gt__bind(&info, NULL, args, NULL, size, bd), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'colsum': field 'a': halo along K is [0,0] but the "
+                              "stencil needs [1,1]");
+    static const gt_field_info fi[1] = {{"x", "I", GT_INT32, 1, {{0, 0}, {0, 0}, {0, 0}}}};
+    static const gt_stencil_info only_i = {"only_i", 1, fi};
+    int64_t ni[3] = {8, 1, 1};
+    gt_storage *x = field(GT_INT32, "I", ni, 0, NULL);
+    gt_storage *xa[1] = {x};
+    ck_assert_int_eq(gt__bind(&only_i, NULL, xa, NULL, size, bd), 0);
+    ck_assert_int_eq(size[0], 8);
+    ck_assert_int_eq(size[1], 1);
+    ck_assert_int_eq(size[2], 1);
+    gt_domain dom = {{3, 5, 0}}; /* along axes no field has: 1, or 0 for an empty domain */
+    ck_assert_int_eq(gt__bind(&only_i, NULL, xa, &dom, size, bd), 0);
+    ck_assert_int_eq(size[0], 3);
+    ck_assert_int_eq(size[1], 1);
+    ck_assert_int_eq(size[2], 0);
+    /* no output at all: the first field gives the domain */
+    static const gt_field_info fin[1] = {{"x", "I", GT_INT32, 0, {{0, 0}, {0, 0}, {0, 0}}}};
+    static const gt_stencil_info in_only = {"in_only", 1, fin};
+    ck_assert_int_eq(gt__bind(&in_only, NULL, xa, NULL, size, bd), 0);
+    ck_assert_int_eq(size[0], 8);
+    static const gt_stencil_info nothing = {"nothing", 0, NULL};
+    ck_assert_int_eq(gt__bind(&nothing, NULL, NULL, NULL, size, NULL), 0);
+    ck_assert_int_eq(size[0] * size[1] * size[2], 1);
+    gt_release(x);
+    gt_release(a);
+    gt_release(ak);
+    gt_release(b);
+    gt_release(o);
+}
+END_TEST
+
+START_TEST(bind_einval)
+{
+    gt_storage *u = field(GT_FLOAT64, "IJK", N, 2, NULL);
+    gt_storage *out = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *args[3] = {u, NULL, out};
+    int64_t size[3] = {0, 0, 0};
+    gt_bound b[3];
+    memset(b, 0, sizeof b);
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "stencil 'hdiff': field 'coeff': storage is NULL");
+    ck_assert_ptr_null(b[0].origin); /* nothing written on error */
+    ck_assert_int_eq(size[0], 0);
+    args[1] = u;
+    gt_domain neg = {{4, -1, 2}};
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, &neg, size, b), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "stencil 'hdiff': domain size along J is -1");
+    ck_assert_int_eq(gt__bind(NULL, NULL, args, NULL, size, b), GT_EINVAL);
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, NULL, NULL, size, b), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "stencil 'hdiff': invalid call");
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, NULL, b), GT_EINVAL);
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, NULL), GT_EINVAL);
+    static const gt_field_info bad_axes[1] = {{"q", "IJX", GT_FLOAT64, 1, {{0}}}};
+    static const gt_stencil_info bad = {"bad", 1, bad_axes};
+    ck_assert_int_eq(gt__bind(&bad, NULL, args, NULL, size, b), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "stencil 'bad': field 'q': invalid field axes \"IJX\"");
+    static const gt_stencil_info negative = {"neg", -1, hdiff_fields};
+    ck_assert_int_eq(gt__bind(&negative, NULL, args, NULL, size, b), GT_EINVAL);
+    gt_release(u);
+    gt_release(out);
+}
+END_TEST
+
+START_TEST(bind_edtype_eaxes)
+{
+    gt_storage *u = field(GT_FLOAT64, "IJK", N, 2, NULL);
+    gt_storage *f32 = field(GT_FLOAT32, "IJK", N, 0, NULL);
+    gt_storage *ij = field(GT_FLOAT64, "IJ", N, 0, NULL);
+    gt_storage *out = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *args[3] = {u, f32, out};
+    int64_t size[3];
+    gt_bound b[3];
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EDTYPE);
+    ck_assert_error(GT_EDTYPE, "stencil 'hdiff': field 'coeff' is float64 but the storage is "
+                               "float32");
+    args[1] = ij;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EAXES);
+    ck_assert_error(GT_EAXES, "stencil 'hdiff': field 'coeff' has axes IJK but the storage has "
+                              "axes IJ");
+    static const gt_field_info f2[1] = {{"p", "IJ", GT_FLOAT64, 1, {{0}}}};
+    static const gt_stencil_info s2 = {"plane", 1, f2};
+    args[0] = out; /* an IJK storage for an IJ field */
+    ck_assert_int_eq(gt__bind(&s2, NULL, args, NULL, size, b), GT_EAXES);
+    args[0] = ij;
+    ck_assert_int_eq(gt__bind(&s2, NULL, args, NULL, size, b), 0);
+    gt_release(u);
+    gt_release(f32);
+    gt_release(ij);
+    gt_release(out);
+}
+END_TEST
+
+START_TEST(bind_eshape_ehalo)
+{
+    int64_t small[3] = {10, 11, 5};
+    gt_storage *u = field(GT_FLOAT64, "IJK", N, 2, NULL);
+    gt_storage *u1 = field(GT_FLOAT64, "IJK", N, 1, NULL);
+    gt_storage *cs = field(GT_FLOAT64, "IJK", small, 0, NULL);
+    gt_storage *coeff = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *out = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *args[3] = {u, cs, out};
+    int64_t size[3];
+    gt_bound b[3];
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_ESHAPE);
+    ck_assert_error(GT_ESHAPE, "stencil 'hdiff': field 'coeff': the domain is 12 along J but the "
+                               "storage's interior is 11 (shape 11, halo [0,0])");
+    args[1] = coeff;
+    gt_domain big = {{10, 12, 6}};
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, &big, size, b), GT_ESHAPE);
+    ck_assert_error(GT_ESHAPE, "field 'u': the domain is 6 along K");
+    args[0] = u1;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'hdiff': field 'u': halo along I is [1,1] but the stencil "
+                              "needs [2,2]");
+    /* the upper side counts the room beyond the domain: a smaller domain leaves more */
+    static const gt_field_info up[2] = {
+        {"v", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 3}, {0, 0}}},
+        {"w", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    };
+    static const gt_stencil_info upper = {"upper", 2, up};
+    gt_storage *ua[2] = {coeff, out};
+    ck_assert_int_eq(gt__bind(&upper, NULL, ua, NULL, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'upper': field 'v': halo along J is [0,0] but the stencil "
+                              "needs [0,3]");
+    gt_domain less = {{10, 9, 5}};
+    ck_assert_int_eq(gt__bind(&upper, NULL, ua, &less, size, b), 0);
+    gt_domain almost = {{10, 10, 5}};
+    ck_assert_int_eq(gt__bind(&upper, NULL, ua, &almost, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "halo along J is [0,2] but the stencil needs [0,3]");
+    gt_release(u);
+    gt_release(u1);
+    gt_release(cs);
+    gt_release(coeff);
+    gt_release(out);
+}
+END_TEST
+
+START_TEST(bind_ealias)
+{
+    gt_storage *u = field(GT_FLOAT64, "IJK", N, 2, NULL);
+    gt_storage *coeff = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *args[3] = {u, coeff, u};
+    int64_t size[3];
+    gt_bound b[3];
+    /* the output is the input read at offsets */
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "stencil 'hdiff': output 'out_u' shares memory with field 'u', "
+                               "which the stencil reads at an offset");
+    /* a view of it */
+    gt_storage *v = gt_domain_view(u);
+    args[2] = v;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EALIAS);
+    /* the output is an input read at offset 0 only: in place is fine */
+    gt_storage *c2 = field(GT_FLOAT64, "IJK", N, 2, NULL);
+    args[0] = c2;
+    args[1] = u;
+    args[2] = u;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), 0);
+    args[2] = v; /* the domain view binds the same points as u: fine too */
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), 0);
+    /* ... but a shifted view of the same memory is not */
+    gt_storage_opts o = {0};
+    o.halo[0][0] = 3, o.halo[0][1] = 1; /* shifts the first interior point by one along I */
+    o.halo[1][0] = o.halo[1][1] = 2;
+    static double buf[14 * 16 * 5 + 100];
+    int64_t shape[3] = {14, 16, 5};
+    gt_storage *w1 = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
+    o.halo[0][0] = 2, o.halo[0][1] = 2;
+    gt_storage *w2 = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
+    args[1] = w1;
+    args[2] = w2;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "output 'out_u' shares memory with field 'coeff' at other "
+                               "positions");
+    /* overlapping byte ranges of two wrapped buffers */
+    gt_storage *w3 = gt_wrap(buf + 100, GT_FLOAT64, "IJK", shape, NULL, &o);
+    args[0] = w3;
+    args[1] = coeff;
+    ck_assert_int_eq(gt__bind(&hdiff, hdiff_offsets, args, NULL, size, b), GT_EALIAS);
+    /* without read_at_offset every input counts as read at an offset */
+    args[0] = c2;
+    args[1] = u;
+    args[2] = u;
+    ck_assert_int_eq(gt__bind(&hdiff, NULL, args, NULL, size, b), GT_EALIAS);
+    /* two outputs sharing memory */
+    static const gt_field_info two[2] = {
+        {"o1", "IJK", GT_FLOAT64, 1, {{0}}},
+        {"o2", "IJK", GT_FLOAT64, 1, {{0}}},
+    };
+    static const gt_stencil_info twice = {"twice", 2, two};
+    gt_storage *oo[2] = {u, v};
+    ck_assert_int_eq(gt__bind(&twice, NULL, oo, NULL, size, b), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "stencil 'twice': outputs 'o1' and 'o2' share memory");
+    oo[1] = c2;
+    ck_assert_int_eq(gt__bind(&twice, NULL, oo, NULL, size, b), 0);
+    gt_release(w1);
+    gt_release(w2);
+    gt_release(w3);
+    gt_release(v);
+    gt_release(c2);
+    gt_release(u);
+    gt_release(coeff);
+}
+END_TEST
+
+Suite *suite_rt_bind(void); /* collected by tests/unit/main.c */
+
+Suite *suite_rt_bind(void)
+{
+    Suite *s = suite_create("rt_bind");
+    TCase *t = tcase_create("bind");
+    tcase_add_test(t, bind_ok);
+    tcase_add_test(t, bind_domain_inference);
+    tcase_add_test(t, bind_einval);
+    tcase_add_test(t, bind_edtype_eaxes);
+    tcase_add_test(t, bind_eshape_ehalo);
+    tcase_add_test(t, bind_ealias);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -1,0 +1,522 @@
+/* check_rt_device.c: the device layer (runtime.md section 4). Without CUDA every device
+ * request fails with GT_EDEVICE. With a fake device backed by host memory (installed with
+ * gt__set_device_ops), the sync-state machine: CLEAN / HOST_DIRTY / DEVICE_DIRTY shared by
+ * all views of a buffer, transfers counted, the three managed modes, the explicit calls,
+ * device failures at each step (clean failure, state unchanged), and the sync that
+ * gt_copy, gt_copy_into, gt_fill_halo and gt__bind do. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define ck_assert_error(code, text)                                                          \
+    do {                                                                                     \
+        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
+        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
+                      gt_last_error(), (text));                                              \
+    } while (0)
+
+/* ---- the fake device --------------------------------------------------------------------- */
+
+static struct {
+    int live;         /* device blocks allocated */
+    int managed_live; /* of which unified */
+    int uploads, downloads, barriers;
+    int fail_alloc, fail_up, fail_down, fail_barrier; /* next call of that kind fails */
+} fake;
+
+static int fake_alloc(void **out, size_t n)
+{
+    if (fake.fail_alloc) {
+        fake.fail_alloc = 0;
+        return 2;
+    }
+    *out = malloc(n ? n : 1);
+    fake.live++;
+    return *out ? 0 : 2;
+}
+
+static int fake_alloc_managed(void **out, size_t n)
+{
+    int rc = fake_alloc(out, n);
+    fake.managed_live += rc == 0;
+    return rc;
+}
+
+static void fake_release(void *p)
+{
+    fake.live--;
+    free(p);
+}
+
+static int fake_up(void *dst, const void *src, size_t n)
+{
+    if (fake.fail_up) {
+        fake.fail_up = 0;
+        return 700;
+    }
+    memcpy(dst, src, n);
+    fake.uploads++;
+    return 0;
+}
+
+static int fake_down(void *dst, const void *src, size_t n)
+{
+    if (fake.fail_down) {
+        fake.fail_down = 0;
+        return 700;
+    }
+    memcpy(dst, src, n);
+    fake.downloads++;
+    return 0;
+}
+
+static int fake_barrier(void)
+{
+    if (fake.fail_barrier) {
+        fake.fail_barrier = 0;
+        return 4;
+    }
+    fake.barriers++;
+    return 0;
+}
+
+static const char *fake_error_string(int err)
+{
+    return err == 2 ? "out of device memory" : err == 700 ? "illegal address" : NULL;
+}
+
+static const gt__device_ops fake_ops = {
+    .name = "fake",
+    .alloc = fake_alloc,
+    .alloc_managed = fake_alloc_managed,
+    .release = fake_release,
+    .to_device = fake_up,
+    .to_host = fake_down,
+    .barrier = fake_barrier,
+    .error_string = fake_error_string,
+};
+
+static void setup(void)
+{
+    memset(&fake, 0, sizeof fake);
+    gt__set_device_ops(&fake_ops);
+}
+
+static void teardown(void)
+{
+    gt__set_device_ops(NULL);
+}
+
+static gt_storage *dev(gt_managed m, int zeros)
+{
+    int64_t shape[3] = {6, 5, 4};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    o.managed = m;
+    o.halo[0][0] = o.halo[0][1] = 1;
+    gt_storage *s = zeros ? gt_zeros(GT_FLOAT64, "IJK", shape, &o)
+                          : gt_empty(GT_FLOAT64, "IJK", shape, &o);
+    ck_assert_msg(s != NULL, "%s", gt_last_error());
+    return s;
+}
+
+#define STATE(s) gt__sync_state_of(s)
+
+/* ---- without CUDA ------------------------------------------------------------------------ */
+
+START_TEST(no_cuda)
+{
+    int64_t shape[2] = {3, 3};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    for (int m = 0; m < 3; m++) {
+        o.managed = (gt_managed)m;
+        ck_assert_ptr_null(gt_empty(GT_FLOAT32, "IJ", shape, &o));
+        ck_assert_error(GT_EDEVICE, "gt_empty: a CUDA device buffer was requested, but libgtrt "
+                                    "was built without CUDA");
+        ck_assert_ptr_null(gt_ones(GT_FLOAT32, "IJ", shape, &o));
+        ck_assert_error(GT_EDEVICE, "gt_ones");
+    }
+    static float buf[9];
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT32, "IJ", shape, NULL, &o));
+    ck_assert_error(GT_EDEVICE, "without CUDA");
+    gt_storage *s = gt_zeros(GT_FLOAT32, "IJ", shape, NULL);
+    ck_assert_ptr_null(gt_device_ptr(s, GT_READ));
+    ck_assert_error(GT_EDEVICE, "gt_device_ptr: a device pointer was requested, but libgtrt was "
+                                "built without CUDA");
+    /* the explicit calls are no-ops on host storages, so code runs unchanged */
+    ck_assert_int_eq(gt_sync(s), 0);
+    ck_assert_int_eq(gt_host_to_device(s, 1), 0);
+    ck_assert_int_eq(gt_device_to_host(s, 1), 0);
+    ck_assert_int_eq(gt_set_host_modified(s), 0);
+    ck_assert_int_eq(gt_set_device_modified(s), 0);
+    ck_assert_int_eq(gt_set_synchronized(s), 0);
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    gt_release(s);
+    ck_assert_int_eq(gt_sync(NULL), GT_EINVAL);
+    ck_assert_int_eq(gt_host_to_device(NULL, 0), GT_EINVAL);
+    ck_assert_int_eq(gt_device_to_host(NULL, 0), GT_EINVAL);
+    ck_assert_int_eq(gt_set_host_modified(NULL), GT_EINVAL);
+    ck_assert_int_eq(gt_set_device_modified(NULL), GT_EINVAL);
+    ck_assert_int_eq(gt_set_synchronized(NULL), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "gt_set_synchronized: storage is NULL");
+    ck_assert_ptr_null(gt_device_ptr(NULL, GT_READ));
+}
+END_TEST
+
+/* ---- the state machine (managed by the runtime) ------------------------------------------- */
+
+START_TEST(runtime_managed)
+{
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 0);
+    ck_assert_int_eq(STATE(s), GT__CLEAN); /* gt_empty: both undefined, nothing to copy */
+    ck_assert_int_eq(fake.live, 1);
+    double *h = gt_host(s, GT_WRITE);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    h[0] = 1.5;
+    double *d = gt_device_ptr(s, GT_READ); /* uploads first */
+    ck_assert_int_eq(fake.uploads, 1);
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    ck_assert_ptr_ne(d, h);
+    ck_assert_double_eq(d[0], 1.5);
+    d = gt_device_ptr(s, GT_READWRITE); /* clean: no copy; now the device is newer */
+    ck_assert_int_eq(fake.uploads, 1);
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    d[0] = 2.5; /* a "kernel" writes on the device */
+    h = gt_host(s, GT_READ);
+    ck_assert_int_eq(fake.downloads, 1);
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    ck_assert_double_eq(h[0], 2.5);
+    gt_host(s, GT_READ); /* clean: nothing */
+    ck_assert_int_eq(fake.downloads, 1);
+    gt_device_ptr(s, GT_WRITE);
+    gt_host(s, GT_WRITE); /* a write-only host access still downloads first */
+    ck_assert_int_eq(fake.downloads, 2);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    gt_device_ptr(s, GT_WRITE); /* a write-only device access still uploads first */
+    ck_assert_int_eq(fake.uploads, 2);
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    ck_assert_ptr_null(gt_device_ptr(s, (gt_access)7));
+    ck_assert_error(GT_EINVAL, "access 7");
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 0); /* the device buffer goes with the last view */
+}
+END_TEST
+
+START_TEST(host_only_with_device_layer)
+{
+    int64_t shape[1] = {4};
+    gt_storage *s = gt_zeros(GT_INT32, "K", shape, NULL);
+    ck_assert_ptr_null(gt_device_ptr(s, GT_READ));
+    ck_assert_error(GT_EDEVICE, "gt_device_ptr: storage K int32 (4) has no device buffer (it "
+                                "was created with device = GT_HOST)");
+    ck_assert_int_eq(gt_sync(s), 0); /* nothing to do */
+    ck_assert_int_eq(fake.live + fake.uploads + fake.downloads + fake.barriers, 0);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(filled_start_host_dirty)
+{
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 1);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY); /* zeros are on the host only */
+    double *d = gt_device_ptr(s, GT_READ);
+    ck_assert_int_eq(fake.uploads, 1);
+    ck_assert_double_eq(d[5], 0);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(views_share_state)
+{
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 1);
+    gt_storage *v = gt_domain_view(s);
+    char *dv = gt_device_ptr(v, GT_WRITE);
+    char *ds = gt_device_ptr(s, GT_READ);
+    ck_assert_int_eq(fake.uploads, 1); /* one buffer, one upload */
+    ck_assert_ptr_eq(dv, ds + gt_strides(s)[0] * 8); /* first interior point: I halo 1 */
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    ck_assert_int_eq(STATE(v), GT__DEVICE_DIRTY);
+    ((double *)dv)[0] = 9;
+    double *hs = gt_host(s, GT_READ); /* the parent's read downloads the view's write */
+    ck_assert_int_eq(fake.downloads, 1);
+    ck_assert_double_eq(hs[gt_strides(s)[0]], 9);
+    ck_assert_int_eq(STATE(v), GT__CLEAN);
+    gt_set_device_modified(v);
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 1); /* the view keeps the device buffer */
+    gt_release(v);
+    ck_assert_int_eq(fake.live, 0);
+}
+END_TEST
+
+START_TEST(explicit_calls)
+{
+    for (int m = 0; m < 2; m++) { /* runtime-managed and user-managed alike */
+        gt_storage *s = dev(m ? GT_MANAGED_NONE : GT_MANAGED_RUNTIME, 0);
+        ck_assert_int_eq(gt_set_host_modified(s), 0);
+        ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+        ck_assert_int_eq(gt_sync(s), 0);
+        ck_assert_int_eq(fake.uploads, 1);
+        ck_assert_int_eq(STATE(s), GT__CLEAN);
+        ck_assert_int_eq(gt_sync(s), 0); /* clean: nothing */
+        ck_assert_int_eq(gt_set_device_modified(s), 0);
+        ck_assert_int_eq(gt_sync(s), 0);
+        ck_assert_int_eq(fake.downloads, 1);
+        ck_assert_int_eq(gt_host_to_device(s, 0), 0); /* clean: no copy */
+        ck_assert_int_eq(fake.uploads, 1);
+        ck_assert_int_eq(gt_host_to_device(s, 1), 0); /* forced */
+        ck_assert_int_eq(fake.uploads, 2);
+        ck_assert_int_eq(gt_device_to_host(s, 0), 0);
+        ck_assert_int_eq(fake.downloads, 1);
+        ck_assert_int_eq(gt_device_to_host(s, 1), 0);
+        ck_assert_int_eq(fake.downloads, 2);
+        gt_set_device_modified(s);
+        ck_assert_int_eq(gt_host_to_device(s, 0), 0); /* device newer: left alone */
+        ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+        ck_assert_int_eq(gt_device_to_host(s, 0), 0);
+        ck_assert_int_eq(fake.downloads, 3);
+        ck_assert_int_eq(STATE(s), GT__CLEAN);
+        gt_set_host_modified(s);
+        ck_assert_int_eq(gt_device_to_host(s, 0), 0); /* host newer: left alone */
+        ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+        ck_assert_int_eq(gt_set_synchronized(s), 0);
+        ck_assert_int_eq(STATE(s), GT__CLEAN);
+        gt_release(s);
+        memset(&fake, 0, sizeof fake);
+    }
+}
+END_TEST
+
+START_TEST(user_managed)
+{
+    gt_storage *s = dev(GT_MANAGED_NONE, 1);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    gt_device_ptr(s, GT_READWRITE); /* nothing implicit */
+    gt_host(s, GT_READWRITE);
+    gt_device_ptr(s, GT_READ);
+    ck_assert_int_eq(fake.uploads + fake.downloads, 0);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    ck_assert_int_eq(gt_sync(s), 0);
+    ck_assert_int_eq(fake.uploads, 1);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(cuda_managed)
+{
+    gt_storage *s = dev(GT_MANAGED_CUDA, 1);
+    ck_assert_int_eq(fake.managed_live, 1);
+    double *h = gt_host(s, GT_READWRITE), *d = gt_device_ptr(s, GT_READWRITE);
+    ck_assert_ptr_eq(h, d); /* one unified buffer */
+    ck_assert_double_eq(h[3], 0);
+    ck_assert_int_eq(fake.barriers, 1); /* host access waits for the device */
+    ck_assert_int_eq(gt_sync(s), 0);
+    ck_assert_int_eq(gt_device_to_host(s, 1), 0);
+    ck_assert_int_eq(fake.barriers, 3);
+    ck_assert_int_eq(gt_host_to_device(s, 1), 0);
+    ck_assert_int_eq(gt_set_device_modified(s), 0);
+    ck_assert_int_eq(STATE(s), GT__CLEAN); /* CUDA keeps the sync */
+    ck_assert_int_eq(fake.uploads + fake.downloads, 0);
+    fake.fail_barrier = 1;
+    ck_assert_ptr_null(gt_host(s, GT_READ));
+    ck_assert_error(GT_EDEVICE, "waiting for the device failed (fake: device error)");
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 0);
+}
+END_TEST
+
+/* ---- device failures ------------------------------------------------------------------------ */
+
+START_TEST(device_failures)
+{
+    int64_t shape[3] = {6, 5, 4};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    fake.fail_alloc = 1;
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EDEVICE, "gt_zeros: allocating a CUDA device buffer of");
+    ck_assert_error(GT_EDEVICE, "(fake: out of device memory)");
+    o.managed = GT_MANAGED_CUDA;
+    fake.fail_alloc = 1;
+    ck_assert_ptr_null(gt_ones(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_int_eq(gt_last_error_code(), GT_EDEVICE);
+    ck_assert_int_eq(fake.live, 0);
+
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 1);
+    fake.fail_up = 1;
+    ck_assert_ptr_null(gt_device_ptr(s, GT_READ));
+    ck_assert_error(GT_EDEVICE, "gt_device_ptr: storage IJK float64 (6,5,4): copying 960 bytes "
+                                "host to device failed (fake: illegal address)");
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY); /* unchanged */
+    fake.fail_up = 1;
+    ck_assert_int_eq(gt_sync(s), GT_EDEVICE);
+    fake.fail_up = 1;
+    ck_assert_int_eq(gt_host_to_device(s, 0), GT_EDEVICE);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    ck_assert_ptr_nonnull(gt_device_ptr(s, GT_WRITE));
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    fake.fail_down = 1;
+    ck_assert_ptr_null(gt_host(s, GT_READ));
+    ck_assert_error(GT_EDEVICE, "gt_host: storage IJK float64 (6,5,4): copying 960 bytes device "
+                                "to host failed");
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt_sync(s), GT_EDEVICE);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt_device_to_host(s, 1), GT_EDEVICE);
+    fake.fail_down = 1;
+    ck_assert_ptr_null(gt_copy(s)); /* gt_copy must read the device's data */
+    ck_assert_int_eq(gt_last_error_code(), GT_EDEVICE);
+    ck_assert_int_eq(fake.live, 1); /* the half-made copy is gone */
+    gt_storage_opts ho = {0};
+    ho.halo[0][0] = ho.halo[0][1] = 1;
+    gt_storage *h = gt_zeros(GT_FLOAT64, "IJK", shape, &ho);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt_copy_into(h, s), GT_EDEVICE);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt_fill_halo(s, "I", GT_BC_PERIODIC, 0), GT_EDEVICE);
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    gt_release(h);
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 0);
+}
+END_TEST
+
+/* ---- what the other functions sync ---------------------------------------------------------- */
+
+START_TEST(sync_by_operations)
+{
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 1);
+    double *d = gt_device_ptr(s, GT_WRITE);
+    for (int k = 0; k < 6 * 5 * 4; k++)
+        d[k] = k;
+    gt_storage *c = gt_copy(s); /* downloads s, gets its own device buffer, host newer */
+    ck_assert_int_eq(fake.downloads, 1);
+    ck_assert_int_eq(fake.live, 2);
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    ck_assert_int_eq(STATE(c), GT__HOST_DIRTY);
+    ck_assert_double_eq(((double *)gt_host(c, GT_READ))[7], 7);
+    gt_device_ptr(s, GT_WRITE);
+    gt_device_ptr(c, GT_WRITE);
+    ck_assert_int_eq(gt_copy_into(c, s), 0); /* reads s on the host, writes c on the host */
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    ck_assert_int_eq(STATE(c), GT__HOST_DIRTY);
+    gt_device_ptr(s, GT_WRITE);
+    ck_assert_int_eq(gt_fill_halo(s, "I", GT_BC_NEUMANN, 0), 0);
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    gt_release(c);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(bind_syncs)
+{
+    static const gt_field_info fields[2] = {
+        {"in", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}},
+        {"out", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    };
+    static const gt_stencil_info info = {"copy", 2, fields};
+    static const unsigned char offs[2] = {1, 0};
+    gt_storage *in = dev(GT_MANAGED_RUNTIME, 1), *out = dev(GT_MANAGED_RUNTIME, 1);
+    gt_device_ptr(in, GT_WRITE);
+    gt_device_ptr(out, GT_WRITE);
+    gt_storage *args[2] = {in, out};
+    int64_t size[3];
+    gt_bound b[2];
+    gt_domain too_big = {{9, 9, 9}};
+    int uploads = fake.uploads, downloads = fake.downloads;
+    ck_assert_int_eq(gt__bind(&info, offs, args, &too_big, size, b), GT_ESHAPE);
+    ck_assert_int_eq(fake.downloads, downloads); /* nothing touched on error */
+    ck_assert_int_eq(STATE(in), GT__DEVICE_DIRTY);
+    ck_assert_int_eq(gt__bind(&info, offs, args, NULL, size, b), 0);
+    ck_assert_int_eq(fake.downloads, downloads + 2);
+    ck_assert_int_eq(fake.uploads, uploads);
+    ck_assert_int_eq(STATE(in), GT__CLEAN);
+    ck_assert_int_eq(STATE(out), GT__HOST_DIRTY);
+    gt_device_ptr(in, GT_WRITE);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt__bind(&info, offs, args, NULL, size, b), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "stencil 'copy': field 'in': storage IJK float64 (6,5,4): copying");
+    gt_release(in);
+    gt_release(out);
+}
+END_TEST
+
+START_TEST(wrap_with_device)
+{
+    static double buf[6 * 5 * 4];
+    int64_t shape[3] = {6, 5, 4};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    gt_storage *s = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(fake.live, 1); /* a device mirror */
+    ck_assert_int_eq(STATE(s), GT__HOST_DIRTY);
+    buf[3] = 4;
+    ck_assert_double_eq(((double *)gt_device_ptr(s, GT_READ))[3], 4);
+    ck_assert_ptr_eq(gt_host(s, GT_READ), buf);
+    fake.fail_alloc = 1;
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o));
+    ck_assert_error(GT_EDEVICE, "gt_wrap: allocating a CUDA device mirror");
+    o.managed = GT_MANAGED_CUDA; /* the caller's unified memory: nothing allocated */
+    gt_storage *u = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
+    ck_assert_ptr_eq(gt_device_ptr(u, GT_READ), buf);
+    ck_assert_int_eq(fake.live, 1);
+    gt_release(u);
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 0); /* buf itself is never freed */
+}
+END_TEST
+
+/* Device and unified buffers are aligned like host ones (the fake allocator only gives 16
+   bytes): the element at aligned_index sits on lcm(A * 8, 64) = 192 bytes for A = 3. */
+START_TEST(device_alignment)
+{
+    int64_t shape[3] = {7, 5, 4};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    o.alignment = 3;
+    o.halo[0][0] = o.halo[0][1] = 1;
+    for (int m = 0; m < 3; m++) {
+        o.managed = (gt_managed)m;
+        gt_storage *s = gt_zeros(GT_FLOAT64, "IJK", shape, &o);
+        ck_assert_ptr_nonnull(s);
+        uintptr_t h = (uintptr_t)gt_host(s, GT_READ), d = (uintptr_t)gt_device_ptr(s, GT_READ);
+        int64_t first = gt_strides(s)[0]; /* aligned_index: the lower halo, (1,0,0) */
+        ck_assert_uint_eq((h + (uintptr_t)first * 8) % 192, 0);
+        ck_assert_uint_eq((d + (uintptr_t)first * 8) % 192, 0);
+        gt_release(s);
+    }
+    ck_assert_int_eq(fake.live, 0);
+}
+END_TEST
+
+Suite *suite_rt_device(void); /* collected by tests/unit/main.c */
+
+Suite *suite_rt_device(void)
+{
+    Suite *s = suite_create("rt_device");
+    TCase *t = tcase_create("no_cuda");
+    tcase_add_test(t, no_cuda);
+    suite_add_tcase(s, t);
+    t = tcase_create("fake_device");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, runtime_managed);
+    tcase_add_test(t, host_only_with_device_layer);
+    tcase_add_test(t, filled_start_host_dirty);
+    tcase_add_test(t, views_share_state);
+    tcase_add_test(t, explicit_calls);
+    tcase_add_test(t, user_managed);
+    tcase_add_test(t, cuda_managed);
+    tcase_add_test(t, device_failures);
+    tcase_add_test(t, sync_by_operations);
+    tcase_add_test(t, bind_syncs);
+    tcase_add_test(t, wrap_with_device);
+    tcase_add_test(t, device_alignment);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -1,0 +1,732 @@
+/* check_rt_storage.c: storages (runtime.md section 2): creation swept over axes x layouts x
+ * halos x alignments x dtypes (strides, padding, alignment, no overlap, every element
+ * addressable), presets, fill values, accessors, gt_set_halo, gt_wrap and its validation,
+ * gt_domain_view, reference counting, every creation error path, and the thread-local
+ * error state. */
+#include <check.h>
+#include <float.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Asserts that the last failure has code and a message containing text. */
+#define ck_assert_error(code, text)                                                          \
+    do {                                                                                     \
+        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
+        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
+                      gt_last_error(), (text));                                              \
+    } while (0)
+
+static int64_t offset_of(const gt_storage *s, const int64_t *idx)
+{
+    int64_t off = 0;
+    for (int d = 0; d < gt_ndim(s); d++)
+        off += idx[d] * gt_strides(s)[d];
+    return off;
+}
+
+/* Calls f(s, idx, ctx) for every index of s's shape. */
+static void for_each(const gt_storage *s, void (*f)(const gt_storage *, const int64_t *, void *),
+                     void *ctx)
+{
+    const int64_t *n = gt_shape(s);
+    int nd = gt_ndim(s);
+    int64_t idx[3] = {0, 0, 0};
+    for (int d = 0; d < nd; d++)
+        if (n[d] == 0)
+            return;
+    for (;;) {
+        f(s, idx, ctx);
+        int d = nd - 1;
+        while (d >= 0 && ++idx[d] == n[d])
+            idx[d--] = 0;
+        if (d < 0)
+            return;
+    }
+}
+
+/* ---- the creation sweep --------------------------------------------------------------- */
+
+static const char *const sweep_axes[] = {"IJK", "KJI", "JKI", "IJ", "KI", "J"};
+static const char *const sweep_presets[] = {NULL, "C", "F", "cpu", "cuda", "explicit"};
+static const int64_t sweep_halos[][3][2] = {
+    {{0, 0}, {0, 0}, {0, 0}}, {{1, 2}, {2, 1}, {1, 1}}, {{3, 0}, {0, 3}, {2, 0}}};
+static const int64_t sweep_alignments[] = {0, 1, 4, 8, 3};
+#define N_AXES 6
+#define N_PRESETS 6
+#define N_HALOS 3
+#define N_ALIGN 5
+
+/* The layout a preset must give, computed independently of the runtime. */
+static void expected_layout(const char *axes, const char *preset, char out[4])
+{
+    size_t n = strlen(axes);
+    if (preset && strcmp(preset, "C") == 0) {
+        strcpy(out, axes);
+    } else if (preset && strcmp(preset, "F") == 0) {
+        for (size_t d = 0; d < n; d++)
+            out[d] = axes[n - 1 - d];
+        out[n] = 0;
+    } else { /* cpu, cuda, default: K slowest, I contiguous, by name */
+        int k = 0;
+        for (const char *c = "KJI"; *c; c++)
+            if (strchr(axes, *c))
+                out[k++] = *c;
+        out[k] = 0;
+    }
+}
+
+typedef struct {
+    unsigned char *base; /* element (0,0,0) */
+    size_t esize;
+    int64_t count;
+    unsigned char *seen; /* one flag per element offset */
+} walk;
+
+static void mark(const gt_storage *s, const int64_t *idx, void *ctx)
+{
+    walk *w = ctx;
+    int64_t off = offset_of(s, idx);
+    ck_assert_int_eq(w->seen[off], 0); /* no two indices share an element */
+    w->seen[off] = 1;
+    memset(w->base + off * (int64_t)w->esize, 0x5a, w->esize); /* addressable (ASan) */
+    w->count++;
+}
+
+/* One loop iteration per axes x preset; inside, every halo x alignment x dtype. */
+START_TEST(create_sweep)
+{
+    const char *axes = sweep_axes[_i % N_AXES];
+    const char *preset = sweep_presets[_i / N_AXES];
+    int nd = (int)strlen(axes);
+    static const int64_t base_shape[3] = {5, 7, 4};
+    for (int combo = 0; combo < N_HALOS * N_ALIGN * 4; combo++) {
+        int h = combo % N_HALOS;
+        int64_t a = sweep_alignments[combo / N_HALOS % N_ALIGN];
+        int t = combo / (N_HALOS * N_ALIGN);
+        gt_dtype dtype = (gt_dtype)t;
+        size_t es = gt_dtype_size(dtype);
+        gt_storage_opts o = {0};
+        int64_t shape[3];
+        for (int d = 0; d < nd; d++) {
+            o.halo[d][0] = sweep_halos[h][d][0];
+            o.halo[d][1] = sweep_halos[h][d][1];
+            shape[d] = base_shape[d] + o.halo[d][0] + o.halo[d][1];
+        }
+        o.alignment = a;
+        char want[4];
+        if (preset && strcmp(preset, "explicit") == 0) {
+            /* a permutation that no preset gives for 3 axes: middle axis first */
+            strcpy(want, axes);
+            if (nd >= 2) {
+                want[0] = axes[nd - 2];
+                want[nd - 2] = axes[0];
+            }
+            o.layout = want;
+        } else {
+            o.defaults = preset;
+            expected_layout(axes, preset, want);
+        }
+        gt_storage *s = gt_empty(dtype, axes, shape, preset ? &o : (a || h ? &o : NULL));
+        ck_assert_msg(s != NULL, "%s", gt_last_error());
+        ck_assert_int_eq(gt_ndim(s), nd);
+        ck_assert_str_eq(gt_axes(s), axes);
+        ck_assert_int_eq(gt_dtype_of(s), dtype);
+        ck_assert_str_eq(gt_layout(s), want);
+        const int64_t *st = gt_strides(s);
+        const int64_t(*hh)[2] = gt_halo(s);
+        for (int d = 0; d < nd; d++) {
+            ck_assert_int_eq(gt_shape(s)[d], shape[d]);
+            ck_assert_int_eq(hh[d][0], o.halo[d][0]);
+            ck_assert_int_eq(hh[d][1], o.halo[d][1]);
+        }
+        /* strides follow the layout: contiguous axis stride 1, padded to the alignment */
+        int inner = (int)(strchr(axes, want[nd - 1]) - axes);
+        ck_assert_int_eq(st[inner], 1);
+        for (int k = nd - 2; k >= 0; k--) {
+            int d = (int)(strchr(axes, want[k]) - axes);
+            int e = (int)(strchr(axes, want[k + 1]) - axes);
+            int64_t ext = shape[e];
+            if (e == inner && a > 1)
+                ext = (ext + a - 1) / a * a;
+            ck_assert_int_eq(st[d], st[e] * ext);
+            if (a > 1)
+                ck_assert_int_eq(st[d] % a, 0);
+        }
+        /* alignment: the element at aligned_index (default: the lower halo) of every row */
+        unsigned char *base = gt_host(s, GT_READWRITE);
+        ck_assert_ptr_nonnull(base);
+        if (a > 1) {
+            int64_t idx[3];
+            for (int d = 0; d < nd; d++)
+                idx[d] = o.halo[d][0];
+            uintptr_t at = (uintptr_t)(base + offset_of(s, idx) * (int64_t)es);
+            ck_assert_uint_eq(at % (uintptr_t)(a * (int64_t)es), 0);
+            ck_assert_uint_eq(at % 64, 0);
+            for (int d = 0; d < nd; d++) /* one row further along each other axis */
+                if (d != inner && shape[d] > 1) {
+                    idx[d]++;
+                    at = (uintptr_t)(base + offset_of(s, idx) * (int64_t)es);
+                    ck_assert_uint_eq(at % (uintptr_t)(a * (int64_t)es), 0);
+                    idx[d]--;
+                }
+        } else {
+            ck_assert_uint_eq((uintptr_t)base % 64, 0);
+        }
+        /* every element addressable, no two indices on one element */
+        int64_t span = 1;
+        for (int d = 0; d < nd; d++)
+            span += (shape[d] - 1) * st[d];
+        walk w = {base, es, 0, calloc((size_t)span, 1)};
+        for_each(s, mark, &w);
+        ck_assert_int_eq(w.count, shape[0] * (nd > 1 ? shape[1] : 1) * (nd > 2 ? shape[2] : 1));
+        free(w.seen);
+        gt_release(s);
+    }
+}
+END_TEST
+
+/* ---- presets and layouts --------------------------------------------------------------- */
+
+START_TEST(presets_table)
+{
+    static const struct {
+        const char *axes, *preset, *layout;
+    } cases[] = {
+        {"IJK", "C", "IJK"},  {"IJK", "F", "KJI"},  {"IJK", "cpu", "KJI"}, {"IJK", "cuda", "KJI"},
+        {"KJI", "C", "KJI"},  {"KJI", "F", "IJK"},  {"KJI", "cpu", "KJI"}, {"KJI", "cuda", "KJI"},
+        {"JI", "cpu", "JI"},  {"IJ", "cpu", "JI"},  {"IJ", "C", "IJ"},     {"K", "F", "K"},
+        {"IK", NULL, "KI"},
+    };
+    int64_t shape[3] = {3, 4, 5};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        gt_storage_opts o = {0};
+        o.defaults = cases[c].preset;
+        gt_storage *s = gt_empty(GT_FLOAT64, cases[c].axes, shape, &o);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_str_eq(gt_layout(s), cases[c].layout);
+        gt_release(s);
+    }
+    /* NULL options: the "cpu" preset; NULL axes: "IJK" */
+    gt_storage *s = gt_empty(GT_FLOAT32, NULL, shape, NULL);
+    ck_assert_str_eq(gt_axes(s), "IJK");
+    ck_assert_str_eq(gt_layout(s), "KJI");
+    ck_assert_int_eq(gt_strides(s)[0], 1);
+    ck_assert_int_eq(gt_strides(s)[1], 3);
+    ck_assert_int_eq(gt_strides(s)[2], 12);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(explicit_layout)
+{
+    int64_t shape[3] = {3, 4, 5};
+    gt_storage_opts o = {0};
+    o.defaults = "C";
+    o.layout = "JKI"; /* overrides the preset */
+    gt_storage *s = gt_empty(GT_INT32, "IJK", shape, &o);
+    ck_assert_str_eq(gt_layout(s), "JKI");
+    ck_assert_int_eq(gt_strides(s)[0], 1);
+    ck_assert_int_eq(gt_strides(s)[2], 3);
+    ck_assert_int_eq(gt_strides(s)[1], 15);
+    gt_release(s);
+    /* a 3-letter layout for a 2-d storage is restricted to its axes by name */
+    o.layout = "IKJ";
+    s = gt_empty(GT_INT32, "JK", shape, &o);
+    ck_assert_str_eq(gt_layout(s), "KJ");
+    ck_assert_int_eq(gt_strides(s)[0], 1);
+    ck_assert_int_eq(gt_strides(s)[1], 3);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(aligned_index_explicit)
+{
+    /* aligned_index given: that element (not the lower halo) sits on the boundary */
+    int64_t shape[3] = {6, 5, 9};
+    gt_storage_opts o = {0};
+    o.alignment = 16;
+    o.has_aligned_index = 1;
+    o.aligned_index[0] = 1, o.aligned_index[1] = 2, o.aligned_index[2] = 3;
+    o.halo[2][0] = 1;
+    o.defaults = "C";
+    gt_storage *s = gt_empty(GT_FLOAT32, "IJK", shape, &o);
+    unsigned char *base = gt_host(s, GT_READ);
+    int64_t idx[3] = {1, 2, 3};
+    uintptr_t at = (uintptr_t)(base + offset_of(s, idx) * 4);
+    ck_assert_uint_eq(at % 64, 0);
+    ck_assert_int_eq(gt_strides(s)[1], 16); /* 9 padded to 16 */
+    gt_release(s);
+}
+END_TEST
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned char *base;
+    gt_dtype dtype;
+    double want;
+} value_check;
+
+static void check_value(const gt_storage *s, const int64_t *idx, void *ctx)
+{
+    value_check *c = ctx;
+    unsigned char *p = c->base + offset_of(s, idx) * (int64_t)gt_dtype_size(c->dtype);
+    double got = 0;
+    switch (c->dtype) {
+    case GT_FLOAT32: got = *(float *)p; break;
+    case GT_FLOAT64: got = *(double *)p; break;
+    case GT_INT32: got = *(int32_t *)p; break;
+    case GT_BOOL: got = *(_Bool *)p; break;
+    }
+    ck_assert_double_eq_tol(got, c->want, 1e-6);
+}
+
+START_TEST(fill_values)
+{
+    gt_dtype dtype = (gt_dtype)_i;
+    int64_t shape[3] = {4, 3, 5};
+    gt_storage_opts o = {0};
+    o.alignment = 8;
+    o.halo[0][0] = o.halo[0][1] = 1;
+    gt_storage *z = gt_zeros(dtype, "IJK", shape, &o);
+    gt_storage *one = gt_ones(dtype, "KIJ", shape, &o);
+    gt_storage *f = gt_full(dtype, "IJK", shape, dtype == GT_BOOL ? 1 : -7, &o);
+    ck_assert(z && one && f);
+    value_check c = {gt_host(z, GT_READ), dtype, 0};
+    for_each(z, check_value, &c);
+    c = (value_check){gt_host(one, GT_READ), dtype, 1};
+    for_each(one, check_value, &c);
+    c = (value_check){gt_host(f, GT_READ), dtype, dtype == GT_BOOL ? 1 : -7};
+    for_each(f, check_value, &c);
+    gt_release(z);
+    gt_release(one);
+    gt_release(f);
+}
+END_TEST
+
+START_TEST(full_conversions)
+{
+    int64_t shape[1] = {3};
+    gt_storage *s = gt_full(GT_INT32, "K", shape, 2.5, NULL);
+    ck_assert_ptr_null(s);
+    ck_assert_error(GT_EINVAL, "value 2.5 is not an int32");
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 3e9, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full");
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 0.0 / 0.0, NULL));
+    ck_assert_int_eq(gt_last_error_code(), GT_EINVAL);
+    s = gt_full(GT_INT32, "K", shape, -2147483648.0, NULL);
+    ck_assert_int_eq(((int32_t *)gt_host(s, GT_READ))[2], INT32_MIN);
+    gt_release(s);
+    s = gt_full(GT_BOOL, "K", shape, 0.25, NULL); /* nonzero is true */
+    ck_assert_int_eq(((_Bool *)gt_host(s, GT_READ))[1], 1);
+    gt_release(s);
+    s = gt_full(GT_FLOAT32, "K", shape, 0.1, NULL);
+    ck_assert(((float *)gt_host(s, GT_READ))[0] == 0.1f);
+    gt_release(s);
+    s = gt_full(GT_FLOAT32, "K", shape, -1e300, NULL); /* beyond float: infinity */
+    ck_assert(((float *)gt_host(s, GT_READ))[0] < -FLT_MAX);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(empty_shapes)
+{
+    int64_t shape[3] = {0, 4, 3};
+    gt_storage *s = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(gt_host(s, GT_READ));
+    ck_assert_int_eq(gt_shape(s)[0], 0);
+    gt_storage *c = gt_copy(s);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(gt_copy_into(c, s), 0);
+    gt_release(c);
+    gt_release(s);
+}
+END_TEST
+
+/* ---- dtypes, errors, accessors ------------------------------------------------------------ */
+
+START_TEST(dtype_info)
+{
+    ck_assert_uint_eq(gt_dtype_size(GT_FLOAT32), 4);
+    ck_assert_uint_eq(gt_dtype_size(GT_FLOAT64), 8);
+    ck_assert_uint_eq(gt_dtype_size(GT_INT32), 4);
+    ck_assert_uint_eq(gt_dtype_size(GT_BOOL), sizeof(_Bool));
+    ck_assert_uint_eq(gt_dtype_size((gt_dtype)9), 0);
+    ck_assert_str_eq(gt_dtype_name(GT_FLOAT64), "float64");
+    ck_assert_str_eq(gt_dtype_name(GT_BOOL), "bool");
+    ck_assert_str_eq(gt_dtype_name((gt_dtype)-1), "invalid");
+    ck_assert_str_eq(gt_strerror(0), "success");
+    ck_assert_str_eq(gt_strerror(GT_EHALO), "halo too small");
+    ck_assert_str_eq(gt_strerror(GT_EMPI), "MPI error");
+    ck_assert_str_eq(gt_strerror(-100), "unknown error");
+    ck_assert_int_lt(GT_EINVAL, 0);
+    ck_assert_int_ne(GT_EINVAL, GT_EDEVICE);
+}
+END_TEST
+
+START_TEST(create_errors)
+{
+    int64_t shape[3] = {4, 4, 4}, bad[3] = {4, 4, -1};
+    gt_storage_opts o = {0};
+    ck_assert_ptr_null(gt_empty((gt_dtype)7, "IJK", shape, NULL));
+    ck_assert_error(GT_EINVAL, "gt_empty: invalid dtype 7");
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "", shape, NULL));
+    ck_assert_error(GT_EINVAL, "gt_zeros: axes \"\" must name 1 to 3");
+    ck_assert_ptr_null(gt_ones(GT_FLOAT64, "IJKI", shape, NULL));
+    ck_assert_error(GT_EINVAL, "must name 1 to 3");
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IXK", shape, NULL));
+    ck_assert_error(GT_EINVAL, "'X' is not I, J or K");
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJI", shape, NULL));
+    ck_assert_error(GT_EINVAL, "repeat I");
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "ijk", shape, NULL));
+    ck_assert_error(GT_EINVAL, "'i' is not I, J or K");
+    ck_assert_ptr_null(gt_full(GT_FLOAT64, "IJK", NULL, 1, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full: shape is NULL");
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", bad, NULL));
+    ck_assert_error(GT_EINVAL, "shape along K is -1");
+
+    o.halo[1][0] = -1;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "halo along J is [-1,0]");
+    o.halo[1][0] = 3, o.halo[1][1] = 2;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "halo along J is [3,2], more than the shape 4");
+    memset(&o, 0, sizeof o);
+
+    o.alignment = -2;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "alignment -2");
+    o.alignment = GT__MAX_ALIGNMENT + 1;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "alignment");
+    o.alignment = 4;
+    o.has_aligned_index = 1;
+    o.aligned_index[2] = 5;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "aligned_index along K is 5, outside [0, 4]");
+    o.aligned_index[2] = -1;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "aligned_index along K is -1");
+    memset(&o, 0, sizeof o);
+
+    o.layout = "IJ";
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "layout \"IJ\" is not a permutation of the axes \"IJK\"");
+    o.layout = "IIK";
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "layout \"IIK\"");
+    o.layout = "JI";
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IK", shape, &o));
+    ck_assert_error(GT_EINVAL, "layout \"JI\"");
+    o.layout = NULL;
+    o.defaults = "gpu";
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "unknown defaults preset 'gpu'");
+    o.defaults = NULL;
+    o.device = (gt_device)5;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "invalid device 5");
+    o.device = GT_HOST;
+    o.managed = (gt_managed)9;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "invalid managed mode 9");
+    o.managed = GT_MANAGED_RUNTIME;
+    o.device = GT_CUDA;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EDEVICE, "built without CUDA");
+
+    int64_t huge[3] = {INT64_MAX / 4, 1 << 20, 1 << 20};
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", huge, NULL));
+    ck_assert_error(GT_ENOMEM, "needs more than 2^60 bytes");
+    int64_t big[3] = {(int64_t)1 << 40, (int64_t)1 << 17, 1};
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", big, NULL));
+    ck_assert_int_eq(gt_last_error_code(), GT_ENOMEM);
+}
+END_TEST
+
+START_TEST(accessors_null)
+{
+    ck_assert_int_eq((int)gt_dtype_of(NULL), -1);
+    ck_assert_error(GT_EINVAL, "gt_dtype_of: storage is NULL");
+    ck_assert_ptr_null(gt_axes(NULL));
+    ck_assert_error(GT_EINVAL, "gt_axes");
+    ck_assert_ptr_null(gt_layout(NULL));
+    ck_assert_int_eq(gt_ndim(NULL), -1);
+    ck_assert_ptr_null(gt_shape(NULL));
+    ck_assert_ptr_null(gt_strides(NULL));
+    ck_assert_ptr_null(gt_halo(NULL));
+    ck_assert_error(GT_EINVAL, "gt_halo");
+    ck_assert_int_eq(gt_set_halo(NULL, NULL), GT_EINVAL);
+    ck_assert_ptr_null(gt_host(NULL, GT_READ));
+    ck_assert_error(GT_EINVAL, "gt_host: storage is NULL");
+    ck_assert_ptr_null(gt_domain_view(NULL));
+    ck_assert_error(GT_EINVAL, "gt_domain_view");
+    ck_assert_ptr_null(gt_copy(NULL));
+    ck_assert_error(GT_EINVAL, "gt_copy");
+    gt_retain(NULL);
+    gt_release(NULL);
+    int64_t shape[1] = {2};
+    gt_storage *s = gt_zeros(GT_FLOAT64, "I", shape, NULL);
+    ck_assert_ptr_null(gt_host(s, (gt_access)0));
+    ck_assert_error(GT_EINVAL, "access 0 is not GT_READ");
+    ck_assert_ptr_null(gt_host(s, (gt_access)4));
+    ck_assert_int_eq(gt_last_error_code(), GT_EINVAL);
+    gt_release(s);
+}
+END_TEST
+
+START_TEST(set_halo)
+{
+    int64_t shape[2] = {6, 5};
+    gt_storage *s = gt_zeros(GT_FLOAT64, "IJ", shape, NULL);
+    int64_t strides[2] = {gt_strides(s)[0], gt_strides(s)[1]};
+    const int64_t h[2][2] = {{1, 2}, {0, 5}};
+    ck_assert_int_eq(gt_set_halo(s, h), 0);
+    ck_assert_int_eq(gt_halo(s)[0][1], 2);
+    ck_assert_int_eq(gt_halo(s)[1][1], 5);
+    ck_assert_int_eq(gt_strides(s)[0], strides[0]);
+    ck_assert_int_eq(gt_strides(s)[1], strides[1]);
+    gt_storage *v = gt_domain_view(s);
+    ck_assert_int_eq(gt_shape(v)[0], 3);
+    ck_assert_int_eq(gt_shape(v)[1], 0);
+    const int64_t bad[2][2] = {{4, 3}, {0, 0}};
+    ck_assert_int_eq(gt_set_halo(s, bad), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "gt_set_halo: halo along I is [4,3], more than the shape 6");
+    ck_assert_int_eq(gt_halo(s)[0][0], 1); /* unchanged */
+    const int64_t neg[2][2] = {{0, 0}, {-1, 0}};
+    ck_assert_int_eq(gt_set_halo(s, neg), GT_EINVAL);
+    ck_assert_int_eq(gt_set_halo(s, NULL), 0); /* no halo */
+    ck_assert_int_eq(gt_halo(s)[1][1], 0);
+    ck_assert_int_eq(gt_halo(v)[0][0], 0); /* the view's own */
+    gt_release(v);
+    gt_release(s);
+}
+END_TEST
+
+/* ---- gt_wrap ------------------------------------------------------------------------------ */
+
+START_TEST(wrap_c_array)
+{
+    static double a[4][5][6];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++)
+            for (int k = 0; k < 6; k++)
+                a[i][j][k] = i * 100 + j * 10 + k;
+    int64_t shape[3] = {4, 5, 6};
+    gt_storage_opts o = {0};
+    o.defaults = "C";
+    gt_storage *s = gt_wrap(a, GT_FLOAT64, "IJK", shape, NULL, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_eq(gt_host(s, GT_READ), a); /* no copy */
+    ck_assert_int_eq(gt_strides(s)[0], 30);
+    ck_assert_int_eq(gt_strides(s)[2], 1);
+    ck_assert_str_eq(gt_layout(s), "IJK");
+    /* explicit strides, Fortran view of the same memory: axes KJI */
+    int64_t fshape[3] = {6, 5, 4}, fstrides[3] = {1, 6, 30};
+    gt_storage *f = gt_wrap(a, GT_FLOAT64, "KJI", fshape, fstrides, NULL);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_str_eq(gt_layout(f), "IJK");
+    double *p = gt_host(f, GT_READ);
+    ck_assert_double_eq(p[3 * 1 + 2 * 6 + 1 * 30], 123);
+    gt_storage *c = gt_copy(f); /* a fresh dense buffer with the same layout */
+    ck_assert_str_eq(gt_layout(c), "IJK");
+    ck_assert_ptr_ne(gt_host(c, GT_READ), a);
+    ck_assert_double_eq(((double *)gt_host(c, GT_READ))[3 + 2 * 6 + 30], 123);
+    gt_release(c);
+    gt_release(f);
+    gt_release(s); /* never frees a (a static array: freeing it would crash) */
+    ck_assert_double_eq(a[3][4][5], 345);
+}
+END_TEST
+
+START_TEST(wrap_padded_and_halo)
+{
+    static float buf[8 * 10];
+    int64_t shape[2] = {7, 8}, strides[2] = {10, 1}; /* rows padded to 10 */
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = 1;
+    o.halo[1][0] = 2;
+    gt_storage *s = gt_wrap(buf, GT_FLOAT32, "IJ", shape, strides, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(gt_halo(s)[1][0], 2);
+    gt_storage *v = gt_domain_view(s);
+    ck_assert_ptr_eq(gt_host(v, GT_READ), buf + 10 + 2);
+    ck_assert_int_eq(gt_shape(v)[0], 5);
+    ck_assert_int_eq(gt_shape(v)[1], 6);
+    gt_release(s);
+    gt_release(v);
+}
+END_TEST
+
+START_TEST(wrap_errors)
+{
+    static double buf[64];
+    int64_t shape[2] = {4, 4};
+    int64_t overlap[2] = {3, 1}, zero[2] = {0, 1}, neg[2] = {-4, 1}, fine[2] = {1, 4};
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, overlap, NULL));
+    ck_assert_error(GT_EINVAL, "gt_wrap: strides overlap: stride 3 along I");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, zero, NULL));
+    ck_assert_error(GT_EINVAL, "stride along I is 0 but the shape is 4");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, neg, NULL));
+    ck_assert_error(GT_EINVAL, "stride along I is -4; negative strides are not supported");
+    ck_assert_ptr_null(gt_wrap(NULL, GT_FLOAT64, "IJ", shape, fine, NULL));
+    ck_assert_error(GT_EINVAL, "data is NULL");
+    ck_assert_ptr_null(gt_wrap((char *)buf + 4, GT_FLOAT64, "IJ", shape, fine, NULL));
+    ck_assert_error(GT_EINVAL, "is not aligned to the 8 bytes of a float64");
+    int64_t huge[2] = {INT64_MAX / 2, 2}, hs[2] = {1, INT64_MAX / 2};
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", huge, hs, NULL));
+    ck_assert_error(GT_EINVAL, "span more than 2^60");
+    /* alignment claims are checked */
+    gt_storage_opts o = {0};
+    o.alignment = 8;
+    double *al = (double *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
+    gt_storage *s = gt_wrap(al, GT_FLOAT64, "IJ", shape, fine, &o);
+    ck_assert_ptr_nonnull(s);
+    gt_release(s);
+    ck_assert_ptr_null(gt_wrap(al + 1, GT_FLOAT64, "IJ", shape, fine, &o));
+    ck_assert_error(GT_EINVAL, "not on a boundary of 8 elements");
+    /* a zero stride is fine along an axis of extent 1; NULL data for no elements */
+    int64_t one[2] = {1, 4}, z2[2] = {0, 1};
+    s = gt_wrap(buf, GT_FLOAT64, "IJ", one, z2, NULL);
+    ck_assert_ptr_nonnull(s);
+    gt_release(s);
+    int64_t none[2] = {0, 4};
+    s = gt_wrap(NULL, GT_FLOAT64, "IJ", none, NULL, NULL);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_null(gt_host(s, GT_READ));
+    gt_storage *c = gt_copy(s);
+    ck_assert_ptr_nonnull(c);
+    gt_release(c);
+    gt_release(s);
+    /* parameters are validated as for gt_empty */
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IQ", shape, fine, NULL));
+    ck_assert_int_eq(gt_last_error_code(), GT_EINVAL);
+    o.alignment = 0;
+    o.device = GT_CUDA;
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, fine, &o));
+    ck_assert_error(GT_EDEVICE, "gt_wrap");
+}
+END_TEST
+
+/* ---- views and references ----------------------------------------------------------------- */
+
+START_TEST(domain_view)
+{
+    int64_t shape[3] = {6, 7, 5};
+    gt_storage_opts o = {0};
+    o.halo[0][0] = 1, o.halo[0][1] = 2;
+    o.halo[1][0] = o.halo[1][1] = 1;
+    o.alignment = 4;
+    gt_storage *s = gt_zeros(GT_FLOAT64, "IJK", shape, &o);
+    gt_storage *v = gt_domain_view(s);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_eq(gt_shape(v)[0], 3);
+    ck_assert_int_eq(gt_shape(v)[1], 5);
+    ck_assert_int_eq(gt_shape(v)[2], 5);
+    ck_assert_int_eq(gt_halo(v)[0][0], 0);
+    ck_assert_int_eq(gt_halo(v)[1][1], 0);
+    ck_assert_int_eq(gt_strides(v)[0], gt_strides(s)[0]);
+    ck_assert_str_eq(gt_layout(v), gt_layout(s));
+    double *ps = gt_host(s, GT_READWRITE), *pv = gt_host(v, GT_READWRITE);
+    int64_t idx[3] = {1, 1, 0};
+    ck_assert_ptr_eq(pv, ps + offset_of(s, idx));
+    pv[0] = 42; /* visible through the parent */
+    ck_assert_double_eq(ps[offset_of(s, idx)], 42);
+    ck_assert_int_eq(gt__refcount(s), 1);
+    ck_assert_int_eq(gt__buffer_refcount(s), 2);
+    gt_storage *vv = gt_domain_view(v); /* a view of a view: the same region */
+    ck_assert_ptr_eq(gt_host(vv, GT_READ), pv);
+    gt_release(s); /* the view keeps the buffer */
+    ck_assert_int_eq(gt__buffer_refcount(v), 2);
+    pv[1] = 43;
+    ck_assert_double_eq(((double *)gt_host(vv, GT_READ))[1], 43);
+    gt_storage *c = gt_copy(v); /* copy of a view: its own shape, no halo */
+    ck_assert_int_eq(gt_shape(c)[0], 3);
+    ck_assert_double_eq(((double *)gt_host(c, GT_READ))[0], 42);
+    ck_assert_uint_eq((uintptr_t)gt_host(c, GT_READ) % 64, 0);
+    gt_release(c);
+    gt_release(vv);
+    gt_release(v);
+}
+END_TEST
+
+START_TEST(refcounts)
+{
+    int64_t shape[1] = {10};
+    gt_storage *s = gt_ones(GT_INT32, "J", shape, NULL);
+    gt_retain(s);
+    gt_retain(s);
+    ck_assert_int_eq(gt__refcount(s), 3);
+    gt_release(s);
+    gt_release(s);
+    ck_assert_int_eq(gt__refcount(s), 1);
+    ck_assert_int_eq(((int32_t *)gt_host(s, GT_READ))[9], 1);
+    gt_release(s); /* freed here: ASan and valgrind see any leak or double free */
+}
+END_TEST
+
+/* ---- the thread-local error state ------------------------------------------------------------ */
+
+static void *other_thread(void *arg)
+{
+    (void)arg;
+    int64_t shape[1] = {-5};
+    if (gt_last_error()[0] != 0 || gt_last_error_code() != 0)
+        return (void *)1; /* a new thread starts clean */
+    if (gt_empty(GT_FLOAT64, "K", shape, NULL) != NULL)
+        return (void *)2;
+    if (!strstr(gt_last_error(), "shape along K is -5"))
+        return (void *)3;
+    return NULL;
+}
+
+START_TEST(error_thread_local)
+{
+    ck_assert_ptr_null(gt_empty((gt_dtype)8, "IJK", NULL, NULL));
+    ck_assert_error(GT_EINVAL, "invalid dtype 8");
+    pthread_t t;
+    void *rc = (void *)9;
+    ck_assert_int_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+    pthread_join(t, &rc);
+    ck_assert_ptr_null(rc);
+    ck_assert_error(GT_EINVAL, "invalid dtype 8"); /* untouched by the other thread */
+    int64_t shape[1] = {3};
+    gt_storage *s = gt_zeros(GT_FLOAT64, "K", shape, NULL); /* success keeps the message */
+    ck_assert_error(GT_EINVAL, "invalid dtype 8");
+    gt_release(s);
+}
+END_TEST
+
+Suite *suite_rt_storage(void); /* collected by tests/unit/main.c */
+
+Suite *suite_rt_storage(void)
+{
+    Suite *s = suite_create("rt_storage");
+    TCase *t = tcase_create("sweep");
+    tcase_add_loop_test(t, create_sweep, 0, N_AXES * N_PRESETS);
+    suite_add_tcase(s, t);
+    t = tcase_create("storage");
+    tcase_add_test(t, presets_table);
+    tcase_add_test(t, explicit_layout);
+    tcase_add_test(t, aligned_index_explicit);
+    tcase_add_loop_test(t, fill_values, 0, 4);
+    tcase_add_test(t, full_conversions);
+    tcase_add_test(t, empty_shapes);
+    tcase_add_test(t, dtype_info);
+    tcase_add_test(t, create_errors);
+    tcase_add_test(t, accessors_null);
+    tcase_add_test(t, set_halo);
+    tcase_add_test(t, wrap_c_array);
+    tcase_add_test(t, wrap_padded_and_halo);
+    tcase_add_test(t, wrap_errors);
+    tcase_add_test(t, domain_view);
+    tcase_add_test(t, refcounts);
+    tcase_add_test(t, error_thread_local);
+    suite_add_tcase(s, t);
+    return s;
+}
