@@ -1,0 +1,92 @@
+/* depfile.c: make dependencies, as GCC's -M, -MD, -MF and -MT write them.
+ *
+ *     TARGET: main.stn lib/a.stn \
+ *       lib/b.stn
+ *
+ *     lib/a.stn:
+ *
+ *     lib/b.stn:
+ *
+ * The target is the generated source (what `gtcc FILE.stn` writes, or -o),
+ * unless -MT gives one (verbatim; several -MT make several targets). The
+ * prerequisites are the main file and every imported file, as gtcc opened
+ * them. Each import also gets an empty rule, as with GCC's -MP, so that make
+ * does not fail when an import is deleted; gtcc always writes them. -M prints
+ * the rule on stdout (or to the -MF file) and compiles nothing; -MD writes it
+ * to the -MF file or beside the output, with suffix .d, after a successful
+ * compilation. Dependency files are written atomically, like every output.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* Writes a path with make's special characters escaped, as GCC does. */
+static void put_escaped(FILE *out, const char *path)
+{
+    for (const char *s = path; *s; s++) {
+        if (*s == ' ' || *s == '\t') {
+            for (const char *b = s; b > path && b[-1] == '\\'; b--)
+                fputc('\\', out);
+            fputc('\\', out);
+        } else if (*s == '#') {
+            fputc('\\', out);
+        } else if (*s == '$') {
+            fputc('$', out);
+        }
+        fputc(*s, out);
+    }
+}
+
+static void write_rule(Compiler *c, FILE *out, const char *target)
+{
+    if (c->opts.dep_target)
+        fputs(c->opts.dep_target, out);
+    else
+        put_escaped(out, target);
+    fputc(':', out);
+    size_t col = strlen(c->opts.dep_target ? c->opts.dep_target : target) + 1;
+    /* The main file first, then the imports in the order they were read. */
+    for (int i = -1; i < c->modules.len; i++) {
+        const Module *m = i < 0 ? c->main : c->modules.items[i];
+        if (i >= 0 && m == c->main)
+            continue;
+        size_t n = strlen(m->path);
+        if (col + n + 1 > 76 && col > 0) {
+            fputs(" \\\n ", out);
+            col = 1;
+        }
+        fputc(' ', out);
+        put_escaped(out, m->path);
+        col += n + 1;
+    }
+    fputc('\n', out);
+    for (int i = 0; i < c->modules.len; i++) {
+        const Module *m = c->modules.items[i];
+        if (m == c->main)
+            continue;
+        fputc('\n', out);
+        put_escaped(out, m->path);
+        fputs(":\n", out);
+    }
+}
+
+bool depfile_write(Compiler *c, const char *target)
+{
+    const Options *o = &c->opts;
+    if (o->dep_M && !o->dep_file) {
+        write_rule(c, stdout, target);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
+                       strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    const char *path = o->dep_file ? o->dep_file : driver_sibling_path(c, target, ".d");
+    OutFile out;
+    if (!outfile_open(c, &out, path))
+        return false;
+    write_rule(c, out.f, target);
+    return outfile_commit(c, &out);
+}

@@ -1,0 +1,266 @@
+/* driver.c: the whole compilation as one flat list of stages (gtcc_compile),
+ * and the atomic writing of output files.
+ *
+ * Each stage reports its own errors; the driver stops after the first stage
+ * that reported any. Output files are written to temporary files in their
+ * target directory and renamed into place only when everything succeeded, so
+ * that a failed compilation never leaves a partial or stale-looking output.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gtcc.h"
+
+/* ------------------------------------------------------------ atomic files */
+
+/* Temporary files alive right now, removed if a signal ends the process. */
+enum { MAX_TEMPS = 8 };
+static char *volatile live_temps[MAX_TEMPS];
+
+static void remove_temps_and_die(int sig)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (live_temps[i])
+            unlink(live_temps[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void track_temp(char *path, bool alive)
+{
+    static bool handlers;
+    if (!handlers) {
+        handlers = true;
+        signal(SIGINT, remove_temps_and_die);
+        signal(SIGTERM, remove_temps_and_die);
+        signal(SIGHUP, remove_temps_and_die);
+    }
+    for (int i = 0; i < MAX_TEMPS; i++) {
+        if (alive && !live_temps[i]) {
+            live_temps[i] = path;
+            return;
+        }
+        if (!alive && live_temps[i] == path) {
+            live_temps[i] = NULL;
+            return;
+        }
+    }
+}
+
+bool outfile_open(Compiler *c, OutFile *out, const char *path)
+{
+    out->path = path;
+    out->f = NULL;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)dirlen, path,
+                            slash ? slash + 1 : path);
+    int fd = mkstemp(out->tmp);
+    if (fd < 0) {
+        diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
+        out->tmp = NULL;
+        return false;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    track_temp(out->tmp, true);
+    out->f = fdopen(fd, "w");
+    if (!out->f) {
+        diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
+        close(fd);
+        outfile_discard(out);
+        return false;
+    }
+    return true;
+}
+
+/* Closes the temporary file; false after reporting a write error. */
+static bool outfile_close(Compiler *c, OutFile *out)
+{
+    if (!out->f)
+        return out->tmp != NULL;
+    bool ok = !ferror(out->f);
+    int saved = errno;
+    if (fclose(out->f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    out->f = NULL;
+    if (!ok)
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out->path,
+                   strerror(saved ? saved : EIO));
+    return ok;
+}
+
+bool outfile_commit(Compiler *c, OutFile *out)
+{
+    if (!outfile_close(c, out)) {
+        outfile_discard(out);
+        return false;
+    }
+    if (rename(out->tmp, out->path) != 0) {
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out->path, strerror(errno));
+        outfile_discard(out);
+        return false;
+    }
+    track_temp(out->tmp, false);
+    out->tmp = NULL;
+    return true;
+}
+
+void outfile_discard(OutFile *out)
+{
+    if (out->f) {
+        fclose(out->f);
+        out->f = NULL;
+    }
+    if (out->tmp) {
+        unlink(out->tmp);
+        track_temp(out->tmp, false);
+        out->tmp = NULL;
+    }
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+static const char *strip_suffix(Compiler *c, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (dot && (!slash || dot > slash + 1))
+        return arena_strndup(c->arena, path, (size_t)(dot - path));
+    return path;
+}
+
+const char *driver_output_path(Compiler *c)
+{
+    if (c->opts.output)
+        return c->opts.output;
+    const char *in = c->opts.input;
+    const char *slash = strrchr(in, '/');
+    const char *base = slash ? slash + 1 : in;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".stn") == 0)
+        n -= 4;
+    const char *suffix = strcmp(c->opts.backend, "cuda") == 0 ? ".cu" : ".c";
+    return arena_printf(c->arena, "%.*s%s", (int)n, base, suffix);
+}
+
+const char *driver_sibling_path(Compiler *c, const char *path, const char *suffix)
+{
+    return arena_printf(c->arena, "%s%s", strip_suffix(c, path), suffix);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
+        && sa.st_ino == sb.st_ino;
+}
+
+static int emit_ir(Compiler *c)
+{
+    if (!c->opts.output) {
+        ir_dump(stdout, c->ir);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
+                       strerror(errno));
+            return 2;
+        }
+        return 0;
+    }
+    OutFile out;
+    if (!outfile_open(c, &out, c->opts.output))
+        return 2;
+    ir_dump(out.f, c->ir);
+    return outfile_commit(c, &out) ? 0 : 2;
+}
+
+static int emit_c(Compiler *c, const char *src_path)
+{
+    const Backend *be = backend_find(c->opts.backend);
+    if (!be) {
+        diag_error(&c->diag, (Loc){0}, "backend '%s' is not available yet", c->opts.backend);
+        return 2;
+    }
+    const char *hdr_path = driver_sibling_path(c, src_path, ".h");
+    if (strcmp(hdr_path, src_path) == 0) {
+        diag_error(&c->diag, (Loc){0}, "output '%s' would be overwritten by its header; "
+                   "give the source a suffix such as '%s'", src_path, be->suffix);
+        return 2;
+    }
+    const char *slash = strrchr(hdr_path, '/');
+    const char *hdr_name = slash ? slash + 1 : hdr_path;
+
+    OutFile src, hdr;
+    if (!outfile_open(c, &src, src_path))
+        return 2;
+    if (!outfile_open(c, &hdr, hdr_path)) {
+        outfile_discard(&src);
+        return 2;
+    }
+    int errors = c->diag.errors;
+    bool ok = be->emit(c, src.f, hdr.f, hdr_name);
+    if (!ok || c->diag.errors > errors) {
+        outfile_discard(&src);
+        outfile_discard(&hdr);
+        return c->diag.errors > errors ? 1 : 2;
+    }
+    if (!outfile_close(c, &hdr) || !outfile_close(c, &src)) {
+        outfile_discard(&src);
+        outfile_discard(&hdr);
+        return 2;
+    }
+    if (!outfile_commit(c, &hdr)) {
+        outfile_discard(&src);
+        return 2;
+    }
+    if (!outfile_commit(c, &src)) {
+        unlink(hdr_path);   /* never one half of the output */
+        return 2;
+    }
+    return 0;
+}
+
+/* The pipeline, one stage per line (architecture.md). */
+int gtcc_compile(Compiler *c)
+{
+    Options *o = &c->opts;
+    Diag *d = &c->diag;
+    const char *output = driver_output_path(c);
+    if ((o->emit == EMIT_C || o->output) && !o->dep_M && same_file(o->input, output)) {
+        diag_error(d, (Loc){0}, "output '%s' is the input file", output);
+        return 2;
+    }
+
+    c->main = parse_file(c, o->input, (Loc){0});
+    if (!c->main)
+        return 2;
+    if (d->errors)
+        return 1;
+    import_resolve(c);
+    if (d->errors)
+        return 1;
+    if (o->dep_M)
+        return depfile_write(c, output) ? 0 : 2;
+    sema_lower(c);
+    if (d->errors)
+        return 1;
+    ext_compute(c);
+    if (d->errors)
+        return 1;
+    const Backend *be = backend_find(o->backend);
+    if (be && be->wants_fusion)
+        fuse_plan(c);
+    int status = o->emit == EMIT_IR ? emit_ir(c) : emit_c(c, output);
+    if (status != 0)
+        return status;
+    if (o->dep_MD && !depfile_write(c, output))
+        return 2;
+    return 0;
+}

@@ -1,0 +1,353 @@
+/* extents.c: regions of statements, extents of temporaries, halos of field
+ * parameters, and dead-code removal (language.md section 6).
+ *
+ * The walk goes backwards from the outputs (the last statement of the last
+ * computation first), carrying per temporary its *demand*: the horizontal
+ * region where later statements read it, or nothing yet. A statement that
+ * writes a field parameter or reduces into an out scalar runs on the compute
+ * domain (region zero); one that writes a temporary runs on the temporary's
+ * demand at that point, and is dead if there is none; an `if` runs its
+ * condition on the union of the regions of its live statements, and each
+ * statement inside keeps its own region. Each read at offset o in a statement
+ * of region R adds R + o to the demand of a temporary, or to the read extent
+ * of a parameter. Writes never shrink a demand (a masked or partial write
+ * leaves older values in place), so a statement computes its temporary
+ * wherever any later statement reads it.
+ *
+ * Parallel computations need one backward pass. In forward and backward
+ * computations a statement can read, at an earlier level, what a later
+ * statement writes, so the passes over such a computation repeat until the
+ * demands no longer change; if they still change after as many passes as the
+ * computation has statements (plus two), an extent grows with every level,
+ * which is an error. A final pass removes what is dead, with a warning.
+ *
+ * Halos: along I and J the extent of the reads, 0 along an axis with a
+ * boundary condition. Along K, a read at k+o in interval [lo, hi) needs
+ * max(0, -(lo+o)) levels below when lo counts from the start, and
+ * max(0, hi+o) above when hi counts from end (hi <= 0 there); a bound that
+ * counts from the other end instead makes NK >= that level a requirement of
+ * the stencil (IrStencil.min_nk). Column reductions read [0, end).
+ *
+ * Runs only on a program without errors: after an error the IR is
+ * incomplete, and its dead-code warnings would mislead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+typedef struct {
+    Loc loc;
+    char *text;
+} Warning;
+
+typedef struct {
+    Compiler *c;
+    IrStencil *st;
+    int nfields;
+    Extent *demand;           /* per temporary: where later statements read it */
+    bool *live;               /* per temporary: demand is not empty */
+    int64_t (*khalo)[2];      /* per parameter: K halo below and above */
+    bool *param_read;         /* per parameter: read by a live statement */
+    bool *offset_read;        /* per field: read at a non-zero offset by a live statement */
+    bool *live_write;         /* per temporary: written by a live statement (final pass) */
+    bool *any_write;          /* per temporary: written by any statement (final pass) */
+    IrInterval *iv;           /* the interval being walked */
+    bool changed;             /* a demand changed during this pass */
+    IrField *grown;           /* the last temporary whose demand changed */
+    bool final;               /* the final pass: record and remove what is dead */
+    IrStmtVec dead_assigns;   /* assignments to temporaries removed by the final pass */
+    VEC(Warning) warnings;
+} Ext;
+
+/* What one read adds, with the region of the statement that reads. */
+typedef struct {
+    Ext *x;
+    const Extent *region;
+} ReadCtx;
+
+static void require_nk(IrStencil *st, int64_t nk)
+{
+    if (nk > st->min_nk)
+        st->min_nk = nk;
+}
+
+static void grow_range(Range *r, int64_t v)
+{
+    if (v < r->lo)
+        r->lo = v;
+    if (v > r->hi)
+        r->hi = v;
+}
+
+static void param_k_halo(Ext *x, IrField *f, int64_t o, bool in_column)
+{
+    Level lo = in_column ? (Level){false, 0} : x->iv->lo;
+    Level hi = in_column ? (Level){true, 0} : x->iv->hi;
+    int64_t (*h)[2] = &x->khalo[f->id];
+    if (!lo.from_end && -(lo.offset + o) > (*h)[0])
+        (*h)[0] = -(lo.offset + o);
+    if (lo.from_end)
+        require_nk(x->st, -(lo.offset + o));
+    if (hi.from_end && hi.offset + o > (*h)[1])
+        (*h)[1] = hi.offset + o;
+    if (!hi.from_end)
+        require_nk(x->st, hi.offset + o);
+}
+
+static void add_read(void *ctx, IrExpr *load, bool in_column)
+{
+    ReadCtx *rc = ctx;
+    Ext *x = rc->x;
+    IrField *f = load->load.field;
+    const int64_t *off = load->load.offset;
+    unsigned horizontal = f->axes & AXES_IJ;
+    if (off[AXIS_I] || off[AXIS_J] || off[AXIS_K])
+        x->offset_read[f->id] = true;
+    if (f->kind == IR_PARAM_FIELD) {
+        x->param_read[f->id] = true;
+        extent_add(&f->extent, rc->region, off, horizontal);
+        if (f->axes & AXES_K) {
+            grow_range(&f->extent.r[AXIS_K], off[AXIS_K]);
+            param_k_halo(x, f, off[AXIS_K], in_column);
+        }
+        return;
+    }
+    Extent *d = &x->demand[f->id];
+    Extent before = *d;
+    extent_add(d, rc->region, off, horizontal);
+    if (f->axes & AXES_K)
+        grow_range(&d->r[AXIS_K], off[AXIS_K]);
+    if (!x->live[f->id] || !extent_equal(&before, d)) {
+        x->live[f->id] = true;
+        x->changed = true;
+        x->grown = f;
+    }
+}
+
+static void add_reads(Ext *x, IrExpr *e, const Extent *region)
+{
+    ReadCtx rc = {x, region};
+    ir_for_each_load(e, add_read, &rc);
+}
+
+static void warn(Ext *x, Loc loc, char *text)
+{
+    vec_push(x->c->arena, &x->warnings, ((Warning){loc, text}));
+}
+
+static bool visit_stmts(Ext *x, IrStmtVec *v);
+
+/* Sets the region of st from what later statements need; false if dead. */
+static bool visit_stmt(Ext *x, IrStmt *st)
+{
+    st->region = extent_zero;
+    switch (st->kind) {
+    case IR_ASSIGN: {
+        IrField *dst = st->assign.dst;
+        bool live = dst->kind == IR_PARAM_FIELD || x->live[dst->id];
+        if (live && dst->kind == IR_TEMP) {
+            st->region = x->demand[dst->id];
+            st->region.r[AXIS_K] = (Range){0, 0};
+        }
+        if (live)
+            add_reads(x, st->assign.value, &st->region);
+        if (x->final && dst->kind == IR_TEMP) {
+            x->any_write[dst->id] = true;
+            x->live_write[dst->id] = x->live_write[dst->id] || live;
+            if (!live)
+                vec_push(x->c->arena, &x->dead_assigns, st);
+        }
+        return live;
+    }
+    case IR_REDUCE:
+        add_reads(x, st->reduce.value, &st->region);
+        return true;
+    case IR_IF: {
+        /* Both branches see the demand after the if. */
+        bool live_then = visit_stmts(x, &st->iff.then);
+        bool live_else = visit_stmts(x, &st->iff.els);
+        if (!live_then && !live_else)
+            return false;
+        static const int64_t zero[NAXES];
+        IrStmtVec *branches[2] = {&st->iff.then, &st->iff.els};
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < branches[b]->len; i++)
+                extent_add(&st->region, &branches[b]->items[i]->region, zero, AXES_IJ);
+        add_reads(x, st->iff.cond, &st->region);
+        return true;
+    }
+    }
+    unreachable();
+}
+
+/* Visits v backwards; in the final pass removes its dead statements. Returns
+ * whether any statement is live. */
+static bool visit_stmts(Ext *x, IrStmtVec *v)
+{
+    bool any = false;
+    bool *live = x->final ? arena_alloc(x->c->arena, sizeof(bool) * (size_t)(v->len + 1)) : NULL;
+    for (int i = v->len - 1; i >= 0; i--) {
+        bool l = visit_stmt(x, v->items[i]);
+        any = any || l;
+        if (live)
+            live[i] = l;
+    }
+    if (live) {
+        int keep = 0;
+        for (int i = 0; i < v->len; i++)
+            if (live[i])
+                v->items[keep++] = v->items[i];
+        v->len = keep;
+    }
+    return any;
+}
+
+static void visit_computation(Ext *x, IrComputation *comp)
+{
+    for (int i = comp->intervals.len - 1; i >= 0; i--) {
+        x->iv = comp->intervals.items[i];
+        visit_stmts(x, &x->iv->stmts);
+    }
+}
+
+static int count_stmts(const IrStmtVec *v)
+{
+    int n = v->len;
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i]->kind == IR_IF)
+            n += count_stmts(&v->items[i]->iff.then) + count_stmts(&v->items[i]->iff.els);
+    return n;
+}
+
+/* The passes over one computation; false after a growth error. */
+static bool walk_computation(Ext *x, IrComputation *comp)
+{
+    if (comp->order != ORDER_PARALLEL) {
+        int limit = 2;
+        for (int i = 0; i < comp->intervals.len; i++)
+            limit += count_stmts(&comp->intervals.items[i]->stmts);
+        for (int pass = 0;; pass++) {
+            x->changed = false;
+            visit_computation(x, comp);
+            if (!x->changed)
+                break;
+            if (pass + 1 >= limit) {
+                diag_error(&x->c->diag, comp->loc,
+                           "the region where temporary '%s' is computed grows with every level "
+                           "of this %s computation: it depends on a value of an earlier level "
+                           "read at a horizontal offset; compute that value in an earlier "
+                           "computation",
+                           x->grown->name, comp->order == ORDER_FORWARD ? "forward" : "backward");
+                return false;
+            }
+        }
+    }
+    x->final = true;
+    visit_computation(x, comp);
+    x->final = false;
+    return true;
+}
+
+static int compare_warnings(const void *a, const void *b)
+{
+    const Warning *x = a, *y = b;
+    if (x->loc.line != y->loc.line)
+        return x->loc.line < y->loc.line ? -1 : 1;
+    return (x->loc.col > y->loc.col) - (x->loc.col < y->loc.col);
+}
+
+/* Fills the fields' extents, halos and flags; drops dead temporaries and
+ * empty intervals and computations. */
+static void finish(Ext *x)
+{
+    IrStencil *st = x->st;
+    Arena *a = x->c->arena;
+    for (int i = 0; i < x->dead_assigns.len; i++) {
+        IrStmt *dead = x->dead_assigns.items[i];
+        if (x->live_write[dead->assign.dst->id])   /* else the whole temporary goes */
+            warn(x, dead->loc, arena_printf(a, "the value assigned to '%s' here is never used "
+                                            "by an output; the assignment is removed",
+                                            dead->assign.dst->name));
+    }
+    int kept = 0;
+    for (int i = 0; i < st->fields.len; i++) {
+        IrField *f = st->fields.items[i];
+        f->read_at_offset = x->offset_read[f->id];
+        if (f->kind == IR_PARAM_FIELD) {
+            f->is_read = x->param_read[f->id];
+            for (int ax = 0; ax < NAXES; ax++) {
+                bool along = (f->axes & (1u << ax)) && f->bc[ax].kind == BC_NONE;
+                f->halo[ax][0] = along ? -f->extent.r[ax].lo : 0;
+                f->halo[ax][1] = along ? f->extent.r[ax].hi : 0;
+                if (ax != AXIS_K && (f->extent.r[ax].lo || f->extent.r[ax].hi))
+                    f->read_at_offset = true;
+            }
+            if ((f->axes & AXES_K) && f->bc[AXIS_K].kind == BC_NONE) {
+                f->halo[AXIS_K][0] = x->khalo[f->id][0];
+                f->halo[AXIS_K][1] = x->khalo[f->id][1];
+            }
+        } else {
+            f->extent = x->demand[f->id];
+            f->is_read = x->live[f->id];
+            f->is_written = x->live_write[f->id];
+            if (!f->is_written) {
+                warn(x, f->loc, arena_printf(a, x->any_write[f->id]
+                                                    ? "temporary '%s' is never used by an "
+                                                      "output; its statements are removed"
+                                                    : "temporary '%s' is never used; it is "
+                                                      "removed", f->name));
+                continue;
+            }
+        }
+        f->id = kept;
+        st->fields.items[kept++] = f;
+    }
+    st->fields.len = kept;
+
+    int nc = 0;
+    for (int i = 0; i < st->computations.len; i++) {
+        IrComputation *comp = st->computations.items[i];
+        int ni = 0;
+        for (int j = 0; j < comp->intervals.len; j++)
+            if (comp->intervals.items[j]->stmts.len)
+                comp->intervals.items[ni++] = comp->intervals.items[j];
+        comp->intervals.len = ni;
+        if (ni)
+            st->computations.items[nc++] = comp;
+    }
+    st->computations.len = nc;
+}
+
+static void ext_stencil(Compiler *c, IrStencil *st)
+{
+    Arena *a = c->arena;
+    Ext x = {.c = c, .st = st, .nfields = st->fields.len};
+    size_t n = (size_t)x.nfields + 1;
+    x.demand = arena_alloc(a, sizeof *x.demand * n);
+    x.live = arena_alloc(a, sizeof(bool) * n);
+    x.khalo = arena_alloc(a, sizeof *x.khalo * n);
+    x.param_read = arena_alloc(a, sizeof(bool) * n);
+    x.offset_read = arena_alloc(a, sizeof(bool) * n);
+    x.live_write = arena_alloc(a, sizeof(bool) * n);
+    x.any_write = arena_alloc(a, sizeof(bool) * n);
+    for (int i = 0; i < st->fields.len; i++)
+        st->fields.items[i]->extent = extent_zero;
+    for (int i = st->computations.len - 1; i >= 0; i--)
+        if (!walk_computation(&x, st->computations.items[i]))
+            return;
+    finish(&x);
+    if (x.warnings.len)
+        qsort(x.warnings.items, (size_t)x.warnings.len, sizeof *x.warnings.items,
+              compare_warnings);
+    for (int i = 0; i < x.warnings.len; i++)
+        diag_warning(&c->diag, x.warnings.items[i].loc, "%s", x.warnings.items[i].text);
+}
+
+void ext_compute(Compiler *c)
+{
+    if (!c->ir || c->diag.errors)
+        return;
+    for (int i = 0; i < c->ir->stencils.len; i++)
+        ext_stencil(c, c->ir->stencils.items[i]);
+}

@@ -1,0 +1,303 @@
+/* fold.c: constant folding, and the values of -D overrides.
+ *
+ * fold_expr rewrites, bottom up, every operation whose operands are
+ * constants into a constant, with the semantics the generated C would have:
+ * int is a 32-bit two's complement integer whose overflow is an error (it
+ * would be undefined behaviour in C), int division or modulo by zero is an
+ * error even when only the divisor is constant, float operations round to
+ * float at every step, and floating division by zero gives an IEEE infinity.
+ * A constant condition selects its branch, `false && e` is false and
+ * `true && e` is e (expressions have no side effects). Folding a constant
+ * `if` condition into a dead branch is done by sema.c with the folded value.
+ *
+ * fold_define parses the VALUE of `-D NAME=VALUE` for a const of a given type.
+ */
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+static bool is_const(const IrExpr *e)
+{
+    return e->kind == IR_CONST;
+}
+
+/* The value of an int, float or double constant, as a double. */
+static double real_of(const IrExpr *e)
+{
+    return type_is_floating(e->type) ? e->cnst.d : (double)e->cnst.i;
+}
+
+static IrExpr *make_int(Compiler *c, const IrExpr *at, Type type, int64_t v)
+{
+    return ir_const_int(c->arena, at->loc, type, v);
+}
+
+static IrExpr *make_real(Compiler *c, const IrExpr *at, Type type, double v)
+{
+    return ir_const_real(c->arena, at->loc, type, v);
+}
+
+/* An int result: an error unless it fits in 32 bits. */
+static IrExpr *int_result(Compiler *c, IrExpr *e, int64_t v, const char *what)
+{
+    if (v < INT32_MIN || v > INT32_MAX) {
+        diag_error(&c->diag, e->loc, "integer overflow: %s does not fit in int", what);
+        return e;
+    }
+    return make_int(c, e, TY_INT, v);
+}
+
+static IrExpr *fold_unary(Compiler *c, IrExpr *e)
+{
+    IrExpr *x = e->op.a;
+    if (!is_const(x))
+        return e->op.op == OP_PLUS ? x : e;
+    switch (e->op.op) {
+    case OP_NEG:
+        if (e->type == TY_INT) {
+            char what[48];
+            snprintf(what, sizeof what, "-(%" PRId64 ")", x->cnst.i);
+            return int_result(c, e, -x->cnst.i, what);
+        }
+        return make_real(c, e, e->type, -x->cnst.d);
+    case OP_PLUS:
+        return x;
+    case OP_NOT:
+        return make_int(c, e, TY_BOOL, !x->cnst.i);
+    default:
+        unreachable();
+    }
+}
+
+static IrExpr *fold_int_binary(Compiler *c, IrExpr *e, int64_t a, int64_t b)
+{
+    char what[80];
+    snprintf(what, sizeof what, "%" PRId64 " %s %" PRId64, a, op_spellings[e->op.op], b);
+    switch (e->op.op) {
+    case OP_ADD: return int_result(c, e, a + b, what);
+    case OP_SUB: return int_result(c, e, a - b, what);
+    case OP_MUL: return int_result(c, e, a * b, what);
+    case OP_DIV: return int_result(c, e, a / b, what);   /* b != 0: checked by the caller */
+    case OP_MOD: return int_result(c, e, a % b, what);
+    default: unreachable();
+    }
+}
+
+static double real_binary(Op op, Type type, double a, double b)
+{
+    if (type == TY_FLOAT) {
+        float x = (float)a, y = (float)b;
+        switch (op) {
+        case OP_ADD: return x + y;
+        case OP_SUB: return x - y;
+        case OP_MUL: return x * y;
+        case OP_DIV: return x / y;
+        default: unreachable();
+        }
+    }
+    switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUB: return a - b;
+    case OP_MUL: return a * b;
+    case OP_DIV: return a / b;
+    default: unreachable();
+    }
+}
+
+static bool compare(Op op, double a, double b)
+{
+    switch (op) {
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    default: unreachable();
+    }
+}
+
+static IrExpr *fold_binary(Compiler *c, IrExpr *e)
+{
+    IrExpr *x = e->op.a, *y = e->op.b;
+    Op op = e->op.op;
+    if ((op == OP_DIV || op == OP_MOD) && e->type == TY_INT && is_const(y) && y->cnst.i == 0) {
+        diag_error(&c->diag, e->loc, "integer %s by zero",
+                   op == OP_DIV ? "division" : "modulo");
+        return e;
+    }
+    if (op == OP_AND || op == OP_OR) {
+        bool absorbing = op == OP_OR;   /* true || e is true, false && e is false */
+        if (is_const(x))
+            return x->cnst.i == absorbing ? x : y;
+        if (is_const(y))
+            return y->cnst.i == absorbing ? y : x;
+        return e;
+    }
+    if (!is_const(x) || !is_const(y))
+        return e;
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
+        if (e->type == TY_INT)
+            return fold_int_binary(c, e, x->cnst.i, y->cnst.i);
+        return make_real(c, e, e->type, real_binary(op, e->type, x->cnst.d, y->cnst.d));
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
+        if (type_is_floating(x->type))
+            return make_int(c, e, TY_BOOL, compare(op, x->cnst.d, y->cnst.d));
+        return make_int(c, e, TY_BOOL, compare(op, (double)x->cnst.i, (double)y->cnst.i));
+    default:
+        unreachable();
+    }
+}
+
+static IrExpr *fold_cast(Compiler *c, IrExpr *e)
+{
+    IrExpr *x = e->cast.a;
+    if (!is_const(x))
+        return e;
+    /* Only widening int -> float -> double and narrowing double -> float
+     * reach the IR (sema.c rejects the others). */
+    return make_real(c, e, e->type, real_of(x));
+}
+
+/* A builtin over double or float constants; NaN for the int-only cases. */
+static double real_call(Builtin fn, Type type, double a, double b)
+{
+    bool f = type == TY_FLOAT;
+    float x = (float)a, y = (float)b;
+    switch (fn) {
+    case B_ABS: return f ? fabsf(x) : fabs(a);
+    case B_MIN: return f ? fminf(x, y) : fmin(a, b);
+    case B_MAX: return f ? fmaxf(x, y) : fmax(a, b);
+    case B_SQRT: return f ? sqrtf(x) : sqrt(a);
+    case B_CBRT: return f ? cbrtf(x) : cbrt(a);
+    case B_EXP: return f ? expf(x) : exp(a);
+    case B_LOG: return f ? logf(x) : log(a);
+    case B_LOG10: return f ? log10f(x) : log10(a);
+    case B_POW: return f ? powf(x, y) : pow(a, b);
+    case B_SIN: return f ? sinf(x) : sin(a);
+    case B_COS: return f ? cosf(x) : cos(a);
+    case B_TAN: return f ? tanf(x) : tan(a);
+    case B_ASIN: return f ? asinf(x) : asin(a);
+    case B_ACOS: return f ? acosf(x) : acos(a);
+    case B_ATAN: return f ? atanf(x) : atan(a);
+    case B_ATAN2: return f ? atan2f(x, y) : atan2(a, b);
+    case B_SINH: return f ? sinhf(x) : sinh(a);
+    case B_COSH: return f ? coshf(x) : cosh(a);
+    case B_TANH: return f ? tanhf(x) : tanh(a);
+    case B_FLOOR: return f ? floorf(x) : floor(a);
+    case B_CEIL: return f ? ceilf(x) : ceil(a);
+    case B_TRUNC: return f ? truncf(x) : trunc(a);
+    case B_ROUND: return f ? roundf(x) : round(a);
+    case B_FMOD: return f ? fmodf(x, y) : fmod(a, b);
+    case B_ISNAN: case B_ISINF: case NBUILTINS:
+        break;
+    }
+    unreachable();
+}
+
+static IrExpr *fold_call(Compiler *c, IrExpr *e)
+{
+    for (int i = 0; i < e->call.nargs; i++)
+        if (!is_const(e->call.args[i]))
+            return e;
+    IrExpr *x = e->call.args[0], *y = e->call.nargs > 1 ? e->call.args[1] : NULL;
+    Builtin fn = e->call.fn;
+    if (fn == B_ISNAN)
+        return make_int(c, e, TY_BOOL, isnan(x->cnst.d));
+    if (fn == B_ISINF)
+        return make_int(c, e, TY_BOOL, isinf(x->cnst.d));
+    if (e->type == TY_INT) {   /* abs, min, max of ints */
+        int64_t a = x->cnst.i, b = y ? y->cnst.i : 0;
+        switch (fn) {
+        case B_ABS: {
+            char what[40];
+            snprintf(what, sizeof what, "abs(%" PRId64 ")", a);
+            return int_result(c, e, a < 0 ? -a : a, what);
+        }
+        case B_MIN: return make_int(c, e, TY_INT, a < b ? a : b);
+        case B_MAX: return make_int(c, e, TY_INT, a > b ? a : b);
+        default: unreachable();
+        }
+    }
+    return make_real(c, e, e->type, real_call(fn, e->type, x->cnst.d, y ? y->cnst.d : 0.0));
+}
+
+IrExpr *fold_expr(Compiler *c, IrExpr *e)
+{
+    switch (e->kind) {
+    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+        return e;
+    case IR_UNARY:
+        e->op.a = fold_expr(c, e->op.a);
+        return fold_unary(c, e);
+    case IR_BINARY:
+        e->op.a = fold_expr(c, e->op.a);
+        e->op.b = fold_expr(c, e->op.b);
+        return fold_binary(c, e);
+    case IR_COND:
+        e->cond.cond = fold_expr(c, e->cond.cond);
+        e->cond.then = fold_expr(c, e->cond.then);
+        e->cond.els = fold_expr(c, e->cond.els);
+        if (is_const(e->cond.cond))
+            return e->cond.cond->cnst.i ? e->cond.then : e->cond.els;
+        return e;
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            e->call.args[i] = fold_expr(c, e->call.args[i]);
+        return fold_call(c, e);
+    case IR_CAST:
+        e->cast.a = fold_expr(c, e->cast.a);
+        return fold_cast(c, e);
+    case IR_COLREDUCE:
+        e->colreduce.a = fold_expr(c, e->colreduce.a);
+        return e;
+    }
+    unreachable();
+}
+
+/* ---------------------------------------------------------------- -D values */
+
+IrExpr *fold_define(Compiler *c, const Define *d, Type t, Loc const_loc)
+{
+    const char *text = d->value ? d->value : "1";   /* -D NAME alone means 1, as in C */
+    Loc cmdline = {"<command line>", 0, 0};
+    char *end = NULL;
+    errno = 0;
+    switch (t) {
+    case TY_BOOL:
+        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0)
+            return ir_const_int(c->arena, const_loc, TY_BOOL, 1);
+        if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0)
+            return ir_const_int(c->arena, const_loc, TY_BOOL, 0);
+        diag_error(&c->diag, cmdline,
+                   "-D %s=%s: const '%s' is a bool; give true, false, 1 or 0", d->name, text,
+                   d->name);
+        return NULL;
+    case TY_INT: {
+        long long v = strtoll(text, &end, 10);
+        if (*text && !*end && errno == 0 && v >= INT32_MIN && v <= INT32_MAX)
+            return ir_const_int(c->arena, const_loc, TY_INT, v);
+        diag_error(&c->diag, cmdline,
+                   "-D %s=%s: const '%s' is an int; give a decimal integer between %d and %d",
+                   d->name, text, d->name, INT32_MIN, INT32_MAX);
+        return NULL;
+    }
+    case TY_FLOAT: case TY_DOUBLE: {
+        double v = strtod(text, &end);
+        bool ok = *text && !*end && isfinite(v) && !(t == TY_FLOAT && fabs(v) > FLT_MAX);
+        if (ok && !strpbrk(text, "xXnN"))   /* no hexadecimal floats, no inf or nan */
+            return ir_const_real(c->arena, const_loc, t, v);
+        diag_error(&c->diag, cmdline,
+                   "-D %s=%s: const '%s' is a %s; give a finite decimal number such as 1.5",
+                   d->name, text, d->name, type_names[t]);
+        return NULL;
+    }
+    }
+    unreachable();
+}

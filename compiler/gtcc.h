@@ -1,0 +1,917 @@
+/* gtcc.h: the one internal header of the compiler.
+ *
+ * It holds the types shared between the passes, in this order: basic utilities
+ * (arena, vectors, locations), diagnostics, the compilation context, the AST
+ * built by the parser (grammar/stencil.y), the stencil IR produced by the
+ * semantic passes, and the declarations of each pass, in pipeline order.
+ *
+ * The AST is what the user wrote, with names unresolved. The IR is the
+ * checked, inlined, folded program: every name resolved to a field, a
+ * temporary or a scalar, every expression typed and shaped, every extent and
+ * halo computed. Backends read only the IR; the IR holds no backend detail.
+ */
+#ifndef GTCC_H
+#define GTCC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ===================================================================== util.c */
+
+/* An arena: every allocation of one compilation comes from it and is released
+ * by one arena_free. arena_alloc returns zeroed memory and never fails (out of
+ * memory is reported through gtcc_die). */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *arena);
+void *arena_alloc(Arena *arena, size_t size);
+char *arena_strdup(Arena *arena, const char *s);
+char *arena_strndup(Arena *arena, const char *s, size_t n);
+char *arena_printf(Arena *arena, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A growable array of T allocated in an arena: declare with
+ * `typedef VEC(Stmt *) StmtVec;`, append with vec_push(arena, &v, x). */
+#define VEC(T) struct { T *items; int len; int cap; }
+void vec_grow_(Arena *arena, void **items, int *cap, size_t elem_size);
+#define vec_push(arena, v, x)                                                         \
+    ((v)->len == (v)->cap ? vec_grow_((arena), (void **)&(v)->items, &(v)->cap,        \
+                                      sizeof *(v)->items)                              \
+                          : (void)0,                                                   \
+     (v)->items[(v)->len++] = (x))
+
+/* An internal compiler bug: prints FILE:LINE and the message, then aborts.
+ * Never used for anything a user's input can cause. */
+_Noreturn void gtcc_die_(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define gtcc_die(...) gtcc_die_(__FILE__, __LINE__, __VA_ARGS__)
+#define unreachable() gtcc_die("unreachable")
+
+/* A position in a source file: file as given on the command line or resolved
+ * from an import, line and column 1-based (column counts bytes). */
+typedef struct {
+    const char *file;
+    int line;
+    int col;
+} Loc;
+
+/* ===================================================================== diag.c */
+
+/* Diagnostics, printed as `FILE:LINE:COL: error: MESSAGE`, then the source line
+ * and a caret (language.md section 8). At most DIAG_MAX_ERRORS errors are
+ * printed; after that the compilation stops with a note. */
+enum { DIAG_MAX_ERRORS = 20 };
+
+typedef struct SourceFile SourceFile;
+struct SourceFile {
+    const char *path;   /* as opened */
+    const char *text;   /* whole contents, NUL-terminated */
+    size_t len;         /* bytes, without the terminator */
+};
+
+typedef struct {
+    FILE *out;          /* where diagnostics go (stderr, or a memory stream in tests) */
+    int errors;         /* errors reported so far */
+    int warnings;       /* warnings reported so far (not counting silenced ones) */
+    bool werror;        /* -Werror: warnings count as errors */
+    bool no_warnings;   /* -w: warnings are not printed */
+    VEC(SourceFile *) sources;  /* files whose lines can be quoted */
+    bool stopped;       /* the error limit was passed: the note is printed, all else is dropped */
+    bool last_shown;    /* the previous error or warning was printed (its notes follow it) */
+} Diag;
+
+/* An error with loc.file == NULL is printed `gtcc: error: MESSAGE` (command
+ * line, I/O); with loc.line == 0, `FILE: error: MESSAGE` without a quote. */
+
+void diag_error(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap);
+void diag_warning(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A note attached to the previous error or warning (e.g. "declared here"). */
+void diag_note(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* True once the error limit is reached: passes should stop early. */
+bool diag_full(const Diag *d);
+
+/* ========================================================= common enumerations */
+
+/* Scalar types, in the order of C's usual arithmetic conversions. */
+#define SCALAR_TYPES(X)     \
+    X(TY_BOOL, "bool")      \
+    X(TY_INT, "int")        \
+    X(TY_FLOAT, "float")    \
+    X(TY_DOUBLE, "double")
+typedef enum {
+#define X(id, name) id,
+    SCALAR_TYPES(X)
+#undef X
+} Type;
+extern const char *const type_names[];
+
+/* Axes. An axis set is a bit mask: AXES_I | AXES_K is "IK". */
+enum { AXIS_I = 0, AXIS_J = 1, AXIS_K = 2, NAXES = 3 };
+enum { AXES_NONE = 0, AXES_I = 1, AXES_J = 2, AXES_K = 4, AXES_IJ = 3, AXES_IJK = 7 };
+/* "IJK", "IJ", "" ...: a static string for a mask. */
+const char *axes_name(unsigned axes);
+
+/* Operators, with their C spelling. */
+#define OPERATORS(X)                                                     \
+    X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*") X(OP_DIV, "/")          \
+    X(OP_MOD, "%") X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">")            \
+    X(OP_GE, ">=") X(OP_EQ, "==") X(OP_NE, "!=") X(OP_AND, "&&")         \
+    X(OP_OR, "||") X(OP_NEG, "-") X(OP_NOT, "!") X(OP_PLUS, "+")
+typedef enum {
+#define X(id, spelling) id,
+    OPERATORS(X)
+#undef X
+} Op;
+extern const char *const op_spellings[];
+
+/* Iteration order of a computation. */
+typedef enum { ORDER_PARALLEL, ORDER_FORWARD, ORDER_BACKWARD } IterOrder;
+
+/* Boundary conditions (language.md section 7). */
+typedef enum { BC_NONE, BC_PERIODIC, BC_DIRICHLET, BC_NEUMANN, BC_MIRROR } BcKind;
+
+/* Reductions. */
+typedef enum { RED_SUM, RED_MIN, RED_MAX } RedOp;
+
+/* A K level of an interval bound: `3` is {false, 3}, `end` {true, 0},
+ * `end - 2` {true, -2}. */
+typedef struct {
+    bool from_end;
+    int64_t offset;
+} Level;
+
+/* ====================================================================== AST */
+
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef VEC(Expr *) ExprVec;
+typedef VEC(Stmt *) StmtVec;
+
+#define EXPR_KINDS(X)                                                              \
+    X(EXPR_INT)      /* integer literal: ival */                                   \
+    X(EXPR_FLOAT)    /* floating literal: fval and its spelling text */            \
+    X(EXPR_BOOL)     /* true / false: bval */                                      \
+    X(EXPR_ACCESS)   /* name or name[offsets]: access */                           \
+    X(EXPR_UNARY)    /* op a */                                                    \
+    X(EXPR_BINARY)   /* a op b */                                                  \
+    X(EXPR_COND)     /* c ? a : b */                                               \
+    X(EXPR_CALL)     /* name(args) or name(args, k): builtin, function, reduction */ \
+    X(EXPR_INDEX)    /* index(i|j|k): index.axis */
+typedef enum {
+#define X(id) id,
+    EXPR_KINDS(X)
+#undef X
+} ExprKind;
+
+/* One offset of an access: u[i+1] has {AXIS_I, 1}. */
+typedef struct {
+    int axis;
+    int64_t value;
+    Loc loc;
+} Offset;
+
+struct Expr {
+    ExprKind kind;
+    Loc loc;
+    union {
+        int64_t ival;
+        bool bval;
+        struct {
+            double value;
+            const char *text;    /* the literal as written, e.g. "1e-3" */
+        } flit;
+        struct {
+            const char *name;
+            bool has_brackets;   /* written as name[...] */
+            int noffsets;        /* 0 to 3, in source order */
+            Offset offsets[3];
+        } access;
+        struct {
+            Op op;
+            Expr *a;
+            Expr *b;             /* NULL for unary operators */
+        } op;
+        struct {
+            Expr *cond;
+            Expr *then;
+            Expr *els;
+        } cond;
+        struct {
+            const char *name;
+            ExprVec args;
+            bool along_k;        /* written name(e, k): a column reduction */
+        } call;
+        struct {
+            int axis;
+        } index;
+    };
+};
+
+#define STMT_KINDS(X)                                                              \
+    X(STMT_DECL)     /* localdecl: decl */                                         \
+    X(STMT_ASSIGN)   /* name op= value: assign */                                  \
+    X(STMT_IF)       /* if (cond) then else: iff */
+typedef enum {
+#define X(id) id,
+    STMT_KINDS(X)
+#undef X
+} StmtKind;
+
+struct Stmt {
+    StmtKind kind;
+    Loc loc;
+    union {
+        struct {
+            Type type;
+            const char *name;
+            Loc name_loc;
+            bool is_field;       /* written field<T, AXES> name [= e] */
+            unsigned axes;       /* AXES_IJK for `double x = e;` */
+            Expr *init;          /* may be NULL for field<...> declarations */
+        } decl;
+        struct {
+            const char *name;
+            Loc name_loc;
+            Op op;               /* OP_ADD for +=, ...; OP_PLUS stands for plain = */
+            Expr *value;
+        } assign;
+        struct {
+            Expr *cond;
+            StmtVec then;
+            StmtVec els;         /* an else-if is one STMT_IF in els */
+            bool has_else;
+        } iff;
+    };
+};
+
+typedef struct {
+    Loc loc;
+    Level lo, hi;
+    Loc lo_loc, hi_loc;
+    StmtVec stmts;
+} Interval;
+
+typedef struct {
+    Loc loc;
+    IterOrder order;
+    bool implicit;                /* made from top-level statements */
+    VEC(Interval *) intervals;    /* textual order */
+} Computation;
+
+typedef struct {
+    Loc loc;
+    const char *field;
+    Loc field_loc;
+    unsigned axes;                /* AXES_NONE when not written: means I and J */
+    BcKind kind;
+    Expr *value;                  /* dirichlet(value), else NULL */
+} BoundaryDecl;
+
+typedef enum { PARAM_FIELD, PARAM_SCALAR, PARAM_OUT_SCALAR } ParamKind;
+
+typedef struct {
+    Loc loc;
+    ParamKind kind;
+    Type type;
+    unsigned axes;                /* fields only: AXES_IJK by default */
+    const char *name;
+} Param;
+
+/* One item of a stencil body, in textual order. */
+typedef enum { ITEM_COMPUTATION, ITEM_BOUNDARY } BodyItemKind;
+typedef struct {
+    BodyItemKind kind;
+    Computation *computation;     /* top-level statements arrive grouped as implicit ones */
+    BoundaryDecl *boundary;
+} BodyItem;
+
+typedef struct {
+    Loc loc;
+    const char *name;
+    VEC(Param *) params;
+    VEC(BodyItem) body;
+} Stencil;
+
+typedef struct {
+    Loc loc;
+    const char *name;
+    VEC(const char *) params;
+    VEC(Loc) param_locs;
+    StmtVec locals;               /* STMT_DECL only (the grammar allows nothing else) */
+    Expr *ret;
+} Function;
+
+typedef struct {
+    Loc loc;
+    Type type;
+    const char *name;
+    Expr *value;
+} ConstDecl;
+
+typedef struct Module Module;
+typedef struct {
+    Loc loc;
+    const char *path;             /* as written */
+    Module *module;               /* resolved by the import pass; NULL on error */
+} Import;
+
+/* One parsed .stn file. Declarations keep their textual order per kind. */
+struct Module {
+    const char *path;
+    VEC(Import *) imports;
+    VEC(ConstDecl *) consts;
+    VEC(Function *) functions;
+    VEC(Stencil *) stencils;
+};
+
+/* ======================================================================= IR */
+
+/* The extent of a region relative to the compute domain, per axis:
+ * [lo, hi] with lo <= 0 <= hi; {-2, 2} along I means i from -2 to NI+1. */
+typedef struct {
+    int64_t lo, hi;
+} Range;
+typedef struct {
+    Range r[NAXES];
+} Extent;
+
+typedef struct IrField IrField;
+typedef struct IrScalar IrScalar;
+typedef struct IrExpr IrExpr;
+typedef struct IrStmt IrStmt;
+typedef VEC(IrStmt *) IrStmtVec;
+
+/* How a fusing backend stores a temporary (fuse.c). */
+typedef enum {
+    IR_TEMP_FULL,      /* an array over the compute domain grown by its extent */
+    IR_TEMP_SCALAR,    /* a local of the loop body: read only at zero offset in one kernel */
+    IR_TEMP_TILE,      /* a per-thread 2-D tile of one cache block plus its extent */
+    IR_TEMP_RECOMPUTE, /* its expression is recomputed at each read (shifted) */
+} IrTempClass;
+
+typedef enum {
+    IR_PARAM_FIELD,    /* a field parameter of the stencil */
+    IR_TEMP,           /* a temporary declared in the body (or a function local) */
+} IrFieldKind;
+
+/* A field parameter or a temporary. */
+struct IrField {
+    const char *name;         /* .stn name; temporaries from inlining get unique names */
+    Loc loc;                  /* declaration */
+    int id;                   /* index in IrStencil.fields */
+    IrFieldKind kind;
+    int param_pos;            /* position in the parameter list; -1 for temporaries */
+    Type type;
+    unsigned axes;
+    bool is_read;             /* read somewhere (after dead-code removal) */
+    bool is_written;          /* written somewhere: parameters that are written are outputs */
+    bool read_at_offset;      /* read at a non-zero offset somewhere (aliasing rule) */
+    bool block_local;         /* declared inside an if block: only read at zero offset */
+    /* Parameters: the region read, the hull of every read (what halo the input
+     * needs). Temporaries: the region where they are computed. Always contains
+     * the origin; K is given relative to the intervals (see IrStencil). */
+    Extent extent;
+    /* Parameters: the halo a storage must have, per axis I, J, K, lower and
+     * upper, both >= 0 (0 along an axis with a boundary condition). */
+    int64_t halo[NAXES][2];
+    struct {
+        BcKind kind;          /* BC_NONE if the axis has no boundary condition */
+        double value;         /* dirichlet constant */
+    } bc[NAXES];
+    /* Set by fuse.c (temporaries only; IR_TEMP_FULL when no plan was made). */
+    IrTempClass temp_class;
+    int buffer;               /* FULL and TILE: the buffer it shares with temporaries of
+                                 disjoint lifetimes (same class, type, axes); -1 otherwise */
+    IrStmt *const *producer;  /* RECOMPUTE: the statements computing it, consecutive in */
+    int nproducer;            /* their interval (one assignment: substituted as an expression) */
+};
+
+/* A scalar parameter: an input by value or an `out` reduction result. */
+struct IrScalar {
+    const char *name;
+    Loc loc;
+    int id;                   /* index in IrStencil.scalars */
+    int param_pos;
+    Type type;
+    bool is_output;
+};
+
+#define IR_EXPR_KINDS(X)                                                            \
+    X(IR_CONST)      /* a literal or folded constant: cnst */                       \
+    X(IR_LOAD)       /* field[offset]: load */                                      \
+    X(IR_SCALAR)     /* a scalar input parameter: scalar */                         \
+    X(IR_UNARY)      /* op a */                                                     \
+    X(IR_BINARY)     /* a op b */                                                   \
+    X(IR_COND)       /* c ? a : b */                                                \
+    X(IR_CALL)       /* builtin math function: call */                              \
+    X(IR_INDEX)      /* index(axis): int position in the compute domain */          \
+    X(IR_CAST)       /* conversion to expr->type: cast.a */                         \
+    X(IR_COLREDUCE)  /* reduction of a along K over the whole column: colreduce */
+typedef enum {
+#define X(id) id,
+    IR_EXPR_KINDS(X)
+#undef X
+} IrExprKind;
+
+/* Builtin functions (language.md section 4), with their .stn names. */
+#define BUILTINS(X)                                                                 \
+    X(B_ABS, "abs", 1) X(B_MIN, "min", 2) X(B_MAX, "max", 2) X(B_SQRT, "sqrt", 1)   \
+    X(B_CBRT, "cbrt", 1) X(B_EXP, "exp", 1) X(B_LOG, "log", 1)                      \
+    X(B_LOG10, "log10", 1) X(B_POW, "pow", 2) X(B_SIN, "sin", 1)                    \
+    X(B_COS, "cos", 1) X(B_TAN, "tan", 1) X(B_ASIN, "asin", 1)                      \
+    X(B_ACOS, "acos", 1) X(B_ATAN, "atan", 1) X(B_ATAN2, "atan2", 2)                \
+    X(B_SINH, "sinh", 1) X(B_COSH, "cosh", 1) X(B_TANH, "tanh", 1)                  \
+    X(B_FLOOR, "floor", 1) X(B_CEIL, "ceil", 1) X(B_TRUNC, "trunc", 1)              \
+    X(B_ROUND, "round", 1) X(B_FMOD, "fmod", 2) X(B_ISNAN, "isnan", 1)              \
+    X(B_ISINF, "isinf", 1)
+typedef enum {
+#define X(id, name, nargs) id,
+    BUILTINS(X)
+#undef X
+    NBUILTINS
+} Builtin;
+extern const char *const builtin_names[];
+extern const int builtin_nargs[];
+
+struct IrExpr {
+    IrExprKind kind;
+    Type type;                /* after conversions: the type this expression yields */
+    unsigned shape;           /* axes it varies along */
+    Loc loc;
+    union {
+        struct {
+            int64_t i;        /* TY_INT, TY_BOOL */
+            double d;         /* TY_FLOAT, TY_DOUBLE */
+        } cnst;
+        struct {
+            IrField *field;
+            int64_t offset[NAXES];   /* 0 along axes the field lacks */
+        } load;
+        IrScalar *scalar;
+        struct {
+            Op op;
+            IrExpr *a;
+            IrExpr *b;        /* NULL for unary */
+        } op;
+        struct {
+            IrExpr *cond;
+            IrExpr *then;
+            IrExpr *els;
+        } cond;
+        struct {
+            Builtin fn;
+            IrExpr *args[2];
+            int nargs;
+        } call;
+        int index_axis;
+        struct {
+            IrExpr *a;
+        } cast;
+        struct {
+            RedOp op;
+            IrExpr *a;        /* has K in its shape; the result has not */
+        } colreduce;
+    };
+};
+
+#define IR_STMT_KINDS(X)                                                            \
+    X(IR_ASSIGN)     /* dst = value at zero offset: assign */                       \
+    X(IR_IF)         /* masked branches: iff */                                     \
+    X(IR_REDUCE)     /* out scalar = sum/min/max(value) over the region: reduce */
+typedef enum {
+#define X(id) id,
+    IR_STMT_KINDS(X)
+#undef X
+} IrStmtKind;
+
+struct IrStmt {
+    IrStmtKind kind;
+    Loc loc;
+    /* The horizontal region (I and J ranges of the extent) where the statement
+     * runs; its K range is its interval's. K of `region` is unused ({0,0}). */
+    Extent region;
+    union {
+        struct {
+            IrField *dst;
+            IrExpr *value;    /* converted to dst->type */
+        } assign;
+        struct {
+            IrExpr *cond;
+            IrStmtVec then;
+            IrStmtVec els;
+        } iff;
+        struct {
+            IrScalar *dst;
+            RedOp op;
+            IrExpr *value;
+        } reduce;
+    };
+};
+
+/* A fused loop nest (fuse.c): top-level statements [first, first + count) of
+ * an interval, run point by point in one loop nest. Kernels of one interval
+ * with the same group run inside one cache-blocked loop (parallel
+ * computations), one after another per block and level. */
+typedef struct {
+    int first, count;
+    int group;
+} IrKernel;
+
+typedef struct {
+    Loc loc;
+    Level lo, hi;             /* half-open [lo, hi) */
+    IrStmtVec stmts;
+    VEC(IrKernel) kernels;    /* fuse.c; empty when no plan was made */
+} IrInterval;
+
+typedef struct {
+    Loc loc;
+    IterOrder order;
+    /* In execution order: increasing lo for parallel and forward, decreasing
+     * for backward. Intervals do not overlap. */
+    VEC(IrInterval *) intervals;
+    /* fuse.c, forward/backward only: no statement reads a field written here at a
+     * horizontal offset, so each column can run all its levels on its own. */
+    bool columnar;
+} IrComputation;
+
+/* One parameter, in declaration order: a field or a scalar. */
+typedef struct {
+    bool is_field;
+    IrField *field;
+    IrScalar *scalar;
+} IrParam;
+
+typedef struct {
+    const char *name;
+    Loc loc;
+    VEC(IrParam) params;             /* in declaration order */
+    VEC(IrField *) fields;           /* parameters first (parameter order), then temporaries */
+    VEC(IrScalar *) scalars;         /* in parameter order */
+    VEC(IrComputation *) computations;  /* in execution order */
+    /* The smallest NK for which every interval bound is a valid level
+     * (0 <= lo <= hi <= NK); the generated code rejects a smaller domain. */
+    int64_t min_nk;
+    /* fuse.c: kernels and temporary classes are planned; false when the
+     * stencil uses a construct the plan does not cover (the backend then
+     * falls back to unfused code; `why` says what). */
+    bool fused;
+    const char *not_fused_why;
+} IrStencil;
+
+typedef struct {
+    VEC(IrStencil *) stencils;       /* stencils of the file named on the command line */
+} Ir;
+
+/* ========================================================== compilation context */
+
+typedef enum { EMIT_C, EMIT_IR } EmitKind;
+
+typedef struct {
+    const char *name;                /* NAME of -D NAME=VALUE */
+    const char *value;
+    bool used;                       /* matched a const of the program */
+} Define;
+
+/* What the command line asked for. */
+typedef struct {
+    const char *input;               /* FILE.stn */
+    const char *output;              /* -o; NULL: derived from input */
+    const char *backend;             /* "naive", "openmp" (default), "cuda" */
+    EmitKind emit;
+    VEC(const char *) include_dirs;  /* -I, in order */
+    VEC(Define) defines;             /* -D */
+    bool dep_M, dep_MD;              /* -M: deps to stdout and nothing else; -MD: deps beside */
+    const char *dep_file;            /* -MF */
+    const char *dep_target;          /* -MT */
+} Options;
+
+/* One compilation: the arena everything lives in, diagnostics, and the
+ * results of each stage. */
+typedef struct {
+    Arena *arena;
+    Options opts;
+    Diag diag;
+    Module *main;                    /* the module of opts.input */
+    VEC(Module *) modules;           /* every module read, imports included */
+    Ir *ir;
+} Compiler;
+
+/* ================================================================== passes
+ * In pipeline order. Each section belongs to one file; the driver
+ * (driver.c: gtcc_compile) calls them as one flat list. */
+
+/* --- compiler.c: the compilation context */
+Compiler *compiler_new(FILE *diag_out);
+void compiler_free(Compiler *c);
+
+/* --- parse.c (with grammar/stencil.l, grammar/stencil.y): reads and parses
+ * one file into a Module; reports syntax errors; NULL if it cannot be read
+ * (reported at `from`, or as a command-line error when from.file is NULL). */
+Module *parse_file(Compiler *c, const char *path, Loc from);
+Module *parse_string(Compiler *c, const char *name, const char *text);
+
+/* --- import.c: resolves the imports of c->main recursively (relative to the
+ * importing file, then each -I directory), reports cycles, fills c->modules.
+ * c->modules lists each file once, imports before the files that import
+ * them (c->main last); a file imported twice, by any path, is read once. */
+void import_resolve(Compiler *c);
+
+/* --- sema.c, inline.c, fold.c, shapes.c: checks every rule of language.md,
+ * inlines functions, folds constants and dead branches, computes types and
+ * shapes, and lowers the stencils of c->main to IR (c->ir). */
+void sema_lower(Compiler *c);
+
+/* The internal interface of the semantic passes: sema.c, inline.c, fold.c
+ * and shapes.c share the state below; ir.c's constructors and helpers serve
+ * them, extents.c and ir_dump.c (backends may use the helpers too). */
+
+/* A lowered expression. weak: its floating type comes from floating literals
+ * only, so it still adapts to a float context (language.md section 2). */
+typedef struct {
+    IrExpr *e;                /* NULL after an error (already reported) */
+    bool weak;
+} Typed;
+
+/* A user function and what sema.c found out about it. */
+typedef struct FnInfo FnInfo;
+typedef struct {
+    FnInfo *callee;
+    Loc loc;                  /* of the call */
+} FnCall;
+struct FnInfo {
+    Function *fn;
+    int module;               /* index in Sema.modules */
+    VEC(FnCall) calls;        /* the calls in its body, for the recursion check */
+    bool bad;                 /* has errors: calls to it lower to NULL silently */
+    bool inline_error;        /* an error was reported while inlining it once */
+};
+
+typedef struct FnEnv FnEnv;       /* the bindings of one inlined call (inline.c) */
+typedef struct NameMap NameMap;   /* a string-keyed hash table (sema.c) */
+typedef struct Scope Scope;       /* the names of the stencil being lowered (sema.c) */
+
+/* The state of sema_lower. */
+typedef struct {
+    Compiler *c;
+    Module **modules;         /* every module, each after those it imports */
+    int nmodules;
+    int main;                 /* the index of c->main */
+    bool *visible;            /* [m * nmodules + n]: module m sees module n's names */
+    NameMap *globals;         /* const, function and stencil names of every module */
+    int module;               /* the module whose names are being resolved */
+    Loc user;                 /* the const or function being checked: names of its own
+                                 module must be declared before it; file NULL in stencils */
+    bool const_context;       /* lowering a constant expression: no fields, no index */
+    Scope *scope;             /* the stencil being lowered; NULL outside stencils */
+    FnEnv *env;               /* the innermost function being inlined; NULL if none */
+    long nodes;               /* IR nodes made for the current statement (inlining budget) */
+    int quiet;                /* > 0: errors are not reported (an error about the same
+                                 construct already was) */
+} Sema;
+
+/* The inlining budget: a statement whose expression grows beyond this many
+ * nodes is rejected with a hint to use a temporary. */
+enum { SEMA_NODE_BUDGET = 1000000 };
+/* The largest offset an access may write, and the largest level number of an
+ * interval bound: far beyond any real halo or column, small enough that
+ * extents and levels never overflow. */
+enum { SEMA_MAX_OFFSET = 1000000, SEMA_MAX_LEVEL = 1000000000 };
+
+/* sema.c: lowers e (in s->env when inlining); reports errors. */
+Typed sema_expr(Sema *s, const Expr *e);
+/* Reports an error, with a note per enclosing inlined call; silent when quiet. */
+void sema_error(Sema *s, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Converts v for storing into a `to` variable described by `what` (e.g.
+ * "int 'n'"), with the implicit conversions of language.md; reports others. */
+Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what);
+
+/* inline.c: the body of fn with its parameters bound to args (substitution);
+ * while a function is being checked, records the call instead. */
+Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc);
+/* A read, at offset, of a parameter or local of the innermost inlined
+ * function; false if access names neither. */
+bool inline_lookup(Sema *s, const Expr *access, const int64_t offset[NAXES], Typed *out);
+/* Lowers fn's body once with unknown arguments: reports the errors that do
+ * not depend on the arguments, records its calls; marks fn bad on error. */
+void inline_check_function(Sema *s, FnInfo *fn);
+/* Prints a note at each enclosing inlined call (after an error). */
+void inline_notes(Sema *s);
+
+/* fold.c: folds the constant parts of e (int32 and IEEE semantics); reports
+ * int division by zero and int overflow. */
+IrExpr *fold_expr(Compiler *c, IrExpr *e);
+/* The value of -D NAME=VALUE for a const of type t, or NULL after an error. */
+IrExpr *fold_define(Compiler *c, const Define *d, Type t, Loc const_loc);
+
+/* shapes.c: the shape rules of language.md section 5; false after an error. */
+bool shape_check_assign(Sema *s, Loc loc, const char *dst, unsigned dst_axes,
+                        unsigned value_shape, unsigned mask_shape, IterOrder order);
+bool shape_check_offset(Sema *s, Loc loc, const char *name, unsigned axes,
+                        const int64_t offset[NAXES], const char *via);
+bool shape_check_column(Sema *s, Loc loc, const char *fn, unsigned shape);
+/* "IJK", or "scalar" for the empty shape. */
+const char *shape_name(unsigned shape);
+
+/* ir.c: constructors (type given, shape from the operands) and helpers. */
+IrExpr *ir_const_int(Arena *a, Loc loc, Type type, int64_t value);   /* int or bool */
+IrExpr *ir_const_real(Arena *a, Loc loc, Type type, double value);   /* float or double */
+IrExpr *ir_load(Arena *a, Loc loc, IrField *field, const int64_t offset[NAXES]);
+IrExpr *ir_scalar_ref(Arena *a, Loc loc, IrScalar *scalar);
+IrExpr *ir_unary(Arena *a, Loc loc, Op op, Type type, IrExpr *x);
+IrExpr *ir_binary(Arena *a, Loc loc, Op op, Type type, IrExpr *x, IrExpr *y);
+IrExpr *ir_cond(Arena *a, Loc loc, Type type, IrExpr *c, IrExpr *x, IrExpr *y);
+IrExpr *ir_call(Arena *a, Loc loc, Builtin fn, Type type, IrExpr *const *args, int nargs);
+IrExpr *ir_index(Arena *a, Loc loc, int axis);
+IrExpr *ir_cast(Arena *a, IrExpr *x, Type type);    /* x itself when already of type */
+IrExpr *ir_colreduce(Arena *a, Loc loc, RedOp op, IrExpr *x);
+IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc);
+/* A deep copy of e (the IR stays a tree: passes may rewrite nodes in place). */
+IrExpr *ir_copy(Arena *a, const IrExpr *e);
+size_t ir_expr_size(const IrExpr *e);
+/* Calls fn on every load of e; in_column: inside a column reduction. */
+typedef void IrLoadFn(void *ctx, IrExpr *load, bool in_column);
+void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);
+static inline bool type_is_floating(Type t) { return t == TY_FLOAT || t == TY_DOUBLE; }
+/* Levels compared for a large NK: every start-relative level is below every
+ * end-relative one. Returns <0, 0 or >0. */
+int level_cmp(Level a, Level b);
+/* The NK that makes a <= b hold (0 when it holds for every NK). */
+int64_t level_min_nk(Level a, Level b);
+/* "3", "end", "end-2", "-1", "end+1": into buf, which is returned. */
+const char *level_text(char buf[32], Level l);
+extern const Extent extent_zero;
+/* Grows e to contain region + offset, along the axes in `axes` only. */
+void extent_add(Extent *e, const Extent *region, const int64_t offset[NAXES], unsigned axes);
+bool extent_equal(const Extent *a, const Extent *b);
+
+/* --- extents.c: extents of temporaries, halos of fields, regions of
+ * statements; removes (with a warning) what no output depends on. */
+void ext_compute(Compiler *c);
+
+/* --- fuse.c: plans fusion for backends that ask for it (Backend.wants_fusion):
+ * groups statements into kernels and kernels into cache-blocked groups, and
+ * classes each temporary (scalar, tile, recompute, full) with buffer sharing.
+ * Only annotates the IR (IrInterval.kernels, IrField.temp_class ...). */
+void fuse_plan(Compiler *c);
+/* The kinds of statement fuse_plan and the backends agree on. */
+unsigned fuse_stmt_axes(const IrStmt *s);
+extern const char *const ir_temp_class_names[];
+
+/* --- ir_dump.c: the stable text form of the IR (--emit=ir). */
+void ir_dump(FILE *out, const Ir *ir);
+
+/* --- backends (emit_*.c) behind one interface. */
+typedef struct {
+    const char *name;         /* -b NAME */
+    const char *suffix;       /* of the source file: ".c" or ".cu" */
+    /* Writes the source and the header (named hdr_name, for the #include);
+     * returns false after reporting an error. */
+    bool (*emit)(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name);
+    bool wants_fusion;        /* the driver runs fuse_plan before emit */
+} Backend;
+const Backend *backend_find(const char *name);
+extern const Backend backend_naive;   /* emit_naive.c */
+extern const Backend backend_openmp;  /* emit_openmp.c */
+
+/* --- emit_common.c: what every C-like backend shares. */
+
+/* Generated text in memory, with the line count that #line directives need.
+ * Lines that carry .stn code are preceded by `#line N "FILE.stn"`; the next
+ * line of generated scaffolding switches back with `#line L "name"`. */
+typedef struct {
+    char *buf;                /* malloc'd text (not NUL-terminated) */
+    size_t len, cap;
+    int line;                 /* complete lines written so far */
+    int indent;               /* indentation of the next line, in steps of 4 spaces */
+    const char *name;         /* this file's name, for #line back to it */
+    const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
+    int stn_next;             /* the .stn line the next output line would get */
+} Out;
+void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A whole line of scaffolding, indented, newline added. */
+void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_blank(Out *o);
+/* Starts a line (indentation) of scaffolding / of .stn code from loc; the
+ * caller writes it with emit_text and ends it with emit_end_line. */
+void emit_begin_line(Out *o);
+void emit_begin_stn_line(Out *o, Loc loc);
+void emit_end_line(Out *o);
+/* Writes the text to f and frees it; false (reported) on an I/O error. */
+bool emit_flush(Compiler *c, Out *o, FILE *f);
+
+/* C names. A .stn name keeps its spelling unless it is a C keyword, a name
+ * the generated code uses (C library, runtime, locals) or ends with '_': then
+ * '_' is appended. A name already taken gets a numeric suffix. */
+typedef VEC(const char *) NameSet;
+bool emit_is_reserved(const char *name);
+/* want itself, or want_2, want_3, ... : the first not in set; adds it. */
+const char *emit_unique(Arena *arena, NameSet *set, const char *want);
+const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name);
+
+/* The C names of one stencil's function (all per-id arrays are indexed by
+ * IrField.id / IrScalar.id). */
+typedef struct {
+    const IrStencil *st;
+    Arena *arena;
+    NameSet names;
+    const char *info;         /* S_info */
+    int nfield_params;        /* field parameters, in parameter order, first in st->fields */
+    const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
+    const char **data;        /* per field: pointer to the element at the domain origin */
+    const char **stride;      /* per field: its strides along I, J, K */
+    const char **storage;     /* temporaries: their gt_storage * */
+    const char **scalar;      /* per scalar parameter */
+    const char **acc;         /* out scalars: the local accumulator */
+    const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
+} EmitStencil;
+/* Names a stencil: user names first, then generated ones. `globals` holds the
+ * file's global names (every stencil S and S_info). */
+void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
+                       const IrStencil *st);
+
+/* "double", "float", "int32_t", "bool"; "GT_FLOAT64" ... */
+const char *emit_c_type(Type t);
+const char *emit_dtype(Type t);
+/* A constant of type t as a C literal (shortest exact spelling). */
+void emit_const(Out *o, Type t, int64_t i, double d);
+/* Interval bound as a C expression: "3", "nk", "nk - 1"; delta is added. */
+const char *emit_level(Arena *arena, const char *nk, Level lv, int64_t delta);
+/* "i", "i + 1", "i - 2". */
+const char *emit_offset(Arena *arena, const char *var, int64_t offset);
+
+/* Expression printing with C precedence and the fewest parentheses that keep
+ * gcc -Wparentheses quiet. Field loads and column reductions are printed by
+ * the backend's hooks; idx names the variables of the current point. */
+typedef struct EmitExprCtx EmitExprCtx;
+struct EmitExprCtx {
+    const EmitStencil *es;
+    const char *idx[NAXES];
+    void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+    void (*colreduce)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+    void *user;
+};
+void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+/* True if e (or a subexpression) is of kind k. */
+bool emit_expr_has(const IrExpr *e, IrExprKind k);
+
+/* Writes the file comment and includes of a generated source file. */
+void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char *backend);
+/* Writes the whole header: guard, includes, one declaration per stencil. */
+void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
+                 const NameSet *globals, EmitStencil *const *stencils);
+/* The file's global names: every stencil S and S_info, plus the reserved ones;
+ * reports a stencil whose name a C program cannot define. */
+bool emit_globals(Compiler *c, NameSet *globals);
+/* The S_info metadata: field table and the gt_stencil_info. */
+void emit_info(Out *o, const EmitStencil *es);
+/* `int S(params..., const gt_domain *domain)` without ';' or body. */
+void emit_signature(Out *o, const EmitStencil *es);
+/* The argument checks at the start of a stencil function: out scalars not NULL,
+ * gt__bind, the minimum number of levels; defines the bound array and the
+ * sizes ni, nj, nk that used[] asks for. Returns directly on error (nothing
+ * allocated yet). */
+void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES]);
+/* Prints e with parentheses if its precedence is below min_prec (C levels:
+ * 4 ||, 5 &&, 9 ==, 10 <, 12 +, 13 *, 14 unary, 16 primary). */
+void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec);
+/* True if the identifier name occurs as a whole token in text[0, len), outside
+ * preprocessor lines and comments. */
+bool emit_uses_name(const char *text, size_t len, const char *name);
+
+/* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
+ * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for
+ * -M (or the -MF file), to the -MF file or OUTPUT.d for -MD. target is the
+ * generated source's path, used unless -MT names one. False after an I/O
+ * error (reported). */
+bool depfile_write(Compiler *c, const char *target);
+
+/* --- driver.c: the whole pipeline for the options in c->opts; returns the
+ * exit status (0 ok, 1 errors in the program, 2 command line or I/O). */
+int gtcc_compile(Compiler *c);
+/* The generated source: -o, or FILE.c / FILE.cu in the current directory. */
+const char *driver_output_path(Compiler *c);
+/* path with its suffix (if any) replaced by suffix: "out/x.c" -> "out/x.h". */
+const char *driver_sibling_path(Compiler *c, const char *path, const char *suffix);
+/* An output file written atomically: to a temporary file beside path,
+ * renamed onto path by outfile_commit, removed by outfile_discard (and if a
+ * signal ends gtcc). open and commit report their errors (gtcc: error: ...)
+ * and return false; commit after a failure discards. */
+typedef struct {
+    const char *path;       /* the final name */
+    char *tmp;              /* the temporary file; NULL once committed or discarded */
+    FILE *f;                /* where to write */
+} OutFile;
+bool outfile_open(Compiler *c, OutFile *out, const char *path);
+bool outfile_commit(Compiler *c, OutFile *out);
+void outfile_discard(OutFile *out);
+/* options.c: command-line parsing (main.c only calls it), reusable by tests:
+ * fills opts; returns 0, 2 after printing a usage error, or -1 after printing
+ * --help or --version (nothing left to do: exit status 0). */
+int options_parse(Compiler *c, int argc, char **argv);
+
+#endif /* GTCC_H */

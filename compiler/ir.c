@@ -1,0 +1,273 @@
+/* ir.c: constructors and small helpers of the stencil IR.
+ *
+ * Every constructor allocates in the compilation's arena, takes the node's
+ * type from its caller (sema.c decides types and inserts the casts) and
+ * computes the node's shape from its operands: the union of their axes
+ * (language.md section 5), the field's axes for a load, one axis for
+ * index(), and the operand's shape without K for a column reduction. The IR
+ * is a tree, never a DAG: ir_copy is used wherever a subexpression appears
+ * twice, so a pass may rewrite a node in place.
+ *
+ * Also here: symbolic K levels (compared as if NK were large) and extents.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "gtcc.h"
+
+/* ------------------------------------------------------------ expressions */
+
+static IrExpr *new_expr(Arena *a, IrExprKind kind, Type type, unsigned shape, Loc loc)
+{
+    IrExpr *e = arena_alloc(a, sizeof *e);
+    e->kind = kind;
+    e->type = type;
+    e->shape = shape;
+    e->loc = loc;
+    return e;
+}
+
+IrExpr *ir_const_int(Arena *a, Loc loc, Type type, int64_t value)
+{
+    IrExpr *e = new_expr(a, IR_CONST, type, AXES_NONE, loc);
+    e->cnst.i = value;
+    return e;
+}
+
+IrExpr *ir_const_real(Arena *a, Loc loc, Type type, double value)
+{
+    IrExpr *e = new_expr(a, IR_CONST, type, AXES_NONE, loc);
+    e->cnst.d = type == TY_FLOAT ? (double)(float)value : value;
+    return e;
+}
+
+IrExpr *ir_load(Arena *a, Loc loc, IrField *field, const int64_t offset[NAXES])
+{
+    IrExpr *e = new_expr(a, IR_LOAD, field->type, field->axes, loc);
+    e->load.field = field;
+    for (int ax = 0; ax < NAXES; ax++)
+        e->load.offset[ax] = (field->axes & (1u << ax)) ? offset[ax] : 0;
+    return e;
+}
+
+IrExpr *ir_scalar_ref(Arena *a, Loc loc, IrScalar *scalar)
+{
+    IrExpr *e = new_expr(a, IR_SCALAR, scalar->type, AXES_NONE, loc);
+    e->scalar = scalar;
+    return e;
+}
+
+IrExpr *ir_unary(Arena *a, Loc loc, Op op, Type type, IrExpr *x)
+{
+    IrExpr *e = new_expr(a, IR_UNARY, type, x->shape, loc);
+    e->op.op = op;
+    e->op.a = x;
+    return e;
+}
+
+IrExpr *ir_binary(Arena *a, Loc loc, Op op, Type type, IrExpr *x, IrExpr *y)
+{
+    IrExpr *e = new_expr(a, IR_BINARY, type, x->shape | y->shape, loc);
+    e->op.op = op;
+    e->op.a = x;
+    e->op.b = y;
+    return e;
+}
+
+IrExpr *ir_cond(Arena *a, Loc loc, Type type, IrExpr *c, IrExpr *x, IrExpr *y)
+{
+    IrExpr *e = new_expr(a, IR_COND, type, c->shape | x->shape | y->shape, loc);
+    e->cond.cond = c;
+    e->cond.then = x;
+    e->cond.els = y;
+    return e;
+}
+
+IrExpr *ir_call(Arena *a, Loc loc, Builtin fn, Type type, IrExpr *const *args, int nargs)
+{
+    IrExpr *e = new_expr(a, IR_CALL, type, AXES_NONE, loc);
+    e->call.fn = fn;
+    e->call.nargs = nargs;
+    for (int i = 0; i < nargs; i++) {
+        e->call.args[i] = args[i];
+        e->shape |= args[i]->shape;
+    }
+    return e;
+}
+
+IrExpr *ir_index(Arena *a, Loc loc, int axis)
+{
+    IrExpr *e = new_expr(a, IR_INDEX, TY_INT, 1u << axis, loc);
+    e->index_axis = axis;
+    return e;
+}
+
+IrExpr *ir_cast(Arena *a, IrExpr *x, Type type)
+{
+    if (x->type == type)
+        return x;
+    IrExpr *e = new_expr(a, IR_CAST, type, x->shape, x->loc);
+    e->cast.a = x;
+    return e;
+}
+
+IrExpr *ir_colreduce(Arena *a, Loc loc, RedOp op, IrExpr *x)
+{
+    IrExpr *e = new_expr(a, IR_COLREDUCE, x->type, x->shape & ~(unsigned)AXES_K, loc);
+    e->colreduce.op = op;
+    e->colreduce.a = x;
+    return e;
+}
+
+IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc)
+{
+    IrStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = kind;
+    s->loc = loc;
+    return s;
+}
+
+/* The operands of e, in evaluation order; returns how many. */
+static int children(IrExpr *e, IrExpr *out[3])
+{
+    switch (e->kind) {
+    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+        return 0;
+    case IR_UNARY:
+        out[0] = e->op.a;
+        return 1;
+    case IR_BINARY:
+        out[0] = e->op.a;
+        out[1] = e->op.b;
+        return 2;
+    case IR_COND:
+        out[0] = e->cond.cond;
+        out[1] = e->cond.then;
+        out[2] = e->cond.els;
+        return 3;
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            out[i] = e->call.args[i];
+        return e->call.nargs;
+    case IR_CAST:
+        out[0] = e->cast.a;
+        return 1;
+    case IR_COLREDUCE:
+        out[0] = e->colreduce.a;
+        return 1;
+    }
+    unreachable();
+}
+
+IrExpr *ir_copy(Arena *a, const IrExpr *e)
+{
+    IrExpr *copy = arena_alloc(a, sizeof *copy);
+    *copy = *e;
+    switch (e->kind) {
+    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+        break;
+    case IR_UNARY:
+        copy->op.a = ir_copy(a, e->op.a);
+        break;
+    case IR_BINARY:
+        copy->op.a = ir_copy(a, e->op.a);
+        copy->op.b = ir_copy(a, e->op.b);
+        break;
+    case IR_COND:
+        copy->cond.cond = ir_copy(a, e->cond.cond);
+        copy->cond.then = ir_copy(a, e->cond.then);
+        copy->cond.els = ir_copy(a, e->cond.els);
+        break;
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            copy->call.args[i] = ir_copy(a, e->call.args[i]);
+        break;
+    case IR_CAST:
+        copy->cast.a = ir_copy(a, e->cast.a);
+        break;
+    case IR_COLREDUCE:
+        copy->colreduce.a = ir_copy(a, e->colreduce.a);
+        break;
+    }
+    return copy;
+}
+
+size_t ir_expr_size(const IrExpr *e)
+{
+    IrExpr *sub[3];
+    int n = children((IrExpr *)e, sub);
+    size_t size = 1;
+    for (int i = 0; i < n; i++)
+        size += ir_expr_size(sub[i]);
+    return size;
+}
+
+static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
+{
+    if (e->kind == IR_LOAD) {
+        fn(ctx, e, in_column);
+        return;
+    }
+    IrExpr *sub[3];
+    int n = children(e, sub);
+    for (int i = 0; i < n; i++)
+        for_each_load(sub[i], fn, ctx, in_column || e->kind == IR_COLREDUCE);
+}
+
+void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
+{
+    for_each_load(e, fn, ctx, false);
+}
+
+/* ----------------------------------------------------------------- levels */
+
+int level_cmp(Level a, Level b)
+{
+    if (a.from_end != b.from_end)
+        return a.from_end ? 1 : -1;
+    return a.offset < b.offset ? -1 : a.offset > b.offset;
+}
+
+int64_t level_min_nk(Level a, Level b)
+{
+    /* a = x (from the start), b = NK + y: x <= NK + y needs NK >= x - y. */
+    if (!a.from_end && b.from_end)
+        return a.offset - b.offset;
+    return 0;
+}
+
+const char *level_text(char buf[32], Level l)
+{
+    if (!l.from_end)
+        snprintf(buf, 32, "%" PRId64, l.offset);
+    else if (l.offset == 0)
+        snprintf(buf, 32, "end");
+    else
+        snprintf(buf, 32, "end%+" PRId64, l.offset);
+    return buf;
+}
+
+/* ---------------------------------------------------------------- extents */
+
+const Extent extent_zero;
+
+void extent_add(Extent *e, const Extent *region, const int64_t offset[NAXES], unsigned axes)
+{
+    for (int ax = 0; ax < NAXES; ax++) {
+        if (!(axes & (1u << ax)))
+            continue;
+        int64_t lo = region->r[ax].lo + offset[ax], hi = region->r[ax].hi + offset[ax];
+        if (lo < e->r[ax].lo)
+            e->r[ax].lo = lo;
+        if (hi > e->r[ax].hi)
+            e->r[ax].hi = hi;
+    }
+}
+
+bool extent_equal(const Extent *a, const Extent *b)
+{
+    for (int ax = 0; ax < NAXES; ax++)
+        if (a->r[ax].lo != b->r[ax].lo || a->r[ax].hi != b->r[ax].hi)
+            return false;
+    return true;
+}

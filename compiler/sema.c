@@ -1,0 +1,1989 @@
+/* sema.c: semantic analysis and lowering of the AST to the stencil IR.
+ *
+ * sema_lower runs in five steps:
+ *  1. modules and global names: every const, function and (main file)
+ *     stencil gets one entry in a name table; a module sees its own names and
+ *     those of the modules it imports, directly or not;
+ *  2. functions are checked once each (names, calls, arity, locals; see
+ *     inline.c) and the call graph is searched for recursion and for calls of
+ *     functions declared later;
+ *  3. consts are evaluated (lowered, converted to their type, folded), and
+ *     -D overrides replace their values;
+ *  4. each stencil of the main file is lowered: parameters, temporaries in
+ *     their scopes, statements with types (casts inserted, weak floating
+ *     literals adapted), shapes, inlined calls, folded constants and constant
+ *     `if`s resolved, intervals checked and put in execution order, boundary
+ *     conditions attached, intents checked;
+ *  5. the access rules are checked on the IR of each stencil: what a
+ *     computation writes may be read at offsets only as language.md allows,
+ *     and every read of a temporary must find the K levels it reads computed.
+ * Regions, extents and halos come later (extents.c).
+ *
+ * Errors never stop the pass: a statement with an error is left out of the IR
+ * and the next one is checked, until the error limit is reached.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* =============================================================== name maps */
+
+typedef struct MapEntry MapEntry;
+struct MapEntry {
+    const char *key;
+    void *value;
+    MapEntry *next;
+};
+
+struct NameMap {
+    Arena *arena;
+    MapEntry **buckets;
+    int nbuckets;             /* a power of two */
+    int count;
+};
+
+static uint32_t hash_name(const char *s)
+{
+    uint32_t h = 2166136261u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static NameMap *map_new(Arena *a)
+{
+    NameMap *m = arena_alloc(a, sizeof *m);
+    m->arena = a;
+    m->nbuckets = 16;
+    m->buckets = arena_alloc(a, sizeof(MapEntry *) * (size_t)m->nbuckets);
+    return m;
+}
+
+static MapEntry **map_slot(const NameMap *m, const char *key)
+{
+    MapEntry **p = &m->buckets[hash_name(key) & (uint32_t)(m->nbuckets - 1)];
+    while (*p && strcmp((*p)->key, key) != 0)
+        p = &(*p)->next;
+    return p;
+}
+
+static void *map_get(const NameMap *m, const char *key)
+{
+    MapEntry *e = *map_slot(m, key);
+    return e ? e->value : NULL;
+}
+
+static void map_grow(NameMap *m)
+{
+    int n = m->nbuckets * 2;
+    MapEntry **buckets = arena_alloc(m->arena, sizeof(MapEntry *) * (size_t)n);
+    for (int i = 0; i < m->nbuckets; i++) {
+        for (MapEntry *e = m->buckets[i], *next; e; e = next) {
+            next = e->next;
+            MapEntry **b = &buckets[hash_name(e->key) & (uint32_t)(n - 1)];
+            e->next = *b;
+            *b = e;
+        }
+    }
+    m->buckets = buckets;
+    m->nbuckets = n;
+}
+
+/* Binds key to value, replacing an earlier binding. */
+static void map_put(NameMap *m, const char *key, void *value)
+{
+    MapEntry **p = map_slot(m, key);
+    if (*p) {
+        (*p)->value = value;
+        return;
+    }
+    MapEntry *e = arena_alloc(m->arena, sizeof *e);
+    e->key = key;
+    e->value = value;
+    *p = e;
+    if (++m->count > 2 * m->nbuckets)
+        map_grow(m);
+}
+
+static void map_del(NameMap *m, const char *key)
+{
+    MapEntry **p = map_slot(m, key);
+    if (*p) {
+        *p = (*p)->next;
+        m->count--;
+    }
+}
+
+/* ============================================================ diagnostics */
+
+void sema_error(Sema *s, Loc loc, const char *fmt, ...)
+{
+    if (s->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&s->c->diag, loc, fmt, ap);
+    va_end(ap);
+    inline_notes(s);
+}
+
+static bool loc_before(Loc a, Loc b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* "i+1, k-1" for the non-zero parts of an offset; "zero offset" if none. */
+static const char *offset_text(char buf[96], const int64_t off[NAXES])
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int ax = 0; ax < NAXES; ax++)
+        if (off[ax])
+            n += (size_t)snprintf(buf + n, 96 - n, "%s%c%+" PRId64, n ? ", " : "", "ijk"[ax],
+                                  off[ax]);
+    return n ? buf : "zero offset";
+}
+
+/* ========================================================= global names */
+
+typedef enum { G_CONST, G_FUNCTION, G_STENCIL } GlobalKind;
+static const char *const global_kind_names[] = {"const", "function", "stencil"};
+
+typedef struct {
+    GlobalKind kind;
+    const char *name;
+    Loc loc;
+    int module;
+    ConstDecl *decl;          /* G_CONST */
+    int state;                /* G_CONST: 0 not evaluated, 1 being evaluated, 2 done */
+    IrExpr *value;            /* G_CONST: the folded value, NULL after an error */
+    FnInfo *fn;               /* G_FUNCTION */
+} Global;
+
+static bool is_builtin_name(const char *name)
+{
+    if (strcmp(name, "sum") == 0)
+        return true;
+    for (int b = 0; b < NBUILTINS; b++)
+        if (strcmp(builtin_names[b], name) == 0)
+            return true;
+    return false;
+}
+
+static int builtin_index(const char *name)
+{
+    for (int b = 0; b < NBUILTINS; b++)
+        if (strcmp(builtin_names[b], name) == 0)
+            return b;
+    return -1;
+}
+
+static int module_index(const Sema *s, const Module *m)
+{
+    for (int i = 0; i < s->nmodules; i++)
+        if (s->modules[i] == m)
+            return i;
+    return -1;
+}
+
+static void add_module(Sema *s, Module *m, int *cap)
+{
+    if (!m || module_index(s, m) >= 0)
+        return;
+    if (s->nmodules == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        Module **grown = arena_alloc(s->c->arena, sizeof *grown * (size_t)*cap);
+        if (s->nmodules)
+            memcpy(grown, s->modules, sizeof *grown * (size_t)s->nmodules);
+        s->modules = grown;
+    }
+    s->modules[s->nmodules++] = m;
+    for (int i = 0; i < m->imports.len; i++)
+        add_module(s, m->imports.items[i]->module, cap);
+}
+
+static void mark_visible(Sema *s, int from, const Module *m)
+{
+    int to = module_index(s, m);
+    if (to < 0 || s->visible[from * s->nmodules + to])
+        return;
+    s->visible[from * s->nmodules + to] = true;
+    for (int i = 0; i < m->imports.len; i++)
+        if (m->imports.items[i]->module)
+            mark_visible(s, from, m->imports.items[i]->module);
+}
+
+/* Every module reachable from the main one, imports before the modules that
+ * import them (so that a name defined twice is reported at the importer),
+ * and who sees whom. */
+static void setup_modules(Sema *s)
+{
+    int cap = 0;
+    for (int i = 0; i < s->c->modules.len; i++)
+        add_module(s, s->c->modules.items[i], &cap);
+    add_module(s, s->c->main, &cap);
+    s->main = module_index(s, s->c->main);
+    int n = s->nmodules;
+    s->visible = arena_alloc(s->c->arena, sizeof(bool) * (size_t)(n * n + 1));
+    for (int m = 0; m < n; m++)
+        mark_visible(s, m, s->modules[m]);
+}
+
+/* A declaration of a module, for sorting them in textual order. */
+typedef struct {
+    GlobalKind kind;
+    const char *name;
+    Loc loc;
+    void *decl;
+} DeclRef;
+
+static int compare_decl_refs(const void *x, const void *y)
+{
+    const DeclRef *a = x, *b = y;
+    if (loc_before(a->loc, b->loc))
+        return -1;
+    return loc_before(b->loc, a->loc) ? 1 : 0;
+}
+
+static void declare_global(Sema *s, int module, const DeclRef *d)
+{
+    if (is_builtin_name(d->name)) {
+        sema_error(s, d->loc, "%s '%s' has the name of a builtin function; choose another name",
+                   global_kind_names[d->kind], d->name);
+        return;
+    }
+    Global *old = map_get(s->globals, d->name);
+    if (old) {
+        sema_error(s, d->loc, "'%s' is already defined, as a %s", d->name,
+                   global_kind_names[old->kind]);
+        diag_note(&s->c->diag, old->loc, "'%s' is first defined here", d->name);
+        return;
+    }
+    Global *g = arena_alloc(s->c->arena, sizeof *g);
+    g->kind = d->kind;
+    g->name = d->name;
+    g->loc = d->loc;
+    g->module = module;
+    if (d->kind == G_CONST) {
+        g->decl = d->decl;
+    } else if (d->kind == G_FUNCTION) {
+        g->fn = arena_alloc(s->c->arena, sizeof *g->fn);
+        g->fn->fn = d->decl;
+        g->fn->module = module;
+    }
+    map_put(s->globals, d->name, g);
+}
+
+/* Enters the consts and functions of every module, and the stencils of the
+ * main one, in textual order per module. */
+static void collect_globals(Sema *s)
+{
+    s->globals = map_new(s->c->arena);
+    for (int m = 0; m < s->nmodules; m++) {
+        Module *mod = s->modules[m];
+        int n = mod->consts.len + mod->functions.len + (m == s->main ? mod->stencils.len : 0);
+        DeclRef *refs = arena_alloc(s->c->arena, sizeof *refs * (size_t)(n + 1));
+        int k = 0;
+        for (int i = 0; i < mod->consts.len; i++) {
+            ConstDecl *d = mod->consts.items[i];
+            refs[k++] = (DeclRef){G_CONST, d->name, d->loc, d};
+        }
+        for (int i = 0; i < mod->functions.len; i++) {
+            Function *f = mod->functions.items[i];
+            refs[k++] = (DeclRef){G_FUNCTION, f->name, f->loc, f};
+        }
+        for (int i = 0; m == s->main && i < mod->stencils.len; i++) {
+            Stencil *st = mod->stencils.items[i];
+            refs[k++] = (DeclRef){G_STENCIL, st->name, st->loc, st};
+        }
+        qsort(refs, (size_t)k, sizeof *refs, compare_decl_refs);
+        for (int i = 0; i < k; i++)
+            declare_global(s, m, &refs[i]);
+    }
+}
+
+static IrExpr *const_value(Sema *s, Global *g);
+
+/* The global `name` as seen from s->module; NULL if there is none (nothing
+ * reported) or it is not visible (reported, *reported set). Inside a const or
+ * a function (s->user), consts of the same file must be declared earlier, and
+ * so must functions when check_order. */
+static Global *lookup_global(Sema *s, const char *name, Loc loc, bool check_order,
+                             bool *reported)
+{
+    *reported = false;
+    Global *g = map_get(s->globals, name);
+    if (!g)
+        return NULL;
+    if (!s->visible[s->module * s->nmodules + g->module]) {
+        sema_error(s, loc, "%s '%s' is defined in %s, which this file does not import",
+                   global_kind_names[g->kind], name, g->loc.file);
+        *reported = true;
+        return NULL;
+    }
+    bool ordered = g->kind == G_CONST || (g->kind == G_FUNCTION && check_order);
+    if (ordered && s->user.file && g->module == s->module && !loc_before(g->loc, s->user)) {
+        sema_error(s, loc, "%s '%s' is used before its declaration at line %d", 
+                   global_kind_names[g->kind], name, g->loc.line);
+        *reported = true;
+        return NULL;
+    }
+    return g;
+}
+
+/* A name visible from s->module that a declaration would shadow, or NULL. */
+static Global *visible_global(const Sema *s, const char *name)
+{
+    Global *g = map_get(s->globals, name);
+    return g && s->visible[s->module * s->nmodules + g->module] ? g : NULL;
+}
+
+/* Reports a declaration of `name` (a "parameter", "temporary", "local", ...)
+ * that would shadow a builtin or a global; false then. */
+static bool check_shadowing(Sema *s, const char *what, const char *name, Loc loc)
+{
+    if (is_builtin_name(name)) {
+        sema_error(s, loc, "%s '%s' has the name of a builtin function; choose another name",
+                   what, name);
+        return false;
+    }
+    Global *g = visible_global(s, name);
+    if (g && g->kind != G_STENCIL) {   /* stencil names never appear in expressions */
+        sema_error(s, loc, "%s '%s' has the name of %s '%s'; choose another name", what, name,
+                   global_kind_names[g->kind], name);
+        diag_note(&s->c->diag, g->loc, "%s '%s' is declared here", global_kind_names[g->kind],
+                  name);
+        return false;
+    }
+    return true;
+}
+
+/* ================================================================== types */
+
+static bool is_numeric(Type t)
+{
+    return t != TY_BOOL;
+}
+
+/* A weak double expression becomes a float one: its literals are rounded to
+ * float, its operations and int-to-double casts retyped. Only double nodes
+ * are weak-derived; bool and int subtrees keep their types. */
+static IrExpr *retype_weak(IrExpr *e, Type t)
+{
+    if (e->type != TY_DOUBLE || t != TY_FLOAT)
+        return e;
+    e->type = TY_FLOAT;
+    switch (e->kind) {
+    case IR_CONST:
+        e->cnst.d = (double)(float)e->cnst.d;
+        break;
+    case IR_UNARY:
+        retype_weak(e->op.a, t);
+        break;
+    case IR_BINARY:
+        retype_weak(e->op.a, t);
+        retype_weak(e->op.b, t);
+        break;
+    case IR_COND:
+        retype_weak(e->cond.then, t);
+        retype_weak(e->cond.els, t);
+        break;
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            retype_weak(e->call.args[i], t);
+        break;
+    case IR_COLREDUCE:
+        retype_weak(e->colreduce.a, t);
+        break;
+    case IR_CAST:             /* int -> double becomes int -> float */
+    case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+        break;
+    }
+    return e;
+}
+
+/* Brings two numeric operands to their common type (C's usual conversions,
+ * a weak floating operand taking the other's floating type); returns it. */
+static Type unify(Sema *s, Typed *a, Typed *b, bool *weak)
+{
+    Arena *arena = s->c->arena;
+    Type ta = a->e->type, tb = b->e->type;
+    if (a->weak && type_is_floating(tb) && !b->weak) {
+        a->e = retype_weak(a->e, tb);
+        a->weak = false;
+        ta = a->e->type;
+    } else if (b->weak && type_is_floating(ta) && !a->weak) {
+        b->e = retype_weak(b->e, ta);
+        b->weak = false;
+        tb = b->e->type;
+    }
+    Type common = ta > tb ? ta : tb;
+    *weak = type_is_floating(common) && (a->weak || !type_is_floating(ta)) &&
+            (b->weak || !type_is_floating(tb));
+    a->e = ir_cast(arena, a->e, common);
+    b->e = ir_cast(arena, b->e, common);
+    return common;
+}
+
+Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what)
+{
+    if (!v.e)
+        return v;
+    if (v.weak)
+        v.e = retype_weak(v.e, to);
+    v.weak = false;
+    Type from = v.e->type;
+    if (from == to)
+        return v;
+    if (from == TY_BOOL || to == TY_BOOL) {
+        sema_error(s, loc, "cannot assign a %s value to %s: bool and numbers do not convert; %s",
+                   type_names[from], what,
+                   to == TY_BOOL ? "compare the value, e.g. x != 0"
+                                 : "choose a value with ?:, e.g. c ? 1.0 : 0.0");
+        return (Typed){0};
+    }
+    if (to == TY_INT) {
+        sema_error(s, loc,
+                   "cannot assign a %s value to %s: floating values do not convert to int "
+                   "implicitly, and the language has no casts",
+                   type_names[from], what);
+        return (Typed){0};
+    }
+    v.e = ir_cast(s->c->arena, v.e, to);
+    return v;
+}
+
+/* ============================================================ expressions */
+
+static Typed lower_access(Sema *s, const Expr *e);
+static Typed lower_call(Sema *s, const Expr *e);
+
+static bool need_number(Sema *s, Typed v, const char *what, Loc loc)
+{
+    if (!v.e || is_numeric(v.e->type))
+        return v.e != NULL;
+    sema_error(s, loc, "%s needs a number, not bool", what);
+    return false;
+}
+
+static Typed lower_unary(Sema *s, const Expr *e)
+{
+    Typed a = sema_expr(s, e->op.a);
+    if (!a.e)
+        return a;
+    Op op = e->op.op;
+    if (op == OP_NOT) {
+        if (a.e->type != TY_BOOL) {
+            sema_error(s, e->loc, "operator '!' needs a bool, not %s; compare it, e.g. x == 0",
+                       type_names[a.e->type]);
+            return (Typed){0};
+        }
+    } else if (!need_number(s, a, op == OP_NEG ? "operator '-'" : "operator '+'", e->loc)) {
+        return (Typed){0};
+    }
+    return (Typed){ir_unary(s->c->arena, e->loc, op, a.e->type, a.e), a.weak};
+}
+
+static Typed binary(Sema *s, Op op, Typed a, Typed b, Loc loc)
+{
+    if (!a.e || !b.e)
+        return (Typed){0};
+    Type ta = a.e->type, tb = b.e->type, type;
+    bool weak = false;
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        if (ta == TY_BOOL || tb == TY_BOOL) {
+            sema_error(s, loc, "operator '%s' needs numbers, but its %s operand is bool",
+                       op_spellings[op], ta == TY_BOOL ? "left" : "right");
+            return (Typed){0};
+        }
+        type = unify(s, &a, &b, &weak);
+        if (op >= OP_LT) {
+            type = TY_BOOL;
+            weak = false;
+        }
+        break;
+    case OP_MOD:
+        if (ta != TY_INT || tb != TY_INT) {
+            sema_error(s, loc, "operator '%%' needs int operands, not %s and %s; use fmod(a, b) "
+                       "for floating values", type_names[ta], type_names[tb]);
+            return (Typed){0};
+        }
+        type = TY_INT;
+        break;
+    case OP_EQ: case OP_NE:
+        if ((ta == TY_BOOL) != (tb == TY_BOOL)) {
+            sema_error(s, loc, "cannot compare %s with %s", type_names[ta], type_names[tb]);
+            return (Typed){0};
+        }
+        if (ta != TY_BOOL)
+            unify(s, &a, &b, &weak);
+        type = TY_BOOL;
+        weak = false;
+        break;
+    case OP_AND: case OP_OR:
+        if (ta != TY_BOOL || tb != TY_BOOL) {
+            sema_error(s, loc, "operator '%s' needs bool operands, but its %s operand is %s; "
+                       "compare it, e.g. x != 0", op_spellings[op],
+                       ta != TY_BOOL ? "left" : "right", type_names[ta != TY_BOOL ? ta : tb]);
+            return (Typed){0};
+        }
+        type = TY_BOOL;
+        break;
+    default:
+        unreachable();
+    }
+    return (Typed){ir_binary(s->c->arena, loc, op, type, a.e, b.e), weak};
+}
+
+static Typed lower_cond(Sema *s, const Expr *e)
+{
+    Typed c = sema_expr(s, e->cond.cond);
+    Typed a = sema_expr(s, e->cond.then);
+    Typed b = sema_expr(s, e->cond.els);
+    if (!c.e || !a.e || !b.e)
+        return (Typed){0};
+    if (c.e->type != TY_BOOL) {
+        sema_error(s, e->cond.cond->loc, "the condition of '?:' must be bool, not %s; compare "
+                   "it, e.g. x != 0", type_names[c.e->type]);
+        return (Typed){0};
+    }
+    Type type = TY_BOOL;
+    bool weak = false;
+    if (a.e->type == TY_BOOL && b.e->type == TY_BOOL)
+        type = TY_BOOL;
+    else if (a.e->type != TY_BOOL && b.e->type != TY_BOOL)
+        type = unify(s, &a, &b, &weak);
+    else {
+        sema_error(s, e->loc, "the branches of '?:' have types %s and %s, which do not convert",
+                   type_names[a.e->type], type_names[b.e->type]);
+        return (Typed){0};
+    }
+    return (Typed){ir_cond(s->c->arena, e->loc, type, c.e, a.e, b.e), weak};
+}
+
+Typed sema_expr(Sema *s, const Expr *e)
+{
+    Arena *a = s->c->arena;
+    s->nodes++;
+    switch (e->kind) {
+    case EXPR_INT:
+        if (e->ival > INT32_MAX) {
+            sema_error(s, e->loc, "integer literal %" PRId64 " does not fit in int (at most %d)",
+                       e->ival, INT32_MAX);
+            return (Typed){0};
+        }
+        return (Typed){ir_const_int(a, e->loc, TY_INT, e->ival), false};
+    case EXPR_FLOAT:
+        if (!isfinite(e->flit.value)) {
+            sema_error(s, e->loc, "floating literal '%s' is out of range", e->flit.text);
+            return (Typed){0};
+        }
+        return (Typed){ir_const_real(a, e->loc, TY_DOUBLE, e->flit.value), true};
+    case EXPR_BOOL:
+        return (Typed){ir_const_int(a, e->loc, TY_BOOL, e->bval), false};
+    case EXPR_ACCESS:
+        return lower_access(s, e);
+    case EXPR_UNARY:
+        return lower_unary(s, e);
+    case EXPR_BINARY: {
+        Typed x = sema_expr(s, e->op.a);
+        Typed y = sema_expr(s, e->op.b);
+        return binary(s, e->op.op, x, y, e->loc);
+    }
+    case EXPR_COND:
+        return lower_cond(s, e);
+    case EXPR_CALL:
+        return lower_call(s, e);
+    case EXPR_INDEX:
+        if (s->const_context) {
+            sema_error(s, e->loc, "index(%c) is not a compile-time constant", "ijk"[e->index.axis]);
+            return (Typed){0};
+        }
+        return (Typed){ir_index(a, e->loc, e->index.axis), false};
+    }
+    unreachable();
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* A field parameter, a temporary or a scalar parameter of the stencil. */
+typedef struct {
+    const char *name;
+    Loc loc;
+    IrField *field;
+    IrScalar *scalar;
+} Sym;
+
+static const char *sym_kind(const Sym *sym)
+{
+    if (sym->scalar)
+        return sym->scalar->is_output ? "out scalar" : "scalar parameter";
+    return sym->field->kind == IR_TEMP ? "temporary" : "field parameter";
+}
+
+struct Scope {
+    IrStencil *st;
+    NameMap *names;           /* the names visible now -> Sym */
+    NameMap *decls;           /* every temporary declared in the body -> Loc of the first */
+    VEC(Sym *) block_syms;    /* temporaries of the open if blocks, innermost last */
+    int block;                /* if blocks open */
+    int mask;                 /* if statements open whose condition is not constant */
+    unsigned mask_shape;      /* the union of their conditions' shapes */
+    bool dead;                /* in a branch that a constant condition removes */
+    IterOrder order;          /* of the computation being lowered */
+    bool writes_output;       /* some live statement assigns a field parameter or out
+                                 scalar (counted even when the statement has errors) */
+    int *reductions;          /* per scalar: assignments seen (out scalars) */
+    Loc *reduction_loc;       /* per scalar: the first one */
+    Loc (*bc_loc)[NAXES];     /* per field: where its boundary condition per axis is */
+};
+
+/* Reports a name that resolves to nothing. */
+static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
+{
+    if (s->env) {
+        sema_error(s, loc, "'%s' is not declared; a function sees only its parameters, its "
+                   "locals and constants: pass '%s' as an argument", name, name);
+        return;
+    }
+    if (s->scope) {
+        Loc *decl = map_get(s->scope->decls, name);
+        if (decl && loc_before(loc, *decl)) {
+            sema_error(s, loc, "'%s' is used before its declaration at line %d", name,
+                       decl->line);
+            return;
+        }
+        if (decl) {
+            sema_error(s, loc, "'%s' is declared inside an if block at line %d and is not "
+                       "visible here; declare it before the if", name, decl->line);
+            return;
+        }
+    }
+    if (assigned) {
+        sema_error(s, loc, "assignment to undeclared name '%s'; declare it first, e.g. "
+                   "double %s = ...;", name, name);
+    } else {
+        sema_error(s, loc, "'%s' is not declared", name);
+    }
+}
+
+/* The offsets of an access, per axis; false (reported) if an axis repeats. */
+static bool access_offsets(Sema *s, const Expr *e, int64_t off[NAXES])
+{
+    unsigned seen = 0;
+    off[0] = off[1] = off[2] = 0;
+    for (int i = 0; i < e->access.noffsets; i++) {
+        const Offset *o = &e->access.offsets[i];
+        if (seen & (1u << o->axis)) {
+            sema_error(s, o->loc, "axis %c appears twice in the offsets of '%s'",
+                       "ijk"[o->axis], e->access.name);
+            return false;
+        }
+        seen |= 1u << o->axis;
+        if (o->value > SEMA_MAX_OFFSET || o->value < -SEMA_MAX_OFFSET) {
+            sema_error(s, o->loc, "offset %c%+" PRId64 " is too large (at most %d)",
+                       "ijk"[o->axis], o->value, SEMA_MAX_OFFSET);
+            return false;
+        }
+        off[o->axis] = o->value;
+    }
+    return true;
+}
+
+static bool any_offset(const int64_t off[NAXES])
+{
+    return off[AXIS_I] || off[AXIS_J] || off[AXIS_K];
+}
+
+static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES])
+{
+    char buf[96];
+    const char *name = sym->name;
+    if (s->const_context) {
+        sema_error(s, e->loc, "'%s' is not a compile-time constant; only literals and consts "
+                   "may appear here", name);
+        return (Typed){0};
+    }
+    if (sym->scalar) {
+        if (sym->scalar->is_output) {
+            sema_error(s, e->loc, "out scalar '%s' cannot be read; it is written when the "
+                       "stencil returns", name);
+            return (Typed){0};
+        }
+        if (any_offset(off)) {
+            sema_error(s, e->loc, "scalar parameter '%s' cannot be read at an offset (%s)", name,
+                       offset_text(buf, off));
+            return (Typed){0};
+        }
+        return (Typed){ir_scalar_ref(s->c->arena, e->loc, sym->scalar), false};
+    }
+    IrField *f = sym->field;
+    if (!shape_check_offset(s, e->loc, name, f->axes, off, NULL))
+        return (Typed){0};
+    if (f->block_local && any_offset(off)) {
+        sema_error(s, e->loc, "temporary '%s' is declared inside an if block, so it can be read "
+                   "only at zero offset, not at %s; declare it before the if", name,
+                   offset_text(buf, off));
+        return (Typed){0};
+    }
+    if (!s->scope->dead)
+        f->is_read = true;
+    return (Typed){ir_load(s->c->arena, e->loc, f, off), false};
+}
+
+static Typed lower_access(Sema *s, const Expr *e)
+{
+    const char *name = e->access.name;
+    int64_t off[NAXES];
+    if (!access_offsets(s, e, off))
+        return (Typed){0};
+    Typed t;
+    if (s->env && inline_lookup(s, e, off, &t))
+        return t;
+    if (!s->env && s->scope) {
+        Sym *sym = map_get(s->scope->names, name);
+        if (sym)
+            return lower_sym(s, e, sym, off);
+    }
+    bool reported;
+    Global *g = lookup_global(s, name, e->loc, false, &reported);
+    if (reported)
+        return (Typed){0};
+    if (g && g->kind == G_CONST) {
+        if (any_offset(off)) {
+            sema_error(s, e->loc, "const '%s' is a scalar; it cannot be read at an offset", name);
+            return (Typed){0};
+        }
+        IrExpr *v = const_value(s, g);
+        if (!v)
+            return (Typed){0};
+        IrExpr *copy = ir_copy(s->c->arena, v);
+        copy->loc = e->loc;
+        return (Typed){copy, false};
+    }
+    if (g)
+        sema_error(s, e->loc, "'%s' is a %s, not a value%s", name, global_kind_names[g->kind],
+                   g->kind == G_FUNCTION ? "; call it with arguments" : "");
+    else if (is_builtin_name(name))
+        sema_error(s, e->loc, "'%s' is a builtin function, not a value; call it with arguments",
+                   name);
+    else
+        undeclared(s, name, e->loc, false);
+    return (Typed){0};
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static bool is_reduction_name(const char *name, RedOp *op)
+{
+    static const char *const names[] = {"sum", "min", "max"};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            *op = (RedOp)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static Typed lower_column_reduction(Sema *s, const Expr *e, RedOp op)
+{
+    const char *name = e->call.name;
+    if (e->call.args.len != 1) {
+        sema_error(s, e->loc, "%s(e, k) takes one expression before k, not %d", name,
+                   e->call.args.len);
+        return (Typed){0};
+    }
+    Typed a = sema_expr(s, e->call.args.items[0]);
+    if (!a.e)
+        return a;
+    if (s->const_context) {
+        sema_error(s, e->loc, "%s(e, k) is not a compile-time constant", name);
+        return (Typed){0};
+    }
+    char what[32];
+    snprintf(what, sizeof what, "%s(e, k)", name);
+    if (!need_number(s, a, what, e->loc) || !shape_check_column(s, e->loc, name, a.e->shape))
+        return (Typed){0};
+    return (Typed){ir_colreduce(s->c->arena, e->loc, op, a.e), a.weak};
+}
+
+static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
+{
+    Arena *a = s->c->arena;
+    int n = e->call.args.len;
+    const char *name = builtin_names[fn];
+    if (n != builtin_nargs[fn]) {
+        sema_error(s, e->loc, "'%s' takes %d argument%s, but %d %s given", name,
+                   builtin_nargs[fn], builtin_nargs[fn] == 1 ? "" : "s", n,
+                   n == 1 ? "is" : "are");
+        return (Typed){0};
+    }
+    char what[40];
+    snprintf(what, sizeof what, "'%s'", name);
+    for (int i = 0; i < n; i++)
+        if (!need_number(s, args[i], what, e->call.args.items[i]->loc))
+            return (Typed){0};
+    Type type;
+    bool weak = false;
+    switch (fn) {
+    case B_ABS:
+        type = args[0].e->type;
+        weak = args[0].weak;
+        break;
+    case B_MIN: case B_MAX:
+        type = unify(s, &args[0], &args[1], &weak);
+        break;
+    case B_POW: case B_ATAN2: case B_FMOD:
+        type = unify(s, &args[0], &args[1], &weak);
+        if (type == TY_INT) {
+            type = TY_DOUBLE;
+            args[0].e = ir_cast(a, args[0].e, type);
+            args[1].e = ir_cast(a, args[1].e, type);
+        }
+        break;
+    default:   /* one floating argument; an int is converted to double, as in C */
+        if (args[0].e->type == TY_INT)
+            args[0].e = ir_cast(a, args[0].e, TY_DOUBLE);
+        type = args[0].e->type;
+        weak = args[0].weak;
+        if (fn == B_ISNAN || fn == B_ISINF) {
+            type = TY_BOOL;
+            weak = false;
+        }
+        break;
+    }
+    IrExpr *ops[2] = {args[0].e, n > 1 ? args[1].e : NULL};
+    return (Typed){ir_call(a, e->loc, fn, type, ops, n), weak};
+}
+
+static Typed lower_call(Sema *s, const Expr *e)
+{
+    const char *name = e->call.name;
+    int n = e->call.args.len;
+    RedOp red = RED_SUM;
+    bool reduction = is_reduction_name(name, &red);
+    if (e->call.along_k) {
+        if (reduction)
+            return lower_column_reduction(s, e, red);
+        sema_error(s, e->loc, "only sum, min and max reduce along k; '%s(e, k)' is not allowed",
+                   name);
+        return (Typed){0};
+    }
+    Typed *args = arena_alloc(s->c->arena, sizeof *args * (size_t)(n + 1));
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        args[i] = sema_expr(s, e->call.args.items[i]);
+        ok = ok && args[i].e;
+    }
+    if (reduction && n == 1) {
+        sema_error(s, e->loc, "%s(e) reduces over the whole compute domain; it may only be the "
+                   "entire right-hand side of an assignment to an out scalar%s", name,
+                   red == RED_SUM ? "" : " (the smaller or larger of two values is "
+                   "min(a, b) or max(a, b))");
+        return (Typed){0};
+    }
+    int b = builtin_index(name);
+    if (b >= 0)
+        return ok ? lower_builtin(s, e, (Builtin)b, args) : (Typed){0};
+    if (reduction) {
+        sema_error(s, e->loc, "sum takes one argument: sum(e) over the domain or sum(e, k) "
+                   "along the column");
+        return (Typed){0};
+    }
+    /* Functions calling later functions are reported with the call graph
+     * (check_functions); a const must not call a later function either. */
+    bool reported;
+    Global *g = lookup_global(s, name, e->loc, s->const_context, &reported);
+    if (reported)
+        return (Typed){0};
+    if (!g || g->kind != G_FUNCTION) {
+        if (g)
+            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
+                       global_kind_names[g->kind]);
+        else if (s->scope && !s->env && map_get(s->scope->names, name))
+            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
+                       sym_kind(map_get(s->scope->names, name)));
+        else
+            sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
+                       "is visible", name);
+        return (Typed){0};
+    }
+    Function *f = g->fn->fn;
+    if (n != f->params.len) {
+        sema_error(s, e->loc, "function '%s' takes %d argument%s, but %d %s given", name,
+                   f->params.len, f->params.len == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+        diag_note(&s->c->diag, f->loc, "'%s' is defined here", name);
+        return (Typed){0};
+    }
+    return inline_call(s, g->fn, args, e->loc);
+}
+
+/* ================================================================= consts */
+
+static const Define *find_define(Compiler *c, const char *name)
+{
+    const Define *found = NULL;
+    for (int i = 0; i < c->opts.defines.len; i++) {
+        Define *d = &c->opts.defines.items[i];
+        if (strcmp(d->name, name) == 0) {
+            d->used = true;
+            found = d;   /* the last one wins, as with cc */
+        }
+    }
+    return found;
+}
+
+/* The folded value of a const (evaluated once), NULL after an error. */
+static IrExpr *const_value(Sema *s, Global *g)
+{
+    if (g->state == 2)
+        return g->value;
+    if (g->state == 1) {
+        sema_error(s, g->loc, "const '%s' depends on itself", g->name);
+        return NULL;
+    }
+    g->state = 1;
+    Sema saved = *s;
+    s->module = g->module;
+    s->user = g->loc;
+    s->const_context = true;
+    s->scope = NULL;
+    s->env = NULL;
+    s->quiet = 0;
+    ConstDecl *d = g->decl;
+    char what[256];
+    snprintf(what, sizeof what, "const %s '%s'", type_names[d->type], d->name);
+    Typed v = sema_convert(s, sema_expr(s, d->value), d->type, d->loc, what);
+    IrExpr *value = v.e ? fold_expr(s->c, v.e) : NULL;
+    if (value && value->kind != IR_CONST) {
+        sema_error(s, d->value->loc, "the value of const '%s' is not a compile-time constant",
+                   d->name);
+        value = NULL;
+    }
+    const Define *def = find_define(s->c, d->name);
+    if (def)
+        value = fold_define(s->c, def, d->type, d->loc);
+    s->module = saved.module;
+    s->user = saved.user;
+    s->const_context = saved.const_context;
+    s->scope = saved.scope;
+    s->env = saved.env;
+    s->quiet = saved.quiet;
+    g->state = 2;
+    g->value = value;
+    return value;
+}
+
+static void evaluate_consts(Sema *s)
+{
+    for (int m = 0; m < s->nmodules; m++) {
+        Module *mod = s->modules[m];
+        for (int i = 0; i < mod->consts.len; i++) {
+            Global *g = map_get(s->globals, mod->consts.items[i]->name);
+            if (g && g->kind == G_CONST && g->decl == mod->consts.items[i])
+                const_value(s, g);
+        }
+    }
+    Loc cmdline = {"<command line>", 0, 0};
+    for (int i = 0; i < s->c->opts.defines.len; i++) {
+        const Define *d = &s->c->opts.defines.items[i];
+        if (!d->used)
+            diag_warning(&s->c->diag, cmdline, "-D %s matches no const of the program", d->name);
+    }
+}
+
+/* ============================================================== functions */
+
+static void check_function_names(Sema *s, FnInfo *fi)
+{
+    Function *f = fi->fn;
+    s->module = fi->module;
+    for (int i = 0; i < f->params.len; i++) {
+        const char *p = f->params.items[i];
+        Loc loc = i < f->param_locs.len ? f->param_locs.items[i] : f->loc;
+        if (!check_shadowing(s, "parameter", p, loc))
+            fi->bad = true;
+        for (int j = 0; j < i; j++) {
+            if (strcmp(f->params.items[j], p) == 0) {
+                sema_error(s, loc, "parameter '%s' of function '%s' is declared twice", p,
+                           f->name);
+                fi->bad = true;
+            }
+        }
+    }
+    for (int i = 0; i < f->locals.len; i++) {
+        const Stmt *d = f->locals.items[i];
+        const char *name = d->decl.name;
+        if (!check_shadowing(s, "local", name, d->decl.name_loc))
+            fi->bad = true;
+        if (d->decl.is_field || !d->decl.init) {
+            sema_error(s, d->decl.name_loc, "local '%s' of function '%s' must be a scalar with a "
+                       "value: %s %s = ...;", name, f->name, type_names[d->decl.type], name);
+            fi->bad = true;
+        }
+        for (int j = 0; j < f->params.len; j++) {
+            if (strcmp(f->params.items[j], name) == 0) {
+                sema_error(s, d->decl.name_loc, "local '%s' of function '%s' has the name of "
+                           "one of its parameters", name, f->name);
+                fi->bad = true;
+            }
+        }
+        for (int j = 0; j < i; j++) {
+            if (strcmp(f->locals.items[j]->decl.name, name) == 0) {
+                sema_error(s, d->decl.name_loc, "local '%s' of function '%s' is declared twice",
+                           name, f->name);
+                fi->bad = true;
+            }
+        }
+    }
+}
+
+/* Depth-first search for cycles in the call graph; state: 0 unvisited,
+ * 1 on the path, 2 done. Reports each cycle once, naming it. */
+static void find_cycles(Sema *s, FnInfo *fi, FnInfo **path, int depth, NameMap *state)
+{
+    map_put(state, fi->fn->name, (void *)(intptr_t)1);
+    path[depth] = fi;
+    for (int i = 0; i < fi->calls.len; i++) {
+        FnInfo *callee = fi->calls.items[i].callee;
+        intptr_t st = (intptr_t)map_get(state, callee->fn->name);
+        if (st == 0) {
+            find_cycles(s, callee, path, depth + 1, state);
+        } else if (st == 1) {
+            Loc loc = fi->calls.items[i].loc;
+            if (callee == fi) {
+                sema_error(s, loc, "function '%s' calls itself; recursion is not allowed",
+                           fi->fn->name);
+            } else {
+                char cycle[1024];
+                size_t n = 0;
+                int from = depth;
+                while (path[from] != callee)
+                    from--;
+                for (int k = from; k <= depth && n < sizeof cycle - 64; k++)
+                    n += (size_t)snprintf(cycle + n, sizeof cycle - n, "%s -> ",
+                                          path[k]->fn->name);
+                snprintf(cycle + n, sizeof cycle - n, "%s", callee->fn->name);
+                sema_error(s, loc, "recursive functions: %s; a function cannot call itself, "
+                           "directly or through others", cycle);
+            }
+            for (int k = depth; k >= 0; k--) {
+                path[k]->bad = true;
+                if (path[k] == callee)
+                    break;
+            }
+        }
+    }
+    map_put(state, fi->fn->name, (void *)(intptr_t)2);
+}
+
+/* Checks every function of every module: names, body, recursion, order. */
+static void check_functions(Sema *s)
+{
+    VEC(FnInfo *) all = {0};
+    for (int m = 0; m < s->nmodules; m++) {
+        Module *mod = s->modules[m];
+        for (int i = 0; i < mod->functions.len; i++) {
+            Global *g = map_get(s->globals, mod->functions.items[i]->name);
+            if (!g || g->kind != G_FUNCTION || g->fn->fn != mod->functions.items[i])
+                continue;   /* a duplicate, already reported */
+            vec_push(s->c->arena, &all, g->fn);
+            check_function_names(s, g->fn);
+            inline_check_function(s, g->fn);
+        }
+    }
+    NameMap *state = map_new(s->c->arena);
+    FnInfo **path = arena_alloc(s->c->arena, sizeof *path * (size_t)(all.len + 1));
+    for (int i = 0; i < all.len; i++)
+        if (!map_get(state, all.items[i]->fn->name))
+            find_cycles(s, all.items[i], path, 0, state);
+    for (int i = 0; i < all.len; i++) {
+        FnInfo *fi = all.items[i];
+        for (int j = 0; j < fi->calls.len; j++) {
+            FnInfo *callee = fi->calls.items[j].callee;
+            if (callee == fi || callee->module != fi->module ||
+                loc_before(callee->fn->loc, fi->fn->loc) || (callee->bad && fi->bad))
+                continue;
+            sema_error(s, fi->calls.items[j].loc, "function '%s' is called before its "
+                       "declaration at line %d; functions may call only earlier functions",
+                       callee->fn->name, callee->fn->loc.line);
+            fi->bad = true;
+        }
+    }
+    s->module = s->main;
+    s->user = (Loc){0};
+}
+
+/* =============================================================== stencils */
+
+static void bind(Sema *s, Sym *sym)
+{
+    map_put(s->scope->names, sym->name, sym);
+    if (s->scope->block > 0)
+        vec_push(s->c->arena, &s->scope->block_syms, sym);
+}
+
+static Sym *new_sym(Sema *s, const char *name, Loc loc)
+{
+    Sym *sym = arena_alloc(s->c->arena, sizeof *sym);
+    sym->name = name;
+    sym->loc = loc;
+    return sym;
+}
+
+/* What a new stencil name collides with. */
+typedef enum {
+    NAME_FREE,                /* nothing */
+    NAME_SHADOWS,             /* a builtin or global (reported; it is bound all the same) */
+    NAME_TAKEN,               /* a parameter or temporary (reported; not bound) */
+} NameCheck;
+
+/* Reports a stencil name (parameter or temporary) that is already taken. */
+static NameCheck check_stencil_name(Sema *s, const char *what, const char *name, Loc loc)
+{
+    Sym *old = map_get(s->scope->names, name);
+    if (old) {
+        if (old->field && old->field->kind == IR_TEMP && strcmp(what, "temporary") == 0)
+            sema_error(s, loc, "temporary '%s' is already declared at line %d; assign it "
+                       "without a type: %s = ...;", name, old->loc.line, name);
+        else if (strcmp(what, "parameter") == 0)
+            sema_error(s, loc, "parameter '%s' is declared twice", name);
+        else
+            sema_error(s, loc, "%s '%s' has the name of %s '%s' declared at line %d", what, name,
+                       sym_kind(old), name, old->loc.line);
+        return NAME_TAKEN;
+    }
+    return check_shadowing(s, what, name, loc) ? NAME_FREE : NAME_SHADOWS;
+}
+
+static void lower_params(Sema *s, const Stencil *ast)
+{
+    IrStencil *st = s->scope->st;
+    Arena *a = s->c->arena;
+    for (int i = 0; i < ast->params.len; i++) {
+        const Param *p = ast->params.items[i];
+        bool ok = check_stencil_name(s, "parameter", p->name, p->loc) != NAME_TAKEN;
+        IrParam ip = {0};
+        Sym *sym = new_sym(s, p->name, p->loc);
+        if (p->kind == PARAM_FIELD) {
+            IrField *f = arena_alloc(a, sizeof *f);
+            f->name = p->name;
+            f->loc = p->loc;
+            f->id = st->fields.len;
+            f->kind = IR_PARAM_FIELD;
+            f->param_pos = i;
+            f->type = p->type;
+            f->axes = p->axes ? p->axes : AXES_IJK;
+            vec_push(a, &st->fields, f);
+            ip.is_field = true;
+            ip.field = f;
+            sym->field = f;
+        } else {
+            IrScalar *sc = arena_alloc(a, sizeof *sc);
+            sc->name = p->name;
+            sc->loc = p->loc;
+            sc->id = st->scalars.len;
+            sc->param_pos = i;
+            sc->type = p->type;
+            sc->is_output = p->kind == PARAM_OUT_SCALAR;
+            vec_push(a, &st->scalars, sc);
+            ip.scalar = sc;
+            sym->scalar = sc;
+        }
+        vec_push(a, &st->params, ip);
+        if (ok)
+            bind(s, sym);
+    }
+    int n = st->scalars.len + 1;
+    s->scope->reductions = arena_alloc(a, sizeof(int) * (size_t)n);
+    s->scope->reduction_loc = arena_alloc(a, sizeof(Loc) * (size_t)n);
+}
+
+/* Records where each temporary is first declared, for "used before its
+ * declaration" messages. */
+static void prescan_stmts(Sema *s, const StmtVec *v)
+{
+    for (int i = 0; i < v->len; i++) {
+        const Stmt *st = v->items[i];
+        if (st->kind == STMT_DECL && !map_get(s->scope->decls, st->decl.name)) {
+            Loc *loc = arena_alloc(s->c->arena, sizeof *loc);
+            *loc = st->decl.name_loc;
+            map_put(s->scope->decls, st->decl.name, loc);
+        } else if (st->kind == STMT_IF) {
+            prescan_stmts(s, &st->iff.then);
+            prescan_stmts(s, &st->iff.els);
+        }
+    }
+}
+
+static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
+
+/* Lowers `dst op= value` (op OP_PLUS for plain `=`). */
+static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc loc,
+                         IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Arena *a = s->c->arena;
+    s->nodes = 0;
+    Typed v = sema_expr(s, value);
+    if (op != OP_PLUS) {
+        static const int64_t zero[NAXES];
+        if (!sc->dead)
+            dst->is_read = true;
+        v = binary(s, op, (Typed){ir_load(a, loc, dst, zero), false}, v, loc);
+    }
+    char what[256];
+    snprintf(what, sizeof what, "%s '%s'", type_names[dst->type], dst->name);
+    v = sema_convert(s, v, dst->type, loc, what);
+    if (!v.e)
+        return;
+    v.e = fold_expr(s->c, v.e);
+    if (!shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
+        return;
+    IrStmt *st = ir_stmt_new(a, IR_ASSIGN, loc);
+    st->assign.dst = dst;
+    st->assign.value = v.e;
+    if (!sc->dead)
+        dst->is_written = true;
+    vec_push(a, out, st);
+}
+
+static void lower_decl(Sema *s, const Stmt *d, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Arena *a = s->c->arena;
+    const char *name = d->decl.name;
+    if (check_stencil_name(s, "temporary", name, d->decl.name_loc) == NAME_TAKEN) {
+        if (d->decl.init) {   /* still report the errors of the value */
+            s->nodes = 0;
+            sema_expr(s, d->decl.init);
+        }
+        return;
+    }
+    IrField *t = arena_alloc(a, sizeof *t);
+    t->name = name;
+    t->loc = d->decl.name_loc;
+    t->kind = IR_TEMP;
+    t->param_pos = -1;
+    t->type = d->decl.type;
+    t->axes = d->decl.is_field && d->decl.axes ? d->decl.axes : AXES_IJK;
+    t->block_local = sc->block > 0;
+    if (!sc->dead) {
+        t->id = sc->st->fields.len;
+        vec_push(a, &sc->st->fields, t);
+    }
+    Sym *sym = new_sym(s, name, d->decl.name_loc);
+    sym->field = t;
+    bind(s, sym);
+    if (d->decl.init)
+        assign_field(s, t, OP_PLUS, d->decl.init, d->loc, out);
+}
+
+static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    const Expr *value = st->assign.value;
+    RedOp op = RED_SUM;
+    bool is_reduction = value->kind == EXPR_CALL && !value->call.along_k &&
+                        value->call.args.len == 1 && is_reduction_name(value->call.name, &op);
+    s->nodes = 0;
+    if (!sc->dead && sc->reductions[dst->id]++) {
+        sema_error(s, st->loc, "out scalar '%s' is assigned twice (first at line %d); a "
+                   "stencil returns one value per out scalar", dst->name,
+                   sc->reduction_loc[dst->id].line);
+        sema_expr(s, is_reduction ? value->call.args.items[0] : value);   /* its own errors */
+        return;
+    }
+    if (!sc->dead)
+        sc->reduction_loc[dst->id] = st->loc;
+    if (!is_reduction || st->assign.op != OP_PLUS) {
+        sema_error(s, st->loc, "out scalar '%s' can only be assigned a reduction over the "
+                   "domain, with '=': %s = sum(e), min(e) or max(e)", dst->name, dst->name);
+        s->quiet++;   /* a reduction inside would only repeat the point */
+        sema_expr(s, value);
+        s->quiet--;
+        return;
+    }
+    bool ok = true;
+    if (sc->order != ORDER_PARALLEL) {
+        sema_error(s, st->loc, "a reduction over the domain must be in a computation(parallel), "
+                   "not in a %s one", sc->order == ORDER_FORWARD ? "forward" : "backward");
+        ok = false;
+    }
+    if (sc->mask > 0) {
+        sema_error(s, st->loc, "a reduction over the domain cannot be inside an if; reduce a "
+                   "conditional expression instead, e.g. sum(c ? e : 0.0)");
+        ok = false;
+    }
+    if (dst->type == TY_BOOL) {
+        sema_error(s, st->loc, "out scalar '%s' is a bool; reductions produce int, float or "
+                   "double", dst->name);
+        ok = false;
+    }
+    Typed v = sema_expr(s, value->call.args.items[0]);
+    char what[256];
+    snprintf(what, sizeof what, "%s(e)", value->call.name);
+    if (!ok || !need_number(s, v, what, value->loc))
+        return;
+    snprintf(what, sizeof what, "out %s '%s'", type_names[dst->type], dst->name);
+    v = sema_convert(s, v, dst->type, st->loc, what);
+    if (!v.e || !ok)
+        return;
+    IrStmt *r = ir_stmt_new(s->c->arena, IR_REDUCE, st->loc);
+    r->reduce.dst = dst;
+    r->reduce.op = op;
+    r->reduce.value = fold_expr(s->c, v.e);
+    vec_push(s->c->arena, out, r);
+}
+
+static void lower_assign(Sema *s, const Stmt *st, IrStmtVec *out)
+{
+    const char *name = st->assign.name;
+    Sym *sym = map_get(s->scope->names, name);
+    bool output = sym && (sym->field ? sym->field->kind == IR_PARAM_FIELD
+                                     : sym->scalar->is_output);
+    if (output && !s->scope->dead)
+        s->scope->writes_output = true;
+    if (sym && sym->field) {
+        assign_field(s, sym->field, st->assign.op, st->assign.value, st->loc, out);
+        return;
+    }
+    if (sym && sym->scalar->is_output) {
+        lower_reduction(s, sym->scalar, st, out);
+        return;
+    }
+    if (sym) {
+        sema_error(s, st->assign.name_loc, "scalar parameter '%s' is an input; it cannot be "
+                   "assigned", name);
+    } else {
+        bool reported;
+        Global *g = lookup_global(s, name, st->assign.name_loc, false, &reported);
+        if (g)
+            sema_error(s, st->assign.name_loc, "cannot assign to %s '%s'",
+                       global_kind_names[g->kind], name);
+        else if (is_builtin_name(name))
+            sema_error(s, st->assign.name_loc, "cannot assign to builtin function '%s'", name);
+        else if (!reported)
+            undeclared(s, name, st->assign.name_loc, true);
+    }
+    s->nodes = 0;
+    sema_expr(s, st->assign.value);   /* its own errors */
+}
+
+/* Lowers one branch of an if in a block scope; dead: removed by a constant
+ * condition (lowered for its errors only); masked: under a non-constant one. */
+static void lower_branch(Sema *s, const StmtVec *in, IrStmtVec *out, bool dead, bool masked,
+                         unsigned cond_shape)
+{
+    Scope *sc = s->scope;
+    IrStmtVec scratch = {0};
+    bool saved_dead = sc->dead;
+    unsigned saved_shape = sc->mask_shape;
+    int mark = sc->block_syms.len;
+    sc->dead = sc->dead || dead;
+    sc->block++;
+    if (masked) {
+        sc->mask++;
+        sc->mask_shape |= cond_shape;
+    }
+    lower_stmts(s, in, dead ? &scratch : out);
+    if (masked) {
+        sc->mask--;
+        sc->mask_shape = saved_shape;
+    }
+    sc->block--;
+    while (sc->block_syms.len > mark)
+        map_del(sc->names, sc->block_syms.items[--sc->block_syms.len]->name);
+    sc->dead = saved_dead;
+}
+
+static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
+{
+    s->nodes = 0;
+    Typed c = sema_expr(s, st->iff.cond);
+    if (c.e && c.e->type != TY_BOOL) {
+        sema_error(s, st->iff.cond->loc, "the condition of an if must be bool, not %s; compare "
+                   "it, e.g. x != 0", type_names[c.e->type]);
+        c.e = NULL;
+    }
+    if (c.e)
+        c.e = fold_expr(s->c, c.e);
+    if (!c.e || c.e->kind == IR_CONST) {
+        /* A constant condition keeps one branch, unmasked; after an error
+         * both are lowered for their own errors only. */
+        bool take_then = c.e && c.e->cnst.i;
+        bool take_else = c.e && !c.e->cnst.i;
+        lower_branch(s, &st->iff.then, out, !take_then, false, 0);
+        lower_branch(s, &st->iff.els, out, !take_else, false, 0);
+        return;
+    }
+    IrStmt *iff = ir_stmt_new(s->c->arena, IR_IF, st->loc);
+    iff->iff.cond = c.e;
+    lower_branch(s, &st->iff.then, &iff->iff.then, false, true, c.e->shape);
+    lower_branch(s, &st->iff.els, &iff->iff.els, false, true, c.e->shape);
+    if (iff->iff.then.len || iff->iff.els.len)
+        vec_push(s->c->arena, out, iff);
+}
+
+static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
+{
+    for (int i = 0; i < in->len && !diag_full(&s->c->diag); i++) {
+        const Stmt *st = in->items[i];
+        switch (st->kind) {
+        case STMT_DECL: lower_decl(s, st, out); break;
+        case STMT_ASSIGN: lower_assign(s, st, out); break;
+        case STMT_IF: lower_if(s, st, out); break;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- intervals */
+
+static void require_nk(IrStencil *st, int64_t nk)
+{
+    if (nk > st->min_nk)
+        st->min_nk = nk;
+}
+
+static bool check_interval(Sema *s, const Interval *iv)
+{
+    char lo[32], hi[32];
+    if (llabs(iv->lo.offset) > SEMA_MAX_LEVEL || llabs(iv->hi.offset) > SEMA_MAX_LEVEL) {
+        sema_error(s, iv->loc, "interval(%s, %s) has a level too far from 0 or end (at most "
+                   "%d)", level_text(lo, iv->lo), level_text(hi, iv->hi), SEMA_MAX_LEVEL);
+        return false;
+    }
+    if (level_cmp(iv->lo, iv->hi) >= 0) {
+        sema_error(s, iv->loc, "interval(%s, %s) is %s: its lower bound must be below its "
+                   "upper bound", level_text(lo, iv->lo), level_text(hi, iv->hi),
+                   level_cmp(iv->lo, iv->hi) == 0 ? "empty" : "reversed");
+        return false;
+    }
+    IrStencil *st = s->scope->st;
+    require_nk(st, iv->lo.from_end ? -iv->lo.offset : iv->lo.offset);
+    require_nk(st, iv->hi.from_end ? -iv->hi.offset : iv->hi.offset);
+    require_nk(st, level_min_nk(iv->lo, iv->hi));
+    return true;
+}
+
+/* Sorts the intervals by level, checks that they do not overlap, and leaves
+ * them in execution order. */
+static void order_intervals(Sema *s, IrComputation *comp)
+{
+    IrInterval **v = comp->intervals.items;
+    int n = comp->intervals.len;
+    for (int i = 1; i < n; i++) {   /* insertion sort: stable, and n is small */
+        IrInterval *x = v[i];
+        int j = i;
+        for (; j > 0 && level_cmp(v[j - 1]->lo, x->lo) > 0; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    for (int i = 1; i < n; i++) {
+        char a[32], b[32], c[32], d[32];
+        if (level_cmp(v[i]->lo, v[i - 1]->hi) < 0)
+            sema_error(s, v[i]->loc, "interval(%s, %s) overlaps interval(%s, %s) at line %d; "
+                       "intervals of one computation must not overlap",
+                       level_text(a, v[i]->lo), level_text(b, v[i]->hi),
+                       level_text(c, v[i - 1]->lo), level_text(d, v[i - 1]->hi),
+                       v[i - 1]->loc.line);
+        else
+            require_nk(s->scope->st, level_min_nk(v[i - 1]->hi, v[i]->lo));
+    }
+    if (comp->order == ORDER_BACKWARD)
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            IrInterval *t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+}
+
+static void lower_computation(Sema *s, const Computation *ast)
+{
+    Arena *a = s->c->arena;
+    IrComputation *comp = arena_alloc(a, sizeof *comp);
+    comp->loc = ast->loc;
+    comp->order = ast->order;
+    s->scope->order = ast->order;
+    for (int i = 0; i < ast->intervals.len; i++) {
+        const Interval *iv = ast->intervals.items[i];
+        bool ok = check_interval(s, iv);
+        IrInterval *ir = arena_alloc(a, sizeof *ir);
+        ir->loc = iv->loc;
+        ir->lo = iv->lo;
+        ir->hi = iv->hi;
+        lower_stmts(s, &iv->stmts, &ir->stmts);
+        if (ok)
+            vec_push(a, &comp->intervals, ir);
+    }
+    order_intervals(s, comp);
+    vec_push(a, &s->scope->st->computations, comp);
+}
+
+/* --------------------------------------------------------- boundaries */
+
+static void lower_boundary(Sema *s, const BoundaryDecl *b)
+{
+    Scope *sc = s->scope;
+    Sym *sym = map_get(sc->names, b->field);
+    if (!sym || !sym->field || sym->field->kind != IR_PARAM_FIELD) {
+        if (!sym && !map_get(sc->decls, b->field))
+            sema_error(s, b->field_loc, "boundary condition for '%s', which is not a parameter "
+                       "of this stencil", b->field);
+        else
+            sema_error(s, b->field_loc, "'%s' is a %s; boundary conditions apply to input "
+                       "fields only", b->field,
+                       sym && sym->scalar ? "scalar parameter" : "temporary");
+        return;
+    }
+    IrField *f = sym->field;
+    if (f->is_written) {
+        sema_error(s, b->field_loc, "field '%s' is written by this stencil; boundary conditions "
+                   "apply to input fields only", f->name);
+        return;
+    }
+    unsigned axes = b->axes ? b->axes : (f->axes & AXES_IJ);
+    if (!axes) {
+        sema_error(s, b->field_loc, "field '%s' has no axis I or J; name the axis: boundary "
+                   "%s(k): ...;", f->name, f->name);
+        return;
+    }
+    if (axes & ~f->axes) {
+        sema_error(s, b->field_loc, "field '%s' has no axis %s; it cannot have a boundary "
+                   "condition along it", f->name, axes_name(axes & ~f->axes));
+        return;
+    }
+    double value = 0.0;
+    if (b->kind == BC_DIRICHLET) {
+        s->const_context = true;
+        s->nodes = 0;
+        char what[256];
+        snprintf(what, sizeof what, "the boundary value of %s field '%s'", type_names[f->type],
+                 f->name);
+        Typed v = sema_convert(s, sema_expr(s, b->value), f->type, b->value->loc, what);
+        IrExpr *e = v.e ? fold_expr(s->c, v.e) : NULL;
+        s->const_context = false;
+        if (!e)
+            return;
+        if (e->kind != IR_CONST) {
+            sema_error(s, b->value->loc, "the value of dirichlet(...) must be a compile-time "
+                       "constant");
+            return;
+        }
+        value = type_is_floating(e->type) ? e->cnst.d : (double)e->cnst.i;
+    }
+    for (int ax = 0; ax < NAXES; ax++) {
+        if (!(axes & (1u << ax)))
+            continue;
+        if (f->bc[ax].kind != BC_NONE) {
+            sema_error(s, b->loc, "field '%s' already has a boundary condition along %c, at "
+                       "line %d", f->name, "IJK"[ax], sc->bc_loc[f->id][ax].line);
+            continue;
+        }
+        f->bc[ax].kind = b->kind;
+        f->bc[ax].value = value;
+        sc->bc_loc[f->id][ax] = b->loc;
+    }
+}
+
+/* ------------------------------------------------------------- intents */
+
+static void check_intents(Sema *s, const Stencil *ast)
+{
+    IrStencil *st = s->scope->st;
+    bool out_scalars = false;
+    for (int i = 0; i < st->scalars.len; i++) {
+        IrScalar *sc = st->scalars.items[i];
+        out_scalars = out_scalars || sc->is_output;
+        if (sc->is_output && !s->scope->reductions[sc->id])
+            sema_error(s, sc->loc, "out scalar '%s' is never assigned; assign it a reduction, "
+                       "e.g. %s = sum(...);", sc->name, sc->name);
+    }
+    if (!s->scope->writes_output && !out_scalars)
+        sema_error(s, ast->loc, "stencil '%s' writes no output; assign a field parameter or an "
+                   "out scalar", ast->name);
+}
+
+/* Temporaries get names unique in their stencil (two if blocks may each
+ * declare their own `t`): later ones get a suffix _2, _3, ... */
+static void unique_names(Sema *s, IrStencil *st)
+{
+    NameMap *taken = map_new(s->c->arena);
+    for (int i = 0; i < st->scalars.len; i++)
+        map_put(taken, st->scalars.items[i]->name, st);
+    for (int i = 0; i < st->fields.len; i++) {
+        IrField *f = st->fields.items[i];
+        const char *name = f->name;
+        for (int n = 2; map_get(taken, name); n++)
+            name = arena_printf(s->c->arena, "%s_%d", f->name, n);
+        f->name = name;
+        map_put(taken, name, st);
+    }
+}
+
+/* ============================================================ access rules */
+
+/* A range of K levels [lo, hi). */
+typedef struct {
+    Level lo, hi;
+} LevelRange;
+typedef VEC(LevelRange) LevelRanges;
+
+/* The state of the access-rule walk over one stencil. */
+typedef struct {
+    Sema *s;
+    IrStencil *st;
+    int nfields;
+    IrComputation *comp;
+    int iv_index;             /* the current interval, in execution order */
+    IrInterval *iv;
+    int pos;                  /* the current top-level statement, in execution order */
+    IrStmt *top;
+    VEC(IrField *) top_writes;   /* what the current top-level statement writes */
+    bool *param_written;      /* per field: written in the current computation */
+    int *last_write;          /* per field: last top-level position writing it in it */
+    bool **end_written;       /* per interval: per field, definitely written in it */
+    bool *written;            /* per field: definitely written so far in the interval */
+    LevelRanges *avail;       /* per field: levels computed by earlier computations */
+    IrField *reported_field;  /* the last error, to report a statement's repeats once */
+    IrStmt *reported_top;
+} Rules;
+
+static void collect_writes(Rules *r, const IrStmtVec *v)
+{
+    for (int i = 0; i < v->len; i++) {
+        IrStmt *st = v->items[i];
+        if (st->kind == IR_ASSIGN) {
+            vec_push(r->s->c->arena, &r->top_writes, st->assign.dst);
+        } else if (st->kind == IR_IF) {
+            collect_writes(r, &st->iff.then);
+            collect_writes(r, &st->iff.els);
+        }
+    }
+}
+
+static bool top_writes(const Rules *r, const IrField *f)
+{
+    for (int i = 0; i < r->top_writes.len; i++)
+        if (r->top_writes.items[i] == f)
+            return true;
+    return false;
+}
+
+/* Definite writes of one statement list: `written` gains what it assigns
+ * on every path (an if assigns what both of its branches assign). */
+static void definite_writes(Rules *r, const IrStmtVec *v, bool *written)
+{
+    for (int i = 0; i < v->len; i++) {
+        IrStmt *st = v->items[i];
+        if (st->kind == IR_ASSIGN) {
+            written[st->assign.dst->id] = true;
+        } else if (st->kind == IR_IF) {
+            size_t n = sizeof(bool) * (size_t)r->nfields;
+            bool *a = arena_alloc(r->s->c->arena, n), *b = arena_alloc(r->s->c->arena, n);
+            memcpy(a, written, n);
+            memcpy(b, written, n);
+            definite_writes(r, &st->iff.then, a);
+            definite_writes(r, &st->iff.els, b);
+            for (int f = 0; f < r->nfields; f++)
+                written[f] = written[f] || (a[f] && b[f]);
+        }
+    }
+}
+
+static bool covered(LevelRange need, const LevelRanges *have, int64_t *min_nk, Level *gap)
+{
+    Level cur = need.lo;
+    int64_t nk = 0;
+    while (level_cmp(cur, need.hi) < 0) {
+        const LevelRange *best = NULL;
+        for (int i = 0; i < have->len; i++) {
+            const LevelRange *h = &have->items[i];
+            if (level_cmp(h->lo, cur) <= 0 && level_cmp(cur, h->hi) < 0 &&
+                (!best || level_cmp(h->hi, best->hi) > 0))
+                best = h;
+        }
+        if (!best) {
+            *gap = cur;
+            return false;
+        }
+        int64_t need_nk = level_min_nk(best->lo, cur);
+        nk = need_nk > nk ? need_nk : nk;
+        cur = best->hi;
+    }
+    int64_t need_nk = level_min_nk(need.hi, cur);
+    nk = need_nk > nk ? need_nk : nk;
+    if (nk > *min_nk)
+        *min_nk = nk;
+    return true;
+}
+
+static Level shifted(Level l, int64_t by)
+{
+    l.offset += by;
+    return l;
+}
+
+static bool report_once(Rules *r, IrField *f)
+{
+    if (r->reported_field == f && r->reported_top == r->top)
+        return false;
+    r->reported_field = f;
+    r->reported_top = r->top;
+    return true;
+}
+
+/* Reading temporary f at K offset o needs its levels computed before. */
+static void check_levels(Rules *r, IrExpr *load, bool in_column)
+{
+    IrField *f = load->load.field;
+    IterOrder order = r->comp->order;
+    int64_t o = load->load.offset[AXIS_K];
+    if (!(f->axes & AXES_K)) {
+        bool ok = r->avail[f->id].len > 0 || r->written[f->id];
+        for (int i = 0; i < r->iv_index && !ok; i++)
+            ok = r->end_written[i][f->id];
+        if (!ok && report_once(r, f))
+            sema_error(r->s, load->loc, "temporary '%s' is read before any statement assigns "
+                       "it", f->name);
+        return;
+    }
+    LevelRanges have = {0};
+    Arena *a = r->s->c->arena;
+    for (int i = 0; i < r->avail[f->id].len; i++)
+        vec_push(a, &have, r->avail[f->id].items[i]);
+    bool processed = order == ORDER_FORWARD ? o < 0 : o > 0;   /* levels already done */
+    for (int i = 0; i < r->comp->intervals.len; i++) {
+        IrInterval *iv = r->comp->intervals.items[i];
+        bool use;
+        if (order == ORDER_PARALLEL)
+            use = i < r->iv_index ? r->end_written[i][f->id]
+                                  : i == r->iv_index && r->written[f->id];
+        else if (in_column)
+            use = false;
+        else if (processed)
+            use = r->end_written[i][f->id];
+        else
+            use = o == 0 && i == r->iv_index && r->written[f->id];
+        if (use)
+            vec_push(a, &have, ((LevelRange){iv->lo, iv->hi}));
+    }
+    LevelRange need = in_column ? (LevelRange){{false, o}, {true, o}}
+                                : (LevelRange){shifted(r->iv->lo, o), shifted(r->iv->hi, o)};
+    Level gap;
+    if (covered(need, &have, &r->st->min_nk, &gap) || !report_once(r, f))
+        return;
+    char g[32], lo[32], hi[32], kbuf[32];
+    snprintf(kbuf, sizeof kbuf, "k%+" PRId64, o);
+    const char *hint = "";
+    if (order != ORDER_PARALLEL && o != 0 && !processed && r->last_write[f->id] >= 0)
+        hint = order == ORDER_FORWARD ? "; in a forward computation the levels above the "
+                                        "current one are computed later"
+                                      : "; in a backward computation the levels below the "
+                                        "current one are computed later";
+    else if (order != ORDER_PARALLEL && in_column && r->last_write[f->id] >= 0)
+        hint = "; the column is complete only after the computation that computes it";
+    if (in_column)
+        sema_error(r->s, load->loc, "temporary '%s' is read over the whole column, but no "
+                   "earlier statement computes it at level %s%s", f->name, level_text(g, gap),
+                   hint);
+    else
+        sema_error(r->s, load->loc, "temporary '%s' is read%s%s in interval(%s, %s), but no "
+                   "earlier statement computes it at level %s%s", f->name, o ? " at " : "",
+                   o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
+                   level_text(g, gap), hint);
+}
+
+static void check_read(void *ctx, IrExpr *load, bool in_column)
+{
+    Rules *r = ctx;
+    IrField *f = load->load.field;
+    const int64_t *off = load->load.offset;
+    bool horizontal = off[AXIS_I] || off[AXIS_J];
+    bool parallel = r->comp->order == ORDER_PARALLEL;
+    char buf[96];
+    if (top_writes(r, f) && (horizontal || (parallel && off[AXIS_K]))) {
+        if (!report_once(r, f))
+            return;
+        if (r->top->kind == IR_IF)
+            sema_error(r->s, load->loc, "'%s' is written inside this if, so it cannot be read at "
+                       "an offset (%s) inside it; compute what the if reads before it", f->name,
+                       offset_text(buf, off));
+        else
+            sema_error(r->s, load->loc, "'%s' is read at %s by the statement that writes it; "
+                       "the result would depend on the order of the points: write the result "
+                       "into another %s", f->name, offset_text(buf, off),
+                       f->kind == IR_TEMP ? "temporary" : "field");
+        return;
+    }
+    if (f->kind == IR_PARAM_FIELD) {
+        if (horizontal && r->param_written[f->id] && report_once(r, f))
+            sema_error(r->s, load->loc, "field '%s' is written in this computation, so it can "
+                       "be read in it only at zero horizontal offset, not at %s; compute the new "
+                       "values into a temporary, read that at offsets, and copy it into '%s'",
+                       f->name, offset_text(buf, off), f->name);
+        return;
+    }
+    if (horizontal && !parallel && r->last_write[f->id] >= r->pos) {
+        if (report_once(r, f))
+            sema_error(r->s, load->loc, "temporary '%s' is read at a horizontal offset (%s) "
+                       "before it is written in this %s computation: its extent would grow with "
+                       "every level; compute it in an earlier computation", f->name,
+                       offset_text(buf, off),
+                       r->comp->order == ORDER_FORWARD ? "forward" : "backward");
+        return;
+    }
+    check_levels(r, load, in_column);
+}
+
+static void rules_stmts(Rules *r, const IrStmtVec *v);
+
+static void rules_stmt(Rules *r, IrStmt *st)
+{
+    switch (st->kind) {
+    case IR_ASSIGN:
+        ir_for_each_load(st->assign.value, check_read, r);
+        r->written[st->assign.dst->id] = true;
+        break;
+    case IR_REDUCE:
+        ir_for_each_load(st->reduce.value, check_read, r);
+        break;
+    case IR_IF: {
+        ir_for_each_load(st->iff.cond, check_read, r);
+        size_t n = sizeof(bool) * (size_t)r->nfields;
+        bool *before = arena_alloc(r->s->c->arena, n);
+        bool *after_then = arena_alloc(r->s->c->arena, n);
+        memcpy(before, r->written, n);
+        rules_stmts(r, &st->iff.then);
+        memcpy(after_then, r->written, n);
+        memcpy(r->written, before, n);
+        rules_stmts(r, &st->iff.els);
+        for (int f = 0; f < r->nfields; f++)
+            r->written[f] = before[f] || (after_then[f] && r->written[f]);
+        break;
+    }
+    }
+}
+
+static void rules_stmts(Rules *r, const IrStmtVec *v)
+{
+    for (int i = 0; i < v->len; i++)
+        rules_stmt(r, v->items[i]);
+}
+
+static void rules_computation(Rules *r, IrComputation *comp)
+{
+    Arena *a = r->s->c->arena;
+    size_t n = sizeof(bool) * (size_t)r->nfields;
+    r->comp = comp;
+    memset(r->param_written, 0, n);
+    for (int f = 0; f < r->nfields; f++)
+        r->last_write[f] = -1;
+    r->end_written = arena_alloc(a, sizeof(bool *) * (size_t)(comp->intervals.len + 1));
+    int pos = 0;
+    for (int i = 0; i < comp->intervals.len; i++) {
+        IrInterval *iv = comp->intervals.items[i];
+        r->end_written[i] = arena_alloc(a, n);
+        definite_writes(r, &iv->stmts, r->end_written[i]);
+        for (int j = 0; j < iv->stmts.len; j++, pos++) {
+            r->top_writes.len = 0;
+            collect_writes(r, &(IrStmtVec){&iv->stmts.items[j], 1, 1});
+            for (int w = 0; w < r->top_writes.len; w++) {
+                IrField *f = r->top_writes.items[w];
+                r->last_write[f->id] = pos;
+                if (f->kind == IR_PARAM_FIELD)
+                    r->param_written[f->id] = true;
+            }
+        }
+    }
+    r->pos = 0;
+    for (int i = 0; i < comp->intervals.len; i++) {
+        r->iv_index = i;
+        r->iv = comp->intervals.items[i];
+        memset(r->written, 0, n);
+        for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
+            r->top = r->iv->stmts.items[j];
+            r->top_writes.len = 0;
+            collect_writes(r, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1});
+            rules_stmt(r, r->top);
+        }
+    }
+    for (int i = 0; i < comp->intervals.len; i++) {
+        IrInterval *iv = comp->intervals.items[i];
+        for (int f = 0; f < r->nfields; f++)
+            if (r->end_written[i][f])
+                vec_push(a, &r->avail[f], ((LevelRange){iv->lo, iv->hi}));
+    }
+}
+
+/* Checks the rules of language.md sections 5 and 6 on reads: see above. */
+static void check_access_rules(Sema *s, IrStencil *st)
+{
+    Arena *a = s->c->arena;
+    Rules r = {.s = s, .st = st, .nfields = st->fields.len};
+    size_t n = (size_t)r.nfields + 1;
+    r.param_written = arena_alloc(a, sizeof(bool) * n);
+    r.last_write = arena_alloc(a, sizeof(int) * n);
+    r.written = arena_alloc(a, sizeof(bool) * n);
+    r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
+    for (int i = 0; i < st->computations.len && !diag_full(&s->c->diag); i++)
+        rules_computation(&r, st->computations.items[i]);
+}
+
+/* ------------------------------------------------------------- a stencil */
+
+static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
+{
+    Arena *a = s->c->arena;
+    IrStencil *st = arena_alloc(a, sizeof *st);
+    st->name = ast->name;
+    st->loc = ast->loc;
+    Scope *sc = arena_alloc(a, sizeof *sc);
+    sc->st = st;
+    sc->names = map_new(a);
+    sc->decls = map_new(a);
+    s->scope = sc;
+    s->module = s->main;
+    s->user = (Loc){0};
+    int errors = s->c->diag.errors;
+
+    lower_params(s, ast);
+    for (int i = 0; i < ast->body.len; i++)
+        if (ast->body.items[i].kind == ITEM_COMPUTATION)
+            for (int j = 0; j < ast->body.items[i].computation->intervals.len; j++)
+                prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts);
+    for (int i = 0; i < ast->body.len && !diag_full(&s->c->diag); i++)
+        if (ast->body.items[i].kind == ITEM_COMPUTATION)
+            lower_computation(s, ast->body.items[i].computation);
+    sc->bc_loc = arena_alloc(a, sizeof *sc->bc_loc * (size_t)(st->fields.len + 1));
+    for (int i = 0; i < ast->body.len; i++)
+        if (ast->body.items[i].kind == ITEM_BOUNDARY)
+            lower_boundary(s, ast->body.items[i].boundary);
+    check_intents(s, ast);
+    if (s->c->diag.errors == errors)   /* the rules assume a complete IR */
+        check_access_rules(s, st);
+    unique_names(s, st);
+    s->scope = NULL;
+    return st;
+}
+
+void sema_lower(Compiler *c)
+{
+    c->ir = arena_alloc(c->arena, sizeof *c->ir);
+    if (!c->main)
+        return;
+    Sema s = {.c = c};
+    setup_modules(&s);
+    collect_globals(&s);
+    check_functions(&s);
+    evaluate_consts(&s);
+    Module *main = c->main;
+    for (int i = 0; i < main->stencils.len && !diag_full(&c->diag); i++)
+        vec_push(c->arena, &c->ir->stencils, lower_stencil(&s, main->stencils.items[i]));
+}

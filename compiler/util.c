@@ -1,0 +1,168 @@
+/* util.c: the small utilities every part of the compiler uses.
+ *
+ * The arena is a list of chunks; every allocation of one compilation comes
+ * from it and arena_free releases all of them at once (Check tests compile
+ * many programs in one process, so nothing may outlive the arena). Vectors
+ * (VEC in gtcc.h) grow inside the arena: the old block is simply abandoned,
+ * which costs at most as much again as the final size. The name tables of the
+ * common enumerations are generated from the X-macro lists of gtcc.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* ------------------------------------------------------------------ arena */
+
+enum { CHUNK_SIZE = 64 * 1024 };
+
+typedef struct Chunk Chunk;
+struct Chunk {
+    Chunk *next;        /* the chunk allocated before this one */
+    size_t size;        /* usable bytes after the header */
+    size_t used;        /* bytes handed out */
+    _Alignas(max_align_t) unsigned char data[];
+};
+
+struct Arena {
+    Chunk *head;        /* the chunk allocations come from; NULL before the first */
+};
+
+Arena *arena_new(void)
+{
+    Arena *arena = calloc(1, sizeof *arena);
+    if (!arena)
+        gtcc_die("out of memory");
+    return arena;
+}
+
+void arena_free(Arena *arena)
+{
+    if (!arena)
+        return;
+    for (Chunk *ch = arena->head, *next; ch; ch = next) {
+        next = ch->next;
+        free(ch);
+    }
+    free(arena);
+}
+
+void *arena_alloc(Arena *arena, size_t size)
+{
+    const size_t align = _Alignof(max_align_t);
+    if (size > SIZE_MAX / 2)
+        gtcc_die("out of memory (asked for %zu bytes)", size);
+    size = (size + align - 1) & ~(align - 1);
+    if (size == 0)
+        size = align;
+    Chunk *ch = arena->head;
+    if (!ch || ch->size - ch->used < size) {
+        /* Big blocks get a chunk of their own, placed behind the current one
+         * so that the current chunk's free space is not wasted. */
+        size_t cap = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+        Chunk *fresh = malloc(sizeof *fresh + cap);
+        if (!fresh)
+            gtcc_die("out of memory (asked for %zu bytes)", size);
+        fresh->size = cap;
+        fresh->used = 0;
+        if (ch && cap == size) {
+            fresh->next = ch->next;
+            ch->next = fresh;
+        } else {
+            fresh->next = ch;
+            arena->head = fresh;
+        }
+        ch = fresh;
+    }
+    void *p = ch->data + ch->used;
+    ch->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *arena, const char *s, size_t n)
+{
+    char *p = arena_alloc(arena, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *arena_strdup(Arena *arena, const char *s)
+{
+    return arena_strndup(arena, s, strlen(s));
+}
+
+char *arena_printf(Arena *arena, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        gtcc_die("bad format '%s'", fmt);
+    char *p = arena_alloc(arena, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void vec_grow_(Arena *arena, void **items, int *cap, size_t elem_size)
+{
+    if (*cap > INT32_MAX / 2)
+        gtcc_die("vector too large");
+    int ncap = *cap ? *cap * 2 : 8;
+    void *fresh = arena_alloc(arena, (size_t)ncap * elem_size);
+    if (*cap)
+        memcpy(fresh, *items, (size_t)*cap * elem_size);
+    *items = fresh;
+    *cap = ncap;
+}
+
+/* ------------------------------------------------------------ internal bugs */
+
+_Noreturn void gtcc_die_(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "gtcc: internal error at %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+/* ------------------------------------------------------------- name tables */
+
+const char *const type_names[] = {
+#define X(id, name) [id] = name,
+    SCALAR_TYPES(X)
+#undef X
+};
+
+const char *const op_spellings[] = {
+#define X(id, spelling) [id] = spelling,
+    OPERATORS(X)
+#undef X
+};
+
+const char *const builtin_names[] = {
+#define X(id, name, nargs) [id] = name,
+    BUILTINS(X)
+#undef X
+};
+
+const int builtin_nargs[] = {
+#define X(id, name, nargs) [id] = nargs,
+    BUILTINS(X)
+#undef X
+};
+
+const char *axes_name(unsigned axes)
+{
+    static const char *const names[8] = {"", "I", "J", "IJ", "K", "IK", "JK", "IJK"};
+    return names[axes & 7];
+}

@@ -1,0 +1,1103 @@
+/* stencil.y: the grammar of the .stn language (language.md v1) and the
+ * building of its AST (gtcc.h).
+ *
+ * The parser is pure and reentrant: the scanner (stencil.l) and the Parser
+ * state are its parameters, everything it builds comes from the Compiler's
+ * arena, and it never exits. Syntax errors are reported by
+ * yyreport_syntax_error in the house style ("expected ';' after expression,
+ * saw '}'", "to close '(' at line 3", hints for common slips); recovery is
+ * `error ';'` for statements and declarations and `'{' ... error '}'` for
+ * blocks, helped by the scanner, which skips the rest of a broken statement
+ * with its brackets balanced (lex_begin_skip). Rules that accept common
+ * mistakes (a level `end + 1`, an assignment to `u[i+1]`) exist only to say
+ * precisely what is wrong.
+ *
+ * Top-level statements of a stencil body are gathered into implicit
+ * `computation(parallel) { interval(0, end) { ... } }` items; consecutive
+ * ones (boundary declarations in between do not count) share one.
+ */
+
+%code requires {
+#include "gtcc.h"
+
+/* flex's type for the scanner; lexer.h defines it the same way. */
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+
+/* The deepest nesting of brackets a file may have (clang allows 256). */
+enum { PARSE_MAX_NESTING = 1000 };
+/* The deepest parser stack: a chain of 100000 unary operators, say. A flat
+ * sum of any length needs only a few levels. */
+#define YYMAXDEPTH 100000
+
+typedef struct Parser Parser;
+}
+
+%code provides {
+/* One token as the scanner wrapper (stencil.l: yylex) hands it over. */
+typedef struct {
+    int kind;             /* yytoken_kind_t */
+    YYSTYPE val;
+    YYLTYPE yloc;
+    Loc loc;              /* first byte */
+    Loc end;              /* just after the last byte */
+    char text[48];        /* its text, cut, for messages */
+    size_t len;           /* its whole length */
+    bool bad;             /* the scanner reported it (unterminated string or comment) */
+} ScannedToken;
+
+/* The state of one parse: shared by the scanner and the parser. */
+struct Parser {
+    Compiler *c;
+    Module *mod;                  /* what is being built */
+    const char *file;             /* Loc.file of everything in it */
+    int line, col;                /* position of the next byte */
+    Loc comment_start;            /* of the '/' '*' being scanned */
+    bool scan_bad;                /* the scanner reported the token it is returning */
+    bool fatal;                   /* a limit was hit: the parse stops quietly */
+
+    /* Open brackets, innermost last. */
+    struct {
+        int tok;                  /* TOK_LPAREN, TOK_LBRACKET or TOK_LBRACE */
+        Loc loc;
+    } brackets[PARSE_MAX_NESTING];
+    int nbrackets;
+    int braces;                   /* '{' among them */
+
+    /* The last two tokens handed to the parser. */
+    int tok, prev_tok;
+    Loc tok_loc, tok_end, prev_end;
+    char tok_text[48];
+    size_t tok_len;
+    char last_name[48];           /* the text of the previous token */
+    bool tok_bad, prev_bad;       /* ScannedToken.bad of each */
+    YYLTYPE last_yloc;
+
+    /* Skipping after a syntax error (lex_begin_skip). */
+    bool skipping;
+    int skip_braces;              /* the block depth of the broken statement */
+    int skip_brackets;            /* brackets open where it broke: a ';' inside
+                                   * brackets opened later does not end it */
+    bool block_skipped;           /* a block inside it just closed */
+    ScannedToken block_end;       /* that block's '}' */
+    bool has_pending;             /* a token read ahead, returned next */
+    ScannedToken pending;
+    bool inject_semi;             /* return a ';', then the last token again */
+    Loc injected_at;              /* where the last such ';' went */
+    ScannedToken last;            /* the last token handed to the parser */
+
+    /* What the grammar actions are building. */
+    Function *fn;
+    Stencil *st;
+    Computation *implicit;        /* the open implicit computation of st, or NULL */
+};
+
+int yylex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner);
+int yyparse(yyscan_t scanner, Parser *p);
+/* After a syntax error: the scanner skips to the end of the statement, that
+ * is, to a ';' or a '}' at the block depth of the error (a block closed on
+ * the way ends the statement too, unless 'else' follows). */
+void lex_begin_skip(Parser *p);
+/* After "expected ';'" when the next token is on a later line: the scanner
+ * hands the parser the missing ';', then that token again, so that the
+ * parser recovers on the statement that follows. */
+void lex_insert_semi(Parser *p);
+}
+
+%code {
+#include <string.h>
+
+static void yyerror(const YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg);
+static Loc at(const Parser *p, YYLTYPE l) { return (Loc){p->file, l.first_line, l.first_column}; }
+static Expr *new_expr(Parser *p, ExprKind kind, YYLTYPE l);
+static Expr *new_binary(Parser *p, Op op, Expr *a, Expr *b, YYLTYPE l);
+static Expr *new_unary(Parser *p, Op op, Expr *a, YYLTYPE l);
+static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l);
+static void add_offset(Parser *p, Expr *e, Offset o);
+static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l);
+static void add_toplevel_stmt(Parser *p, Stmt *s, YYLTYPE l);
+static void add_item(Parser *p, BodyItem item);
+static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
+}
+
+%define api.pure full
+%locations
+%define parse.error custom
+%define parse.lac full
+%define api.token.prefix {TOK_}
+%param {yyscan_t scanner}
+%parse-param {Parser *p}
+%expect 0
+
+%union {
+    const char *name;        /* NAME, STRING */
+    int64_t ival;            /* INTLIT */
+    struct {
+        double value;
+        const char *text;
+    } flit;                  /* FLOATLIT */
+    Expr *expr;
+    ExprVec *exprs;
+    Stmt *stmt;
+    StmtVec *stmts;
+    Type type;
+    unsigned axes;
+    int axis;
+    Level level;
+    IterOrder order;
+    Op op;
+    Offset offset;
+    Computation *comp;
+    Interval *interval;
+    BoundaryDecl *boundary;
+}
+
+%token
+    LPAREN "(" RPAREN ")" LBRACE "{" RBRACE "}" LBRACKET "[" RBRACKET "]"
+    SEMI ";" COMMA "," COLON ":" QUESTION "?"
+    ASSIGN "=" ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*=" DIV_ASSIGN "/="
+    PLUS "+" MINUS "-" STAR "*" SLASH "/" PERCENT "%"
+    LT "<" LE "<=" GT ">" GE ">=" EQ "==" NE "!=" AND "&&" OR "||" NOT "!"
+/* Keywords carry their spelling, for the messages of `name`. */
+%token <name>
+    STENCIL "stencil" FUNCTION "function" CONST "const" IMPORT "import"
+    RETURN "return" IF "if" ELSE "else" COMPUTATION "computation"
+    INTERVAL "interval" PARALLEL "parallel" FORWARD "forward"
+    BACKWARD "backward" END "end" BOUNDARY "boundary" PERIODIC "periodic"
+    DIRICHLET "dirichlet" NEUMANN "neumann" MIRROR "mirror" FIELD "field"
+    OUT "out" DOUBLE "double" FLOAT "float" INT "int" BOOL "bool"
+    TRUE "true" FALSE "false" AXIS_I "i" AXIS_J "j" AXIS_K "k" INDEX "index"
+%token INVALID "invalid character"
+%token <name> NAME "identifier" STRING "string literal"
+%token <ival> INTLIT "integer literal"
+%token <flit> FLOATLIT "floating literal"
+
+%nterm <name> name keyword
+%nterm <expr> expr primary offsets constexpr
+%nterm <exprs> args
+%nterm <stmt> stmt decl assign ifstmt
+%nterm <stmts> block stmts
+%nterm <type> scalartype
+%nterm <axes> axes axes_opt bc_axes_opt bc_axis_list
+%nterm <axis> axis
+%nterm <level> level
+%nterm <order> order
+%nterm <op> assignop
+%nterm <offset> offset
+%nterm <comp> computation intervals
+%nterm <interval> interval
+%nterm <boundary> boundary bc
+
+%precedence THEN
+%precedence ELSE
+%right "?" ":"
+%left "||"
+%left "&&"
+%left "==" "!="
+%left "<" "<=" ">" ">="
+%left "+" "-"
+%left "*" "/" "%"
+%precedence UNARY
+
+%%
+
+/* program = { import | constdecl | function | stencil } */
+program:
+    %empty
+|   program toplevel
+;
+
+toplevel:
+    import
+|   constdecl
+|   function
+|   stencil
+|   error ";"     { yyerrok; }
+|   error "}"     { yyerrok; }
+;
+
+/* import = 'import' STRING ';' */
+import:
+    "import" STRING ";" {
+        Import *imp = arena_alloc(p->c->arena, sizeof *imp);
+        imp->loc = at(p, @2);
+        imp->path = $2;
+        vec_push(p->c->arena, &p->mod->imports, imp);
+    }
+;
+
+/* constdecl = 'const' scalartype NAME '=' constexpr ';' */
+constdecl:
+    "const" scalartype name "=" constexpr ";" {
+        ConstDecl *k = arena_alloc(p->c->arena, sizeof *k);
+        k->loc = at(p, @3);
+        k->type = $2;
+        k->name = $3;
+        k->value = $5;
+        vec_push(p->c->arena, &p->mod->consts, k);
+    }
+;
+
+constexpr: expr ;
+
+/* function = 'function' NAME '(' [NAME {',' NAME}] ')' '{' {localdecl} 'return' expr ';' '}' */
+function:
+    function_head "(" function_params ")" "{" function_locals "return" expr ";" "}" {
+        p->fn->ret = $8;
+    }
+|   function_head "(" function_params ")" "{" function_locals "return" error ";" "}" {
+        yyerrok;
+    }
+|   function_head "(" function_params ")" "{" function_locals "return" error "}" {
+        yyerrok;
+    }
+|   function_head "(" function_params ")" "{" function_locals error "}" {
+        yyerrok;
+    }
+;
+
+function_head:
+    "function" name {
+        Function *f = arena_alloc(p->c->arena, sizeof *f);
+        f->loc = at(p, @2);
+        f->name = $2;
+        vec_push(p->c->arena, &p->mod->functions, f);
+        p->fn = f;
+    }
+;
+
+function_params:
+    %empty
+|   function_param_list
+;
+
+function_param_list:
+    function_param
+|   function_param_list "," function_param
+;
+
+function_param:
+    name {
+        vec_push(p->c->arena, &p->fn->params, $1);
+        vec_push(p->c->arena, &p->fn->param_locs, at(p, @1));
+    }
+;
+
+function_locals:
+    %empty
+|   function_locals decl { push_stmt(p, &p->fn->locals, $2); }
+|   function_locals error ";" { yyerrok; }
+;
+
+/* A declared name. A keyword there is an error, named as such, and
+ * otherwise taken as the name so that the parse goes on undisturbed. */
+name:
+    NAME
+|   keyword {
+        diag_error(&p->c->diag, at(p, @1), "'%s' is a keyword and cannot be a name", $1);
+        $$ = $1;
+    }
+;
+
+keyword:
+    "stencil" | "function" | "const" | "import" | "return" | "if" | "else"
+|   "computation" | "interval" | "parallel" | "forward" | "backward" | "end"
+|   "boundary" | "periodic" | "dirichlet" | "neumann" | "mirror" | "field" | "out"
+|   "double" | "float" | "int" | "bool" | "true" | "false" | "i" | "j" | "k" | "index"
+;
+
+/* stencil = 'stencil' NAME '(' param {',' param} ')' '{' body '}' */
+stencil:
+    stencil_head "(" params ")" "{" body "}"
+|   stencil_head "(" params ")" "{" body error "}"    { yyerrok; }
+;
+
+stencil_head:
+    "stencil" name {
+        Stencil *s = arena_alloc(p->c->arena, sizeof *s);
+        s->loc = at(p, @2);
+        s->name = $2;
+        vec_push(p->c->arena, &p->mod->stencils, s);
+        p->st = s;
+        p->implicit = NULL;
+    }
+;
+
+params:
+    param
+|   params "," param
+;
+
+/* param = 'field' '<' scalartype [',' AXES] '>' NAME | scalartype NAME | 'out' scalartype NAME */
+param:
+    "field" "<" scalartype axes_opt ">" name {
+        Param *prm = arena_alloc(p->c->arena, sizeof *prm);
+        prm->loc = at(p, @6);
+        prm->kind = PARAM_FIELD;
+        prm->type = $3;
+        prm->axes = $4 ? $4 : AXES_IJK;
+        prm->name = $6;
+        vec_push(p->c->arena, &p->st->params, prm);
+    }
+|   scalartype name {
+        Param *prm = arena_alloc(p->c->arena, sizeof *prm);
+        prm->loc = at(p, @2);
+        prm->kind = PARAM_SCALAR;
+        prm->type = $1;
+        prm->name = $2;
+        vec_push(p->c->arena, &p->st->params, prm);
+    }
+|   "out" scalartype name {
+        Param *prm = arena_alloc(p->c->arena, sizeof *prm);
+        prm->loc = at(p, @3);
+        prm->kind = PARAM_OUT_SCALAR;
+        prm->type = $2;
+        prm->name = $3;
+        vec_push(p->c->arena, &p->st->params, prm);
+    }
+;
+
+scalartype:
+    "double" { $$ = TY_DOUBLE; }
+|   "float"  { $$ = TY_FLOAT; }
+|   "int"    { $$ = TY_INT; }
+|   "bool"   { $$ = TY_BOOL; }
+;
+
+/* [',' AXES]: 0 when absent */
+axes_opt:
+    %empty      { $$ = 0; }
+|   "," axes    { $$ = $2; }
+;
+
+axes:
+    NAME        { $$ = parse_axes(p, $1, @1); }
+|   axis        {
+        static const char *const upper[] = {"I", "J", "K"};
+        diag_error(&p->c->diag, at(p, @1), "axes are written in upper case: '%s'", upper[$1]);
+        $$ = 1u << $1;
+    }
+;
+
+/* body = { statement | computation | boundarydecl } */
+body:
+    %empty
+|   body stmt           { add_toplevel_stmt(p, $2, @2); }
+|   body computation    {
+        add_item(p, (BodyItem){.kind = ITEM_COMPUTATION, .computation = $2});
+        p->implicit = NULL;
+    }
+|   body boundary       { add_item(p, (BodyItem){.kind = ITEM_BOUNDARY, .boundary = $2}); }
+;
+
+/* computation = 'computation' '(' order ')' ( '{' { interval } '}' | interval ) */
+computation:
+    "computation" "(" order ")" "{" intervals "}" {
+        $$ = $6;
+        $$->loc = at(p, @1);
+        $$->order = $3;
+    }
+|   "computation" "(" order ")" "{" intervals error "}" {
+        yyerrok;
+        $$ = $6;
+        $$->loc = at(p, @1);
+        $$->order = $3;
+    }
+|   "computation" "(" order ")" interval {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->loc = at(p, @1);
+        $$->order = $3;
+        vec_push(p->c->arena, &$$->intervals, $5);
+    }
+;
+
+order:
+    "parallel"  { $$ = ORDER_PARALLEL; }
+|   "forward"   { $$ = ORDER_FORWARD; }
+|   "backward"  { $$ = ORDER_BACKWARD; }
+;
+
+intervals:
+    %empty              { $$ = arena_alloc(p->c->arena, sizeof *$$); }
+|   intervals interval  { $$ = $1; vec_push(p->c->arena, &$$->intervals, $2); }
+|   intervals error ";" { $$ = $1; yyerrok; }
+;
+
+/* interval = 'interval' '(' level ',' level ')' '{' { statement } '}' */
+interval:
+    "interval" "(" level "," level ")" "{" stmts "}" {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->loc = at(p, @1);
+        $$->lo = $3;
+        $$->hi = $5;
+        $$->lo_loc = at(p, @3);
+        $$->hi_loc = at(p, @5);
+        $$->stmts = *$8;
+    }
+|   "interval" "(" level "," level ")" "{" stmts error "}" {
+        yyerrok;
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->loc = at(p, @1);
+        $$->lo = $3;
+        $$->hi = $5;
+        $$->lo_loc = at(p, @3);
+        $$->hi_loc = at(p, @5);
+        $$->stmts = *$8;
+    }
+;
+
+/* level = INT | 'end' | 'end' '-' INT */
+level:
+    INTLIT              { $$ = (Level){false, $1}; }
+|   "end"               { $$ = (Level){true, 0}; }
+|   "end" "-" INTLIT    { $$ = (Level){true, -$3}; }
+|   "end" "+" INTLIT    {
+        diag_error(&p->c->diag, at(p, @2), "a level cannot be above 'end' (one past the "
+                   "highest level); write 'end' or 'end - N'");
+        $$ = (Level){true, 0};
+    }
+|   "-" INTLIT          {
+        diag_error(&p->c->diag, at(p, @1), "levels are counted from 0 at the bottom; "
+                   "write 'end - %lld' to count from the top", (long long)$2);
+        $$ = (Level){false, 0};
+    }
+|   NAME                {
+        diag_error(&p->c->diag, at(p, @1), "a level is an integer, 'end' or 'end - N', "
+                   "not '%s'", $1);
+        $$ = (Level){false, 0};
+    }
+|   "end" "-" NAME      {
+        diag_error(&p->c->diag, at(p, @3), "a level is an integer, 'end' or 'end - N', "
+                   "not 'end - %s'", $3);
+        $$ = (Level){true, 0};
+    }
+;
+
+/* boundarydecl = 'boundary' NAME [ '(' AXIS {',' AXIS} ')' ] ':' bc ';' */
+boundary:
+    "boundary" NAME bc_axes_opt ":" bc ";" {
+        $$ = $5;
+        $$->loc = at(p, @1);
+        $$->field = $2;
+        $$->field_loc = at(p, @2);
+        $$->axes = $3;
+    }
+;
+
+bc_axes_opt:
+    %empty                  { $$ = AXES_NONE; }
+|   "(" bc_axis_list ")"    { $$ = $2; }
+;
+
+bc_axis_list:
+    axis                    { $$ = 1u << $1; }
+|   bc_axis_list "," axis   {
+        if ($1 & (1u << $3))
+            diag_error(&p->c->diag, at(p, @3), "axis '%c' is listed twice", "ijk"[$3]);
+        $$ = $1 | (1u << $3);
+    }
+;
+
+axis:
+    "i" { $$ = AXIS_I; }
+|   "j" { $$ = AXIS_J; }
+|   "k" { $$ = AXIS_K; }
+;
+
+/* bc = 'periodic' | 'dirichlet' '(' constexpr ')' | 'neumann' | 'mirror' */
+bc:
+    "periodic"  {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->kind = BC_PERIODIC;
+    }
+|   "dirichlet" "(" constexpr ")" {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->kind = BC_DIRICHLET;
+        $$->value = $3;
+    }
+|   "neumann"   {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->kind = BC_NEUMANN;
+    }
+|   "mirror"    {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        $$->kind = BC_MIRROR;
+    }
+;
+
+/* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block] */
+stmt:
+    decl
+|   assign
+|   ifstmt
+|   error ";"   { $$ = NULL; yyerrok; }
+;
+
+stmts:
+    %empty      { $$ = arena_alloc(p->c->arena, sizeof *$$); }
+|   stmts stmt  { $$ = $1; push_stmt(p, $$, $2); }
+;
+
+/* localdecl = scalartype NAME '=' expr ';' | 'field' '<' scalartype ',' AXES '>' NAME ['=' expr] ';' */
+decl:
+    scalartype name "=" expr ";" {
+        $$ = new_stmt(p, STMT_DECL, @1);
+        $$->decl.type = $1;
+        $$->decl.name = $2;
+        $$->decl.name_loc = at(p, @2);
+        $$->decl.axes = AXES_IJK;
+        $$->decl.init = $4;
+    }
+|   scalartype name ";" {
+        diag_error(&p->c->diag, at(p, @2), "local '%s' needs an initial value: write "
+                   "'%s %s = ...;', or 'field<%s, IJK> %s;' for a temporary field", $2,
+                   type_names[$1], $2, type_names[$1], $2);
+        $$ = NULL;
+    }
+|   "field" "<" scalartype axes_opt ">" name ";" {
+        $$ = new_stmt(p, STMT_DECL, @1);
+        $$->decl.type = $3;
+        $$->decl.name = $6;
+        $$->decl.name_loc = at(p, @6);
+        $$->decl.is_field = true;
+        $$->decl.axes = $4 ? $4 : AXES_IJK;
+        if (!$4)
+            diag_error(&p->c->diag, at(p, @5), "a temporary field needs its axes: "
+                       "'field<%s, IJK> %s'", type_names[$3], $6);
+    }
+|   "field" "<" scalartype axes_opt ">" name "=" expr ";" {
+        $$ = new_stmt(p, STMT_DECL, @1);
+        $$->decl.type = $3;
+        $$->decl.name = $6;
+        $$->decl.name_loc = at(p, @6);
+        $$->decl.is_field = true;
+        $$->decl.axes = $4 ? $4 : AXES_IJK;
+        $$->decl.init = $8;
+        if (!$4)
+            diag_error(&p->c->diag, at(p, @5), "a temporary field needs its axes: "
+                       "'field<%s, IJK> %s'", type_names[$3], $6);
+    }
+;
+
+assign:
+    NAME assignop expr ";" {
+        $$ = new_stmt(p, STMT_ASSIGN, @1);
+        $$->assign.name = $1;
+        $$->assign.name_loc = at(p, @1);
+        $$->assign.op = $2;
+        $$->assign.value = $3;
+    }
+|   NAME "[" offsets "]" assignop expr ";" {
+        diag_error(&p->c->diag, at(p, @2), "assignments always write at zero offset: "
+                   "write '%s %s ...' without '[...]'", $1, $5 == OP_PLUS ? "=" :
+                   $5 == OP_ADD ? "+=" : $5 == OP_SUB ? "-=" : $5 == OP_MUL ? "*=" : "/=");
+        $$ = NULL;
+    }
+;
+
+assignop:
+    "="     { $$ = OP_PLUS; }
+|   "+="    { $$ = OP_ADD; }
+|   "-="    { $$ = OP_SUB; }
+|   "*="    { $$ = OP_MUL; }
+|   "/="    { $$ = OP_DIV; }
+;
+
+ifstmt:
+    "if" "(" expr ")" block %prec THEN {
+        $$ = new_stmt(p, STMT_IF, @1);
+        $$->iff.cond = $3;
+        $$->iff.then = *$5;
+    }
+|   "if" "(" expr ")" block "else" block {
+        $$ = new_stmt(p, STMT_IF, @1);
+        $$->iff.cond = $3;
+        $$->iff.then = *$5;
+        $$->iff.els = *$7;
+        $$->iff.has_else = true;
+    }
+;
+
+/* block = '{' { statement } '}' | statement */
+block:
+    "{" stmts "}"       { $$ = $2; }
+|   "{" stmts error "}" { $$ = $2; yyerrok; }
+|   stmt                {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        push_stmt(p, $$, $1);
+    }
+;
+
+/* Expressions, with C's precedence and associativity. */
+expr:
+    expr "?" expr ":" expr {
+        $$ = new_expr(p, EXPR_COND, @2);
+        $$->cond.cond = $1;
+        $$->cond.then = $3;
+        $$->cond.els = $5;
+    }
+|   expr "||" expr  { $$ = new_binary(p, OP_OR, $1, $3, @2); }
+|   expr "&&" expr  { $$ = new_binary(p, OP_AND, $1, $3, @2); }
+|   expr "==" expr  { $$ = new_binary(p, OP_EQ, $1, $3, @2); }
+|   expr "!=" expr  { $$ = new_binary(p, OP_NE, $1, $3, @2); }
+|   expr "<" expr   { $$ = new_binary(p, OP_LT, $1, $3, @2); }
+|   expr "<=" expr  { $$ = new_binary(p, OP_LE, $1, $3, @2); }
+|   expr ">" expr   { $$ = new_binary(p, OP_GT, $1, $3, @2); }
+|   expr ">=" expr  { $$ = new_binary(p, OP_GE, $1, $3, @2); }
+|   expr "+" expr   { $$ = new_binary(p, OP_ADD, $1, $3, @2); }
+|   expr "-" expr   { $$ = new_binary(p, OP_SUB, $1, $3, @2); }
+|   expr "*" expr   { $$ = new_binary(p, OP_MUL, $1, $3, @2); }
+|   expr "/" expr   { $$ = new_binary(p, OP_DIV, $1, $3, @2); }
+|   expr "%" expr   { $$ = new_binary(p, OP_MOD, $1, $3, @2); }
+|   "-" expr %prec UNARY { $$ = new_unary(p, OP_NEG, $2, @1); }
+|   "!" expr %prec UNARY { $$ = new_unary(p, OP_NOT, $2, @1); }
+|   "+" expr %prec UNARY { $$ = new_unary(p, OP_PLUS, $2, @1); }
+|   primary
+;
+
+primary:
+    INTLIT {
+        $$ = new_expr(p, EXPR_INT, @1);
+        $$->ival = $1;
+    }
+|   FLOATLIT {
+        $$ = new_expr(p, EXPR_FLOAT, @1);
+        $$->flit.value = $1.value;
+        $$->flit.text = $1.text;
+    }
+|   "true"  { $$ = new_expr(p, EXPR_BOOL, @1); $$->bval = true; }
+|   "false" { $$ = new_expr(p, EXPR_BOOL, @1); $$->bval = false; }
+|   NAME {
+        $$ = new_expr(p, EXPR_ACCESS, @1);
+        $$->access.name = $1;
+    }
+|   NAME "[" offsets "]" {
+        $$ = $3;
+        $$->loc = at(p, @1);
+        $$->access.name = $1;
+    }
+|   NAME "(" ")" {
+        $$ = new_expr(p, EXPR_CALL, @1);
+        $$->call.name = $1;
+    }
+|   NAME "(" args ")" {
+        $$ = new_expr(p, EXPR_CALL, @1);
+        $$->call.name = $1;
+        $$->call.args = *$3;
+    }
+|   NAME "(" args "," "k" ")" {
+        $$ = new_expr(p, EXPR_CALL, @1);
+        $$->call.name = $1;
+        $$->call.args = *$3;
+        $$->call.along_k = true;
+    }
+|   NAME "(" args "," "i" ")" {
+        diag_error(&p->c->diag, at(p, @5), "a column reduction is along 'k' only");
+        $$ = new_expr(p, EXPR_CALL, @1);
+        $$->call.name = $1;
+        $$->call.args = *$3;
+    }
+|   NAME "(" args "," "j" ")" {
+        diag_error(&p->c->diag, at(p, @5), "a column reduction is along 'k' only");
+        $$ = new_expr(p, EXPR_CALL, @1);
+        $$->call.name = $1;
+        $$->call.args = *$3;
+    }
+|   "index" "(" axis ")" {
+        $$ = new_expr(p, EXPR_INDEX, @1);
+        $$->index.axis = $3;
+    }
+|   "(" expr ")" { $$ = $2; }
+;
+
+args:
+    expr {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        vec_push(p->c->arena, $$, $1);
+    }
+|   args "," expr { $$ = $1; vec_push(p->c->arena, $$, $3); }
+;
+
+/* offset = ('i' | 'j' | 'k') [ ('+'|'-') INT ], each axis at most once */
+offsets:
+    offset {
+        $$ = new_expr(p, EXPR_ACCESS, @1);
+        $$->access.has_brackets = true;
+        add_offset(p, $$, $1);
+    }
+|   offsets "," offset { $$ = $1; add_offset(p, $$, $3); }
+;
+
+offset:
+    axis                { $$ = (Offset){$1, 0, at(p, @1)}; }
+|   axis "+" INTLIT     { $$ = (Offset){$1, $3, at(p, @1)}; }
+|   axis "-" INTLIT     { $$ = (Offset){$1, -$3, at(p, @1)}; }
+;
+
+%%
+
+static Expr *new_expr(Parser *p, ExprKind kind, YYLTYPE l)
+{
+    Expr *e = arena_alloc(p->c->arena, sizeof *e);
+    e->kind = kind;
+    e->loc = at(p, l);
+    return e;
+}
+
+static Expr *new_binary(Parser *p, Op op, Expr *a, Expr *b, YYLTYPE l)
+{
+    Expr *e = new_expr(p, EXPR_BINARY, l);
+    e->op.op = op;
+    e->op.a = a;
+    e->op.b = b;
+    return e;
+}
+
+static Expr *new_unary(Parser *p, Op op, Expr *a, YYLTYPE l)
+{
+    Expr *e = new_expr(p, EXPR_UNARY, l);
+    e->op.op = op;
+    e->op.a = a;
+    return e;
+}
+
+static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l)
+{
+    Stmt *s = arena_alloc(p->c->arena, sizeof *s);
+    s->kind = kind;
+    s->loc = at(p, l);
+    return s;
+}
+
+static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
+{
+    if (s)
+        vec_push(p->c->arena, v, s);
+}
+
+/* Adds an offset to an access, unless its axis is already there. */
+static void add_offset(Parser *p, Expr *e, Offset o)
+{
+    for (int i = 0; i < e->access.noffsets; i++) {
+        if (e->access.offsets[i].axis == o.axis) {
+            diag_error(&p->c->diag, o.loc, "axis '%c' appears twice in this offset; each axis "
+                       "may be given once", "ijk"[o.axis]);
+            diag_note(&p->c->diag, e->access.offsets[i].loc, "'%c' first given here",
+                      "ijk"[o.axis]);
+            return;
+        }
+    }
+    e->access.offsets[e->access.noffsets++] = o;
+}
+
+/* AXES of a field type: IJK, IJ, IK, JK, I, J or K. */
+static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l)
+{
+    unsigned axes = 0;
+    bool bad = false, dup = false;
+    for (const char *s = name; *s; s++) {
+        int a = *s == 'I' ? AXIS_I : *s == 'J' ? AXIS_J : *s == 'K' ? AXIS_K : -1;
+        if (a < 0 || s - name >= 3) {
+            bad = true;
+            break;
+        }
+        if (axes & (1u << a))
+            dup = true;
+        axes |= 1u << a;
+    }
+    const char *canon = axes_name(axes);
+    if (bad || dup || axes == 0) {
+        diag_error(&p->c->diag, at(p, l), "unknown axes '%.40s%s'; expected IJK, IJ, IK, JK, "
+                   "I, J or K", name, strlen(name) > 40 ? "..." : "");
+        return AXES_IJK;
+    }
+    if (strcmp(canon, name) != 0)
+        diag_error(&p->c->diag, at(p, l), "axes are written in the order I, J, K: '%s', "
+                   "not '%s'", canon, name);
+    return axes;
+}
+
+static void add_item(Parser *p, BodyItem item)
+{
+    vec_push(p->c->arena, &p->st->body, item);
+}
+
+/* A statement at the top of a stencil body goes into the open implicit
+ * computation, or opens one. */
+static void add_toplevel_stmt(Parser *p, Stmt *s, YYLTYPE l)
+{
+    if (!s)
+        return;
+    if (!p->implicit) {
+        Computation *comp = arena_alloc(p->c->arena, sizeof *comp);
+        comp->loc = at(p, l);
+        comp->order = ORDER_PARALLEL;
+        comp->implicit = true;
+        Interval *in = arena_alloc(p->c->arena, sizeof *in);
+        in->loc = comp->loc;
+        in->lo = (Level){false, 0};
+        in->hi = (Level){true, 0};
+        in->lo_loc = in->hi_loc = comp->loc;
+        vec_push(p->c->arena, &comp->intervals, in);
+        add_item(p, (BodyItem){.kind = ITEM_COMPUTATION, .computation = comp});
+        p->implicit = comp;
+    }
+    vec_push(p->c->arena, &p->implicit->intervals.items[0]->stmts, s);
+}
+
+/* --------------------------------------------------------- error messages */
+
+/* How a grammar symbol is named in messages: 'if', identifier, expression... */
+static const char *symbol_text(Parser *p, yysymbol_kind_t sym)
+{
+    switch (sym) {
+    case YYSYMBOL_YYEOF: return "end of file";
+    case YYSYMBOL_NAME: return "identifier";
+    case YYSYMBOL_STRING: return "string literal";
+    case YYSYMBOL_INTLIT: return "integer literal";
+    case YYSYMBOL_FLOATLIT: return "floating literal";
+    case YYSYMBOL_INVALID: return "invalid character";
+    default: break;
+    }
+    /* Aliases of punctuation and keywords: show "if" as 'if'. */
+    return arena_printf(p->c->arena, "'%s'", yysymbol_name(sym));
+}
+
+/* The lookahead as "saw ..." shows it. */
+static const char *saw_text(Parser *p, yysymbol_kind_t la)
+{
+    if (la == YYSYMBOL_YYEOF)
+        return "end of file";
+    if (la == YYSYMBOL_YYEMPTY || la == YYSYMBOL_YYerror || la == YYSYMBOL_YYUNDEF)
+        return "this";
+    if (p->tok == TOK_SEMI && p->tok_text[0] == '}')
+        return "'}'";
+    char clean[sizeof p->tok_text];
+    size_t n = 0;
+    for (const char *s = p->tok_text; *s && n + 1 < sizeof clean; s++)
+        clean[n++] = (unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ? '?' : *s;
+    clean[n] = '\0';
+    return arena_printf(p->c->arena, "'%.40s%s'", clean, p->tok_len > 40 ? "..." : "");
+}
+
+static bool is_keyword(yysymbol_kind_t sym)
+{
+    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_INDEX;
+}
+
+static bool ends_expression(int tok)
+{
+    return tok == TOK_NAME || tok == TOK_INTLIT || tok == TOK_FLOATLIT || tok == TOK_TRUE
+        || tok == TOK_FALSE || tok == TOK_RPAREN || tok == TOK_RBRACKET || tok == TOK_STRING;
+}
+
+/* The message for an invalid character (the INVALID token). */
+static void report_invalid(Parser *p, Loc loc)
+{
+    const unsigned char *s = (const unsigned char *)p->tok_text;
+    Diag *d = &p->c->diag;
+    if (p->tok_len == 0 || s[0] == 0) {
+        diag_error(d, loc, "stray null byte in program");
+    } else if (s[0] >= 0xc0 && p->tok_len >= 2) {
+        unsigned cp = s[0] & (s[0] >= 0xf0 ? 0x07 : s[0] >= 0xe0 ? 0x0f : 0x1f);
+        for (size_t i = 1; i < p->tok_len && i < 4; i++)
+            cp = cp << 6 | (s[i] & 0x3f);
+        diag_error(d, loc, "invalid character U+%04X in program; names and operators are ASCII",
+                   cp);
+    } else if (s[0] >= 0x80 || s[0] < 0x20 || s[0] == 0x7f) {
+        diag_error(d, loc, "stray byte 0x%02x in program", s[0]);
+    } else {
+        const char *hint = "";
+        switch (s[0]) {
+        case '&': hint = "; did you mean '&&'?"; break;
+        case '|': hint = "; did you mean '||'?"; break;
+        case '#': hint = "; comments start with '//'"; break;
+        case '\'': hint = "; the only strings are import paths, in '\"'"; break;
+        case '.': hint = "; there are no structure members"; break;
+        default: break;
+        }
+        diag_error(d, loc, "invalid character '%c' in program%s", s[0], hint);
+    }
+}
+
+enum { MAX_LISTED = 5 };
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Parser *p)
+{
+    (void)scanner;
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    Loc loc = at(p, *yypcontext_location(ctx));
+    if (la == YYSYMBOL_YYEOF && p->prev_end.file)
+        loc = p->prev_end;   /* just after the last token, not on a line of its own */
+    Diag *d = &p->c->diag;
+    /* Nothing to add after a limit, or right after a token the scanner
+     * already reported (an unterminated comment or string). */
+    if (p->fatal || p->tok_bad || p->prev_bad) {
+        lex_begin_skip(p);
+        return 0;
+    }
+    if (la == YYSYMBOL_INVALID) {
+        report_invalid(p, loc);
+        lex_begin_skip(p);
+        return 0;
+    }
+
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    bool has[YYNTOKENS] = {false};
+    for (int i = 0; i < n; i++)
+        has[exp[i]] = true;
+    /* Where a name is declared every keyword is accepted too (see `name`):
+     * only the name is worth mentioning. */
+    if (has[YYSYMBOL_NAME] && has[YYSYMBOL_STENCIL] && has[YYSYMBOL_INDEX]) {
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (!is_keyword(exp[i]))
+                exp[kept++] = exp[i];
+            else
+                has[exp[i]] = false;
+        n = kept;
+    }
+    const char *saw = saw_text(p, la);
+    const char *hint = "";
+
+    /* Hints for common slips. */
+    if (la == YYSYMBOL_ELSE)
+        hint = "; 'else' without a matching 'if'";
+    else if (la == YYSYMBOL_ASSIGN && has[YYSYMBOL_EQ])
+        hint = "; did you mean '=='?";
+    else if ((la == YYSYMBOL_AXIS_I || la == YYSYMBOL_AXIS_J || la == YYSYMBOL_AXIS_K)
+             && has[YYSYMBOL_FLOATLIT])
+        hint = arena_printf(p->c->arena, "; '%s' names an axis: write 'index(%s)' for the "
+                            "position along it", p->tok_text, p->tok_text);
+    else if (is_keyword(la) && has[YYSYMBOL_NAME] && !has[YYSYMBOL_IF])
+        hint = arena_printf(p->c->arena, "; '%s' is a keyword and cannot be a name",
+                            p->tok_text);
+    else if (la == YYSYMBOL_INTERVAL && has[YYSYMBOL_IF])
+        hint = "; 'interval' goes inside 'computation(...)'";
+    else if (has[YYSYMBOL_INTERVAL] && !has[YYSYMBOL_IF] && la != YYSYMBOL_RBRACE)
+        hint = "; the statements of a computation go inside 'interval(LO, HI) { ... }'";
+    else if (has[YYSYMBOL_RETURN] && la != YYSYMBOL_RETURN)
+        hint = "; a function body holds local declarations, then 'return EXPR;'";
+    else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
+             && (strcmp(p->last_name, "for") == 0 || strcmp(p->last_name, "while") == 0))
+        hint = "; there are no loops: the K loop is 'computation(forward)' or "
+               "'computation(backward)', I and J are implicit";
+    else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
+        hint = "; an offset is written like 'i+1' or 'k-1'";
+
+    /* expected ';' after expression: point just after the expression. */
+    if (has[YYSYMBOL_SEMI] && !has[YYSYMBOL_COMMA] && !has[YYSYMBOL_RPAREN]
+        && !has[YYSYMBOL_RBRACKET]) {
+        Loc after = p->prev_end.file ? p->prev_end : loc;
+        if (ends_expression(p->prev_tok) && !(la == YYSYMBOL_EQ && has[YYSYMBOL_ASSIGN]))
+            diag_error(d, after, "expected ';' after %s, saw %s%s",
+                       p->prev_tok == TOK_STRING ? "import path" : "expression", saw, hint);
+        else
+            diag_error(d, after, "expected ';', saw %s%s", saw, hint);
+        if (p->tok_loc.line > p->prev_end.line)
+            lex_insert_semi(p);
+        else
+            lex_begin_skip(p);
+        return 0;
+    }
+
+    /* The closing bracket that would match the innermost open one: named
+     * last, with where it was opened. A '{' is named only at the end of the
+     * file (elsewhere a missing '}' is rarely the mistake). */
+    yysymbol_kind_t want = YYSYMBOL_YYEMPTY;
+    const char *closing = "";
+    /* The lookahead, if it opens a bracket, is already on the stack. */
+    int inner = p->nbrackets - 1
+        - (la == YYSYMBOL_LPAREN || la == YYSYMBOL_LBRACKET || la == YYSYMBOL_LBRACE);
+    if (inner >= 0) {
+        int top = p->brackets[inner].tok;
+        want = top == TOK_LPAREN ? YYSYMBOL_RPAREN
+             : top == TOK_LBRACKET ? YYSYMBOL_RBRACKET : YYSYMBOL_RBRACE;
+        Loc open = p->brackets[inner].loc;
+        if (!has[want] || la == want || (top == TOK_LBRACE && la != YYSYMBOL_YYEOF)) {
+            want = YYSYMBOL_YYEMPTY;
+        } else {
+            const char *o = top == TOK_LPAREN ? "(" : top == TOK_LBRACKET ? "[" : "{";
+            closing = open.line == loc.line
+                ? arena_printf(p->c->arena, " to close '%s'", o)
+                : arena_printf(p->c->arena, " to close '%s' at line %d", o, open.line);
+        }
+    }
+
+    /* Name what was expected, with classes for long lists. */
+    const char *items[YYNTOKENS + 1];
+    int nitems = 0;
+    bool expr_class = has[YYSYMBOL_INTLIT] && has[YYSYMBOL_FLOATLIT];
+    bool stmt_class = has[YYSYMBOL_IF];
+    bool type_class = has[YYSYMBOL_DOUBLE] && has[YYSYMBOL_BOOL];
+    bool level_class = has[YYSYMBOL_END] && has[YYSYMBOL_INTLIT] && !has[YYSYMBOL_FLOATLIT];
+    bool after_name = p->prev_tok == TOK_NAME;
+    if (stmt_class)
+        items[nitems++] = "statement";
+    else if (expr_class)
+        items[nitems++] = "expression";
+    else if (type_class)
+        items[nitems++] = "type";
+    else if (level_class)
+        items[nitems++] = "level (an integer, 'end' or 'end - N')";
+    for (int i = 0; i < n; i++) {
+        yysymbol_kind_t s = exp[i];
+        bool binop = s == YYSYMBOL_QUESTION || (s >= YYSYMBOL_PLUS && s <= YYSYMBOL_OR);
+        bool starter = s == YYSYMBOL_INTLIT || s == YYSYMBOL_FLOATLIT || s == YYSYMBOL_TRUE
+            || s == YYSYMBOL_FALSE || s == YYSYMBOL_NAME || s == YYSYMBOL_INDEX
+            || s == YYSYMBOL_LPAREN || s == YYSYMBOL_MINUS || s == YYSYMBOL_PLUS
+            || s == YYSYMBOL_NOT;
+        bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
+            || s == YYSYMBOL_BOOL;
+        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
+            || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY;
+        bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;
+        if ((stmt_class && stmt_start) || (expr_class && starter) || (type_class && type)
+            || level_class)
+            continue;
+        bool axis = s == YYSYMBOL_AXIS_I || s == YYSYMBOL_AXIS_J || s == YYSYMBOL_AXIS_K;
+        if (expr_class && axis)
+            continue;   /* `sum(e, k)`: not worth naming where any expression goes */
+        if (binop && has[YYSYMBOL_PLUS] && (n > MAX_LISTED || has[YYSYMBOL_RPAREN]
+                      || has[YYSYMBOL_RBRACKET] || has[YYSYMBOL_COMMA] || has[YYSYMBOL_COLON]))
+            continue;   /* the expression could go on: not worth listing */
+        if ((s == YYSYMBOL_LPAREN || s == YYSYMBOL_LBRACKET) && after_name && !expr_class)
+            continue;   /* a call or an access could go on */
+        if (compound && has[YYSYMBOL_ASSIGN])
+            continue;   /* '=' stands for all assignments */
+        if (s == want || (s == YYSYMBOL_YYEOF && n > 1))
+            continue;   /* named last; the end of file is no advice */
+        items[nitems++] = symbol_text(p, s);
+    }
+    if (want != YYSYMBOL_YYEMPTY)
+        items[nitems++] = arena_printf(p->c->arena, "%s%s", symbol_text(p, want), closing);
+
+    if (nitems == 0 || nitems > MAX_LISTED) {
+        diag_error(d, loc, "unexpected %s%s", saw, hint);
+    } else {
+        char list[1024] = "";
+        size_t len = 0;
+        for (int i = 0; i < nitems && len < sizeof list; i++) {
+            const char *sep = i == 0 ? "" : i == nitems - 1 ? " or " : ", ";
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", sep, items[i]);
+        }
+        diag_error(d, loc, "expected %s, saw %s%s", list, saw, hint);
+    }
+    lex_begin_skip(p);
+    return 0;
+}
+
+/* Called by Bison only when its stack is exhausted (syntax errors go through
+ * yyreport_syntax_error). */
+static void yyerror(const YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg)
+{
+    (void)scanner;
+    (void)msg;
+    if (!p->fatal)
+        diag_error(&p->c->diag, at(p, *loc), "program nested too deeply for the parser "
+                   "(the limit is %d levels)", YYMAXDEPTH);
+    p->fatal = true;
+}

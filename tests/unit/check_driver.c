@@ -1,0 +1,535 @@
+/* check_driver.c: the command line (options.c), diagnostics (diag.c),
+ * imports (import.c), and the gtcc binary as a whole: exit statuses, make
+ * dependencies, and the rule that a failed compilation leaves no output.
+ * The binary is the one the Makefile names in GTCC_BIN; each test that runs
+ * it works in a fresh temporary directory. */
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gtcc.h"
+
+/* ------------------------------------------------------------ helpers */
+
+typedef struct {
+    Compiler *c;
+    char *diag;
+    size_t len;
+    FILE *out;
+} Ctx;
+
+static void ctx_new(Ctx *x)
+{
+    x->out = open_memstream(&x->diag, &x->len);
+    x->c = compiler_new(x->out);
+}
+
+static void ctx_done(Ctx *x)
+{
+    compiler_free(x->c);
+    fclose(x->out);
+    free(x->diag);
+}
+
+/* options_parse on a NULL-terminated list of words (argv[0] is added). */
+static int parse_args(Ctx *x, const char *const *words)
+{
+    char *argv[32] = {(char *)"gtcc"};
+    int argc = 1;
+    for (; words[argc - 1]; argc++)
+        argv[argc] = (char *)words[argc - 1];
+    int status = options_parse(x->c, argc, argv);
+    fflush(x->out);
+    return status;
+}
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gtcc-driver-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    char *slash = strrchr(path, '/');
+    if (slash > path + strlen(tmpdir)) {
+        *slash = '\0';
+        mkdir(path, 0777);
+        *slash = '/';
+    }
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The contents of tmpdir/name, or NULL; free it. */
+static char *read_file(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs `gtcc ARGS` in tmpdir; returns its exit status, stdout and stderr in
+ * tmpdir/stdout and tmpdir/stderr. */
+static int run_gtcc(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >stdout 2>stderr", tmpdir, GTCC_BIN, args);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* Number of entries of tmpdir/dir, not counting . and .. */
+static int count_entries(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, dir);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static const char good[] =
+    "// a valid program\n"
+    "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+    "stencil s(field<double> u, field<double> v) { v = lap(u); }\n";
+
+/* ------------------------------------------------------------ options */
+
+START_TEST(test_options_defaults)
+{
+    Ctx x;
+    ctx_new(&x);
+    ck_assert_int_eq(parse_args(&x, (const char *[]){"in.stn", NULL}), 0);
+    Options *o = &x.c->opts;
+    ck_assert_str_eq(o->input, "in.stn");
+    ck_assert_ptr_null(o->output);
+    ck_assert_str_eq(o->backend, "openmp");
+    ck_assert_int_eq(o->emit, EMIT_C);
+    ck_assert(!o->dep_M && !o->dep_MD);
+    ck_assert_str_eq(driver_output_path(x.c), "in.c");
+    ck_assert_uint_eq(x.len, 0);
+    ctx_done(&x);
+
+    ctx_new(&x);
+    ck_assert_int_eq(parse_args(&x, (const char *[]){"-b", "cuda", "dir/prog.stn", NULL}), 0);
+    ck_assert_str_eq(driver_output_path(x.c), "prog.cu");
+    ck_assert_str_eq(driver_sibling_path(x.c, "a.b/c", ".h"), "a.b/c.h");
+    ck_assert_str_eq(driver_sibling_path(x.c, "out/x.c", ".d"), "out/x.d");
+    ctx_done(&x);
+}
+END_TEST
+
+START_TEST(test_options_all)
+{
+    Ctx x;
+    ctx_new(&x);
+    const char *args[] = {"-o", "out.c", "--backend=naive", "--emit=ir", "-D", "N=3", "-DX=-1.5e3",
+                          "-DN=4", "-I", "inc", "-Iinc2", "-M", "-MD", "-MF", "deps.d",
+                          "-MTa", "-MT", "b", "-Werror", "-w", "prog.stn", NULL};
+    ck_assert_int_eq(parse_args(&x, args), 0);
+    Options *o = &x.c->opts;
+    ck_assert_str_eq(o->output, "out.c");
+    ck_assert_str_eq(o->backend, "naive");
+    ck_assert_int_eq(o->emit, EMIT_IR);
+    ck_assert_int_eq(o->defines.len, 2);
+    ck_assert_str_eq(o->defines.items[0].name, "N");
+    ck_assert_str_eq(o->defines.items[0].value, "4");   /* the last -D wins */
+    ck_assert_str_eq(o->defines.items[1].value, "-1.5e3");
+    ck_assert_int_eq(o->include_dirs.len, 2);
+    ck_assert_str_eq(o->include_dirs.items[1], "inc2");
+    ck_assert(o->dep_M && o->dep_MD);
+    ck_assert_str_eq(o->dep_file, "deps.d");
+    ck_assert_str_eq(o->dep_target, "a b");
+    ck_assert(x.c->diag.werror && x.c->diag.no_warnings);
+    ck_assert_str_eq(o->input, "prog.stn");
+    ctx_done(&x);
+
+    ctx_new(&x);
+    ck_assert_int_eq(parse_args(&x, (const char *[]){"-oy.c", "-b", "openmp", "--emit", "c",
+                                                     "--", "-odd.stn", NULL}), 0);
+    ck_assert_str_eq(x.c->opts.output, "y.c");
+    ck_assert_str_eq(x.c->opts.input, "-odd.stn");
+    ck_assert_int_eq(x.c->opts.emit, EMIT_C);
+    ctx_done(&x);
+}
+END_TEST
+
+static const struct {
+    const char *args[4];
+    const char *message;
+} bad_options[] = {
+    {{NULL}, "gtcc: error: no input file; run 'gtcc --help'\n"},
+    {{"a.stn", "b.stn"}, "gtcc: error: more than one input file ('b.stn')\n"},
+    {{"-x", "a.stn"}, "gtcc: error: unknown option '-x'; run 'gtcc --help'\n"},
+    {{"--backends=naive", "a.stn"}, "gtcc: error: unknown option '--backends=naive'"},
+    {{"a.stn", "-o"}, "gtcc: error: missing argument to '-o'\n"},
+    {{"-b", "fortran", "a.stn"},
+     "gtcc: error: unknown backend 'fortran' (expected naive, openmp or cuda)\n"},
+    {{"--emit=asm", "a.stn"}, "gtcc: error: unknown --emit kind 'asm' (expected c or ir)\n"},
+    {{"-DN", "a.stn"}, "gtcc: error: bad -D 'N': expected NAME=VALUE\n"},
+    {{"-D", "3N=1", "a.stn"}, "gtcc: error: bad -D '3N=1': expected NAME=VALUE\n"},
+    {{"-DN=abc", "a.stn"},
+     "gtcc: error: bad value in -D 'N=abc': expected a number, 'true' or 'false'\n"},
+    {{"-DN=1e", "a.stn"}, "gtcc: error: bad value in -D 'N=1e'"},
+    {{"-MF", NULL}, "gtcc: error: missing argument to '-MF'\n"},
+    {{"-I", "", "a.stn"}, "gtcc: error: empty directory in '-I'\n"},
+};
+
+START_TEST(test_options_errors)
+{
+    Ctx x;
+    ctx_new(&x);
+    const char *const *args = bad_options[_i].args;
+    ck_assert_int_eq(parse_args(&x, args), 2);
+    ck_assert_msg(strstr(x.diag, bad_options[_i].message), "got: %s", x.diag);
+    ctx_done(&x);
+}
+END_TEST
+
+/* ------------------------------------------------------------ diagnostics */
+
+START_TEST(test_diag_format)
+{
+    Ctx x;
+    ctx_new(&x);
+    Diag *d = &x.c->diag;
+    SourceFile src = {"f.stn", "line one\n  two\n", 15};
+    vec_push(x.c->arena, &d->sources, &src);
+    diag_error(d, (Loc){"f.stn", 2, 3}, "bad '%s'", "two");
+    diag_note(d, (Loc){"f.stn", 1, 1}, "see here");
+    diag_warning(d, (Loc){"f.stn", 1, 6}, "unused");
+    diag_error(d, (Loc){0}, "cannot read '%s'", "x");
+    diag_error(d, (Loc){"g.stn", 0, 0}, "no line");
+    fflush(x.out);
+    ck_assert_str_eq(x.diag, "f.stn:2:3: error: bad 'two'\n"
+                             "   two\n"
+                             "   ^\n"
+                             "f.stn:1:1: note: see here\n"
+                             " line one\n"
+                             " ^\n"
+                             "f.stn:1:6: warning: unused\n"
+                             " line one\n"
+                             "      ^\n"
+                             "gtcc: error: cannot read 'x'\n"
+                             "g.stn: error: no line\n");
+    ck_assert_int_eq(d->errors, 3);
+    ck_assert_int_eq(d->warnings, 1);
+    ctx_done(&x);
+}
+END_TEST
+
+START_TEST(test_diag_werror_and_w)
+{
+    Ctx x;
+    ctx_new(&x);
+    x.c->diag.werror = true;
+    diag_warning(&x.c->diag, (Loc){0}, "unused '%s'", "t");
+    fflush(x.out);
+    ck_assert_str_eq(x.diag, "gtcc: error: unused 't' [-Werror]\n");
+    ck_assert_int_eq(x.c->diag.errors, 1);
+    ctx_done(&x);
+
+    ctx_new(&x);
+    x.c->diag.no_warnings = true;
+    diag_warning(&x.c->diag, (Loc){0}, "unused");
+    diag_note(&x.c->diag, (Loc){0}, "declared here");   /* follows its warning into silence */
+    fflush(x.out);
+    ck_assert_uint_eq(x.len, 0);
+    ck_assert_int_eq(x.c->diag.warnings, 0);
+    ck_assert_int_eq(x.c->diag.errors, 0);
+    ctx_done(&x);
+}
+END_TEST
+
+START_TEST(test_diag_limit_and_long_lines)
+{
+    Ctx x;
+    ctx_new(&x);
+    Diag *d = &x.c->diag;
+    for (int i = 0; i < 25; i++) {
+        ck_assert(d->errors < DIAG_MAX_ERRORS ? !diag_full(d) : diag_full(d));
+        diag_error(d, (Loc){0}, "error %d", i);
+    }
+    fflush(x.out);
+    ck_assert_int_eq(d->errors, DIAG_MAX_ERRORS);
+    ck_assert_ptr_nonnull(strstr(x.diag, "gtcc: error: error 19\ngtcc: note: too many errors, "
+                                         "stopping\n"));
+    ck_assert_ptr_null(strstr(x.diag, "error 20"));
+    ctx_done(&x);
+
+    /* A 1000-byte line is quoted around the column. */
+    ctx_new(&x);
+    char *line = malloc(1002);
+    memset(line, 'x', 1000);
+    strcpy(line + 1000, "\n");
+    SourceFile src = {"f.stn", line, 1001};
+    vec_push(x.c->arena, &x.c->diag.sources, &src);
+    diag_error(&x.c->diag, (Loc){"f.stn", 1, 500}, "here");
+    fflush(x.out);
+    char *quote = strchr(x.diag, '\n') + 1;
+    ck_assert(strncmp(quote, " ...xxx", 7) == 0);
+    char *caret = strchr(quote, '\n') + 1;
+    ck_assert_int_eq((int)(strchr(caret, '^') - caret), 4 + 80);
+    ck_assert_int_lt((int)(caret - quote), 220);
+    free(line);
+    ctx_done(&x);
+}
+END_TEST
+
+/* ------------------------------------------------------------ imports */
+
+START_TEST(test_imports_in_process)
+{
+    make_tmpdir();
+    write_file("lib/a.stn", "import \"b.stn\";\nconst double A = 1.0;\n");
+    write_file("lib/b.stn", "const double B = 2.0;\n");
+    write_file("inc/c.stn", "import \"../lib/b.stn\";\n");
+    write_file("main.stn", "import \"lib/a.stn\";\nimport \"lib/./b.stn\";\nimport \"c.stn\";\n");
+    Ctx x;
+    ctx_new(&x);
+    char path[512];
+    snprintf(path, sizeof path, "%s/main.stn", tmpdir);
+    char inc[512];
+    snprintf(inc, sizeof inc, "%s/inc", tmpdir);
+    vec_push(x.c->arena, &x.c->opts.include_dirs, inc);
+    x.c->opts.input = path;
+    x.c->main = parse_file(x.c, path, (Loc){0});
+    ck_assert_ptr_nonnull(x.c->main);
+    import_resolve(x.c);
+    fflush(x.out);
+    ck_assert_msg(x.c->diag.errors == 0, "%s", x.diag);
+    /* b.stn once, whatever the path; imports before importers; main last. */
+    ck_assert_int_eq(x.c->modules.len, 4);
+    ck_assert_ptr_nonnull(strstr(x.c->modules.items[0]->path, "lib/b.stn"));
+    ck_assert_ptr_nonnull(strstr(x.c->modules.items[1]->path, "lib/a.stn"));
+    ck_assert_ptr_nonnull(strstr(x.c->modules.items[2]->path, "inc/c.stn"));
+    ck_assert_ptr_eq(x.c->modules.items[3], x.c->main);
+    Module *b = x.c->modules.items[0];
+    ck_assert_ptr_eq(x.c->main->imports.items[1]->module, b);
+    ck_assert_ptr_eq(x.c->modules.items[2]->imports.items[0]->module, b);
+    ck_assert_str_eq(b->consts.items[0]->name, "B");
+    ctx_done(&x);
+    remove_tmpdir();
+}
+END_TEST
+
+/* ------------------------------------------------------------ the binary */
+
+START_TEST(test_exit_status)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    write_file("bad.stn", "stencil s(field<double> u) { u = ; }\n");
+    mkdir(strcat(strcpy((char[512]){0}, tmpdir), "/dir.stn"), 0777);
+    ck_assert_int_eq(run_gtcc("--emit=ir good.stn"), 0);
+    ck_assert_int_eq(run_gtcc("--emit=ir bad.stn"), 1);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "bad.stn:1:34: error: expected expression, saw ';'\n"
+                          " stencil s(field<double> u) { u = ; }\n"
+                          "                                  ^\n");
+    free(err);
+    ck_assert_int_eq(run_gtcc("--emit=ir missing.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot read 'missing.stn': No such file or directory\n");
+    free(err);
+    ck_assert_int_eq(run_gtcc("--emit=ir dir.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot read 'dir.stn': it is a directory\n");
+    free(err);
+    ck_assert_int_eq(run_gtcc("--frobnicate good.stn"), 2);
+    ck_assert_int_eq(run_gtcc("--version"), 0);
+    char *out = read_file("stdout");
+    ck_assert_str_eq(out, "gtcc " GTCC_VERSION "\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("--help"), 0);
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "usage: gtcc [options] FILE.stn\n", 31) == 0);
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(test_depfiles)
+{
+    make_tmpdir();
+    write_file("lib/m.stn", "function sq(x) { return x * x; }\n");
+    write_file("inc/n.stn", "import \"../lib/m.stn\";\nconst double C = 1.0;\n");
+    write_file("main.stn", "import \"lib/m.stn\";\nimport \"n.stn\";\n"
+                           "stencil s(field<double> u, field<double> v) { v = sq(u) * C; }\n");
+    /* -M: the rule on stdout, nothing else written. */
+    ck_assert_int_eq(run_gtcc("-M -I inc main.stn"), 0);
+    char *out = read_file("stdout");
+    ck_assert_str_eq(out, "main.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
+    free(out);
+    ck_assert_ptr_null(read_file("main.c"));
+    ck_assert_ptr_null(read_file("main.h"));
+
+    ck_assert_int_eq(run_gtcc("-M -MT 'all the' -MT x -b cuda -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "all the x: main.stn", 19) == 0);
+    free(out);
+    ck_assert_int_eq(run_gtcc("-M -b cuda -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "main.cu: main.stn", 17) == 0);
+    free(out);
+
+    /* -M -MF: into the file. */
+    ck_assert_int_eq(run_gtcc("-M -MF deps/x.d -I inc main.stn"), 2);   /* no such directory */
+    ck_assert_int_eq(run_gtcc("-M -MF x.d -o gen/prog.c -I inc main.stn"), 0);
+    out = read_file("x.d");
+    ck_assert(strncmp(out, "gen/prog.c: main.stn lib/m.stn", 30) == 0);
+    free(out);
+
+    /* -MD: beside the output, and the compilation happens. */
+    mkdir(strcat(strcpy((char[512]){0}, tmpdir), "/gen"), 0777);
+    ck_assert_int_eq(run_gtcc("--emit=ir -MD -o gen/prog.ir -I inc main.stn"), 0);
+    out = read_file("gen/prog.d");
+    ck_assert_str_eq(out, "gen/prog.ir: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
+    free(out);
+    ck_assert_int_eq(count_entries("gen"), 2);
+
+    /* A failed compilation writes no dependency file. */
+    write_file("bad.stn", "import \"lib/m.stn\";\nstencil s(field<double> u) { u = ; }\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir -MD -MF bad.d bad.stn"), 1);
+    ck_assert_ptr_null(read_file("bad.d"));
+
+    /* Special characters are escaped for make. */
+    write_file("a b$.stn", "const int N = 1;\n");
+    write_file("sp.stn", "import \"a b$.stn\";\n");
+    ck_assert_int_eq(run_gtcc("-M sp.stn"), 0);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "sp.c: sp.stn a\\ b$$.stn\n\na\\ b$$.stn:\n");
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(test_no_partial_output)
+{
+    make_tmpdir();
+    write_file("bad.stn", "stencil s(field<double> u) { u = u +; }\n");
+    write_file("out.c", "old source\n");
+    write_file("out.h", "old header\n");
+    write_file("out.ir", "old ir\n");
+    ck_assert_int_eq(run_gtcc("-b naive -o out.c bad.stn"), 1);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o out.ir bad.stn"), 1);
+    char *s = read_file("out.c"), *h = read_file("out.h"), *ir = read_file("out.ir");
+    ck_assert_str_eq(s, "old source\n");
+    ck_assert_str_eq(h, "old header\n");
+    ck_assert_str_eq(ir, "old ir\n");
+    free(s);
+    free(h);
+    free(ir);
+    ck_assert_int_eq(count_entries("."), 6);   /* no temporary file left: 4 + stdout, stderr */
+
+    /* An output directory that does not exist: an I/O error, nothing written. */
+    write_file("good.stn", good);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o nodir/x.ir good.stn"), 2);
+    char *err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot create 'nodir/x.ir': No such file"));
+    free(err);
+
+    /* Writing onto the input is refused. */
+    ck_assert_int_eq(run_gtcc("--emit=ir -o good.stn good.stn"), 2);
+    s = read_file("good.stn");
+    ck_assert_str_eq(s, good);
+    free(s);
+
+    /* A good compilation replaces the old output whole. */
+    ck_assert_int_eq(run_gtcc("--emit=ir -o out.ir good.stn"), 0);
+    ir = read_file("out.ir");
+    ck_assert_str_ne(ir, "old ir\n");
+    free(ir);
+    ck_assert_int_eq(count_entries("."), 7);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(test_import_errors)
+{
+    make_tmpdir();
+    write_file("cyc/a.stn", "import \"b.stn\";\n");
+    write_file("cyc/b.stn", "import \"c.stn\";\n");
+    write_file("cyc/c.stn", "import \"a.stn\";\n");
+    write_file("self.stn", "import \"self.stn\";\n");
+    write_file("miss.stn", "import \"nowhere.stn\";\n");
+    write_file("dir.stn", "import \"cyc\";\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir cyc/a.stn"), 1);
+    char *err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "cyc/c.stn:1:8: error: import cycle: cyc/a.stn -> "
+                                      "cyc/b.stn -> cyc/c.stn -> cyc/a.stn\n"));
+    free(err);
+    ck_assert_int_eq(run_gtcc("--emit=ir self.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "self.stn:1:8: error: 'self.stn' imports itself\n"));
+    free(err);
+    ck_assert_int_eq(run_gtcc("--emit=ir -I cyc miss.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "miss.stn:1:8: error: cannot find imported file "
+                                      "'nowhere.stn' (looked for 'nowhere.stn', "
+                                      "'cyc/nowhere.stn')\n"));
+    free(err);
+    ck_assert_int_eq(run_gtcc("--emit=ir dir.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "dir.stn:1:8: error: cannot read imported file 'cyc': "
+                                      "it is a directory\n"));
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
+Suite *suite_driver(void);
+Suite *suite_driver(void)
+{
+    Suite *s = suite_create("driver");
+    TCase *tc = tcase_create("options");
+    tcase_add_test(tc, test_options_defaults);
+    tcase_add_test(tc, test_options_all);
+    tcase_add_loop_test(tc, test_options_errors, 0,
+                        (int)(sizeof bad_options / sizeof bad_options[0]));
+    suite_add_tcase(s, tc);
+    tc = tcase_create("diagnostics");
+    tcase_add_test(tc, test_diag_format);
+    tcase_add_test(tc, test_diag_werror_and_w);
+    tcase_add_test(tc, test_diag_limit_and_long_lines);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("gtcc");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_imports_in_process);
+    tcase_add_test(tc, test_exit_status);
+    tcase_add_test(tc, test_depfiles);
+    tcase_add_test(tc, test_no_partial_output);
+    tcase_add_test(tc, test_import_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,676 @@
+/* check_sema.c: the semantic passes (sema.c, inline.c, fold.c, shapes.c) on
+ * programs compiled in process from strings: types and the casts inserted,
+ * floating literals adapting to float, shapes, intents, inlining by
+ * substitution, constant folding and -D overrides, dead branches of constant
+ * conditions, interval order, boundary conditions, unique names, and one
+ * diagnostic per rule of language.md that says "error". */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+typedef struct {
+    Compiler *c;
+    char *diag;
+    size_t diag_len;
+    FILE *out;
+} Comp;
+
+/* Compiles text (with -D defines "NAME=VALUE", NULL-terminated) through
+ * sema_lower and, when that found no error, ext_compute. */
+static void compile_with(Comp *k, const char *text, const char *const *defines)
+{
+    k->out = open_memstream(&k->diag, &k->diag_len);
+    k->c = compiler_new(k->out);
+    for (int i = 0; defines && defines[i]; i++) {
+        const char *eq = strchr(defines[i], '=');
+        Define d = {arena_strndup(k->c->arena, defines[i], (size_t)(eq - defines[i])), eq + 1,
+                    false};
+        vec_push(k->c->arena, &k->c->opts.defines, d);
+    }
+    k->c->main = parse_string(k->c, "t.stn", text);
+    ck_assert_msg(k->c->main && k->c->diag.errors == 0, "syntax errors in the test program");
+    import_resolve(k->c);
+    sema_lower(k->c);
+    if (!k->c->diag.errors)
+        ext_compute(k->c);
+    fflush(k->out);
+}
+
+static void compile(Comp *k, const char *text)
+{
+    compile_with(k, text, NULL);
+}
+
+static void compile_ok(Comp *k, const char *text)
+{
+    compile(k, text);
+    ck_assert_msg(k->c->diag.errors == 0, "unexpected errors:\n%s", k->diag);
+}
+
+static void done(Comp *k)
+{
+    compiler_free(k->c);
+    fclose(k->out);
+    free(k->diag);
+}
+
+static IrStencil *stencil0(Comp *k)
+{
+    ck_assert_int_ge(k->c->ir->stencils.len, 1);
+    return k->c->ir->stencils.items[0];
+}
+
+static IrField *field(IrStencil *st, const char *name)
+{
+    for (int i = 0; i < st->fields.len; i++)
+        if (strcmp(st->fields.items[i]->name, name) == 0)
+            return st->fields.items[i];
+    ck_abort_msg("no field '%s'", name);
+    return NULL;
+}
+
+static bool has_field(IrStencil *st, const char *name)
+{
+    for (int i = 0; i < st->fields.len; i++)
+        if (strcmp(st->fields.items[i]->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The n-th top-level statement of the first interval of computation ci. */
+static IrStmt *stmt(IrStencil *st, int ci, int n)
+{
+    ck_assert_int_gt(st->computations.len, ci);
+    IrInterval *iv = st->computations.items[ci]->intervals.items[0];
+    ck_assert_int_gt(iv->stmts.len, n);
+    return iv->stmts.items[n];
+}
+
+static IrExpr *value(IrStencil *st, int n)
+{
+    IrStmt *s = stmt(st, 0, n);
+    ck_assert_int_eq(s->kind, IR_ASSIGN);
+    return s->assign.value;
+}
+
+typedef struct {
+    int loads;
+    int64_t min_off[NAXES], max_off[NAXES];
+} LoadCount;
+
+static void count_load(void *ctx, IrExpr *load, bool in_column)
+{
+    (void)in_column;
+    LoadCount *lc = ctx;
+    lc->loads++;
+    for (int ax = 0; ax < NAXES; ax++) {
+        if (load->load.offset[ax] < lc->min_off[ax])
+            lc->min_off[ax] = load->load.offset[ax];
+        if (load->load.offset[ax] > lc->max_off[ax])
+            lc->max_off[ax] = load->load.offset[ax];
+    }
+}
+
+static LoadCount loads(IrExpr *e)
+{
+    LoadCount lc = {0};
+    ir_for_each_load(e, count_load, &lc);
+    return lc;
+}
+
+static int count_kind(const IrExpr *e, IrExprKind kind)
+{
+    int n = e->kind == kind;
+    switch (e->kind) {
+    case IR_UNARY: return n + count_kind(e->op.a, kind);
+    case IR_BINARY: return n + count_kind(e->op.a, kind) + count_kind(e->op.b, kind);
+    case IR_COND:
+        return n + count_kind(e->cond.cond, kind) + count_kind(e->cond.then, kind) +
+               count_kind(e->cond.els, kind);
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            n += count_kind(e->call.args[i], kind);
+        return n;
+    case IR_CAST: return n + count_kind(e->cast.a, kind);
+    case IR_COLREDUCE: return n + count_kind(e->colreduce.a, kind);
+    default: return n;
+    }
+}
+
+/* ------------------------------------------------------------------ types */
+
+START_TEST(test_float_literals_adapt)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<float> f, field<float> g, field<double> d) {\n"
+                   "  g = 2.0 * f + 0.1;\n"
+                   "  g = 0.1;\n"
+                   "  d = 0.1;\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrExpr *e = value(st, 0);
+    ck_assert_int_eq(e->type, TY_FLOAT);
+    ck_assert_int_eq(count_kind(e, IR_CAST), 0);   /* all float: no conversion at all */
+    ck_assert_int_eq(e->op.b->kind, IR_CONST);
+    ck_assert_int_eq(e->op.b->type, TY_FLOAT);
+    ck_assert(e->op.b->cnst.d == (double)0.1f);
+    e = value(st, 1);
+    ck_assert_int_eq(e->kind, IR_CONST);
+    ck_assert_int_eq(e->type, TY_FLOAT);
+    e = value(st, 2);
+    ck_assert_int_eq(e->type, TY_DOUBLE);
+    ck_assert(e->cnst.d == 0.1);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_usual_conversions_insert_casts)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<float> f, field<int> n, field<double> d, field<float> g,\n"
+                   "          field<bool> b) {\n"
+                   "  d = f + n;\n"          /* (float)n, then the sum widened to double */
+                   "  g = d;\n"              /* double -> float narrowing on assignment */
+                   "  b = n < f;\n"          /* the comparison in float */
+                   "  d = n / 2;\n"          /* int division, then widened */
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrExpr *e = value(st, 0);
+    ck_assert_int_eq(e->kind, IR_CAST);
+    ck_assert_int_eq(e->type, TY_DOUBLE);
+    ck_assert_int_eq(e->cast.a->type, TY_FLOAT);
+    ck_assert_int_eq(e->cast.a->op.b->kind, IR_CAST);
+    ck_assert_int_eq(e->cast.a->op.b->cast.a->type, TY_INT);
+    e = value(st, 1);
+    ck_assert_int_eq(e->kind, IR_CAST);
+    ck_assert_int_eq(e->type, TY_FLOAT);
+    e = value(st, 2);
+    ck_assert_int_eq(e->type, TY_BOOL);
+    ck_assert_int_eq(e->op.a->kind, IR_CAST);
+    ck_assert_int_eq(e->op.a->type, TY_FLOAT);
+    e = value(st, 3);
+    ck_assert_int_eq(e->kind, IR_CAST);
+    ck_assert_int_eq(e->cast.a->type, TY_INT);
+    ck_assert_int_eq(e->cast.a->op.op, OP_DIV);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_builtin_types)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<int> n, field<float> f, field<double> d, field<int> m,\n"
+                   "          field<bool> b) {\n"
+                   "  d = sqrt(n);\n"
+                   "  m = abs(n) + min(n, 2);\n"
+                   "  f = pow(f, 2.0);\n"
+                   "  b = isnan(f);\n"
+                   "  m = index(i) + index(k);\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrExpr *e = value(st, 0);
+    ck_assert_int_eq(e->kind, IR_CALL);
+    ck_assert_int_eq(e->type, TY_DOUBLE);
+    ck_assert_int_eq(e->call.args[0]->kind, IR_CAST);
+    e = value(st, 1);
+    ck_assert_int_eq(e->type, TY_INT);
+    ck_assert_int_eq(count_kind(e, IR_CAST), 0);
+    e = value(st, 2);
+    ck_assert_int_eq(e->type, TY_FLOAT);
+    ck_assert_int_eq(e->call.args[1]->type, TY_FLOAT);
+    e = value(st, 3);
+    ck_assert_int_eq(e->type, TY_BOOL);
+    e = value(st, 4);
+    ck_assert_int_eq(e->type, TY_INT);
+    ck_assert_uint_eq(e->shape, AXES_I | AXES_K);
+    done(&k);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- shapes */
+
+START_TEST(test_shapes_union)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<double, IJ> ps, field<double, K> ak, field<double> p,\n"
+                   "          field<double, IJ> top, field<double, I> xi, field<double, IK> t) {\n"
+                   "  p = ak + ak * ps;\n"
+                   "  top = sum(p, k) + 2.0;\n"
+                   "  t = xi * ak;\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    ck_assert_uint_eq(value(st, 0)->shape, AXES_IJK);
+    ck_assert_uint_eq(value(st, 0)->op.a->shape, AXES_K);
+    IrExpr *e = value(st, 1);
+    ck_assert_uint_eq(e->shape, AXES_IJ);
+    ck_assert_int_eq(e->op.a->kind, IR_COLREDUCE);
+    ck_assert_uint_eq(e->op.a->colreduce.a->shape, AXES_IJK);
+    ck_assert_uint_eq(value(st, 2)->shape, AXES_I | AXES_K);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_column_accumulator)
+{
+    /* Forward: an IJ destination may take a K-varying value; parallel may not. */
+    Comp k;
+    compile_ok(&k, "stencil s(field<double> u, field<double, IJ> acc) {\n"
+                   "  computation(forward) { interval(0, end) { acc = acc + u; } }\n"
+                   "}\n");
+    done(&k);
+    compile(&k, "stencil s(field<double> u, field<double, IJ> acc) { acc = acc + u; }\n");
+    ck_assert_int_eq(k.c->diag.errors, 1);
+    ck_assert_ptr_nonnull(strstr(k.diag, "cannot assign a value of shape IJK to 'acc'"));
+    done(&k);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- intents */
+
+START_TEST(test_intents)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<double> in1, field<double> out1, field<double> io,\n"
+                   "          field<double> unused, double a, out double total) {\n"
+                   "  out1 = a * in1;\n"
+                   "  io = io + 1.0;\n"
+                   "  total = sum(in1);\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrField *in1 = field(st, "in1"), *out1 = field(st, "out1"), *io = field(st, "io");
+    IrField *unused = field(st, "unused");
+    ck_assert(in1->is_read && !in1->is_written);
+    ck_assert(!out1->is_read && out1->is_written);
+    ck_assert(io->is_read && io->is_written);
+    ck_assert(!unused->is_read && !unused->is_written);
+    ck_assert_int_eq(st->params.len, 6);
+    ck_assert_int_eq(st->scalars.len, 2);
+    ck_assert(!st->scalars.items[0]->is_output);
+    ck_assert(st->scalars.items[1]->is_output);
+    ck_assert_int_eq(st->scalars.items[1]->param_pos, 5);
+    IrStmt *red = stmt(st, 0, 2);
+    ck_assert_int_eq(red->kind, IR_REDUCE);
+    ck_assert_int_eq(red->reduce.op, RED_SUM);
+    done(&k);
+}
+END_TEST
+
+/* --------------------------------------------------------------- inlining */
+
+START_TEST(test_inline_biharmonic)
+{
+    /* lap(lap(u)): 5 x 5 loads, offsets up to 2 along I and J, no temporary. */
+    Comp k;
+    compile_ok(&k, "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+                   "stencil s(field<double> u, field<double> v) { v = lap(lap(u)); }\n");
+    IrStencil *st = stencil0(&k);
+    ck_assert_int_eq(st->fields.len, 2);
+    LoadCount lc = loads(value(st, 0));
+    ck_assert_int_eq(lc.loads, 25);
+    ck_assert_int_eq(lc.min_off[AXIS_I], -2);
+    ck_assert_int_eq(lc.max_off[AXIS_I], 2);
+    ck_assert_int_eq(lc.min_off[AXIS_J], -2);
+    ck_assert_int_eq(lc.max_off[AXIS_J], 2);
+    ck_assert_int_eq(lc.max_off[AXIS_K], 0);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_inline_locals_and_shifts)
+{
+    /* A local is its defining expression, read wherever it is used; an
+     * argument read at an offset is shifted as a whole, index() included. */
+    Comp k;
+    compile_ok(&k, "function dx(f) { double d = f[i+1] - f; return d * d; }\n"
+                   "function g(x) { return x[j-1]; }\n"
+                   "stencil s(field<double> u, field<double> v, field<int> n) {\n"
+                   "  v = dx(u[k+1]);\n"
+                   "  n = g(index(j) + 1);\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    ck_assert_int_eq(st->fields.len, 3);
+    LoadCount lc = loads(value(st, 0));
+    ck_assert_int_eq(lc.loads, 4);
+    ck_assert_int_eq(lc.min_off[AXIS_K], 0);
+    ck_assert_int_eq(lc.max_off[AXIS_K], 1);
+    ck_assert_int_eq(lc.max_off[AXIS_I], 1);
+    /* index(j) read at j-1: index(j) - 1 + 1 */
+    IrExpr *e = value(st, 1);
+    ck_assert_int_eq(count_kind(e, IR_INDEX), 1);
+    ck_assert_int_eq(e->kind, IR_BINARY);
+    ck_assert_int_eq(e->op.a->kind, IR_BINARY);
+    ck_assert_int_eq(e->op.a->op.op, OP_SUB);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_inline_weak_argument)
+{
+    /* A literal argument takes the float type of what it meets in the body. */
+    Comp k;
+    compile_ok(&k, "function scale(c, f) { return c * f; }\n"
+                   "stencil s(field<float> f, field<float> g) { g = scale(0.5, f); }\n");
+    IrExpr *e = value(stencil0(&k), 0);
+    ck_assert_int_eq(e->type, TY_FLOAT);
+    ck_assert_int_eq(e->op.a->kind, IR_CONST);
+    ck_assert_int_eq(e->op.a->type, TY_FLOAT);
+    done(&k);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- folding */
+
+START_TEST(test_fold_and_defines)
+{
+    static const char *const defines[] = {"N=5", "FAST=true", NULL};
+    Comp k;
+    compile_with(&k, "const int N = 2;\n"
+                     "const int M = N * 3 - 7 / 2;\n"
+                     "const bool FAST = false;\n"
+                     "stencil s(field<double> u, field<double> v, field<int> n) {\n"
+                     "  n = M;\n"
+                     "  if (FAST) { v = u; } else { v = 2.0 * u; }\n"
+                     "  if (!FAST) v = 3.0 * u;\n"
+                     "}\n",
+                 defines);
+    ck_assert_msg(k.c->diag.errors == 0, "%s", k.diag);
+    IrStencil *st = stencil0(&k);
+    IrExpr *e = value(st, 0);
+    ck_assert_int_eq(e->kind, IR_CONST);
+    ck_assert_int_eq(e->cnst.i, 5 * 3 - 3);
+    /* the dead branches are gone: two statements, the second is v = u */
+    IrInterval *iv = st->computations.items[0]->intervals.items[0];
+    ck_assert_int_eq(iv->stmts.len, 2);
+    ck_assert_int_eq(iv->stmts.items[1]->kind, IR_ASSIGN);
+    ck_assert_int_eq(iv->stmts.items[1]->assign.value->kind, IR_LOAD);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_fold_float_semantics)
+{
+    Comp k;
+    compile_ok(&k, "const float THIRD = 1.0 / 3.0;\n"
+                   "const double INF = 1.0 / 0.0;\n"
+                   "stencil s(field<float> f, field<double> d) {\n"
+                   "  f = THIRD;\n"
+                   "  d = INF;\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    ck_assert(value(st, 0)->cnst.d == (double)(1.0f / 3.0f));
+    ck_assert(value(st, 1)->cnst.d > 1e308);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_define_unused_warns)
+{
+    static const char *const defines[] = {"NOPE=1", NULL};
+    Comp k;
+    compile_with(&k, "stencil s(field<double> u, field<double> v) { v = u; }\n", defines);
+    ck_assert_int_eq(k.c->diag.errors, 0);
+    ck_assert_int_eq(k.c->diag.warnings, 1);
+    ck_assert_ptr_nonnull(strstr(k.diag, "-D NOPE matches no const"));
+    done(&k);
+}
+END_TEST
+
+/* -------------------------------------------------------------- intervals */
+
+START_TEST(test_interval_order)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<double> u, field<double> v) {\n"
+                   "  computation(backward) {\n"
+                   "    interval(0, 2) { v = u; }\n"
+                   "    interval(end-1, end) { v = 2.0 * u; }\n"
+                   "    interval(2, end-1) { v = 3.0 * u; }\n"
+                   "  }\n"
+                   "  computation(forward) {\n"
+                   "    interval(end-1, end) { v = u; }\n"
+                   "    interval(0, end-1) { v = v[k+1]; }\n"
+                   "  }\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrComputation *back = st->computations.items[0], *fwd = st->computations.items[1];
+    ck_assert_int_eq(back->intervals.len, 3);
+    ck_assert(back->intervals.items[0]->lo.from_end);
+    ck_assert_int_eq(back->intervals.items[1]->lo.offset, 2);
+    ck_assert_int_eq(back->intervals.items[2]->lo.offset, 0);
+    ck_assert(!fwd->intervals.items[0]->lo.from_end);
+    ck_assert(fwd->intervals.items[1]->lo.from_end);
+    /* interval(2, end-1) needs NK >= 3 */
+    ck_assert_int_eq(st->min_nk, 3);
+    done(&k);
+}
+END_TEST
+
+/* ------------------------------------------------------- boundaries, names */
+
+START_TEST(test_boundaries)
+{
+    Comp k;
+    compile_ok(&k, "const double C = 0.25;\n"
+                   "stencil s(field<double> u, field<double> w, field<double> v) {\n"
+                   "  boundary u: periodic;\n"
+                   "  boundary w(k): dirichlet(4.0 * C);\n"
+                   "  v = u[i+1] + w[k-1];\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrField *u = field(st, "u"), *w = field(st, "w");
+    ck_assert_int_eq(u->bc[AXIS_I].kind, BC_PERIODIC);
+    ck_assert_int_eq(u->bc[AXIS_J].kind, BC_PERIODIC);
+    ck_assert_int_eq(u->bc[AXIS_K].kind, BC_NONE);
+    ck_assert_int_eq(w->bc[AXIS_K].kind, BC_DIRICHLET);
+    ck_assert(w->bc[AXIS_K].value == 1.0);
+    ck_assert_int_eq(w->bc[AXIS_I].kind, BC_NONE);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_block_local_unique_names)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<double> u, field<double> v, double t_2) {\n"
+                   "  if (u > 0.0) { double t = u; v = t; } else { double t = -u; v = t; }\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    ck_assert(field(st, "t")->block_local);
+    ck_assert(has_field(st, "t_3"));   /* t_2 is taken by the scalar */
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_many_programs_one_process)
+{
+    /* The arena must really be released: run under ASan, this leaks nothing. */
+    for (int i = 0; i < 50; i++) {
+        Comp k;
+        compile_ok(&k, "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+                       "stencil s(field<double> u, field<double> v) { double l = lap(u); v = lap(l); }\n");
+        done(&k);
+    }
+}
+END_TEST
+
+/* ----------------------------------------------------------------- errors */
+
+/* One program per "error" rule, with a piece of the message it must give. */
+static const struct {
+    const char *program;
+    const char *message;
+} errors[] = {
+    {"stencil s(field<double> u, field<double> v) { computation(parallel) {"
+     " interval(0, 2) { v = u; } interval(1, end) { v = u; } } }",
+     "interval(1, end) overlaps interval(0, 2)"},
+    {"stencil s(field<double> u, field<double> v) { computation(forward) {"
+     " interval(end, 0) { v = u; } } }", "interval(end, 0) is reversed"},
+    {"stencil s(field<double> u, field<double> v) { double t = u; double t = u; v = t; }",
+     "temporary 't' is already declared"},
+    {"stencil s(field<double> u, field<double> v) { if (u > 0.0) { double t = u; v = t[i+1]; } }",
+     "can be read only at zero offset"},
+    {"stencil s(field<double> u, field<double> v) { v = u % 2.0; }",
+     "operator '%' needs int operands"},
+    {"stencil s(field<int> n, field<double> v) { if (n) v = 1.0; }",
+     "the condition of an if must be bool, not int"},
+    {"stencil s(field<double, IJ> p, field<double> v) { v = p[k+1]; }",
+     "field 'p' has no axis K; it cannot be read at k+1"},
+    {"stencil s(field<double> u, field<double> v) { v = sum(u); }",
+     "sum(e) reduces over the whole compute domain"},
+    {"stencil s(field<double> u, out double t) { computation(forward) {"
+     " interval(0, end) { t = sum(u); } } }", "must be in a computation(parallel)"},
+    {"function f(x) { return f(x); } stencil s(field<double> u, field<double> v) { v = f(u); }",
+     "function 'f' calls itself"},
+    {"function f(x) { return g(x); } function g(x) { return f(x); }"
+     " stencil s(field<double> u, field<double> v) { v = u; }", "recursive functions: f -> g -> f"},
+    {"function f(x) { return g(x); } function g(x) { return x; }"
+     " stencil s(field<double> u, field<double> v) { v = f(u); }",
+     "function 'g' is called before its declaration"},
+    {"function f(a, b) { return a + b; } stencil s(field<double> u, field<double> v) { v = f(u); }",
+     "function 'f' takes 2 arguments, but 1 is given"},
+    {"stencil s(field<double> u, field<double, IJ> v) { v = u; }",
+     "cannot assign a value of shape IJK to 'v' of axes IJ"},
+    {"stencil s(field<double> u, field<double> v, field<double> w) { v = u; w = v[i+1]; }",
+     "field 'v' is written in this computation"},
+    {"stencil s(field<double> u, field<double> v) { double t = u; v = t[k-1]; }",
+     "no earlier statement computes it at level -1"},
+    {"stencil s(field<double> u, field<double> v) { computation(forward) {"
+     " interval(0, end) { double t = u; v = t[k+1]; } } }", "computed later"},
+    {"stencil s(field<double> u, field<double> v) { boundary v: periodic; v = u; }",
+     "field 'v' is written by this stencil"},
+    {"stencil s(field<double> u, field<double> v) { double t = u; boundary t: periodic; v = t; }",
+     "'t' is a temporary; boundary conditions apply to input fields only"},
+    {"stencil s(field<double> u, field<double> v) { boundary u: periodic;"
+     " boundary u(i): mirror; v = u; }", "already has a boundary condition along I"},
+    {"stencil s(field<double, IJ> u, field<double> v) { boundary u(k): neumann; v = u; }",
+     "field 'u' has no axis K"},
+    {"stencil s(field<double> u, double a) { double t = a * u; }", "writes no output"},
+    {"stencil s(field<double> u, out double t) { }", "out scalar 't' is never assigned"},
+    {"stencil s(field<double> u, out double t) { t = sum(u); t = max(u); }",
+     "out scalar 't' is assigned twice"},
+    {"stencil s(field<double> u, out double t) { t = 1.0; }",
+     "out scalar 't' can only be assigned a reduction"},
+    {"stencil s(field<double> u, field<double> v, double a) { a = 1.0; v = u; }",
+     "scalar parameter 'a' is an input"},
+    {"const double X = 1.0; function X(a) { return a; }"
+     " stencil s(field<double> u, field<double> v) { v = u; }", "'X' is already defined"},
+    {"stencil s(field<double> u, field<double> u) { u = 1.0; }",
+     "parameter 'u' is declared twice"},
+    {"stencil s(field<double> sqrt, field<double> v) { v = sqrt; }",
+     "parameter 'sqrt' has the name of a builtin function"},
+    {"stencil s(field<double> u, field<double> v) { v = t; double t = u; }",
+     "'t' is used before its declaration"},
+    {"stencil s(field<double> u, field<double> v) { x = u; v = u; }",
+     "assignment to undeclared name 'x'; declare it first"},
+    {"stencil s(field<double> u, field<int> n) { n = u; }",
+     "cannot assign a double value to int 'n'"},
+    {"stencil s(field<double> u, field<bool> b) { b = u; }",
+     "cannot assign a double value to bool 'b'"},
+    {"stencil s(field<int> n) { n = n / 0; }", "integer division by zero"},
+    {"stencil s(field<int> n) { n = 2147483647 + 1; }", "integer overflow"},
+    {"stencil s(field<double> u, field<double> v) { v = u; v = v[i+1] + 1.0; }",
+     "'v' is read at i+1 by the statement that writes it"},
+    {"stencil s(field<double> u, field<double> v) { double t = u; t = t[i+1]; v = t; }",
+     "by the statement that writes it"},
+    {"stencil s(field<double> u, field<double> v) { computation(forward) {"
+     " interval(0, 1) { double t = u; } interval(1, end) { v = t[i+1, k-1]; t = v; } } }",
+     "before it is written in this forward computation"},
+    {"stencil s(field<double, IJ> p, field<double, IJ> v) { v = sum(p, k); }",
+     "does not vary along K"},
+    {"const double C = index(i); stencil s(field<double> v) { v = C; }",
+     "not a compile-time constant"},
+    {"function f(x) { return x + u; } stencil s(field<double> u, field<double> v) { v = u; }",
+     "a function sees only its parameters"},
+    {"function f(x) { double a = x; return a[i+1]; }"
+     " stencil s(field<double> u, field<double> v) { v = f(u); }",
+     "local 'a' of function 'f' is a scalar"},
+    {"stencil s(field<double> u, out double t) { if (u > 0.0) { t = sum(u); } }",
+     "cannot be inside an if"},
+    {"stencil s(field<double> u, out double t, field<double> v) { v = t; t = sum(u); }",
+     "out scalar 't' cannot be read"},
+    {"stencil s(field<int> n) { n = 3000000000; }", "does not fit in int"},
+    {"function up(f) { return f[k+1]; }"
+     " stencil s(field<double, IJ> p, field<double> v) { v = up(p); }",
+     "parameter 'f' of function 'up' is bound to it"},
+};
+
+START_TEST(test_error_rules)
+{
+    Comp k;
+    compile(&k, errors[_i].program);
+    ck_assert_msg(k.c->diag.errors >= 1, "no error for: %s", errors[_i].program);
+    ck_assert_msg(strstr(k.diag, errors[_i].message) != NULL,
+                  "expected '%s' for:\n%s\ngot:\n%s", errors[_i].message, errors[_i].program,
+                  k.diag);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_errors_keep_going)
+{
+    /* Independent errors in one stencil are all reported. */
+    Comp k;
+    compile(&k, "stencil s(field<double> u, field<int> n, field<double> v) {\n"
+                "  n = u;\n"
+                "  v = u % 2.0;\n"
+                "  v = w;\n"
+                "}\n");
+    ck_assert_int_eq(k.c->diag.errors, 3);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_inline_budget)
+{
+    Comp k;
+    compile(&k, "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+                "function l3(f) { return lap(lap(lap(f))); }\n"
+                "function l9(f) { return l3(l3(l3(f))); }\n"
+                "stencil s(field<double> u, field<double> v) { v = l9(u); }\n");
+    ck_assert_int_eq(k.c->diag.errors, 1);
+    ck_assert_ptr_nonnull(strstr(k.diag, "store an intermediate result in a temporary"));
+    done(&k);
+}
+END_TEST
+
+Suite *suite_sema(void);
+Suite *suite_sema(void)
+{
+    Suite *s = suite_create("sema");
+    TCase *tc = tcase_create("types");
+    tcase_add_test(tc, test_float_literals_adapt);
+    tcase_add_test(tc, test_usual_conversions_insert_casts);
+    tcase_add_test(tc, test_builtin_types);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("shapes");
+    tcase_add_test(tc, test_shapes_union);
+    tcase_add_test(tc, test_column_accumulator);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("intents");
+    tcase_add_test(tc, test_intents);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("inline");
+    tcase_add_test(tc, test_inline_biharmonic);
+    tcase_add_test(tc, test_inline_locals_and_shifts);
+    tcase_add_test(tc, test_inline_weak_argument);
+    tcase_add_test(tc, test_inline_budget);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("fold");
+    tcase_add_test(tc, test_fold_and_defines);
+    tcase_add_test(tc, test_fold_float_semantics);
+    tcase_add_test(tc, test_define_unused_warns);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("structure");
+    tcase_add_test(tc, test_interval_order);
+    tcase_add_test(tc, test_boundaries);
+    tcase_add_test(tc, test_block_local_unique_names);
+    tcase_add_test(tc, test_many_programs_one_process);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_add_loop_test(tc, test_error_rules, 0, (int)(sizeof errors / sizeof errors[0]));
+    tcase_add_test(tc, test_errors_keep_going);
+    suite_add_tcase(s, tc);
+    return s;
+}
