@@ -1,0 +1,924 @@
+/* emit_naive.c: the naive C backend, the executable specification of
+ * language.md and the oracle of every other backend's tests.
+ *
+ * No cleverness: every statement is its own loop nest over exactly its region
+ * (its interval along K), every temporary a full array allocated through the
+ * runtime with a halo equal to its extent, every `if` a mask array evaluated
+ * before its branches run, every boundary condition a remapping of each read
+ * (language.md section 7), every column reduction a loop over the column.
+ *
+ * Shape of a generated function (runtime.md section 3):
+ *
+ *     int S(fields..., scalars..., const gt_domain *domain)
+ *     {
+ *         argument checks: gt__bind (every check, the domain), min_nk
+ *         pointers to each field at the compute-domain origin, its strides
+ *         #define u(i, j, k) ...   one access macro per field, named like it
+ *         temporaries: gt__temporary, released on every path
+ *         one block per computation, one loop nest per statement
+ *         out scalars written on success
+ *     }
+ *
+ * Loop variables i, j, k are positions in the compute domain (0 at its
+ * origin), so that `index(i)` is i and an access u[i+1] is u(i + 1, j, k). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* The range [lo, hi) of a loop variable: for I and J {0 + region.lo, n +
+ * region.hi}, for K the interval's levels. */
+typedef struct {
+    Level lo, hi;
+} Span;
+
+typedef struct {
+    const IrStmt *stmt;
+    const char *name;         /* the mask array of an IR_IF: its access macro */
+    const char *data, *stride, *storage;
+} MaskName;
+
+typedef struct {
+    const IrExpr *expr;
+    const char *name;         /* the local holding a column reduction */
+} ColName;
+
+typedef struct {
+    Compiler *c;
+    Out *o;
+    EmitStencil *es;
+    VEC(MaskName) masks;
+    VEC(ColName) cols;
+    const char *kk;           /* loop variable of column reductions */
+    Range mask_halo[NAXES];   /* hull of every statement's region: where masks live */
+    int64_t (*temp_halo)[NAXES][2];   /* per field id */
+    /* while printing a statement: the ranges of i, j, k */
+    Span span[NAXES];
+    bool k_defined;           /* a variable k holds the current level */
+    bool *field_used;         /* per field id: the body accesses it */
+} Naive;
+
+/* =============================================================== analysis */
+
+/* The axes a statement's loop nest runs over: what its destinations and
+ * expressions vary along. */
+static unsigned stmt_axes(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->axes | s->assign.value->shape;
+    case IR_REDUCE:
+        /* a full reduction runs over the whole domain, whatever e varies along */
+        return AXES_IJK;
+    case IR_IF: {
+        unsigned axes = s->iff.cond->shape;
+        for (int i = 0; i < s->iff.then.len; i++)
+            axes |= stmt_axes(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            axes |= stmt_axes(s->iff.els.items[i]);
+        return axes;
+    }
+    }
+    unreachable();
+}
+
+static void hull(Extent *e, const Extent *with)
+{
+    for (int a = 0; a < NAXES; a++) {
+        if (with->r[a].lo < e->r[a].lo)
+            e->r[a].lo = with->r[a].lo;
+        if (with->r[a].hi > e->r[a].hi)
+            e->r[a].hi = with->r[a].hi;
+    }
+}
+
+/* The region of a statement and of everything nested in it. */
+static Extent stmt_hull(const IrStmt *s)
+{
+    Extent e = s->region;
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++) {
+            Extent sub = stmt_hull(s->iff.then.items[i]);
+            hull(&e, &sub);
+        }
+        for (int i = 0; i < s->iff.els.len; i++) {
+            Extent sub = stmt_hull(s->iff.els.items[i]);
+            hull(&e, &sub);
+        }
+    }
+    return e;
+}
+
+static void name_cols(Naive *n, const IrExpr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case IR_UNARY: case IR_BINARY:
+        name_cols(n, e->op.a);
+        name_cols(n, e->op.b);
+        return;
+    case IR_COND:
+        name_cols(n, e->cond.cond);
+        name_cols(n, e->cond.then);
+        name_cols(n, e->cond.els);
+        return;
+    case IR_CALL:
+        for (int a = 0; a < e->call.nargs; a++)
+            name_cols(n, e->call.args[a]);
+        return;
+    case IR_CAST:
+        name_cols(n, e->cast.a);
+        return;
+    case IR_COLREDUCE: {
+        name_cols(n, e->colreduce.a);
+        static const char *const base[] = {"column_sum", "column_min", "column_max"};
+        ColName cn = {e, emit_unique(n->c->arena, &n->es->names, base[e->colreduce.op])};
+        vec_push(n->c->arena, &n->cols, cn);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void analyse_stmt(Naive *n, const IrStmt *s)
+{
+    Extent h = stmt_hull(s);
+    for (int a = 0; a < NAXES; a++) {
+        if (h.r[a].lo < n->mask_halo[a].lo)
+            n->mask_halo[a].lo = h.r[a].lo;
+        if (h.r[a].hi > n->mask_halo[a].hi)
+            n->mask_halo[a].hi = h.r[a].hi;
+    }
+    switch (s->kind) {
+    case IR_ASSIGN: {
+        name_cols(n, s->assign.value);
+        /* a temporary must hold every point its statements write */
+        IrField *f = s->assign.dst;
+        if (f->kind == IR_TEMP)
+            for (int a = 0; a < 2; a++) {
+                int64_t (*h2)[2] = n->temp_halo[f->id];
+                if (-s->region.r[a].lo > h2[a][0])
+                    h2[a][0] = -s->region.r[a].lo;
+                if (s->region.r[a].hi > h2[a][1])
+                    h2[a][1] = s->region.r[a].hi;
+            }
+        return;
+    }
+    case IR_REDUCE:
+        name_cols(n, s->reduce.value);
+        return;
+    case IR_IF: {
+        Arena *arena = n->c->arena;
+        MaskName m = {s, emit_unique(arena, &n->es->names, "mask"), NULL, NULL, NULL};
+        m.data = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_p", m.name));
+        m.stride = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_s", m.name));
+        m.storage = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_storage", m.name));
+        vec_push(n->c->arena, &n->masks, m);
+        name_cols(n, s->iff.cond);
+        for (int i = 0; i < s->iff.then.len; i++)
+            analyse_stmt(n, s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            analyse_stmt(n, s->iff.els.items[i]);
+        return;
+    }
+    }
+}
+
+static void analyse(Naive *n)
+{
+    const IrStencil *st = n->es->st;
+    n->temp_halo = arena_alloc(n->c->arena, sizeof *n->temp_halo * (size_t)(st->fields.len + 1));
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind != IR_TEMP)
+            continue;
+        for (int a = 0; a < NAXES; a++) {
+            n->temp_halo[f][a][0] = fd->extent.r[a].lo < 0 ? -fd->extent.r[a].lo : 0;
+            n->temp_halo[f][a][1] = fd->extent.r[a].hi > 0 ? fd->extent.r[a].hi : 0;
+        }
+    }
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int i = 0; i < comp->intervals.len; i++) {
+            const IrInterval *iv = comp->intervals.items[i];
+            for (int s = 0; s < iv->stmts.len; s++)
+                analyse_stmt(n, iv->stmts.items[s]);
+        }
+    }
+    n->kk = emit_unique(n->c->arena, &n->es->names, "kk");
+}
+
+static const char *mask_of(const Naive *n, const IrStmt *s)
+{
+    for (int i = 0; i < n->masks.len; i++)
+        if (n->masks.items[i].stmt == s)
+            return n->masks.items[i].name;
+    unreachable();
+}
+
+static const MaskName *mask_named(const Naive *n, int m)
+{
+    return &n->masks.items[m];
+}
+
+static const char *col_of(const Naive *n, const IrExpr *e)
+{
+    for (int i = 0; i < n->cols.len; i++)
+        if (n->cols.items[i].expr == e)
+            return n->cols.items[i].name;
+    unreachable();
+}
+
+/* ========================================================== expressions */
+
+/* True if p = var + offset stays inside [0, size) for every var in span. */
+static bool in_domain(const Naive *n, Span sp, int64_t offset, int axis)
+{
+    int64_t min_n = axis == AXIS_K ? n->es->st->min_nk : 0;
+    bool lo_ok, hi_ok;
+    /* lowest p: lo + offset */
+    if (!sp.lo.from_end)
+        lo_ok = sp.lo.offset + offset >= 0;
+    else
+        lo_ok = min_n + sp.lo.offset + offset >= 0;
+    /* highest p + 1: hi + offset <= size */
+    if (sp.hi.from_end)
+        hi_ok = sp.hi.offset + offset <= 0;
+    else
+        hi_ok = sp.hi.offset + offset <= min_n;
+    return lo_ok && hi_ok;
+}
+
+static const char *size_name(const Naive *n, int axis)
+{
+    const char *names[3] = {n->es->ni, n->es->nj, n->es->nk};
+    return names[axis];
+}
+
+/* field(i, j, k): the access macro with one argument per axis of the field. */
+static void print_access(Out *o, const Naive *n, const IrField *f, const char *const idx[NAXES])
+{
+    emit_text(o, "%s(", n->es->field[f->id]);
+    bool first = true;
+    for (int a = 0; a < NAXES; a++) {
+        if (!(f->axes & (1u << a)))
+            continue;
+        emit_text(o, "%s%s", first ? "" : ", ", idx[a]);
+        first = false;
+    }
+    emit_text(o, ")");
+}
+
+static void naive_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    const Naive *n = cx->user;
+    Arena *arena = n->c->arena;
+    const IrField *f = e->load.field;
+    const char *idx[NAXES] = {0};
+    const char *dirichlet_test = NULL;
+    double dirichlet_value = 0;
+    for (int a = 0; a < NAXES; a++) {
+        if (!(f->axes & (1u << a)))
+            continue;
+        const char *pos = emit_offset(arena, cx->idx[a], e->load.offset[a]);
+        idx[a] = pos;
+        BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
+        if (bc == BC_NONE || in_domain(n, n->span[a], e->load.offset[a], a))
+            continue;
+        const char *size = size_name(n, a);
+        switch (bc) {
+        case BC_PERIODIC:
+            idx[a] = arena_printf(arena, "gt_periodic(%s, %s)", pos, size);
+            break;
+        case BC_NEUMANN:
+            idx[a] = arena_printf(arena, "gt_clamp(%s, %s)", pos, size);
+            break;
+        case BC_MIRROR:
+            idx[a] = arena_printf(arena, "gt_mirror(%s, %s)", pos, size);
+            break;
+        case BC_DIRICHLET: {
+            /* outside along this axis: the constant, whatever the other axes say;
+             * inside: the element itself along this axis */
+            const char *test = arena_printf(arena, "gt_outside(%s, %s)", pos, size);
+            dirichlet_test = dirichlet_test
+                                 ? arena_printf(arena, "%s || %s", dirichlet_test, test)
+                                 : test;
+            dirichlet_value = f->bc[a].value;
+            break;
+        }
+        case BC_NONE:
+            break;
+        }
+    }
+    if (dirichlet_test) {
+        emit_text(o, "(%s ? ", dirichlet_test);
+        emit_const(o, f->type, (int64_t)dirichlet_value, dirichlet_value);
+        emit_text(o, " : ");
+        print_access(o, n, f, idx);
+        emit_text(o, ")");
+        return;
+    }
+    print_access(o, n, f, idx);
+}
+
+static void naive_colreduce(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    emit_text(o, "%s", col_of(cx->user, e));
+}
+
+static EmitExprCtx point_ctx(Naive *n, const char *kvar)
+{
+    EmitExprCtx cx = {
+        .es = n->es,
+        .idx = {"i", "j", kvar},
+        .load = naive_load,
+        .colreduce = naive_colreduce,
+        .user = n,
+    };
+    return cx;
+}
+
+/* ============================================================ statements */
+
+/* Writes the column reductions inside e (innermost first) as loops over K
+ * into their locals, at the current point. */
+static void hoist_cols(Naive *n, const IrExpr *e, Loc loc)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case IR_UNARY: case IR_BINARY:
+        hoist_cols(n, e->op.a, loc);
+        hoist_cols(n, e->op.b, loc);
+        return;
+    case IR_COND:
+        hoist_cols(n, e->cond.cond, loc);
+        hoist_cols(n, e->cond.then, loc);
+        hoist_cols(n, e->cond.els, loc);
+        return;
+    case IR_CALL:
+        for (int a = 0; a < e->call.nargs; a++)
+            hoist_cols(n, e->call.args[a], loc);
+        return;
+    case IR_CAST:
+        hoist_cols(n, e->cast.a, loc);
+        return;
+    case IR_COLREDUCE:
+        break;
+    default:
+        return;
+    }
+    hoist_cols(n, e->colreduce.a, loc);
+    Out *o = n->o;
+    const char *name = col_of(n, e);
+    Type t = e->type;
+    const char *ct = emit_c_type(t);
+    emit_begin_line(o);
+    emit_text(o, "%s %s = ", ct, name);
+    switch (e->colreduce.op) {
+    case RED_SUM: emit_const(o, t, 0, 0.0); break;
+    case RED_MIN:
+        if (t == TY_INT) emit_text(o, "INT32_MAX");
+        else if (t == TY_BOOL) emit_text(o, "true");
+        else emit_const(o, t, 0, INFINITY);
+        break;
+    case RED_MAX:
+        if (t == TY_INT) emit_text(o, "INT32_MIN");
+        else if (t == TY_BOOL) emit_text(o, "false");
+        else emit_const(o, t, 0, -INFINITY);
+        break;
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", n->kk, n->kk, n->es->nk, n->kk);
+    o->indent++;
+    Span saved = n->span[AXIS_K];
+    n->span[AXIS_K] = (Span){{false, 0}, {true, 0}};
+    EmitExprCtx cx = point_ctx(n, n->kk);
+    emit_begin_stn_line(o, loc);
+    switch (e->colreduce.op) {
+    case RED_SUM:
+        emit_text(o, "%s += ", name);
+        emit_expr(o, &cx, e->colreduce.a);
+        break;
+    case RED_MIN:
+    case RED_MAX: {
+        bool is_min = e->colreduce.op == RED_MIN;
+        if (t == TY_FLOAT || t == TY_DOUBLE)
+            emit_text(o, "%s = %s%s(%s, ", name, is_min ? "fmin" : "fmax",
+                      t == TY_FLOAT ? "f" : "", name);
+        else if (t == TY_BOOL)
+            emit_text(o, "%s = %s %s ", name, name, is_min ? "&&" : "||");
+        else
+            emit_text(o, "%s = %s(%s, ", name, is_min ? "gt_min_int" : "gt_max_int", name);
+        emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL ? 6 : 0);
+        if (t != TY_BOOL)
+            emit_text(o, ")");
+        break;
+    }
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
+    n->span[AXIS_K] = saved;
+    o->indent--;
+}
+
+static bool stmt_has_cols(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN: return emit_expr_has(s->assign.value, IR_COLREDUCE);
+    case IR_REDUCE: return emit_expr_has(s->reduce.value, IR_COLREDUCE);
+    case IR_IF: return emit_expr_has(s->iff.cond, IR_COLREDUCE);
+    }
+    unreachable();
+}
+
+/* Opens the loops over the axes in `axes` (K only when kloop) with the
+ * region's I and J ranges and the K range [klo, khi); the innermost loop
+ * opens a brace when `block`. Returns the number of loops opened. */
+static int open_loops(Naive *n, unsigned axes, const Extent *region, bool kloop, Level klo,
+                      Level khi, bool block)
+{
+    Out *o = n->o;
+    Arena *arena = n->c->arena;
+    int count = 0, last = -1;
+    for (int a = 0; a < NAXES; a++)
+        if ((axes & (1u << a)) && (a != AXIS_K || kloop))
+            last = a;
+    for (int a = 0; a < NAXES; a++) {
+        if (!(axes & (1u << a)) || (a == AXIS_K && !kloop))
+            continue;
+        const char *v = a == 0 ? "i" : a == 1 ? "j" : "k";
+        Span sp;
+        if (a == AXIS_K)
+            sp = (Span){klo, khi};
+        else
+            sp = (Span){{false, region->r[a].lo}, {true, region->r[a].hi}};
+        n->span[a] = sp;
+        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v,
+                  emit_level(arena, size_name(n, a), sp.lo, 0), v,
+                  emit_level(arena, size_name(n, a), sp.hi, 0), v,
+                  block && a == last ? " {" : "");
+        o->indent++;
+        count++;
+    }
+    if (count == 0 && block) {
+        emit_line(o, "{");
+        o->indent++;
+    }
+    return count;
+}
+
+static void close_loops(Naive *n, int count, bool block)
+{
+    /* the brace closes under the line that opened it: the innermost loop */
+    if (count > 0 || block)
+        n->o->indent--;
+    if (block)
+        emit_line(n->o, "}");
+    if (count > 1)
+        n->o->indent -= count - 1;
+}
+
+/* The point statement `dst(i, j, k) = value;` or the reduction's update,
+ * under guard (a mask expression, or NULL). */
+static void point_stmt(Naive *n, const IrStmt *s, const char *guard, const char *kvar)
+{
+    Out *o = n->o;
+    bool cols = stmt_has_cols(s);
+    if (guard) {
+        emit_line(o, "if (%s)%s", guard, cols ? " {" : "");
+        o->indent++;
+    }
+    EmitExprCtx cx = point_ctx(n, kvar);
+    if (s->kind == IR_ASSIGN) {
+        hoist_cols(n, s->assign.value, s->loc);
+        const IrField *f = s->assign.dst;
+        const char *idx[NAXES] = {"i", "j", kvar};
+        emit_begin_stn_line(o, s->loc);
+        print_access(o, n, f, idx);
+        emit_text(o, " = ");
+        emit_expr(o, &cx, s->assign.value);
+        emit_text(o, ";");
+        emit_end_line(o);
+    } else {
+        hoist_cols(n, s->reduce.value, s->loc);
+        const IrScalar *sc = s->reduce.dst;
+        const char *acc = n->es->acc[sc->id];
+        Type t = sc->type;
+        emit_begin_stn_line(o, s->loc);
+        if (s->reduce.op == RED_SUM) {
+            emit_text(o, "%s += ", acc);
+            emit_expr(o, &cx, s->reduce.value);
+        } else {
+            bool is_min = s->reduce.op == RED_MIN;
+            if (t == TY_FLOAT || t == TY_DOUBLE)
+                emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax",
+                          t == TY_FLOAT ? "f" : "", acc);
+            else
+                emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
+            emit_expr(o, &cx, s->reduce.value);
+            emit_text(o, ")");
+        }
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+    if (guard) {
+        o->indent--;
+        if (cols)
+            emit_line(o, "}");
+    }
+}
+
+static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo,
+                      Level khi, const char *guard);
+
+/* An `if`: its mask over the hull of its region, then each branch statement
+ * as its own loop nest, at the points where its guard holds. */
+static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo, Level khi,
+                    const char *guard)
+{
+    Out *o = n->o;
+    Arena *arena = n->c->arena;
+    const char *kvar = "k";
+    const char *mask = mask_of(n, s);
+    /* masks are IJK arrays; an axis the nest does not loop over is at 0 */
+    const char *m = arena_printf(arena, "%s(%s, %s, %s)", mask, axes & AXES_I ? "i" : "0",
+                                 axes & AXES_J ? "j" : "0",
+                                 (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
+    Extent region = stmt_hull(s);
+    bool cols = emit_expr_has(s->iff.cond, IR_COLREDUCE);
+    EmitExprCtx cx = point_ctx(n, kvar);
+    int loops = open_loops(n, axes, &region, kloop, klo, khi, cols);
+    if (cols && guard) {
+        emit_line(o, "%s = false;", m);
+        emit_line(o, "if (%s) {", guard);
+        o->indent++;
+    }
+    hoist_cols(n, s->iff.cond, s->loc);
+    emit_begin_stn_line(o, s->loc);
+    emit_text(o, "%s = ", m);
+    if (guard && !cols) {
+        emit_text(o, "%s && ", guard);
+        emit_expr_prec(o, &cx, s->iff.cond, 6);
+    } else {
+        emit_expr(o, &cx, s->iff.cond);
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
+    if (cols && guard) {
+        o->indent--;
+        emit_line(o, "}");
+    }
+    close_loops(n, loops, cols);
+    for (int i = 0; i < s->iff.then.len; i++)
+        emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
+    const char *not_m = guard ? arena_printf(arena, "%s && !%s", guard, m)
+                              : arena_printf(arena, "!%s", m);
+    for (int i = 0; i < s->iff.els.len; i++)
+        emit_stmt(n, s->iff.els.items[i], axes, kloop, klo, khi, not_m);
+}
+
+/* One statement: its own loop nest over its region (and K range when kloop). */
+static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo,
+                      Level khi, const char *guard)
+{
+    if (s->kind == IR_IF) {
+        emit_if(n, s, axes, kloop, klo, khi, guard);
+        return;
+    }
+    bool block = !guard && stmt_has_cols(s);
+    int loops = open_loops(n, axes, &s->region, kloop, klo, khi, block);
+    point_stmt(n, s, guard, "k");
+    close_loops(n, loops, block);
+}
+
+static const char *level_spelling(Arena *arena, Level lv)
+{
+    if (!lv.from_end)
+        return arena_printf(arena, "%" PRId64, lv.offset);
+    if (lv.offset == 0)
+        return "end";
+    return arena_printf(arena, "end %c %" PRId64, lv.offset < 0 ? '-' : '+',
+                        lv.offset < 0 ? -lv.offset : lv.offset);
+}
+
+static void emit_computation(Naive *n, const IrComputation *comp)
+{
+    Out *o = n->o;
+    Arena *arena = n->c->arena;
+    static const char *const orders[] = {"parallel", "forward", "backward"};
+    emit_blank(o);
+    emit_line(o, "/* computation(%s) at line %d */", orders[comp->order], comp->loc.line);
+    for (int iv_i = 0; iv_i < comp->intervals.len; iv_i++) {
+        const IrInterval *iv = comp->intervals.items[iv_i];
+        const char *nk = n->es->nk;
+        if (iv_i > 0 || comp->intervals.len > 1 || comp->order != ORDER_PARALLEL ||
+            iv->lo.from_end || iv->lo.offset != 0 || !iv->hi.from_end || iv->hi.offset != 0)
+            emit_line(o, "/* interval(%s, %s) */", level_spelling(arena, iv->lo),
+                      level_spelling(arena, iv->hi));
+        if (comp->order == ORDER_PARALLEL) {
+            for (int s = 0; s < iv->stmts.len; s++) {
+                const IrStmt *st = iv->stmts.items[s];
+                unsigned axes = stmt_axes(st);
+                n->k_defined = false;
+                if (axes & AXES_K) {
+                    emit_stmt(n, st, axes, true, iv->lo, iv->hi, NULL);
+                } else {
+                    /* no K: the statement runs once, if its interval is not empty */
+                    n->span[AXIS_K] = (Span){iv->lo, iv->hi};
+                    emit_line(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
+                              emit_level(arena, nk, iv->hi, 0));
+                    o->indent++;
+                    emit_stmt(n, st, axes, false, iv->lo, iv->hi, NULL);
+                    o->indent--;
+                    emit_line(o, "}");
+                }
+            }
+            continue;
+        }
+        if (comp->order == ORDER_FORWARD)
+            emit_line(o, "for (int64_t k = %s; k < %s; k++) {", emit_level(arena, nk, iv->lo, 0),
+                      emit_level(arena, nk, iv->hi, 0));
+        else
+            emit_line(o, "for (int64_t k = %s; k >= %s; k--) {",
+                      emit_level(arena, nk, iv->hi, -1), emit_level(arena, nk, iv->lo, 0));
+        o->indent++;
+        n->k_defined = true;
+        /* at each level, every statement over its IJ region */
+        n->span[AXIS_K] = (Span){iv->lo, iv->hi};
+        for (int s = 0; s < iv->stmts.len; s++) {
+            const IrStmt *st = iv->stmts.items[s];
+            emit_stmt(n, st, stmt_axes(st) & ~(unsigned)AXES_K, false, iv->lo, iv->hi, NULL);
+        }
+        o->indent--;
+        emit_line(o, "}");
+    }
+}
+
+/* ============================================================== functions */
+
+static const char *field_axes_args(unsigned axes)
+{
+    switch (axes & AXES_IJK) {
+    case AXES_I: return "i";
+    case AXES_J: return "j";
+    case AXES_K: return "k";
+    case AXES_IJ: return "i, j";
+    case AXES_I | AXES_K: return "i, k";
+    case AXES_J | AXES_K: return "j, k";
+    case AXES_IJK: return "i, j, k";
+    default: return "";
+    }
+}
+
+/* #define f(i, j, k) f_p[(i) * f_s[0] + (j) * f_s[1] + (k) * f_s[2]] */
+static void define_access(Out *o, const char *name, const char *data, const char *stride,
+                          unsigned axes)
+{
+    int saved = o->indent;
+    o->indent = 0;
+    emit_begin_line(o);
+    o->indent = saved;
+    emit_text(o, "#define %s(%s) %s[", name, field_axes_args(axes), data);
+    bool first = true;
+    for (int a = 0; a < NAXES; a++) {
+        if (!(axes & (1u << a)))
+            continue;
+        emit_text(o, "%s(%c) * %s[%d]", first ? "" : " + ", "ijk"[a], stride, a);
+        first = false;
+    }
+    if (first)
+        emit_text(o, "0");
+    emit_text(o, "]");
+    emit_end_line(o);
+}
+
+static void emit_body(Naive *n)
+{
+    const EmitStencil *es = n->es;
+    const IrStencil *st = es->st;
+    for (int c = 0; c < st->computations.len; c++)
+        emit_computation(n, st->computations.items[c]);
+}
+
+static void emit_function(Naive *n, const bool used[NAXES])
+{
+    Out *o = n->o;
+    EmitStencil *es = n->es;
+    const IrStencil *st = es->st;
+    bool has_temps = n->masks.len > 0 || st->fields.len > es->nfield_params;
+
+    emit_blank(o);
+    emit_info(o, es);
+    emit_blank(o);
+    emit_begin_line(o);
+    emit_signature(o, es);
+    emit_end_line(o);
+    emit_line(o, "{");
+    o->indent++;
+    emit_bind_prologue(o, es, used);
+
+    emit_blank(o);
+    emit_line(o, "/* Each field at the compute-domain origin, its strides along I, J, K. */");
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!n->field_used[f])
+            continue;
+        emit_line(o, "%s%s *const %s = %s[%d].origin;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), es->data[f], es->bound, f);
+        emit_line(o, "const int64_t *const %s = %s[%d].stride;", es->stride[f], es->bound, f);
+    }
+    if (has_temps) {
+        emit_blank(o);
+        emit_line(o, "/* Temporaries and masks, over the compute domain grown by their extent. */");
+        for (int f = es->nfield_params; f < st->fields.len; f++) {
+            const IrField *fd = st->fields.items[f];
+            emit_line(o, "gt_storage *%s = NULL;", es->storage[f]);
+            emit_line(o, "%s *%s = NULL;", emit_c_type(fd->type), es->data[f]);
+            emit_line(o, "int64_t %s[3];", es->stride[f]);
+        }
+        for (int m = 0; m < n->masks.len; m++) {
+            const MaskName *mk = mask_named(n, m);
+            emit_line(o, "gt_storage *%s = NULL;", mk->storage);
+            emit_line(o, "bool *%s = NULL;", mk->data);
+            emit_line(o, "int64_t %s[3];", mk->stride);
+        }
+    }
+    for (int s = 0; s < st->scalars.len; s++) {
+        const IrScalar *sc = st->scalars.items[s];
+        if (!sc->is_output)
+            continue;
+        Type t = sc->type;
+        emit_begin_line(o);
+        emit_text(o, "%s %s = ", emit_c_type(t), es->acc[s]);
+        RedOp op = RED_SUM;
+        /* the reduction writing it decides its identity */
+        for (int c = 0; c < st->computations.len; c++)
+            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+                for (int k = 0; k < iv->stmts.len; k++)
+                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
+                        iv->stmts.items[k]->reduce.dst == sc)
+                        op = iv->stmts.items[k]->reduce.op;
+            }
+        if (op == RED_SUM)
+            emit_const(o, t, 0, 0.0);
+        else if (t == TY_INT)
+            emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
+        else if (t == TY_BOOL)
+            emit_text(o, op == RED_MIN ? "true" : "false");
+        else
+            emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+
+    emit_blank(o);
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (n->field_used[f])
+            define_access(o, es->field[f], es->data[f], es->stride[f], fd->axes);
+    }
+    for (int m = 0; m < n->masks.len; m++) {
+        const MaskName *mk = mask_named(n, m);
+        define_access(o, mk->name, mk->data, mk->stride, AXES_IJK);
+    }
+
+    if (has_temps) {
+        emit_blank(o);
+        for (int f = es->nfield_params; f < st->fields.len; f++) {
+            const IrField *fd = st->fields.items[f];
+            int64_t (*h)[2] = n->temp_halo[f];
+            emit_begin_line(o);
+            /* the halo, per axis I, J, K lower and upper, is the temporary's extent */
+            int call = (int)strlen(es->data[f]) + 3 + (int)strlen("gt__temporary(");
+            emit_text(o, "%s = gt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
+                      es->data[f], es->storage[f], emit_dtype(fd->type), axes_name(fd->axes),
+                      es->size, o->indent * 4 + call, "");
+            for (int a = 0; a < NAXES; a++) {
+                bool has = fd->axes & (1u << a);
+                emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "", has ? h[a][0] : 0,
+                          has ? h[a][1] : 0);
+            }
+            emit_text(o, "}, %s);", es->stride[f]);
+            emit_end_line(o);
+            emit_line(o, "if (!%s) {", es->data[f]);
+            emit_line(o, "    %s = gt_last_error_code();", es->rc);
+            emit_line(o, "    goto done;");
+            emit_line(o, "}");
+        }
+        for (int m = 0; m < n->masks.len; m++) {
+            const MaskName *mk = mask_named(n, m);
+            emit_begin_line(o);
+            int call = (int)strlen(mk->data) + 3 + (int)strlen("gt__temporary(");
+            emit_text(o, "%s = gt__temporary(&%s, GT_BOOL, \"IJK\", %s,\n%*s(const int64_t[6]){",
+                      mk->data, mk->storage, es->size, o->indent * 4 + call, "");
+            for (int a = 0; a < NAXES; a++)
+                emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "",
+                          -n->mask_halo[a].lo, n->mask_halo[a].hi);
+            emit_text(o, "}, %s);", mk->stride);
+            emit_end_line(o);
+            emit_line(o, "if (!%s) {", mk->data);
+            emit_line(o, "    %s = gt_last_error_code();", es->rc);
+            emit_line(o, "    goto done;");
+            emit_line(o, "}");
+        }
+    }
+
+    emit_body(n);
+
+    bool any_out = false;
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output) {
+            if (!any_out)
+                emit_blank(o);
+            any_out = true;
+            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
+        }
+    if (has_temps) {
+        emit_blank(o);
+        o->indent--;
+        emit_line(o, "done:");
+        o->indent++;
+        for (int f = es->nfield_params; f < st->fields.len; f++)
+            emit_line(o, "gt_release(%s);", es->storage[f]);
+        for (int m = 0; m < n->masks.len; m++)
+            emit_line(o, "gt_release(%s);", mask_named(n, m)->storage);
+        emit_line(o, "return %s;", es->rc);
+    } else {
+        emit_line(o, "return 0;");
+    }
+    o->indent = 0;
+    for (int f = 0; f < st->fields.len; f++)
+        if (n->field_used[f])
+            emit_line(o, "#undef %s", es->field[f]);
+    for (int m = 0; m < n->masks.len; m++)
+        emit_line(o, "#undef %s", n->masks.items[m].name);
+    o->indent = 1;
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* The name of the source file beside header hdr_name: "lap.h" -> "lap.c". */
+static const char *source_name(Arena *arena, const char *hdr_name, const char *suffix)
+{
+    const char *slash = strrchr(hdr_name, '/');
+    const char *base = slash ? slash + 1 : hdr_name;
+    size_t len = strlen(base);
+    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
+        len -= 2;
+    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
+}
+
+static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
+{
+    Arena *arena = c->arena;
+    NameSet globals = {0};
+    if (!emit_globals(c, &globals))
+        return false;
+    int ns = c->ir->stencils.len;
+    EmitStencil **stencils = arena_alloc(arena, sizeof *stencils * (size_t)(ns + 1));
+    Naive *naive = arena_alloc(arena, sizeof *naive * (size_t)(ns + 1));
+    for (int s = 0; s < ns; s++) {
+        stencils[s] = arena_alloc(arena, sizeof **stencils);
+        emit_name_stencil(stencils[s], arena, &globals, c->ir->stencils.items[s]);
+        naive[s].c = c;
+        naive[s].es = stencils[s];
+        analyse(&naive[s]);
+    }
+
+    Out h = {.name = arena_strdup(arena, hdr_name)};
+    emit_header(&h, c, hdr_name, "naive", &globals, stencils);
+
+    Out o = {.name = source_name(arena, hdr_name, backend_naive.suffix)};
+    emit_source_prologue(&o, c, hdr_name, "naive");
+    for (int s = 0; s < ns; s++) {
+        /* A first pass into scratch text tells which sizes the body uses. */
+        Out scratch = {.name = o.name};
+        naive[s].o = &scratch;
+        emit_body(&naive[s]);
+        bool used[NAXES];
+        const char *text = scratch.buf ? scratch.buf : "";
+        for (int a = 0; a < NAXES; a++)
+            used[a] = emit_uses_name(text, scratch.len, size_name(&naive[s], a));
+        const IrStencil *st = stencils[s]->st;
+        naive[s].field_used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+        for (int f = 0; f < st->fields.len; f++)
+            naive[s].field_used[f] = emit_uses_name(text, scratch.len, stencils[s]->field[f]);
+        free(scratch.buf);
+        naive[s].o = &o;
+        emit_function(&naive[s], used);
+    }
+    if (o.stn_file)
+        emit_blank(&o);
+    bool ok = emit_flush(c, &h, hdr);
+    ok = emit_flush(c, &o, src) && ok;
+    return ok;
+}
+
+const Backend backend_naive = {"naive", ".c", emit_naive, false};

@@ -1,0 +1,92 @@
+#!/bin/sh
+# tests/numeric/run.sh [NAME...]: numeric tests of the naive backend.
+#
+# For each tests/numeric/NAME.stn there is a driver test_NAME.c that calls the
+# stencils gtcc generates from it on random data (fixed seeds) and compares every
+# output with a reference written by hand in the driver (plain loops over plain
+# arrays, from language.md), and every element outside the compute domain with
+# its value before the call. The driver prints "PASS name" / "FAIL name: why".
+#
+# Each program is built with $CC -std=c11 -Wall -Wextra -Wpedantic -Werror
+# $SANFLAGS and run; then with clang the same way (built only, not run, when
+# $SANFLAGS is set: the runtime was built with $CC's sanitizer runtime).
+# Options for gtcc come from a `// ARGS: ...` line of the .stn file.
+# NUMERIC_BACKEND=openmp runs the same tests on another backend's code (built
+# with -fopenmp); the default, naive, is what `make check` runs.
+# Prints "numeric: N passed, N failed"; writes "PASSED FAILED" to
+# $RESULTS/numeric when RESULTS is set.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+CC=${CC:-cc}
+SANFLAGS=${SANFLAGS:-}
+WFLAGS="-std=c11 -Wall -Wextra -Wpedantic -Werror"
+BACKEND=${NUMERIC_BACKEND:-naive}
+[ "$BACKEND" = naive ] || WFLAGS="$WFLAGS -fopenmp"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+compilers="$CC"
+if command -v clang >/dev/null 2>&1 && [ "$(basename "$CC")" != clang ]; then
+    compilers="$compilers clang"
+fi
+
+for stn in "$here"/*.stn; do
+    [ -e "$stn" ] || continue
+    base=$(basename "$stn" .stn)
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $base "*) ;; *) continue ;; esac
+    fi
+    driver=$here/test_$base.c
+    [ -e "$driver" ] || { fail "$base: no driver test_$base.c"; continue; }
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    mkdir -p "$tmp/$base"
+    if ! (cd "$here" && eval "\"$GTCC\" -b $BACKEND $args -o \"$tmp/$base/$base.c\" \"$base.stn\"") \
+            >"$tmp/$base/gtcc.log" 2>&1; then
+        fail "$base: gtcc failed"; sed 's/^/  | /' "$tmp/$base/gtcc.log" | head -n 20
+        continue
+    fi
+    for cc in $compilers; do
+        name=$(basename "$cc")
+        flags="$WFLAGS -O1 -g"
+        run=1
+        if [ "$cc" != "$CC" ] && [ -n "$SANFLAGS" ]; then
+            run=0
+        else
+            flags="$flags $SANFLAGS"
+        fi
+        exe=$tmp/$base/test_$name
+        inc="-I$root/runtime/include -I$root/runtime/src -I$tmp/$base -I$here"
+        if [ $run = 0 ]; then
+            if $cc $flags $inc -c "$tmp/$base/$base.c" -o "$exe.gen.o" >"$tmp/$base/cc.log" 2>&1 &&
+               $cc $flags $inc -c "$driver" -o "$exe.o" >>"$tmp/$base/cc.log" 2>&1; then
+                passed=$((passed + 1)); echo "PASS $base[$name]: builds"
+            else
+                fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
+            fi
+            continue
+        fi
+        if ! $cc $flags $inc -o "$exe" "$driver" "$tmp/$base/$base.c" "$here/numeric.c" \
+                "$BUILD/lib/libgtrt.a" -lm >"$tmp/$base/cc.log" 2>&1; then
+            fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
+            continue
+        fi
+        (cd "$tmp/$base" && "$exe") >"$tmp/$base/out" 2>&1
+        status=$?
+        p=$(grep -c '^PASS ' "$tmp/$base/out")
+        f=$(grep -c '^FAIL ' "$tmp/$base/out")
+        passed=$((passed + p)); failed=$((failed + f))
+        grep '^FAIL ' "$tmp/$base/out" | sed "s/^FAIL /FAIL $base[$name]: /"
+        if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+            fail "$base[$name]: exit status $status"; tail -n 20 "$tmp/$base/out" | sed 's/^/  | /'
+        fi
+        [ "$p" -gt 0 ] || [ "$status" -ne 0 ] || fail "$base[$name]: no checks ran"
+    done
+done
+echo "numeric: $passed passed, $failed failed"
+[ -n "${RESULTS:-}" ] && echo "$passed $failed" > "$RESULTS/numeric"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,437 @@
+/* check_emit.c: the naive backend and the emitter helpers, on IR built by
+ * hand (independent of the front end): C names, constants, expression
+ * printing, and whole generated files for a few stencils, checked for their
+ * structure and compiled with `cc -std=c11 -Wall -Wextra -Wpedantic -Werror`
+ * (skipped where no cc runs). Numbers are checked by tests/numeric/. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gtcc.h"
+
+/* ------------------------------------------------------------ IR builders */
+
+static Loc L(int line)
+{
+    return (Loc){"hand.stn", line, 1};
+}
+
+static IrStencil *stencil_new(Compiler *c, const char *name)
+{
+    IrStencil *st = arena_alloc(c->arena, sizeof *st);
+    st->name = name;
+    st->loc = L(1);
+    if (!c->ir)
+        c->ir = arena_alloc(c->arena, sizeof *c->ir);
+    vec_push(c->arena, &c->ir->stencils, st);
+    return st;
+}
+
+static IrField *field_new(Compiler *c, IrStencil *st, const char *name, Type type,
+                          unsigned axes, bool param)
+{
+    IrField *f = arena_alloc(c->arena, sizeof *f);
+    f->name = name;
+    f->loc = L(1);
+    f->id = st->fields.len;
+    f->kind = param ? IR_PARAM_FIELD : IR_TEMP;
+    f->param_pos = param ? st->params.len : -1;
+    f->type = type;
+    f->axes = axes;
+    vec_push(c->arena, &st->fields, f);
+    if (param) {
+        IrParam p = {true, f, NULL};
+        vec_push(c->arena, &st->params, p);
+    }
+    return f;
+}
+
+static IrScalar *scalar_new(Compiler *c, IrStencil *st, const char *name, Type type, bool out)
+{
+    IrScalar *s = arena_alloc(c->arena, sizeof *s);
+    s->name = name;
+    s->loc = L(1);
+    s->id = st->scalars.len;
+    s->param_pos = st->params.len;
+    s->type = type;
+    s->is_output = out;
+    vec_push(c->arena, &st->scalars, s);
+    IrParam p = {false, NULL, s};
+    vec_push(c->arena, &st->params, p);
+    return s;
+}
+
+static IrInterval *interval_new(Compiler *c, IrStencil *st, IterOrder order, Level lo,
+                                Level hi)
+{
+    IrComputation *comp = NULL;
+    if (st->computations.len && st->computations.items[st->computations.len - 1]->order == order)
+        comp = st->computations.items[st->computations.len - 1];
+    if (!comp || order == ORDER_PARALLEL) {
+        comp = arena_alloc(c->arena, sizeof *comp);
+        comp->order = order;
+        comp->loc = L(2);
+        vec_push(c->arena, &st->computations, comp);
+    }
+    IrInterval *iv = arena_alloc(c->arena, sizeof *iv);
+    iv->lo = lo;
+    iv->hi = hi;
+    vec_push(c->arena, &comp->intervals, iv);
+    return iv;
+}
+
+static IrExpr *ld(Compiler *c, IrField *f, int64_t di, int64_t dj, int64_t dk)
+{
+    int64_t off[3] = {di, dj, dk};
+    if (di || dj || dk)
+        f->read_at_offset = true;
+    f->is_read = true;
+    return ir_load(c->arena, L(3), f, off);
+}
+
+static IrExpr *num(Compiler *c, double v)
+{
+    return ir_const_real(c->arena, L(3), TY_DOUBLE, v);
+}
+
+static IrExpr *bin(Compiler *c, Op op, IrExpr *a, IrExpr *b)
+{
+    Type t = op >= OP_LT && op <= OP_OR ? TY_BOOL : a->type;
+    return ir_binary(c->arena, L(3), op, t, a, b);
+}
+
+static IrStmt *assign(Compiler *c, IrStmtVec *into, int line, IrField *dst, IrExpr *value,
+                      int64_t ilo, int64_t ihi, int64_t jlo, int64_t jhi)
+{
+    IrStmt *s = ir_stmt_new(c->arena, IR_ASSIGN, L(line));
+    s->assign.dst = dst;
+    s->assign.value = value;
+    s->region.r[AXIS_I] = (Range){ilo, ihi};
+    s->region.r[AXIS_J] = (Range){jlo, jhi};
+    dst->is_written = true;
+    vec_push(c->arena, into, s);
+    return s;
+}
+
+static const Level L0 = {false, 0}, L1 = {false, 1}, END = {true, 0}, END1 = {true, -1};
+
+/* lap: out = 4u - (u[i-1] + u[i+1] + u[j-1] + u[j+1]) */
+static void build_lap(Compiler *c)
+{
+    IrStencil *st = stencil_new(c, "lap");
+    IrField *u = field_new(c, st, "u", TY_DOUBLE, AXES_IJK, true);
+    IrField *out = field_new(c, st, "out", TY_DOUBLE, AXES_IJK, true);
+    for (int a = 0; a < 2; a++)
+        u->halo[a][0] = u->halo[a][1] = 1;
+    IrInterval *iv = interval_new(c, st, ORDER_PARALLEL, L0, END);
+    IrExpr *sum = bin(c, OP_ADD, bin(c, OP_ADD, ld(c, u, -1, 0, 0), ld(c, u, 1, 0, 0)),
+                      bin(c, OP_ADD, ld(c, u, 0, -1, 0), ld(c, u, 0, 1, 0)));
+    assign(c, &iv->stmts, 4, out, bin(c, OP_SUB, bin(c, OP_MUL, num(c, 4.0), ld(c, u, 0, 0, 0)), sum),
+           0, 0, 0, 0);
+}
+
+/* tri: forward and backward sweeps with intervals at both ends */
+static void build_tri(Compiler *c)
+{
+    IrStencil *st = stencil_new(c, "tri");
+    IrField *a = field_new(c, st, "a", TY_DOUBLE, AXES_IJK, true);
+    IrField *x = field_new(c, st, "x", TY_DOUBLE, AXES_IJK, true);
+    st->min_nk = 1;
+    IrInterval *f0 = interval_new(c, st, ORDER_FORWARD, L0, L1);
+    assign(c, &f0->stmts, 5, x, ld(c, a, 0, 0, 0), 0, 0, 0, 0);
+    IrInterval *f1 = interval_new(c, st, ORDER_FORWARD, L1, END);
+    assign(c, &f1->stmts, 6, x, bin(c, OP_ADD, ld(c, x, 0, 0, -1), ld(c, a, 0, 0, 0)), 0, 0, 0, 0);
+    IrInterval *b0 = interval_new(c, st, ORDER_BACKWARD, END1, END);
+    assign(c, &b0->stmts, 8, x, bin(c, OP_MUL, num(c, 0.5), ld(c, x, 0, 0, 0)), 0, 0, 0, 0);
+    IrInterval *b1 = interval_new(c, st, ORDER_BACKWARD, L0, END1);
+    assign(c, &b1->stmts, 9, x, bin(c, OP_SUB, ld(c, x, 0, 0, 0), ld(c, x, 0, 0, 1)), 0, 0, 0, 0);
+}
+
+/* mix: a temporary, a boundary condition, an if with else, a column
+ * reduction, a full reduction into an out scalar, names C reserves */
+static void build_mix(Compiler *c)
+{
+    IrStencil *st = stencil_new(c, "mix");
+    IrField *u = field_new(c, st, "double_", TY_DOUBLE, AXES_IJK, true);
+    IrField *w = field_new(c, st, "sqrt", TY_DOUBLE, AXES_IJK, true);
+    IrField *s2 = field_new(c, st, "s2", TY_DOUBLE, AXES_IJ, true);
+    IrScalar *alpha = scalar_new(c, st, "alpha", TY_DOUBLE, false);
+    IrScalar *total = scalar_new(c, st, "total", TY_DOUBLE, true);
+    IrField *t = field_new(c, st, "n", TY_DOUBLE, AXES_IJK, false);
+    u->bc[AXIS_I].kind = BC_PERIODIC;
+    u->bc[AXIS_J].kind = BC_DIRICHLET;
+    u->bc[AXIS_J].value = 1.5;
+    t->extent.r[AXIS_I] = (Range){-1, 0};
+    IrInterval *iv = interval_new(c, st, ORDER_PARALLEL, L0, END);
+    assign(c, &iv->stmts, 4, t,
+           bin(c, OP_MUL, ld(c, u, -1, 1, 0), ir_scalar_ref(c->arena, L(4), alpha)), -1, 0, 0, 0);
+    IrStmt *iff = ir_stmt_new(c->arena, IR_IF, L(5));
+    iff->iff.cond = bin(c, OP_GT, ld(c, t, -1, 0, 0), num(c, 0.0));
+    assign(c, &iff->iff.then, 6, w, ld(c, t, 0, 0, 0), 0, 0, 0, 0);
+    assign(c, &iff->iff.els, 7, w, ir_unary(c->arena, L(7), OP_NEG, TY_DOUBLE, ld(c, t, 0, 0, 0)),
+           0, 0, 0, 0);
+    vec_push(c->arena, &iv->stmts, iff);
+    IrInterval *iv2 = interval_new(c, st, ORDER_PARALLEL, L0, END);
+    assign(c, &iv2->stmts, 8, s2, ir_colreduce(c->arena, L(8), RED_MAX, ld(c, w, 0, 0, 0)), 0, 0,
+           0, 0);
+    IrStmt *red = ir_stmt_new(c->arena, IR_REDUCE, L(9));
+    red->reduce.dst = total;
+    red->reduce.op = RED_SUM;
+    red->reduce.value = ld(c, w, 0, 0, 0);
+    vec_push(c->arena, &iv2->stmts, red);
+}
+
+/* Emits c's IR with the naive backend into *src and *hdr (malloc'd). */
+static bool emit(Compiler *c, char **src, char **hdr)
+{
+    size_t ns, nh;
+    FILE *fs = open_memstream(src, &ns), *fh = open_memstream(hdr, &nh);
+    bool ok = backend_naive.emit(c, fs, fh, "hand.h");
+    fclose(fs);
+    fclose(fh);
+    if (getenv("CHECK_EMIT_DUMP"))
+        printf("%s\n%s\n", *hdr, *src);
+    return ok;
+}
+
+/* Writes src and hdr to a temporary directory and compiles them strictly;
+ * true also when no compiler can be run (the numeric tests need one anyway). */
+static bool compiles(const char *src, const char *hdr)
+{
+    char dir[] = "/tmp/check_emit_XXXXXX";
+    if (!mkdtemp(dir))
+        return false;
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/hand.c", dir);
+    FILE *f = fopen(path, "w");
+    fputs(src, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/hand.h", dir);
+    f = fopen(path, "w");
+    fputs(hdr, f);
+    fclose(f);
+    const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    char cwd[512];   /* the tests run from the repository root */
+    if (!getcwd(cwd, sizeof cwd))
+        return false;
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Werror -I%s/runtime/include "
+             "-c hand.c -o hand.o",
+             dir, cc, cwd);
+    int rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return false;
+    return rc == 0;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+START_TEST(names)
+{
+    Arena *a = arena_new();
+    NameSet set = {0};
+    ck_assert_str_eq(emit_user_name(a, &set, "u"), "u");
+    ck_assert_str_eq(emit_user_name(a, &set, "sqrt"), "sqrt_");
+    ck_assert_str_eq(emit_user_name(a, &set, "sqrt_"), "sqrt__");
+    ck_assert_str_eq(emit_user_name(a, &set, "double_"), "double__");
+    ck_assert_str_eq(emit_user_name(a, &set, "gt_x"), "gt_x_");
+    ck_assert_str_eq(emit_user_name(a, &set, "size_t"), "size_t_");
+    ck_assert_str_eq(emit_unique(a, &set, "u"), "u_2");
+    ck_assert_str_eq(emit_unique(a, &set, "u"), "u_3");
+    ck_assert(emit_is_reserved("INT32_MAX"));
+    ck_assert(!emit_is_reserved("flux"));
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(uses_name)
+{
+    const char *text = "#line 4 \"line.stn\"\n    /* at line 4 */ x = nk + line_2;\n";
+    ck_assert(emit_uses_name(text, strlen(text), "nk"));
+    ck_assert(emit_uses_name(text, strlen(text), "line_2"));
+    ck_assert(!emit_uses_name(text, strlen(text), "line"));   /* directive and comment only */
+    ck_assert(!emit_uses_name(text, strlen(text), "n"));
+}
+END_TEST
+
+static char *const_text(Type t, int64_t i, double d)
+{
+    static char buf[64];
+    Out o = {0};
+    emit_const(&o, t, i, d);
+    snprintf(buf, sizeof buf, "%.*s", (int)o.len, o.buf);
+    free(o.buf);
+    return buf;
+}
+
+START_TEST(constants)
+{
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 4.0), "4.0");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 0.1), "0.1");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, -2.5), "-2.5");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 1e-300), "1e-300");
+    ck_assert_str_eq(const_text(TY_FLOAT, 0, (double)0.1f), "0.1f");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 1.0 / 3.0), "0.3333333333333333");
+    ck_assert_str_eq(const_text(TY_INT, -2147483647 - 1, 0), "(-2147483647 - 1)");
+    ck_assert_str_eq(const_text(TY_BOOL, 1, 0), "true");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, -1.0 / 0.0), "-INFINITY");
+}
+END_TEST
+
+static void dummy_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    (void)cx;
+    emit_text(o, "%s", e->load.field->name);
+}
+
+static char *expr_text(const IrExpr *e)
+{
+    static char buf[256];
+    EmitExprCtx cx = {.idx = {"i", "j", "k"}, .load = dummy_load};
+    Out o = {0};
+    emit_expr(&o, &cx, e);
+    snprintf(buf, sizeof buf, "%.*s", (int)o.len, o.buf);
+    free(o.buf);
+    return buf;
+}
+
+START_TEST(precedence)
+{
+    Compiler *c = compiler_new(NULL);
+    IrStencil *st = stencil_new(c, "p");
+    IrField *a = field_new(c, st, "a", TY_DOUBLE, AXES_IJK, true);
+    IrField *b = field_new(c, st, "b", TY_DOUBLE, AXES_IJK, true);
+    IrField *d = field_new(c, st, "d", TY_DOUBLE, AXES_IJK, true);
+#define A ld(c, a, 0, 0, 0)
+#define B ld(c, b, 0, 0, 0)
+#define D ld(c, d, 0, 0, 0)
+    ck_assert_str_eq(expr_text(bin(c, OP_SUB, A, bin(c, OP_SUB, B, D))), "a - (b - d)");
+    ck_assert_str_eq(expr_text(bin(c, OP_SUB, bin(c, OP_SUB, A, B), D)), "a - b - d");
+    ck_assert_str_eq(expr_text(bin(c, OP_MUL, bin(c, OP_ADD, A, B), D)), "(a + b) * d");
+    ck_assert_str_eq(expr_text(bin(c, OP_ADD, A, bin(c, OP_MUL, B, D))), "a + b * d");
+    ck_assert_str_eq(expr_text(ir_unary(c->arena, L(1), OP_NEG, TY_DOUBLE,
+                                        ir_unary(c->arena, L(1), OP_NEG, TY_DOUBLE, A))),
+                     "-(-a)");
+    ck_assert_str_eq(expr_text(bin(c, OP_SUB, A, num(c, -1.5))), "a - -1.5");
+    IrExpr *lt = bin(c, OP_LT, A, B), *gt = bin(c, OP_GT, B, D);
+    ck_assert_str_eq(expr_text(bin(c, OP_OR, bin(c, OP_AND, lt, gt), bin(c, OP_EQ, A, D))),
+                     "(a < b && b > d) || a == d");
+    ck_assert_str_eq(expr_text(ir_cond(c->arena, L(1), TY_DOUBLE, bin(c, OP_LT, A, B), A,
+                                       bin(c, OP_ADD, B, D))),
+                     "a < b ? a : b + d");
+    ck_assert_str_eq(expr_text(ir_cast(c->arena, bin(c, OP_ADD, A, B), TY_FLOAT)),
+                     "(float)(a + b)");
+#undef A
+#undef B
+#undef D
+    compiler_free(c);
+}
+END_TEST
+
+START_TEST(lap_file)
+{
+    Compiler *c = compiler_new(NULL);
+    c->opts.input = "hand.stn";
+    build_lap(c);
+    char *src, *hdr;
+    ck_assert(emit(c, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(hdr, "int lap(gt_storage *u, gt_storage *out, const gt_domain *domain);"));
+    ck_assert_ptr_nonnull(strstr(hdr, "extern const gt_stencil_info lap_info;"));
+    ck_assert_ptr_nonnull(strstr(src, "{\"u\", \"IJK\", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}},"));
+    ck_assert_ptr_nonnull(strstr(src, "gt__bind(&lap_info"));
+    ck_assert_ptr_nonnull(strstr(src, "#line 4 \"hand.stn\"\n"));
+    ck_assert_ptr_nonnull(
+        strstr(src, "out(i, j, k) = 4.0 * u(i, j, k) - (u(i - 1, j, k) + u(i + 1, j, k) + "
+                    "(u(i, j - 1, k) + u(i, j + 1, k)));"));
+    ck_assert_ptr_nonnull(strstr(src, "#line 45 \"hand.c\"\n    return 0;"));
+    ck_assert(compiles(src, hdr));
+    free(src);
+    free(hdr);
+    compiler_free(c);
+}
+END_TEST
+
+START_TEST(tri_file)
+{
+    Compiler *c = compiler_new(NULL);
+    c->opts.input = "hand.stn";
+    build_tri(c);
+    char *src, *hdr;
+    ck_assert(emit(c, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(src, "for (int64_t k = 1; k < nk; k++) {"));
+    ck_assert_ptr_nonnull(strstr(src, "for (int64_t k = nk - 1; k >= nk - 1; k--) {"));
+    ck_assert_ptr_nonnull(strstr(src, "for (int64_t k = nk - 2; k >= 0; k--) {"));
+    ck_assert_ptr_nonnull(strstr(src, "if (nk < 1)"));
+    ck_assert(compiles(src, hdr));
+    free(src);
+    free(hdr);
+    compiler_free(c);
+}
+END_TEST
+
+START_TEST(mix_file)
+{
+    Compiler *c = compiler_new(NULL);
+    c->opts.input = "hand.stn";
+    build_mix(c);
+    char *src, *hdr;
+    ck_assert(emit(c, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(hdr, "int mix(gt_storage *double__, gt_storage *sqrt_, "
+                                      "gt_storage *s2, double alpha, double *total,\n"
+                                      "        const gt_domain *domain);"));
+    ck_assert_ptr_nonnull(strstr(src, "gt_periodic(i - 1, ni)"));
+    ck_assert_ptr_nonnull(strstr(src, "gt_outside(j + 1, nj) ? 1.5 :"));
+    ck_assert_ptr_nonnull(strstr(src, "mask(i, j, k) = n(i - 1, j, k) > 0.0;"));
+    ck_assert_ptr_nonnull(strstr(src, "if (!mask(i, j, k))"));
+    ck_assert_ptr_nonnull(strstr(src, "column_max = fmax(column_max, sqrt_(i, j, kk));"));
+    ck_assert_ptr_nonnull(strstr(src, "*total = total_value;"));
+    ck_assert_ptr_nonnull(strstr(src, "gt_release(n_storage);"));
+    ck_assert(compiles(src, hdr));
+    free(src);
+    free(hdr);
+    compiler_free(c);
+}
+END_TEST
+
+START_TEST(reserved_stencil_name)
+{
+    char *diag;
+    size_t nd;
+    FILE *d = open_memstream(&diag, &nd);
+    Compiler *c = compiler_new(d);
+    c->opts.input = "hand.stn";
+    IrStencil *st = stencil_new(c, "exp");
+    IrField *out = field_new(c, st, "out", TY_DOUBLE, AXES_IJK, true);
+    IrInterval *iv = interval_new(c, st, ORDER_PARALLEL, L0, END);
+    assign(c, &iv->stmts, 2, out, num(c, 1.0), 0, 0, 0, 0);
+    char *src, *hdr;
+    ck_assert(!emit(c, &src, &hdr));
+    fclose(d);
+    ck_assert_ptr_nonnull(strstr(diag, "stencil name 'exp' is reserved"));
+    free(diag);
+    free(src);
+    free(hdr);
+    compiler_free(c);
+}
+END_TEST
+
+Suite *suite_emit(void); /* collected by tests/unit/main.c */
+Suite *suite_emit(void)
+{
+    Suite *s = suite_create("emit");
+    TCase *tc = tcase_create("naive");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, names);
+    tcase_add_test(tc, uses_name);
+    tcase_add_test(tc, constants);
+    tcase_add_test(tc, precedence);
+    tcase_add_test(tc, lap_file);
+    tcase_add_test(tc, tri_file);
+    tcase_add_test(tc, mix_file);
+    tcase_add_test(tc, reserved_stencil_name);
+    suite_add_tcase(s, tc);
+    return s;
+}
