@@ -1,0 +1,374 @@
+/* bench_stencils.c: speed of the openmp backend (`make bench`).
+ *
+ * For each stencil of bench/stencils (hdiff, laplacian, jacobi3d, box27,
+ * tridiagonal on 256x256x64 doubles, heat2d on 2048x2048 doubles with periodic
+ * boundaries) it times the code gtcc generates with the openmp backend, with
+ * the naive backend, and the hand-fused OpenMP C of handfused_stencils.c: the
+ * median of RUNS calls each (after WARMUP calls), inputs of in-out fields
+ * restored before each call outside the timing. It prints one table: median
+ * time per call, effective bandwidth (compulsory bytes: every field read once
+ * and every output written once, per call / time), that as a percentage of
+ * the STREAM copy bandwidth measured in the same run (OpenMP, arrays of
+ * 2^26 doubles, far beyond the caches, bytes counted as STREAM does: 16 per
+ * element), and the ratios naive / openmp and openmp / hand-fused. It also
+ * checks that openmp and naive give the same bits and hand-fused the same
+ * numbers (to 1e-12), and states whether the issue's targets were met.
+ *
+ * The program built by the Makefile is a launcher: it runs gtcc (GTCC_BIN)
+ * on the stencils, then builds the harness (this file again, with
+ * -DBENCH_HARNESS) with the generated code, the hand-fused code, libgtrt and
+ * LLVM's libomp at -O3 -march=native -fopenmp, and runs it. OMP_NUM_THREADS
+ * is respected (default: every core); BENCH_ONLY=NAME runs one stencil. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {"hdiff", "laplacian", "jacobi3d", "box27", "tridiagonal",
+                                    "heat2d"};
+enum { NBENCH = 6 };
+
+#ifndef BENCH_HARNESS
+/* ================================================================ launcher */
+
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "bench_stencils: failed (%d): %s\n", rc, cmd);
+    return rc;
+}
+
+int main(void)
+{
+    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+    const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    char w[4096], cmd[16384];
+    snprintf(w, sizeof w, "%s/bench/stencils-work", build);
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/omp %s/naive", w, w, w);
+    if (run(cmd))
+        return 1;
+    const char *flags = "-std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L "
+                        "-Iruntime/include";
+    char objs[8192] = "";
+    for (int b = 0; b < NBENCH; b++) {
+        const char *n = names[b];
+        snprintf(cmd, sizeof cmd,
+                 "%s -b openmp -o %s/omp/%s.c bench/stencils/%s.stn && "
+                 "%s -b naive -o %s/naive/%s.c bench/stencils/%s.stn && "
+                 "%s %s -D%s=%s_naive -D%s_info=%s_naive_info -c %s/naive/%s.c -o %s/%s_naive.o",
+                 GTCC_BIN, w, n, n, GTCC_BIN, w, n, n, cc, flags, n, n, n, n, w, n, w, n);
+        if (run(cmd))
+            return 1;
+        size_t len = strlen(objs);
+        snprintf(objs + len, sizeof objs - len, " %s/omp/%s.c %s/%s_naive.o", w, n, w, n);
+    }
+    snprintf(cmd, sizeof cmd,
+             "d=$(ls -d /usr/lib/llvm-*/lib 2>/dev/null | while read x; do "
+             "[ -e $x/libomp.so ] && echo $x; done | tail -n 1); "
+             "if [ -n \"$d\" ]; then omp=\"-L$d -Wl,-rpath,$d -lomp\"; else omp=-fopenmp; fi; "
+             "%s %s -DBENCH_HARNESS -I%s/omp -Ibench -o %s/run bench/bench_stencils.c "
+             "bench/handfused_stencils.c%s %s/lib/libgtrt.a $omp -lm",
+             cc, flags, w, w, objs, build);
+    if (run(cmd))
+        return 1;
+    snprintf(cmd, sizeof cmd, "%s/run", w);
+    return run(cmd) ? 1 : 0;
+}
+
+#else
+/* ================================================================= harness */
+#include <math.h>
+#include <omp.h>
+#include <time.h>
+
+#include <gt/gt.h>
+
+#include "box27.h"
+#include "handfused.h"
+#include "hdiff.h"
+#include "heat2d.h"
+#include "jacobi3d.h"
+#include "laplacian.h"
+#include "tridiagonal.h"
+
+int hdiff_naive(gt_storage *, gt_storage *, gt_storage *, const gt_domain *);
+int laplacian_naive(gt_storage *, gt_storage *, const gt_domain *);
+int jacobi3d_naive(gt_storage *, gt_storage *, gt_storage *, double, const gt_domain *);
+int box27_naive(gt_storage *, gt_storage *, const gt_domain *);
+int tridiagonal_naive(gt_storage *, gt_storage *, gt_storage *, gt_storage *, gt_storage *,
+                      const gt_domain *);
+int heat2d_naive(gt_storage *, gt_storage *, double, const gt_domain *);
+
+enum { WARMUP = 2, RUNS = 15, NI = 256, NJ = 256, NK = 64, N2 = 2048 };
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+/* STREAM copy, b = a, over 2^26 doubles: bytes per second, 16 per element. */
+static double stream_copy(void)
+{
+    const int64_t n = (int64_t)1 << 26;
+    double *a = aligned_alloc(64, (size_t)n * sizeof(double));
+    double *b = aligned_alloc(64, (size_t)n * sizeof(double));
+    if (!a || !b) {
+        fprintf(stderr, "bench_stencils: no memory for STREAM\n");
+        exit(1);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        a[i] = (double)i, b[i] = 0.0;
+    double t[RUNS];
+    for (int r = 0; r < RUNS + WARMUP; r++) {
+        double t0 = now();
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++)
+            b[i] = a[i];
+        if (r >= WARMUP)
+            t[r - WARMUP] = now() - t0;
+    }
+    if (b[n - 1] != (double)(n - 1))
+        exit(1);
+    free(a);
+    free(b);
+    return 16.0 * (double)n / median(t, RUNS);
+}
+
+/* A benchmark: up to 5 fields of one shape and halo, random contents. */
+typedef struct {
+    const char *name, *size;
+    int nfields;
+    int ninout;               /* the first ninout fields after the inputs are in-out */
+    int64_t n[3], halo, khalo;
+    const char *axes;
+    gt_storage *f[5], *saved[5];
+    double bytes;             /* compulsory bytes per call */
+    int out;                  /* the field compared */
+} Bench;
+
+static uint64_t rng = 88172645463325252ull;
+
+static gt_storage *make(const Bench *b)
+{
+    gt_storage_opts o = {0};
+    int64_t shape[3];
+    int nd = (int)strlen(b->axes);
+    for (int d = 0; d < nd; d++) {
+        int64_t h = b->axes[d] == 'K' ? b->khalo : b->halo;
+        o.halo[d][0] = o.halo[d][1] = h;
+        shape[d] = b->n[b->axes[d] - 'I'] + 2 * h;
+    }
+    o.alignment = 8;
+    gt_storage *s = gt_empty(GT_FLOAT64, b->axes, shape, &o);
+    if (!s) {
+        fprintf(stderr, "bench_stencils: %s\n", gt_last_error());
+        exit(1);
+    }
+    double *p = gt_host(s, GT_WRITE);
+    const int64_t *st = gt_strides(s);
+    int64_t total = 0;
+    for (int d = 0; d < nd; d++)
+        if (st[d] * shape[d] > total)
+            total = st[d] * shape[d];
+    for (int64_t i = 0; i < total; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        p[i] = 0.5 + (double)(rng % 1000000) / 2000000.0;   /* in [0.5, 1): b stays dominant */
+    }
+    return s;
+}
+
+/* Pointer to the origin of field s and its J, K strides. */
+static double *origin(gt_storage *s, const Bench *b, int64_t *sj, int64_t *sk)
+{
+    double *p = gt_host(s, GT_READWRITE);
+    const int64_t *st = gt_strides(s);
+    int nd = (int)strlen(b->axes);
+    *sj = *sk = 0;
+    for (int d = 0; d < nd; d++) {
+        int64_t h = b->axes[d] == 'K' ? b->khalo : b->halo;
+        p += h * st[d];
+        if (b->axes[d] == 'J')
+            *sj = st[d];
+        if (b->axes[d] == 'K')
+            *sk = st[d];
+    }
+    return p;
+}
+
+static int call(Bench *b, int variant)
+{
+    gt_domain dom = {{b->n[0], b->n[1], b->n[2]}};
+    gt_storage **f = b->f;
+    int64_t sj, sk;
+    double *p[5];
+    for (int i = 0; i < b->nfields; i++)
+        p[i] = origin(f[i], b, &sj, &sk);
+    const char *n = b->name;
+    if (!strcmp(n, "hdiff")) {
+        if (variant == 0) return hdiff(f[0], f[1], f[2], &dom);
+        if (variant == 1) return hdiff_naive(f[0], f[1], f[2], &dom);
+        hand_hdiff(p[0], p[1], p[2], b->n[0], b->n[1], b->n[2], sj, sk);
+    } else if (!strcmp(n, "laplacian")) {
+        if (variant == 0) return laplacian(f[0], f[1], &dom);
+        if (variant == 1) return laplacian_naive(f[0], f[1], &dom);
+        hand_laplacian(p[0], p[1], b->n[0], b->n[1], b->n[2], sj, sk);
+    } else if (!strcmp(n, "jacobi3d")) {
+        if (variant == 0) return jacobi3d(f[0], f[1], f[2], 0.01, &dom);
+        if (variant == 1) return jacobi3d_naive(f[0], f[1], f[2], 0.01, &dom);
+        hand_jacobi3d(p[0], p[1], p[2], 0.01, b->n[0], b->n[1], b->n[2], sj, sk);
+    } else if (!strcmp(n, "box27")) {
+        if (variant == 0) return box27(f[0], f[1], &dom);
+        if (variant == 1) return box27_naive(f[0], f[1], &dom);
+        hand_box27(p[0], p[1], b->n[0], b->n[1], b->n[2], sj, sk);
+    } else if (!strcmp(n, "tridiagonal")) {
+        if (variant == 0) return tridiagonal(f[0], f[1], f[2], f[3], f[4], &dom);
+        if (variant == 1) return tridiagonal_naive(f[0], f[1], f[2], f[3], f[4], &dom);
+        hand_tridiagonal(p[0], p[1], p[2], p[3], p[4], b->n[0], b->n[1], b->n[2], sj, sk);
+    } else {
+        if (variant == 0) return heat2d(f[0], f[1], 0.1, &dom);
+        if (variant == 1) return heat2d_naive(f[0], f[1], 0.1, &dom);
+        hand_heat2d(p[0], p[1], 0.1, b->n[0], b->n[1], sj);
+    }
+    return 0;
+}
+
+static void restore(Bench *b)
+{
+    for (int i = 0; i < b->nfields; i++)
+        if (b->saved[i])
+            gt_copy_into(b->f[i], b->saved[i]);
+}
+
+/* Median times of the three variants; each run times all three in turn, so
+ * that a slow moment of a shared machine hits them alike. */
+static void time_variants(Bench *b, double out[3])
+{
+    double t[3][RUNS];
+    for (int r = 0; r < RUNS + WARMUP; r++)
+        for (int v = 0; v < 3; v++) {
+            restore(b);
+            double t0 = now();
+            int rc = call(b, v);
+            double dt = now() - t0;
+            if (rc != 0) {
+                fprintf(stderr, "bench_stencils: %s: %s\n", b->name, gt_last_error());
+                exit(1);
+            }
+            if (r >= WARMUP)
+                t[v][r - WARMUP] = dt;
+        }
+    for (int v = 0; v < 3; v++)
+        out[v] = median(t[v], RUNS);
+}
+
+/* The output after one call of a variant, as a new storage. */
+static gt_storage *result(Bench *b, int variant)
+{
+    restore(b);
+    if (call(b, variant) != 0)
+        exit(1);
+    return gt_copy(b->f[b->out]);
+}
+
+/* max |x - y| / max(1, |x|) over the interior; exact: any difference counts. */
+static double difference(Bench *b, gt_storage *x, gt_storage *y)
+{
+    int64_t sj, sk;
+    double *px = origin(x, b, &sj, &sk), *py = origin(y, b, &sj, &sk);
+    double worst = 0;
+    for (int64_t k = 0; k < b->n[2]; k++)
+        for (int64_t j = 0; j < b->n[1]; j++)
+            for (int64_t i = 0; i < b->n[0]; i++) {
+                double u = px[i + j * sj + k * sk], v = py[i + j * sj + k * sk];
+                double d = fabs(u - v) / fmax(1.0, fabs(u));
+                if (!(d <= worst))
+                    worst = d;
+            }
+    return worst;
+}
+
+int main(void)
+{
+    printf("bench_stencils: %d threads, median of %d calls (after %d)\n", omp_get_max_threads(),
+           RUNS, WARMUP);
+    double copy = stream_copy();
+    printf("STREAM copy (2^26 doubles, OpenMP): %.2f GB/s\n\n", copy * 1e-9);
+    Bench benches[NBENCH] = {
+        {"hdiff", "256x256x64", 3, 0, {NI, NJ, NK}, 2, 0, "IJK", {0}, {0}, 0, 2},
+        {"laplacian", "256x256x64", 2, 0, {NI, NJ, NK}, 1, 0, "IJK", {0}, {0}, 0, 1},
+        {"jacobi3d", "256x256x64", 3, 0, {NI, NJ, NK}, 1, 1, "IJK", {0}, {0}, 0, 2},
+        {"box27", "256x256x64", 2, 0, {NI, NJ, NK}, 1, 1, "IJK", {0}, {0}, 0, 1},
+        {"tridiagonal", "256x256x64", 5, 2, {NI, NJ, NK}, 0, 0, "IJK", {0}, {0}, 0, 4},
+        {"heat2d", "2048x2048", 2, 0, {N2, N2, 1}, 0, 0, "IJ", {0}, {0}, 0, 1},
+    };
+    printf("%-12s %-11s %10s %8s %7s %10s %9s %10s %9s  %s\n", "stencil", "size", "openmp ms",
+           "GB/s", "%copy", "naive ms", "naive/omp", "hand ms", "omp/hand", "check");
+    int ok = 1;
+    double hdiff_pct = 0, hdiff_ratio = 0, jacobi_pct = 0;
+    const char *only = getenv("BENCH_ONLY");   /* a name: run that stencil only */
+    for (int bi = 0; bi < NBENCH; bi++) {
+        Bench *b = &benches[bi];
+        if (only && *only && strcmp(only, b->name) != 0)
+            continue;
+        for (int i = 0; i < b->nfields; i++)
+            b->f[i] = make(b);
+        /* tridiagonal: c and d (fields 2, 3) are in-out; b is made dominant */
+        if (!strcmp(b->name, "tridiagonal")) {
+            b->saved[2] = gt_copy(b->f[2]), b->saved[3] = gt_copy(b->f[3]);
+            int64_t sj, sk;
+            double *pb = origin(b->f[1], b, &sj, &sk);
+            for (int64_t k = 0; k < b->n[2]; k++)
+                for (int64_t j = 0; j < b->n[1]; j++)
+                    for (int64_t i = 0; i < b->n[0]; i++)
+                        pb[i + j * sj + k * sk] += 2.0;
+        }
+        double points = (double)b->n[0] * (double)b->n[1] * (double)b->n[2];
+        /* fields read + outputs written; tridiagonal writes c, d and x */
+        double accesses = !strcmp(b->name, "tridiagonal") ? 4 + 3 : b->nfields;
+        b->bytes = accesses * 8.0 * points;
+        double tv[3];
+        time_variants(b, tv);
+        double t_omp = tv[0], t_naive = tv[1], t_hand = tv[2];
+        gt_storage *r_omp = result(b, 0), *r_naive = result(b, 1), *r_hand = result(b, 2);
+        double d_naive = difference(b, r_omp, r_naive), d_hand = difference(b, r_omp, r_hand);
+        const char *check = d_naive == 0 && d_hand <= 1e-12 ? "ok" : "MISMATCH";
+        if (strcmp(check, "ok"))
+            ok = 0;
+        double bw = b->bytes / t_omp;
+        printf("%-12s %-11s %10.3f %8.2f %6.1f%% %10.3f %9.2f %10.3f %9.2f  %s", b->name,
+               b->size, t_omp * 1e3, bw * 1e-9, 100.0 * bw / copy, t_naive * 1e3,
+               t_naive / t_omp, t_hand * 1e3, t_omp / t_hand, check);
+        if (strcmp(check, "ok"))
+            printf(" (naive %.3g, hand %.3g)", d_naive, d_hand);
+        printf("\n");
+        if (bi == 0)
+            hdiff_pct = 100.0 * bw / copy, hdiff_ratio = t_omp / t_hand;
+        if (!strcmp(b->name, "jacobi3d"))
+            jacobi_pct = 100.0 * bw / copy;
+        gt_release(r_omp), gt_release(r_naive), gt_release(r_hand);
+        for (int i = 0; i < b->nfields; i++)
+            gt_release(b->f[i]), gt_release(b->saved[i]);
+    }
+    printf("\ntargets: hdiff >= 60%% of copy: %s (%.0f%%); hdiff <= 1.1x hand-fused: %s "
+           "(%.2fx); jacobi3d >= 70%% of copy: %s (%.0f%%)\n",
+           hdiff_pct >= 60 ? "met" : "NOT met", hdiff_pct, hdiff_ratio <= 1.1 ? "met" : "NOT met",
+           hdiff_ratio, jacobi_pct >= 70 ? "met" : "NOT met", jacobi_pct);
+    return ok ? 0 : 1;
+}
+#endif

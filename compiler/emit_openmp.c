@@ -1,0 +1,1494 @@
+/* emit_openmp.c: the optimized C backend (OpenMP threads, SIMD, cache
+ * blocking), the default backend.
+ *
+ * It follows the plan of fuse.c (kernels, groups, temporary classes, shared
+ * buffers) and gives the naive backend's numbers: every point is evaluated
+ * with the same operations in the same order, only the order of points and
+ * where intermediate values live change. (Full reductions are summed per
+ * thread, then combined in thread order: deterministic for a thread count,
+ * equal to the naive sum up to reassociation.)
+ *
+ * Shape of a generated function:
+ *
+ *     int S(fields..., scalars..., const gt_domain *domain)
+ *     {
+ *         argument checks (gt__bind), field pointers and strides
+ *         FULL temporaries (gt__temporary, shared buffers), per-thread tiles
+ *         if (every field has unit stride along I and no output aliases)
+ *             the body with I stride 1, restrict pointers    (fast path)
+ *         else
+ *             the same body with every stride a variable     (generic path)
+ *         out scalars; release
+ *     }
+ *
+ * In the body, a parallel computation runs each group of kernels as one
+ * `omp for` over (level, J block, I block); each kernel loops over its rows
+ * inside the block, the contiguous axis I innermost under `omp simd`. A
+ * forward/backward computation that is columnar runs an `omp for` over
+ * blocks with all its levels inside (carried values stay in cache); other
+ * ones loop over levels, each kernel an `omp for` over rows.
+ *
+ * Boundary conditions: for each kernel the reads of fields with a boundary
+ * condition give, per axis, the offsets [lo, hi] they reach. A row whose J or
+ * K position could reach outside runs its points with remapped reads (as the
+ * naive backend), and within a row the points whose I reads stay inside run
+ * without any check, between two slabs of width lo and hi that remap. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* Cache block: BI x BJ points of one level (parallel computations) or of a
+ * whole column (columnar computations). */
+enum { BLOCK_I = 256, BLOCK_J = 8, BLOCK_J_COLUMN = 4, TILE_ALIGN = 64 };
+
+typedef struct {
+    int owner;                /* field id of its first temporary */
+    int64_t halo[2][2];       /* I, J: lower, upper (tiles); FULL: see full_halo */
+    int64_t width, height;    /* tiles: elements per row (padded), rows */
+    int64_t pad;              /* tiles: elements before the block's first point */
+    int64_t offset;           /* tiles: element offset in a thread's slice */
+    const char *name, *off;   /* tiles: pointer, per-block offset */
+} Buffer;
+
+typedef struct {
+    const IrExpr *expr;
+    const char *name;
+} ColName;
+
+/* The local holding a statement-recomputed temporary at one read offset. */
+typedef struct {
+    const IrField *f;
+    int64_t off[NAXES];
+    const char *name;
+} RecomputedAt;
+
+typedef struct {
+    Compiler *c;
+    Out *o;
+    EmitStencil *es;
+    const IrStencil *st;
+    Buffer *bufs;             /* by IrField.buffer (FULL and TILE numbered apart) */
+    int nbufs;
+    int64_t (*full_halo)[NAXES][2];   /* per field id */
+    int64_t tile_bytes;       /* per thread */
+    const char **si, **sj, **sk;      /* per field: stride names */
+    const char **rp;          /* per field: restrict pointer of the fast path */
+    const char *tiles, *nth, *ib, *jb, *ie, *je, *unit, *kk;
+    VEC(ColName) cols;
+    /* while emitting */
+    bool fast;                /* unit-stride path */
+    bool safe;                /* remapped reads */
+    int64_t shift[NAXES];     /* a recomputed temporary's read offset */
+    const char *red_loc;      /* the reduction accumulator of the current kernel */
+    /* locals holding statement-recomputed temporaries at read offsets */
+    VEC(RecomputedAt) rc;
+    const IrField *producing; /* emitting the producer of this temporary */
+} Omp;
+
+/* An expression-recomputed temporary: one assignment, substituted. */
+static bool expr_recompute(const IrField *f)
+{
+    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f->nproducer == 1 &&
+           f->producer[0]->kind == IR_ASSIGN && f->producer[0]->assign.dst == f;
+}
+
+static bool stmt_recompute(const IrField *f)
+{
+    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && !expr_recompute(f);
+}
+
+/* Does s only compute recomputed temporaries (it is left out of its kernel)? */
+static bool stmt_recomputed(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE;
+    case IR_REDUCE:
+        return false;
+    case IR_IF: {
+        bool any = false;
+        for (int i = 0; i < s->iff.then.len; i++) {
+            if (!stmt_recomputed(s->iff.then.items[i]))
+                return false;
+            any = true;
+        }
+        for (int i = 0; i < s->iff.els.len; i++) {
+            if (!stmt_recomputed(s->iff.els.items[i]))
+                return false;
+            any = true;
+        }
+        return any;
+    }
+    }
+    return false;
+}
+
+/* ================================================================ visits */
+
+typedef void LoadVisit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column);
+
+static void visit_stmt_at(const IrStmt *s, const int64_t shift[NAXES], bool producer,
+                          LoadVisit *fn, void *ctx);
+
+static void visit_expr(const IrExpr *e, const int64_t shift[NAXES], bool in_col, LoadVisit *fn,
+                       void *ctx)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case IR_LOAD: {
+        int64_t off[NAXES];
+        for (int a = 0; a < NAXES; a++)
+            off[a] = e->load.offset[a] + shift[a];
+        const IrField *f = e->load.field;
+        if (expr_recompute(f)) {
+            visit_expr(f->producer[0]->assign.value, off, in_col, fn, ctx);
+        } else if (stmt_recompute(f)) {
+            /* the producer reads f itself at zero offset: its own local */
+            static const IrField *expanding[16];
+            static int depth;
+            bool inside = false;
+            for (int d = 0; d < depth; d++)
+                inside = inside || expanding[d] == f;
+            fn(ctx, f, off, in_col);
+            if (!inside && depth < 16) {
+                expanding[depth++] = f;
+                for (int i = 0; i < f->nproducer; i++)
+                    visit_stmt_at(f->producer[i], off, true, fn, ctx);
+                depth--;
+            }
+        } else {
+            fn(ctx, f, off, in_col);
+        }
+        return;
+    }
+    case IR_UNARY: case IR_BINARY:
+        visit_expr(e->op.a, shift, in_col, fn, ctx);
+        visit_expr(e->op.b, shift, in_col, fn, ctx);
+        return;
+    case IR_COND:
+        visit_expr(e->cond.cond, shift, in_col, fn, ctx);
+        visit_expr(e->cond.then, shift, in_col, fn, ctx);
+        visit_expr(e->cond.els, shift, in_col, fn, ctx);
+        return;
+    case IR_CALL:
+        for (int a = 0; a < e->call.nargs; a++)
+            visit_expr(e->call.args[a], shift, in_col, fn, ctx);
+        return;
+    case IR_CAST:
+        visit_expr(e->cast.a, shift, in_col, fn, ctx);
+        return;
+    case IR_COLREDUCE:
+        visit_expr(e->colreduce.a, shift, true, fn, ctx);
+        return;
+    default:
+        return;
+    }
+}
+
+/* The loads of s shifted by shift; producer: s computes a recomputed
+ * temporary (else such statements are left out). */
+static void visit_stmt_at(const IrStmt *s, const int64_t shift[NAXES], bool producer,
+                          LoadVisit *fn, void *ctx)
+{
+    if (!producer && stmt_recomputed(s))
+        return;
+    switch (s->kind) {
+    case IR_ASSIGN:
+        if (s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE &&
+            (!producer || expr_recompute(s->assign.dst)))
+            return;
+        visit_expr(s->assign.value, shift, false, fn, ctx);
+        fn(ctx, s->assign.dst, shift, false);
+        return;
+    case IR_REDUCE:
+        visit_expr(s->reduce.value, shift, false, fn, ctx);
+        return;
+    case IR_IF:
+        visit_expr(s->iff.cond, shift, false, fn, ctx);
+        for (int i = 0; i < s->iff.then.len; i++)
+            visit_stmt_at(s->iff.then.items[i], shift, producer, fn, ctx);
+        for (int i = 0; i < s->iff.els.len; i++)
+            visit_stmt_at(s->iff.els.items[i], shift, producer, fn, ctx);
+        return;
+    }
+}
+
+static void visit_stmt(const IrStmt *s, LoadVisit *fn, void *ctx)
+{
+    static const int64_t zero[NAXES] = {0, 0, 0};
+    visit_stmt_at(s, zero, false, fn, ctx);
+}
+
+/* The reach of boundary-condition reads of a kernel, per axis. */
+typedef struct {
+    bool has[NAXES];
+    int64_t lo[NAXES], hi[NAXES];
+    bool cols;                /* holds a column reduction */
+    bool reduce;
+} Reach;
+
+static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    Reach *r = ctx;
+    if (f->kind != IR_PARAM_FIELD)
+        return;
+    for (int a = 0; a < NAXES; a++) {
+        if (f->bc[a].kind == BC_NONE || !(f->axes & (1u << a)) || (in_column && a == AXIS_K))
+            continue;
+        if (!r->has[a]) {
+            r->has[a] = true;
+            r->lo[a] = r->hi[a] = 0;
+        }
+        if (off[a] < r->lo[a])
+            r->lo[a] = off[a];
+        if (off[a] > r->hi[a])
+            r->hi[a] = off[a];
+    }
+}
+
+static bool stmt_has(const IrStmt *s, IrExprKind k)
+{
+    if (stmt_recomputed(s))
+        return false;
+    switch (s->kind) {
+    case IR_ASSIGN:
+        if (s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE)
+            return false;
+        return emit_expr_has(s->assign.value, k);
+    case IR_REDUCE:
+        return emit_expr_has(s->reduce.value, k);
+    case IR_IF:
+        if (emit_expr_has(s->iff.cond, k))
+            return true;
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (stmt_has(s->iff.then.items[i], k))
+                return true;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (stmt_has(s->iff.els.items[i], k))
+                return true;
+        return false;
+    }
+    unreachable();
+}
+
+static Reach kernel_reach(const IrInterval *iv, const IrKernel *k)
+{
+    Reach r = {0};
+    for (int s = k->first; s < k->first + k->count; s++) {
+        const IrStmt *st = iv->stmts.items[s];
+        visit_stmt(st, reach_load, &r);
+        r.cols = r.cols || stmt_has(st, IR_COLREDUCE);
+        r.reduce = r.reduce || st->kind == IR_REDUCE;
+    }
+    return r;
+}
+
+/* ============================================================ expressions */
+
+static const char *size_name(const Omp *m, int axis)
+{
+    const char *names[3] = {m->es->ni, m->es->nj, m->es->nk};
+    return names[axis];
+}
+
+static const char *col_of(Omp *m, const IrExpr *e)
+{
+    for (int i = 0; i < m->cols.len; i++)
+        if (m->cols.items[i].expr == e)
+            return m->cols.items[i].name;
+    static const char *const base[] = {"column_sum", "column_min", "column_max"};
+    ColName cn = {e, emit_unique(m->c->arena, &m->es->names, base[e->colreduce.op])};
+    vec_push(m->c->arena, &m->cols, cn);
+    return cn.name;
+}
+
+static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    Omp *m = cx->user;
+    Arena *arena = m->c->arena;
+    const IrField *f = e->load.field;
+    int64_t off[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        off[a] = e->load.offset[a] + m->shift[a];
+    if (f->kind == IR_TEMP) {
+        switch (f->temp_class) {
+        case IR_TEMP_RECOMPUTE: {
+            if (stmt_recompute(f)) {
+                for (int r = 0; r < m->rc.len; r++)
+                    if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof off)) {
+                        emit_text(o, "%s", m->rc.items[r].name);
+                        return;
+                    }
+                gtcc_die("recomputed temporary '%s' has no local", f->name);
+            }
+            int64_t saved[NAXES];
+            memcpy(saved, m->shift, sizeof saved);
+            memcpy(m->shift, off, sizeof off);
+            emit_text(o, "(");
+            emit_expr(o, cx, f->producer[0]->assign.value);
+            emit_text(o, ")");
+            memcpy(m->shift, saved, sizeof saved);
+            return;
+        }
+        case IR_TEMP_SCALAR:
+            emit_text(o, "%s", m->es->field[f->id]);
+            return;
+        case IR_TEMP_TILE: {
+            const Buffer *b = &m->bufs[f->buffer];
+            emit_text(o, "%s[%s + %s + (%s) * %" PRId64 "]", b->name, b->off,
+                      emit_offset(arena, cx->idx[AXIS_I], off[AXIS_I]),
+                      emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->width);
+            return;
+        }
+        case IR_TEMP_FULL:
+            break;
+        }
+    }
+    /* an array: position per axis, remapped where a boundary condition applies */
+    const char *pos[NAXES] = {0};
+    const char *dirichlet = NULL;
+    double dvalue = 0;
+    for (int a = 0; a < NAXES; a++) {
+        if (!(f->axes & (1u << a)))
+            continue;
+        const char *p = emit_offset(arena, cx->idx[a], off[a]);
+        pos[a] = p;
+        BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
+        bool remap = bc != BC_NONE && (m->safe || (a == AXIS_K && cx->idx[a] == m->kk));
+        if (!remap)
+            continue;
+        const char *n = size_name(m, a);
+        switch (bc) {
+        case BC_PERIODIC: pos[a] = arena_printf(arena, "gt_periodic(%s, %s)", p, n); break;
+        case BC_NEUMANN: pos[a] = arena_printf(arena, "gt_clamp(%s, %s)", p, n); break;
+        case BC_MIRROR: pos[a] = arena_printf(arena, "gt_mirror(%s, %s)", p, n); break;
+        case BC_DIRICHLET: {
+            const char *test = arena_printf(arena, "gt_outside(%s, %s)", p, n);
+            dirichlet = dirichlet ? arena_printf(arena, "%s || %s", dirichlet, test) : test;
+            dvalue = f->bc[a].value;
+            break;
+        }
+        case BC_NONE: break;
+        }
+    }
+    if (dirichlet) {
+        emit_text(o, "(%s ? ", dirichlet);
+        emit_const(o, f->type, (int64_t)dvalue, dvalue);
+        emit_text(o, " : ");
+    }
+    const char *base = f->kind == IR_TEMP ? m->es->data[f->id] : m->es->data[f->id];
+    if (m->fast && m->rp[f->id])
+        base = m->rp[f->id];
+    emit_text(o, "%s[", base);
+    bool first = true;
+    for (int a = 0; a < NAXES; a++) {
+        if (!pos[a])
+            continue;
+        if (!first)
+            emit_text(o, " + ");
+        first = false;
+        if (a == AXIS_I && m->fast)
+            emit_text(o, "%s", pos[a]);
+        else {
+            const char *stride = a == 0 ? m->si[f->id] : a == 1 ? m->sj[f->id] : m->sk[f->id];
+            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0;
+            emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride);
+        }
+    }
+    if (first)
+        emit_text(o, "0");
+    emit_text(o, "]");
+    if (dirichlet)
+        emit_text(o, ")");
+}
+
+static void omp_colreduce(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    emit_text(o, "%s", col_of(cx->user, e));
+}
+
+static EmitExprCtx point_ctx(Omp *m, const char *kvar)
+{
+    EmitExprCtx cx = {
+        .es = m->es,
+        .idx = {"i", "j", kvar},
+        .load = omp_load,
+        .colreduce = omp_colreduce,
+        .user = m,
+    };
+    return cx;
+}
+
+/* ============================================================ statements */
+
+static void emit_identity(Out *o, RedOp op, Type t)
+{
+    if (op == RED_SUM)
+        emit_const(o, t, 0, 0.0);
+    else if (t == TY_INT)
+        emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
+    else if (t == TY_BOOL)
+        emit_text(o, op == RED_MIN ? "true" : "false");
+    else
+        emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
+}
+
+/* acc = acc op (value text follows); closes with emit_reduce_close. */
+static void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
+{
+    if (op == RED_SUM) {
+        emit_text(o, "%s += ", acc);
+        return;
+    }
+    bool is_min = op == RED_MIN;
+    if (t == TY_FLOAT || t == TY_DOUBLE)
+        emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax", t == TY_FLOAT ? "f" : "",
+                  acc);
+    else if (t == TY_BOOL)
+        emit_text(o, "%s = %s %s ", acc, acc, is_min ? "&&" : "||");
+    else
+        emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
+}
+
+static void emit_reduce_close(Out *o, RedOp op, Type t)
+{
+    if (op != RED_SUM && t != TY_BOOL)
+        emit_text(o, ")");
+}
+
+/* The column reductions inside e, innermost first, into locals. */
+static void hoist_cols(Omp *m, const IrExpr *e, Loc loc, const char *kvar)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case IR_UNARY: case IR_BINARY:
+        hoist_cols(m, e->op.a, loc, kvar);
+        hoist_cols(m, e->op.b, loc, kvar);
+        return;
+    case IR_COND:
+        hoist_cols(m, e->cond.cond, loc, kvar);
+        hoist_cols(m, e->cond.then, loc, kvar);
+        hoist_cols(m, e->cond.els, loc, kvar);
+        return;
+    case IR_CALL:
+        for (int a = 0; a < e->call.nargs; a++)
+            hoist_cols(m, e->call.args[a], loc, kvar);
+        return;
+    case IR_CAST:
+        hoist_cols(m, e->cast.a, loc, kvar);
+        return;
+    case IR_COLREDUCE:
+        break;
+    default:
+        return;
+    }
+    hoist_cols(m, e->colreduce.a, loc, kvar);
+    Out *o = m->o;
+    const char *name = col_of(m, e);
+    Type t = e->type;
+    emit_begin_line(o);
+    emit_text(o, "%s %s = ", emit_c_type(t), name);
+    emit_identity(o, e->colreduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", m->kk, m->kk, m->es->nk, m->kk);
+    o->indent++;
+    EmitExprCtx cx = point_ctx(m, m->kk);
+    emit_begin_stn_line(o, loc);
+    emit_reduce_open(o, e->colreduce.op, t, name);
+    emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL && e->colreduce.op != RED_SUM ? 6 : 0);
+    emit_reduce_close(o, e->colreduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    o->indent--;
+}
+
+static void point_stmt(Omp *m, const IrStmt *s, const char *kvar);
+
+static void point_stmts(Omp *m, const IrStmtVec *v, const char *kvar)
+{
+    for (int i = 0; i < v->len; i++)
+        point_stmt(m, v->items[i], kvar);
+}
+
+/* One statement at the point (i, j, kvar). */
+static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
+{
+    Out *o = m->o;
+    EmitExprCtx cx = point_ctx(m, kvar);
+    switch (s->kind) {
+    case IR_ASSIGN: {
+        const IrField *f = s->assign.dst;
+        if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f != m->producing)
+            return;
+        hoist_cols(m, s->assign.value, s->loc, kvar);
+        if (f == m->producing) {
+            /* the local for the current read offset */
+            emit_begin_stn_line(o, s->loc);
+            IrExpr dst = {.kind = IR_LOAD, .type = f->type, .shape = f->axes, .loc = s->loc};
+            dst.load.field = (IrField *)f;
+            omp_load(o, &cx, &dst);
+            emit_text(o, " = ");
+            emit_expr(o, &cx, s->assign.value);
+            emit_text(o, ";");
+            emit_end_line(o);
+            return;
+        }
+        IrExpr dst = {.kind = IR_LOAD, .type = f->type, .shape = f->axes, .loc = s->loc};
+        dst.load.field = (IrField *)f;
+        emit_begin_stn_line(o, s->loc);
+        int64_t saved[NAXES];
+        memcpy(saved, m->shift, sizeof saved);
+        memset(m->shift, 0, sizeof m->shift);
+        bool safe = m->safe;
+        m->safe = false;   /* writes are always inside the domain */
+        omp_load(o, &cx, &dst);
+        m->safe = safe;
+        memcpy(m->shift, saved, sizeof saved);
+        emit_text(o, " = ");
+        emit_expr(o, &cx, s->assign.value);
+        emit_text(o, ";");
+        emit_end_line(o);
+        return;
+    }
+    case IR_REDUCE: {
+        hoist_cols(m, s->reduce.value, s->loc, kvar);
+        Type t = s->reduce.dst->type;
+        emit_begin_stn_line(o, s->loc);
+        emit_reduce_open(o, s->reduce.op, t, m->red_loc);
+        emit_expr_prec(o, &cx, s->reduce.value, t == TY_BOOL && s->reduce.op != RED_SUM ? 6 : 0);
+        emit_reduce_close(o, s->reduce.op, t);
+        emit_text(o, ";");
+        emit_end_line(o);
+        return;
+    }
+    case IR_IF:
+        if (!m->producing && stmt_recomputed(s))
+            return;
+        hoist_cols(m, s->iff.cond, s->loc, kvar);
+        emit_begin_stn_line(o, s->loc);
+        emit_text(o, "if (");
+        emit_expr(o, &cx, s->iff.cond);
+        emit_text(o, ") {");
+        emit_end_line(o);
+        o->indent++;
+        point_stmts(m, &s->iff.then, kvar);
+        o->indent--;
+        if (s->iff.els.len) {
+            emit_line(o, "} else {");
+            o->indent++;
+            point_stmts(m, &s->iff.els, kvar);
+            o->indent--;
+        }
+        emit_line(o, "}");
+        return;
+    }
+}
+
+/* Scalars first accessed in this kernel. */
+typedef struct {
+    const IrField **f;
+    int n;
+} ScalarSet;
+
+static void scalar_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    ScalarSet *ss = ctx;
+    if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_SCALAR)
+        return;
+    for (int i = 0; i < ss->n; i++)
+        if (ss->f[i] == f)
+            return;
+    ss->f[ss->n++] = f;
+}
+
+/* Collects the (temporary, offset) pairs a kernel recomputes (producers read
+ * no statement-recomputed temporary, so their order does not matter). */
+static void rc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    Omp *m = ctx;
+    if (!stmt_recompute(f))
+        return;
+    for (int r = 0; r < m->rc.len; r++)
+        if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof m->rc.items[r].off))
+            return;
+    RecomputedAt at = {f, {off[0], off[1], off[2]}, NULL};
+    at.name = emit_unique(m->c->arena, &m->es->names,
+                          arena_printf(m->c->arena, "%s_%d", m->es->field[f->id], m->rc.len));
+    vec_push(m->c->arena, &m->rc, at);
+}
+
+/* The body of one point of kernel k. */
+static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const char *kvar)
+{
+    Out *o = m->o;
+    ScalarSet ss = {arena_alloc(m->c->arena, sizeof(IrField *) * (size_t)(m->st->fields.len + 1)),
+                    0};
+    for (int s = k->first; s < k->first + k->count; s++)
+        visit_stmt(iv->stmts.items[s], scalar_visit, &ss);
+    for (int i = 0; i < ss.n; i++) {
+        emit_begin_line(o);
+        emit_text(o, "%s %s = ", emit_c_type(ss.f[i]->type), m->es->field[ss.f[i]->id]);
+        emit_const(o, ss.f[i]->type, 0, 0.0);
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+    /* statement-recomputed temporaries, once per read offset, into locals;
+     * producers may read other ones (recomputed first) */
+    m->rc.len = 0;
+    for (int s = k->first; s < k->first + k->count; s++)
+        visit_stmt(iv->stmts.items[s], rc_visit, m);
+    for (int r = 0; r < m->rc.len; r++) {
+        const IrField *f = m->rc.items[r].f;
+        emit_begin_line(o);
+        emit_text(o, "%s %s = ", emit_c_type(f->type), m->rc.items[r].name);
+        emit_const(o, f->type, 0, 0.0);
+        emit_text(o, ";");
+        emit_end_line(o);
+        int64_t saved[NAXES];
+        memcpy(saved, m->shift, sizeof saved);
+        memcpy(m->shift, m->rc.items[r].off, sizeof saved);
+        m->producing = f;
+        for (int i = 0; i < f->nproducer; i++)
+            point_stmt(m, f->producer[i], kvar);
+        m->producing = NULL;
+        memcpy(m->shift, saved, sizeof saved);
+    }
+    for (int s = k->first; s < k->first + k->count; s++)
+        point_stmt(m, iv->stmts.items[s], kvar);
+}
+
+/* ============================================================ loops */
+
+/* How a kernel covers a block: the C expressions of its I and J ranges. */
+typedef struct {
+    const char *ilo, *ihi, *jlo, *jhi;
+} Ranges;
+
+static bool writes_tile_only(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
+                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
+    case IR_REDUCE:
+        return false;
+    case IR_IF:
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (!writes_tile_only(s->iff.then.items[i]))
+                return false;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (!writes_tile_only(s->iff.els.items[i]))
+                return false;
+        return true;
+    }
+    unreachable();
+}
+
+static const char *plus(Arena *arena, const char *base, int64_t d)
+{
+    return emit_offset(arena, base, d);
+}
+
+/* The ranges of a kernel over the block [ib, ie) x [jb, je), or over the
+ * whole domain when blocked is false. */
+static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, bool blocked)
+{
+    Arena *arena = m->c->arena;
+    const IrStmt *s0 = iv->stmts.items[k->first];
+    Extent r = s0->region;
+    bool redundant = blocked;
+    for (int s = k->first; s < k->first + k->count; s++)
+        if (!writes_tile_only(iv->stmts.items[s]))
+            redundant = false;
+    Ranges out;
+    const char *lo[2] = {m->ib, m->jb}, *hi[2] = {m->ie, m->je};
+    const char *n[2] = {m->es->ni, m->es->nj};
+    const char **olo[2] = {&out.ilo, &out.jlo}, **ohi[2] = {&out.ihi, &out.jhi};
+    for (int a = 0; a < 2; a++) {
+        int64_t rl = r.r[a].lo, rh = r.r[a].hi;
+        if (!blocked) {
+            *olo[a] = arena_printf(arena, "%" PRId64, rl);
+            *ohi[a] = plus(arena, n[a], rh);
+        } else if (redundant) {
+            *olo[a] = plus(arena, lo[a], rl);
+            *ohi[a] = plus(arena, hi[a], rh);
+        } else {
+            *olo[a] = rl ? arena_printf(arena, "(%s == 0 ? %s : %s)", lo[a],
+                                        plus(arena, lo[a], rl), lo[a])
+                         : lo[a];
+            *ohi[a] = rh ? arena_printf(arena, "(%s == %s ? %s : %s)", hi[a], n[a],
+                                        plus(arena, hi[a], rh), hi[a])
+                         : hi[a];
+        }
+    }
+    return out;
+}
+
+static void open_block(Out *o, const char *fmt, const char *a)
+{
+    emit_begin_line(o);
+    emit_text(o, fmt, a);
+    emit_end_line(o);
+    o->indent++;
+}
+
+static void close_block(Out *o)
+{
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* The restrict pointers of the fast path, at the top of a block. */
+static void declare_restrict(Omp *m)
+{
+    if (!m->fast)
+        return;
+    const IrStencil *st = m->st;
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!m->rp[f])
+            continue;
+        emit_line(m->o, "%s%s *restrict const %s = %s;",
+                  fd->kind == IR_PARAM_FIELD && !fd->is_written ? "const " : "",
+                  emit_c_type(fd->type), m->rp[f], m->es->data[f]);
+        emit_line(m->o, "(void)%s;", m->rp[f]);
+    }
+}
+
+/* One kernel: rows j over [jlo, jhi) (an `omp for` when par_rows), points i
+ * with the inner range free of checks. 3-D kernels only. */
+static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges r,
+                        const char *kvar, bool par_rows)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    Reach reach = kernel_reach(iv, k);
+    const char *ni = m->es->ni, *nj = m->es->nj, *nk = m->es->nk;
+    emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
+              k->first + k->count - 1, iv->stmts.items[k->first]->loc.line,
+              iv->stmts.items[k->first + k->count - 1]->loc.line);
+    if (par_rows)
+        emit_line(o, "GT_OMP(omp parallel for schedule(static))");
+    open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi), "");
+    if (par_rows)
+        declare_restrict(m);
+    const char *simd = reach.cols || reach.reduce ? NULL : "GT_OMP(omp simd)";
+    /* the rows that may read outside along J or K */
+    const char *row_safe = NULL;
+    if (reach.has[AXIS_J])
+        row_safe = arena_printf(arena, "j < %" PRId64 " || j >= %s", -reach.lo[AXIS_J],
+                                plus(arena, nj, -reach.hi[AXIS_J]));
+    if (reach.has[AXIS_K]) {
+        const char *t = arena_printf(arena, "%s < %" PRId64 " || %s >= %s", kvar,
+                                     -reach.lo[AXIS_K], kvar, plus(arena, nk, -reach.hi[AXIS_K]));
+        row_safe = row_safe ? arena_printf(arena, "%s || %s", row_safe, t) : t;
+    }
+    if (row_safe || reach.has[AXIS_I]) {
+        /* [i_in, i_out): no read leaves the domain; the rest, [ilo, i_in) and
+         * [i_out, ihi), is the boundary slabs (the whole row when the row
+         * itself is in a J or K slab) */
+        const char *lo_in = r.ilo, *hi_in = r.ihi;
+        if (reach.has[AXIS_I]) {
+            lo_in = arena_printf(arena, "(%s > %" PRId64 " ? %s : %" PRId64 ")", r.ilo,
+                                 -reach.lo[AXIS_I], r.ilo, -reach.lo[AXIS_I]);
+            const char *lim = plus(arena, ni, -reach.hi[AXIS_I]);
+            hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, lim, r.ihi, lim);
+        }
+        if (row_safe)
+            emit_line(o, "const bool row_slab = %s;", row_safe);
+        emit_line(o, "const int64_t i_in0 = %s%s;", row_safe ? "row_slab ? " : "",
+                  row_safe ? arena_printf(arena, "%s : %s", r.ihi, lo_in) : lo_in);
+        emit_line(o, "const int64_t i_in = i_in0 < %s ? i_in0 : %s;", r.ihi, r.ihi);
+        emit_line(o, "const int64_t i_out0 = %s;", hi_in);
+        emit_line(o, "const int64_t i_out = i_out0 > i_in ? i_out0 : i_in;");
+        m->safe = false;
+        if (simd)
+            emit_line(o, "%s", simd);
+        open_block(o, "for (int64_t i = i_in; i < i_out; i++) {", "");
+        point_body(m, iv, k, kvar);
+        close_block(o);
+        m->safe = true;
+        emit_line(o, "for (int slab = 0; slab < 2; slab++)");
+        open_block(o, arena_printf(arena, "for (int64_t i = slab ? i_out : %s; i < (slab ? %s : "
+                                          "i_in); i++) {", r.ilo, r.ihi), "");
+        point_body(m, iv, k, kvar);
+        close_block(o);
+    } else {
+        m->safe = false;
+        if (simd)
+            emit_line(o, "%s", simd);
+        open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+        point_body(m, iv, k, kvar);
+        close_block(o);
+    }
+    m->safe = false;
+    close_block(o);
+}
+
+/* A kernel whose loops lack I or J: serial loops over its axes, every read
+ * remapped. */
+static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsigned axes,
+                          const char *kvar)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    Ranges r = kernel_ranges(m, iv, k, false);
+    emit_line(o, "/* kernel: statements %d to %d (axes %s) */", k->first,
+              k->first + k->count - 1, axes_name(axes));
+    emit_line(o, "{");
+    o->indent++;
+    int opened = 0;
+    if (axes & AXES_J) {
+        open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi), "");
+        opened++;
+    }
+    if (axes & AXES_I) {
+        open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+        opened++;
+    }
+    bool fast = m->fast;
+    m->fast = false;
+    declare_restrict(m);
+    m->safe = true;
+    point_body(m, iv, k, kvar);
+    m->safe = false;
+    m->fast = fast;
+    while (opened--)
+        close_block(o);
+    o->indent--;
+    emit_line(o, "}");
+}
+
+static const char *level(Omp *m, Level lv, int64_t delta)
+{
+    return emit_level(m->c->arena, m->es->nk, lv, delta);
+}
+
+static void block_bounds(Omp *m, int bj)
+{
+    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->ie, m->ib, BLOCK_I,
+              m->es->ni, m->ib, BLOCK_I, m->es->ni);
+    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->je, m->jb, bj,
+              m->es->nj, m->jb, bj, m->es->nj);
+}
+
+/* A group of 3-D kernels of a parallel interval: blocks of one level. */
+static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    /* tiles used by the group */
+    bool *uses = arena_alloc(arena, sizeof(bool) * (size_t)(m->nbufs + 1));
+    bool any_tile = false;
+    const IrStmt *reduce = NULL;
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        for (int s = k->first; s < k->first + k->count; s++)
+            if (iv->stmts.items[s]->kind == IR_REDUCE)
+                reduce = iv->stmts.items[s];
+    }
+    for (int f = 0; f < m->st->fields.len; f++) {
+        const IrField *fd = m->st->fields.items[f];
+        if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
+            continue;
+        /* a tile lives in one group: find whether it is this one */
+        for (int kk = kfirst; kk <= klast; kk++) {
+            const IrKernel *k = &iv->kernels.items[kk];
+            for (int s = k->first; s < k->first + k->count; s++) {
+                const IrStmt *st = iv->stmts.items[s];
+                bool w = false;
+                /* any statement of the group writing it */
+                const IrStmt *stack[64];
+                int sp = 0;
+                stack[sp++] = st;
+                while (sp > 0 && !w) {
+                    const IrStmt *x = stack[--sp];
+                    if (x->kind == IR_ASSIGN && x->assign.dst == fd)
+                        w = true;
+                    if (x->kind == IR_IF) {
+                        for (int i = 0; i < x->iff.then.len && sp < 64; i++)
+                            stack[sp++] = x->iff.then.items[i];
+                        for (int i = 0; i < x->iff.els.len && sp < 64; i++)
+                            stack[sp++] = x->iff.els.items[i];
+                    }
+                }
+                if (w) {
+                    uses[fd->buffer] = true;
+                    any_tile = true;
+                }
+            }
+        }
+    }
+    const char *part = NULL;
+    Type rt = TY_DOUBLE;
+    if (reduce) {
+        rt = reduce->reduce.dst->type;
+        part = emit_unique(arena, &m->es->names, "partial");
+        m->red_loc = emit_unique(arena, &m->es->names, "local");
+    }
+    emit_line(o, "{");
+    o->indent++;
+    if (reduce) {
+        emit_line(o, "%s %s[%s];", emit_c_type(rt), part, m->nth);
+        emit_begin_line(o);
+        emit_text(o, "for (int t = 0; t < %s; t++) %s[t] = ", m->nth, part);
+        emit_identity(o, reduce->reduce.op, rt);
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+    bool region = any_tile || reduce;
+    if (region) {
+        emit_line(o, "GT_OMP(omp parallel)");
+        emit_line(o, "{");
+        o->indent++;
+        if (reduce) {
+            emit_begin_line(o);
+            emit_text(o, "%s %s = ", emit_c_type(rt), m->red_loc);
+            emit_identity(o, reduce->reduce.op, rt);
+            emit_text(o, ";");
+            emit_end_line(o);
+        }
+        for (int b = 0; b < m->nbufs; b++)
+            if (uses[b])
+                emit_line(o, "%s *restrict const %s = (%s *)(%s + (size_t)omp_get_thread_num() * "
+                             "%" PRId64 ") + %" PRId64 ";",
+                          emit_c_type(m->st->fields.items[m->bufs[b].owner]->type),
+                          m->bufs[b].name,
+                          emit_c_type(m->st->fields.items[m->bufs[b].owner]->type), m->tiles,
+                          m->tile_bytes, m->bufs[b].offset);
+        emit_line(o, "GT_OMP(omp for collapse(3) schedule(static))");
+    } else {
+        emit_line(o, "GT_OMP(omp parallel for collapse(3) schedule(static))");
+    }
+    emit_line(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0), level(m, iv->hi, 0));
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
+              BLOCK_J);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
+              BLOCK_I);
+    o->indent++;
+    block_bounds(m, BLOCK_J);
+    emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
+    for (int b = 0; b < m->nbufs; b++)
+        if (uses[b])
+            emit_line(o, "const int64_t %s = %" PRId64 " - %s + (%" PRId64 " - %s) * %" PRId64 ";",
+                      m->bufs[b].off, m->bufs[b].pad, m->ib, m->bufs[b].halo[1][0], m->jb,
+                      m->bufs[b].width);
+    declare_restrict(m);
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false);
+    }
+    o->indent--;
+    emit_line(o, "}");
+    if (region) {
+        if (reduce)
+            emit_line(o, "%s[omp_get_thread_num()] = %s;", part, m->red_loc);
+        o->indent--;
+        emit_line(o, "}");
+    }
+    if (reduce) {
+        const char *acc = m->es->acc[reduce->reduce.dst->id];
+        emit_begin_line(o);
+        emit_text(o, "for (int t = 0; t < %s; t++) ", m->nth);
+        emit_reduce_open(o, reduce->reduce.op, rt, acc);
+        emit_text(o, "%s[t]", part);
+        emit_reduce_close(o, reduce->reduce.op, rt);
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+    o->indent--;
+    emit_line(o, "}");
+}
+
+static void emit_parallel(Omp *m, const IrComputation *comp)
+{
+    Out *o = m->o;
+    for (int ii = 0; ii < comp->intervals.len; ii++) {
+        const IrInterval *iv = comp->intervals.items[ii];
+        int kk = 0;
+        while (kk < iv->kernels.len) {
+            const IrKernel *k = &iv->kernels.items[kk];
+            unsigned axes = fuse_stmt_axes(iv->stmts.items[k->first]);
+            if (axes == AXES_IJ) {
+                /* a 2-D kernel: once, its rows over the threads */
+                emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
+                o->indent++;
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true);
+                o->indent--;
+                emit_line(o, "}");
+                kk++;
+                continue;
+            }
+            if (axes != AXES_IJK) {
+                if (axes & AXES_K) {
+                    emit_line(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0),
+                              level(m, iv->hi, 0));
+                    o->indent++;
+                    kernel_simple(m, iv, k, axes, "k");
+                    o->indent--;
+                } else {
+                    emit_line(o, "if (%s < %s)", level(m, iv->lo, 0), level(m, iv->hi, 0));
+                    o->indent++;
+                    kernel_simple(m, iv, k, axes, "k");
+                    o->indent--;
+                }
+                kk++;
+                continue;
+            }
+            int last = kk;
+            while (last + 1 < iv->kernels.len && iv->kernels.items[last + 1].group == k->group)
+                last++;
+            emit_group(m, iv, kk, last);
+            kk = last + 1;
+        }
+    }
+}
+
+static void emit_vertical(Omp *m, const IrComputation *comp)
+{
+    Out *o = m->o;
+    bool fwd = comp->order == ORDER_FORWARD;
+    if (comp->columnar) {
+        emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
+        emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
+                  BLOCK_J_COLUMN);
+        emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
+                  BLOCK_I);
+        o->indent++;
+        block_bounds(m, BLOCK_J_COLUMN);
+        emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
+        declare_restrict(m);
+    }
+    for (int ii = 0; ii < comp->intervals.len; ii++) {
+        const IrInterval *iv = comp->intervals.items[ii];
+        if (fwd)
+            emit_line(o, "for (int64_t k = %s; k < %s; k++) {", level(m, iv->lo, 0),
+                      level(m, iv->hi, 0));
+        else
+            emit_line(o, "for (int64_t k = %s; k >= %s; k--) {", level(m, iv->hi, -1),
+                      level(m, iv->lo, 0));
+        o->indent++;
+        for (int kk = 0; kk < iv->kernels.len; kk++) {
+            const IrKernel *k = &iv->kernels.items[kk];
+            unsigned axes = fuse_stmt_axes(iv->stmts.items[k->first]) & ~(unsigned)AXES_K;
+            if (axes != AXES_IJ)
+                kernel_simple(m, iv, k, axes, "k");
+            else
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, comp->columnar), "k",
+                            !comp->columnar);
+        }
+        o->indent--;
+        emit_line(o, "}");
+    }
+    if (comp->columnar) {
+        o->indent--;
+        emit_line(o, "}");
+    }
+}
+
+static void emit_body(Omp *m)
+{
+    for (int c = 0; c < m->st->computations.len; c++) {
+        const IrComputation *comp = m->st->computations.items[c];
+        static const char *const orders[] = {"parallel", "forward", "backward"};
+        emit_blank(m->o);
+        emit_line(m->o, "/* computation(%s) at line %d%s */", orders[comp->order], comp->loc.line,
+                  comp->columnar ? ", by columns" : "");
+        if (comp->order == ORDER_PARALLEL)
+            emit_parallel(m, comp);
+        else
+            emit_vertical(m, comp);
+    }
+}
+
+/* ============================================================ setup */
+
+static void analyse(Omp *m)
+{
+    Arena *arena = m->c->arena;
+    const IrStencil *st = m->st;
+    EmitStencil *es = m->es;
+    int nf = st->fields.len;
+    m->si = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->sj = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->sk = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->rp = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->full_halo = arena_alloc(arena, sizeof *m->full_halo * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind == IR_TEMP && fd->temp_class != IR_TEMP_FULL)
+            continue;
+        m->si[f] = emit_unique(arena, &es->names, arena_printf(arena, "%si", es->stride[f]));
+        m->sj[f] = emit_unique(arena, &es->names, arena_printf(arena, "%sj", es->stride[f]));
+        m->sk[f] = emit_unique(arena, &es->names, arena_printf(arena, "%sk", es->stride[f]));
+        m->rp[f] = emit_unique(arena, &es->names, arena_printf(arena, "%s_r", es->field[f]));
+    }
+    m->tiles = emit_unique(arena, &es->names, "tiles");
+    m->nth = emit_unique(arena, &es->names, "nthreads");
+    m->ib = emit_unique(arena, &es->names, "ib");
+    m->jb = emit_unique(arena, &es->names, "jb");
+    m->ie = emit_unique(arena, &es->names, "ie");
+    m->je = emit_unique(arena, &es->names, "je");
+    m->unit = emit_unique(arena, &es->names, "unit");
+    m->kk = emit_unique(arena, &es->names, "kk");
+    /* buffers: FULL and TILE ids are numbered apart by fuse.c; keep them apart here */
+    int maxb = 0;
+    for (int f = 0; f < nf; f++)
+        if (st->fields.items[f]->kind == IR_TEMP && st->fields.items[f]->buffer + 1 > maxb)
+            maxb = st->fields.items[f]->buffer + 1;
+    m->nbufs = maxb;
+    m->bufs = arena_alloc(arena, sizeof(Buffer) * (size_t)(maxb + 1));
+    for (int b = 0; b < maxb; b++)
+        m->bufs[b].owner = -1;
+    for (int f = 0; f < nf; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind != IR_TEMP)
+            continue;
+        /* FULL: the halo of the naive backend (extent and written regions) */
+        for (int a = 0; a < NAXES; a++) {
+            m->full_halo[f][a][0] = fd->extent.r[a].lo < 0 ? -fd->extent.r[a].lo : 0;
+            m->full_halo[f][a][1] = fd->extent.r[a].hi > 0 ? fd->extent.r[a].hi : 0;
+        }
+        if (fd->temp_class != IR_TEMP_TILE)
+            continue;
+        Buffer *b = &m->bufs[fd->buffer];
+        if (b->owner < 0) {
+            b->owner = f;
+            b->name = emit_unique(arena, &es->names, arena_printf(arena, "tile_%d", fd->buffer));
+            b->off = emit_unique(arena, &es->names, arena_printf(arena, "%s_off", b->name));
+        }
+        for (int a = 0; a < 2; a++) {
+            if (-fd->extent.r[a].lo > b->halo[a][0])
+                b->halo[a][0] = -fd->extent.r[a].lo;
+            if (fd->extent.r[a].hi > b->halo[a][1])
+                b->halo[a][1] = fd->extent.r[a].hi;
+        }
+    }
+    /* regions written grow FULL halos (as in the naive backend) */
+    for (int c = 0; c < st->computations.len; c++)
+        for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+            const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+            const IrStmt *stack[256];
+            int sp = 0;
+            for (int s = iv->stmts.len - 1; s >= 0 && sp < 256; s--)
+                stack[sp++] = iv->stmts.items[s];
+            while (sp > 0) {
+                const IrStmt *s = stack[--sp];
+                if (s->kind == IR_IF) {
+                    for (int x = 0; x < s->iff.then.len && sp < 256; x++)
+                        stack[sp++] = s->iff.then.items[x];
+                    for (int x = 0; x < s->iff.els.len && sp < 256; x++)
+                        stack[sp++] = s->iff.els.items[x];
+                    continue;
+                }
+                if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_TEMP)
+                    continue;
+                int id = s->assign.dst->id;
+                for (int a = 0; a < 2; a++) {
+                    if (-s->region.r[a].lo > m->full_halo[id][a][0])
+                        m->full_halo[id][a][0] = -s->region.r[a].lo;
+                    if (s->region.r[a].hi > m->full_halo[id][a][1])
+                        m->full_halo[id][a][1] = s->region.r[a].hi;
+                }
+            }
+        }
+    /* tile geometry */
+    int64_t offset = 0;
+    for (int b = 0; b < maxb; b++) {
+        Buffer *bf = &m->bufs[b];
+        if (!bf->name)
+            continue;
+        int64_t esize = st->fields.items[bf->owner]->type == TY_DOUBLE ? 8
+                        : st->fields.items[bf->owner]->type == TY_BOOL ? 1 : 4;
+        int64_t per_line = TILE_ALIGN / esize;
+        bf->pad = (bf->halo[0][0] + per_line - 1) / per_line * per_line;
+        bf->width = (bf->pad + BLOCK_I + bf->halo[0][1] + per_line - 1) / per_line * per_line;
+        bf->height = bf->halo[1][0] + BLOCK_J + bf->halo[1][1];
+        /* byte offset of this tile in a thread's slice, in elements of its type */
+        offset = (offset + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;
+        bf->offset = offset / esize;
+        offset += bf->width * bf->height * esize;
+    }
+    m->tile_bytes = (offset + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;
+}
+
+/* FULL temporaries that own their buffer allocate it. */
+static bool owns_full(const Omp *m, int f)
+{
+    const IrField *fd = m->st->fields.items[f];
+    if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_FULL)
+        return false;
+    for (int g = 0; g < f; g++) {
+        const IrField *o = m->st->fields.items[g];
+        if (o->kind == IR_TEMP && o->temp_class == IR_TEMP_FULL && o->buffer == fd->buffer)
+            return false;
+    }
+    return true;
+}
+
+static void emit_body(Omp *m);
+
+static void emit_function(Omp *m, const bool *used)
+{
+    Out *o = m->o;
+    EmitStencil *es = m->es;
+    const IrStencil *st = m->st;
+    int nf = st->fields.len;
+
+    emit_blank(o);
+    emit_info(o, es);
+    emit_blank(o);
+    emit_begin_line(o);
+    emit_signature(o, es);
+    emit_end_line(o);
+    emit_line(o, "{");
+    o->indent++;
+    bool all[NAXES] = {true, true, true};
+    emit_bind_prologue(o, es, all);
+    emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
+    for (int s = 0; s < st->scalars.len; s++)
+        if (!st->scalars.items[s]->is_output)
+            emit_line(o, "(void)%s;", es->scalar[s]);
+
+    emit_blank(o);
+    emit_line(o, "/* Each field at the compute-domain origin, its strides along I, J, K. */");
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!used[f])
+            continue;
+        emit_line(o, "%s%s *const %s = %s[%d].origin;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), es->data[f], es->bound, f);
+        emit_line(o, "const int64_t %s = %s[%d].stride[0], %s = %s[%d].stride[1], "
+                     "%s = %s[%d].stride[2];",
+                  m->si[f], es->bound, f, m->sj[f], es->bound, f, m->sk[f], es->bound, f);
+        emit_line(o, "(void)%s; (void)%s; (void)%s;", m->si[f], m->sj[f], m->sk[f]);
+    }
+    bool has_full = false;
+    for (int f = es->nfield_params; f < nf; f++)
+        if (st->fields.items[f]->temp_class == IR_TEMP_FULL)
+            has_full = true;
+    for (int s = 0; s < st->scalars.len; s++) {
+        const IrScalar *sc = st->scalars.items[s];
+        if (!sc->is_output)
+            continue;
+        RedOp op = RED_SUM;
+        for (int c = 0; c < st->computations.len; c++)
+            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+                for (int k = 0; k < iv->stmts.len; k++)
+                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
+                        iv->stmts.items[k]->reduce.dst == sc)
+                        op = iv->stmts.items[k]->reduce.op;
+            }
+        emit_begin_line(o);
+        emit_text(o, "%s %s = ", emit_c_type(sc->type), es->acc[s]);
+        emit_identity(o, op, sc->type);
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+    emit_line(o, "const int %s = omp_get_max_threads();", m->nth);
+    emit_line(o, "(void)%s;", m->nth);
+    /* temporaries */
+    if (has_full) {
+        emit_blank(o);
+        emit_line(o, "/* FULL temporaries: over the compute domain grown by their extent; "
+                     "temporaries of disjoint lifetimes share one. */");
+        for (int f = es->nfield_params; f < nf; f++) {
+            if (!owns_full(m, f))
+                continue;
+            emit_line(o, "gt_storage *%s = NULL;", es->storage[f]);
+        }
+    }
+    emit_line(o, "char *%s = NULL;", m->tiles);
+    if (has_full) {
+        for (int f = es->nfield_params; f < nf; f++) {
+            if (!owns_full(m, f))
+                continue;
+            const IrField *fd = st->fields.items[f];
+            int64_t h[NAXES][2] = {{0}};
+            for (int g = es->nfield_params; g < nf; g++) {
+                const IrField *gd = st->fields.items[g];
+                if (gd->temp_class != IR_TEMP_FULL || gd->buffer != fd->buffer)
+                    continue;
+                for (int a = 0; a < NAXES; a++)
+                    for (int s = 0; s < 2; s++)
+                        if (m->full_halo[g][a][s] > h[a][s])
+                            h[a][s] = m->full_halo[g][a][s];
+            }
+            emit_line(o, "int64_t %s[3];", es->stride[f]);
+            emit_begin_line(o);
+            emit_text(o, "%s *const %s = gt__temporary(&%s, %s, \"%s\", %s, (const int64_t[6]){",
+                      emit_c_type(fd->type), es->data[f], es->storage[f], emit_dtype(fd->type),
+                      axes_name(fd->axes), es->size);
+            for (int a = 0; a < NAXES; a++) {
+                bool has = fd->axes & (1u << a);
+                emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "", has ? h[a][0] : 0,
+                          has ? h[a][1] : 0);
+            }
+            emit_text(o, "}, %s);", es->stride[f]);
+            emit_end_line(o);
+            emit_line(o, "if (!%s) {", es->data[f]);
+            emit_line(o, "    %s = gt_last_error_code();", es->rc);
+            emit_line(o, "    goto done;");
+            emit_line(o, "}");
+            for (int g = f; g < nf; g++) {
+                const IrField *gd = st->fields.items[g];
+                if (gd->kind != IR_TEMP || gd->temp_class != IR_TEMP_FULL ||
+                    gd->buffer != fd->buffer)
+                    continue;
+                if (g != f)
+                    emit_line(o, "%s *const %s = %s;", emit_c_type(gd->type), es->data[g],
+                              es->data[f]);
+                emit_line(o, "const int64_t %s = %s[0], %s = %s[1], %s = %s[2];", m->si[g],
+                          es->stride[f], m->sj[g], es->stride[f], m->sk[g], es->stride[f]);
+                emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s;", es->data[g], m->si[g],
+                          m->sj[g], m->sk[g]);
+            }
+        }
+    }
+    if (m->tile_bytes > 0) {
+        emit_line(o, "/* per-thread tiles: %" PRId64 " bytes each */", m->tile_bytes);
+        emit_line(o, "%s = aligned_alloc(%d, (size_t)%s * %" PRId64 ");", m->tiles, TILE_ALIGN,
+                  m->nth, m->tile_bytes);
+        emit_line(o, "if (!%s) {", m->tiles);
+        emit_line(o, "    %s = gt__fail(GT_ENOMEM, \"stencil '%s': no memory for the "
+                     "per-thread tiles\");", es->rc, st->name);
+        emit_line(o, "    goto done;");
+        emit_line(o, "}");
+    }
+    /* the fast path: unit stride along I, no output sharing a base with another field */
+    emit_begin_line(o);
+    emit_text(o, "const bool %s = true", m->unit);
+    for (int f = 0; f < nf; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!m->rp[f] || !(fd->axes & AXES_I))
+            continue;
+        if (fd->kind == IR_PARAM_FIELD && !used[f])
+            continue;
+        emit_text(o, " && %s == 1", m->si[f]);
+    }
+    for (int f = 0; f < es->nfield_params; f++) {
+        if (!used[f] || !st->fields.items[f]->is_written)
+            continue;
+        for (int g = 0; g < es->nfield_params; g++)
+            if (g != f && used[g])
+                emit_text(o, " && (const void *)%s != (const void *)%s", es->data[f],
+                          es->data[g]);
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_line(o, "if (%s) {", m->unit);
+    o->indent++;
+    m->fast = true;
+    emit_body(m);
+    o->indent--;
+    emit_line(o, "} else {");
+    o->indent++;
+    m->fast = false;
+    emit_body(m);
+    o->indent--;
+    emit_line(o, "}");
+
+    bool any_out = false;
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output) {
+            if (!any_out)
+                emit_blank(o);
+            any_out = true;
+            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
+        }
+    emit_blank(o);
+    if (has_full || m->tile_bytes > 0) {
+        o->indent--;
+        emit_line(o, "done:");
+        o->indent++;
+    }
+    for (int f = es->nfield_params; f < nf; f++)
+        if (owns_full(m, f))
+            emit_line(o, "gt_release(%s);", es->storage[f]);
+    emit_line(o, "free(%s);", m->tiles);
+    emit_line(o, "return %s;", es->rc);
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* The name of the source file beside header hdr_name: "lap.h" -> "lap.c". */
+static const char *source_name(Arena *arena, const char *hdr_name, const char *suffix)
+{
+    const char *slash = strrchr(hdr_name, '/');
+    const char *base = slash ? slash + 1 : hdr_name;
+    size_t len = strlen(base);
+    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
+        len -= 2;
+    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
+}
+
+
+static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
+{
+    for (int s = 0; s < c->ir->stencils.len; s++)
+        if (!c->ir->stencils.items[s]->fused)
+            return backend_naive.emit(c, src, hdr, hdr_name);
+    Arena *arena = c->arena;
+    NameSet globals = {0};
+    if (!emit_globals(c, &globals))
+        return false;
+    int ns = c->ir->stencils.len;
+    EmitStencil **stencils = arena_alloc(arena, sizeof *stencils * (size_t)(ns + 1));
+    Omp *omp = arena_alloc(arena, sizeof *omp * (size_t)(ns + 1));
+    for (int s = 0; s < ns; s++) {
+        stencils[s] = arena_alloc(arena, sizeof **stencils);
+        emit_name_stencil(stencils[s], arena, &globals, c->ir->stencils.items[s]);
+        omp[s].c = c;
+        omp[s].es = stencils[s];
+        omp[s].st = c->ir->stencils.items[s];
+        analyse(&omp[s]);
+    }
+
+    Out h = {.name = arena_strdup(arena, hdr_name)};
+    emit_header(&h, c, hdr_name, "openmp", &globals, stencils);
+
+    Out o = {.name = source_name(arena, hdr_name, backend_openmp.suffix)};
+    emit_source_prologue(&o, c, hdr_name, "openmp");
+    emit_blank(&o);
+    emit_line(&o, "/* Without OpenMP (no -fopenmp) the code runs on one thread. */");
+    emit_line(&o, "#ifdef _OPENMP");
+    emit_line(&o, "#include <omp.h>");
+    emit_line(&o, "#define GT_OMP(x) _Pragma(#x)");
+    emit_line(&o, "#else");
+    emit_line(&o, "#define GT_OMP(x)");
+    emit_line(&o, "static inline int omp_get_thread_num(void) { return 0; }");
+    emit_line(&o, "static inline int omp_get_max_threads(void) { return 1; }");
+    emit_line(&o, "#endif");
+    for (int s = 0; s < ns; s++) {
+        Omp *m = &omp[s];
+        const IrStencil *st = m->st;
+        /* which fields the body uses: a first pass into scratch text */
+        Out probe = {.name = o.name};
+        m->o = &probe;
+        m->fast = false;
+        emit_body(m);
+        bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+        for (int f = 0; f < st->fields.len; f++) {
+            used[f] = emit_uses_name(probe.buf ? probe.buf : "", probe.len, m->es->data[f]);
+            if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
+                m->rp[f] = NULL;
+        }
+        free(probe.buf);
+        m->o = &o;
+        emit_function(m, used);
+    }
+    if (o.stn_file)
+        emit_blank(&o);
+    bool ok = emit_flush(c, &h, hdr);
+    ok = emit_flush(c, &o, src) && ok;
+    return ok;
+}
+
+const Backend backend_openmp = {"openmp", ".c", emit_openmp, true};

@@ -1,0 +1,877 @@
+/* fuse.c: the fusion plan of the optimizing backends (OpenMP, later CUDA).
+ *
+ * The naive backend runs every statement as its own loop nest and keeps every
+ * temporary in a full array: each statement is a store/reload barrier. This
+ * pass removes the barriers that no read needs (seed 001: "fuse kernels by
+ * dropping store/reload barriers") and decides where each temporary lives. It
+ * only annotates the IR; the backend reads the plan:
+ *
+ * 1. Recompute. A temporary written by one unconditional statement of a
+ *    parallel computation from input fields only, and read only in that
+ *    interval at K offset 0, is recomputed at each read (the expression,
+ *    shifted by the read's offset) when that moves fewer bytes through the
+ *    cache than a tile: reads x loads(producer) <= 1 store + reads loads.
+ *    Its statement disappears from the loop nests.
+ * 2. Kernels. Consecutive top-level statements of an interval are fused into
+ *    one loop nest unless one reads, at a non-zero offset (horizontal only in
+ *    forward/backward computations, where each level is a barrier anyway), a
+ *    field another one writes (either order), or their loops differ: axes,
+ *    region (the extent they are computed on), or how a cache block covers
+ *    the region (redundantly for tiles, a partition for arrays).
+ * 3. Groups. Consecutive three-dimensional kernels of a parallel interval
+ *    share one cache-blocked loop (blocks of I x J, one K level at a time)
+ *    unless a kernel reads at a K offset (or a whole column of) a field
+ *    written in the group, or reads at a horizontal offset a field written in
+ *    the group that is not a tile. Reductions get a group of their own.
+ * 4. Classes. A temporary read only at zero offset, with every access in one
+ *    kernel that first writes it, is a SCALAR (a register). One with every
+ *    access in one group, read at K offset 0, first written there, is a TILE:
+ *    a per-thread 2-D buffer of one block grown by its extent (the halo is
+ *    recomputed by each block). Everything else is FULL, as in the naive
+ *    backend. A tile demoted to FULL changes the kernels, so 2-4 repeat until
+ *    nothing changes.
+ * 5. Buffers. FULL temporaries (and TILE temporaries of one group) of the same
+ *    type and axes whose lifetimes do not overlap share one buffer. In a
+ *    forward/backward computation every temporary lives for the whole
+ *    computation (levels interleave its statements).
+ *
+ * A forward/backward computation is `columnar` when no statement reads a
+ * field written in it at a horizontal offset: the backend then runs whole
+ * columns per cache block, with no barrier between levels (the carried values
+ * of level k-1 are still in cache, k-caching). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+const char *const ir_temp_class_names[] = {"full", "scalar", "tile", "recompute"};
+
+/* One access of a field by a top-level statement (nested ones included). */
+typedef struct {
+    IrField *field;
+    int64_t offset[NAXES];
+    bool write;
+    bool in_column;
+} Access;
+
+typedef VEC(Access) AccessVec;
+
+/* Per top-level statement of the stencil, in execution order. */
+typedef struct {
+    IrStmt *stmt;
+    int comp, interval, index;   /* where it is */
+    AccessVec acc;               /* reads (in evaluation order) before the writes */
+    Extent region;
+    unsigned axes;
+    bool has_reduce;
+    bool skip;                   /* the producer of a recomputed temporary */
+    int kernel, group;           /* stencil-wide numbers */
+} StmtInfo;
+
+typedef struct {
+    Compiler *c;
+    IrStencil *st;
+    VEC(StmtInfo) stmts;
+    bool *tile_ok;               /* per field id: may still become a tile */
+} Fuse;
+
+unsigned fuse_stmt_axes(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->axes | s->assign.value->shape;
+    case IR_REDUCE:
+        return AXES_IJK;
+    case IR_IF: {
+        unsigned axes = s->iff.cond->shape;
+        for (int i = 0; i < s->iff.then.len; i++)
+            axes |= fuse_stmt_axes(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            axes |= fuse_stmt_axes(s->iff.els.items[i]);
+        return axes;
+    }
+    }
+    unreachable();
+}
+
+/* ============================================================ accesses */
+
+typedef struct {
+    Fuse *f;
+    AccessVec *v;
+} LoadCtx;
+
+static void add_load(void *ctx, IrExpr *load, bool in_column)
+{
+    LoadCtx *lc = ctx;
+    Access a = {load->load.field, {0}, false, in_column};
+    memcpy(a.offset, load->load.offset, sizeof a.offset);
+    vec_push(lc->f->c->arena, lc->v, a);
+}
+
+static void collect(Fuse *f, IrStmt *s, AccessVec *v, Extent *region, bool *reduce)
+{
+    LoadCtx lc = {f, v};
+    for (int a = 0; a < 2; a++) {
+        if (s->region.r[a].lo < region->r[a].lo)
+            region->r[a].lo = s->region.r[a].lo;
+        if (s->region.r[a].hi > region->r[a].hi)
+            region->r[a].hi = s->region.r[a].hi;
+    }
+    switch (s->kind) {
+    case IR_ASSIGN: {
+        ir_for_each_load(s->assign.value, add_load, &lc);
+        Access w = {s->assign.dst, {0}, true, false};
+        vec_push(f->c->arena, v, w);
+        return;
+    }
+    case IR_REDUCE:
+        ir_for_each_load(s->reduce.value, add_load, &lc);
+        *reduce = true;
+        return;
+    case IR_IF:
+        ir_for_each_load(s->iff.cond, add_load, &lc);
+        for (int i = 0; i < s->iff.then.len; i++)
+            collect(f, s->iff.then.items[i], v, region, reduce);
+        for (int i = 0; i < s->iff.els.len; i++)
+            collect(f, s->iff.els.items[i], v, region, reduce);
+        return;
+    }
+}
+
+static bool writes(const StmtInfo *si, const IrField *fd)
+{
+    for (int i = 0; i < si->acc.len; i++)
+        if (si->acc.items[i].write && si->acc.items[i].field == fd)
+            return true;
+    return false;
+}
+
+static bool offset_nonzero(const Access *a, bool horizontal_only)
+{
+    return a->offset[AXIS_I] || a->offset[AXIS_J] || (!horizontal_only && a->offset[AXIS_K]);
+}
+
+/* Is every read inside an `if` of something the `if` writes at zero offset,
+ * and every nested statement run over the `if`'s region? Then the `if` can run
+ * point by point (a C if) instead of mask first, branches after. */
+static bool if_pointwise(Fuse *f, IrStmt *s, const Extent *region)
+{
+    for (int a = 0; a < 2; a++)
+        if (s->region.r[a].lo != region->r[a].lo || s->region.r[a].hi != region->r[a].hi)
+            return false;
+    if (s->kind != IR_IF)
+        return s->kind == IR_ASSIGN;
+    for (int i = 0; i < s->iff.then.len; i++)
+        if (!if_pointwise(f, s->iff.then.items[i], region))
+            return false;
+    for (int i = 0; i < s->iff.els.len; i++)
+        if (!if_pointwise(f, s->iff.els.items[i], region))
+            return false;
+    return true;
+}
+
+static const char *check_if(Fuse *f, StmtInfo *si)
+{
+    IrStmt *s = si->stmt;
+    if (s->kind != IR_IF)
+        return NULL;
+    if (!if_pointwise(f, s, &si->region))
+        return "an if whose branches run over different regions or hold a reduction";
+    for (int i = 0; i < si->acc.len; i++) {
+        const Access *r = &si->acc.items[i];
+        if (r->write)
+            continue;
+        if ((offset_nonzero(r, false) || r->in_column) && writes(si, r->field))
+            return "an if that reads a field it writes at an offset";
+    }
+    return NULL;
+}
+
+/* ============================================================ recompute */
+
+static size_t count_loads(const IrExpr *e, bool *pure, const IrStencil *st)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case IR_LOAD:
+        if (e->load.field->is_written)
+            *pure = false;
+        return 1;
+    case IR_INDEX: case IR_COLREDUCE:
+        *pure = false;
+        return 0;
+    case IR_UNARY: case IR_BINARY:
+        return count_loads(e->op.a, pure, st) + count_loads(e->op.b, pure, st);
+    case IR_COND:
+        return count_loads(e->cond.cond, pure, st) + count_loads(e->cond.then, pure, st) +
+               count_loads(e->cond.els, pure, st);
+    case IR_CALL: {
+        size_t n = 0;
+        for (int a = 0; a < e->call.nargs; a++)
+            n += count_loads(e->call.args[a], pure, st);
+        return n;
+    }
+    case IR_CAST:
+        return count_loads(e->cast.a, pure, st);
+    default:
+        return 0;
+    }
+}
+
+static void plan_recompute(Fuse *f)
+{
+    IrStencil *st = f->st;
+    for (int t = 0; t < st->fields.len; t++) {
+        IrField *fd = st->fields.items[t];
+        if (fd->kind != IR_TEMP)
+            continue;
+        StmtInfo *producer = NULL;
+        int nwrites = 0;
+        bool ok = true;
+        for (int i = 0; i < f->stmts.len && ok; i++) {
+            StmtInfo *si = &f->stmts.items[i];
+            for (int k = 0; k < si->acc.len; k++)
+                if (si->acc.items[k].field == fd && si->acc.items[k].write) {
+                    nwrites++;
+                    producer = si;
+                }
+        }
+        if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN ||
+            st->computations.items[producer->comp]->order != ORDER_PARALLEL ||
+            ir_expr_size(producer->stmt->assign.value) > 24)
+            continue;
+        bool pure = true;
+        size_t loads = count_loads(producer->stmt->assign.value, &pure, st);
+        if (!pure)
+            continue;
+        /* distinct read offsets, all in the producer's interval at K offset 0 */
+        int64_t offs[64][NAXES];
+        int noffs = 0;
+        for (int i = 0; i < f->stmts.len && ok; i++) {
+            StmtInfo *si = &f->stmts.items[i];
+            for (int k = 0; k < si->acc.len && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->field != fd || a->write)
+                    continue;
+                if (si == producer || si->comp != producer->comp ||
+                    si->interval != producer->interval || si->index < producer->index ||
+                    a->in_column || a->offset[AXIS_K] != 0) {
+                    ok = false;
+                    break;
+                }
+                bool seen = false;
+                for (int o = 0; o < noffs; o++)
+                    seen = seen || memcmp(offs[o], a->offset, sizeof offs[o]) == 0;
+                if (!seen) {
+                    if (noffs == 64)
+                        ok = false;
+                    else
+                        memcpy(offs[noffs++], a->offset, sizeof offs[0]);
+                }
+            }
+        }
+        /* bytes through the cache: recompute reads `loads` per read; a tile
+         * stores once and reads once per read. Read only at zero offset: a
+         * scalar, if it can be one, costs nothing */
+        bool zero_only = noffs == 1 && !offs[0][0] && !offs[0][1] && !offs[0][2];
+        if (!ok || noffs == 0 || zero_only || (size_t)noffs * loads > (size_t)noffs + 1)
+            continue;
+        fd->temp_class = IR_TEMP_RECOMPUTE;
+        IrInterval *piv = st->computations.items[producer->comp]->intervals.items[producer->interval];
+        fd->producer = &piv->stmts.items[producer->index];
+        fd->nproducer = 1;
+        producer->skip = true;
+    }
+}
+
+static bool expr_has_any(const IrExpr *e)
+{
+    return emit_expr_has(e, IR_INDEX) || emit_expr_has(e, IR_COLREDUCE);
+}
+
+static bool stmt_has_any(const IrStmt *s, size_t *ops)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        *ops += ir_expr_size(s->assign.value);
+        return expr_has_any(s->assign.value);
+    case IR_REDUCE:
+        return true;
+    case IR_IF:
+        *ops += ir_expr_size(s->iff.cond);
+        if (expr_has_any(s->iff.cond))
+            return true;
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (stmt_has_any(s->iff.then.items[i], ops))
+                return true;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (stmt_has_any(s->iff.els.items[i], ops))
+                return true;
+        return false;
+    }
+    return true;
+}
+
+typedef struct {
+    const IrField *f;
+    int64_t off[NAXES];
+} FieldOffset;
+
+static bool fo_has(const FieldOffset *v, int n, const IrField *f, const int64_t off[NAXES])
+{
+    for (int i = 0; i < n; i++)
+        if (v[i].f == f && !memcmp(v[i].off, off, sizeof v[i].off))
+            return true;
+    return false;
+}
+
+/* A kernel of a parallel interval that only computes one temporary t (an
+ * assignment and the ifs that correct it, as hdiff's flux limiter), read
+ * after it in its interval at K offset 0: recomputed in each consumer, once
+ * per read offset, into locals, when that reads fewer distinct elements than
+ * a tile (store + reads + the producer's own loads) and the extra arithmetic
+ * stays small (16 operations per point). */
+static bool plan_recompute_kernels(Fuse *f)
+{
+    IrStencil *st = f->st;
+    bool changed = false;
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *p0 = &f->stmts.items[i];
+        if (p0->skip || st->computations.items[p0->comp]->order != ORDER_PARALLEL ||
+            (i > 0 && f->stmts.items[i - 1].kernel == p0->kernel && !f->stmts.items[i - 1].skip))
+            continue;
+        /* the kernel's statements [i, last] (skipped ones inside are fine) */
+        int last = i;
+        while (last + 1 < f->stmts.len && (f->stmts.items[last + 1].skip ||
+                                           f->stmts.items[last + 1].kernel == p0->kernel))
+            last++;
+        while (last > i && f->stmts.items[last].skip)
+            last--;
+        IrField *t = NULL;
+        bool ok = true;
+        size_t ops = 0;
+        for (int s = i; s <= last && ok; s++) {
+            StmtInfo *si = &f->stmts.items[s];
+            if (si->skip)
+                continue;
+            if (stmt_has_any(si->stmt, &ops) || si->axes != AXES_IJK)
+                ok = false;
+            for (int k = 0; k < si->acc.len && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->write) {
+                    if (t && a->field != t)
+                        ok = false;
+                    t = a->field;
+                }
+            }
+        }
+        if (!ok || !t || t->kind != IR_TEMP || t->axes != AXES_IJK ||
+            t->temp_class == IR_TEMP_RECOMPUTE)
+            continue;
+        /* its own reads: t at zero offset, others not recomputed by statements
+         * and not written after it in the interval */
+        FieldOffset lp[64];
+        int nlp = 0;
+        for (int s = i; s <= last && ok; s++) {
+            StmtInfo *si = &f->stmts.items[s];
+            if (si->skip)
+                continue;
+            for (int k = 0; k < si->acc.len && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->write)
+                    continue;
+                if (a->field == t) {
+                    ok = !offset_nonzero(a, false) && !a->in_column;
+                    continue;
+                }
+                if (a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1)
+                    ok = false;
+                for (int w = i; w < f->stmts.len && ok; w++) {
+                    StmtInfo *sw = &f->stmts.items[w];
+                    if (sw->comp == p0->comp && sw->interval == p0->interval && !sw->skip &&
+                        (w < i || w > last) && w > i && writes(sw, a->field))
+                        ok = false;
+                }
+                if (!fo_has(lp, nlp, a->field, a->offset)) {
+                    if (nlp == 64)
+                        ok = false;
+                    else
+                        lp[nlp++] = (FieldOffset){a->field, {a->offset[0], a->offset[1], a->offset[2]}};
+                }
+            }
+        }
+        /* the reads of t: later in the interval, K offset 0 */
+        FieldOffset reads[64], cons[256];
+        int nreads = 0, ncons = 0;
+        for (int s = 0; s < f->stmts.len && ok; s++) {
+            StmtInfo *si = &f->stmts.items[s];
+            if (s >= i && s <= last)
+                continue;
+            bool reads_t = false;
+            for (int k = 0; k < si->acc.len && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->field != t)
+                    continue;
+                if (a->write || si->skip || si->comp != p0->comp ||
+                    si->interval != p0->interval || s < last || a->offset[AXIS_K] ||
+                    a->in_column) {
+                    ok = false;
+                    break;
+                }
+                reads_t = true;
+                if (!fo_has(reads, nreads, t, a->offset)) {
+                    if (nreads == 64)
+                        ok = false;
+                    else
+                        reads[nreads++] = (FieldOffset){t, {a->offset[0], a->offset[1], a->offset[2]}};
+                }
+            }
+            for (int k = 0; k < si->acc.len && reads_t && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (!a->write && a->field != t && !fo_has(cons, ncons, a->field, a->offset) &&
+                    ncons < 256)
+                    cons[ncons++] = (FieldOffset){a->field, {a->offset[0], a->offset[1], a->offset[2]}};
+            }
+        }
+        if (!ok || nreads == 0)
+            continue;
+        /* elements read through the cache: recomputing reads the producer's
+         * loads at every read offset (those the consumers load anyway are
+         * free); a tile stores once, is read at every offset, and its own
+         * loop loads the producer's inputs once */
+        FieldOffset uni[512];
+        int nuni = 0, extra = 0;
+        for (int r = 0; r < nreads; r++)
+            for (int l = 0; l < nlp; l++) {
+                int64_t off[NAXES];
+                for (int a = 0; a < NAXES; a++)
+                    off[a] = lp[l].off[a] + reads[r].off[a];
+                if (fo_has(uni, nuni, lp[l].f, off) || nuni == 512)
+                    continue;
+                uni[nuni++] = (FieldOffset){lp[l].f, {off[0], off[1], off[2]}};
+                if (!fo_has(cons, ncons, lp[l].f, off))
+                    extra++;
+            }
+        int tile = nlp + 1 + nreads;
+        if (extra > tile || ops * (size_t)(nreads - 1) > 16)
+            continue;
+        /* recompute: skip the producer, let the consumers read what it reads */
+        IrInterval *iv = st->computations.items[p0->comp]->intervals.items[p0->interval];
+        t->temp_class = IR_TEMP_RECOMPUTE;
+        t->producer = &iv->stmts.items[p0->index];
+        t->nproducer = f->stmts.items[last].index - p0->index + 1;
+        f->tile_ok[t->id] = false;
+        for (int s = i; s <= last; s++)
+            f->stmts.items[s].skip = true;
+        for (int s = last + 1; s < f->stmts.len; s++) {
+            StmtInfo *si = &f->stmts.items[s];
+            int n0 = si->acc.len;
+            for (int k = 0; k < n0; k++) {
+                Access a = si->acc.items[k];
+                if (a.field != t || a.write)
+                    continue;
+                for (int l = 0; l < nlp; l++) {
+                    Access b = {(IrField *)lp[l].f, {0}, false, false};
+                    for (int ax = 0; ax < NAXES; ax++)
+                        b.offset[ax] = lp[l].off[ax] + a.offset[ax];
+                    vec_push(f->c->arena, &si->acc, b);
+                }
+            }
+        }
+        changed = true;
+    }
+    return changed;
+}
+
+/* ============================================================ kernels */
+
+static bool same_region(const Extent *a, const Extent *b)
+{
+    for (int ax = 0; ax < 2; ax++)
+        if (a->r[ax].lo != b->r[ax].lo || a->r[ax].hi != b->r[ax].hi)
+            return false;
+    return true;
+}
+
+/* Does statement x conflict with statement y (either order) when fused at
+ * the point level? horizontal_only: K offsets do not count. */
+static bool conflict(const StmtInfo *x, const StmtInfo *y, bool horizontal_only)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const StmtInfo *r = pass ? y : x, *w = pass ? x : y;
+        for (int i = 0; i < r->acc.len; i++) {
+            const Access *a = &r->acc.items[i];
+            if (a->write)
+                continue;
+            if ((offset_nonzero(a, horizontal_only) || a->in_column) && writes(w, a->field))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Conflicts between kernels of one cache-blocked group. */
+static bool group_conflict(const Fuse *f, const StmtInfo *x, const StmtInfo *y)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const StmtInfo *r = pass ? y : x, *w = pass ? x : y;
+        for (int i = 0; i < r->acc.len; i++) {
+            const Access *a = &r->acc.items[i];
+            if (a->write || !writes(w, a->field))
+                continue;
+            if (a->offset[AXIS_K] || a->in_column)
+                return true;
+            if ((a->offset[AXIS_I] || a->offset[AXIS_J]) && !f->tile_ok[a->field->id])
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A statement covers a block redundantly (it writes tiles only) or as a
+ * partition (anything else). */
+static bool redundant(const Fuse *f, const StmtInfo *si)
+{
+    bool any = false;
+    for (int i = 0; i < si->acc.len; i++)
+        if (si->acc.items[i].write) {
+            if (!f->tile_ok[si->acc.items[i].field->id])
+                return false;
+            any = true;
+        }
+    return any;
+}
+
+static void plan_kernels(Fuse *f)
+{
+    IrStencil *st = f->st;
+    int kernel = -1, group = -1;
+    int start = 0;   /* first statement of the current kernel */
+    int gstart = 0;  /* first statement of the current group */
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip) {
+            si->kernel = si->group = -1;
+            continue;
+        }
+        IrComputation *comp = st->computations.items[si->comp];
+        bool parallel = comp->order == ORDER_PARALLEL;
+        bool new_kernel = kernel < 0, new_group = group < 0;
+        StmtInfo *first = new_kernel ? NULL : &f->stmts.items[start];
+        if (first && (first->comp != si->comp || first->interval != si->interval))
+            new_kernel = new_group = true;
+        if (!new_kernel) {
+            static const Extent zero;
+            new_kernel = first->axes != si->axes || !same_region(&first->region, &si->region) ||
+                         (redundant(f, first) != redundant(f, si) &&
+                          !same_region(&si->region, &zero)) ||
+                         first->has_reduce || si->has_reduce;
+            for (int j = start; j < i && !new_kernel; j++)
+                if (!f->stmts.items[j].skip && conflict(&f->stmts.items[j], si, !parallel))
+                    new_kernel = true;
+        }
+        if (!new_group) {
+            /* groups: 3-D kernels of one parallel interval; a statement that
+             * conflicts with the group starts a new kernel and group */
+            bool split = false;
+            for (int j = gstart; j < i && !split && parallel; j++)
+                if (!f->stmts.items[j].skip && group_conflict(f, &f->stmts.items[j], si))
+                    split = true;
+            if (split)
+                new_kernel = new_group = true;
+            else if (new_kernel)
+                new_group = !parallel || si->axes != AXES_IJK || si->has_reduce ||
+                            f->stmts.items[gstart].has_reduce ||
+                            f->stmts.items[gstart].axes != AXES_IJK;
+        }
+        if (new_kernel) {
+            kernel++;
+            start = i;
+        }
+        if (new_group) {
+            group++;
+            gstart = i;
+        }
+        si->kernel = kernel;
+        si->group = group;
+    }
+}
+
+/* ============================================================ classes */
+
+/* Is the first access of fd in statement si (in evaluation order) a write? */
+static bool first_access_writes(const StmtInfo *si, const IrField *fd)
+{
+    for (int i = 0; i < si->acc.len; i++)
+        if (si->acc.items[i].field == fd)
+            return si->acc.items[i].write;
+    return false;
+}
+
+/* Demotes tile candidates whose accesses span several groups; true if any. */
+static bool demote_tiles(Fuse *f)
+{
+    IrStencil *st = f->st;
+    bool changed = false;
+    for (int t = 0; t < st->fields.len; t++) {
+        IrField *fd = st->fields.items[t];
+        if (!f->tile_ok[t])
+            continue;
+        int group = -2;
+        bool ok = true;
+        for (int i = 0; i < f->stmts.len && ok; i++) {
+            StmtInfo *si = &f->stmts.items[i];
+            if (si->skip)
+                continue;
+            for (int k = 0; k < si->acc.len; k++)
+                if (si->acc.items[k].field == fd) {
+                    if (group == -2)
+                        group = si->group;
+                    else if (group != si->group)
+                        ok = false;
+                    break;
+                }
+        }
+        if (!ok || group < 0) {
+            f->tile_ok[t] = false;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+static void plan_classes(Fuse *f)
+{
+    IrStencil *st = f->st;
+    for (int t = 0; t < st->fields.len; t++) {
+        IrField *fd = st->fields.items[t];
+        if (fd->kind != IR_TEMP || fd->temp_class == IR_TEMP_RECOMPUTE)
+            continue;
+        int kernel = -2, first = -1;
+        bool zero = true;
+        for (int i = 0; i < f->stmts.len; i++) {
+            StmtInfo *si = &f->stmts.items[i];
+            if (si->skip)
+                continue;
+            for (int k = 0; k < si->acc.len; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->field != fd)
+                    continue;
+                if (first < 0)
+                    first = i;
+                if (kernel == -2)
+                    kernel = si->kernel;
+                else if (kernel != si->kernel)
+                    kernel = -1;
+                if (!a->write && (offset_nonzero(a, false) || a->in_column))
+                    zero = false;
+            }
+        }
+        if (first >= 0 && kernel >= 0 && zero && first_access_writes(&f->stmts.items[first], fd))
+            fd->temp_class = IR_TEMP_SCALAR;
+        else if (f->tile_ok[t])
+            fd->temp_class = IR_TEMP_TILE;
+        else
+            fd->temp_class = IR_TEMP_FULL;
+    }
+}
+
+/* Greedy sharing of buffers between temporaries of disjoint lifetimes. */
+static void plan_buffers(Fuse *f)
+{
+    IrStencil *st = f->st;
+    int nf = st->fields.len;
+    int *lo = calloc((size_t)nf + 1, sizeof *lo), *hi = calloc((size_t)nf + 1, sizeof *hi);
+    int *grp = calloc((size_t)nf + 1, sizeof *grp);
+    if (!lo || !hi || !grp)
+        gtcc_die("out of memory");
+    for (int t = 0; t < nf; t++)
+        lo[t] = -1;
+    /* Lifetimes: fused statements run interleaved, so a FULL temporary lives
+     * for whole groups (a vertical computation: all its groups), a TILE one
+     * for whole kernels (its group runs kernel after kernel per block). */
+    bool *is_tile = calloc((size_t)nf + 1, sizeof *is_tile);
+    if (!is_tile)
+        gtcc_die("out of memory");
+    for (int t = 0; t < nf; t++)
+        is_tile[t] = st->fields.items[t]->temp_class == IR_TEMP_TILE;
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip)
+            continue;
+        int g0 = si->group, g1 = si->group;
+        if (st->computations.items[si->comp]->order != ORDER_PARALLEL)
+            for (int j = 0; j < f->stmts.len; j++)
+                if (f->stmts.items[j].comp == si->comp && !f->stmts.items[j].skip) {
+                    if (f->stmts.items[j].group < g0)
+                        g0 = f->stmts.items[j].group;
+                    if (f->stmts.items[j].group > g1)
+                        g1 = f->stmts.items[j].group;
+                }
+        for (int k = 0; k < si->acc.len; k++) {
+            int t = si->acc.items[k].field->id;
+            int p0 = is_tile[t] ? si->kernel : g0, p1 = is_tile[t] ? si->kernel : g1;
+            if (lo[t] < 0 || p0 < lo[t])
+                lo[t] = p0;
+            if (p1 > hi[t])
+                hi[t] = p1;
+            grp[t] = si->group;
+        }
+    }
+    free(is_tile);
+    int nbuf = 0;
+    int *buf_end = calloc((size_t)nf + 1, sizeof *buf_end);
+    int *buf_owner = calloc((size_t)nf + 1, sizeof *buf_owner);
+    if (!buf_end || !buf_owner)
+        gtcc_die("out of memory");
+    /* temporaries in order of first use (kernel and group numbers are
+     * below the number of statements) */
+    for (int pos = 0; pos < f->stmts.len; pos++)
+        for (int t = 0; t < nf; t++) {
+            IrField *fd = st->fields.items[t];
+            if (fd->kind != IR_TEMP || lo[t] != pos ||
+                (fd->temp_class != IR_TEMP_FULL && fd->temp_class != IR_TEMP_TILE))
+                continue;
+            fd->buffer = -1;
+            for (int b = 0; b < nbuf && fd->buffer < 0; b++) {
+                IrField *owner = st->fields.items[buf_owner[b]];
+                if (owner->temp_class == fd->temp_class && owner->type == fd->type &&
+                    owner->axes == fd->axes && buf_end[b] < lo[t] &&
+                    (fd->temp_class == IR_TEMP_FULL || grp[buf_owner[b]] == grp[t])) {
+                    fd->buffer = b;
+                    buf_end[b] = hi[t];
+                }
+            }
+            if (fd->buffer < 0) {
+                buf_owner[nbuf] = t;
+                buf_end[nbuf] = hi[t];
+                fd->buffer = nbuf++;
+            }
+        }
+    free(lo), free(hi), free(grp), free(buf_end), free(buf_owner);
+}
+
+/* ============================================================ driver */
+
+static void plan_stencil(Compiler *c, IrStencil *st)
+{
+    Fuse f = {.c = c, .st = st};
+    st->fused = false;
+    for (int t = 0; t < st->fields.len; t++) {
+        st->fields.items[t]->temp_class = IR_TEMP_FULL;
+        st->fields.items[t]->buffer = -1;
+        st->fields.items[t]->producer = NULL;
+        st->fields.items[t]->nproducer = 0;
+    }
+    for (int ci = 0; ci < st->computations.len; ci++) {
+        IrComputation *comp = st->computations.items[ci];
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            IrInterval *iv = comp->intervals.items[ii];
+            iv->kernels.len = 0;
+            for (int s = 0; s < iv->stmts.len; s++) {
+                StmtInfo si = {.stmt = iv->stmts.items[s], .comp = ci, .interval = ii, .index = s};
+                si.region = iv->stmts.items[s]->region;
+                collect(&f, si.stmt, &si.acc, &si.region, &si.has_reduce);
+                si.axes = fuse_stmt_axes(si.stmt);
+                const char *why = check_if(&f, &si);
+                if (!why && si.has_reduce && si.stmt->kind != IR_REDUCE)
+                    why = "a reduction inside an if";
+                if (why) {
+                    st->not_fused_why = why;
+                    return;
+                }
+                vec_push(c->arena, &f.stmts, si);
+            }
+        }
+    }
+    f.tile_ok = arena_alloc(c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    plan_recompute(&f);
+    /* tile candidates: 3-D temporaries read at K offset 0 in one parallel
+     * interval, first written there */
+    for (int t = 0; t < st->fields.len; t++) {
+        IrField *fd = st->fields.items[t];
+        if (fd->kind != IR_TEMP || fd->axes != AXES_IJK || fd->temp_class == IR_TEMP_RECOMPUTE)
+            continue;
+        bool ok = true;
+        int first = -1;
+        for (int i = 0; i < f.stmts.len && ok; i++) {
+            StmtInfo *si = &f.stmts.items[i];
+            for (int k = 0; k < si->acc.len && ok; k++) {
+                Access *a = &si->acc.items[k];
+                if (a->field != fd)
+                    continue;
+                if (first < 0)
+                    first = i;
+                StmtInfo *fs = &f.stmts.items[first];
+                if (si->comp != fs->comp || si->interval != fs->interval ||
+                    st->computations.items[si->comp]->order != ORDER_PARALLEL ||
+                    si->axes != AXES_IJK || si->has_reduce ||
+                    (!a->write && (a->offset[AXIS_K] || a->in_column)))
+                    ok = false;
+            }
+        }
+        f.tile_ok[t] = ok && first >= 0 && first_access_writes(&f.stmts.items[first], fd);
+    }
+    do
+        plan_kernels(&f);
+    while (demote_tiles(&f));
+    if (plan_recompute_kernels(&f)) {
+        do
+            plan_kernels(&f);
+        while (demote_tiles(&f));
+    }
+    plan_classes(&f);
+    plan_buffers(&f);
+
+    /* the kernels, and whether vertical computations can run by columns */
+    int prev_kernel = -1;
+    for (int i = 0; i < f.stmts.len; i++) {
+        StmtInfo *si = &f.stmts.items[i];
+        if (si->skip)
+            continue;
+        IrInterval *iv = st->computations.items[si->comp]->intervals.items[si->interval];
+        IrKernel *last = iv->kernels.len ? &iv->kernels.items[iv->kernels.len - 1] : NULL;
+        bool same = last && prev_kernel == si->kernel;
+        prev_kernel = si->kernel;
+        if (same) {
+            /* skipped producers inside the range are left out by the backend */
+            last->count = si->index - last->first + 1;
+        } else {
+            IrKernel k = {si->index, 1, si->group};
+            vec_push(c->arena, &iv->kernels, k);
+        }
+    }
+    for (int ci = 0; ci < st->computations.len; ci++) {
+        IrComputation *comp = st->computations.items[ci];
+        comp->columnar = comp->order != ORDER_PARALLEL;
+        if (!comp->columnar)
+            continue;
+        for (int i = 0; i < f.stmts.len && comp->columnar; i++) {
+            StmtInfo *si = &f.stmts.items[i];
+            if (si->comp != ci)
+                continue;
+            if ((si->axes & AXES_IJ) != AXES_IJ)
+                comp->columnar = false;
+            for (int j = 0; j < f.stmts.len && comp->columnar; j++) {
+                StmtInfo *sj = &f.stmts.items[j];
+                if (sj->comp != ci)
+                    continue;
+                for (int k = 0; k < si->acc.len; k++) {
+                    Access *a = &si->acc.items[k];
+                    if (!a->write && (a->offset[AXIS_I] || a->offset[AXIS_J]) &&
+                        writes(sj, a->field))
+                        comp->columnar = false;
+                }
+            }
+        }
+    }
+    st->fused = true;
+}
+
+void fuse_plan(Compiler *c)
+{
+    for (int s = 0; s < c->ir->stencils.len; s++)
+        plan_stencil(c, c->ir->stencils.items[s]);
+}

@@ -1,0 +1,17 @@
+/* diff.h: the table a call shim (gen --wrap) exports from each build of a
+ * generated program, read by the differential driver (driver.c). */
+#ifndef DIFF_H
+#define DIFF_H
+
+#include <gt/gt.h>
+
+/* One stencil: call it with its fields in parameter order, its scalar inputs
+ * (converted from double) and its out scalars (converted to double). */
+typedef struct {
+    const char *name;
+    const gt_stencil_info *info;
+    int (*call)(gt_storage **fields, const double *in, double *out, const gt_domain *domain);
+    const char *out_types;   /* one letter per out scalar: d(ouble), f(loat), i(nt), b(ool) */
+} DiffStencil;
+
+#endif

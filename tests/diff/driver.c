@@ -1,0 +1,245 @@
+/* driver.c: the generic differential driver (tests/diff/run.sh).
+ *
+ *   driver NAIVE.so OPENMP.so SEED
+ *
+ * Both shared objects are builds of the same generated program, by the naive
+ * and the openmp backend, each with the call shims of gen --wrap. For every
+ * stencil of the program and every layout below, the driver makes random
+ * storages from the stencil's S_info (axes, dtype, halo plus a random extra),
+ * fills both copies with the same random bytes (halos and padding included),
+ * calls each backend's stencil on a random domain, and compares every element
+ * of every storage (so halos that must stay untouched are checked too) and
+ * every out scalar.
+ *
+ * Fields must agree exactly (NaN matching NaN): the openmp backend evaluates
+ * every point with the naive backend's operations in the same order. Out
+ * scalars agree to a relative 1e-12 (1e-5 for float): full sums are
+ * reassociated by the per-thread partial sums.
+ *
+ * Layouts: "cpu" (I contiguous: the fast path), "F" (the axes reversed), and
+ * "JKI"/"IKJ" (permuted: the generic-stride path). Prints "PASS NAME LAYOUT" or
+ * "FAIL NAME LAYOUT: why" per case. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+static uint64_t rng;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static const DiffStencil *table(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "driver: %s\n", dlerror());
+        exit(2);
+    }
+    const DiffStencil *t = dlsym(h, "diff_stencils");
+    if (!t) {
+        fprintf(stderr, "driver: %s: no diff_stencils\n", path);
+        exit(2);
+    }
+    return t;
+}
+
+/* Every element of s, halo and padding included, through a callback. */
+typedef void ElemFn(void *elem, size_t size, void *ctx);
+
+static void for_each(gt_storage *s, ElemFn *fn, void *ctx)
+{
+    char *base = gt_host(s, GT_READWRITE);
+    int nd = gt_ndim(s);
+    const int64_t *shape = gt_shape(s), *st = gt_strides(s);
+    size_t size = gt_dtype_size(gt_dtype_of(s));
+    int64_t idx[3] = {0, 0, 0}, ext[3] = {1, 1, 1}, str[3] = {0, 0, 0};
+    for (int d = 0; d < nd; d++)
+        ext[d] = shape[d], str[d] = st[d];
+    for (idx[0] = 0; idx[0] < ext[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < ext[1]; idx[1]++)
+            for (idx[2] = 0; idx[2] < ext[2]; idx[2]++)
+                fn(base + (size_t)(idx[0] * str[0] + idx[1] * str[1] + idx[2] * str[2]) * size,
+                   size, ctx);
+}
+
+static void fill_elem(void *elem, size_t size, void *ctx)
+{
+    gt_dtype t = *(gt_dtype *)ctx;
+    uint64_t r = next();
+    switch (t) {
+    case GT_FLOAT64: *(double *)elem = (double)(r % 2000001) / 1000000.0 - 1.0; break;
+    case GT_FLOAT32: *(float *)elem = (float)((double)(r % 2001) / 1000.0 - 1.0); break;
+    case GT_INT32: *(int32_t *)elem = (int32_t)(r % 11) - 5; break;
+    case GT_BOOL: *(unsigned char *)elem = (unsigned char)(r & 1); break;
+    }
+    (void)size;
+}
+
+typedef struct {
+    char *a;      /* the naive side's elements, in for_each order */
+    size_t n, cap;
+} Snap;
+
+static void snap_elem(void *elem, size_t size, void *ctx)
+{
+    Snap *s = ctx;
+    if (s->n + size > s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 4096;
+        while (s->cap < s->n + size)
+            s->cap *= 2;
+        s->a = realloc(s->a, s->cap);
+        if (!s->a)
+            abort();
+    }
+    memcpy(s->a + s->n, elem, size);
+    s->n += size;
+}
+
+typedef struct {
+    const Snap *ref;
+    size_t pos;
+    gt_dtype type;
+    long mismatches;
+    char first[200];
+} Cmp;
+
+static void cmp_elem(void *elem, size_t size, void *ctx)
+{
+    Cmp *c = ctx;
+    const char *ref = c->ref->a + c->pos;
+    c->pos += size;
+    if (memcmp(ref, elem, size) == 0)
+        return;
+    if (c->type == GT_FLOAT64 && isnan(*(const double *)ref) && isnan(*(double *)elem))
+        return;
+    if (c->type == GT_FLOAT32 && isnan(*(const float *)ref) && isnan(*(float *)elem))
+        return;
+    if (c->mismatches++ == 0) {
+        if (c->type == GT_FLOAT64)
+            snprintf(c->first, sizeof c->first, "element %zu: naive %.17g, openmp %.17g",
+                     c->pos / size - 1, *(const double *)ref, *(double *)elem);
+        else
+            snprintf(c->first, sizeof c->first, "element %zu differs", c->pos / size - 1);
+    }
+}
+
+static const char *const layouts[] = {"cpu", "F", "JKI", "IKJ"};
+
+static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout)
+{
+    gt_storage_opts o = {0};
+    int64_t shape[3];
+    int nd = (int)strlen(fi->axes);
+    for (int d = 0; d < nd; d++) {
+        int a = fi->axes[d] - 'I';
+        o.halo[d][0] = fi->halo[a][0] + extra;
+        o.halo[d][1] = fi->halo[a][1] + (extra ? 1 : 0);
+        shape[d] = n[a] + o.halo[d][0] + o.halo[d][1];
+    }
+    if (layout < 2)
+        o.defaults = layouts[layout];
+    else
+        o.layout = layouts[layout];
+    gt_storage *s = gt_empty(fi->dtype, fi->axes, shape, &o);
+    if (!s) {
+        fprintf(stderr, "driver: %s\n", gt_last_error());
+        exit(2);
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: driver NAIVE.so OPENMP.so SEED\n");
+        return 2;
+    }
+    const DiffStencil *naive = table(argv[1]), *omp = table(argv[2]);
+    unsigned long seed = strtoul(argv[3], NULL, 10);
+    int failed = 0;
+    for (int s = 0; naive[s].name; s++) {
+        const DiffStencil *ns = &naive[s], *os = NULL;
+        for (int t = 0; omp[t].name; t++)
+            if (strcmp(omp[t].name, ns->name) == 0)
+                os = &omp[t];
+        if (!os) {
+            printf("FAIL %s: not in the openmp build\n", ns->name);
+            failed++;
+            continue;
+        }
+        for (int layout = 0; layout < 4; layout++) {
+            rng = 0x243f6a8885a308d3ull ^ (seed * 1000003u + (unsigned)s * 7919u + (unsigned)layout);
+            next();
+            int64_t n[3];
+            n[0] = 8 + (int64_t)(next() % 13);
+            n[1] = 8 + (int64_t)(next() % 13);
+            n[2] = 3 + (int64_t)(next() % 8);
+            if (next() % 8 == 0) {          /* several cache blocks along I and J */
+                n[0] = 260 + (int64_t)(next() % 30);
+                n[1] = 9 + (int64_t)(next() % 12);
+                n[2] = 3;
+            }
+            int64_t extra = (int64_t)(next() % 2);
+            int nf = ns->info->nfields;
+            gt_storage *a[64], *b[64];
+            for (int f = 0; f < nf && f < 64; f++) {
+                a[f] = make(&ns->info->fields[f], n, extra, layout);
+                b[f] = make(&ns->info->fields[f], n, extra, layout);
+                gt_dtype t = ns->info->fields[f].dtype;
+                uint64_t keep = rng;
+                for_each(a[f], fill_elem, &t);
+                rng = keep;
+                for_each(b[f], fill_elem, &t);
+            }
+            double in[16], out_a[16] = {0}, out_b[16] = {0};
+            for (int i = 0; i < 16; i++)
+                in[i] = (double)(next() % 2001) / 1000.0 - 1.0;
+            gt_domain dom = {{n[0], n[1], n[2]}};
+            int rca = ns->call(a, in, out_a, &dom);
+            int rcb = os->call(b, in, out_b, &dom);
+            char why[400] = "";
+            if (rca != rcb)
+                snprintf(why, sizeof why, "status naive %d, openmp %d (%s)", rca, rcb,
+                         gt_last_error());
+            for (int f = 0; f < nf && !why[0]; f++) {
+                Snap snap = {0};
+                for_each(a[f], snap_elem, &snap);
+                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, ""};
+                for_each(b[f], cmp_elem, &c);
+                if (c.mismatches)
+                    snprintf(why, sizeof why, "field %s: %ld elements differ; first %s",
+                             ns->info->fields[f].name, c.mismatches, c.first);
+                free(snap.a);
+            }
+            for (int i = 0; i < 16 && ns->out_types[i] && !why[0]; i++) {
+                double x = out_a[i], y = out_b[i];
+                double rel = ns->out_types[i] == 'f' ? 1e-5 : 1e-12;
+                double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
+                if (!(x == y || fabs(x - y) <= tol || (isnan(x) && isnan(y))))
+                    snprintf(why, sizeof why, "out scalar %d: naive %.17g, openmp %.17g", i, x, y);
+            }
+            if (why[0]) {
+                printf("FAIL %s %s (%lldx%lldx%lld): %s\n", ns->name, layouts[layout],
+                       (long long)n[0], (long long)n[1], (long long)n[2], why);
+                failed++;
+            } else {
+                printf("PASS %s %s\n", ns->name, layouts[layout]);
+            }
+            for (int f = 0; f < nf && f < 64; f++) {
+                gt_release(a[f]);
+                gt_release(b[f]);
+            }
+        }
+    }
+    return failed ? 1 : 0;
+}

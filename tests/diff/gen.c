@@ -1,0 +1,376 @@
+/* gen.c: random well-formed stencil programs for the differential test of the
+ * openmp backend against the naive one (tests/diff/run.sh), and the call
+ * shims the generic driver needs.
+ *
+ *   gen SEED            a random program on stdout (deterministic in SEED)
+ *   gen --wrap HEADER   C source defining `diff_stencils`, a table with one
+ *                       generic entry per stencil declared in HEADER (a
+ *                       header gtcc wrote), on stdout
+ *
+ * A program has 1 to 3 input fields (IJK, sometimes IJ and K ones), a scalar,
+ * boundary conditions on some inputs, temporaries read at horizontal offsets
+ * (and reassigned), conditionals with block-local temporaries, parallel
+ * computations with several intervals, forward and backward computations with
+ * carried values, column reductions, index(), and sometimes a full
+ * reduction into an out scalar. Temporaries are only read where they were
+ * computed, so every program has one defined result. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng;
+
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static bool chance(unsigned percent)
+{
+    return rnd(100) < percent;
+}
+
+typedef struct {
+    char text[4096];
+    size_t len;
+} Buf;
+
+static void put(Buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->text + b->len, sizeof b->text - b->len, fmt, ap);
+    va_end(ap);
+    if (n > 0 && b->len + (size_t)n < sizeof b->text)
+        b->len += (size_t)n;
+}
+
+/* The names an expression may read. */
+typedef struct {
+    int ninputs;          /* in0.. (IJK) */
+    bool has_ij, has_k;   /* s2 (IJ), kc (K) */
+    int ntemps;           /* t0.. : IJK temporaries, readable at horizontal offsets */
+    const char *local;    /* a block-local temporary readable at zero offset, or NULL */
+    bool bc[3];           /* in0..in2 have a boundary condition: any offset */
+    bool allow_k;         /* K offsets on inputs */
+    bool allow_col;       /* column reductions */
+} Scope;
+
+static void offset(Buf *b, int maxoff, bool k)
+{
+    int di = (int)rnd(2 * maxoff + 1) - maxoff, dj = (int)rnd(2 * maxoff + 1) - maxoff;
+    int dk = k && chance(30) ? (int)rnd(3) - 1 : 0;
+    if (!di && !dj && !dk)
+        return;
+    put(b, "[");
+    const char *sep = "";
+    if (di) { put(b, "i%+d", di); sep = ", "; }
+    if (dj) { put(b, "%sj%+d", sep, dj); sep = ", "; }
+    if (dk) put(b, "%sk%+d", sep, dk);
+    put(b, "]");
+}
+
+static void expr(Buf *b, const Scope *s, int depth);
+
+static void leaf(Buf *b, const Scope *s)
+{
+    switch (rnd(10)) {
+    case 0:
+        put(b, "%d.%d", (int)rnd(3), (int)rnd(10));
+        return;
+    case 1:
+        put(b, "alpha");
+        return;
+    case 2:
+        if (s->has_ij) { put(b, "s2"); offset(b, 1, false); return; }
+        break;
+    case 3:
+        if (s->has_k) { put(b, "kc"); if (s->allow_k && chance(40)) put(b, "[k%+d]", (int)rnd(3) - 1); return; }
+        break;
+    case 4: case 5:
+        if (s->ntemps) { put(b, "t%d", (int)rnd((unsigned)s->ntemps)); offset(b, 1, false); return; }
+        break;
+    case 6:
+        if (s->local) { put(b, "%s", s->local); return; }
+        break;
+    case 7:
+        if (chance(30)) { put(b, "index(%c)", "ijk"[rnd(3)]); return; }
+        break;
+    default:
+        break;
+    }
+    put(b, "in%d", (int)rnd((unsigned)s->ninputs));
+    offset(b, 2, s->allow_k);
+}
+
+static void expr(Buf *b, const Scope *s, int depth)
+{
+    if (depth <= 0 || chance(25)) {
+        leaf(b, s);
+        return;
+    }
+    switch (rnd(9)) {
+    case 0: case 1:
+        expr(b, s, depth - 1); put(b, " + "); expr(b, s, depth - 1); return;
+    case 2:
+        expr(b, s, depth - 1); put(b, " - "); expr(b, s, depth - 1); return;
+    case 3: case 4:
+        put(b, "("); expr(b, s, depth - 1); put(b, ") * "); leaf(b, s); return;
+    case 5:
+        put(b, "%s(", chance(50) ? "min" : "max");
+        expr(b, s, depth - 1); put(b, ", "); expr(b, s, depth - 1); put(b, ")"); return;
+    case 6:
+        put(b, "("); expr(b, s, depth - 1); put(b, " > 0.0 ? "); expr(b, s, depth - 1);
+        put(b, " : "); leaf(b, s); put(b, ")"); return;
+    case 7:
+        if (s->allow_col) {
+            put(b, "%s(in%d * 0.5, k)", chance(60) ? "sum" : chance(50) ? "min" : "max",
+                (int)rnd((unsigned)s->ninputs));
+            return;
+        }
+        put(b, "abs("); expr(b, s, depth - 1); put(b, ")"); return;
+    default:
+        put(b, "0.5 * "); leaf(b, s); return;
+    }
+}
+
+static void program(unsigned seed)
+{
+    rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
+    for (int i = 0; i < 4; i++)
+        rnd(2);
+    Scope s = {0};
+    s.ninputs = 1 + (int)rnd(3);
+    s.has_ij = chance(30);
+    s.has_k = chance(30);
+    bool reduce = chance(20);
+    bool vertical = chance(40);
+    bool two_outputs = chance(40);
+    printf("// random program, seed %u\n", seed);
+    printf("stencil rnd%u(", seed);
+    for (int i = 0; i < s.ninputs; i++)
+        printf("field<double> in%d, ", i);
+    if (s.has_ij)
+        printf("field<double, IJ> s2, ");
+    if (s.has_k)
+        printf("field<double, K> kc, ");
+    printf("double alpha, field<double> out0");
+    if (two_outputs)
+        printf(", field<double> out1");
+    if (vertical)
+        printf(", field<double> outv");
+    if (reduce)
+        printf(", out double total");
+    printf(") {\n");
+    static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
+    for (int i = 0; i < s.ninputs; i++)
+        if (chance(30)) {
+            const char *axes = chance(25) ? "(k)" : chance(30) ? "(i)" : "";
+            printf("  boundary in%d%s: %s;\n", i, axes, bcs[rnd(4)]);
+        }
+    /* temporaries in the implicit parallel computation */
+    s.allow_k = true;
+    s.allow_col = chance(25);
+    int ntemps = (int)rnd(5);
+    for (int t = 0; t < ntemps; t++) {
+        Buf b = {{0}, 0};
+        expr(&b, &s, 1 + (int)rnd(3));
+        printf("  double t%d = %s;\n", t, b.text);
+        s.ntemps = t + 1;
+        if (chance(25)) {
+            Buf c = {{0}, 0}, v = {{0}, 0};
+            expr(&c, &s, 1);
+            Scope z = s;
+            z.ntemps = t;   /* the temporary itself at zero offset only */
+            expr(&v, &z, 2);
+            printf("  if (%s > 0.0) t%d = %s + t%d; else t%d = t%d * 0.5;\n", c.text, t, v.text,
+                   t, t, t);
+        }
+    }
+    /* outputs: a conditional with a block-local, and plain assignments */
+    {
+        Buf b = {{0}, 0};
+        expr(&b, &s, 3);
+        printf("  out0 = %s", b.text);
+        for (int t = 0; t < s.ntemps; t++) {   /* every temporary reaches an output */
+            Buf o = {{0}, 0};
+            offset(&o, 1, false);
+            printf(" + t%d%s", t, o.text);
+        }
+        printf(";\n");
+        if (chance(50)) {
+            Buf c = {{0}, 0}, l = {{0}, 0}, v = {{0}, 0};
+            expr(&c, &s, 2);
+            expr(&l, &s, 2);
+            Scope in = s;
+            in.local = "q";
+            expr(&v, &in, 2);
+            printf("  if (%s < 0.25) {\n    double q = %s;\n    out0 = q * 0.5 + %s;\n  }\n", c.text,
+                   l.text, v.text);
+        }
+    }
+    if (reduce) {
+        Buf b = {{0}, 0};
+        Scope r = s;
+        r.allow_col = false;
+        expr(&b, &r, 2);
+        static const char *const red[] = {"sum", "min", "max"};
+        printf("  total = %s(%s);\n", red[rnd(3)], b.text);
+    }
+    if (two_outputs) {
+        /* intervals of an explicit parallel computation */
+        Scope p = s;
+        p.allow_col = false;
+        Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
+        expr(&a, &p, 2);
+        expr(&b, &p, 2);
+        expr(&c, &p, 2);
+        printf("  computation(parallel) {\n");
+        printf("    interval(0, 1) { out1 = %s; }\n", a.text);
+        printf("    interval(1, end - 1) { double w = %s; out1 = w * 0.5 + %s; }\n", b.text,
+               c.text);
+        printf("    interval(end - 1, end) { out1 = 1.5; }\n");
+        printf("  }\n");
+    }
+    if (vertical) {
+        Scope v = s;
+        v.allow_col = false;
+        Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
+        expr(&a, &v, 2);
+        expr(&b, &v, 2);
+        expr(&c, &v, 1);
+        bool fwd = chance(50);
+        bool horizontal = chance(30);
+        printf("  computation(%s) {\n", fwd ? "forward" : "backward");
+        if (fwd && chance(35)) {
+            /* a carried temporary read at horizontal offsets: level by level */
+            printf("    interval(0, 1) { double h = %s; outv = h; }\n", a.text);
+            printf("    interval(1, end) { h = h[k-1] * 0.5 + %s; outv = h[i+1] + h[j-1] * 0.25; }\n",
+                   b.text);
+        } else if (fwd) {
+            printf("    interval(0, 1) { outv = %s; }\n", a.text);
+            printf("    interval(1, end) { double c = outv[k-1] * 0.5; outv = c + %s%s; }\n",
+                   b.text, horizontal ? " + 0.25 * out0[i+1]" : "");
+        } else {
+            printf("    interval(end - 1, end) { outv = %s; }\n", a.text);
+            printf("    interval(0, end - 1) { double c = outv[k+1] * 0.5; outv = c + %s; }\n",
+                   b.text);
+        }
+        printf("  }\n");
+        if (chance(40)) {
+            /* a second sweep reading the first one at horizontal offsets */
+            printf("  computation(forward) {\n");
+            printf("    interval(0, end) { outv = outv + 0.125 * %s; }\n", c.text);
+            printf("  }\n");
+        }
+    }
+    printf("}\n");
+}
+
+/* ---------------------------------------------------------------- shims */
+
+/* Parses `int NAME(PARAMS, const gt_domain *domain);` lines of a header. */
+static void wrap(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    const char *slash = strrchr(path, '/');
+    printf("/* generated by tests/diff/gen.c --wrap */\n#include <stdint.h>\n#include <stdbool.h>\n");
+    printf("#include \"%s\"\n#include \"diff.h\"\n\n", slash ? slash + 1 : path);
+    char line[8192];
+    char names[64][256];
+    char otypes[64][64];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < 64) {
+        if (strncmp(line, "int ", 4) != 0)
+            continue;
+        /* a declaration may span lines: join them up to the ';' */
+        while (!strchr(line, ';')) {
+            size_t len = strlen(line);
+            while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == ' '))
+                line[--len] = 0;
+            if (len + 2 >= sizeof line || !fgets(line + len + 1, (int)(sizeof line - len - 1), f))
+                break;
+            line[len] = ' ';
+        }
+        if (!strstr(line, "const gt_domain *"))
+            continue;
+        char *open = strchr(line, '(');
+        if (!open)
+            continue;
+        *open = 0;
+        snprintf(names[n], sizeof names[n], "%s", line + 4);
+        char *params = open + 1;
+        char *close = strrchr(params, ')');
+        if (close)
+            *close = 0;
+        printf("static int call_%d(gt_storage **f, const double *in, double *out, "
+               "const gt_domain *d)\n{\n    (void)in;\n    (void)out;\n", n);
+        /* temporaries for out scalars */
+        char args[4096] = "";
+        int nf = 0, ni = 0, no = 0;
+        otypes[n][0] = 0;
+        char *save = NULL;
+        char pre[4096] = "", post[4096] = "";
+        for (char *tok = strtok_r(params, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            while (isspace((unsigned char)*tok))
+                tok++;
+            char a[256];
+            if (strncmp(tok, "const gt_domain", 15) == 0) {
+                snprintf(a, sizeof a, "d");
+            } else if (strncmp(tok, "gt_storage", 10) == 0) {
+                snprintf(a, sizeof a, "f[%d], ", nf++);
+            } else if (strchr(tok, '*')) {
+                char type[64];
+                sscanf(tok, "%63s", type);
+                char tmp[512];
+                snprintf(tmp, sizeof tmp, "    %s o%d = 0;\n", type, no);
+                strcat(pre, tmp);
+                snprintf(tmp, sizeof tmp, "    out[%d] = (double)o%d;\n", no, no);
+                strcat(post, tmp);
+                snprintf(a, sizeof a, "&o%d, ", no++);
+                size_t ol = strlen(otypes[n]);
+                if (ol < 62) {
+                    otypes[n][ol] = type[0] == 'i' ? 'i' : type[0];
+                    otypes[n][ol + 1] = 0;
+                }
+            } else {
+                char type[64];
+                sscanf(tok, "%63s", type);
+                snprintf(a, sizeof a, "(%s)in[%d], ", type, ni++);
+            }
+            strcat(args, a);
+        }
+        printf("%s    int rc = %s(%s);\n%s    return rc;\n}\n\n", pre, names[n], args, post);
+        n++;
+    }
+    fclose(f);
+    printf("const DiffStencil diff_stencils[] = {\n");
+    for (int i = 0; i < n; i++)
+        printf("    {\"%s\", &%s_info, call_%d, \"%s\"},\n", names[i], names[i], i, otypes[i]);
+    printf("    {0, 0, 0, 0},\n};\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--wrap") == 0) {
+        wrap(argv[2]);
+        return 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen SEED | gen --wrap HEADER\n");
+        return 2;
+    }
+    program((unsigned)strtoul(argv[1], NULL, 10));
+    return 0;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# tests/diff/run.sh: differential test of the openmp backend against the naive
+# backend (the oracle), `make diff`.
+#
+# Programs: every tests/numeric/*.stn, examples/*/*.stn and bench/stencils/*.stn,
+# plus $DIFF_PROGRAMS (default 240) random well-formed programs made by gen.c
+# from seeds $DIFF_SEED.. (default 1); a random program gtcc rejects is
+# replaced by the next seed. Random programs are compiled 30 to a file.
+#
+# Each program is compiled by both backends, each output built with
+# $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS (-O2 for the fixed programs, so
+# that the SIMD loops are vectorized; -O0 for the random ones, to keep the
+# group quick: their point is the plan, not the vectorizer) into a shared object with
+# the call shims of `gen --wrap`, and driver.c calls both builds on the same
+# random storages in four layouts ("cpu": the unit-stride fast path; "F",
+# "JKI", "IKJ": the generic-stride path) with OMP_NUM_THREADS=2, and compares
+# every element of every storage (halos included) exactly, and out scalars to
+# a relative 1e-12 (1e-5 for float): full sums are reassociated by threads.
+#
+# The openmp objects link LLVM's libomp (as pkg-config gtrt does). Under
+# SANITIZE=1 the driver and both objects are built with $SANFLAGS and run with
+# ASan and UBSan, but without LeakSanitizer, which crashes at exit next to
+# libomp's threads.
+# Prints "diff: N passed, N failed" (one case = one stencil in one layout)
+# and writes "PASSED FAILED" to $RESULTS/diff.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+CC=${CC:-cc}
+SANFLAGS=${SANFLAGS:-}
+work=$BUILD/diff
+omplib=$(ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so 2>/dev/null | tail -n 1)
+if [ -n "$omplib" ]; then
+    ompdir=$(dirname "$omplib")
+    OMPLIBS="-L$ompdir -Wl,-rpath,$ompdir -lomp"
+else
+    OMPLIBS="-fopenmp"
+fi
+CFLAGS="-std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -fPIC $SANFLAGS -I$root/runtime/include -I$here"
+
+# --- worker: run.sh --one DIR STN SEED OPT [GTCC ARGS...] ---------------------
+if [ "${1:-}" = "--one" ]; then
+    dir=$2; stn=$3; seed=$4; CFLAGS="$CFLAGS $5"; shift 5
+    name=$(basename "$stn" .stn)
+    mkdir -p "$dir"
+    fail() { echo "FAIL $name: $1"; sed 's/^/  | /' "$dir/log" | head -n 20; exit 0; }
+    (cd "$(dirname "$stn")" && "$GTCC" -b naive "$@" -o "$dir/naive.c" "$(basename "$stn")") \
+        >"$dir/log" 2>&1 || fail "gtcc -b naive"
+    (cd "$(dirname "$stn")" && "$GTCC" -b openmp "$@" -o "$dir/openmp.c" "$(basename "$stn")") \
+        >"$dir/log" 2>&1 || fail "gtcc -b openmp"
+    "$work/gen" --wrap "$dir/naive.h" >"$dir/wrap_naive.c"
+    "$work/gen" --wrap "$dir/openmp.h" >"$dir/wrap_omp.c"
+    $CC $CFLAGS -I"$dir" -shared -o "$dir/naive.so" "$dir/naive.c" "$dir/wrap_naive.c" \
+        >"$dir/log" 2>&1 || fail "the naive output does not build"
+    $CC $CFLAGS -fopenmp -I"$dir" -shared -o "$dir/omp.so" "$dir/openmp.c" "$dir/wrap_omp.c" \
+        $OMPLIBS >"$dir/log" 2>&1 || fail "the openmp output does not build"
+    # LeakSanitizer crashes at exit when libomp's worker threads are alive
+    # ("Tracer caught signal 11"): leaks are not checked here (ASan and UBSan are)
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" OMP_NUM_THREADS=2 \
+        "$work/driver" "$dir/naive.so" "$dir/omp.so" "$seed" >"$dir/out" 2>&1
+    status=$?
+    grep -E '^(PASS|FAIL) ' "$dir/out"
+    grep -q -E '^(PASS|FAIL) ' "$dir/out" || { cp "$dir/out" "$dir/log"; fail "no stencil was run"; }
+    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$dir/out"; then
+        cp "$dir/out" "$dir/log"; fail "driver exit status $status"
+    fi
+    exit 0
+fi
+
+rm -rf "$work"; mkdir -p "$work/cases"
+$CC -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$here/gen.c" || exit 1
+$CC -std=c11 -O1 -g $SANFLAGS -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" -I"$here" \
+    -o "$work/driver" "$here/driver.c" -rdynamic \
+    -Wl,--whole-archive "$BUILD/lib/libgtrt.a" -Wl,--no-whole-archive -ldl -lm || exit 1
+
+# the job list: DIR STN SEED ARGS...
+jobs=$work/jobs
+: >"$jobs"
+n=0
+fixed_opt=-O2
+[ -n "$SANFLAGS" ] && fixed_opt=-O1   # the sanitizers make -O2 builds slow
+for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn; do
+    [ -e "$stn" ] || continue
+    n=$((n + 1))
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    echo "$work/cases/fixed$n $stn $n $fixed_opt $args" | sed 's/ *$//' >>"$jobs"
+done
+want=${DIFF_PROGRAMS:-240}
+seed=${DIFF_SEED:-1}
+made=0; batch=0; inbatch=0
+while [ $made -lt "$want" ]; do
+    f=$work/cases/one.stn
+    "$work/gen" $seed >"$f"
+    if "$GTCC" --emit=ir "$f" >/dev/null 2>&1; then
+        [ $inbatch -eq 0 ] && : >"$work/cases/random$batch.stn"
+        cat "$f" >>"$work/cases/random$batch.stn"
+        made=$((made + 1)); inbatch=$((inbatch + 1))
+        if [ $inbatch -eq 30 ] || [ $made -eq "$want" ]; then
+            echo "$work/cases/r$batch $work/cases/random$batch.stn $((1000 + batch)) -O0" >>"$jobs"
+            batch=$((batch + 1)); inbatch=0
+        fi
+    fi
+    seed=$((seed + 1))
+done
+
+xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+grep -v '^PASS ' "$work/results" | head -n 60
+passed=$(grep -c '^PASS ' "$work/results")
+failed=$(grep -c '^FAIL ' "$work/results")
+echo "diff: $passed passed, $failed failed ($made random programs)"
+[ -n "${RESULTS:-}" ] && echo "$passed $failed" >"$RESULTS/diff"
+[ "$failed" -eq 0 ]

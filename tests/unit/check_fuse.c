@@ -1,0 +1,188 @@
+/* check_fuse.c: the fusion plan (fuse.c) on programs compiled in process:
+ * structural facts only (classes of temporaries, kernels, groups, shared
+ * buffers, columnar sweeps), each derived by hand in the comment above it. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+typedef struct {
+    Compiler *c;
+    char *diag;
+    size_t diag_len;
+    FILE *out;
+} Comp;
+
+static IrStencil *compile(Comp *k, const char *text)
+{
+    k->out = open_memstream(&k->diag, &k->diag_len);
+    k->c = compiler_new(k->out);
+    k->c->main = parse_string(k->c, "t.stn", text);
+    ck_assert_msg(k->c->main && k->c->diag.errors == 0, "syntax errors in the test program");
+    import_resolve(k->c);
+    sema_lower(k->c);
+    ck_assert_msg(k->c->diag.errors == 0, "sema errors:\n%s", (fflush(k->out), k->diag));
+    ext_compute(k->c);
+    fuse_plan(k->c);
+    fflush(k->out);
+    ck_assert_int_ge(k->c->ir->stencils.len, 1);
+    return k->c->ir->stencils.items[0];
+}
+
+static void done(Comp *k)
+{
+    compiler_free(k->c);
+    fclose(k->out);
+    free(k->diag);
+}
+
+static IrField *field(IrStencil *st, const char *name)
+{
+    for (int i = 0; i < st->fields.len; i++)
+        if (strcmp(st->fields.items[i]->name, name) == 0)
+            return st->fields.items[i];
+    ck_abort_msg("no field '%s'", name);
+    return NULL;
+}
+
+static const IrInterval *interval(IrStencil *st, int c, int i)
+{
+    return st->computations.items[c]->intervals.items[i];
+}
+
+/* hdiff: the fluxes (an assignment and its limiter, read at two offsets each)
+ * are cheaper to recompute than to tile: 5 extra loads against a tile's
+ * 4 + 1 + 2; the Laplacian read at five offsets stays a tile. Left: the
+ * Laplacian's loop and the output's, in one group. */
+START_TEST(hdiff_plan)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+        "stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {\n"
+        "  double l = lap(u);\n"
+        "  double flx = l[i+1] - l;\n"
+        "  if (flx * (u[i+1] - u) > 0.0) flx = 0.0;\n"
+        "  double fly = l[j+1] - l;\n"
+        "  if (fly * (u[j+1] - u) > 0.0) fly = 0.0;\n"
+        "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"
+        "}\n");
+    ck_assert(st->fused);
+    ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_TILE);
+    ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_RECOMPUTE);
+    ck_assert_int_eq(field(st, "flx")->nproducer, 2);
+    ck_assert_int_eq(field(st, "fly")->temp_class, IR_TEMP_RECOMPUTE);
+    const IrInterval *iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    ck_assert_int_eq(iv->kernels.items[0].group, iv->kernels.items[1].group);
+    done(&k);
+}
+END_TEST
+
+/* Zero-offset temporaries fuse into one loop nest as scalars; a single
+ * assignment from an input read at one offset is substituted. */
+START_TEST(scalars_and_substitution)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil s(field<double> u, field<double> o) {\n"
+        "  double a = u * 2.0;\n"
+        "  double b = a + 1.0;\n"
+        "  double c = u[i+1] * 3.0;\n"
+        "  o = b * a + c[i-1];\n"
+        "}\n");
+    ck_assert_int_eq(field(st, "a")->temp_class, IR_TEMP_SCALAR);
+    ck_assert_int_eq(field(st, "b")->temp_class, IR_TEMP_SCALAR);
+    ck_assert_int_eq(field(st, "c")->temp_class, IR_TEMP_RECOMPUTE);
+    ck_assert_int_eq(interval(st, 0, 0)->kernels.len, 1);
+    done(&k);
+}
+END_TEST
+
+/* A temporary read at a K offset in a parallel computation cannot be a tile:
+ * FULL, and the reader starts a new group. Two FULL temporaries with
+ * disjoint lifetimes (p dies in the second group, q is born in the third)
+ * share a buffer. */
+START_TEST(full_and_sharing)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil s(field<double> u, field<double> o1, field<double> o2) {\n"
+        "  computation(parallel) {\n"
+        "    interval(0, end) { double p = u * 2.0; }\n"
+        "  }\n"
+        "  computation(parallel) {\n"
+        "    interval(1, end) { o1 = p[k-1] + p; }\n"
+        "  }\n"
+        "  computation(parallel) {\n"
+        "    interval(0, end) { double q = u[i+1] + u; }\n"
+        "  }\n"
+        "  computation(parallel) {\n"
+        "    interval(1, end) { o2 = q[k-1] + q; }\n"
+        "  }\n"
+        "}\n");
+    ck_assert_int_eq(field(st, "p")->temp_class, IR_TEMP_FULL);
+    ck_assert_int_eq(field(st, "q")->temp_class, IR_TEMP_FULL);
+    ck_assert_int_eq(field(st, "p")->buffer, field(st, "q")->buffer);
+    done(&k);
+}
+END_TEST
+
+/* The tridiagonal solver: both sweeps read only at zero horizontal offset,
+ * so they run by columns; m is a scalar of the second interval's kernel. */
+START_TEST(columnar_sweeps)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil tri(field<double> a, field<double> b, field<double> c,\n"
+        "            field<double> d, field<double> x) {\n"
+        "  computation(forward) {\n"
+        "    interval(0, 1) { c = c / b; d = d / b; }\n"
+        "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
+        "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
+        "  }\n"
+        "  computation(backward) {\n"
+        "    interval(end-1, end) { x = d; }\n"
+        "    interval(0, end-1) { x = d - c * x[k+1]; }\n"
+        "  }\n"
+        "}\n");
+    ck_assert(st->computations.items[0]->columnar);
+    ck_assert(st->computations.items[1]->columnar);
+    ck_assert_int_eq(field(st, "m")->temp_class, IR_TEMP_SCALAR);
+    ck_assert_int_eq(interval(st, 0, 1)->kernels.len, 1);
+    done(&k);
+}
+END_TEST
+
+/* A forward sweep reading a temporary it writes at a horizontal offset runs
+ * level by level, and the read starts a new kernel. */
+START_TEST(barriers)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil s(field<double> u, field<double> v) {\n"
+        "  computation(forward) {\n"
+        "    interval(0, 1) { double t = u; v = t; }\n"
+        "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
+        "  }\n"
+        "}\n");
+    ck_assert(!st->computations.items[0]->columnar);
+    ck_assert_int_eq(interval(st, 0, 1)->kernels.len, 2);
+    done(&k);
+}
+END_TEST
+
+Suite *suite_fuse(void);
+Suite *suite_fuse(void)
+{
+    Suite *s = suite_create("fuse");
+    TCase *tc = tcase_create("plan");
+    tcase_add_test(tc, hdiff_plan);
+    tcase_add_test(tc, scalars_and_substitution);
+    tcase_add_test(tc, full_and_sharing);
+    tcase_add_test(tc, columnar_sweeps);
+    tcase_add_test(tc, barriers);
+    suite_add_tcase(s, tc);
+    return s;
+}
