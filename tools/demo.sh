@@ -4,7 +4,10 @@
 # input needs (and its boundary conditions), its scalars and how many
 # temporaries and computations it has, read from the IR dump (the format is
 # described at the top of compiler/ir_dump.c). GTCC names the compiler
-# (default build/bin/gtcc). Exits 1 if gtcc rejects an example.
+# (default build/bin/gtcc). Exits 1 if gtcc rejects an example. Then it
+# installs into $BUILD/demo/prefix and builds and runs the hdiff and heat2d
+# examples with their own Makefiles, printing what they computed and where
+# the heat2d image is.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GTCC=${GTCC:-$here/build/bin/gtcc}
@@ -23,7 +26,7 @@ for stn in "$here"/examples/*/*.stn; do
                 printf "     %d temporar%s, %d computation%s\n", temps, temps == 1 ? "y" : "ies",
                        comps, comps == 1 ? "" : "s"
         }
-        $1 == "stencil" { flush(); name = $2; temps = 0; comps = 0; printf "   stencil %s\n", name }
+        $1 == "stencil" { flush(); name = $2; temps = 0; comps = 0; inplan = 0; printf "   stencil %s\n", name }
         $1 == "field" {
             sub(":", "", $2)
             halo = ""; bc = ""
@@ -35,8 +38,26 @@ for stn in "$here"/examples/*/*.stn; do
             printf "     %-6s %-10s %-7s %-4s halo %s%s\n", $3, $2, $4, $5, halo, bc != "" ? "   bc" bc : ""
         }
         $1 == "scalar" { sub(":", "", $2); printf "     %-6s %-10s %s scalar\n", $3, $2, $4 }
-        $1 == "temp" { temps++ }
-        $1 == "computation" { comps++ }
+        $1 == "plan" { inplan = 1 }   # the fusion plan repeats temps and computations
+        $1 == "temp" && !inplan { temps++ }
+        $1 == "computation" && !inplan { comps++ }
         END { flush() }'
 done
-exit $status
+[ $status = 0 ] || exit $status
+
+# Then what a user does: install gtcc into a prefix, and build and run two
+# examples through their own Makefiles (a gtcc pattern rule, pkg-config gtrt).
+BUILD=${BUILD:-$here/build}
+prefix=$BUILD/demo/prefix
+echo "== make install PREFIX=$prefix"
+make -s -C "$here" install PREFIX="$prefix" BUILD="$BUILD" >/dev/null || exit 1
+for ex in hdiff heat2d; do
+    out=$BUILD/demo/$ex
+    echo "== examples/$ex: make run (gtcc -b openmp, built in $out)"
+    log=$(PATH="$prefix/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+          make -s -C "$here/examples/$ex" O="$out" run 2>&1)
+    rc=$?
+    printf '%s\n' "$log" | sed 's/^/   /'
+    [ $rc = 0 ] || exit 1
+done
+echo "== the heat2d image: $BUILD/demo/heat2d/heat2d.pgm"

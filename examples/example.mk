@@ -1,0 +1,53 @@
+# examples/example.mk: the build rules every example shares. An example's
+# Makefile sets NAME (the program) and STENCILS (its .stn files), then
+# includes this file.
+#
+# gtcc runs like any code generator: a pattern rule turns NAME.stn into
+# NAME.gen.c and NAME.gen.h, and gtcc -MD writes NAME.gen.d with every .stn
+# file it read (imports included), so make regenerates when one changes.
+# The runtime comes from an installed gtcc, found through pkg-config:
+#
+#   make                    build $(O)/NAME (gtcc on PATH, gtrt.pc on PKG_CONFIG_PATH)
+#   make run                build and run it
+#   make GTCC=/opt/gtcc/bin/gtcc PKG_CONFIG_PATH=/opt/gtcc/lib/pkgconfig run
+#   make BACKEND=naive      use the reference backend instead of openmp
+#   make clean
+
+GTCC       ?= gtcc
+BACKEND    ?= openmp
+PKG_CONFIG ?= pkg-config
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+O          ?= build
+
+GT_CFLAGS := $(shell $(PKG_CONFIG) --cflags gtrt)
+GT_LIBS   := $(shell $(PKG_CONFIG) --libs gtrt)
+ALL_CFLAGS = -std=c11 -Wall -Wextra $(CFLAGS) $(GT_CFLAGS) -I$(O)
+
+PROGRAM   = $(O)/$(NAME)
+GENERATED = $(STENCILS:%.stn=$(O)/%.gen.c)
+
+.PHONY: all run clean
+all: $(PROGRAM)
+
+# one gtcc run writes the source, its header and the dependency file
+$(O)/%.gen.c $(O)/%.gen.h: %.stn
+	@mkdir -p $(O)
+	$(GTCC) -b $(BACKEND) -MD -o $(O)/$*.gen.c $<
+
+$(O)/%.gen.o: $(O)/%.gen.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/main.o: main.c $(GENERATED:.c=.h)
+	$(CC) $(ALL_CFLAGS) -c -o $@ main.c
+
+$(PROGRAM): $(O)/main.o $(GENERATED:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(GT_LIBS)
+
+run: $(PROGRAM)
+	cd $(O) && ./$(NAME)
+
+clean:
+	rm -rf $(O)
+
+-include $(GENERATED:.c=.d)
