@@ -1984,6 +1984,9 @@ void sema_lower(Compiler *c)
     check_functions(&s);
     evaluate_consts(&s);
     Module *main = c->main;
+    if (main->stencils.len == 0)
+        diag_warning(&c->diag, (Loc){main->path, 0, 0},
+                     "no stencil is defined in this file; the generated code declares nothing");
     for (int i = 0; i < main->stencils.len && !diag_full(&c->diag); i++)
         vec_push(c->arena, &c->ir->stencils, lower_stencil(&s, main->stencils.items[i]));
 }
