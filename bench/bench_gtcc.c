@@ -12,23 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define LINES 5000
 #define RUNS 5
 #define TARGET 0.2
 #define TEMPS 16   /* temporaries per stencil */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One stencil; returns the number of lines written. */
 static int write_stencil(FILE *f, int n)
@@ -122,11 +111,10 @@ int main(void)
     double t[RUNS];
     for (int r = 0; r < RUNS; r++)
         t[r] = run_gtcc(path);
-    qsort(t, RUNS, sizeof *t, cmp_double);
-    double median = t[RUNS / 2];
+    double med = median(t, RUNS);
     printf("gtcc --emit=ir on a %d-line program: median of %d runs %.3f s "
            "(min %.3f, max %.3f); target %.1f s: %s\n",
-           lines, RUNS, median, t[0], t[RUNS - 1], TARGET, median <= TARGET ? "ok" : "SLOW");
+           lines, RUNS, med, t[0], t[RUNS - 1], TARGET, med <= TARGET ? "ok" : "SLOW");
     unlink(path);
     rmdir(dir);
     return 0;

@@ -84,6 +84,7 @@ int main(void)
 
 #include <gt/gt.h>
 
+#include "bench.h"
 #include "box27.h"
 #include "handfused.h"
 #include "hdiff.h"
@@ -101,25 +102,6 @@ int tridiagonal_naive(gt_storage *, gt_storage *, gt_storage *, gt_storage *, gt
 int heat2d_naive(gt_storage *, gt_storage *, double, const gt_domain *);
 
 enum { WARMUP = 2, RUNS = 15, NI = 256, NJ = 256, NK = 64, N2 = 2048 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
 
 /* STREAM copy, b = a, over 2^26 doubles: bytes per second, 16 per element. */
 static double stream_copy(void)

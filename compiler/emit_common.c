@@ -819,3 +819,140 @@ bool emit_uses_name(const char *text, size_t len, const char *name)
     }
     return false;
 }
+
+/* ------------------------------------------------- shared by the backends */
+
+const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix)
+{
+    const char *slash = strrchr(hdr_name, '/');
+    const char *base = slash ? slash + 1 : hdr_name;
+    size_t len = strlen(base);
+    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
+        len -= 2;
+    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
+}
+
+void emit_red_identity(Out *o, RedOp op, Type t)
+{
+    if (op == RED_SUM)
+        emit_const(o, t, 0, 0.0);
+    else if (t == TY_INT)
+        emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
+    else if (t == TY_BOOL)
+        emit_text(o, op == RED_MIN ? "true" : "false");
+    else
+        emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
+}
+
+void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
+{
+    if (op == RED_SUM) {
+        emit_text(o, "%s += ", acc);
+        return;
+    }
+    bool is_min = op == RED_MIN;
+    if (t == TY_FLOAT || t == TY_DOUBLE)
+        emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax", t == TY_FLOAT ? "f" : "",
+                  acc);
+    else if (t == TY_BOOL)
+        emit_text(o, "%s = %s %s ", acc, acc, is_min ? "&&" : "||");
+    else
+        emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
+}
+
+void emit_reduce_close(Out *o, RedOp op, Type t)
+{
+    if (op != RED_SUM && t != TY_BOOL)
+        emit_text(o, ")");
+}
+
+void emit_scalar_accumulators(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    for (int s = 0; s < st->scalars.len; s++) {
+        const IrScalar *sc = st->scalars.items[s];
+        if (!sc->is_output)
+            continue;
+        RedOp op = RED_SUM;
+        /* the reduction writing it decides its identity */
+        for (int c = 0; c < st->computations.len; c++)
+            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+                for (int k = 0; k < iv->stmts.len; k++)
+                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
+                        iv->stmts.items[k]->reduce.dst == sc)
+                        op = iv->stmts.items[k]->reduce.op;
+            }
+        emit_red_local(o, op, sc->type, es->acc[s]);
+    }
+}
+
+void emit_scalar_results(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    bool any_out = false;
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output) {
+            if (!any_out)
+                emit_blank(o);
+            any_out = true;
+            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
+        }
+}
+
+void emit_temp_halo(Out *o, unsigned axes, const int64_t h[NAXES][2])
+{
+    for (int a = 0; a < NAXES; a++) {
+        bool has = axes & (1u << a);
+        emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "", has ? h[a][0] : 0,
+                  has ? h[a][1] : 0);
+    }
+}
+
+void emit_alloc_check(Out *o, const EmitStencil *es, const char *ptr)
+{
+    emit_line(o, "if (!%s) {", ptr);
+    emit_line(o, "    %s = gt_last_error_code();", es->rc);
+    emit_line(o, "    goto done;");
+    emit_line(o, "}");
+}
+
+bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
+{
+    if (src_out->stn_file)
+        emit_blank(src_out);
+    bool ok = emit_flush(c, hdr_out, hdr);
+    ok = emit_flush(c, src_out, src) && ok;
+    return ok;
+}
+
+EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
+{
+    if (!emit_globals(c, globals))
+        return NULL;
+    int ns = c->ir->stencils.len;
+    EmitStencil **stencils = arena_alloc(c->arena, sizeof *stencils * (size_t)(ns + 1));
+    for (int s = 0; s < ns; s++) {
+        stencils[s] = arena_alloc(c->arena, sizeof **stencils);
+        emit_name_stencil(stencils[s], c->arena, globals, c->ir->stencils.items[s]);
+    }
+    return stencils;
+}
+
+void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
+                     EmitStencil *const *stencils, Out *h, Out *o)
+{
+    *h = (Out){.name = arena_strdup(c->arena, hdr_name)};
+    emit_header(h, c, hdr_name, b->name, globals, stencils);
+    *o = (Out){.name = emit_source_name(c->arena, hdr_name, b->suffix)};
+    emit_source_prologue(o, c, hdr_name, b->name);
+}
+
+void emit_red_local(Out *o, RedOp op, Type t, const char *name)
+{
+    emit_begin_line(o);
+    emit_text(o, "%s %s = ", emit_c_type(t), name);
+    emit_red_identity(o, op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+}

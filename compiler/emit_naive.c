@@ -62,28 +62,6 @@ typedef struct {
 
 /* =============================================================== analysis */
 
-/* The axes a statement's loop nest runs over: what its destinations and
- * expressions vary along. */
-static unsigned stmt_axes(const IrStmt *s)
-{
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->axes | s->assign.value->shape;
-    case IR_REDUCE:
-        /* a full reduction runs over the whole domain, whatever e varies along */
-        return AXES_IJK;
-    case IR_IF: {
-        unsigned axes = s->iff.cond->shape;
-        for (int i = 0; i < s->iff.then.len; i++)
-            axes |= stmt_axes(s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            axes |= stmt_axes(s->iff.els.items[i]);
-        return axes;
-    }
-    }
-    unreachable();
-}
-
 static void hull(Extent *e, const Extent *with)
 {
     for (int a = 0; a < NAXES; a++) {
@@ -376,51 +354,16 @@ static void hoist_cols(Naive *n, const IrExpr *e, Loc loc)
     Out *o = n->o;
     const char *name = col_of(n, e);
     Type t = e->type;
-    const char *ct = emit_c_type(t);
-    emit_begin_line(o);
-    emit_text(o, "%s %s = ", ct, name);
-    switch (e->colreduce.op) {
-    case RED_SUM: emit_const(o, t, 0, 0.0); break;
-    case RED_MIN:
-        if (t == TY_INT) emit_text(o, "INT32_MAX");
-        else if (t == TY_BOOL) emit_text(o, "true");
-        else emit_const(o, t, 0, INFINITY);
-        break;
-    case RED_MAX:
-        if (t == TY_INT) emit_text(o, "INT32_MIN");
-        else if (t == TY_BOOL) emit_text(o, "false");
-        else emit_const(o, t, 0, -INFINITY);
-        break;
-    }
-    emit_text(o, ";");
-    emit_end_line(o);
+    emit_red_local(o, e->colreduce.op, t, name);
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", n->kk, n->kk, n->es->nk, n->kk);
     o->indent++;
     Span saved = n->span[AXIS_K];
     n->span[AXIS_K] = (Span){{false, 0}, {true, 0}};
     EmitExprCtx cx = point_ctx(n, n->kk);
     emit_begin_stn_line(o, loc);
-    switch (e->colreduce.op) {
-    case RED_SUM:
-        emit_text(o, "%s += ", name);
-        emit_expr(o, &cx, e->colreduce.a);
-        break;
-    case RED_MIN:
-    case RED_MAX: {
-        bool is_min = e->colreduce.op == RED_MIN;
-        if (t == TY_FLOAT || t == TY_DOUBLE)
-            emit_text(o, "%s = %s%s(%s, ", name, is_min ? "fmin" : "fmax",
-                      t == TY_FLOAT ? "f" : "", name);
-        else if (t == TY_BOOL)
-            emit_text(o, "%s = %s %s ", name, name, is_min ? "&&" : "||");
-        else
-            emit_text(o, "%s = %s(%s, ", name, is_min ? "gt_min_int" : "gt_max_int", name);
-        emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL ? 6 : 0);
-        if (t != TY_BOOL)
-            emit_text(o, ")");
-        break;
-    }
-    }
+    emit_reduce_open(o, e->colreduce.op, t, name);
+    emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL && e->colreduce.op != RED_SUM ? 6 : 0);
+    emit_reduce_close(o, e->colreduce.op, t);
     emit_text(o, ";");
     emit_end_line(o);
     n->span[AXIS_K] = saved;
@@ -511,19 +454,10 @@ static void point_stmt(Naive *n, const IrStmt *s, const char *guard, const char 
         const char *acc = n->es->acc[sc->id];
         Type t = sc->type;
         emit_begin_stn_line(o, s->loc);
-        if (s->reduce.op == RED_SUM) {
-            emit_text(o, "%s += ", acc);
-            emit_expr(o, &cx, s->reduce.value);
-        } else {
-            bool is_min = s->reduce.op == RED_MIN;
-            if (t == TY_FLOAT || t == TY_DOUBLE)
-                emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax",
-                          t == TY_FLOAT ? "f" : "", acc);
-            else
-                emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
-            emit_expr(o, &cx, s->reduce.value);
-            emit_text(o, ")");
-        }
+        /* out scalars are never bool (sema), so the value needs no parentheses */
+        emit_reduce_open(o, s->reduce.op, t, acc);
+        emit_expr(o, &cx, s->reduce.value);
+        emit_reduce_close(o, s->reduce.op, t);
         emit_text(o, ";");
         emit_end_line(o);
     }
@@ -624,7 +558,7 @@ static void emit_computation(Naive *n, const IrComputation *comp)
         if (comp->order == ORDER_PARALLEL) {
             for (int s = 0; s < iv->stmts.len; s++) {
                 const IrStmt *st = iv->stmts.items[s];
-                unsigned axes = stmt_axes(st);
+                unsigned axes = ir_stmt_axes(st);
                 n->k_defined = false;
                 if (axes & AXES_K) {
                     emit_stmt(n, st, axes, true, iv->lo, iv->hi, NULL);
@@ -653,7 +587,7 @@ static void emit_computation(Naive *n, const IrComputation *comp)
         n->span[AXIS_K] = (Span){iv->lo, iv->hi};
         for (int s = 0; s < iv->stmts.len; s++) {
             const IrStmt *st = iv->stmts.items[s];
-            emit_stmt(n, st, stmt_axes(st) & ~(unsigned)AXES_K, false, iv->lo, iv->hi, NULL);
+            emit_stmt(n, st, ir_stmt_axes(st) & ~(unsigned)AXES_K, false, iv->lo, iv->hi, NULL);
         }
         o->indent--;
         emit_line(o, "}");
@@ -749,34 +683,7 @@ static void emit_function(Naive *n, const bool used[NAXES])
             emit_line(o, "int64_t %s[3];", mk->stride);
         }
     }
-    for (int s = 0; s < st->scalars.len; s++) {
-        const IrScalar *sc = st->scalars.items[s];
-        if (!sc->is_output)
-            continue;
-        Type t = sc->type;
-        emit_begin_line(o);
-        emit_text(o, "%s %s = ", emit_c_type(t), es->acc[s]);
-        RedOp op = RED_SUM;
-        /* the reduction writing it decides its identity */
-        for (int c = 0; c < st->computations.len; c++)
-            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
-                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
-                for (int k = 0; k < iv->stmts.len; k++)
-                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
-                        iv->stmts.items[k]->reduce.dst == sc)
-                        op = iv->stmts.items[k]->reduce.op;
-            }
-        if (op == RED_SUM)
-            emit_const(o, t, 0, 0.0);
-        else if (t == TY_INT)
-            emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
-        else if (t == TY_BOOL)
-            emit_text(o, op == RED_MIN ? "true" : "false");
-        else
-            emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
-        emit_text(o, ";");
-        emit_end_line(o);
-    }
+    emit_scalar_accumulators(o, es);
 
     emit_blank(o);
     for (int f = 0; f < st->fields.len; f++) {
@@ -800,17 +707,10 @@ static void emit_function(Naive *n, const bool used[NAXES])
             emit_text(o, "%s = gt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
                       es->data[f], es->storage[f], emit_dtype(fd->type), axes_name(fd->axes),
                       es->size, o->indent * 4 + call, "");
-            for (int a = 0; a < NAXES; a++) {
-                bool has = fd->axes & (1u << a);
-                emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "", has ? h[a][0] : 0,
-                          has ? h[a][1] : 0);
-            }
+            emit_temp_halo(o, fd->axes, (const int64_t (*)[2])h);
             emit_text(o, "}, %s);", es->stride[f]);
             emit_end_line(o);
-            emit_line(o, "if (!%s) {", es->data[f]);
-            emit_line(o, "    %s = gt_last_error_code();", es->rc);
-            emit_line(o, "    goto done;");
-            emit_line(o, "}");
+            emit_alloc_check(o, es, es->data[f]);
         }
         for (int m = 0; m < n->masks.len; m++) {
             const MaskName *mk = mask_named(n, m);
@@ -823,23 +723,13 @@ static void emit_function(Naive *n, const bool used[NAXES])
                           -n->mask_halo[a].lo, n->mask_halo[a].hi);
             emit_text(o, "}, %s);", mk->stride);
             emit_end_line(o);
-            emit_line(o, "if (!%s) {", mk->data);
-            emit_line(o, "    %s = gt_last_error_code();", es->rc);
-            emit_line(o, "    goto done;");
-            emit_line(o, "}");
+            emit_alloc_check(o, es, mk->data);
         }
     }
 
     emit_body(n);
 
-    bool any_out = false;
-    for (int s = 0; s < st->scalars.len; s++)
-        if (st->scalars.items[s]->is_output) {
-            if (!any_out)
-                emit_blank(o);
-            any_out = true;
-            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
-        }
+    emit_scalar_results(o, es);
     if (has_temps) {
         emit_blank(o);
         o->indent--;
@@ -864,39 +754,23 @@ static void emit_function(Naive *n, const bool used[NAXES])
     emit_line(o, "}");
 }
 
-/* The name of the source file beside header hdr_name: "lap.h" -> "lap.c". */
-static const char *source_name(Arena *arena, const char *hdr_name, const char *suffix)
-{
-    const char *slash = strrchr(hdr_name, '/');
-    const char *base = slash ? slash + 1 : hdr_name;
-    size_t len = strlen(base);
-    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
-        len -= 2;
-    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
-}
-
 static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
 {
     Arena *arena = c->arena;
     NameSet globals = {0};
-    if (!emit_globals(c, &globals))
+    EmitStencil **stencils = emit_name_stencils(c, &globals);
+    if (!stencils)
         return false;
     int ns = c->ir->stencils.len;
-    EmitStencil **stencils = arena_alloc(arena, sizeof *stencils * (size_t)(ns + 1));
     Naive *naive = arena_alloc(arena, sizeof *naive * (size_t)(ns + 1));
     for (int s = 0; s < ns; s++) {
-        stencils[s] = arena_alloc(arena, sizeof **stencils);
-        emit_name_stencil(stencils[s], arena, &globals, c->ir->stencils.items[s]);
         naive[s].c = c;
         naive[s].es = stencils[s];
         analyse(&naive[s]);
     }
 
-    Out h = {.name = arena_strdup(arena, hdr_name)};
-    emit_header(&h, c, hdr_name, "naive", &globals, stencils);
-
-    Out o = {.name = source_name(arena, hdr_name, backend_naive.suffix)};
-    emit_source_prologue(&o, c, hdr_name, "naive");
+    Out h, o;
+    emit_open_files(c, &backend_naive, hdr_name, &globals, stencils, &h, &o);
     for (int s = 0; s < ns; s++) {
         /* A first pass into scratch text tells which sizes the body uses. */
         Out scratch = {.name = o.name};
@@ -914,11 +788,7 @@ static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
         naive[s].o = &o;
         emit_function(&naive[s], used);
     }
-    if (o.stn_file)
-        emit_blank(&o);
-    bool ok = emit_flush(c, &h, hdr);
-    ok = emit_flush(c, &o, src) && ok;
-    return ok;
+    return emit_finish(c, &h, hdr, &o, src);
 }
 
 const Backend backend_naive = {"naive", ".c", emit_naive, false};

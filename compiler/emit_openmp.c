@@ -425,41 +425,6 @@ static EmitExprCtx point_ctx(Omp *m, const char *kvar)
 
 /* ============================================================ statements */
 
-static void emit_identity(Out *o, RedOp op, Type t)
-{
-    if (op == RED_SUM)
-        emit_const(o, t, 0, 0.0);
-    else if (t == TY_INT)
-        emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
-    else if (t == TY_BOOL)
-        emit_text(o, op == RED_MIN ? "true" : "false");
-    else
-        emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
-}
-
-/* acc = acc op (value text follows); closes with emit_reduce_close. */
-static void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
-{
-    if (op == RED_SUM) {
-        emit_text(o, "%s += ", acc);
-        return;
-    }
-    bool is_min = op == RED_MIN;
-    if (t == TY_FLOAT || t == TY_DOUBLE)
-        emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax", t == TY_FLOAT ? "f" : "",
-                  acc);
-    else if (t == TY_BOOL)
-        emit_text(o, "%s = %s %s ", acc, acc, is_min ? "&&" : "||");
-    else
-        emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
-}
-
-static void emit_reduce_close(Out *o, RedOp op, Type t)
-{
-    if (op != RED_SUM && t != TY_BOOL)
-        emit_text(o, ")");
-}
-
 /* The column reductions inside e, innermost first, into locals. */
 static void hoist_cols(Omp *m, const IrExpr *e, Loc loc, const char *kvar)
 {
@@ -491,11 +456,7 @@ static void hoist_cols(Omp *m, const IrExpr *e, Loc loc, const char *kvar)
     Out *o = m->o;
     const char *name = col_of(m, e);
     Type t = e->type;
-    emit_begin_line(o);
-    emit_text(o, "%s %s = ", emit_c_type(t), name);
-    emit_identity(o, e->colreduce.op, t);
-    emit_text(o, ";");
-    emit_end_line(o);
+    emit_red_local(o, e->colreduce.op, t, name);
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", m->kk, m->kk, m->es->nk, m->kk);
     o->indent++;
     EmitExprCtx cx = point_ctx(m, m->kk);
@@ -938,7 +899,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_line(o, "%s %s[%s];", emit_c_type(rt), part, m->nth);
         emit_begin_line(o);
         emit_text(o, "for (int t = 0; t < %s; t++) %s[t] = ", m->nth, part);
-        emit_identity(o, reduce->reduce.op, rt);
+        emit_red_identity(o, reduce->reduce.op, rt);
         emit_text(o, ";");
         emit_end_line(o);
     }
@@ -950,7 +911,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         if (reduce) {
             emit_begin_line(o);
             emit_text(o, "%s %s = ", emit_c_type(rt), m->red_loc);
-            emit_identity(o, reduce->reduce.op, rt);
+            emit_red_identity(o, reduce->reduce.op, rt);
             emit_text(o, ";");
             emit_end_line(o);
         }
@@ -1014,7 +975,7 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
         int kk = 0;
         while (kk < iv->kernels.len) {
             const IrKernel *k = &iv->kernels.items[kk];
-            unsigned axes = fuse_stmt_axes(iv->stmts.items[k->first]);
+            unsigned axes = ir_stmt_axes(iv->stmts.items[k->first]);
             if (axes == AXES_IJ) {
                 /* a 2-D kernel: once, its rows over the threads */
                 emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
@@ -1076,7 +1037,7 @@ static void emit_vertical(Omp *m, const IrComputation *comp)
         o->indent++;
         for (int kk = 0; kk < iv->kernels.len; kk++) {
             const IrKernel *k = &iv->kernels.items[kk];
-            unsigned axes = fuse_stmt_axes(iv->stmts.items[k->first]) & ~(unsigned)AXES_K;
+            unsigned axes = ir_stmt_axes(iv->stmts.items[k->first]) & ~(unsigned)AXES_K;
             if (axes != AXES_IJ)
                 kernel_simple(m, iv, k, axes, "k");
             else
@@ -1273,25 +1234,7 @@ static void emit_function(Omp *m, const bool *used)
     for (int f = es->nfield_params; f < nf; f++)
         if (st->fields.items[f]->temp_class == IR_TEMP_FULL)
             has_full = true;
-    for (int s = 0; s < st->scalars.len; s++) {
-        const IrScalar *sc = st->scalars.items[s];
-        if (!sc->is_output)
-            continue;
-        RedOp op = RED_SUM;
-        for (int c = 0; c < st->computations.len; c++)
-            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
-                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
-                for (int k = 0; k < iv->stmts.len; k++)
-                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
-                        iv->stmts.items[k]->reduce.dst == sc)
-                        op = iv->stmts.items[k]->reduce.op;
-            }
-        emit_begin_line(o);
-        emit_text(o, "%s %s = ", emit_c_type(sc->type), es->acc[s]);
-        emit_identity(o, op, sc->type);
-        emit_text(o, ";");
-        emit_end_line(o);
-    }
+    emit_scalar_accumulators(o, es);
     emit_line(o, "const int %s = omp_get_max_threads();", m->nth);
     emit_line(o, "(void)%s;", m->nth);
     /* temporaries */
@@ -1326,17 +1269,10 @@ static void emit_function(Omp *m, const bool *used)
             emit_text(o, "%s *const %s = gt__temporary(&%s, %s, \"%s\", %s, (const int64_t[6]){",
                       emit_c_type(fd->type), es->data[f], es->storage[f], emit_dtype(fd->type),
                       axes_name(fd->axes), es->size);
-            for (int a = 0; a < NAXES; a++) {
-                bool has = fd->axes & (1u << a);
-                emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "", has ? h[a][0] : 0,
-                          has ? h[a][1] : 0);
-            }
+            emit_temp_halo(o, fd->axes, (const int64_t (*)[2])h);
             emit_text(o, "}, %s);", es->stride[f]);
             emit_end_line(o);
-            emit_line(o, "if (!%s) {", es->data[f]);
-            emit_line(o, "    %s = gt_last_error_code();", es->rc);
-            emit_line(o, "    goto done;");
-            emit_line(o, "}");
+            emit_alloc_check(o, es, es->data[f]);
             for (int g = f; g < nf; g++) {
                 const IrField *gd = st->fields.items[g];
                 if (gd->kind != IR_TEMP || gd->temp_class != IR_TEMP_FULL ||
@@ -1395,14 +1331,7 @@ static void emit_function(Omp *m, const bool *used)
     o->indent--;
     emit_line(o, "}");
 
-    bool any_out = false;
-    for (int s = 0; s < st->scalars.len; s++)
-        if (st->scalars.items[s]->is_output) {
-            if (!any_out)
-                emit_blank(o);
-            any_out = true;
-            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
-        }
+    emit_scalar_results(o, es);
     emit_blank(o);
     if (has_full || m->tile_bytes > 0) {
         o->indent--;
@@ -1418,17 +1347,6 @@ static void emit_function(Omp *m, const bool *used)
     emit_line(o, "}");
 }
 
-/* The name of the source file beside header hdr_name: "lap.h" -> "lap.c". */
-static const char *source_name(Arena *arena, const char *hdr_name, const char *suffix)
-{
-    const char *slash = strrchr(hdr_name, '/');
-    const char *base = slash ? slash + 1 : hdr_name;
-    size_t len = strlen(base);
-    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
-        len -= 2;
-    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
-}
-
 
 static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
 {
@@ -1437,25 +1355,20 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
             return backend_naive.emit(c, src, hdr, hdr_name);
     Arena *arena = c->arena;
     NameSet globals = {0};
-    if (!emit_globals(c, &globals))
+    EmitStencil **stencils = emit_name_stencils(c, &globals);
+    if (!stencils)
         return false;
     int ns = c->ir->stencils.len;
-    EmitStencil **stencils = arena_alloc(arena, sizeof *stencils * (size_t)(ns + 1));
     Omp *omp = arena_alloc(arena, sizeof *omp * (size_t)(ns + 1));
     for (int s = 0; s < ns; s++) {
-        stencils[s] = arena_alloc(arena, sizeof **stencils);
-        emit_name_stencil(stencils[s], arena, &globals, c->ir->stencils.items[s]);
         omp[s].c = c;
         omp[s].es = stencils[s];
         omp[s].st = c->ir->stencils.items[s];
         analyse(&omp[s]);
     }
 
-    Out h = {.name = arena_strdup(arena, hdr_name)};
-    emit_header(&h, c, hdr_name, "openmp", &globals, stencils);
-
-    Out o = {.name = source_name(arena, hdr_name, backend_openmp.suffix)};
-    emit_source_prologue(&o, c, hdr_name, "openmp");
+    Out h, o;
+    emit_open_files(c, &backend_openmp, hdr_name, &globals, stencils, &h, &o);
     emit_blank(&o);
     emit_line(&o, "/* Without OpenMP (no -fopenmp) the code runs on one thread. */");
     emit_line(&o, "#ifdef _OPENMP");
@@ -1484,11 +1397,7 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
         m->o = &o;
         emit_function(m, used);
     }
-    if (o.stn_file)
-        emit_blank(&o);
-    bool ok = emit_flush(c, &h, hdr);
-    ok = emit_flush(c, &o, src) && ok;
-    return ok;
+    return emit_finish(c, &h, hdr, &o, src);
 }
 
 const Backend backend_openmp = {"openmp", ".c", emit_openmp, true};

@@ -75,25 +75,6 @@ typedef struct {
     bool *tile_ok;               /* per field id: may still become a tile */
 } Fuse;
 
-unsigned fuse_stmt_axes(const IrStmt *s)
-{
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->axes | s->assign.value->shape;
-    case IR_REDUCE:
-        return AXES_IJK;
-    case IR_IF: {
-        unsigned axes = s->iff.cond->shape;
-        for (int i = 0; i < s->iff.then.len; i++)
-            axes |= fuse_stmt_axes(s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            axes |= fuse_stmt_axes(s->iff.els.items[i]);
-        return axes;
-    }
-    }
-    unreachable();
-}
-
 /* ============================================================ accesses */
 
 typedef struct {
@@ -774,7 +755,7 @@ static void plan_stencil(Compiler *c, IrStencil *st)
                 StmtInfo si = {.stmt = iv->stmts.items[s], .comp = ci, .interval = ii, .index = s};
                 si.region = iv->stmts.items[s]->region;
                 collect(&f, si.stmt, &si.acc, &si.region, &si.has_reduce);
-                si.axes = fuse_stmt_axes(si.stmt);
+                si.axes = ir_stmt_axes(si.stmt);
                 const char *why = check_if(&f, &si);
                 if (!why && si.has_reduce && si.stmt->kind != IR_REDUCE)
                     why = "a reduction inside an if";

@@ -736,6 +736,9 @@ size_t ir_expr_size(const IrExpr *e);
 /* Calls fn on every load of e; in_column: inside a column reduction. */
 typedef void IrLoadFn(void *ctx, IrExpr *load, bool in_column);
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);
+/* The axes a statement's loop nest runs over: what its destinations and
+ * expressions vary along (all three for a full reduction). */
+unsigned ir_stmt_axes(const IrStmt *s);
 static inline bool type_is_floating(Type t) { return t == TY_FLOAT || t == TY_DOUBLE; }
 /* Levels compared for a large NK: every start-relative level is below every
  * end-relative one. Returns <0, 0 or >0. */
@@ -758,8 +761,6 @@ void ext_compute(Compiler *c);
  * classes each temporary (scalar, tile, recompute, full) with buffer sharing.
  * Only annotates the IR (IrInterval.kernels, IrField.temp_class ...). */
 void fuse_plan(Compiler *c);
-/* The kinds of statement fuse_plan and the backends agree on. */
-unsigned fuse_stmt_axes(const IrStmt *s);
 extern const char *const ir_temp_class_names[];
 
 /* --- ir_dump.c: the stable text form of the IR (--emit=ir). */
@@ -882,6 +883,31 @@ void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
 /* True if the identifier name occurs as a whole token in text[0, len), outside
  * preprocessor lines and comments. */
 bool emit_uses_name(const char *text, size_t len, const char *name);
+/* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
+const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
+/* The identity of reduction op over type t, as a C constant. */
+void emit_red_identity(Out *o, RedOp op, Type t);
+/* `acc += ` / `acc = fmin(acc, ` ...: the value's text follows, then emit_reduce_close. */
+void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc);
+void emit_reduce_close(Out *o, RedOp op, Type t);
+/* `T name = identity;`: a local that reduction op over type t starts from. */
+void emit_red_local(Out *o, RedOp op, Type t, const char *name);
+/* Declares each out scalar's accumulator, at the identity of its reduction. */
+void emit_scalar_accumulators(Out *o, const EmitStencil *es);
+/* Stores each out scalar's accumulator through its pointer (blank line first). */
+void emit_scalar_results(Out *o, const EmitStencil *es);
+/* The 6 halo numbers of a gt__temporary call: h[a] along axes, 0 elsewhere. */
+void emit_temp_halo(Out *o, unsigned axes, const int64_t h[NAXES][2]);
+/* `if (!ptr) { rc = gt_last_error_code(); goto done; }` on four lines. */
+void emit_alloc_check(Out *o, const EmitStencil *es, const char *ptr);
+/* emit_globals, then every stencil named (indexed like c->ir->stencils); NULL
+ * after reporting an error. */
+EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals);
+/* Starts the header h (written whole) and the source o (its prologue) of backend b. */
+void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
+                     EmitStencil *const *stencils, Out *h, Out *o);
+/* Ends the source (back from .stn lines) and flushes header and source; false on error. */
+bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
 
 /* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
  * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for

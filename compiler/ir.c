@@ -214,6 +214,26 @@ static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
         for_each_load(sub[i], fn, ctx, in_column || e->kind == IR_COLREDUCE);
 }
 
+unsigned ir_stmt_axes(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->axes | s->assign.value->shape;
+    case IR_REDUCE:
+        /* a full reduction runs over the whole domain, whatever e varies along */
+        return AXES_IJK;
+    case IR_IF: {
+        unsigned axes = s->iff.cond->shape;
+        for (int i = 0; i < s->iff.then.len; i++)
+            axes |= ir_stmt_axes(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            axes |= ir_stmt_axes(s->iff.els.items[i]);
+        return axes;
+    }
+    }
+    unreachable();
+}
+
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
 {
     for_each_load(e, fn, ctx, false);

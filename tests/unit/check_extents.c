@@ -7,62 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gtcc.h"
-
-typedef struct {
-    Compiler *c;
-    char *diag;
-    size_t diag_len;
-    FILE *out;
-} Comp;
+#include "testutil.h"
 
 static void compile(Comp *k, const char *text)
 {
-    k->out = open_memstream(&k->diag, &k->diag_len);
-    k->c = compiler_new(k->out);
-    k->c->main = parse_string(k->c, "t.stn", text);
-    ck_assert_msg(k->c->main && k->c->diag.errors == 0, "syntax errors in the test program");
-    import_resolve(k->c);
-    sema_lower(k->c);
-    ck_assert_msg(k->c->diag.errors == 0, "sema errors:\n%s", (fflush(k->out), k->diag));
-    ext_compute(k->c);
+    comp_open(k);
+    comp_lower(k, text);
+    comp_extents(k);
     fflush(k->out);
 }
 
 static void compile_ok(Comp *k, const char *text)
 {
     compile(k, text);
-    ck_assert_msg(k->c->diag.errors == 0, "unexpected errors:\n%s", k->diag);
-}
-
-static void done(Comp *k)
-{
-    compiler_free(k->c);
-    fclose(k->out);
-    free(k->diag);
-}
-
-static IrStencil *stencil0(Comp *k)
-{
-    ck_assert_int_ge(k->c->ir->stencils.len, 1);
-    return k->c->ir->stencils.items[0];
-}
-
-static IrField *field(IrStencil *st, const char *name)
-{
-    for (int i = 0; i < st->fields.len; i++)
-        if (strcmp(st->fields.items[i]->name, name) == 0)
-            return st->fields.items[i];
-    ck_abort_msg("no field '%s'", name);
-    return NULL;
-}
-
-static bool has_field(IrStencil *st, const char *name)
-{
-    for (int i = 0; i < st->fields.len; i++)
-        if (strcmp(st->fields.items[i]->name, name) == 0)
-            return true;
-    return false;
+    assert_no_errors(k);
 }
 
 static IrStmt *stmt(IrStencil *st, int ci, int ii, int n)

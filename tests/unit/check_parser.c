@@ -6,36 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gtcc.h"
+#include "testutil.h"
 
-typedef struct {
-    Compiler *c;
-    Module *m;
-    char *diag;
-    size_t diag_len;
-    FILE *out;
-} Parse;
+typedef Comp Parse;
 
 static void parse(Parse *p, const char *text)
 {
-    p->out = open_memstream(&p->diag, &p->diag_len);
-    p->c = compiler_new(p->out);
+    comp_open(p);
     p->m = parse_string(p->c, "t.stn", text);
     fflush(p->out);
-}
-
-static void done(Parse *p)
-{
-    compiler_free(p->c);
-    fclose(p->out);
-    free(p->diag);
 }
 
 /* Parses text that must be free of errors. */
 static void parse_ok(Parse *p, const char *text)
 {
     parse(p, text);
-    ck_assert_msg(p->c->diag.errors == 0, "unexpected errors:\n%s", p->diag);
+    assert_no_errors(p);
     ck_assert_ptr_nonnull(p->m);
 }
 

@@ -1,0 +1,86 @@
+/* testutil.h: what the unit tests that compile programs from strings in
+ * process share (check_parser.c, check_sema.c, check_extents.c,
+ * check_fuse.c). Every helper is static inline: each file uses what it needs. */
+#ifndef TESTUTIL_H
+#define TESTUTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtcc.h"
+
+/* One compilation; its diagnostics are collected in diag (diag_len bytes,
+ * complete after a fflush of out). */
+typedef struct {
+    Compiler *c;
+    Module *m;                /* check_parser.c: what parse_string returned */
+    char *diag;
+    size_t diag_len;
+    FILE *out;
+} Comp;
+
+/* Starts a compilation whose diagnostics go to k->diag. */
+static inline void comp_open(Comp *k)
+{
+    k->out = open_memstream(&k->diag, &k->diag_len);
+    k->c = compiler_new(k->out);
+}
+
+/* Parses text as the main module "t.stn", which must be free of syntax
+ * errors, resolves its imports and lowers it (sema_lower). */
+static inline void comp_lower(Comp *k, const char *text)
+{
+    k->c->main = parse_string(k->c, "t.stn", text);
+    ck_assert_msg(k->c->main && k->c->diag.errors == 0, "syntax errors in the test program");
+    import_resolve(k->c);
+    sema_lower(k->c);
+}
+
+/* After comp_lower, which must have found no error: ext_compute. */
+static inline void comp_extents(Comp *k)
+{
+    ck_assert_msg(k->c->diag.errors == 0, "sema errors:\n%s", (fflush(k->out), k->diag));
+    ext_compute(k->c);
+}
+
+/* No error was reported (out flushed). */
+static inline void assert_no_errors(Comp *k)
+{
+    ck_assert_msg(k->c->diag.errors == 0, "unexpected errors:\n%s", k->diag);
+}
+
+static inline void done(Comp *k)
+{
+    compiler_free(k->c);
+    fclose(k->out);
+    free(k->diag);
+}
+
+/* The first stencil of the IR (there must be one). */
+static inline IrStencil *stencil0(Comp *k)
+{
+    ck_assert_int_ge(k->c->ir->stencils.len, 1);
+    return k->c->ir->stencils.items[0];
+}
+
+/* The field (or temporary) of st named name; fails the test if none. */
+static inline IrField *field(IrStencil *st, const char *name)
+{
+    for (int i = 0; i < st->fields.len; i++)
+        if (strcmp(st->fields.items[i]->name, name) == 0)
+            return st->fields.items[i];
+    ck_abort_msg("no field '%s'", name);
+    return NULL;
+}
+
+static inline bool has_field(IrStencil *st, const char *name)
+{
+    for (int i = 0; i < st->fields.len; i++)
+        if (strcmp(st->fields.items[i]->name, name) == 0)
+            return true;
+    return false;
+}
+
+#endif /* TESTUTIL_H */
