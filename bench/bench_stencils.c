@@ -53,15 +53,23 @@ int main(void)
     char objs[8192] = "";
     for (int b = 0; b < NBENCH; b++) {
         const char *n = names[b];
-        snprintf(cmd, sizeof cmd,
+        int len = snprintf(cmd, sizeof cmd,
                  "%s -b openmp -o %s/omp/%s.c bench/stencils/%s.stn && "
                  "%s -b naive -o %s/naive/%s.c bench/stencils/%s.stn && "
                  "%s %s -D%s=%s_naive -D%s_info=%s_naive_info -c %s/naive/%s.c -o %s/%s_naive.o",
                  GTCC_BIN, w, n, n, GTCC_BIN, w, n, n, cc, flags, n, n, n, n, w, n, w, n);
+        if (len < 0 || (size_t)len >= sizeof cmd) {
+            fprintf(stderr, "bench_stencils: build command too long\n");
+            return 1;
+        }
         if (run(cmd))
             return 1;
-        size_t len = strlen(objs);
-        snprintf(objs + len, sizeof objs - len, " %s/omp/%s.c %s/%s_naive.o", w, n, w, n);
+        size_t used = strlen(objs);
+        len = snprintf(objs + used, sizeof objs - used, " %s/omp/%s.c %s/%s_naive.o", w, n, w, n);
+        if (len < 0 || (size_t)len >= sizeof objs - used) {
+            fprintf(stderr, "bench_stencils: object list too long\n");
+            return 1;
+        }
     }
     snprintf(cmd, sizeof cmd,
              "d=$(ls -d /usr/lib/llvm-*/lib 2>/dev/null | while read x; do "
