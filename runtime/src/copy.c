@@ -9,19 +9,33 @@
  *     one memcpy when both strides are 1, else a strided loop; or
  *   - they differ (a transpose): the source's and the destination's contiguous dimensions
  *     are cut into tiles (256 bytes along the source's rows, 512 along the destination's),
- *     each copied 8 source rows at a time, while the next tile is prefetched.
+ *     each copied 8 source rows at a time, while the next tile is prefetched. Copies of
+ *     4 MiB or more of 4- or 8-byte elements whose destination rows start on cache lines
+ *     write with non-temporal stores (SSE2 movnti on x86-64) in 512x256-byte tiles: the
+ *     destination is then never read before being written, which is most of what made the
+ *     transpose slower than memcpy.
  * The rows or tiles are visited with a mixed-radix counter (seed 004): each digit is a loop
  * (an outer dimension or a tile index) with its byte steps in source and destination; a step
  * adds the innermost digit's steps and on overflow carries into the next digit, subtracting
  * what the wrapped digit had added. No index is ever unravelled: the only divisions are the
  * tile counts, once per copy, and there is none per element.
  *
- * Measured with bench/bench_copy.c (256x256x64 doubles, C to F order): the transpose runs at
- * 0.5 to 0.7 of memcpy of the same bytes; staging tiles through packed buffers, square
- * tiles and AVX2 tile kernels were all slower on that machine. */
+ * Measured with bench/bench_copy.c (256x256x64 doubles, C to F order) on the 2-core VM: the
+ * transpose ran at 0.44 to 0.54 of memcpy of the same bytes with cached stores, and runs at
+ * 0.8 to 1.0 with streaming stores (F to C alike); tile sizes alone moved it by +-0.1, and
+ * staging tiles through packed buffers, square tiles and AVX2 tile kernels were all slower.
+ * Unaligned destinations (e.g. F order with a halo of 1) keep cached stores: streaming
+ * partial lines ran at 0.1. */
 #include <string.h>
 
 #include "rt.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define HAVE_STREAM 1 /* non-temporal stores (SSE2, guaranteed on x86-64) */
+#else
+#define HAVE_STREAM 0
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 /* Elements are moved as same-size integers: bit-exact (NaN payloads survive), and allowed to
@@ -136,9 +150,10 @@ static void copy_rows(word1 *dst, const word1 *src, const dim *d, int nd, size_t
  * current one is prefetched while this one is copied: across strided rows the hardware
  * prefetcher does not help, and without it a transpose waits on memory latency. */
 
-#define DEFINE_TILE(T)                                                                       \
-    static void tile_unit_##T(word1 *RESTRICT dst, int64_t dsx, const word1 *RESTRICT src,  \
-                              int64_t ssy, int64_t tx, int64_t ty)                           \
+#define STORE(p, v) (*(p) = (v))
+#define DEFINE_TILE_UNIT(NAME, T, PUT)                                                       \
+    static void NAME(word1 *RESTRICT dst, int64_t dsx, const word1 *RESTRICT src,            \
+                     int64_t ssy, int64_t tx, int64_t ty)                                    \
     {                                                                                        \
         int64_t y0 = 0;                                                                      \
         for (; y0 + 8 <= ty; y0 += 8) {                                                      \
@@ -147,17 +162,19 @@ static void copy_rows(word1 *dst, const word1 *src, const dim *d, int nd, size_t
             for (int64_t x = 0; x < tx; x++, d += dsx, s++) {                                \
                 T a0 = s[0], a1 = s[ssy], a2 = s[2 * ssy], a3 = s[3 * ssy];                  \
                 T a4 = s[4 * ssy], a5 = s[5 * ssy], a6 = s[6 * ssy], a7 = s[7 * ssy];        \
-                d[0] = a0, d[1] = a1, d[2] = a2, d[3] = a3;                                  \
-                d[4] = a4, d[5] = a5, d[6] = a6, d[7] = a7;                                  \
+                PUT(d, a0), PUT(d + 1, a1), PUT(d + 2, a2), PUT(d + 3, a3);                  \
+                PUT(d + 4, a4), PUT(d + 5, a5), PUT(d + 6, a6), PUT(d + 7, a7);              \
             }                                                                                \
         }                                                                                    \
         for (; y0 < ty; y0++) {                                                              \
             T *d = (T *)dst + y0;                                                            \
             const T *s = (const T *)src + y0 * ssy;                                          \
             for (int64_t x = 0; x < tx; x++)                                                 \
-                d[x * dsx] = s[x];                                                           \
+                PUT(d + x * dsx, s[x]);                                                      \
         }                                                                                    \
-    }                                                                                        \
+    }
+#define DEFINE_TILE(T)                                                                       \
+    DEFINE_TILE_UNIT(tile_unit_##T, T, STORE)                                                \
     static void tile_any_##T(word1 *RESTRICT dst, int64_t dsx, int64_t dsy,                  \
                              const word1 *RESTRICT src, int64_t ssx, int64_t ssy, int64_t tx, \
                              int64_t ty)                                                     \
@@ -172,6 +189,17 @@ static void copy_rows(word1 *dst, const word1 *src, const dim *d, int nd, size_t
 DEFINE_TILE(word8)
 DEFINE_TILE(word4)
 DEFINE_TILE(word1)
+
+#if HAVE_STREAM
+/* The same unit kernel with non-temporal stores (movnti): each destination row segment of 8
+   elements is written at once, so a write-combining buffer fills (a whole line when
+   aligned) and goes to memory without the line being read first (no read-for-ownership)
+   and without evicting the source from the caches. */
+#define STREAM8(p, v) _mm_stream_si64((long long *)(void *)(p), (long long)(v))
+#define STREAM4(p, v) _mm_stream_si32((int *)(void *)(p), (int)(v))
+DEFINE_TILE_UNIT(tile_stream_word8, word8, STREAM8)
+DEFINE_TILE_UNIT(tile_stream_word4, word4, STREAM4)
+#endif
 
 /* Prefetches rows lines of width bytes, stride bytes apart, for reading or writing. */
 static void prefetch_rows(const word1 *p, int64_t stride, int64_t rows, int64_t width, int write)
@@ -189,23 +217,42 @@ static void prefetch_rows(const word1 *p, int64_t stride, int64_t rows, int64_t 
 #endif
 }
 
-/* Tile edges in elements: 256 bytes along x, 512 along y (measured with bench_copy: long
-   destination rows matter more than square tiles). */
-static int64_t tile_x(size_t esize)
+/* Copies of at least this many bytes stream their destination (non-temporal stores): a
+   transpose of a box larger than the caches otherwise reads every destination line before
+   writing it, and evicts source lines still to be read. Smaller copies keep the destination
+   in the cache, where the caller will usually read it next. */
+#define STREAM_MIN ((int64_t)4 << 20)
+
+/* Tile edges in elements (measured with bench_copy). Cached stores: 256 bytes along x, 512
+   along y (long destination rows matter more than square tiles). Streaming stores: 512 bytes
+   along x, 256 along y; with x covering a whole 64-double row the third dimension runs
+   inside the tiles, so that the source streams. */
+static int64_t tile_x(size_t esize, int stream)
 {
-    return 256 / (int64_t)esize;
+    return (stream ? 512 : 256) / (int64_t)esize;
 }
 
-static int64_t tile_y(size_t esize)
+static int64_t tile_y(size_t esize, int stream)
 {
-    return 512 / (int64_t)esize;
+    return (stream ? 256 : 512) / (int64_t)esize;
 }
 
 static void copy_tiles(word1 *dst, const word1 *src, const dim *d, int nd, int xs, size_t esize)
 {
     /* y: the destination's contiguous dimension (innermost, nd - 1); x: the source's (xs). */
-    int64_t es = (int64_t)esize, tx0 = tile_x(esize), ty0 = tile_y(esize);
     const dim *x = &d[xs], *y = &d[nd - 1];
+    int64_t es = (int64_t)esize, bytes = es;
+    for (int k = 0; k < nd; k++)
+        bytes *= d[k].n;
+    int unit = x->ss == 1 && y->ds == 1, more;
+    /* Streaming needs every destination row segment to start on a cache line (a partly
+       written write-combining buffer goes to memory in pieces, several times slower). */
+    int aligned = (uintptr_t)dst % 64 == 0;
+    for (int k = 0; k < nd - 1; k++)
+        aligned &= d[k].ds * es % 64 == 0;
+    int stream = HAVE_STREAM && unit && (esize == 8 || esize == 4) && aligned &&
+                 bytes >= STREAM_MIN;
+    int64_t tx0 = tile_x(esize, stream), ty0 = tile_y(esize, stream);
     /* Digits: the x tiles, the y tiles and the other dimension (3-d boxes have one). The
        other goes innermost when it continues a whole tile row in memory (its stride on one
        side is the stride times the extent of a dimension the tile covers completely): then
@@ -225,7 +272,6 @@ static void copy_tiles(word1 *dst, const word1 *src, const dim *d, int nd, int x
     if (z_inner)
         g[ng++] = (digit){d[z].n, d[z].ss * es, d[z].ds * es};
     int64_t cnt[3] = {0, 0, 0}, so = 0, dof = 0;
-    int unit = x->ss == 1 && y->ds == 1, more;
     do {
         int64_t tx = x->n - cnt[kx] * tx0, ty = y->n - cnt[ky] * ty0;
         tx = tx < tx0 ? tx : tx0;
@@ -235,8 +281,16 @@ static void copy_tiles(word1 *dst, const word1 *src, const dim *d, int nd, int x
         more = advance(g, cnt, ng, &so, &dof); /* the next tile: prefetch it */
         if (more && unit) {
             prefetch_rows(src + so, y->ss * es, ty0, tx0 * es, 0);
-            prefetch_rows(dst + dof, x->ds * es, tx0, ty0 * es, 1);
+            if (!stream) /* streamed lines are not read */
+                prefetch_rows(dst + dof, x->ds * es, tx0, ty0 * es, 1);
         }
+#if HAVE_STREAM
+        if (stream && esize == 8)
+            tile_stream_word8(dp, x->ds, sp, y->ss, tx, ty);
+        else if (stream)
+            tile_stream_word4(dp, x->ds, sp, y->ss, tx, ty);
+        else
+#endif
         if (unit && esize == 8)
             tile_unit_word8(dp, x->ds, sp, y->ss, tx, ty);
         else if (unit && esize == 4)
@@ -250,6 +304,11 @@ static void copy_tiles(word1 *dst, const word1 *src, const dim *d, int nd, int x
         else
             tile_any_word1(dp, x->ds, y->ds, sp, x->ss, y->ss, tx, ty);
     } while (more);
+#if HAVE_STREAM
+    if (stream)
+        _mm_sfence(); /* order the streamed stores before any later store (another thread
+                         may read dst once we return and it is told so) */
+#endif
 }
 
 void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,

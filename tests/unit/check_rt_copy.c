@@ -229,6 +229,28 @@ START_TEST(copy_large)
 }
 END_TEST
 
+/* Transposes above the 4 MiB streaming threshold with every destination row on a cache line,
+ * so that they take the non-temporal-store path of copy.c (both directions, 8- and 4-byte
+ * elements, sizes that leave partial tiles). */
+START_TEST(copy_stream)
+{
+    static const int64_t interior[2][3] = {{136, 96, 64}, {272, 80, 64}}; /* 6.4, 5.3 MiB */
+    static const int64_t h[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    gt_dtype dtype = _i == 0 ? GT_FLOAT64 : GT_FLOAT32;
+    gt_storage *c = make(dtype, "IJK", "C", interior[_i], h, 0);
+    gt_storage *f = make(dtype, "IJK", "F", interior[_i], h, 0);
+    fill_all(c, 0);
+    fill_all(f, 1);
+    ck_assert_int_eq(gt_copy_into(f, c), 0);
+    check_copied(f, c);
+    fill_all(c, 1);
+    ck_assert_int_eq(gt_copy_into(c, f), 0);
+    check_copied(c, f);
+    gt_release(c);
+    gt_release(f);
+}
+END_TEST
+
 START_TEST(copy_into_errors)
 {
     static const int64_t interior[3] = {4, 5, 6}, other[3] = {4, 5, 7};
@@ -416,6 +438,7 @@ Suite *suite_rt_copy(void)
     t = tcase_create("copy");
     tcase_add_test(t, copy_low_dims);
     tcase_add_test(t, copy_large);
+    tcase_add_loop_test(t, copy_stream, 0, 2);
     tcase_add_test(t, copy_into_errors);
     tcase_add_loop_test(t, copy_whole, 0, 4);
     tcase_set_timeout(t, 60);
