@@ -210,13 +210,11 @@ START_TEST(copy_low_dims)
 }
 END_TEST
 
-/* A larger transpose (several tiles along every dimension), both ways. */
-START_TEST(copy_large)
+/* Copies a C-order storage into an F-order one and back, checking both. */
+static void transpose_both_ways(gt_dtype dtype, const int64_t *interior, const int64_t h[3][2])
 {
-    static const int64_t interior[3] = {130, 67, 41};
-    static const int64_t h[3][2] = {{2, 2}, {1, 1}, {0, 0}};
-    gt_storage *c = make(GT_FLOAT64, "IJK", "C", interior, h, 0);
-    gt_storage *f = make(GT_FLOAT64, "IJK", "F", interior, h, 0);
+    gt_storage *c = make(dtype, "IJK", "C", interior, h, 0);
+    gt_storage *f = make(dtype, "IJK", "F", interior, h, 0);
     fill_all(c, 0);
     fill_all(f, 1);
     ck_assert_int_eq(gt_copy_into(f, c), 0);
@@ -227,6 +225,14 @@ START_TEST(copy_large)
     gt_release(c);
     gt_release(f);
 }
+
+/* A larger transpose (several tiles along every dimension), both ways. */
+START_TEST(copy_large)
+{
+    static const int64_t interior[3] = {130, 67, 41};
+    static const int64_t h[3][2] = {{2, 2}, {1, 1}, {0, 0}};
+    transpose_both_ways(GT_FLOAT64, interior, h);
+}
 END_TEST
 
 /* Transposes above the 4 MiB streaming threshold with every destination row on a cache line,
@@ -236,18 +242,7 @@ START_TEST(copy_stream)
 {
     static const int64_t interior[2][3] = {{136, 96, 64}, {272, 80, 64}}; /* 6.4, 5.3 MiB */
     static const int64_t h[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-    gt_dtype dtype = _i == 0 ? GT_FLOAT64 : GT_FLOAT32;
-    gt_storage *c = make(dtype, "IJK", "C", interior[_i], h, 0);
-    gt_storage *f = make(dtype, "IJK", "F", interior[_i], h, 0);
-    fill_all(c, 0);
-    fill_all(f, 1);
-    ck_assert_int_eq(gt_copy_into(f, c), 0);
-    check_copied(f, c);
-    fill_all(c, 1);
-    ck_assert_int_eq(gt_copy_into(c, f), 0);
-    check_copied(c, f);
-    gt_release(c);
-    gt_release(f);
+    transpose_both_ways(_i == 0 ? GT_FLOAT64 : GT_FLOAT32, interior[_i], h);
 }
 END_TEST
 
