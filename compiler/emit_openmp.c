@@ -23,10 +23,13 @@
  *
  * In the body, a parallel computation runs each group of kernels as one
  * `omp for` over (level, J block, I block); each kernel loops over its rows
- * inside the block, the contiguous axis I innermost under `omp simd`. A
- * forward/backward computation that is columnar runs an `omp for` over
- * blocks with all its levels inside (carried values stay in cache); other
- * ones loop over levels, each kernel an `omp for` over rows.
+ * inside the block, the contiguous axis I innermost under `omp simd`.
+ * Columnar forward/backward computations of one column group run as one
+ * `omp for` over blocks of columns, each block through all their levels (the
+ * carried values of the level just computed stay in L1); in the generic path,
+ * when every field parameter has unit K stride, one column at a time instead,
+ * the k-cached values carried in locals. Other forward/backward computations
+ * loop over levels, each kernel an `omp for` over rows.
  *
  * Boundary conditions: for each kernel the reads of fields with a boundary
  * condition give, per axis, the offsets [lo, hi] they reach. A row whose J or
@@ -86,6 +89,11 @@ typedef struct {
     /* locals holding statement-recomputed temporaries at read offsets */
     VEC(RecomputedAt) rc;
     const IrField *producing; /* emitting the producer of this temporary */
+    /* the column path: k-cached fields, per field id the levels carried (0:
+     * none) and their locals, [d] holding level k - d (forward) or k + d */
+    int *kc_depth;
+    const char *(*kc_name)[IR_KCACHE_MAX + 1];
+    int kc_dir;               /* -1 forward, +1 backward */
 } Omp;
 
 /* An expression-recomputed temporary: one assignment, substituted. */
@@ -348,6 +356,16 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
             break;
         }
     }
+    /* a k-cached value of a level just computed (never a column reduction's
+     * read, which runs over the whole column) */
+    if (m->kc_depth && m->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
+        cx->idx[AXIS_K] != m->kk) {
+        int64_t d = off[AXIS_K] * m->kc_dir;
+        if (d >= 1 && d <= m->kc_depth[f->id]) {
+            emit_text(o, "%s", m->kc_name[f->id][d]);
+            return;
+        }
+    }
     /* an array: position per axis, remapped where a boundary condition applies */
     const char *pos[NAXES] = {0};
     const char *dirichlet = NULL;
@@ -396,7 +414,10 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
         else {
             const char *stride = a == 0 ? m->si[f->id] : a == 1 ? m->sj[f->id] : m->sk[f->id];
             bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0;
-            emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride);
+            if (strcmp(stride, "1") == 0)
+                emit_text(o, "%s", pos[a]);   /* a sum of terms: no parentheses needed */
+            else
+                emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride);
         }
     }
     if (first)
@@ -1011,60 +1032,339 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
     }
 }
 
-static void emit_vertical(Omp *m, const IrComputation *comp)
+static void open_level_loop(Omp *m, const IrInterval *iv, bool fwd)
+{
+    if (fwd)
+        emit_line(m->o, "for (int64_t k = %s; k < %s; k++) {", level(m, iv->lo, 0),
+                  level(m, iv->hi, 0));
+    else
+        emit_line(m->o, "for (int64_t k = %s; k >= %s; k--) {", level(m, iv->hi, -1),
+                  level(m, iv->lo, 0));
+    m->o->indent++;
+}
+
+static void comp_comment(Omp *m, const IrComputation *comp)
+{
+    static const char *const orders[] = {"parallel", "forward", "backward"};
+    emit_line(m->o, "/* computation(%s) at line %d%s */", orders[comp->order], comp->loc.line,
+              comp->order == ORDER_PARALLEL ? ""
+              : comp->columnar               ? ", by columns"
+                                             : ", level by level");
+}
+
+/* A forward/backward computation that is not columnar: its levels in turn,
+ * each kernel an `omp for` over rows. */
+static void emit_levels(Omp *m, const IrComputation *comp)
 {
     Out *o = m->o;
-    bool fwd = comp->order == ORDER_FORWARD;
-    if (comp->columnar) {
-        emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
-        emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
-                  BLOCK_J_COLUMN);
-        emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
-                  BLOCK_I);
-        o->indent++;
-        block_bounds(m, BLOCK_J_COLUMN);
-        emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
-        declare_restrict(m);
-    }
     for (int ii = 0; ii < comp->intervals.len; ii++) {
         const IrInterval *iv = comp->intervals.items[ii];
-        if (fwd)
-            emit_line(o, "for (int64_t k = %s; k < %s; k++) {", level(m, iv->lo, 0),
-                      level(m, iv->hi, 0));
-        else
-            emit_line(o, "for (int64_t k = %s; k >= %s; k--) {", level(m, iv->hi, -1),
-                      level(m, iv->lo, 0));
-        o->indent++;
+        open_level_loop(m, iv, comp->order == ORDER_FORWARD);
         for (int kk = 0; kk < iv->kernels.len; kk++) {
             const IrKernel *k = &iv->kernels.items[kk];
             unsigned axes = ir_stmt_axes(iv->stmts.items[k->first]) & ~(unsigned)AXES_K;
             if (axes != AXES_IJ)
                 kernel_simple(m, iv, k, axes, "k");
             else
-                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, comp->columnar), "k",
-                            !comp->columnar);
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true);
         }
-        o->indent--;
-        emit_line(o, "}");
-    }
-    if (comp->columnar) {
         o->indent--;
         emit_line(o, "}");
     }
 }
 
+/* A column group by cache blocks: an `omp for` over blocks of BI x BJ
+ * columns, each block running every computation of the group over all its
+ * levels, rows of the block under `omp simd` (the carried values of the
+ * level just computed are in L1). */
+static void emit_column_rows(Omp *m, int c0, int c1)
+{
+    Out *o = m->o;
+    emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
+              BLOCK_J_COLUMN);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
+              BLOCK_I);
+    o->indent++;
+    block_bounds(m, BLOCK_J_COLUMN);
+    emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
+    declare_restrict(m);
+    for (int c = c0; c <= c1; c++) {
+        const IrComputation *comp = m->st->computations.items[c];
+        if (c > c0)
+            comp_comment(m, comp);
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *iv = comp->intervals.items[ii];
+            open_level_loop(m, iv, comp->order == ORDER_FORWARD);
+            for (int kk = 0; kk < iv->kernels.len; kk++) {
+                const IrKernel *k = &iv->kernels.items[kk];
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false);
+            }
+            o->indent--;
+            emit_line(o, "}");
+        }
+    }
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* Can the group run one column at a time (every kernel over the same
+ * columns)? */
+static bool columns_alike(const Omp *m, int c0, int c1)
+{
+    const Extent *r0 = NULL;
+    for (int c = c0; c <= c1; c++) {
+        const IrComputation *comp = m->st->computations.items[c];
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *iv = comp->intervals.items[ii];
+            for (int kk = 0; kk < iv->kernels.len; kk++) {
+                const Extent *r = &iv->stmts.items[iv->kernels.items[kk].first]->region;
+                if (!r0)
+                    r0 = r;
+                for (int a = 0; a < 2; a++)
+                    if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
+                        return false;
+            }
+        }
+    }
+    return r0 != NULL;
+}
+
+static void mark_used(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    ((bool *)ctx)[f->id] = true;
+}
+
+/* The levels of the k-cached fields an interval reads back, per field id. */
+typedef struct {
+    const Omp *m;
+    int *depth;
+} KcVisit;
+
+static void kc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    KcVisit *kv = ctx;
+    int64_t d = off[AXIS_K] * kv->m->kc_dir;
+    if (in_column || off[AXIS_I] || off[AXIS_J] || d < 1)
+        return;
+    /* kc_depth holds the computation's depth while this runs */
+    if (d <= kv->m->kc_depth[f->id] && d > kv->depth[f->id])
+        kv->depth[f->id] = (int)d;
+}
+
+/* Loads f at (i, j, k + dk) into dst, bypassing the k-cache. */
+static void load_into(Omp *m, const IrField *f, int64_t dk, const char *dst)
+{
+    int *saved = m->kc_depth;
+    m->kc_depth = NULL;
+    IrExpr e = {.kind = IR_LOAD, .type = f->type, .shape = f->axes};
+    e.load.field = (IrField *)f;
+    e.load.offset[AXIS_K] = dk;
+    EmitExprCtx cx = point_ctx(m, "k");
+    emit_begin_line(m->o);
+    emit_text(m->o, "%s = ", dst);
+    omp_load(m->o, &cx, &e);
+    emit_text(m->o, ";");
+    emit_end_line(m->o);
+    m->kc_depth = saved;
+}
+
+/* One kernel at the point (i, j, k) of the column path: remapped reads when
+ * the point is within its boundary-condition reach of the domain's edge. */
+static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    Reach reach = kernel_reach(iv, k);
+    const char *idx[NAXES] = {"i", "j", "k"};
+    const char *slab = NULL;
+    for (int a = 0; a < NAXES; a++) {
+        if (!reach.has[a])
+            continue;
+        const char *t = arena_printf(arena, "%s < %" PRId64 " || %s >= %s", idx[a],
+                                     -reach.lo[a], idx[a],
+                                     plus(arena, size_name(m, a), -reach.hi[a]));
+        slab = slab ? arena_printf(arena, "%s || %s", slab, t) : t;
+    }
+    emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
+              k->first + k->count - 1, iv->stmts.items[k->first]->loc.line,
+              iv->stmts.items[k->first + k->count - 1]->loc.line);
+    if (slab) {
+        emit_line(o, "if (%s) {", slab);
+        o->indent++;
+        m->safe = true;
+        point_body(m, iv, k, "k");
+        m->safe = false;
+        o->indent--;
+        emit_line(o, "} else {");
+    } else {
+        emit_line(o, "{");
+    }
+    o->indent++;
+    point_body(m, iv, k, "k");
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* A column group one column at a time (the path for unit K stride): an `omp
+ * for` over columns, each running every computation of the group over all
+ * its levels, the k-cached values carried in locals (k-caching). */
+static void emit_column_points(Omp *m, int c0, int c1)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    const IrStencil *st = m->st;
+    int nf = st->fields.len;
+    const IrInterval *iv0 = st->computations.items[c0]->intervals.items[0];
+    const IrKernel *k0 = &iv0->kernels.items[0];
+    Ranges r = kernel_ranges(m, iv0, k0, false);
+    /* with unit K stride known, the K index needs no multiplication */
+    const char **sk = m->sk;
+    m->sk = arena_alloc(arena, sizeof *m->sk * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++)
+        m->sk[f] = st->fields.items[f]->kind == IR_PARAM_FIELD ? "1" : sk[f];
+    emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
+    emit_line(o, "for (int64_t j = %s; j < %s; j++)", r.jlo, r.jhi);
+    open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+    int *depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
+    int *iv_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
+    m->kc_name = arena_alloc(arena, sizeof *m->kc_name * (size_t)(nf + 1));
+    for (int c = c0; c <= c1; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        if (c > c0)
+            comp_comment(m, comp);
+        emit_line(o, "{");
+        o->indent++;
+        memset(depth, 0, sizeof(int) * (size_t)(nf + 1));
+        m->kc_dir = comp->order == ORDER_FORWARD ? -1 : 1;
+        for (int q = 0; q < comp->kcache.len; q++) {
+            const IrField *f = comp->kcache.items[q].field;
+            depth[f->id] = comp->kcache.items[q].depth;
+            emit_begin_line(o);
+            emit_text(o, "%s ", emit_c_type(f->type));
+            for (int d = 1; d <= depth[f->id]; d++) {
+                m->kc_name[f->id][d] = emit_unique(
+                    arena, &m->es->names,
+                    arena_printf(arena, "%s_k%s%d", m->es->field[f->id],
+                                 comp->order == ORDER_FORWARD ? "m" : "p", d));
+                emit_text(o, "%s%s = ", d > 1 ? ", " : "", m->kc_name[f->id][d]);
+                emit_const(o, f->type, 0, 0.0);
+            }
+            emit_text(o, ";");
+            emit_end_line(o);
+        }
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *iv = comp->intervals.items[ii];
+            bool fwd = comp->order == ORDER_FORWARD;
+            /* the levels this interval reads back: loaded before its first
+             * level (remapped, as that level's reads would be), then carried */
+            memset(iv_depth, 0, sizeof(int) * (size_t)(nf + 1));
+            m->kc_depth = depth;
+            KcVisit kv = {m, iv_depth};
+            for (int s = 0; s < iv->stmts.len; s++)
+                visit_stmt(iv->stmts.items[s], kc_visit, &kv);
+            m->kc_depth = NULL;
+            bool any = false;
+            for (int f = 0; f < nf; f++)
+                any = any || iv_depth[f];
+            if (any) {
+                emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
+                o->indent++;
+                emit_line(o, "const int64_t k = %s;",
+                          fwd ? level(m, iv->lo, 0) : level(m, iv->hi, -1));
+                m->safe = true;
+                for (int f = 0; f < nf; f++)
+                    for (int d = 1; d <= iv_depth[f]; d++)
+                        load_into(m, st->fields.items[f], (int64_t)d * m->kc_dir,
+                                  m->kc_name[f][d]);
+                m->safe = false;
+                o->indent--;
+                emit_line(o, "}");
+            }
+            open_level_loop(m, iv, fwd);
+            m->kc_depth = iv_depth;
+            for (int kk = 0; kk < iv->kernels.len; kk++)
+                column_kernel(m, iv, &iv->kernels.items[kk]);
+            m->kc_depth = NULL;
+            /* carry: the level just computed becomes level k -/+ 1 */
+            for (int f = 0; f < nf; f++) {
+                for (int d = iv_depth[f]; d > 1; d--)
+                    emit_line(o, "%s = %s;", m->kc_name[f][d], m->kc_name[f][d - 1]);
+                if (iv_depth[f])
+                    load_into(m, st->fields.items[f], 0, m->kc_name[f][1]);
+            }
+            o->indent--;
+            emit_line(o, "}");
+        }
+        /* the locals are set but not read when no interval reads them back */
+        for (int q = 0; q < comp->kcache.len; q++)
+            for (int d = 1; d <= comp->kcache.items[q].depth; d++)
+                emit_line(o, "(void)%s;", m->kc_name[comp->kcache.items[q].field->id][d]);
+        o->indent--;
+        emit_line(o, "}");
+    }
+    close_block(o);
+    m->sk = sk;
+}
+
+/* Consecutive columnar computations of one column group. The generic path
+ * runs them one column at a time when every field parameter with a K axis
+ * has unit K stride, in cache blocks otherwise (as the fast path does). */
+static void emit_columns(Omp *m, int c0, int c1)
+{
+    Out *o = m->o;
+    const IrStencil *st = m->st;
+    if (m->fast || !columns_alike(m, c0, c1)) {
+        emit_column_rows(m, c0, c1);
+        return;
+    }
+    bool *used = arena_alloc(m->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    for (int c = c0; c <= c1; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int ii = 0; ii < comp->intervals.len; ii++)
+            for (int s = 0; s < comp->intervals.items[ii]->stmts.len; s++)
+                visit_stmt(comp->intervals.items[ii]->stmts.items[s], mark_used, used);
+    }
+    emit_begin_line(o);
+    emit_text(o, "if (true");
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (used[f] && fd->kind == IR_PARAM_FIELD && (fd->axes & AXES_K))
+            emit_text(o, " && %s == 1", m->sk[f]);
+    }
+    emit_text(o, ") {");
+    emit_end_line(o);
+    o->indent++;
+    emit_column_points(m, c0, c1);
+    o->indent--;
+    emit_line(o, "} else {");
+    o->indent++;
+    emit_column_rows(m, c0, c1);
+    o->indent--;
+    emit_line(o, "}");
+}
+
 static void emit_body(Omp *m)
 {
-    for (int c = 0; c < m->st->computations.len; c++) {
-        const IrComputation *comp = m->st->computations.items[c];
-        static const char *const orders[] = {"parallel", "forward", "backward"};
+    const IrStencil *st = m->st;
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
         emit_blank(m->o);
-        emit_line(m->o, "/* computation(%s) at line %d%s */", orders[comp->order], comp->loc.line,
-                  comp->columnar ? ", by columns" : "");
-        if (comp->order == ORDER_PARALLEL)
+        comp_comment(m, comp);
+        if (comp->order == ORDER_PARALLEL) {
             emit_parallel(m, comp);
-        else
-            emit_vertical(m, comp);
+        } else if (!comp->columnar) {
+            emit_levels(m, comp);
+        } else {
+            int last = c;
+            while (last + 1 < st->computations.len &&
+                   st->computations.items[last + 1]->columnar &&
+                   st->computations.items[last + 1]->column_group == comp->column_group)
+                last++;
+            emit_columns(m, c, last);
+            c = last;
+        }
     }
 }
 

@@ -38,7 +38,13 @@
  * A forward/backward computation is `columnar` when no statement reads a
  * field written in it at a horizontal offset: the backend then runs whole
  * columns per cache block, with no barrier between levels (the carried values
- * of level k-1 are still in cache, k-caching). */
+ * of level k-1 are still in cache). Consecutive columnar computations form one
+ * column group when none reads at a horizontal offset what another writes:
+ * each block runs through all of them before the next (a tridiagonal solve's
+ * backward sweep finds the forward sweep's coefficients in cache). The
+ * k-cache lists the fields a columnar computation reads back from the levels
+ * it just computed; a backend that runs one column at a time carries them in
+ * locals (registers). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,11 +165,16 @@ static const char *check_if(Fuse *f, StmtInfo *si)
         return NULL;
     if (!if_pointwise(f, s, &si->region))
         return "an if whose branches run over different regions or hold a reduction";
+    /* in a forward/backward computation a point of a level writes that
+     * point only, so a read of its column (at a K offset, or a column
+     * reduction) sees no other point's write of the if */
+    bool vertical = f->st->computations.items[si->comp]->order != ORDER_PARALLEL;
     for (int i = 0; i < si->acc.len; i++) {
         const Access *r = &si->acc.items[i];
         if (r->write)
             continue;
-        if ((offset_nonzero(r, false) || r->in_column) && writes(si, r->field))
+        if ((offset_nonzero(r, vertical) || (r->in_column && !vertical)) &&
+            writes(si, r->field))
             return "an if that reads a field it writes at an offset";
     }
     return NULL;
@@ -734,6 +745,101 @@ static void plan_buffers(Fuse *f)
     free(lo), free(hi), free(grp), free(buf_end), free(buf_owner);
 }
 
+/* ============================================================ columns */
+
+/* Which computations run by columns, how they group into column loops, and
+ * their k-caches. Linear in the accesses: per computation, the fields it
+ * writes and the fields it reads at a horizontal offset. */
+static void plan_columns(Fuse *f)
+{
+    IrStencil *st = f->st;
+    int nc = st->computations.len, nf = st->fields.len;
+    bool *writes_in = calloc((size_t)nc * (size_t)nf + 1, 1);
+    bool *hreads_in = calloc((size_t)nc * (size_t)nf + 1, 1);
+    bool *flat = calloc((size_t)nc + 1, 1);   /* has a statement without I or J */
+    if (!writes_in || !hreads_in || !flat)
+        gtcc_die("out of memory");
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if ((si->axes & AXES_IJ) != AXES_IJ)
+            flat[si->comp] = true;
+        for (int k = 0; k < si->acc.len; k++) {
+            Access *a = &si->acc.items[k];
+            size_t at = (size_t)si->comp * (size_t)nf + (size_t)a->field->id;
+            if (a->write)
+                writes_in[at] = true;
+            else if (a->offset[AXIS_I] || a->offset[AXIS_J])
+                hreads_in[at] = true;
+        }
+    }
+    int group = -1, ngroups = 0;
+    bool *gw = calloc((size_t)nf + 1, 1), *gh = calloc((size_t)nf + 1, 1);
+    if (!gw || !gh)
+        gtcc_die("out of memory");
+    for (int ci = 0; ci < nc; ci++) {
+        IrComputation *comp = st->computations.items[ci];
+        const bool *w = writes_in + (size_t)ci * (size_t)nf;
+        const bool *h = hreads_in + (size_t)ci * (size_t)nf;
+        comp->columnar = comp->order != ORDER_PARALLEL && !flat[ci];
+        comp->kcache.len = 0;
+        for (int t = 0; t < nf && comp->columnar; t++)
+            if (w[t] && h[t])
+                comp->columnar = false;
+        if (!comp->columnar) {
+            comp->column_group = -1;
+            group = -1;
+            continue;
+        }
+        /* joins the previous computation's column loop when neither reads at
+         * a horizontal offset what the other writes */
+        bool join = group >= 0;
+        for (int t = 0; t < nf && join; t++)
+            if ((gw[t] && h[t]) || (w[t] && gh[t]))
+                join = false;
+        if (!join) {
+            group = ngroups++;
+            memset(gw, 0, (size_t)nf);
+            memset(gh, 0, (size_t)nf);
+        }
+        comp->column_group = group;
+        for (int t = 0; t < nf; t++) {
+            gw[t] = gw[t] || w[t];
+            gh[t] = gh[t] || h[t];
+        }
+        /* k-cache: arrays written here, read at zero horizontal offset on the
+         * levels already computed (a K boundary condition could remap such a
+         * read to a level not computed yet: those stay loads) */
+        int *depth = calloc((size_t)nf + 1, sizeof *depth);
+        if (!depth)
+            gtcc_die("out of memory");
+        int dir = comp->order == ORDER_FORWARD ? -1 : 1;
+        for (int i = 0; i < f->stmts.len; i++) {
+            StmtInfo *si = &f->stmts.items[i];
+            if (si->comp != ci)
+                continue;
+            for (int k = 0; k < si->acc.len; k++) {
+                Access *a = &si->acc.items[k];
+                IrField *fd = a->field;
+                int64_t d = a->offset[AXIS_K] * dir;
+                if (a->write || a->in_column || a->offset[AXIS_I] || a->offset[AXIS_J] ||
+                    d < 1 || d > IR_KCACHE_MAX || !w[fd->id] || !(fd->axes & AXES_K) ||
+                    (fd->kind == IR_TEMP && fd->temp_class != IR_TEMP_FULL) ||
+                    (fd->kind == IR_PARAM_FIELD && fd->bc[AXIS_K].kind != BC_NONE))
+                    continue;
+                if (d > depth[fd->id])
+                    depth[fd->id] = (int)d;
+            }
+        }
+        for (int t = 0; t < nf; t++)
+            if (depth[t]) {
+                IrKCache kc = {st->fields.items[t], depth[t]};
+                vec_push(f->c->arena, &comp->kcache, kc);
+            }
+        free(depth);
+    }
+    free(writes_in), free(hreads_in), free(flat), free(gw), free(gh);
+}
+
 /* ============================================================ driver */
 
 static void plan_stencil(Compiler *c, IrStencil *st)
@@ -824,30 +930,7 @@ static void plan_stencil(Compiler *c, IrStencil *st)
             vec_push(c->arena, &iv->kernels, k);
         }
     }
-    for (int ci = 0; ci < st->computations.len; ci++) {
-        IrComputation *comp = st->computations.items[ci];
-        comp->columnar = comp->order != ORDER_PARALLEL;
-        if (!comp->columnar)
-            continue;
-        for (int i = 0; i < f.stmts.len && comp->columnar; i++) {
-            StmtInfo *si = &f.stmts.items[i];
-            if (si->comp != ci)
-                continue;
-            if ((si->axes & AXES_IJ) != AXES_IJ)
-                comp->columnar = false;
-            for (int j = 0; j < f.stmts.len && comp->columnar; j++) {
-                StmtInfo *sj = &f.stmts.items[j];
-                if (sj->comp != ci)
-                    continue;
-                for (int k = 0; k < si->acc.len; k++) {
-                    Access *a = &si->acc.items[k];
-                    if (!a->write && (a->offset[AXIS_I] || a->offset[AXIS_J]) &&
-                        writes(sj, a->field))
-                        comp->columnar = false;
-                }
-            }
-        }
-    }
+    plan_columns(&f);
     st->fused = true;
 }
 

@@ -528,6 +528,14 @@ typedef struct {
     VEC(IrKernel) kernels;    /* fuse.c; empty when no plan was made */
 } IrInterval;
 
+/* One k-cached field of a forward/backward computation. */
+typedef struct {
+    IrField *field;
+    int depth;                /* levels carried, 1 .. IR_KCACHE_MAX */
+} IrKCache;
+
+enum { IR_KCACHE_MAX = 4 };
+
 typedef struct {
     Loc loc;
     IterOrder order;
@@ -537,6 +545,16 @@ typedef struct {
     /* fuse.c, forward/backward only: no statement reads a field written here at a
      * horizontal offset, so each column can run all its levels on its own. */
     bool columnar;
+    /* fuse.c: consecutive columnar computations with the same number run in
+     * one loop over column blocks, each column through all of them in turn
+     * (no statement of the group reads at a horizontal offset a field the
+     * group writes); -1 when not columnar. */
+    int column_group;
+    /* fuse.c, columnar only: the k-cache, fields written here whose values at
+     * the levels just computed are read back (forward: k-1 .. k-depth;
+     * backward: k+1 .. k+depth, at zero horizontal offset). A backend running
+     * one column at a time carries them in locals instead of reloading. */
+    VEC(IrKCache) kcache;
 } IrComputation;
 
 /* One parameter, in declaration order: a field or a scalar. */

@@ -353,10 +353,22 @@ static void print_plan(FILE *out, const IrStencil *st)
     static const char *const orders[] = {"parallel", "forward", "backward"};
     for (int i = 0; i < st->computations.len; i++) {
         const IrComputation *comp = st->computations.items[i];
-        fprintf(out, "    computation %s%s\n", orders[comp->order],
+        fprintf(out, "    computation %s%s", orders[comp->order],
                 comp->order == ORDER_PARALLEL ? ""
                 : comp->columnar               ? " by columns"
                                                : " level by level");
+        if (comp->columnar) {
+            fprintf(out, ", column group %d", comp->column_group);
+            char sign = comp->order == ORDER_FORWARD ? '-' : '+';
+            for (int k = 0; k < comp->kcache.len; k++) {
+                const IrKCache *kc = &comp->kcache.items[k];
+                fprintf(out, "%s %s[k%c1", k ? "," : ", k-cache", kc->field->name, sign);
+                if (kc->depth > 1)
+                    fprintf(out, "..k%c%d", sign, kc->depth);
+                fputc(']', out);
+            }
+        }
+        fputc('\n', out);
         for (int j = 0; j < comp->intervals.len; j++) {
             const IrInterval *iv = comp->intervals.items[j];
             char lo[32], hi[32];
