@@ -44,7 +44,9 @@ void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
         opts.halo[nd][1] = halo[2 * a + 1];
         shape[nd] = halo[2 * a] + size[a] + halo[2 * a + 1];
     }
-    opts.defaults = "C";
+    /* the cpu layout (I contiguous, K slowest): the one the openmp backend's fast path
+     * is specialised on, so a stencil with temporaries can take it */
+    opts.defaults = "cpu";
     gt_storage *s = gt_empty(dtype, axes, shape, &opts);
     if (!s)
         return NULL;

@@ -27,7 +27,8 @@ int gt__fail(int code, const char *fmt, ...)
 
 /* Allocates a temporary of dtype over the axes named (a subset of "IJK" in that order) and
    the compute domain size[3] (NI, NJ, NK) grown by halo {ilo, ihi, jlo, jhi, klo, khi}, and
-   returns the host address of its element at the compute-domain origin, with its strides in
+   returns the host address of its element at the compute-domain origin (in the "cpu" layout:
+   I contiguous, K slowest), with its strides in
    elements along I, J, K in stride[3] (0 along an axis it lacks); *storage holds it, for
    gt_release. NULL on failure, with gt_last_error() set (*storage is then NULL). */
 void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
