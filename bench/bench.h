@@ -28,4 +28,11 @@ static inline double median(double *t, int n)
     return t[n / 2];
 }
 
+/* A shell prefix that sets $omp to the link flags of LLVM's libomp (as
+ * pkg-config gtrt links it), or to -fopenmp when no libomp is installed. */
+#define BENCH_OMP_LINK                                                                     \
+    "d=$(ls -d /usr/lib/llvm-*/lib 2>/dev/null | while read x; do "                        \
+    "[ -e $x/libomp.so ] && echo $x; done | tail -n 1); "                                  \
+    "if [ -n \"$d\" ]; then omp=\"-L$d -Wl,-rpath,$d -lomp\"; else omp=-fopenmp; fi; "
+
 #endif /* BENCH_H */

@@ -127,6 +127,28 @@ void hand_tridiagonal(const double *restrict a, const double *restrict b, double
     }
 }
 
+void hand_tridiagonal_kfirst(const double *a, const double *b, double *c, double *d, double *x,
+                             int64_t ni, int64_t nj, int64_t nk, int64_t si, int64_t sj)
+{
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t j = 0; j < nj; j++)
+        for (int64_t i = 0; i < ni; i++) {
+            const int64_t o = i * si + j * sj;
+            const double *restrict ca = a + o, *restrict cb = b + o;
+            double *restrict cc = c + o, *restrict cd = d + o, *restrict cx = x + o;
+            cc[0] = cc[0] / cb[0];
+            cd[0] = cd[0] / cb[0];
+            for (int64_t k = 1; k < nk; k++) {
+                double m = 1.0 / (cb[k] - ca[k] * cc[k - 1]);
+                cc[k] = cc[k] * m;
+                cd[k] = (cd[k] - ca[k] * cd[k - 1]) * m;
+            }
+            cx[nk - 1] = cd[nk - 1];
+            for (int64_t k = nk - 2; k >= 0; k--)
+                cx[k] = cd[k] - cc[k] * cx[k + 1];
+        }
+}
+
 void hand_heat2d(const double *restrict u, double *restrict unew, double alpha, int64_t ni,
                  int64_t nj, int64_t sj)
 {
