@@ -1808,10 +1808,16 @@ static void check_read(void *ctx, IrExpr *load, bool in_column)
     bool horizontal = off[AXIS_I] || off[AXIS_J];
     bool parallel = r->comp->order == ORDER_PARALLEL;
     char buf[96];
-    if (top_writes(r, f) && (horizontal || (parallel && off[AXIS_K]))) {
+    if (top_writes(r, f) && (horizontal || (parallel && (off[AXIS_K] || in_column)))) {
         if (!report_once(r, f))
             return;
-        if (r->top->kind == IR_IF)
+        if (in_column && !horizontal)
+            sema_error(r->s, load->loc, "'%s' is reduced over its column in the %s that writes "
+                       "it, in a parallel computation: the result would depend on the order of "
+                       "the levels; write the result into another %s", f->name,
+                       r->top->kind == IR_IF ? "if" : "statement",
+                       f->kind == IR_TEMP ? "temporary" : "field");
+        else if (r->top->kind == IR_IF)
             sema_error(r->s, load->loc, "'%s' is written inside this if, so it cannot be read at "
                        "an offset (%s) inside it; compute what the if reads before it", f->name,
                        offset_text(buf, off));
