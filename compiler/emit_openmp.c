@@ -777,10 +777,14 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
          * itself is in a J or K slab) */
         const char *lo_in = r.ilo, *hi_in = r.ihi;
         if (reach.has[AXIS_I]) {
-            lo_in = arena_printf(arena, "(%s > %" PRId64 " ? %s : %" PRId64 ")", r.ilo,
-                                 -reach.lo[AXIS_I], r.ilo, -reach.lo[AXIS_I]);
-            const char *lim = plus(arena, ni, -reach.hi[AXIS_I]);
-            hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, lim, r.ihi, lim);
+            /* max(ilo, -lo) and min(ihi, ni - hi), folded when both are the
+             * same text (clang warns of a tautological comparison) */
+            const char *lim = arena_printf(arena, "%" PRId64, -reach.lo[AXIS_I]);
+            if (strcmp(r.ilo, lim) != 0)
+                lo_in = arena_printf(arena, "(%s > %s ? %s : %s)", r.ilo, lim, r.ilo, lim);
+            lim = plus(arena, ni, -reach.hi[AXIS_I]);
+            if (strcmp(r.ihi, lim) != 0)
+                hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, lim, r.ihi, lim);
         }
         if (row_safe)
             emit_line(o, "const bool row_slab = %s;", row_safe);
