@@ -10,9 +10,19 @@ numeric: all
 	-@$(TEST_ENV) tests/numeric/run.sh
 
 # diff: the openmp backend against the naive one on every test program and
-# 240 random ones (tests/diff/run.sh).
+# 240 random ones, 1 in 8 of them taking the openmp backend's naive fallback
+# (tests/diff/run.sh).
 CHECK_GROUPS += diff
 .PHONY: diff
 diff: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/diff/run.sh
+
+# warnings: the C both backends generate for every test, example and bench
+# program compiles with -std=c11 -Wall -Wextra -Wpedantic -Werror -fopenmp,
+# by gcc and by clang when installed (tests/warnings/run.sh).
+CHECK_GROUPS += warnings
+.PHONY: warnings
+warnings: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/warnings/run.sh

@@ -16,9 +16,12 @@
  * scalars agree to a relative 1e-12 (1e-5 for float): full sums are
  * reassociated by the per-thread partial sums.
  *
- * Layouts: "cpu" (I contiguous: the fast path), "F" (the axes reversed), and
- * "JKI"/"IKJ" (permuted: the generic-stride path). Prints "PASS NAME LAYOUT" or
- * "FAIL NAME LAYOUT: why" per case. */
+ * Layouts: "cpu" (I contiguous: the fast path), "F" (the axes reversed: for
+ * the axes as the stencil info gives them, I before J before K, the same
+ * strides as "cpu", reached through the other preset), "JKI"/"IKJ" (permuted:
+ * the generic-stride path), and "IJK" (K contiguous: a unit K stride, I and J
+ * strided). Prints "PASS NAME LAYOUT"
+ * or "FAIL NAME LAYOUT: why" per case. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
@@ -133,7 +136,8 @@ static void cmp_elem(void *elem, size_t size, void *ctx)
     }
 }
 
-static const char *const layouts[] = {"cpu", "F", "JKI", "IKJ"};
+static const char *const layouts[] = {"cpu", "F", "JKI", "IKJ", "IJK"};
+enum { NLAYOUTS = (int)(sizeof layouts / sizeof layouts[0]) };
 
 static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout)
 {
@@ -177,7 +181,7 @@ int main(int argc, char **argv)
             failed++;
             continue;
         }
-        for (int layout = 0; layout < 4; layout++) {
+        for (int layout = 0; layout < NLAYOUTS; layout++) {
             rng = 0x243f6a8885a308d3ull ^ (seed * 1000003u + (unsigned)s * 7919u + (unsigned)layout);
             next();
             int64_t n[3];

@@ -13,7 +13,23 @@
  * computations with several intervals, forward and backward computations with
  * carried values, column reductions, index(), and sometimes a full
  * reduction into an out scalar. Temporaries are only read where they were
- * computed, so every program has one defined result. */
+ * computed, so every program has one defined result.
+ *
+ * One seed in FALLBACK_EVERY (seed % FALLBACK_EVERY == 0) also gets an output
+ * outf computed by an `if` whose statements run over different regions (it
+ * writes a temporary that later statements read at horizontal offsets, and an
+ * output or a second temporary read at other offsets), in a parallel or a
+ * forward computation. fuse.c (check_if) cannot plan such an `if`, so the
+ * openmp backend falls back to the naive code for the whole file (`plan: not
+ * fused (...)` in `gtcc --emit=ir`); run.sh compiles these programs in files
+ * of their own. The first line of such a program says `fallback`. (The other
+ * reason fuse.c knows, a reduction over the domain inside an `if`, is an error
+ * in the language, so no well-formed program has it.)
+ *
+ * The seeds halfway between (seed % FALLBACK_EVERY == FALLBACK_EVERY / 2) get
+ * an output outk computed by a forward or backward computation whose `if`
+ * reads at k-1 (k+1) the field it writes: the openmp backend fell back for
+ * it too before it learnt to run such an `if` level by level (fuse.c). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -141,6 +157,89 @@ static void expr(Buf *b, const Scope *s, int depth)
     }
 }
 
+enum { FALLBACK_EVERY = 8 };
+
+static const char *const fallback_kinds[] = {
+    "parallel, temporary and output", "parallel, two temporaries", "forward, temporary and output",
+};
+
+/* An if whose statements run over different regions (see the top): writes outf. */
+static void fallback(const Scope *s, unsigned kind)
+{
+    Scope e = *s;
+    e.allow_col = false;
+    e.local = NULL;
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0};
+    expr(&a, &e, 2);
+    expr(&b, &e, 2);
+    expr(&c, &e, 1);
+    expr(&d, &e, 2);
+    /* u0 is computed where its later reads at offsets need it, outf (or u1,
+     * read at other offsets) elsewhere */
+    int di = chance(50) ? 1 : -1, dj = chance(50) ? 1 : -1;
+    switch (kind) {
+    case 0:
+        printf("  computation(parallel) {\n    interval(0, end) {\n");
+        printf("      double u0 = %s;\n", a.text);
+        printf("      if (in0 - %s > 0.25) { u0 = %s; outf = u0 + %s; } else { outf = u0 * 0.5; }\n",
+               c.text, b.text, d.text);
+        printf("      outf = outf * 0.5 + u0[i%+d] + u0[j%+d];\n", di, dj);
+        printf("    }\n  }\n");
+        break;
+    case 1:
+        printf("  computation(parallel) {\n    interval(0, end) {\n");
+        printf("      double u0 = %s;\n", a.text);
+        printf("      double u1 = %s;\n", d.text);
+        printf("      if (in0 - %s > 0.25) { u0 = %s; u1 = u1 * 0.5 - u0; } else { u1 = u0; }\n",
+               c.text, b.text);
+        printf("      outf = u0[i%+d, j%+d] + u1[j%+d] * 0.5 + u1;\n", di, dj, -dj);
+        printf("    }\n  }\n");
+        break;
+    default:
+        printf("  computation(forward) {\n    interval(0, end) {\n");
+        printf("      double u0 = %s;\n", a.text);
+        printf("      if (in0 - %s > 0.25) { u0 = %s; outf = u0 * 0.5 + %s; } else { outf = u0; }\n",
+               c.text, b.text, d.text);
+        printf("    }\n  }\n");
+        printf("  computation(parallel) {\n");
+        printf("    interval(0, end) { outf = outf + u0[i%+d] * 0.25 + u0[j%+d]; }\n  }\n", di, dj);
+        break;
+    }
+}
+
+/* A forward (backward) computation whose if reads at k-1 (k+1) the field it
+ * writes, outk: levels already computed. */
+static void kif(const Scope *s, bool fwd)
+{
+    Scope e = *s;
+    e.allow_col = false;
+    e.local = NULL;
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0};
+    expr(&a, &e, 2);
+    expr(&b, &e, 2);
+    expr(&c, &e, 1);
+    expr(&d, &e, 2);
+    const char *prev = fwd ? "outk[k-1]" : "outk[k+1]";
+    printf("  computation(%s) {\n", fwd ? "forward" : "backward");
+    printf("    interval(%s) { outk = %s; }\n", fwd ? "0, 1" : "end - 1, end", a.text);
+    printf("    interval(%s) {\n", fwd ? "1, end" : "0, end - 1");
+    switch (rnd(3)) {
+    case 0:   /* in a branch */
+        printf("      if (in0 + %s > 0.0) outk = %s * 0.5 + %s; else outk = %s;\n", c.text, prev,
+               b.text, d.text);
+        break;
+    case 1:   /* in the condition */
+        printf("      if (%s + %s > 0.0) outk = %s; else outk = %s * 0.25 - %s;\n", prev,
+               c.text, b.text, prev, d.text);
+        break;
+    default:  /* one branch only: the other points keep what outk held */
+        printf("      if (in0 * %s < 0.5) {\n        double r = %s;\n        outk = r + %s * "
+               "0.5;\n      }\n", c.text, b.text, prev);
+        break;
+    }
+    printf("    }\n  }\n");
+}
+
 static void program(unsigned seed)
 {
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
@@ -153,7 +252,19 @@ static void program(unsigned seed)
     bool reduce = chance(20);
     bool vertical = chance(40);
     bool two_outputs = chance(40);
-    printf("// random program, seed %u\n", seed);
+    bool colgroup = vertical && chance(50);
+    /* from the seed alone, so that the other programs stay as they were */
+    bool fb = seed % FALLBACK_EVERY == 0;
+    unsigned fb_kind = seed / FALLBACK_EVERY % 3;
+    bool kf = seed % FALLBACK_EVERY == FALLBACK_EVERY / 2;
+    bool kf_fwd = seed / FALLBACK_EVERY % 2 == 0;
+    if (fb)
+        printf("// random program, seed %u, fallback (%s)\n", seed, fallback_kinds[fb_kind]);
+    else if (kf)
+        printf("// random program, seed %u, if reading k%s1 (%s)\n", seed, kf_fwd ? "-" : "+",
+               kf_fwd ? "forward" : "backward");
+    else
+        printf("// random program, seed %u\n", seed);
     printf("stencil rnd%u(", seed);
     for (int i = 0; i < s.ninputs; i++)
         printf("field<double> in%d, ", i);
@@ -166,6 +277,12 @@ static void program(unsigned seed)
         printf(", field<double> out1");
     if (vertical)
         printf(", field<double> outv");
+    if (colgroup)
+        printf(", field<double> outg");
+    if (fb)
+        printf(", field<double> outf");
+    if (kf)
+        printf(", field<double> outk");
     if (reduce)
         printf(", out double total");
     printf(") {\n");
@@ -270,7 +387,33 @@ static void program(unsigned seed)
             printf("    interval(0, end) { outv = outv + 0.125 * %s; }\n", c.text);
             printf("  }\n");
         }
+        if (colgroup) {
+            /* sweeps that join the ones above in a column group (or start
+             * their own, when the backward one reads outv at an I offset):
+             * a temporary and an output carried over two levels across
+             * intervals, an if reading back what it writes */
+            Buf d = {{0}, 0}, e = {{0}, 0}, f = {{0}, 0};
+            expr(&d, &v, 2);
+            expr(&e, &v, 2);
+            expr(&f, &v, 1);
+            printf("  computation(forward) {\n");
+            printf("    interval(0, 1) { double g = %s; outg = g; }\n", d.text);
+            printf("    interval(1, 2) { g = g[k-1] * 0.5 + %s; outg = g + outg[k-1]; }\n", e.text);
+            printf("    interval(2, end) {\n      g = 0.5 * g[k-1] + 0.25 * g[k-2] + %s;\n",
+                   f.text);
+            printf("      if (g > 0.5) { outg = outg[k-1] - g[k-2]; } else { outg = g * 0.5 + "
+                   "outg[k-2]; }\n    }\n  }\n");
+            printf("  computation(backward) {\n");
+            printf("    interval(end - 1, end) { outg = outg + g; }\n");
+            printf("    interval(0, end - 1) { outg = outg * 0.5 + outg[k+1] * 0.25 + g[k+1]%s; }\n",
+                   chance(30) ? " + 0.125 * outv[i+1]" : "");
+            printf("  }\n");
+        }
     }
+    if (fb)
+        fallback(&s, fb_kind);
+    if (kf)
+        kif(&s, kf_fwd);
     printf("}\n");
 }
 
