@@ -1220,9 +1220,15 @@ static void emit_column_points(Omp *m, int c0, int c1)
     Arena *arena = m->c->arena;
     const IrStencil *st = m->st;
     int nf = st->fields.len;
-    const IrInterval *iv0 = st->computations.items[c0]->intervals.items[0];
-    const IrKernel *k0 = &iv0->kernels.items[0];
-    Ranges r = kernel_ranges(m, iv0, k0, false);
+    /* every kernel covers the same columns (columns_alike): the first one's */
+    const IrInterval *iv0 = NULL;
+    for (int c = c0; c <= c1 && !iv0; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int ii = 0; ii < comp->intervals.len && !iv0; ii++)
+            if (comp->intervals.items[ii]->kernels.len)
+                iv0 = comp->intervals.items[ii];
+    }
+    Ranges r = kernel_ranges(m, iv0, &iv0->kernels.items[0], false);
     /* with unit K stride known, the K index needs no multiplication */
     const char **sk = m->sk;
     m->sk = arena_alloc(arena, sizeof *m->sk * (size_t)(nf + 1));
