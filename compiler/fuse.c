@@ -33,7 +33,8 @@
  * 5. Buffers. FULL temporaries (and TILE temporaries of one group) of the same
  *    type and axes whose lifetimes do not overlap share one buffer. In a
  *    forward/backward computation every temporary lives for the whole
- *    computation (levels interleave its statements).
+ *    computation (levels interleave its statements), in a column group for
+ *    all its computations (columns interleave them).
  *
  * A forward/backward computation is `columnar` when no statement reads a
  * field written in it at a horizontal offset: the backend then runs whole
@@ -44,7 +45,14 @@
  * backward sweep finds the forward sweep's coefficients in cache). The
  * k-cache lists the fields a columnar computation reads back from the levels
  * it just computed; a backend that runs one column at a time carries them in
- * locals (registers). */
+ * locals (registers).
+ *
+ * Cost: every pass is linear in the accesses (plus sorting the buffers'
+ * keys): per-field indices of the accesses, per-field stamps of the kernel and
+ * group that last wrote or read a field instead of pairwise statement scans,
+ * heaps for the first free buffer. Steps 2-4 repeat once per round of tile
+ * demotions: usually one or two, but a chain of tiles that each split the
+ * group of the next takes one round per link. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,12 +82,62 @@ typedef struct {
     int kernel, group;           /* stencil-wide numbers */
 } StmtInfo;
 
+/* One access in the per-field index: statement and position in its acc. */
+typedef struct {
+    int stmt, acc;
+} AccRef;
+
+/* The passes are linear in the accesses (times a small number of rounds):
+ * per-field indices and stamps replace scans of every statement per field or
+ * per pair of statements. */
 typedef struct {
     Compiler *c;
     IrStencil *st;
     VEC(StmtInfo) stmts;
     bool *tile_ok;               /* per field id: may still become a tile */
+    /* per field id t: its accesses fa[fa_start[t] .. fa_start[t + 1]), in
+     * execution order, as collected (before plan_recompute_kernels adds the
+     * reads of recomputed kernels) */
+    int *fa_start;
+    AccRef *fa;
+    /* per field id scratch for plan_kernels: the kernel/group that last
+     * wrote it, that last read it in a way that conflicts with a write */
+    int *kw, *kr, *gw, *gr;
 } Fuse;
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n + 1, size);
+    if (!p)
+        gtcc_die("out of memory");
+    return p;
+}
+
+static void build_index(Fuse *f)
+{
+    int nf = f->st->fields.len;
+    size_t total = 0;
+    f->fa_start = arena_alloc(f->c->arena, sizeof(int) * ((size_t)nf + 2));
+    memset(f->fa_start, 0, sizeof(int) * ((size_t)nf + 2));
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        total += (size_t)si->acc.len;
+        for (int k = 0; k < si->acc.len; k++)
+            f->fa_start[si->acc.items[k].field->id + 1]++;
+    }
+    for (int t = 0; t < nf; t++)
+        f->fa_start[t + 1] += f->fa_start[t];
+    f->fa = arena_alloc(f->c->arena, sizeof(AccRef) * (total + 1));
+    int *fill = xcalloc((size_t)nf, sizeof *fill);
+    for (int t = 0; t < nf; t++)
+        fill[t] = f->fa_start[t];
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        for (int k = 0; k < si->acc.len; k++)
+            f->fa[fill[si->acc.items[k].field->id]++] = (AccRef){i, k};
+    }
+    free(fill);
+}
 
 /* ============================================================ accesses */
 
@@ -222,13 +280,12 @@ static void plan_recompute(Fuse *f)
         StmtInfo *producer = NULL;
         int nwrites = 0;
         bool ok = true;
-        for (int i = 0; i < f->stmts.len && ok; i++) {
-            StmtInfo *si = &f->stmts.items[i];
-            for (int k = 0; k < si->acc.len; k++)
-                if (si->acc.items[k].field == fd && si->acc.items[k].write) {
-                    nwrites++;
-                    producer = si;
-                }
+        for (int e = f->fa_start[t]; e < f->fa_start[t + 1]; e++) {
+            StmtInfo *si = &f->stmts.items[f->fa[e].stmt];
+            if (si->acc.items[f->fa[e].acc].write) {
+                nwrites++;
+                producer = si;
+            }
         }
         if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN ||
             st->computations.items[producer->comp]->order != ORDER_PARALLEL ||
@@ -241,27 +298,25 @@ static void plan_recompute(Fuse *f)
         /* distinct read offsets, all in the producer's interval at K offset 0 */
         int64_t offs[64][NAXES];
         int noffs = 0;
-        for (int i = 0; i < f->stmts.len && ok; i++) {
-            StmtInfo *si = &f->stmts.items[i];
-            for (int k = 0; k < si->acc.len && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->field != fd || a->write)
-                    continue;
-                if (si == producer || si->comp != producer->comp ||
-                    si->interval != producer->interval || si->index < producer->index ||
-                    a->in_column || a->offset[AXIS_K] != 0) {
+        for (int e = f->fa_start[t]; e < f->fa_start[t + 1] && ok; e++) {
+            StmtInfo *si = &f->stmts.items[f->fa[e].stmt];
+            Access *a = &si->acc.items[f->fa[e].acc];
+            if (a->write)
+                continue;
+            if (si == producer || si->comp != producer->comp ||
+                si->interval != producer->interval || si->index < producer->index ||
+                a->in_column || a->offset[AXIS_K] != 0) {
+                ok = false;
+                break;
+            }
+            bool seen = false;
+            for (int o = 0; o < noffs; o++)
+                seen = seen || memcmp(offs[o], a->offset, sizeof offs[o]) == 0;
+            if (!seen) {
+                if (noffs == 64)
                     ok = false;
-                    break;
-                }
-                bool seen = false;
-                for (int o = 0; o < noffs; o++)
-                    seen = seen || memcmp(offs[o], a->offset, sizeof offs[o]) == 0;
-                if (!seen) {
-                    if (noffs == 64)
-                        ok = false;
-                    else
-                        memcpy(offs[noffs++], a->offset, sizeof offs[0]);
-                }
+                else
+                    memcpy(offs[noffs++], a->offset, sizeof offs[0]);
             }
         }
         /* bytes through the cache: recompute reads `loads` per read; a tile
@@ -319,6 +374,22 @@ static bool fo_has(const FieldOffset *v, int n, const IrField *f, const int64_t 
     return false;
 }
 
+/* Is field t written by a statement that was not skipped on entry to
+ * plan_recompute_kernels in (after, end)? writers[wstart[t] .. wstart[t + 1])
+ * are those statements, in order. */
+static bool written_in(const int *wstart, const int *writers, int t, int after, int end)
+{
+    int lo = wstart[t], hi = wstart[t + 1];
+    while (lo < hi) {   /* the first writer > after */
+        int mid = lo + (hi - lo) / 2;
+        if (writers[mid] > after)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo < wstart[t + 1] && writers[lo] < end;
+}
+
 /* A kernel of a parallel interval that only computes one temporary t (an
  * assignment and the ifs that correct it, as hdiff's flux limiter), read
  * after it in its interval at K offset 0: recomputed in each consumer, once
@@ -329,18 +400,43 @@ static bool plan_recompute_kernels(Fuse *f)
 {
     IrStencil *st = f->st;
     bool changed = false;
+    int n = f->stmts.len, nf = st->fields.len;
+    /* Statements after the kernel being looked at keep their skip flags and
+     * their writes while this runs (reads are added only after a recomputed
+     * kernel, and skip flags set only inside it), so what the loop asks about
+     * them is indexed on entry: the last statement of each kernel, the end of
+     * each statement's interval, each field's writers, each field's accesses
+     * (f->fa). */
+    int *klast = xcalloc((size_t)n, sizeof *klast), *ivend = xcalloc((size_t)n, sizeof *ivend);
+    for (int i = 0; i < n; i++)
+        if (!f->stmts.items[i].skip)
+            klast[f->stmts.items[i].kernel] = i;
+    for (int i = n - 1; i >= 0; i--) {
+        const StmtInfo *si = &f->stmts.items[i], *sn = &f->stmts.items[i + 1];
+        ivend[i] = i + 1 < n && sn->comp == si->comp && sn->interval == si->interval ? ivend[i + 1]
+                                                                                     : i + 1;
+    }
+    int *wstart = xcalloc((size_t)nf + 1, sizeof *wstart);
+    int *writers = xcalloc((size_t)f->fa_start[nf], sizeof *writers);
+    for (int t = 0; t < nf; t++) {
+        wstart[t + 1] = wstart[t];
+        for (int e = f->fa_start[t]; e < f->fa_start[t + 1]; e++) {
+            int s = f->fa[e].stmt;
+            const StmtInfo *si = &f->stmts.items[s];
+            if (!si->skip && si->acc.items[f->fa[e].acc].write &&
+                (wstart[t + 1] == wstart[t] || writers[wstart[t + 1] - 1] != s))
+                writers[wstart[t + 1]++] = s;
+        }
+    }
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *p0 = &f->stmts.items[i];
         if (p0->skip || st->computations.items[p0->comp]->order != ORDER_PARALLEL ||
             (i > 0 && f->stmts.items[i - 1].kernel == p0->kernel && !f->stmts.items[i - 1].skip))
             continue;
-        /* the kernel's statements [i, last] (skipped ones inside are fine) */
-        int last = i;
-        while (last + 1 < f->stmts.len && (f->stmts.items[last + 1].skip ||
-                                           f->stmts.items[last + 1].kernel == p0->kernel))
-            last++;
-        while (last > i && f->stmts.items[last].skip)
-            last--;
+        /* the kernel's statements [i, last] (skipped ones inside are fine):
+         * its statements after i are not skipped yet, its kernel number is
+         * above those of the skipped ones (-1, or below i) */
+        int last = klast[p0->kernel];
         IrField *t = NULL;
         bool ok = true;
         size_t ops = 0;
@@ -380,12 +476,8 @@ static bool plan_recompute_kernels(Fuse *f)
                 }
                 if (a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1)
                     ok = false;
-                for (int w = i; w < f->stmts.len && ok; w++) {
-                    StmtInfo *sw = &f->stmts.items[w];
-                    if (sw->comp == p0->comp && sw->interval == p0->interval && !sw->skip &&
-                        (w < i || w > last) && w > i && writes(sw, a->field))
-                        ok = false;
-                }
+                if (ok && written_in(wstart, writers, a->field->id, last, ivend[i]))
+                    ok = false;
                 if (!fo_has(lp, nlp, a->field, a->offset)) {
                     if (nlp == 64)
                         ok = false;
@@ -395,9 +487,16 @@ static bool plan_recompute_kernels(Fuse *f)
             }
         }
         /* the reads of t: later in the interval, K offset 0 */
+        /* (a statement that reads t only through reads added by an earlier
+         * recomputed kernel comes after one that accessed t on entry, before
+         * i: that one fails, so f->fa lists every statement that counts) */
         FieldOffset reads[64], cons[256];
         int nreads = 0, ncons = 0;
-        for (int s = 0; s < f->stmts.len && ok; s++) {
+        for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1] && ok; e++) {
+            int s = f->fa[e].stmt;
+            if (s == prev)
+                continue;
+            prev = s;
             StmtInfo *si = &f->stmts.items[s];
             if (s >= i && s <= last)
                 continue;
@@ -457,7 +556,11 @@ static bool plan_recompute_kernels(Fuse *f)
         f->tile_ok[t->id] = false;
         for (int s = i; s <= last; s++)
             f->stmts.items[s].skip = true;
-        for (int s = last + 1; s < f->stmts.len; s++) {
+        for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1]; e++) {
+            int s = f->fa[e].stmt;
+            if (s == prev || s <= last)
+                continue;
+            prev = s;
             StmtInfo *si = &f->stmts.items[s];
             int n0 = si->acc.len;
             for (int k = 0; k < n0; k++) {
@@ -474,6 +577,7 @@ static bool plan_recompute_kernels(Fuse *f)
         }
         changed = true;
     }
+    free(klast), free(ivend), free(wstart), free(writers);
     return changed;
 }
 
@@ -487,37 +591,46 @@ static bool same_region(const Extent *a, const Extent *b)
     return true;
 }
 
-/* Does statement x conflict with statement y (either order) when fused at
- * the point level? horizontal_only: K offsets do not count. */
-static bool conflict(const StmtInfo *x, const StmtInfo *y, bool horizontal_only)
+/* Statements x and y conflict (either order) when fused at the point level
+ * if one reads a field the other writes at a non-zero offset (horizontal_only:
+ * K offsets do not count) or a whole column of it. Kernels of one
+ * cache-blocked group conflict if one reads a field the other writes at a K
+ * offset, a whole column of it, or at a horizontal offset if it is not a tile.
+ * plan_kernels checks a statement against all those of its kernel and group
+ * at once: f->kw/f->gw hold, per field, the last kernel/group that writes it,
+ * f->kr/f->gr the last one that reads it in a conflicting way. */
+static bool kernel_read_conflicts(const Access *a, bool horizontal_only)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        const StmtInfo *r = pass ? y : x, *w = pass ? x : y;
-        for (int i = 0; i < r->acc.len; i++) {
-            const Access *a = &r->acc.items[i];
-            if (a->write)
-                continue;
-            if ((offset_nonzero(a, horizontal_only) || a->in_column) && writes(w, a->field))
-                return true;
-        }
+    return offset_nonzero(a, horizontal_only) || a->in_column;
+}
+
+static bool group_read_conflicts(const Fuse *f, const Access *a)
+{
+    return a->offset[AXIS_K] || a->in_column ||
+           ((a->offset[AXIS_I] || a->offset[AXIS_J]) && !f->tile_ok[a->field->id]);
+}
+
+/* Does si conflict with a statement of kernel `kernel`? */
+static bool conflict(const Fuse *f, const StmtInfo *si, int kernel, bool horizontal_only)
+{
+    for (int i = 0; i < si->acc.len; i++) {
+        const Access *a = &si->acc.items[i];
+        int t = a->field->id;
+        if (a->write ? f->kr[t] == kernel
+                     : kernel_read_conflicts(a, horizontal_only) && f->kw[t] == kernel)
+            return true;
     }
     return false;
 }
 
-/* Conflicts between kernels of one cache-blocked group. */
-static bool group_conflict(const Fuse *f, const StmtInfo *x, const StmtInfo *y)
+/* Does si conflict with a kernel of group `group`? */
+static bool group_conflict(const Fuse *f, const StmtInfo *si, int group)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        const StmtInfo *r = pass ? y : x, *w = pass ? x : y;
-        for (int i = 0; i < r->acc.len; i++) {
-            const Access *a = &r->acc.items[i];
-            if (a->write || !writes(w, a->field))
-                continue;
-            if (a->offset[AXIS_K] || a->in_column)
-                return true;
-            if ((a->offset[AXIS_I] || a->offset[AXIS_J]) && !f->tile_ok[a->field->id])
-                return true;
-        }
+    for (int i = 0; i < si->acc.len; i++) {
+        const Access *a = &si->acc.items[i];
+        int t = a->field->id;
+        if (a->write ? f->gr[t] == group : group_read_conflicts(f, a) && f->gw[t] == group)
+            return true;
     }
     return false;
 }
@@ -542,6 +655,9 @@ static void plan_kernels(Fuse *f)
     int kernel = -1, group = -1;
     int start = 0;   /* first statement of the current kernel */
     int gstart = 0;  /* first statement of the current group */
+    bool first_redundant = false;   /* redundant(f, first statement of the kernel) */
+    for (int t = 0; t < st->fields.len; t++)
+        f->kw[t] = f->kr[t] = f->gw[t] = f->gr[t] = -1;
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *si = &f->stmts.items[i];
         if (si->skip) {
@@ -554,23 +670,21 @@ static void plan_kernels(Fuse *f)
         StmtInfo *first = new_kernel ? NULL : &f->stmts.items[start];
         if (first && (first->comp != si->comp || first->interval != si->interval))
             new_kernel = new_group = true;
+        bool si_redundant = redundant(f, si);
         if (!new_kernel) {
             static const Extent zero;
             new_kernel = first->axes != si->axes || !same_region(&first->region, &si->region) ||
-                         (redundant(f, first) != redundant(f, si) &&
+                         (first_redundant != si_redundant &&
                           !same_region(&si->region, &zero)) ||
                          first->has_reduce || si->has_reduce;
-            for (int j = start; j < i && !new_kernel; j++)
-                if (!f->stmts.items[j].skip && conflict(&f->stmts.items[j], si, !parallel))
-                    new_kernel = true;
+            /* the kernel's statements are all of si's computation */
+            if (!new_kernel && conflict(f, si, kernel, !parallel))
+                new_kernel = true;
         }
         if (!new_group) {
             /* groups: 3-D kernels of one parallel interval; a statement that
              * conflicts with the group starts a new kernel and group */
-            bool split = false;
-            for (int j = gstart; j < i && !split && parallel; j++)
-                if (!f->stmts.items[j].skip && group_conflict(f, &f->stmts.items[j], si))
-                    split = true;
+            bool split = parallel && group_conflict(f, si, group);
             if (split)
                 new_kernel = new_group = true;
             else if (new_kernel)
@@ -581,6 +695,7 @@ static void plan_kernels(Fuse *f)
         if (new_kernel) {
             kernel++;
             start = i;
+            first_redundant = si_redundant;
         }
         if (new_group) {
             group++;
@@ -588,6 +703,19 @@ static void plan_kernels(Fuse *f)
         }
         si->kernel = kernel;
         si->group = group;
+        for (int k = 0; k < si->acc.len; k++) {
+            const Access *a = &si->acc.items[k];
+            int t = a->field->id;
+            if (a->write) {
+                f->kw[t] = kernel;
+                f->gw[t] = group;
+                continue;
+            }
+            if (kernel_read_conflicts(a, !parallel))
+                f->kr[t] = kernel;
+            if (group_read_conflicts(f, a))
+                f->gr[t] = group;
+        }
     }
 }
 
@@ -606,61 +734,72 @@ static bool first_access_writes(const StmtInfo *si, const IrField *fd)
 static bool demote_tiles(Fuse *f)
 {
     IrStencil *st = f->st;
+    int nf = st->fields.len;
     bool changed = false;
-    for (int t = 0; t < st->fields.len; t++) {
-        IrField *fd = st->fields.items[t];
-        if (!f->tile_ok[t])
+    /* per field: -2 not accessed, -3 in several groups, else its group */
+    int *group = xcalloc((size_t)nf, sizeof *group);
+    for (int t = 0; t < nf; t++)
+        group[t] = -2;
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip)
             continue;
-        int group = -2;
-        bool ok = true;
-        for (int i = 0; i < f->stmts.len && ok; i++) {
-            StmtInfo *si = &f->stmts.items[i];
-            if (si->skip)
+        for (int k = 0; k < si->acc.len; k++) {
+            int t = si->acc.items[k].field->id;
+            if (!f->tile_ok[t])
                 continue;
-            for (int k = 0; k < si->acc.len; k++)
-                if (si->acc.items[k].field == fd) {
-                    if (group == -2)
-                        group = si->group;
-                    else if (group != si->group)
-                        ok = false;
-                    break;
-                }
+            if (group[t] == -2)
+                group[t] = si->group;
+            else if (group[t] != si->group)
+                group[t] = -3;
         }
-        if (!ok || group < 0) {
+    }
+    for (int t = 0; t < nf; t++)
+        if (f->tile_ok[t] && group[t] < 0) {
             f->tile_ok[t] = false;
             changed = true;
         }
-    }
+    free(group);
     return changed;
 }
 
 static void plan_classes(Fuse *f)
 {
     IrStencil *st = f->st;
+    int nf = st->fields.len;
+    /* per field, over the statements left: the kernel of all its accesses
+     * (-2 none, -1 several), its first statement, whether every read is at
+     * zero offset */
+    int *kern = xcalloc((size_t)nf, sizeof *kern), *firsts = xcalloc((size_t)nf, sizeof *firsts);
+    bool *zeros = xcalloc((size_t)nf, sizeof *zeros);
+    for (int t = 0; t < nf; t++) {
+        kern[t] = -2;
+        firsts[t] = -1;
+        zeros[t] = true;
+    }
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip)
+            continue;
+        for (int k = 0; k < si->acc.len; k++) {
+            Access *a = &si->acc.items[k];
+            int t = a->field->id;
+            if (firsts[t] < 0)
+                firsts[t] = i;
+            if (kern[t] == -2)
+                kern[t] = si->kernel;
+            else if (kern[t] != si->kernel)
+                kern[t] = -1;
+            if (!a->write && (offset_nonzero(a, false) || a->in_column))
+                zeros[t] = false;
+        }
+    }
     for (int t = 0; t < st->fields.len; t++) {
         IrField *fd = st->fields.items[t];
         if (fd->kind != IR_TEMP || fd->temp_class == IR_TEMP_RECOMPUTE)
             continue;
-        int kernel = -2, first = -1;
-        bool zero = true;
-        for (int i = 0; i < f->stmts.len; i++) {
-            StmtInfo *si = &f->stmts.items[i];
-            if (si->skip)
-                continue;
-            for (int k = 0; k < si->acc.len; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->field != fd)
-                    continue;
-                if (first < 0)
-                    first = i;
-                if (kernel == -2)
-                    kernel = si->kernel;
-                else if (kernel != si->kernel)
-                    kernel = -1;
-                if (!a->write && (offset_nonzero(a, false) || a->in_column))
-                    zero = false;
-            }
-        }
+        int kernel = kern[t], first = firsts[t];
+        bool zero = zeros[t];
         if (first >= 0 && kernel >= 0 && zero && first_access_writes(&f->stmts.items[first], fd))
             fd->temp_class = IR_TEMP_SCALAR;
         else if (f->tile_ok[t])
@@ -668,9 +807,83 @@ static void plan_classes(Fuse *f)
         else
             fd->temp_class = IR_TEMP_FULL;
     }
+    free(kern), free(firsts), free(zeros);
 }
 
-/* Greedy sharing of buffers between temporaries of disjoint lifetimes. */
+/* A binary min-heap of ints, ordered by prio[x] (by x itself if prio is
+ * NULL), ties by x. */
+typedef struct {
+    int *v;
+    int len, cap;
+} Heap;
+
+static bool heap_less(const int *prio, int x, int y)
+{
+    int px = prio ? prio[x] : x, py = prio ? prio[y] : y;
+    return px < py || (px == py && x < y);
+}
+
+static void heap_push(Heap *h, int x, const int *prio)
+{
+    if (h->len == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 4;
+        h->v = realloc(h->v, sizeof *h->v * (size_t)h->cap);
+        if (!h->v)
+            gtcc_die("out of memory");
+    }
+    int i = h->len++;
+    while (i > 0 && heap_less(prio, x, h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static int heap_pop(Heap *h, const int *prio)
+{
+    int top = h->v[0], x = h->v[--h->len], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->len)
+            break;
+        if (c + 1 < h->len && heap_less(prio, h->v[c + 1], h->v[c]))
+            c++;
+        if (!heap_less(prio, h->v[c], x))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->len)
+        h->v[i] = x;
+    return top;
+}
+
+/* What a temporary must share with the owner of a buffer it joins: class,
+ * type, axes and, for a tile, the group of its last access. */
+typedef struct {
+    int t, cls, type, axes, grp;
+} BufKey;
+
+static int bufkey_cmp(const void *pa, const void *pb)
+{
+    const BufKey *a = pa, *b = pb;
+    if (a->cls != b->cls)
+        return a->cls < b->cls ? -1 : 1;
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    if (a->axes != b->axes)
+        return a->axes < b->axes ? -1 : 1;
+    if (a->grp != b->grp)
+        return a->grp < b->grp ? -1 : 1;
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+/* Greedy sharing of buffers between temporaries of disjoint lifetimes: each
+ * temporary, in order of first use, takes the first buffer (lowest number) of
+ * its key whose last use is before its first one, else a new buffer. First
+ * uses only grow, so a buffer free for one temporary is free for every later
+ * one until it is taken: per key, a heap of the free buffers by number and
+ * one of the busy ones by the end of their use. */
 static void plan_buffers(Fuse *f)
 {
     IrStencil *st = f->st;
@@ -689,19 +902,49 @@ static void plan_buffers(Fuse *f)
         gtcc_die("out of memory");
     for (int t = 0; t < nf; t++)
         is_tile[t] = st->fields.items[t]->temp_class == IR_TEMP_TILE;
+    /* per computation: its first and last group */
+    int nc = st->computations.len;
+    int *cg0 = xcalloc((size_t)nc, sizeof *cg0), *cg1 = xcalloc((size_t)nc, sizeof *cg1);
+    for (int ci = 0; ci < nc; ci++)
+        cg0[ci] = cg1[ci] = -1;
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip)
+            continue;
+        if (cg0[si->comp] < 0 || si->group < cg0[si->comp])
+            cg0[si->comp] = si->group;
+        if (si->group > cg1[si->comp])
+            cg1[si->comp] = si->group;
+    }
+    /* the computations of one column group run interleaved, column by
+     * column: each lives for the groups of all of them (a later computation
+     * of the column group writing a buffer an earlier one still reads in the
+     * next columns would overwrite it) */
+    for (int c0 = 0, c1; c0 < nc; c0 = c1) {
+        int cgroup = st->computations.items[c0]->column_group;
+        c1 = c0 + 1;
+        if (cgroup < 0)
+            continue;
+        int g0 = cg0[c0], g1 = cg1[c0];
+        while (c1 < nc && st->computations.items[c1]->column_group == cgroup) {
+            if (cg0[c1] >= 0 && (g0 < 0 || cg0[c1] < g0))
+                g0 = cg0[c1];
+            if (cg1[c1] > g1)
+                g1 = cg1[c1];
+            c1++;
+        }
+        for (int ci = c0; ci < c1; ci++)
+            cg0[ci] = g0, cg1[ci] = g1;
+    }
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *si = &f->stmts.items[i];
         if (si->skip)
             continue;
         int g0 = si->group, g1 = si->group;
-        if (st->computations.items[si->comp]->order != ORDER_PARALLEL)
-            for (int j = 0; j < f->stmts.len; j++)
-                if (f->stmts.items[j].comp == si->comp && !f->stmts.items[j].skip) {
-                    if (f->stmts.items[j].group < g0)
-                        g0 = f->stmts.items[j].group;
-                    if (f->stmts.items[j].group > g1)
-                        g1 = f->stmts.items[j].group;
-                }
+        if (st->computations.items[si->comp]->order != ORDER_PARALLEL) {
+            g0 = cg0[si->comp];
+            g1 = cg1[si->comp];
+        }
         for (int k = 0; k < si->acc.len; k++) {
             int t = si->acc.items[k].field->id;
             int p0 = is_tile[t] ? si->kernel : g0, p1 = is_tile[t] ? si->kernel : g1;
@@ -712,36 +955,74 @@ static void plan_buffers(Fuse *f)
             grp[t] = si->group;
         }
     }
-    free(is_tile);
+    free(is_tile), free(cg0), free(cg1);
     int nbuf = 0;
     int *buf_end = calloc((size_t)nf + 1, sizeof *buf_end);
     int *buf_owner = calloc((size_t)nf + 1, sizeof *buf_owner);
     if (!buf_end || !buf_owner)
         gtcc_die("out of memory");
     /* temporaries in order of first use (kernel and group numbers are
-     * below the number of statements) */
-    for (int pos = 0; pos < f->stmts.len; pos++)
-        for (int t = 0; t < nf; t++) {
-            IrField *fd = st->fields.items[t];
-            if (fd->kind != IR_TEMP || lo[t] != pos ||
-                (fd->temp_class != IR_TEMP_FULL && fd->temp_class != IR_TEMP_TILE))
-                continue;
-            fd->buffer = -1;
-            for (int b = 0; b < nbuf && fd->buffer < 0; b++) {
-                IrField *owner = st->fields.items[buf_owner[b]];
-                if (owner->temp_class == fd->temp_class && owner->type == fd->type &&
-                    owner->axes == fd->axes && buf_end[b] < lo[t] &&
-                    (fd->temp_class == IR_TEMP_FULL || grp[buf_owner[b]] == grp[t])) {
-                    fd->buffer = b;
-                    buf_end[b] = hi[t];
-                }
-            }
-            if (fd->buffer < 0) {
-                buf_owner[nbuf] = t;
-                buf_end[nbuf] = hi[t];
-                fd->buffer = nbuf++;
-            }
+     * below the number of statements), then of id: a counting sort */
+    int n = f->stmts.len;
+    int *bstart = xcalloc((size_t)n + 1, sizeof *bstart), *order = xcalloc((size_t)nf, sizeof *order);
+    for (int t = 0; t < nf; t++)
+        if (lo[t] >= 0 && lo[t] < n)
+            bstart[lo[t] + 1]++;
+    for (int pos = 0; pos < n; pos++)
+        bstart[pos + 1] += bstart[pos];
+    for (int t = 0; t < nf; t++)
+        if (lo[t] >= 0 && lo[t] < n)
+            order[bstart[lo[t]]++] = t;
+    int norder = bstart[n];
+    /* the key of each temporary that gets a buffer, numbered */
+    BufKey *keys = xcalloc((size_t)norder, sizeof *keys);
+    int nkeyed = 0;
+    for (int o = 0; o < norder; o++) {
+        IrField *fd = st->fields.items[order[o]];
+        if (fd->kind != IR_TEMP ||
+            (fd->temp_class != IR_TEMP_FULL && fd->temp_class != IR_TEMP_TILE))
+            continue;
+        keys[nkeyed++] = (BufKey){order[o], (int)fd->temp_class, (int)fd->type, (int)fd->axes,
+                                  fd->temp_class == IR_TEMP_TILE ? grp[order[o]] : 0};
+    }
+    qsort(keys, (size_t)nkeyed, sizeof *keys, bufkey_cmp);
+    int *key_of = xcalloc((size_t)nf, sizeof *key_of), nkeys = 0;
+    for (int k = 0; k < nkeyed; k++) {
+        if (k > 0) {
+            BufKey a = keys[k - 1], b = keys[k];
+            a.t = b.t = 0;
+            if (bufkey_cmp(&a, &b))
+                nkeys++;
         }
+        key_of[keys[k].t] = nkeys;
+    }
+    if (nkeyed)
+        nkeys++;
+    free(keys);
+    Heap *free_bufs = xcalloc((size_t)nkeys, sizeof *free_bufs);
+    Heap *busy_bufs = xcalloc((size_t)nkeys, sizeof *busy_bufs);
+    for (int o = 0; o < norder; o++) {
+        int t = order[o];
+        IrField *fd = st->fields.items[t];
+        if (fd->kind != IR_TEMP ||
+            (fd->temp_class != IR_TEMP_FULL && fd->temp_class != IR_TEMP_TILE))
+            continue;
+        Heap *fr = &free_bufs[key_of[t]], *busy = &busy_bufs[key_of[t]];
+        while (busy->len && buf_end[busy->v[0]] < lo[t])
+            heap_push(fr, heap_pop(busy, buf_end), NULL);
+        if (fr->len) {
+            fd->buffer = heap_pop(fr, NULL);
+        } else {
+            buf_owner[nbuf] = t;
+            fd->buffer = nbuf++;
+        }
+        buf_end[fd->buffer] = hi[t];
+        heap_push(busy, fd->buffer, buf_end);
+    }
+    for (int k = 0; k < nkeys; k++)
+        free(free_bufs[k].v), free(busy_bufs[k].v);
+    free(free_bufs), free(busy_bufs), free(key_of);
+    free(bstart), free(order);
     free(lo), free(hi), free(grp), free(buf_end), free(buf_owner);
 }
 
@@ -759,6 +1040,11 @@ static void plan_columns(Fuse *f)
     bool *flat = calloc((size_t)nc + 1, 1);   /* has a statement without I or J */
     if (!writes_in || !hreads_in || !flat)
         gtcc_die("out of memory");
+    int *cfirst = xcalloc((size_t)nc, sizeof *cfirst);   /* its first statement */
+    for (int ci = 0; ci < nc; ci++)
+        cfirst[ci] = f->stmts.len;
+    for (int i = f->stmts.len - 1; i >= 0; i--)
+        cfirst[f->stmts.items[i].comp] = i;
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *si = &f->stmts.items[i];
         if ((si->axes & AXES_IJ) != AXES_IJ)
@@ -813,10 +1099,10 @@ static void plan_columns(Fuse *f)
         if (!depth)
             gtcc_die("out of memory");
         int dir = comp->order == ORDER_FORWARD ? -1 : 1;
-        for (int i = 0; i < f->stmts.len; i++) {
+        for (int i = cfirst[ci]; i < f->stmts.len; i++) {
             StmtInfo *si = &f->stmts.items[i];
             if (si->comp != ci)
-                continue;
+                break;   /* a computation's statements are consecutive */
             for (int k = 0; k < si->acc.len; k++) {
                 Access *a = &si->acc.items[k];
                 IrField *fd = a->field;
@@ -837,7 +1123,7 @@ static void plan_columns(Fuse *f)
             }
         free(depth);
     }
-    free(writes_in), free(hreads_in), free(flat), free(gw), free(gh);
+    free(writes_in), free(hreads_in), free(flat), free(gw), free(gh), free(cfirst);
 }
 
 /* ============================================================ driver */
@@ -874,6 +1160,12 @@ static void plan_stencil(Compiler *c, IrStencil *st)
         }
     }
     f.tile_ok = arena_alloc(c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    build_index(&f);
+    int nf = st->fields.len;
+    f.kw = xcalloc((size_t)nf, sizeof(int));
+    f.kr = xcalloc((size_t)nf, sizeof(int));
+    f.gw = xcalloc((size_t)nf, sizeof(int));
+    f.gr = xcalloc((size_t)nf, sizeof(int));
     plan_recompute(&f);
     /* tile candidates: 3-D temporaries read at K offset 0 in one parallel
      * interval, first written there */
@@ -883,21 +1175,18 @@ static void plan_stencil(Compiler *c, IrStencil *st)
             continue;
         bool ok = true;
         int first = -1;
-        for (int i = 0; i < f.stmts.len && ok; i++) {
+        for (int e = f.fa_start[t]; e < f.fa_start[t + 1] && ok; e++) {
+            int i = f.fa[e].stmt;
             StmtInfo *si = &f.stmts.items[i];
-            for (int k = 0; k < si->acc.len && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->field != fd)
-                    continue;
-                if (first < 0)
-                    first = i;
-                StmtInfo *fs = &f.stmts.items[first];
-                if (si->comp != fs->comp || si->interval != fs->interval ||
-                    st->computations.items[si->comp]->order != ORDER_PARALLEL ||
-                    si->axes != AXES_IJK || si->has_reduce ||
-                    (!a->write && (a->offset[AXIS_K] || a->in_column)))
-                    ok = false;
-            }
+            Access *a = &si->acc.items[f.fa[e].acc];
+            if (first < 0)
+                first = i;
+            StmtInfo *fs = &f.stmts.items[first];
+            if (si->comp != fs->comp || si->interval != fs->interval ||
+                st->computations.items[si->comp]->order != ORDER_PARALLEL ||
+                si->axes != AXES_IJK || si->has_reduce ||
+                (!a->write && (a->offset[AXIS_K] || a->in_column)))
+                ok = false;
         }
         f.tile_ok[t] = ok && first >= 0 && first_access_writes(&f.stmts.items[first], fd);
     }
@@ -910,7 +1199,9 @@ static void plan_stencil(Compiler *c, IrStencil *st)
         while (demote_tiles(&f));
     }
     plan_classes(&f);
+    plan_columns(&f);
     plan_buffers(&f);
+    free(f.kw), free(f.kr), free(f.gw), free(f.gr);
 
     /* the kernels, and whether vertical computations can run by columns */
     int prev_kernel = -1;
@@ -930,7 +1221,6 @@ static void plan_stencil(Compiler *c, IrStencil *st)
             vec_push(c->arena, &iv->kernels, k);
         }
     }
-    plan_columns(&f);
     st->fused = true;
 }
 

@@ -126,6 +126,36 @@ START_TEST(columnar_sweeps)
 }
 END_TEST
 
+/* Two sweeps in one column group run interleaved, column by column: p, read
+ * at an I offset by the first sweep, is still needed by the next columns when
+ * the second sweep writes g, so the two FULL temporaries (same type and axes)
+ * may not share a buffer, although p's last reader comes before g's first
+ * writer in program order. */
+START_TEST(column_group_lifetimes)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil s(field<double> u, field<double> a, field<double> b) {\n"
+        "  computation(parallel) { interval(0, end) { double p = u[i+1] + u[j+1]; } }\n"
+        "  computation(backward) {\n"
+        "    interval(end-1, end) { a = p[i-1]; }\n"
+        "    interval(0, end-1) { a = a[k+1] * 0.5 + p[i-1]; }\n"
+        "  }\n"
+        "  computation(forward) {\n"
+        "    interval(0, 1) { double g = u; b = g; }\n"
+        "    interval(1, end) { g = g[k-1] * 0.5 + u; b = g; }\n"
+        "  }\n"
+        "}\n");
+    ck_assert(st->fused);
+    ck_assert_int_eq(st->computations.items[1]->column_group, 0);
+    ck_assert_int_eq(st->computations.items[2]->column_group, 0);
+    ck_assert_int_eq(field(st, "p")->temp_class, IR_TEMP_FULL);
+    ck_assert_int_eq(field(st, "g")->temp_class, IR_TEMP_FULL);
+    ck_assert_int_ne(field(st, "p")->buffer, field(st, "g")->buffer);
+    done(&k);
+}
+END_TEST
+
 /* A forward sweep reading a temporary it writes at a horizontal offset runs
  * level by level, and the read starts a new kernel. */
 START_TEST(barriers)
@@ -154,6 +184,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, full_and_sharing);
     tcase_add_test(tc, columnar_sweeps);
     tcase_add_test(tc, barriers);
+    tcase_add_test(tc, column_group_lifetimes);
     suite_add_tcase(s, tc);
     return s;
 }
