@@ -43,6 +43,12 @@ typedef struct {
    thread-safe: install it while no other thread uses the runtime. */
 void gt__set_allocator(const gt__allocator *a);
 void *gt__malloc(size_t nbytes); /* NULL on failure, without setting an error message */
+/* Host blocks of at least GT__HUGE_MIN bytes are advised into transparent huge pages
+ * (Linux madvise MADV_HUGEPAGE, on the 2 MiB pages wholly inside [p, p + nbytes)): a
+ * stencil's rows then stay in one TLB entry for 2 MiB and its streams are not cut every
+ * 4 KiB. Elsewhere, or if the kernel refuses, nothing happens. */
+enum { GT__HUGE_MIN = 4 << 20 };
+void gt__advise_huge(void *p, size_t nbytes);
 void gt__free(void *p);          /* NULL: no-op */
 
 /* ---- storage.c ---------------------------------------------------------------------------- */

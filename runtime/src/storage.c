@@ -389,6 +389,7 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
             goto nomem;
         uintptr_t raw = (uintptr_t)b->host_block;
         b->host = (unsigned char *)b->host_block + ((uintptr_t)align - raw % (uintptr_t)align);
+        gt__advise_huge(b->host_block, (size_t)(nbytes + align));
     }
     if (p->device == GT_CUDA &&
         gt__device_alloc(fn, "a CUDA device buffer", b, managed_block, (size_t)align)) {

@@ -4,9 +4,16 @@
  * the call succeeds; every failure must give NULL and GT_ENOMEM, leak nothing (live block
  * count back where it was) and change nothing (reference counts and data of the source).
  * The same loop runs over storages with halos, alignment and views. */
+#define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
 #include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "rt.h"
 
@@ -205,6 +212,55 @@ START_TEST(no_leak_on_invalid)
 }
 END_TEST
 
+/* The VmFlags of the mapping of this process that holds address a, from /proc/self/smaps,
+ * into flags (empty if there is none); false if smaps cannot be read. */
+static bool vmflags_of(uintptr_t a, char *flags, size_t size)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool inside = false;
+    flags[0] = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char dash;
+        if (sscanf(line, "%lx%c%lx ", &lo, &dash, &hi) == 3 && dash == '-')
+            inside = a >= lo && a < hi;
+        else if (inside && !strncmp(line, "VmFlags:", 8)) {
+            snprintf(flags, size, "%s", line + 8);
+            break;
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+/* A host block of at least GT__HUGE_MIN bytes is advised into transparent huge pages (the
+ * 'hg' VmFlag on the 2 MiB pages inside it, Linux); a smaller one is not. */
+START_TEST(huge_pages)
+{
+    gt_storage *big = gt_empty(GT_FLOAT64, "IJ", (int64_t[]){1024, 1024}, NULL);   /* 8 MiB */
+    gt_storage *small = gt_empty(GT_FLOAT64, "IJ", (int64_t[]){256, 256}, NULL);   /* 512 KiB */
+    ck_assert_ptr_nonnull(big);
+    ck_assert_ptr_nonnull(small);
+    uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t in_big = (((uintptr_t)gt_host(big, GT_READ) + huge - 1) & ~(huge - 1)) + huge / 2;
+    char flags[512];
+    if (!vmflags_of(in_big, flags, sizeof flags)) {
+        fprintf(stderr, "rt_alloc: huge_pages: /proc/self/smaps unreadable, not checked\n");
+    } else {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        ck_assert_msg(strstr(flags, " hg") != NULL, "no hg flag: %s", flags);
+        ck_assert(vmflags_of((uintptr_t)gt_host(small, GT_READ), flags, sizeof flags));
+        ck_assert_msg(strstr(flags, " hg") == NULL, "small block advised: %s", flags);
+#endif
+    }
+    gt_release(big);
+    gt_release(small);
+}
+END_TEST
+
 Suite *suite_rt_alloc(void); /* collected by tests/unit/main.c */
 
 Suite *suite_rt_alloc(void)
@@ -216,5 +272,8 @@ Suite *suite_rt_alloc(void)
     tcase_add_loop_test(t, fail_derived, 0, 2);
     tcase_add_test(t, no_leak_on_invalid);
     suite_add_tcase(s, t);
+    TCase *h = tcase_create("huge");
+    tcase_add_test(h, huge_pages);
+    suite_add_tcase(s, h);
     return s;
 }
