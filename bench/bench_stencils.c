@@ -11,7 +11,8 @@
  * and every output written once, per call / time), that as a percentage of
  * the STREAM copy bandwidth measured in the same run (OpenMP, arrays of
  * 2^26 doubles, far beyond the caches, bytes counted as STREAM does: 16 per
- * element), and the ratios naive / openmp and openmp / hand-fused. It also
+ * element; one copy right before each round of calls, the percentage the
+ * median over rounds of the two bandwidths' ratio), and the ratios naive / openmp and openmp / hand-fused. It also
  * checks that openmp and naive give the same bits and hand-fused the same
  * numbers (to 1e-12), and states whether the issue's targets were met.
  *
@@ -111,33 +112,35 @@ int heat2d_naive(gt_storage *, gt_storage *, double, const gt_domain *);
 
 enum { WARMUP = 2, RUNS = 15, NI = 256, NJ = 256, NK = 64, N2 = 2048 };
 
-/* STREAM copy, b = a, over 2^26 doubles: bytes per second, 16 per element. */
+/* STREAM copy, b = a, over 2^26 doubles (plain aligned_alloc arrays, as STREAM's):
+ * one call, bytes per second, 16 per element. */
+enum { STREAM_N = 1 << 26 };
+static double *stream_a, *stream_b;
+
 static double stream_copy(void)
 {
-    const int64_t n = (int64_t)1 << 26;
-    double *a = aligned_alloc(64, (size_t)n * sizeof(double));
-    double *b = aligned_alloc(64, (size_t)n * sizeof(double));
-    if (!a || !b) {
-        fprintf(stderr, "bench_stencils: no memory for STREAM\n");
-        exit(1);
-    }
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        a[i] = (double)i, b[i] = 0.0;
-    double t[RUNS];
-    for (int r = 0; r < RUNS + WARMUP; r++) {
-        double t0 = now();
+    const int64_t n = STREAM_N;
+    if (!stream_a) {
+        stream_a = aligned_alloc(64, (size_t)n * sizeof(double));
+        stream_b = aligned_alloc(64, (size_t)n * sizeof(double));
+        if (!stream_a || !stream_b) {
+            fprintf(stderr, "bench_stencils: no memory for STREAM\n");
+            exit(1);
+        }
+        double *a = stream_a, *b = stream_b;
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < n; i++)
-            b[i] = a[i];
-        if (r >= WARMUP)
-            t[r - WARMUP] = now() - t0;
+            a[i] = (double)i, b[i] = 0.0;
     }
+    double *restrict a = stream_a, *restrict b = stream_b;
+    double t0 = now();
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        b[i] = a[i];
+    double dt = now() - t0;
     if (b[n - 1] != (double)(n - 1))
         exit(1);
-    free(a);
-    free(b);
-    return 16.0 * (double)n / median(t, RUNS);
+    return 16.0 * (double)n / dt;
 }
 
 /* A benchmark: up to 5 fields of one shape and halo, random contents. */
@@ -253,13 +256,20 @@ static void restore(Bench *b)
             gt_copy_into(b->f[i], b->saved[i]);
 }
 
-/* Median times of the three variants; each run times all three in turn, so
- * that a slow moment of a shared machine hits them alike. */
-static void time_variants(Bench *b, double out[3])
+/* Median times of the three variants, and the median over runs of the
+ * openmp variant's bandwidth over the STREAM copy bandwidth of the same run.
+ * Each run times a STREAM copy, then the three variants in turn, so that a
+ * slow moment of a shared machine hits them alike (its memory bandwidth was
+ * seen to swing between 30 and 47 GB/s from one minute to the next: a copy
+ * measured once at the start is no yardstick for a stencil timed later). */
+static void time_variants(Bench *b, double out[3], double *copy, double *pct)
 {
-    double t[3][RUNS];
-    for (int r = 0; r < RUNS + WARMUP; r++)
-        for (int v = 0; v < 3; v++) {
+    double t[3][RUNS], c[RUNS], ratio[RUNS];
+    static const int order[3] = {0, 2, 1};   /* openmp right after the copy */
+    for (int r = 0; r < RUNS + WARMUP; r++) {
+        double bw_copy = stream_copy();
+        for (int o = 0; o < 3; o++) {
+            int v = order[o];
             restore(b);
             double t0 = now();
             int rc = call(b, v);
@@ -271,8 +281,15 @@ static void time_variants(Bench *b, double out[3])
             if (r >= WARMUP)
                 t[v][r - WARMUP] = dt;
         }
+        if (r >= WARMUP) {
+            c[r - WARMUP] = bw_copy;
+            ratio[r - WARMUP] = b->bytes / t[0][r - WARMUP] / bw_copy;
+        }
+    }
     for (int v = 0; v < 3; v++)
         out[v] = median(t[v], RUNS);
+    *copy = median(c, RUNS);
+    *pct = 100.0 * median(ratio, RUNS);
 }
 
 /* The output after one call of a variant, as a new storage. */
@@ -306,8 +323,8 @@ int main(void)
 {
     printf("bench_stencils: %d threads, median of %d calls (after %d)\n", omp_get_max_threads(),
            RUNS, WARMUP);
-    double copy = stream_copy();
-    printf("STREAM copy (2^26 doubles, OpenMP): %.2f GB/s\n\n", copy * 1e-9);
+    printf("copy: STREAM copy (2^26 doubles, OpenMP) in each run, before the stencil's calls;\n"
+           "%%copy: median over runs of the openmp bandwidth / that run's copy bandwidth\n\n");
     Bench benches[NBENCH] = {
         {"hdiff", "256x256x64", 3, 0, {NI, NJ, NK}, 2, 0, "IJK", {0}, {0}, 0, 2},
         {"laplacian", "256x256x64", 2, 0, {NI, NJ, NK}, 1, 0, "IJK", {0}, {0}, 0, 1},
@@ -317,8 +334,9 @@ int main(void)
         {"heat2d", "2048x2048", 2, 0, {N2, N2, 1}, 0, 0, "IJ", {0}, {0}, 0, 1},
         {"tridiag-kfirst", "256x256x64", 5, 2, {NI, NJ, NK}, 0, 0, "IJK", {0}, {0}, 0, 4, "IJK"},
     };
-    printf("%-14s %-11s %10s %8s %7s %10s %9s %10s %9s  %s\n", "stencil", "size", "openmp ms",
-           "GB/s", "%copy", "naive ms", "naive/omp", "hand ms", "omp/hand", "check");
+    printf("%-14s %-11s %10s %8s %8s %7s %10s %9s %10s %9s  %s\n", "stencil", "size",
+           "openmp ms", "GB/s", "copy", "%copy", "naive ms", "naive/omp", "hand ms", "omp/hand",
+           "check");
     int ok = 1;
     double hdiff_pct = 0, hdiff_ratio = 0, jacobi_pct = 0;
     const char *only = getenv("BENCH_ONLY");   /* a name: run that stencil only */
@@ -343,8 +361,8 @@ int main(void)
         /* fields read + outputs written; tridiagonal writes c, d and x */
         double accesses = tri ? 4 + 3 : b->nfields;
         b->bytes = accesses * 8.0 * points;
-        double tv[3];
-        time_variants(b, tv);
+        double tv[3], copy, pct;
+        time_variants(b, tv, &copy, &pct);
         double t_omp = tv[0], t_naive = tv[1], t_hand = tv[2];
         gt_storage *r_omp = result(b, 0), *r_naive = result(b, 1), *r_hand = result(b, 2);
         double d_naive = difference(b, r_omp, r_naive), d_hand = difference(b, r_omp, r_hand);
@@ -352,16 +370,16 @@ int main(void)
         if (strcmp(check, "ok"))
             ok = 0;
         double bw = b->bytes / t_omp;
-        printf("%-14s %-11s %10.3f %8.2f %6.1f%% %10.3f %9.2f %10.3f %9.2f  %s", b->name,
-               b->size, t_omp * 1e3, bw * 1e-9, 100.0 * bw / copy, t_naive * 1e3,
+        printf("%-14s %-11s %10.3f %8.2f %8.2f %6.1f%% %10.3f %9.2f %10.3f %9.2f  %s", b->name,
+               b->size, t_omp * 1e3, bw * 1e-9, copy * 1e-9, pct, t_naive * 1e3,
                t_naive / t_omp, t_hand * 1e3, t_omp / t_hand, check);
         if (strcmp(check, "ok"))
             printf(" (naive %.3g, hand %.3g)", d_naive, d_hand);
         printf("\n");
         if (!strcmp(b->name, "hdiff"))
-            hdiff_pct = 100.0 * bw / copy, hdiff_ratio = t_omp / t_hand;
+            hdiff_pct = pct, hdiff_ratio = t_omp / t_hand;
         if (!strcmp(b->name, "jacobi3d"))
-            jacobi_pct = 100.0 * bw / copy;
+            jacobi_pct = pct;
         gt_release(r_omp), gt_release(r_naive), gt_release(r_hand);
         for (int i = 0; i < b->nfields; i++)
             gt_release(b->f[i]), gt_release(b->saved[i]);
