@@ -582,6 +582,18 @@ void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char 
     emit_line(o, "#include <gt/gt_generated.h>");
     emit_blank(o);
     emit_line(o, "#include \"%s\"", base_name(hdr_name));
+    emit_blank(o);
+    emit_line(o, "/* Each operation rounds on its own, in the order the program gives: no");
+    emit_line(o, "   contraction of a * b + c into a fused multiply-add, which the C compiler");
+    emit_line(o, "   may otherwise do differently in each backend's code (GNU C modes, and");
+    emit_line(o, "   clang in any mode, contract by default). -DGT_ALLOW_FMA allows it. */");
+    emit_line(o, "#ifndef GT_ALLOW_FMA");
+    emit_line(o, "#if defined(__clang__)");
+    emit_line(o, "#pragma STDC FP_CONTRACT OFF");
+    emit_line(o, "#elif defined(__GNUC__)");
+    emit_line(o, "#pragma GCC optimize(\"fp-contract=off\")");
+    emit_line(o, "#endif");
+    emit_line(o, "#endif");
 }
 
 void emit_signature(Out *o, const EmitStencil *es)

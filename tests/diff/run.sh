@@ -111,7 +111,7 @@ flush() {
     eval "cnt=\$inbatch_$1"
     [ "$cnt" -gt 0 ] || return 0
     mv "$work/cases/open_$1.stn" "$work/cases/random$batch.stn"
-    echo "$work/cases/r$batch $work/cases/random$batch.stn $((1000 + batch)) -O0" >>"$jobs"
+    echo "$work/cases/r$batch $work/cases/random$batch.stn $((1000 + batch)) ${DIFF_RANDOM_OPT:--O0}" >>"$jobs"
     batch=$((batch + 1)); eval "inbatch_$1=0"
 }
 while [ $made -lt "$want" ]; do

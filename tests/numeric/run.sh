@@ -10,7 +10,10 @@
 # Each program is built with $CC -std=c11 -Wall -Wextra -Wpedantic -Werror
 # $SANFLAGS and run; then with clang the same way (built only, not run, when
 # $SANFLAGS is set: the runtime was built with $CC's sanitizer runtime).
-# Options for gtcc come from a `// ARGS: ...` line of the .stn file.
+# Options for gtcc come from a `// ARGS: ...` line of the .stn file. A program
+# with a `// FMA` line is built with -std=gnu11 -O2 (GNU modes let gcc contract
+# a * b + c, at -O2) and, on an x86-64 machine whose CPU has FMA, with -mfma
+# too, so that a contraction the generated code failed to forbid would run.
 # NUMERIC_BACKEND=openmp runs the same tests on another backend's code (built
 # with -fopenmp); the default, naive, is what `make check` runs.
 # Prints "numeric: N passed, N failed"; writes "PASSED FAILED" to
@@ -44,6 +47,15 @@ for stn in "$here"/*.stn; do
     driver=$here/test_$base.c
     [ -e "$driver" ] || { fail "$base: no driver test_$base.c"; continue; }
     args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    fmaflags=""
+    if grep -q '^// FMA$' "$stn"; then
+        fmaflags="-std=gnu11 -O2"
+        if [ "$(uname -m)" = x86_64 ] && grep -qw fma /proc/cpuinfo 2>/dev/null; then
+            fmaflags="$fmaflags -mfma"
+        else
+            echo "note: $base: no x86-64 FMA here, built without -mfma"
+        fi
+    fi
     mkdir -p "$tmp/$base"
     if ! (cd "$here" && eval "\"$GTCC\" -b $BACKEND $args -o \"$tmp/$base/$base.c\" \"$base.stn\"") \
             >"$tmp/$base/gtcc.log" 2>&1; then
@@ -52,7 +64,7 @@ for stn in "$here"/*.stn; do
     fi
     for cc in $compilers; do
         name=$(basename "$cc")
-        flags="$WFLAGS -O1 -g"
+        flags="$WFLAGS -O1 -g $fmaflags"
         run=1
         if [ "$cc" != "$CC" ] && [ -n "$SANFLAGS" ]; then
             run=0

@@ -9,6 +9,18 @@
 
 #include "constructs.h"
 
+/* Each operation rounds on its own, in the order the program gives: no
+   contraction of a * b + c into a fused multiply-add, which the C compiler
+   may otherwise do differently in each backend's code (GNU C modes, and
+   clang in any mode, contract by default). -DGT_ALLOW_FMA allows it. */
+#ifndef GT_ALLOW_FMA
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#endif
+
 static const gt_field_info constructs_fields[6] = {
     {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {1, 0}}},
     {"colsum", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
@@ -69,7 +81,7 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
                     column_sum += (gt_outside(j + 1, nj) ? 1.5 : u(gt_periodic(i - 1, ni), j + 1, kk));
 #line 9 "constructs.stn"
                 colsum(i, j) = column_sum;
-#line 73 "constructs.c"
+#line 85 "constructs.c"
             }
     }
     for (int64_t i = 0; i < ni; i++)
@@ -77,31 +89,31 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
             for (int64_t k = 0; k < nk; k++)
 #line 10 "constructs.stn"
                 f(i, j, k) = f(i, j, k) * scale + 0.5f;
-#line 81 "constructs.c"
+#line 93 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "constructs.stn"
                 n(i, j, k) = n(i, j, k) % 3 + (int32_t)i;
-#line 87 "constructs.c"
+#line 99 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "constructs.stn"
                 int__(i, j, k) = ak(k) * u(i, j, k - 1) + fabs(u(i, j, k));
-#line 93 "constructs.c"
+#line 105 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 13 "constructs.stn"
                 total_value += u(i, j, k);
-#line 99 "constructs.c"
+#line 111 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 14 "constructs.stn"
                 biggest_value = gt_max_int(biggest_value, n(i, j, k));
-#line 105 "constructs.c"
+#line 117 "constructs.c"
 
     *total = total_value;
     *biggest = biggest_value;

@@ -9,6 +9,18 @@
 
 #include "hdiff.h"
 
+/* Each operation rounds on its own, in the order the program gives: no
+   contraction of a * b + c into a fused multiply-add, which the C compiler
+   may otherwise do differently in each backend's code (GNU C modes, and
+   clang in any mode, contract by default). -DGT_ALLOW_FMA allows it. */
+#ifndef GT_ALLOW_FMA
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#endif
+
 static const gt_field_info hdiff_fields[3] = {
     {"u", "IJK", GT_FLOAT64, 0, {{2, 2}, {2, 2}, {0, 0}}},
     {"coeff", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
@@ -98,51 +110,51 @@ int hdiff(gt_storage *u, gt_storage *coeff, gt_storage *out_u, const gt_domain *
             for (int64_t k = 0; k < nk; k++)
 #line 7 "hdiff.stn"
                 l(i, j, k) = 4.0 * u(i, j, k) - (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k));
-#line 102 "hdiff.c"
+#line 114 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 8 "hdiff.stn"
                 flx(i, j, k) = l(i + 1, j, k) - l(i, j, k);
-#line 108 "hdiff.c"
+#line 120 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 9 "hdiff.stn"
                 mask(i, j, k) = flx(i, j, k) * (u(i + 1, j, k) - u(i, j, k)) > 0.0;
-#line 114 "hdiff.c"
+#line 126 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 9 "hdiff.stn"
                     flx(i, j, k) = 0.0;
-#line 121 "hdiff.c"
+#line 133 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 10 "hdiff.stn"
                 fly(i, j, k) = l(i, j + 1, k) - l(i, j, k);
-#line 127 "hdiff.c"
+#line 139 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "hdiff.stn"
                 mask_2(i, j, k) = fly(i, j, k) * (u(i, j + 1, k) - u(i, j, k)) > 0.0;
-#line 133 "hdiff.c"
+#line 145 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask_2(i, j, k))
 #line 11 "hdiff.stn"
                     fly(i, j, k) = 0.0;
-#line 140 "hdiff.c"
+#line 152 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "hdiff.stn"
                 out_u(i, j, k) = u(i, j, k) - coeff(i, j, k) * (flx(i, j, k) - flx(i - 1, j, k) + fly(i, j, k) - fly(i, j - 1, k));
-#line 146 "hdiff.c"
+#line 158 "hdiff.c"
 
 done:
     gt_release(l_storage);

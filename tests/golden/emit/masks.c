@@ -9,6 +9,18 @@
 
 #include "masks.h"
 
+/* Each operation rounds on its own, in the order the program gives: no
+   contraction of a * b + c into a fused multiply-add, which the C compiler
+   may otherwise do differently in each backend's code (GNU C modes, and
+   clang in any mode, contract by default). -DGT_ALLOW_FMA allows it. */
+#ifndef GT_ALLOW_FMA
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#endif
+
 static const gt_field_info column_if_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
     {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
@@ -67,7 +79,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "masks.stn"
                 s(i, j) = u(i, j, k);
-#line 71 "masks.c"
+#line 83 "masks.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -79,7 +91,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     column_sum += u(i, j, kk);
 #line 8 "masks.stn"
                 mask(i, j, 0) = column_sum > 0.0;
-#line 83 "masks.c"
+#line 95 "masks.c"
             }
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++) {
@@ -91,7 +103,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_max = fmax(column_max, u(i, j, kk));
 #line 9 "masks.stn"
                     mask_2(i, j, 0) = column_max > u(i, j, k) + 0.5;
-#line 95 "masks.c"
+#line 107 "masks.c"
                 }
             }
         for (int64_t i = 0; i < ni; i++)
@@ -99,13 +111,13 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_2(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) + u(i, j, k);
-#line 103 "masks.c"
+#line 115 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (mask(i, j, 0) && !mask_2(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) - u(i, j, k);
-#line 109 "masks.c"
+#line 121 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (!mask(i, j, 0)) {
@@ -115,7 +127,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_min = fmin(column_min, u(i, j, kk));
 #line 11 "masks.stn"
                     s(i, j) = column_min * s(i, j);
-#line 119 "masks.c"
+#line 131 "masks.c"
                 }
     }
 

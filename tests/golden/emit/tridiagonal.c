@@ -9,6 +9,18 @@
 
 #include "tridiagonal.h"
 
+/* Each operation rounds on its own, in the order the program gives: no
+   contraction of a * b + c into a fused multiply-add, which the C compiler
+   may otherwise do differently in each backend's code (GNU C modes, and
+   clang in any mode, contract by default). -DGT_ALLOW_FMA allows it. */
+#ifndef GT_ALLOW_FMA
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#endif
+
 static const gt_field_info tridiagonal_fields[5] = {
     {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
     {"b", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
@@ -70,12 +82,12 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 6 "tridiagonal.stn"
                 c(i, j, k) = c(i, j, k) / b(i, j, k);
-#line 74 "tridiagonal.c"
+#line 86 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "tridiagonal.stn"
                 d(i, j, k) = d(i, j, k) / b(i, j, k);
-#line 79 "tridiagonal.c"
+#line 91 "tridiagonal.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -83,17 +95,17 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 7 "tridiagonal.stn"
                 m(i, j, k) = 1.0 / (b(i, j, k) - a(i, j, k) * c(i, j, k - 1));
-#line 87 "tridiagonal.c"
+#line 99 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 8 "tridiagonal.stn"
                 c(i, j, k) = c(i, j, k) * m(i, j, k);
-#line 92 "tridiagonal.c"
+#line 104 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 8 "tridiagonal.stn"
                 d(i, j, k) = (d(i, j, k) - a(i, j, k) * d(i, j, k - 1)) * m(i, j, k);
-#line 97 "tridiagonal.c"
+#line 109 "tridiagonal.c"
     }
 
     /* computation(backward) at line 10 */
@@ -103,7 +115,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 11 "tridiagonal.stn"
                 x(i, j, k) = d(i, j, k);
-#line 107 "tridiagonal.c"
+#line 119 "tridiagonal.c"
     }
     /* interval(0, end - 1) */
     for (int64_t k = nk - 2; k >= 0; k--) {
@@ -111,7 +123,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 12 "tridiagonal.stn"
                 x(i, j, k) = d(i, j, k) - c(i, j, k) * x(i, j, k + 1);
-#line 115 "tridiagonal.c"
+#line 127 "tridiagonal.c"
     }
 
 done:
