@@ -257,6 +257,8 @@ int gtcc_compile(Compiler *c)
     const Backend *be = backend_find(o->backend);
     if (be && be->wants_fusion)
         fuse_plan(c);
+    if (d->errors)   /* a warning of the plan under -Werror */
+        return 1;
     int status = o->emit == EMIT_IR ? emit_ir(c) : emit_c(c, output);
     if (status != 0)
         return status;

@@ -754,40 +754,41 @@ static void emit_function(Naive *n, const bool used[NAXES])
     emit_line(o, "}");
 }
 
-static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
+void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
     Arena *arena = c->arena;
+    Naive *n = arena_alloc(arena, sizeof *n);
+    memset(n, 0, sizeof *n);
+    n->c = c;
+    n->es = es;
+    analyse(n);
+    /* A first pass into scratch text tells which sizes and fields the body uses. */
+    Out scratch = {.name = o->name};
+    n->o = &scratch;
+    emit_body(n);
+    bool used[NAXES];
+    const char *text = scratch.buf ? scratch.buf : "";
+    for (int a = 0; a < NAXES; a++)
+        used[a] = emit_uses_name(text, scratch.len, size_name(n, a));
+    const IrStencil *st = es->st;
+    n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    for (int f = 0; f < st->fields.len; f++)
+        n->field_used[f] = emit_uses_name(text, scratch.len, es->field[f]);
+    free(scratch.buf);
+    n->o = o;
+    emit_function(n, used);
+}
+
+static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
+{
     NameSet globals = {0};
     EmitStencil **stencils = emit_name_stencils(c, &globals);
     if (!stencils)
         return false;
-    int ns = c->ir->stencils.len;
-    Naive *naive = arena_alloc(arena, sizeof *naive * (size_t)(ns + 1));
-    for (int s = 0; s < ns; s++) {
-        naive[s].c = c;
-        naive[s].es = stencils[s];
-        analyse(&naive[s]);
-    }
-
     Out h, o;
     emit_open_files(c, &backend_naive, hdr_name, &globals, stencils, &h, &o);
-    for (int s = 0; s < ns; s++) {
-        /* A first pass into scratch text tells which sizes the body uses. */
-        Out scratch = {.name = o.name};
-        naive[s].o = &scratch;
-        emit_body(&naive[s]);
-        bool used[NAXES];
-        const char *text = scratch.buf ? scratch.buf : "";
-        for (int a = 0; a < NAXES; a++)
-            used[a] = emit_uses_name(text, scratch.len, size_name(&naive[s], a));
-        const IrStencil *st = stencils[s]->st;
-        naive[s].field_used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-        for (int f = 0; f < st->fields.len; f++)
-            naive[s].field_used[f] = emit_uses_name(text, scratch.len, stencils[s]->field[f]);
-        free(scratch.buf);
-        naive[s].o = &o;
-        emit_function(&naive[s], used);
-    }
+    for (int s = 0; s < c->ir->stencils.len; s++)
+        emit_naive_stencil(c, &o, stencils[s]);
     return emit_finish(c, &h, hdr, &o, src);
 }
 

@@ -1660,9 +1660,6 @@ static void emit_function(Omp *m, const bool *used)
 
 static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
 {
-    for (int s = 0; s < c->ir->stencils.len; s++)
-        if (!c->ir->stencils.items[s]->fused)
-            return backend_naive.emit(c, src, hdr, hdr_name);
     Arena *arena = c->arena;
     NameSet globals = {0};
     EmitStencil **stencils = emit_name_stencils(c, &globals);
@@ -1674,7 +1671,8 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
         omp[s].c = c;
         omp[s].es = stencils[s];
         omp[s].st = c->ir->stencils.items[s];
-        analyse(&omp[s]);
+        if (omp[s].st->fused)
+            analyse(&omp[s]);
     }
 
     Out h, o;
@@ -1697,6 +1695,11 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
     for (int s = 0; s < ns; s++) {
         Omp *m = &omp[s];
         const IrStencil *st = m->st;
+        if (!st->fused) {
+            /* fuse.c warned: this stencil's code is the naive backend's */
+            emit_naive_stencil(c, &o, m->es);
+            continue;
+        }
         /* which fields the body uses: a first pass into scratch text */
         Out probe = {.name = o.name};
         m->o = &probe;

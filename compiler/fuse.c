@@ -1153,6 +1153,10 @@ static void plan_stencil(Compiler *c, IrStencil *st)
                     why = "a reduction inside an if";
                 if (why) {
                     st->not_fused_why = why;
+                    st->not_fused_loc = si.stmt->loc;
+                    diag_warning(&c->diag, si.stmt->loc,
+                                 "stencil '%s' is not fused: %s; it runs as the naive "
+                                 "backend's code, one loop nest per statement", st->name, why);
                     return;
                 }
                 vec_push(c->arena, &f.stmts, si);

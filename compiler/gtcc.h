@@ -576,9 +576,11 @@ typedef struct {
     int64_t min_nk;
     /* fuse.c: kernels and temporary classes are planned; false when the
      * stencil uses a construct the plan does not cover (the backend then
-     * falls back to unfused code; `why` says what). */
+     * emits that stencil's unfused, naive code; `why` says what, at
+     * `not_fused_loc`, and fuse.c warns). */
     bool fused;
     const char *not_fused_why;
+    Loc not_fused_loc;
 } IrStencil;
 
 typedef struct {
@@ -926,6 +928,9 @@ void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const 
                      EmitStencil *const *stencils, Out *h, Out *o);
 /* Ends the source (back from .stn lines) and flushes header and source; false on error. */
 bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
+/* emit_naive.c: the naive backend's function for one stencil, into o (the
+ * openmp backend's code for a stencil fuse.c could not plan). */
+void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es);
 
 /* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
  * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for

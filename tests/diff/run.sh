@@ -9,20 +9,20 @@
 # replaced by the next seed. Random programs are compiled 30 to a file.
 #
 # One random program in 8 (gen.c: every 8th seed) has an `if` the openmp
-# backend cannot plan (its statements run over different regions), so that it
-# falls back to the naive code for the whole file: `gtcc --emit=ir -b openmp`
-# of the program says `plan: not fused (...)`. (Another 1 in 8 has an `if`
-# reading at k-1/k+1 what it writes in a forward/backward computation, which
-# fell back too before fuse.c learnt to plan it.)
-# The programs that fall back are compiled in files of their own (so that
-# they do not turn off the openmp code of the others) and counted; if none
-# does, the group fails (one FAIL: the generator no longer covers the
-# fallback).
+# backend cannot plan (its statements run over different regions), so that
+# the openmp backend emits the naive code for that stencil (and warns):
+# `gtcc --emit=ir -b openmp` of the program says `plan: not fused (...)`.
+# (Another 1 in 8 has an `if` reading at k-1/k+1 what it writes in a
+# forward/backward computation, which fell back too before fuse.c learnt to
+# plan it.) Such programs share files with the fused ones, as a user's would;
+# they are counted, and if none falls back the group fails (one FAIL: the
+# generator no longer covers the fallback).
 #
 # Each program is compiled by both backends, each output built with
 # $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS (-O2 for the fixed programs, so
 # that the SIMD loops are vectorized; -O0 for the random ones, to keep the
-# group quick: their point is the plan, not the vectorizer) into a shared object with
+# group quick: their point is the plan, not the vectorizer; $DIFF_RANDOM_OPT
+# overrides that) into a shared object with
 # the call shims of `gen --wrap`, and driver.c calls both builds on the same
 # random storages in five layouts ("cpu": the unit-stride fast path; "F",
 # "JKI", "IKJ": the generic-stride path; "IJK": K contiguous) with
@@ -103,35 +103,28 @@ for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/st
 done
 want=${DIFF_PROGRAMS:-240}
 seed=${DIFF_SEED:-1}
-made=0; batch=0
+made=0; batch=0; inbatch=0
 fallback=0; marked=0
-inbatch_f=0; inbatch_b=0   # programs in the open file: fused / fallback
-# closes the open file of kind $1 (f: fused, b: fallback) as a job
+# closes the open file of random programs as a job
 flush() {
-    eval "cnt=\$inbatch_$1"
-    [ "$cnt" -gt 0 ] || return 0
-    mv "$work/cases/open_$1.stn" "$work/cases/random$batch.stn"
+    [ "$inbatch" -gt 0 ] || return 0
+    mv "$work/cases/open.stn" "$work/cases/random$batch.stn"
     echo "$work/cases/r$batch $work/cases/random$batch.stn $((1000 + batch)) ${DIFF_RANDOM_OPT:--O0}" >>"$jobs"
-    batch=$((batch + 1)); eval "inbatch_$1=0"
+    batch=$((batch + 1)); inbatch=0
 }
 while [ $made -lt "$want" ]; do
     f=$work/cases/one.stn
     "$work/gen" $seed >"$f"
     if "$GTCC" --emit=ir -b openmp "$f" >"$work/cases/one.ir" 2>&1; then
         head -n 1 "$f" | grep -q ', fallback' && marked=$((marked + 1))
-        if grep -q 'plan: not fused' "$work/cases/one.ir"; then
-            kind=b; fallback=$((fallback + 1))
-        else
-            kind=f
-        fi
-        cat "$f" >>"$work/cases/open_$kind.stn"
-        made=$((made + 1)); eval "inbatch_$kind=\$((inbatch_$kind + 1))"
-        eval "cnt=\$inbatch_$kind"
-        [ "$cnt" -eq 30 ] && flush $kind
+        grep -q 'plan: not fused' "$work/cases/one.ir" && fallback=$((fallback + 1))
+        cat "$f" >>"$work/cases/open.stn"
+        made=$((made + 1)); inbatch=$((inbatch + 1))
+        [ "$inbatch" -eq 30 ] && flush
     fi
     seed=$((seed + 1))
 done
-flush f; flush b
+flush
 
 xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
 grep -v '^PASS ' "$work/results" | head -n 60

@@ -475,6 +475,43 @@ START_TEST(test_no_partial_output)
 }
 END_TEST
 
+/* A stencil the fusion plan does not cover: a warning, and with -Werror an
+ * error that leaves the old outputs as they were (the warning comes after
+ * every check of the program, from fuse.c); the naive backend plans nothing
+ * and says nothing. */
+START_TEST(test_plan_warning)
+{
+    make_tmpdir();
+    write_file("nf.stn", "stencil s(field<double> u, field<double> o) {\n"
+                         "  double a = u;\n"
+                         "  double b = 2.0 * u;\n"
+                         "  if (u > 0.5) { a = u[i+1]; b = a - u; }\n"
+                         "  o = a[i+1] + b[j-1];\n"
+                         "}\n");
+    write_file("out.c", "old source\n");
+    write_file("out.h", "old header\n");
+    ck_assert_int_eq(run_gtcc("-o new.c nf.stn"), 0);
+    char *err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "nf.stn:4:3: warning: stencil 's' is not fused: "));
+    free(err);
+    ck_assert_int_eq(run_gtcc("-Werror -o out.c nf.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "nf.stn:4:3: error: stencil 's' is not fused: "));
+    ck_assert_ptr_nonnull(strstr(err, " [-Werror]\n"));
+    free(err);
+    char *c = read_file("out.c"), *h = read_file("out.h");
+    ck_assert_str_eq(c, "old source\n");
+    ck_assert_str_eq(h, "old header\n");
+    free(c);
+    free(h);
+    ck_assert_int_eq(run_gtcc("-Werror -b naive -o out.c nf.stn"), 0);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(test_import_errors)
 {
     make_tmpdir();
@@ -529,6 +566,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
+    tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);
     suite_add_tcase(s, tc);
     return s;
