@@ -4,9 +4,10 @@
  * It follows the plan of fuse.c (kernels, groups, temporary classes, shared
  * buffers) and gives the naive backend's numbers: every point is evaluated
  * with the same operations in the same order, only the order of points and
- * where intermediate values live change. (Full reductions are summed per
- * thread, then combined in thread order: deterministic for a thread count,
- * equal to the naive sum up to reassociation.)
+ * where intermediate values live change. (Full reductions run as `omp simd
+ * reduction` along each row into a per-thread partial, the partials combined
+ * in thread order: deterministic for a binary and a thread count, equal to
+ * the naive sum up to reassociation, and exactly to its min and max.)
  *
  * Shape of a generated function:
  *
@@ -237,6 +238,7 @@ typedef struct {
     int64_t lo[NAXES], hi[NAXES];
     bool cols;                /* holds a column reduction */
     bool reduce;
+    const IrStmt *reduce_stmt; /* the full reduction of the kernel (its only statement) */
 } Reach;
 
 static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
@@ -291,8 +293,65 @@ static Reach kernel_reach(const IrInterval *iv, const IrKernel *k)
         visit_stmt(st, reach_load, &r);
         r.cols = r.cols || stmt_has(st, IR_COLREDUCE);
         r.reduce = r.reduce || st->kind == IR_REDUCE;
+        if (st->kind == IR_REDUCE)
+            r.reduce_stmt = st;
     }
     return r;
+}
+
+/* The OpenMP reduction identifier of a full reduction: the built-in ones,
+ * and for floating-point min/max the ones declared by
+ * emit_declare_reductions, which keep fmin/fmax's treatment of NaN. */
+static const char *reduction_id(RedOp op, Type t)
+{
+    if (op == RED_SUM)
+        return "+";
+    bool is_min = op == RED_MIN;
+    if (t == TY_DOUBLE)
+        return is_min ? "gt_fmin" : "gt_fmax";
+    if (t == TY_FLOAT)
+        return is_min ? "gt_fminf" : "gt_fmaxf";
+    if (t == TY_BOOL)
+        return is_min ? "&&" : "||";
+    return is_min ? "min" : "max";
+}
+
+/* Does any full reduction of the file take the min or max of reals? */
+static bool has_real_minmax(const Compiler *c)
+{
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const IrStencil *st = c->ir->stencils.items[s];
+        if (!st->fused)
+            continue;
+        for (int ci = 0; ci < st->computations.len; ci++)
+            for (int ii = 0; ii < st->computations.items[ci]->intervals.len; ii++) {
+                const IrInterval *iv = st->computations.items[ci]->intervals.items[ii];
+                for (int k = 0; k < iv->stmts.len; k++) {
+                    const IrStmt *x = iv->stmts.items[k];
+                    if (x->kind == IR_REDUCE && x->reduce.op != RED_SUM &&
+                        (x->reduce.dst->type == TY_DOUBLE || x->reduce.dst->type == TY_FLOAT))
+                        return true;
+                }
+            }
+    }
+    return false;
+}
+
+/* The reductions of reduction_id that OpenMP does not have built in. */
+static void emit_declare_reductions(Out *o)
+{
+    static const char *const decl[][3] = {
+        {"gt_fmin", "double", "fmin"}, {"gt_fmax", "double", "fmax"},
+        {"gt_fminf", "float", "fminf"}, {"gt_fmaxf", "float", "fmaxf"},
+    };
+    emit_line(o, "/* min and max of reals as the naive code takes them (fmin, fmax: a NaN");
+    emit_line(o, "   loses), for `omp simd reduction`. */");
+    emit_line(o, "#ifdef _OPENMP");
+    for (int d = 0; d < 4; d++)
+        emit_line(o, "#pragma omp declare reduction(%s : %s : omp_out = %s(omp_out, omp_in)) "
+                     "initializer(omp_priv = %sINFINITY)",
+                  decl[d][0], decl[d][1], decl[d][2], d % 2 ? "-" : "");
+    emit_line(o, "#endif");
 }
 
 /* ============================================================ expressions */
@@ -760,7 +819,15 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi), "");
     if (par_rows)
         declare_restrict(m);
-    const char *simd = reach.cols || reach.reduce ? NULL : "GT_OMP(omp simd)";
+    /* a full reduction: each SIMD lane keeps its own partial result, combined
+     * at the end of the row (deterministic for one binary) */
+    const char *simd = reach.cols ? NULL
+                       : reach.reduce
+                           ? arena_printf(arena, "GT_OMP(omp simd reduction(%s:%s))",
+                                          reduction_id(reach.reduce_stmt->reduce.op,
+                                                       reach.reduce_stmt->reduce.dst->type),
+                                          m->red_loc)
+                           : "GT_OMP(omp simd)";
     /* the rows that may read outside along J or K */
     const char *row_safe = NULL;
     if (reach.has[AXIS_J])
@@ -1692,6 +1759,8 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
     emit_line(&o, "static inline int omp_get_thread_num(void) { return 0; }");
     emit_line(&o, "static inline int omp_get_max_threads(void) { return 1; }");
     emit_line(&o, "#endif");
+    if (has_real_minmax(c))
+        emit_declare_reductions(&o);
     for (int s = 0; s < ns; s++) {
         Omp *m = &omp[s];
         const IrStencil *st = m->st;
