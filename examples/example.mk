@@ -20,8 +20,11 @@ CC         ?= cc
 CFLAGS     ?= -O2 -g
 O          ?= build
 
-GT_CFLAGS := $(shell $(PKG_CONFIG) --cflags gtrt)
-GT_LIBS   := $(shell $(PKG_CONFIG) --libs gtrt)
+# $(shell) does not see variables given on make's command line (make 4.3):
+# PKG_CONFIG_PATH is passed on explicitly
+PKG_ENV   := $(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)')
+GT_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags gtrt)
+GT_LIBS   := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs gtrt)
 ALL_CFLAGS = -std=c11 -Wall -Wextra $(CFLAGS) $(GT_CFLAGS) -I$(O)
 
 PROGRAM   = $(O)/$(NAME)
