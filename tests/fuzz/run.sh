@@ -7,7 +7,7 @@
 # on each, two at a time:
 #   gtcc --emit=ir CASE                   for every case
 #   gtcc -b naive -o TMP/out.c CASE       for every fourth case and the
-#                                         pathological ones (case_N-o.stn)
+#   gtcc -b openmp -o TMP/out.c CASE      pathological ones (case_N-o.stn)
 # and checks, for each run:
 #   * the exit status is 0 or 1; 2 only for a backend that is not available
 #     or an I/O error (said on stderr); never a signal or more than 60 s of CPU
@@ -64,21 +64,23 @@ if [ "${1:-}" = "--check" ]; then
         verdict "$f" ir $? || continue
         case $f in
         *-o.stn)
-            "$GTCC" -b naive -o "$work/out/out.c" "$f" >/dev/null 2>"$err" </dev/null
-            st=$?
-            leftovers
-            if ! verdict "$f" c $st; then
-                :
-            elif [ "$st" -eq 0 ] && [ "$left" != " out.c out.h" ]; then
-                echo "FAIL $f (c): status 0 but the output directory holds:$left"
-            elif [ "$st" -ne 0 ] && [ -n "$left" ]; then
-                echo "FAIL $f (c): status $st left:$left"
-            else
-                [ "$st" -eq 0 ] && rm -f "$work/out/out.c" "$work/out/out.h"
-                left=
-            fi
-            [ -n "$left" ] && rm -rf "$work/out" && mkdir "$work/out"
-            [ -z "$left" ] || continue
+            for be in naive openmp; do
+                "$GTCC" -b $be -o "$work/out/out.c" "$f" >/dev/null 2>"$err" </dev/null
+                st=$?
+                leftovers
+                if ! verdict "$f" "c, $be" $st; then
+                    :
+                elif [ "$st" -eq 0 ] && [ "$left" != " out.c out.h" ]; then
+                    echo "FAIL $f (c, $be): status 0 but the output directory holds:$left"
+                elif [ "$st" -ne 0 ] && [ -n "$left" ]; then
+                    echo "FAIL $f (c, $be): status $st left:$left"
+                else
+                    [ "$st" -eq 0 ] && rm -f "$work/out/out.c" "$work/out/out.h"
+                    left=
+                fi
+                [ -n "$left" ] && rm -rf "$work/out" && mkdir "$work/out"
+                [ -z "$left" ] || continue 2
+            done
             ;;
         esac
         echo ok
