@@ -197,10 +197,17 @@ bool emit_is_reserved(const char *name)
 
 static bool set_has(const NameSet *set, const char *name)
 {
-    for (int i = 0; i < set->len; i++)
-        if (strcmp(set->items[i], name) == 0)
-            return true;
-    return false;
+    return set->taken && map_get(set->taken, name);
+}
+
+void emit_take(Arena *arena, NameSet *set, const char *name)
+{
+    if (set_has(set, name))
+        return;
+    if (!set->taken)
+        set->taken = map_new(arena);
+    map_put(set->taken, name, (void *)name);
+    vec_push(arena, &set->list, name);
 }
 
 const char *emit_unique(Arena *arena, NameSet *set, const char *want)
@@ -208,7 +215,7 @@ const char *emit_unique(Arena *arena, NameSet *set, const char *want)
     const char *name = want;
     for (int n = 2; set_has(set, name); n++)
         name = arena_printf(arena, "%s_%d", want, n);
-    vec_push(arena, set, name);
+    emit_take(arena, set, name);
     return name;
 }
 
@@ -228,8 +235,8 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
     memset(es, 0, sizeof *es);
     es->st = st;
     es->arena = arena;
-    for (int i = 0; i < globals->len; i++)
-        vec_push(arena, &es->names, globals->items[i]);
+    for (int i = 0; i < globals->list.len; i++)
+        emit_take(arena, &es->names, globals->list.items[i]);
     es->info = arena_printf(arena, "%s_info", st->name);
     int nf = st->fields.len, ns = st->scalars.len;
     es->field = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
@@ -289,8 +296,8 @@ bool emit_globals(Compiler *c, NameSet *globals)
                        "stencil", st->name);
             ok = false;
         }
-        vec_push(c->arena, globals, st->name);
-        vec_push(c->arena, globals, arena_printf(c->arena, "%s_info", st->name));
+        emit_take(c->arena, globals, st->name);
+        emit_take(c->arena, globals, arena_printf(c->arena, "%s_info", st->name));
     }
     return ok;
 }
@@ -808,28 +815,71 @@ static bool ident_char(char ch)
     return isalnum((unsigned char)ch) || ch == '_';
 }
 
-bool emit_uses_name(const char *text, size_t len, const char *name)
+void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
+                     int n, bool *used)
 {
-    size_t n = strlen(name);
-    bool line_start = true, directive = false, comment = false;
-    for (size_t i = 0; i + n <= len; i++) {
-        /* preprocessor lines (#line "...") and comments are not code */
+    /* name -> its first index + 1 */
+    NameMap *want = map_new(arena);
+    for (int x = n - 1; x >= 0; x--)
+        map_put(want, names[x], (void *)(intptr_t)(x + 1));
+    for (int x = 0; x < n; x++)
+        used[x] = false;
+    char small[128];
+    bool line_start = true;
+    size_t i = 0;
+    while (i < len) {
+        char ch = text[i];
         if (line_start) {
             size_t j = i;
-            while (j < len && text[j] == ' ')
+            while (j < len && (text[j] == ' ' || text[j] == '\t'))
                 j++;
-            directive = j < len && text[j] == '#';
+            if (j < len && text[j] == '#') {   /* a preprocessor line: not code */
+                while (j < len && text[j] != '\n')
+                    j++;
+                i = j;
+                continue;
+            }
         }
-        line_start = text[i] == '\n';
-        if (!comment && i + 1 < len && text[i] == '/' && text[i + 1] == '*')
-            comment = true;
-        else if (comment && i >= 2 && text[i - 2] == '*' && text[i - 1] == '/')
-            comment = false;
-        if (!directive && !comment && memcmp(text + i, name, n) == 0 &&
-            (i == 0 || !ident_char(text[i - 1])) && (i + n == len || !ident_char(text[i + n])))
-            return true;
+        line_start = ch == '\n';
+        if (ch == '/' && i + 1 < len && text[i + 1] == '*') {
+            size_t j = i + 2;
+            while (j + 1 < len && !(text[j] == '*' && text[j + 1] == '/'))
+                j++;
+            i = j + 2;
+        } else if (ch == '"' || ch == '\'') {
+            size_t j = i + 1;
+            while (j < len && text[j] != ch && text[j] != '\n')
+                j += text[j] == '\\' ? 2 : 1;
+            i = j + 1;
+        } else if (isdigit((unsigned char)ch)) {   /* a number, 1e5 included */
+            while (i < len && (ident_char(text[i]) || text[i] == '.'))
+                i++;
+        } else if (ident_char(ch)) {
+            size_t j = i;
+            while (j < len && ident_char(text[j]))
+                j++;
+            size_t k = j - i;
+            char *word = k < sizeof small ? small : arena_alloc(arena, k + 1);
+            memcpy(word, text + i, k);
+            word[k] = '\0';
+            intptr_t at = (intptr_t)map_get(want, word);
+            if (at)
+                used[at - 1] = true;
+            i = j;
+        } else {
+            i++;
+        }
     }
-    return false;
+    /* a name given twice: every index of it */
+    for (int x = 0; x < n; x++)
+        used[x] = used[(intptr_t)map_get(want, names[x]) - 1];
+}
+
+bool emit_uses_name(Arena *arena, const char *text, size_t len, const char *name)
+{
+    bool used;
+    emit_names_used(arena, text, len, &name, 1, &used);
+    return used;
 }
 
 /* ------------------------------------------------- shared by the backends */

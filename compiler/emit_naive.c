@@ -768,12 +768,13 @@ void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es)
     emit_body(n);
     bool used[NAXES];
     const char *text = scratch.buf ? scratch.buf : "";
+    const char *sizes[NAXES];
     for (int a = 0; a < NAXES; a++)
-        used[a] = emit_uses_name(text, scratch.len, size_name(n, a));
+        sizes[a] = size_name(n, a);
+    emit_names_used(arena, text, scratch.len, sizes, NAXES, used);
     const IrStencil *st = es->st;
     n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    for (int f = 0; f < st->fields.len; f++)
-        n->field_used[f] = emit_uses_name(text, scratch.len, es->field[f]);
+    emit_names_used(arena, text, scratch.len, es->field, st->fields.len, n->field_used);
     free(scratch.buf);
     n->o = o;
     emit_function(n, used);

@@ -89,6 +89,9 @@ typedef struct {
     const char *red_loc;      /* the reduction accumulator of the current kernel */
     /* locals holding statement-recomputed temporaries at read offsets */
     VEC(RecomputedAt) rc;
+    /* point_body: the scalars of the kernel, and their marks (per field id) */
+    VEC(const IrField *) scalars;
+    int *scalar_mark, scalar_stamp;
     const IrField *producing; /* emitting the producer of this temporary */
     /* the column path: k-cached fields, per field id the levels carried (0:
      * none) and their locals, [d] holding level k - d (forward) or k + d */
@@ -631,21 +634,16 @@ static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
     }
 }
 
-/* Scalars first accessed in this kernel. */
-typedef struct {
-    const IrField **f;
-    int n;
-} ScalarSet;
-
+/* The scalars a kernel accesses, in order of first access: m->scalars, each
+ * once (m->scalar_mark[id] == m->scalar_stamp marks the ones taken). */
 static void scalar_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
 {
-    ScalarSet *ss = ctx;
-    if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_SCALAR)
+    Omp *m = ctx;
+    if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_SCALAR ||
+        m->scalar_mark[f->id] == m->scalar_stamp)
         return;
-    for (int i = 0; i < ss->n; i++)
-        if (ss->f[i] == f)
-            return;
-    ss->f[ss->n++] = f;
+    m->scalar_mark[f->id] = m->scalar_stamp;
+    vec_push(m->c->arena, &m->scalars, f);
 }
 
 /* Collects the (temporary, offset) pairs a kernel recomputes (producers read
@@ -668,14 +666,15 @@ static void rc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool
 static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const char *kvar)
 {
     Out *o = m->o;
-    ScalarSet ss = {arena_alloc(m->c->arena, sizeof(IrField *) * (size_t)(m->st->fields.len + 1)),
-                    0};
+    m->scalars.len = 0;
+    m->scalar_stamp++;
     for (int s = k->first; s < k->first + k->count; s++)
-        visit_stmt(iv->stmts.items[s], scalar_visit, &ss);
-    for (int i = 0; i < ss.n; i++) {
+        visit_stmt(iv->stmts.items[s], scalar_visit, m);
+    for (int i = 0; i < m->scalars.len; i++) {
+        const IrField *f = m->scalars.items[i];
         emit_begin_line(o);
-        emit_text(o, "%s %s = ", emit_c_type(ss.f[i]->type), m->es->field[ss.f[i]->id]);
-        emit_const(o, ss.f[i]->type, 0, 0.0);
+        emit_text(o, "%s %s = ", emit_c_type(f->type), m->es->field[f->id]);
+        emit_const(o, f->type, 0, 0.0);
         emit_text(o, ";");
         emit_end_line(o);
     }
@@ -931,6 +930,26 @@ static void block_bounds(Omp *m, int bj)
               m->es->nj, m->jb, bj, m->es->nj);
 }
 
+/* Sets uses[buffer] for each tile that s (or a statement nested in it)
+ * assigns; true if any. */
+static bool mark_tiles_written(const IrStmt *s, bool *uses)
+{
+    bool any = false;
+    if (s->kind == IR_ASSIGN) {
+        const IrField *fd = s->assign.dst;
+        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE) {
+            uses[fd->buffer] = true;
+            any = true;
+        }
+    } else if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            any = mark_tiles_written(s->iff.then.items[i], uses) || any;
+        for (int i = 0; i < s->iff.els.len; i++)
+            any = mark_tiles_written(s->iff.els.items[i], uses) || any;
+    }
+    return any;
+}
+
 /* A group of 3-D kernels of a parallel interval: blocks of one level. */
 static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
@@ -946,37 +965,11 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
             if (iv->stmts.items[s]->kind == IR_REDUCE)
                 reduce = iv->stmts.items[s];
     }
-    for (int f = 0; f < m->st->fields.len; f++) {
-        const IrField *fd = m->st->fields.items[f];
-        if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
-            continue;
-        /* a tile lives in one group: find whether it is this one */
-        for (int kk = kfirst; kk <= klast; kk++) {
-            const IrKernel *k = &iv->kernels.items[kk];
-            for (int s = k->first; s < k->first + k->count; s++) {
-                const IrStmt *st = iv->stmts.items[s];
-                bool w = false;
-                /* any statement of the group writing it */
-                const IrStmt *stack[64];
-                int sp = 0;
-                stack[sp++] = st;
-                while (sp > 0 && !w) {
-                    const IrStmt *x = stack[--sp];
-                    if (x->kind == IR_ASSIGN && x->assign.dst == fd)
-                        w = true;
-                    if (x->kind == IR_IF) {
-                        for (int i = 0; i < x->iff.then.len && sp < 64; i++)
-                            stack[sp++] = x->iff.then.items[i];
-                        for (int i = 0; i < x->iff.els.len && sp < 64; i++)
-                            stack[sp++] = x->iff.els.items[i];
-                    }
-                }
-                if (w) {
-                    uses[fd->buffer] = true;
-                    any_tile = true;
-                }
-            }
-        }
+    /* a tile lives in one group: the tiles this group's statements write */
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        for (int s = k->first; s < k->first + k->count; s++)
+            any_tile = mark_tiles_written(iv->stmts.items[s], uses) || any_tile;
     }
     const char *part = NULL;
     Type rt = TY_DOUBLE;
@@ -1458,6 +1451,7 @@ static void analyse(Omp *m)
     m->sk = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->rp = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->full_halo = arena_alloc(arena, sizeof *m->full_halo * (size_t)(nf + 1));
+    m->scalar_mark = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
         if (fd->kind == IR_TEMP && fd->temp_class != IR_TEMP_FULL)
@@ -1775,11 +1769,11 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
         m->fast = false;
         emit_body(m);
         bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-        for (int f = 0; f < st->fields.len; f++) {
-            used[f] = emit_uses_name(probe.buf ? probe.buf : "", probe.len, m->es->data[f]);
+        emit_names_used(arena, probe.buf ? probe.buf : "", probe.len, m->es->data,
+                        st->fields.len, used);
+        for (int f = 0; f < st->fields.len; f++)
             if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
                 m->rp[f] = NULL;
-        }
         free(probe.buf);
         m->o = &o;
         emit_function(m, used);

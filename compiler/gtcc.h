@@ -43,6 +43,15 @@ void vec_grow_(Arena *arena, void **items, int *cap, size_t elem_size);
                           : (void)0,                                                   \
      (v)->items[(v)->len++] = (x))
 
+/* A string-keyed hash table in an arena (FNV-1a, chained buckets). Keys are
+ * not copied: they must live as long as the map. map_get gives NULL for a key
+ * not bound; map_put binds key to value, replacing an earlier binding. */
+typedef struct NameMap NameMap;
+NameMap *map_new(Arena *arena);
+void *map_get(const NameMap *m, const char *key);
+void map_put(NameMap *m, const char *key, void *value);
+void map_del(NameMap *m, const char *key);
+
 /* An internal compiler bug: prints FILE:LINE and the message, then aborts.
  * Never used for anything a user's input can cause. */
 _Noreturn void gtcc_die_(const char *file, int line, const char *fmt, ...)
@@ -672,7 +681,6 @@ struct FnInfo {
 };
 
 typedef struct FnEnv FnEnv;       /* the bindings of one inlined call (inline.c) */
-typedef struct NameMap NameMap;   /* a string-keyed hash table (sema.c) */
 typedef struct Scope Scope;       /* the names of the stencil being lowered (sema.c) */
 
 /* The state of sema_lower. */
@@ -828,7 +836,12 @@ bool emit_flush(Compiler *c, Out *o, FILE *f);
 /* C names. A .stn name keeps its spelling unless it is a C keyword, a name
  * the generated code uses (C library, runtime, locals) or ends with '_': then
  * '_' is appended. A name already taken gets a numeric suffix. */
-typedef VEC(const char *) NameSet;
+typedef struct {
+    VEC(const char *) list;   /* the names, in the order they were taken */
+    NameMap *taken;           /* the same names, for lookup; NULL while empty */
+} NameSet;
+/* Takes name in set (already taken or not). */
+void emit_take(Arena *arena, NameSet *set, const char *name);
 bool emit_is_reserved(const char *name);
 /* want itself, or want_2, want_3, ... : the first not in set; adds it. */
 const char *emit_unique(Arena *arena, NameSet *set, const char *want);
@@ -900,9 +913,13 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES]);
 /* Prints e with parentheses if its precedence is below min_prec (C levels:
  * 4 ||, 5 &&, 9 ==, 10 <, 12 +, 13 *, 14 unary, 16 primary). */
 void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec);
-/* True if the identifier name occurs as a whole token in text[0, len), outside
- * preprocessor lines and comments. */
-bool emit_uses_name(const char *text, size_t len, const char *name);
+/* used[i]: does the identifier names[i] occur as a token of the C text
+ * text[0, len), outside preprocessor lines, comments and literals? One pass
+ * over the text, whatever n. */
+void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
+                     int n, bool *used);
+/* The same for one name. */
+bool emit_uses_name(Arena *arena, const char *text, size_t len, const char *name);
 /* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
 /* The identity of reduction op over type t, as a C constant. */

@@ -8,6 +8,7 @@
  * common enumerations are generated from the X-macro lists of gtcc.h.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,4 +166,91 @@ const char *axes_name(unsigned axes)
 {
     static const char *const names[8] = {"", "I", "J", "IJ", "K", "IK", "JK", "IJK"};
     return names[axes & 7];
+}
+
+/* ============================================================= name maps */
+
+typedef struct MapEntry MapEntry;
+struct MapEntry {
+    const char *key;
+    void *value;
+    MapEntry *next;
+};
+
+struct NameMap {
+    Arena *arena;
+    MapEntry **buckets;
+    int nbuckets;             /* a power of two */
+    int count;
+};
+
+static uint32_t hash_name(const char *s)
+{
+    uint32_t h = 2166136261u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+NameMap *map_new(Arena *a)
+{
+    NameMap *m = arena_alloc(a, sizeof *m);
+    m->arena = a;
+    m->nbuckets = 16;
+    m->buckets = arena_alloc(a, sizeof(MapEntry *) * (size_t)m->nbuckets);
+    return m;
+}
+
+static MapEntry **map_slot(const NameMap *m, const char *key)
+{
+    MapEntry **p = &m->buckets[hash_name(key) & (uint32_t)(m->nbuckets - 1)];
+    while (*p && strcmp((*p)->key, key) != 0)
+        p = &(*p)->next;
+    return p;
+}
+
+void *map_get(const NameMap *m, const char *key)
+{
+    MapEntry *e = *map_slot(m, key);
+    return e ? e->value : NULL;
+}
+
+static void map_grow(NameMap *m)
+{
+    int n = m->nbuckets * 2;
+    MapEntry **buckets = arena_alloc(m->arena, sizeof(MapEntry *) * (size_t)n);
+    for (int i = 0; i < m->nbuckets; i++) {
+        for (MapEntry *e = m->buckets[i], *next; e; e = next) {
+            next = e->next;
+            MapEntry **b = &buckets[hash_name(e->key) & (uint32_t)(n - 1)];
+            e->next = *b;
+            *b = e;
+        }
+    }
+    m->buckets = buckets;
+    m->nbuckets = n;
+}
+
+void map_put(NameMap *m, const char *key, void *value)
+{
+    MapEntry **p = map_slot(m, key);
+    if (*p) {
+        (*p)->value = value;
+        return;
+    }
+    MapEntry *e = arena_alloc(m->arena, sizeof *e);
+    e->key = key;
+    e->value = value;
+    *p = e;
+    if (++m->count > 2 * m->nbuckets)
+        map_grow(m);
+}
+
+void map_del(NameMap *m, const char *key)
+{
+    MapEntry **p = map_slot(m, key);
+    if (*p) {
+        *p = (*p)->next;
+        m->count--;
+    }
 }
