@@ -178,8 +178,11 @@ $(BUILD)/bench/%: bench/%.c $(CC_LIB) $(RT_A) | $(DEPS_OK)
 	$(CC) $(ALL_CFLAGS) -O3 -march=native $(CC_CFLAGS) -Iruntime/include -Iruntime/src -Ibench \
 	    -DGTCC_BIN='"$(abspath $(GTCC))"' -o $@ $< $(CC_LIB) $(RT_A) $(RT_LIBS)
 
+# bench_gtcc builds examples/ against an installed gtcc: installed here first
+BENCH_PREFIX = $(abspath $(BUILD))/bench/prefix
 bench: all $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do echo "== $$b"; $(TEST_ENV) $$b || exit 1; done
+	@$(MAKE) --no-print-directory -s install PREFIX=$(BENCH_PREFIX) >/dev/null
+	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
 
 # --- install ---------------------------------------------------------------------------
 install: all

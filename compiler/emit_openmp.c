@@ -240,8 +240,7 @@ typedef struct {
     bool has[NAXES];
     int64_t lo[NAXES], hi[NAXES];
     bool cols;                /* holds a column reduction */
-    bool reduce;
-    const IrStmt *reduce_stmt; /* the full reduction of the kernel (its only statement) */
+    const IrStmt *reduce;     /* the full reduction of the kernel (its only statement) */
 } Reach;
 
 static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
@@ -295,9 +294,8 @@ static Reach kernel_reach(const IrInterval *iv, const IrKernel *k)
         const IrStmt *st = iv->stmts.items[s];
         visit_stmt(st, reach_load, &r);
         r.cols = r.cols || stmt_has(st, IR_COLREDUCE);
-        r.reduce = r.reduce || st->kind == IR_REDUCE;
         if (st->kind == IR_REDUCE)
-            r.reduce_stmt = st;
+            r.reduce = st;
     }
     return r;
 }
@@ -823,8 +821,8 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     const char *simd = reach.cols ? NULL
                        : reach.reduce
                            ? arena_printf(arena, "GT_OMP(omp simd reduction(%s:%s))",
-                                          reduction_id(reach.reduce_stmt->reduce.op,
-                                                       reach.reduce_stmt->reduce.dst->type),
+                                          reduction_id(reach.reduce->reduce.op,
+                                                       reach.reduce->reduce.dst->type),
                                           m->red_loc)
                            : "GT_OMP(omp simd)";
     /* the rows that may read outside along J or K */

@@ -958,8 +958,7 @@ static void plan_buffers(Fuse *f)
     free(is_tile), free(cg0), free(cg1);
     int nbuf = 0;
     int *buf_end = calloc((size_t)nf + 1, sizeof *buf_end);
-    int *buf_owner = calloc((size_t)nf + 1, sizeof *buf_owner);
-    if (!buf_end || !buf_owner)
+    if (!buf_end)
         gtcc_die("out of memory");
     /* temporaries in order of first use (kernel and group numbers are
      * below the number of statements), then of id: a counting sort */
@@ -1010,12 +1009,7 @@ static void plan_buffers(Fuse *f)
         Heap *fr = &free_bufs[key_of[t]], *busy = &busy_bufs[key_of[t]];
         while (busy->len && buf_end[busy->v[0]] < lo[t])
             heap_push(fr, heap_pop(busy, buf_end), NULL);
-        if (fr->len) {
-            fd->buffer = heap_pop(fr, NULL);
-        } else {
-            buf_owner[nbuf] = t;
-            fd->buffer = nbuf++;
-        }
+        fd->buffer = fr->len ? heap_pop(fr, NULL) : nbuf++;
         buf_end[fd->buffer] = hi[t];
         heap_push(busy, fd->buffer, buf_end);
     }
@@ -1023,7 +1017,7 @@ static void plan_buffers(Fuse *f)
         free(free_bufs[k].v), free(busy_bufs[k].v);
     free(free_bufs), free(busy_bufs), free(key_of);
     free(bstart), free(order);
-    free(lo), free(hi), free(grp), free(buf_end), free(buf_owner);
+    free(lo), free(hi), free(grp), free(buf_end);
 }
 
 /* ============================================================ columns */
