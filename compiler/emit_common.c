@@ -875,13 +875,6 @@ void emit_names_used(Arena *arena, const char *text, size_t len, const char *con
         used[x] = used[(intptr_t)map_get(want, names[x]) - 1];
 }
 
-bool emit_uses_name(Arena *arena, const char *text, size_t len, const char *name)
-{
-    bool used;
-    emit_names_used(arena, text, len, &name, 1, &used);
-    return used;
-}
-
 /* ------------------------------------------------- shared by the backends */
 
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix)

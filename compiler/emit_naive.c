@@ -758,7 +758,6 @@ void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
     Arena *arena = c->arena;
     Naive *n = arena_alloc(arena, sizeof *n);
-    memset(n, 0, sizeof *n);
     n->c = c;
     n->es = es;
     analyse(n);

@@ -918,8 +918,6 @@ void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
  * over the text, whatever n. */
 void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
                      int n, bool *used);
-/* The same for one name. */
-bool emit_uses_name(Arena *arena, const char *text, size_t len, const char *name);
 /* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
 /* The identity of reduction op over type t, as a C constant. */
