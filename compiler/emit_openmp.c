@@ -23,8 +23,10 @@
  *     }
  *
  * In the body, a parallel computation runs each group of kernels as one
- * `omp for` over (level, J block, I block); each kernel loops over its rows
- * inside the block, the contiguous axis I innermost under `omp simd`.
+ * `omp for` over (level, J block, I block); inside a block, row steps jt, at
+ * each of which every kernel computes its row jt - lag (IrKernel.lag; a
+ * group of one kernel just loops over its rows), the contiguous axis I
+ * innermost under `omp simd`. Tiles are rings of rows (row j at j & (R - 1)).
  * Columnar forward/backward computations of one column group run as one
  * `omp for` over blocks of columns, each block through all their levels (the
  * carried values of the level just computed stay in L1); in the generic path,
@@ -50,8 +52,10 @@ enum { BLOCK_I = 256, BLOCK_J = 8, BLOCK_J_COLUMN = 4, TILE_ALIGN = 64 };
 
 typedef struct {
     int owner;                /* field id of its first temporary */
-    int64_t halo[2][2];       /* I, J: lower, upper (tiles); FULL: see full_halo */
-    int64_t width, height;    /* tiles: elements per row (padded), rows */
+    int64_t halo[2];          /* tiles: I lower, upper (FULL: see full_halo) */
+    int64_t rows;             /* tiles: rows live at once (IrField.tile_rows) */
+    int64_t width, height;    /* tiles: elements per row (padded), rows (a power of 2:
+                                 row j of the block is row j & (height - 1)) */
     int64_t pad;              /* tiles: elements before the block's first point */
     int64_t offset;           /* tiles: element offset in a thread's slice */
     const char *name, *off;   /* tiles: pointer, per-block offset */
@@ -80,7 +84,7 @@ typedef struct {
     int64_t tile_bytes;       /* per thread */
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
-    const char *tiles, *nth, *ib, *jb, *ie, *je, *unit, *kk;
+    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *unit, *kk;
     VEC(ColName) cols;
     /* while emitting */
     bool fast;                /* unit-stride path */
@@ -407,9 +411,10 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
             return;
         case IR_TEMP_TILE: {
             const Buffer *b = &m->bufs[f->buffer];
-            emit_text(o, "%s[%s + %s + (%s) * %" PRId64 "]", b->name, b->off,
+            emit_text(o, "%s[%s + %s + ((%s) & %" PRId64 ") * %" PRId64 "]", b->name, b->off,
                       emit_offset(arena, cx->idx[AXIS_I], off[AXIS_I]),
-                      emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->width);
+                      emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->height - 1,
+                      b->width);
             return;
         }
         case IR_TEMP_FULL:
@@ -799,10 +804,11 @@ static void declare_restrict(Omp *m)
     }
 }
 
-/* One kernel: rows j over [jlo, jhi) (an `omp for` when par_rows), points i
- * with the inner range free of checks. 3-D kernels only. */
+/* One kernel: rows j over [jlo, jhi) (an `omp for` when par_rows), or only
+ * row `row` if it is in that range (a step of a group's rows), points i with
+ * the inner range free of checks. 3-D kernels only. */
 static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges r,
-                        const char *kvar, bool par_rows)
+                        const char *kvar, bool par_rows, const char *row)
 {
     Out *o = m->o;
     Arena *arena = m->c->arena;
@@ -813,7 +819,14 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
               iv->stmts.items[k->first + k->count - 1]->loc.line);
     if (par_rows)
         emit_line(o, "GT_OMP(omp parallel for schedule(static))");
-    open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi), "");
+    if (row) {
+        open_block(o, arena_printf(arena, "if (%s >= %s && %s < %s) {", row, r.jlo, row, r.jhi),
+                   "");
+        emit_line(o, "const int64_t j = %s;", row);
+    } else {
+        open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi),
+                   "");
+    }
     if (par_rows)
         declare_restrict(m);
     /* a full reduction: each SIMD lane keeps its own partial result, combined
@@ -1020,13 +1033,33 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     for (int b = 0; b < m->nbufs; b++)
         if (uses[b])
-            emit_line(o, "const int64_t %s = %" PRId64 " - %s + (%" PRId64 " - %s) * %" PRId64 ";",
-                      m->bufs[b].off, m->bufs[b].pad, m->ib, m->bufs[b].halo[1][0], m->jb,
-                      m->bufs[b].width);
+            emit_line(o, "const int64_t %s = %" PRId64 " - %s;", m->bufs[b].off, m->bufs[b].pad,
+                      m->ib);
     declare_restrict(m);
-    for (int kk = kfirst; kk <= klast; kk++) {
-        const IrKernel *k = &iv->kernels.items[kk];
-        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false);
+    if (kfirst == klast) {
+        const IrKernel *k = &iv->kernels.items[kfirst];
+        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false, NULL);
+    } else {
+        /* row steps: each kernel computes its row jt - lag, in [jb, je) grown
+         * by its region */
+        int64_t t0 = 0, t1 = 0;
+        for (int kk = kfirst; kk <= klast; kk++) {
+            const IrKernel *k = &iv->kernels.items[kk];
+            const Extent *r = &iv->stmts.items[k->first]->region;
+            if (kk == kfirst || r->r[AXIS_J].lo + k->lag < t0)
+                t0 = r->r[AXIS_J].lo + k->lag;
+            if (kk == kfirst || r->r[AXIS_J].hi + k->lag > t1)
+                t1 = r->r[AXIS_J].hi + k->lag;
+        }
+        open_block(o, arena_printf(arena, "for (int64_t %s = %s; %s < %s; %s++) {", m->jt,
+                                   plus(arena, m->jb, t0), m->jt, plus(arena, m->je, t1), m->jt),
+                   "");
+        for (int kk = kfirst; kk <= klast; kk++) {
+            const IrKernel *k = &iv->kernels.items[kk];
+            kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
+                        plus(arena, m->jt, -k->lag));
+        }
+        close_block(o);
     }
     o->indent--;
     emit_line(o, "}");
@@ -1063,7 +1096,7 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
                 /* a 2-D kernel: once, its rows over the threads */
                 emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
                 o->indent++;
-                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true);
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true, NULL);
                 o->indent--;
                 emit_line(o, "}");
                 kk++;
@@ -1128,7 +1161,7 @@ static void emit_levels(Omp *m, const IrComputation *comp)
             if (axes != AXES_IJ)
                 kernel_simple(m, iv, k, axes, "k");
             else
-                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true);
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true, NULL);
         }
         o->indent--;
         emit_line(o, "}");
@@ -1160,7 +1193,7 @@ static void emit_column_rows(Omp *m, int c0, int c1)
             open_level_loop(m, iv, comp->order == ORDER_FORWARD);
             for (int kk = 0; kk < iv->kernels.len; kk++) {
                 const IrKernel *k = &iv->kernels.items[kk];
-                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false);
+                kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false, NULL);
             }
             o->indent--;
             emit_line(o, "}");
@@ -1465,6 +1498,7 @@ static void analyse(Omp *m)
     m->jb = emit_unique(arena, &es->names, "jb");
     m->ie = emit_unique(arena, &es->names, "ie");
     m->je = emit_unique(arena, &es->names, "je");
+    m->jt = emit_unique(arena, &es->names, "jt");
     m->unit = emit_unique(arena, &es->names, "unit");
     m->kk = emit_unique(arena, &es->names, "kk");
     /* buffers: FULL and TILE ids are numbered apart by fuse.c; keep them apart here */
@@ -1493,12 +1527,12 @@ static void analyse(Omp *m)
             b->name = emit_unique(arena, &es->names, arena_printf(arena, "tile_%d", fd->buffer));
             b->off = emit_unique(arena, &es->names, arena_printf(arena, "%s_off", b->name));
         }
-        for (int a = 0; a < 2; a++) {
-            if (-fd->extent.r[a].lo > b->halo[a][0])
-                b->halo[a][0] = -fd->extent.r[a].lo;
-            if (fd->extent.r[a].hi > b->halo[a][1])
-                b->halo[a][1] = fd->extent.r[a].hi;
-        }
+        if (-fd->extent.r[AXIS_I].lo > b->halo[0])
+            b->halo[0] = -fd->extent.r[AXIS_I].lo;
+        if (fd->extent.r[AXIS_I].hi > b->halo[1])
+            b->halo[1] = fd->extent.r[AXIS_I].hi;
+        if (fd->tile_rows > b->rows)
+            b->rows = fd->tile_rows;
     }
     /* regions written grow FULL halos (as in the naive backend) */
     for (int c = 0; c < st->computations.len; c++)
@@ -1537,9 +1571,11 @@ static void analyse(Omp *m)
         int64_t esize = st->fields.items[bf->owner]->type == TY_DOUBLE ? 8
                         : st->fields.items[bf->owner]->type == TY_BOOL ? 1 : 4;
         int64_t per_line = TILE_ALIGN / esize;
-        bf->pad = (bf->halo[0][0] + per_line - 1) / per_line * per_line;
-        bf->width = (bf->pad + BLOCK_I + bf->halo[0][1] + per_line - 1) / per_line * per_line;
-        bf->height = bf->halo[1][0] + BLOCK_J + bf->halo[1][1];
+        bf->pad = (bf->halo[0] + per_line - 1) / per_line * per_line;
+        bf->width = (bf->pad + BLOCK_I + bf->halo[1] + per_line - 1) / per_line * per_line;
+        bf->height = 1;
+        while (bf->height < bf->rows)
+            bf->height *= 2;
         /* byte offset of this tile in a thread's slice, in elements of its type */
         offset = (offset + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;
         bf->offset = offset / esize;

@@ -30,11 +30,14 @@
  *    recomputed by each block). Everything else is FULL, as in the naive
  *    backend. A tile demoted to FULL changes the kernels, so 2-4 repeat until
  *    nothing changes.
- * 5. Buffers. FULL temporaries (and TILE temporaries of one group) of the same
- *    type and axes whose lifetimes do not overlap share one buffer. In a
- *    forward/backward computation every temporary lives for the whole
- *    computation (levels interleave its statements), in a column group for
- *    all its computations (columns interleave them).
+ * 5. Buffers. FULL temporaries of the same type and axes whose lifetimes do
+ *    not overlap share one buffer. In a forward/backward computation every
+ *    temporary lives for the whole computation (levels interleave its
+ *    statements), in a column group for all its computations (columns
+ *    interleave them). Each TILE has its own: its group runs row by row.
+ * 6. Rows. A group's block runs row step by row step, each kernel at a lag
+ *    behind the kernels before it that leaves their rows in place for it;
+ *    a tile keeps only the rows still to be read (plan_lags).
  *
  * A forward/backward computation is `columnar` when no statement reads a
  * field written in it at a horizontal offset: the backend then runs whole
@@ -859,9 +862,11 @@ static int heap_pop(Heap *h, const int *prio)
 }
 
 /* What a temporary must share with the owner of a buffer it joins: class,
- * type, axes and, for a tile, the group of its last access. */
+ * type, axes. A tile shares with none (own: its field id, else -1): the
+ * kernels of its group run row by row, interleaved, so every tile of a group
+ * is live for the whole group, and tiles of two groups never meet. */
 typedef struct {
-    int t, cls, type, axes, grp;
+    int t, cls, type, axes, own;
 } BufKey;
 
 static int bufkey_cmp(const void *pa, const void *pb)
@@ -873,8 +878,8 @@ static int bufkey_cmp(const void *pa, const void *pb)
         return a->type < b->type ? -1 : 1;
     if (a->axes != b->axes)
         return a->axes < b->axes ? -1 : 1;
-    if (a->grp != b->grp)
-        return a->grp < b->grp ? -1 : 1;
+    if (a->own != b->own)
+        return a->own < b->own ? -1 : 1;
     return (a->t > b->t) - (a->t < b->t);
 }
 
@@ -889,19 +894,12 @@ static void plan_buffers(Fuse *f)
     IrStencil *st = f->st;
     int nf = st->fields.len;
     int *lo = calloc((size_t)nf + 1, sizeof *lo), *hi = calloc((size_t)nf + 1, sizeof *hi);
-    int *grp = calloc((size_t)nf + 1, sizeof *grp);
-    if (!lo || !hi || !grp)
+    if (!lo || !hi)
         gtcc_die("out of memory");
     for (int t = 0; t < nf; t++)
         lo[t] = -1;
     /* Lifetimes: fused statements run interleaved, so a FULL temporary lives
-     * for whole groups (a vertical computation: all its groups), a TILE one
-     * for whole kernels (its group runs kernel after kernel per block). */
-    bool *is_tile = calloc((size_t)nf + 1, sizeof *is_tile);
-    if (!is_tile)
-        gtcc_die("out of memory");
-    for (int t = 0; t < nf; t++)
-        is_tile[t] = st->fields.items[t]->temp_class == IR_TEMP_TILE;
+     * for whole groups (a vertical computation: all its groups). */
     /* per computation: its first and last group */
     int nc = st->computations.len;
     int *cg0 = xcalloc((size_t)nc, sizeof *cg0), *cg1 = xcalloc((size_t)nc, sizeof *cg1);
@@ -947,21 +945,19 @@ static void plan_buffers(Fuse *f)
         }
         for (int k = 0; k < si->acc.len; k++) {
             int t = si->acc.items[k].field->id;
-            int p0 = is_tile[t] ? si->kernel : g0, p1 = is_tile[t] ? si->kernel : g1;
-            if (lo[t] < 0 || p0 < lo[t])
-                lo[t] = p0;
-            if (p1 > hi[t])
-                hi[t] = p1;
-            grp[t] = si->group;
+            if (lo[t] < 0 || g0 < lo[t])
+                lo[t] = g0;
+            if (g1 > hi[t])
+                hi[t] = g1;
         }
     }
-    free(is_tile), free(cg0), free(cg1);
+    free(cg0), free(cg1);
     int nbuf = 0;
     int *buf_end = calloc((size_t)nf + 1, sizeof *buf_end);
     if (!buf_end)
         gtcc_die("out of memory");
-    /* temporaries in order of first use (kernel and group numbers are
-     * below the number of statements), then of id: a counting sort */
+    /* temporaries in order of first use (group numbers are below the
+     * number of statements), then of id: a counting sort */
     int n = f->stmts.len;
     int *bstart = xcalloc((size_t)n + 1, sizeof *bstart), *order = xcalloc((size_t)nf, sizeof *order);
     for (int t = 0; t < nf; t++)
@@ -982,7 +978,7 @@ static void plan_buffers(Fuse *f)
             (fd->temp_class != IR_TEMP_FULL && fd->temp_class != IR_TEMP_TILE))
             continue;
         keys[nkeyed++] = (BufKey){order[o], (int)fd->temp_class, (int)fd->type, (int)fd->axes,
-                                  fd->temp_class == IR_TEMP_TILE ? grp[order[o]] : 0};
+                                  fd->temp_class == IR_TEMP_TILE ? order[o] : -1};
     }
     qsort(keys, (size_t)nkeyed, sizeof *keys, bufkey_cmp);
     int *key_of = xcalloc((size_t)nf, sizeof *key_of), nkeys = 0;
@@ -1017,7 +1013,7 @@ static void plan_buffers(Fuse *f)
         free(free_bufs[k].v), free(busy_bufs[k].v);
     free(free_bufs), free(busy_bufs), free(key_of);
     free(bstart), free(order);
-    free(lo), free(hi), free(grp), free(buf_end);
+    free(lo), free(hi), free(buf_end);
 }
 
 /* ============================================================ columns */
@@ -1120,6 +1116,107 @@ static void plan_columns(Fuse *f)
     free(writes_in), free(hreads_in), free(flat), free(gw), free(gh), free(cfirst);
 }
 
+/* ============================================================ rows */
+
+/* Row lags of the kernels of each group, and the rows each tile keeps live.
+ * A group's block runs row step by row step; at step t each kernel in turn
+ * computes its row t - lag. Kernel m's accesses to a field reach rows
+ * [r + dmin, r + dmax] of its row r (J offsets; writes at 0), so it touches
+ * row x at steps x + lag_m - dmax .. x + lag_m - dmin. For kernels m before
+ * q that both access a field, one of them writing it, every access of m to a
+ * row must come before every access of q to it (as in the kernel-after-kernel
+ * order): lag_q >= lag_m - dmin_m + dmax_q. The least such lags, kernel by
+ * kernel, per field the running maxima of lag - dmin over the group's
+ * kernels (all, and writers only). A tile's rows live from its first writer's
+ * row to the oldest one still read: max(lag - dmin) - min(writer lag) + 1.
+ * Linear in the accesses; the fields' entries are reset per group by stamps. */
+static void plan_lags(Fuse *f, int *klag)
+{
+    IrStencil *st = f->st;
+    int nf = st->fields.len;
+    int64_t *all = xcalloc((size_t)nf, sizeof *all), *wr = xcalloc((size_t)nf, sizeof *wr);
+    int64_t *wmin = xcalloc((size_t)nf, sizeof *wmin);
+    int64_t *kmin = xcalloc((size_t)nf, sizeof *kmin), *kmax = xcalloc((size_t)nf, sizeof *kmax);
+    int *gstamp = xcalloc((size_t)nf, sizeof *gstamp), *kstamp = xcalloc((size_t)nf, sizeof *kstamp);
+    bool *kwrite = xcalloc((size_t)nf, sizeof *kwrite), *has_wr = xcalloc((size_t)nf, sizeof *has_wr);
+    int *touched = xcalloc((size_t)nf, sizeof *touched);
+    for (int t = 0; t < nf; t++)
+        gstamp[t] = kstamp[t] = -1;
+    int i = 0;
+    while (i < f->stmts.len) {
+        StmtInfo *s0 = &f->stmts.items[i];
+        if (s0->skip) {
+            i++;
+            continue;
+        }
+        int kernel = s0->kernel, group = s0->group, ntouched = 0;
+        bool parallel = st->computations.items[s0->comp]->order == ORDER_PARALLEL;
+        /* the kernel's accesses: per field the J offsets reached, written? */
+        int end = i;
+        for (; end < f->stmts.len; end++) {
+            StmtInfo *si = &f->stmts.items[end];
+            if (si->skip)
+                continue;
+            if (si->kernel != kernel)
+                break;
+            for (int k = 0; k < si->acc.len; k++) {
+                const Access *a = &si->acc.items[k];
+                int t = a->field->id;
+                int64_t d = a->write ? 0 : a->offset[AXIS_J];
+                if (kstamp[t] != kernel) {
+                    kstamp[t] = kernel;
+                    kmin[t] = kmax[t] = d;
+                    kwrite[t] = false;
+                    touched[ntouched++] = t;
+                }
+                if (d < kmin[t])
+                    kmin[t] = d;
+                if (d > kmax[t])
+                    kmax[t] = d;
+                kwrite[t] = kwrite[t] || a->write;
+            }
+        }
+        int64_t lag = 0;
+        for (int n = 0; n < ntouched && parallel; n++) {
+            int t = touched[n];
+            if (gstamp[t] != group)
+                continue;
+            if (kwrite[t] && all[t] + kmax[t] > lag)
+                lag = all[t] + kmax[t];
+            if (!kwrite[t] && has_wr[t] && wr[t] + kmax[t] > lag)
+                lag = wr[t] + kmax[t];
+        }
+        klag[kernel] = (int)lag;
+        for (int n = 0; n < ntouched; n++) {
+            int t = touched[n];
+            if (gstamp[t] != group) {
+                gstamp[t] = group;
+                all[t] = lag - kmin[t];
+                has_wr[t] = false;
+                wmin[t] = lag;
+            }
+            if (lag - kmin[t] > all[t])
+                all[t] = lag - kmin[t];
+            if (kwrite[t]) {
+                if (!has_wr[t] || lag - kmin[t] > wr[t])
+                    wr[t] = lag - kmin[t];
+                if (!has_wr[t] || lag < wmin[t])
+                    wmin[t] = lag;
+                has_wr[t] = true;
+            }
+        }
+        i = end;
+    }
+    /* a tile is accessed in one group only: its entries are that group's */
+    for (int t = 0; t < nf; t++) {
+        IrField *fd = st->fields.items[t];
+        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE && has_wr[t])
+            fd->tile_rows = (int)(all[t] - wmin[t] + 1);
+    }
+    free(all), free(wr), free(wmin), free(kmin), free(kmax);
+    free(gstamp), free(kstamp), free(kwrite), free(has_wr), free(touched);
+}
+
 /* ============================================================ driver */
 
 static void plan_stencil(Compiler *c, IrStencil *st)
@@ -1131,6 +1228,7 @@ static void plan_stencil(Compiler *c, IrStencil *st)
         st->fields.items[t]->buffer = -1;
         st->fields.items[t]->producer = NULL;
         st->fields.items[t]->nproducer = 0;
+        st->fields.items[t]->tile_rows = 0;
     }
     for (int ci = 0; ci < st->computations.len; ci++) {
         IrComputation *comp = st->computations.items[ci];
@@ -1200,6 +1298,12 @@ static void plan_stencil(Compiler *c, IrStencil *st)
     plan_columns(&f);
     plan_buffers(&f);
     free(f.kw), free(f.kr), free(f.gw), free(f.gr);
+    int nkernels = 0;
+    for (int i = 0; i < f.stmts.len; i++)
+        if (!f.stmts.items[i].skip && f.stmts.items[i].kernel + 1 > nkernels)
+            nkernels = f.stmts.items[i].kernel + 1;
+    int *klag = xcalloc((size_t)nkernels, sizeof *klag);
+    plan_lags(&f, klag);
 
     /* the kernels, and whether vertical computations can run by columns */
     int prev_kernel = -1;
@@ -1215,10 +1319,11 @@ static void plan_stencil(Compiler *c, IrStencil *st)
             /* skipped producers inside the range are left out by the backend */
             last->count = si->index - last->first + 1;
         } else {
-            IrKernel k = {si->index, 1, si->group};
+            IrKernel k = {si->index, 1, si->group, klag[si->kernel]};
             vec_push(c->arena, &iv->kernels, k);
         }
     }
+    free(klag);
     st->fused = true;
 }
 

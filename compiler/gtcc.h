@@ -397,6 +397,7 @@ struct IrField {
                                  disjoint lifetimes (same class, type, axes); -1 otherwise */
     IrStmt *const *producer;  /* RECOMPUTE: the statements computing it, consecutive in */
     int nproducer;            /* their interval (one assignment: substituted as an expression) */
+    int tile_rows;            /* TILE: rows live at once when its group runs row by row */
 };
 
 /* A scalar parameter: an input by value or an `out` reduction result. */
@@ -524,10 +525,14 @@ struct IrStmt {
 /* A fused loop nest (fuse.c): top-level statements [first, first + count) of
  * an interval, run point by point in one loop nest. Kernels of one interval
  * with the same group run inside one cache-blocked loop (parallel
- * computations), one after another per block and level. */
+ * computations), row by row: at each row step t of a block, each kernel in
+ * turn computes its row t - lag (lag >= 0, the rows it must trail the
+ * kernels before it by to find what they write, and to read what they
+ * overwrite before they do). */
 typedef struct {
     int first, count;
     int group;
+    int lag;
 } IrKernel;
 
 typedef struct {

@@ -344,6 +344,8 @@ static void print_plan(FILE *out, const IrStencil *st)
         fprintf(out, "    temp %s: %s", f->name, ir_temp_class_names[f->temp_class]);
         if (f->temp_class == IR_TEMP_FULL || f->temp_class == IR_TEMP_TILE)
             fprintf(out, " buffer %d", f->buffer);
+        if (f->temp_class == IR_TEMP_TILE)
+            fprintf(out, ", %d row%s", f->tile_rows, f->tile_rows == 1 ? "" : "s");
         if (f->temp_class == IR_TEMP_RECOMPUTE)
             fprintf(out, f->nproducer == 1 && f->producer[0]->kind == IR_ASSIGN
                              ? " (expression, at each read)"
@@ -384,6 +386,8 @@ static void print_plan(FILE *out, const IrStencil *st)
                     fprintf(out, " kernel [%d]", kn->first);
                 else
                     fprintf(out, " kernel [%d-%d]", kn->first, kn->first + kn->count - 1);
+                if (kn->lag)
+                    fprintf(out, " lag %d", kn->lag);
             }
             fputc('\n', out);
         }

@@ -47,6 +47,47 @@ START_TEST(hdiff_plan)
     const IrInterval *iv = interval(st, 0, 0);
     ck_assert_int_eq(iv->kernels.len, 2);
     ck_assert_int_eq(iv->kernels.items[0].group, iv->kernels.items[1].group);
+    /* rows: the output's row j reads l's rows j-1 .. j+1, so it trails the
+     * Laplacian's by one row (lag 1); l's live rows are j-1 .. j+1: 3 */
+    ck_assert_int_eq(iv->kernels.items[0].lag, 0);
+    ck_assert_int_eq(iv->kernels.items[1].lag, 1);
+    ck_assert_int_eq(field(st, "l")->tile_rows, 3);
+    done(&k);
+}
+END_TEST
+
+/* Row lags (plan_lags), one group of four kernels:
+ *   [0] t = a          writes t at row r                     lag 0
+ *   [1] b = t[j+/-1]   reads t rows r-1 .. r+1: after [0]'s  lag 0 + 1 = 1
+ *   [2] t = c + b[i+1] overwrites t row r, which [1] reads last at step
+ *                      r + 1 + 1: lag >= 1 - (-1) = 2; b at 0: >= 1  lag 2
+ *   [3] res = t[j+/-1] + b  reads the second t rows r-1 .. r+1: 2 + 1 = 3
+ * t is live from [0]'s row (step - 0) to the oldest row still read, by [3]
+ * at step - 3 - 1: 5 rows; b from [1]'s row (step - 1) to [3]'s (step - 3):
+ * 3 rows. Two tiles of one group never share a buffer. */
+START_TEST(row_lags)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil s(field<double> a, field<double> c, field<double> res) {\n"
+        "  double t = a;\n"
+        "  double b = t[j+1] - t[j-1];\n"
+        "  t = c * 2.0 + b[i+1];\n"
+        "  res = t[j+1] + t[j-1] + b;\n"
+        "}\n");
+    ck_assert(st->fused);
+    const IrInterval *iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 4);
+    static const int lag[4] = {0, 1, 2, 3};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(iv->kernels.items[i].group, iv->kernels.items[0].group);
+        ck_assert_int_eq(iv->kernels.items[i].lag, lag[i]);
+    }
+    ck_assert_int_eq(field(st, "t")->temp_class, IR_TEMP_TILE);
+    ck_assert_int_eq(field(st, "b")->temp_class, IR_TEMP_TILE);
+    ck_assert_int_eq(field(st, "t")->tile_rows, 5);
+    ck_assert_int_eq(field(st, "b")->tile_rows, 3);
+    ck_assert_int_ne(field(st, "t")->buffer, field(st, "b")->buffer);
     done(&k);
 }
 END_TEST
@@ -185,6 +226,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, columnar_sweeps);
     tcase_add_test(tc, barriers);
     tcase_add_test(tc, column_group_lifetimes);
+    tcase_add_test(tc, row_lags);
     suite_add_tcase(s, tc);
     return s;
 }
