@@ -46,9 +46,14 @@
 
 #include "gtcc.h"
 
-/* Cache block: BI x BJ points of one level (parallel computations) or of a
- * whole column (columnar computations). */
-enum { BLOCK_I = 256, BLOCK_J = 8, BLOCK_J_COLUMN = 4, TILE_ALIGN = 64 };
+/* Cache block: BI x BJ points of one level (parallel computations; BJ from
+ * BLOCK_J_MAX down to BLOCK_J_MIN at run time, halved while there are fewer
+ * than BLOCKS_PER_THREAD blocks per thread) or of a whole column (columnar
+ * computations). */
+enum {
+    BLOCK_I = 256, BLOCK_J_MAX = 64, BLOCK_J_MIN = 8, BLOCKS_PER_THREAD = 8,
+    BLOCK_J_COLUMN = 4, TILE_ALIGN = 64
+};
 
 typedef struct {
     int owner;                /* field id of its first temporary */
@@ -84,7 +89,7 @@ typedef struct {
     int64_t tile_bytes;       /* per thread */
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
-    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *unit, *kk;
+    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk;
     VEC(ColName) cols;
     /* while emitting */
     bool fast;                /* unit-stride path */
@@ -933,11 +938,11 @@ static const char *level(Omp *m, Level lv, int64_t delta)
     return emit_level(m->c->arena, m->es->nk, lv, delta);
 }
 
-static void block_bounds(Omp *m, int bj)
+static void block_bounds(Omp *m, const char *bj)
 {
     emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->ie, m->ib, BLOCK_I,
               m->es->ni, m->ib, BLOCK_I, m->es->ni);
-    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->je, m->jb, bj,
+    emit_line(m->o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->je, m->jb, bj,
               m->es->nj, m->jb, bj, m->es->nj);
 }
 
@@ -999,6 +1004,13 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_text(o, ";");
         emit_end_line(o);
     }
+    /* rows per block: fewer while there are too few blocks for the threads */
+    emit_line(o, "int64_t %s = %d;", m->bj, BLOCK_J_MAX);
+    emit_line(o, "while (%s > %d && (%s - %s) * ((%s + %s - 1) / %s) * ((%s + %d) / %d) < %d * "
+                 "(int64_t)%s)", m->bj, BLOCK_J_MIN, level(m, iv->hi, 0), level(m, iv->lo, 0),
+              m->es->nj, m->bj, m->bj, m->es->ni, BLOCK_I - 1, BLOCK_I, BLOCKS_PER_THREAD,
+              m->nth);
+    emit_line(o, "    %s /= 2;", m->bj);
     bool region = any_tile || reduce;
     if (region) {
         emit_line(o, "GT_OMP(omp parallel)");
@@ -1024,12 +1036,12 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_line(o, "GT_OMP(omp parallel for collapse(3) schedule(static))");
     }
     emit_line(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0), level(m, iv->hi, 0));
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
-              BLOCK_J);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %s)", m->jb, m->jb, m->es->nj, m->jb,
+              m->bj);
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
               BLOCK_I);
     o->indent++;
-    block_bounds(m, BLOCK_J);
+    block_bounds(m, m->bj);
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     for (int b = 0; b < m->nbufs; b++)
         if (uses[b])
@@ -1181,7 +1193,7 @@ static void emit_column_rows(Omp *m, int c0, int c1)
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
               BLOCK_I);
     o->indent++;
-    block_bounds(m, BLOCK_J_COLUMN);
+    block_bounds(m, arena_printf(m->c->arena, "%d", BLOCK_J_COLUMN));
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     declare_restrict(m);
     for (int c = c0; c <= c1; c++) {
@@ -1499,6 +1511,7 @@ static void analyse(Omp *m)
     m->ie = emit_unique(arena, &es->names, "ie");
     m->je = emit_unique(arena, &es->names, "je");
     m->jt = emit_unique(arena, &es->names, "jt");
+    m->bj = emit_unique(arena, &es->names, "bj");
     m->unit = emit_unique(arena, &es->names, "unit");
     m->kk = emit_unique(arena, &es->names, "kk");
     /* buffers: FULL and TILE ids are numbered apart by fuse.c; keep them apart here */

@@ -188,10 +188,15 @@ int main(int argc, char **argv)
             n[0] = 8 + (int64_t)(next() % 13);
             n[1] = 8 + (int64_t)(next() % 13);
             n[2] = 3 + (int64_t)(next() % 8);
-            if (next() % 8 == 0) {          /* several cache blocks along I and J */
+            uint64_t shape = next() % 8;
+            if (shape == 0) {               /* several cache blocks along I and J */
                 n[0] = 260 + (int64_t)(next() % 30);
                 n[1] = 9 + (int64_t)(next() % 12);
                 n[2] = 3;
+            } else if (shape == 1) {        /* enough blocks for the openmp backend's J
+                                               blocks of 16 to 64 rows, the last one cut */
+                n[1] = 70 + (int64_t)(next() % 31);
+                n[2] = 4 + (int64_t)(next() % 7);
             }
             int64_t extra = (int64_t)(next() % 2);
             int nf = ns->info->nfields;

@@ -180,12 +180,15 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
 
         /* computation(parallel) at line 13 */
         {
+            int64_t bj = 64;
+            while (bj > 8 && (nk - 0) * ((nj + bj - 1) / bj) * ((ni + 255) / 256) < 8 * (int64_t)nthreads)
+                bj /= 2;
             GT_OMP(omp parallel for collapse(3) schedule(static))
             for (int64_t k = 0; k < nk; k++)
-            for (int64_t jb = 0; jb < nj; jb += 8)
+            for (int64_t jb = 0; jb < nj; jb += bj)
             for (int64_t ib = 0; ib < ni; ib += 256) {
                 const int64_t ie = ib + 256 < ni ? ib + 256 : ni;
-                const int64_t je = jb + 8 < nj ? jb + 8 : nj;
+                const int64_t je = jb + bj < nj ? jb + bj : nj;
                 (void)ie; (void)je;
                 const double *restrict const u_r = u_p;
                 (void)u_r;
@@ -197,7 +200,7 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
                     for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
                         o_r[i + j * o_sj + k * o_sk] = u_r[i + 1 + j * u_sj + k * u_sk] - u_r[i - 1 + j * u_sj + k * u_sk];
-#line 201 "fallback.c"
+#line 204 "fallback.c"
                     }
                 }
             }
@@ -206,12 +209,15 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
 
         /* computation(parallel) at line 13 */
         {
+            int64_t bj = 64;
+            while (bj > 8 && (nk - 0) * ((nj + bj - 1) / bj) * ((ni + 255) / 256) < 8 * (int64_t)nthreads)
+                bj /= 2;
             GT_OMP(omp parallel for collapse(3) schedule(static))
             for (int64_t k = 0; k < nk; k++)
-            for (int64_t jb = 0; jb < nj; jb += 8)
+            for (int64_t jb = 0; jb < nj; jb += bj)
             for (int64_t ib = 0; ib < ni; ib += 256) {
                 const int64_t ie = ib + 256 < ni ? ib + 256 : ni;
-                const int64_t je = jb + 8 < nj ? jb + 8 : nj;
+                const int64_t je = jb + bj < nj ? jb + bj : nj;
                 (void)ie; (void)je;
                 /* kernel: statements 0 to 0 at lines 13 to 13 */
                 for (int64_t j = jb; j < je; j++) {
@@ -219,7 +225,7 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
                     for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
                         o_p[i * o_si + j * o_sj + k * o_sk] = u_p[(i + 1) * u_si + j * u_sj + k * u_sk] - u_p[(i - 1) * u_si + j * u_sj + k * u_sk];
-#line 223 "fallback.c"
+#line 229 "fallback.c"
                     }
                 }
             }
