@@ -58,9 +58,9 @@ enum {
 typedef struct {
     int owner;                /* field id of its first temporary */
     int64_t halo[2];          /* tiles: I lower, upper (FULL: see full_halo) */
-    int64_t rows;             /* tiles: rows live at once (IrField.tile_rows) */
-    int64_t width, height;    /* tiles: elements per row (padded), rows (a power of 2:
-                                 row j of the block is row j & (height - 1)) */
+    int64_t width, height;    /* tiles: elements per row (padded), rows (the power of 2
+                                 at least its temporary's tile_rows: row j of the block
+                                 is row j & (height - 1)) */
     int64_t pad;              /* tiles: elements before the block's first point */
     int64_t offset;           /* tiles: element offset in a thread's slice */
     const char *name, *off;   /* tiles: pointer, per-block offset */
@@ -1544,8 +1544,6 @@ static void analyse(Omp *m)
             b->halo[0] = -fd->extent.r[AXIS_I].lo;
         if (fd->extent.r[AXIS_I].hi > b->halo[1])
             b->halo[1] = fd->extent.r[AXIS_I].hi;
-        if (fd->tile_rows > b->rows)
-            b->rows = fd->tile_rows;
     }
     /* regions written grow FULL halos (as in the naive backend) */
     for (int c = 0; c < st->computations.len; c++)
@@ -1586,8 +1584,9 @@ static void analyse(Omp *m)
         int64_t per_line = TILE_ALIGN / esize;
         bf->pad = (bf->halo[0] + per_line - 1) / per_line * per_line;
         bf->width = (bf->pad + BLOCK_I + bf->halo[1] + per_line - 1) / per_line * per_line;
+        /* a tile shares its buffer with no other (fuse.c) */
         bf->height = 1;
-        while (bf->height < bf->rows)
+        while (bf->height < st->fields.items[bf->owner]->tile_rows)
             bf->height *= 2;
         /* byte offset of this tile in a thread's slice, in elements of its type */
         offset = (offset + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;

@@ -893,9 +893,7 @@ static void plan_buffers(Fuse *f)
 {
     IrStencil *st = f->st;
     int nf = st->fields.len;
-    int *lo = calloc((size_t)nf + 1, sizeof *lo), *hi = calloc((size_t)nf + 1, sizeof *hi);
-    if (!lo || !hi)
-        gtcc_die("out of memory");
+    int *lo = xcalloc((size_t)nf, sizeof *lo), *hi = xcalloc((size_t)nf, sizeof *hi);
     for (int t = 0; t < nf; t++)
         lo[t] = -1;
     /* Lifetimes: fused statements run interleaved, so a FULL temporary lives
@@ -953,9 +951,7 @@ static void plan_buffers(Fuse *f)
     }
     free(cg0), free(cg1);
     int nbuf = 0;
-    int *buf_end = calloc((size_t)nf + 1, sizeof *buf_end);
-    if (!buf_end)
-        gtcc_die("out of memory");
+    int *buf_end = xcalloc((size_t)nf, sizeof *buf_end);
     /* temporaries in order of first use (group numbers are below the
      * number of statements), then of id: a counting sort */
     int n = f->stmts.len;
@@ -1025,11 +1021,9 @@ static void plan_columns(Fuse *f)
 {
     IrStencil *st = f->st;
     int nc = st->computations.len, nf = st->fields.len;
-    bool *writes_in = calloc((size_t)nc * (size_t)nf + 1, 1);
-    bool *hreads_in = calloc((size_t)nc * (size_t)nf + 1, 1);
-    bool *flat = calloc((size_t)nc + 1, 1);   /* has a statement without I or J */
-    if (!writes_in || !hreads_in || !flat)
-        gtcc_die("out of memory");
+    bool *writes_in = xcalloc((size_t)nc * (size_t)nf, 1);
+    bool *hreads_in = xcalloc((size_t)nc * (size_t)nf, 1);
+    bool *flat = xcalloc((size_t)nc, 1);   /* has a statement without I or J */
     int *cfirst = xcalloc((size_t)nc, sizeof *cfirst);   /* its first statement */
     for (int ci = 0; ci < nc; ci++)
         cfirst[ci] = f->stmts.len;
@@ -1049,9 +1043,7 @@ static void plan_columns(Fuse *f)
         }
     }
     int group = -1, ngroups = 0;
-    bool *gw = calloc((size_t)nf + 1, 1), *gh = calloc((size_t)nf + 1, 1);
-    if (!gw || !gh)
-        gtcc_die("out of memory");
+    bool *gw = xcalloc((size_t)nf, 1), *gh = xcalloc((size_t)nf, 1);
     for (int ci = 0; ci < nc; ci++) {
         IrComputation *comp = st->computations.items[ci];
         const bool *w = writes_in + (size_t)ci * (size_t)nf;
@@ -1085,9 +1077,7 @@ static void plan_columns(Fuse *f)
         /* k-cache: arrays written here, read at zero horizontal offset on the
          * levels already computed (a K boundary condition could remap such a
          * read to a level not computed yet: those stay loads) */
-        int *depth = calloc((size_t)nf + 1, sizeof *depth);
-        if (!depth)
-            gtcc_die("out of memory");
+        int *depth = xcalloc((size_t)nf, sizeof *depth);
         int dir = comp->order == ORDER_FORWARD ? -1 : 1;
         for (int i = cfirst[ci]; i < f->stmts.len; i++) {
             StmtInfo *si = &f->stmts.items[i];
