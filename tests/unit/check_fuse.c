@@ -22,6 +22,17 @@ static const IrInterval *interval(IrStencil *st, int c, int i)
     return st->computations.items[c]->intervals.items[i];
 }
 
+static const char HDIFF[] =
+    "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
+    "stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {\n"
+    "  double l = lap(u);\n"
+    "  double flx = l[i+1] - l;\n"
+    "  if (flx * (u[i+1] - u) > 0.0) flx = 0.0;\n"
+    "  double fly = l[j+1] - l;\n"
+    "  if (fly * (u[j+1] - u) > 0.0) fly = 0.0;\n"
+    "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"
+    "}\n";
+
 /* hdiff: the fluxes (an assignment and its limiter, read at two offsets each)
  * are cheaper to recompute than to tile: 5 extra loads against a tile's
  * 4 + 1 + 2; the Laplacian read at five offsets stays a tile. Left: the
@@ -29,16 +40,7 @@ static const IrInterval *interval(IrStencil *st, int c, int i)
 START_TEST(hdiff_plan)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
-        "stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {\n"
-        "  double l = lap(u);\n"
-        "  double flx = l[i+1] - l;\n"
-        "  if (flx * (u[i+1] - u) > 0.0) flx = 0.0;\n"
-        "  double fly = l[j+1] - l;\n"
-        "  if (fly * (u[j+1] - u) > 0.0) fly = 0.0;\n"
-        "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"
-        "}\n");
+    IrStencil *st = compile(&k, HDIFF);
     ck_assert(st->fused);
     ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_TILE);
     ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_RECOMPUTE);
@@ -52,6 +54,32 @@ START_TEST(hdiff_plan)
     ck_assert_int_eq(iv->kernels.items[0].lag, 0);
     ck_assert_int_eq(iv->kernels.items[1].lag, 1);
     ck_assert_int_eq(field(st, "l")->tile_rows, 3);
+    done(&k);
+}
+END_TEST
+
+/* The openmp backend's per-thread tiles for hdiff: l's ring of 4 rows (3 live,
+ * rounded up to a power of two), each row 256 points of the I block plus
+ * l's halo of one on each side, the lower halo padded to 8 doubles so that the
+ * block's first point is 64-byte aligned: 8 + 256 + 1 = 265, rounded up to
+ * 8 doubles: 272 doubles, 2176 bytes; 4 rows: 8704 bytes. A thread's slice:
+ * whole pages (12288) plus a page of gap: 16384 bytes, the block page-aligned. */
+START_TEST(tile_slices)
+{
+    Comp k;
+    IrStencil *st = compile(&k, HDIFF);
+    ck_assert(st->fused);
+    char *src = NULL, *hdr = NULL;
+    size_t src_len = 0, hdr_len = 0;
+    FILE *fs = open_memstream(&src, &src_len), *fh = open_memstream(&hdr, &hdr_len);
+    ck_assert(backend_openmp.emit(k.c, fs, fh, "hdiff.h"));
+    fclose(fs);
+    fclose(fh);
+    ck_assert_ptr_nonnull(strstr(src, "+ ((j) & 3) * 272]"));
+    ck_assert_ptr_nonnull(strstr(src, "aligned_alloc(4096, (size_t)nthreads * 16384);"));
+    ck_assert_ptr_nonnull(strstr(src, "omp_get_thread_num() * 16384)"));
+    free(src);
+    free(hdr);
     done(&k);
 }
 END_TEST
@@ -227,6 +255,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, barriers);
     tcase_add_test(tc, column_group_lifetimes);
     tcase_add_test(tc, row_lags);
+    tcase_add_test(tc, tile_slices);
     suite_add_tcase(s, tc);
     return s;
 }
