@@ -11,8 +11,9 @@
  * and every output written once, per call / time), that as a percentage of
  * the STREAM copy bandwidth measured in the same run (OpenMP, arrays of
  * 2^26 doubles, far beyond the caches, bytes counted as STREAM does: 16 per
- * element; one copy right before each round of calls, the percentage the
- * median over rounds of the two bandwidths' ratio), and the ratios naive / openmp and openmp / hand-fused. It also
+ * element; one copy right before each call, so every variant starts with
+ * cold caches; the percentage the median over rounds of the openmp
+ * bandwidth over that of the copy right before it), and the ratios naive / openmp and openmp / hand-fused. It also
  * checks that openmp and naive give the same bits and hand-fused the same
  * numbers (to 1e-12), and states whether the issue's targets were met.
  *
@@ -258,18 +259,26 @@ static void restore(Bench *b)
 
 /* Median times of the three variants, and the median over runs of the
  * openmp variant's bandwidth over the STREAM copy bandwidth of the same run.
- * Each run times a STREAM copy, then the three variants in turn, so that a
- * slow moment of a shared machine hits them alike (its memory bandwidth was
- * seen to swing between 30 and 47 GB/s from one minute to the next: a copy
- * measured once at the start is no yardstick for a stencil timed later). */
+ * Each run times the three variants in turn, each right after a STREAM copy,
+ * so that a slow moment of a shared machine hits them alike (its memory
+ * bandwidth was seen to swing between 30 and 47 GB/s from one minute to the
+ * next: a copy measured once at the start is no yardstick for a stencil timed
+ * later) and every variant starts from the same caches: the copy's 1 GiB
+ * evicts them. (With one copy per run, the hand-fused variant, timed after the
+ * openmp one, found its inputs in the development machine's last-level cache
+ * of 480 MiB: its jacobi3d took 3.7-3.9 ms instead of 4.5.) The copy right
+ * before the openmp variant is the run's yardstick. */
 static void time_variants(Bench *b, double out[3], double *copy, double *pct)
 {
     double t[3][RUNS], c[RUNS], ratio[RUNS];
-    static const int order[3] = {0, 2, 1};   /* openmp right after the copy */
+    static const int order[3] = {0, 2, 1};
     for (int r = 0; r < RUNS + WARMUP; r++) {
-        double bw_copy = stream_copy();
+        double bw_copy = 0;
         for (int o = 0; o < 3; o++) {
             int v = order[o];
+            double bw = stream_copy();
+            if (v == 0)
+                bw_copy = bw;
             restore(b);
             double t0 = now();
             int rc = call(b, v);
@@ -323,7 +332,7 @@ int main(void)
 {
     printf("bench_stencils: %d threads, median of %d calls (after %d)\n", omp_get_max_threads(),
            RUNS, WARMUP);
-    printf("copy: STREAM copy (2^26 doubles, OpenMP) in each run, before the stencil's calls;\n"
+    printf("copy: STREAM copy (2^26 doubles, OpenMP) right before each call (evicting the caches);\n"
            "%%copy: median over runs of the openmp bandwidth / that run's copy bandwidth\n\n");
     Bench benches[NBENCH] = {
         {"hdiff", "256x256x64", 3, 0, {NI, NJ, NK}, 2, 0, "IJK", {0}, {0}, 0, 2},
