@@ -22,17 +22,6 @@ static const IrInterval *interval(IrStencil *st, int c, int i)
     return st->computations.items[c]->intervals.items[i];
 }
 
-static const char HDIFF[] =
-    "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"
-    "stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {\n"
-    "  double l = lap(u);\n"
-    "  double flx = l[i+1] - l;\n"
-    "  if (flx * (u[i+1] - u) > 0.0) flx = 0.0;\n"
-    "  double fly = l[j+1] - l;\n"
-    "  if (fly * (u[j+1] - u) > 0.0) fly = 0.0;\n"
-    "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"
-    "}\n";
-
 /* hdiff: the fluxes (an assignment and its limiter, read at two offsets each)
  * are cheaper to recompute than to tile: 5 extra loads against a tile's
  * 4 + 1 + 2; the Laplacian read at five offsets stays a tile. Left: the
@@ -40,7 +29,7 @@ static const char HDIFF[] =
 START_TEST(hdiff_plan)
 {
     Comp k;
-    IrStencil *st = compile(&k, HDIFF);
+    IrStencil *st = compile(&k, HDIFF_STN);
     ck_assert(st->fused);
     ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_TILE);
     ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_RECOMPUTE);
@@ -67,7 +56,7 @@ END_TEST
 START_TEST(tile_slices)
 {
     Comp k;
-    IrStencil *st = compile(&k, HDIFF);
+    IrStencil *st = compile(&k, HDIFF_STN);
     ck_assert(st->fused);
     char *src = NULL, *hdr = NULL;
     size_t src_len = 0, hdr_len = 0;

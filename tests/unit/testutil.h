@@ -11,6 +11,18 @@
 
 #include "gtcc.h"
 
+/* bench/stencils/hdiff.stn's program, for the tests of its analyses. */
+#define HDIFF_STN                                                                          \
+    "function lap(f) { return 4.0 * f - (f[i-1] + f[i+1] + f[j-1] + f[j+1]); }\n"            \
+    "stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {\n"           \
+    "  double l   = lap(u);\n"                                                              \
+    "  double flx = l[i+1] - l;\n"                                                          \
+    "  if (flx * (u[i+1] - u) > 0.0) flx = 0.0;\n"                                          \
+    "  double fly = l[j+1] - l;\n"                                                          \
+    "  if (fly * (u[j+1] - u) > 0.0) fly = 0.0;\n"                                          \
+    "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"                            \
+    "}\n"
+
 /* One compilation; its diagnostics are collected in diag (diag_len bytes,
  * complete after a fflush of out). */
 typedef struct {
