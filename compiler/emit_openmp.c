@@ -58,7 +58,7 @@ enum {
 /* A thread's slice of the tile block is whole pages plus one page of gap: the
  * hardware prefetchers of one core, running past the end of its tiles, then
  * never fetch lines another core is writing (with slices packed back to back,
- * hdiff ran 9-14% slower on the development machine). */
+ * hdiff ran 8-15% slower on the development machine). */
 enum { SLICE_ALIGN = 4096 };
 
 typedef struct {
