@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gtcc.h"
+#include "emit.h"
 
 /* The range [lo, hi) of a loop variable: for I and J {0 + region.lo, n +
  * region.hi}, for K the interval's levels. */
@@ -53,7 +53,6 @@ typedef struct {
     VEC(ColName) cols;
     const char *kk;           /* loop variable of column reductions */
     Range mask_halo[NAXES];   /* hull of every statement's region: where masks live */
-    int64_t (*temp_halo)[NAXES][2];   /* per field id */
     /* while printing a statement: the ranges of i, j, k */
     Span span[NAXES];
     bool k_defined;           /* a variable k holds the current level */
@@ -132,20 +131,9 @@ static void analyse_stmt(Naive *n, const IrStmt *s)
             n->mask_halo[a].hi = h.r[a].hi;
     }
     switch (s->kind) {
-    case IR_ASSIGN: {
+    case IR_ASSIGN:
         name_cols(n, s->assign.value);
-        /* a temporary must hold every point its statements write */
-        IrField *f = s->assign.dst;
-        if (f->kind == IR_TEMP)
-            for (int a = 0; a < 2; a++) {
-                int64_t (*h2)[2] = n->temp_halo[f->id];
-                if (-s->region.r[a].lo > h2[a][0])
-                    h2[a][0] = -s->region.r[a].lo;
-                if (s->region.r[a].hi > h2[a][1])
-                    h2[a][1] = s->region.r[a].hi;
-            }
         return;
-    }
     case IR_REDUCE:
         name_cols(n, s->reduce.value);
         return;
@@ -169,16 +157,6 @@ static void analyse_stmt(Naive *n, const IrStmt *s)
 static void analyse(Naive *n)
 {
     const IrStencil *st = n->es->st;
-    n->temp_halo = arena_alloc(n->c->arena, sizeof *n->temp_halo * (size_t)(st->fields.len + 1));
-    for (int f = 0; f < st->fields.len; f++) {
-        const IrField *fd = st->fields.items[f];
-        if (fd->kind != IR_TEMP)
-            continue;
-        for (int a = 0; a < NAXES; a++) {
-            n->temp_halo[f][a][0] = fd->extent.r[a].lo < 0 ? -fd->extent.r[a].lo : 0;
-            n->temp_halo[f][a][1] = fd->extent.r[a].hi > 0 ? fd->extent.r[a].hi : 0;
-        }
-    }
     for (int c = 0; c < st->computations.len; c++) {
         const IrComputation *comp = st->computations.items[c];
         for (int i = 0; i < comp->intervals.len; i++) {
@@ -373,9 +351,9 @@ static void hoist_cols(Naive *n, const IrExpr *e, Loc loc)
 static bool stmt_has_cols(const IrStmt *s)
 {
     switch (s->kind) {
-    case IR_ASSIGN: return emit_expr_has(s->assign.value, IR_COLREDUCE);
-    case IR_REDUCE: return emit_expr_has(s->reduce.value, IR_COLREDUCE);
-    case IR_IF: return emit_expr_has(s->iff.cond, IR_COLREDUCE);
+    case IR_ASSIGN: return ir_expr_has(s->assign.value, IR_COLREDUCE);
+    case IR_REDUCE: return ir_expr_has(s->reduce.value, IR_COLREDUCE);
+    case IR_IF: return ir_expr_has(s->iff.cond, IR_COLREDUCE);
     }
     unreachable();
 }
@@ -485,7 +463,7 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
                                  axes & AXES_J ? "j" : "0",
                                  (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
     Extent region = stmt_hull(s);
-    bool cols = emit_expr_has(s->iff.cond, IR_COLREDUCE);
+    bool cols = ir_expr_has(s->iff.cond, IR_COLREDUCE);
     EmitExprCtx cx = point_ctx(n, kvar);
     int loops = open_loops(n, axes, &region, kloop, klo, khi, cols);
     if (cols && guard) {
@@ -700,14 +678,13 @@ static void emit_function(Naive *n, const bool used[NAXES])
         emit_blank(o);
         for (int f = es->nfield_params; f < st->fields.len; f++) {
             const IrField *fd = st->fields.items[f];
-            int64_t (*h)[2] = n->temp_halo[f];
             emit_begin_line(o);
             /* the halo, per axis I, J, K lower and upper, is the temporary's extent */
             int call = (int)strlen(es->data[f]) + 3 + (int)strlen("gt__temporary(");
             emit_text(o, "%s = gt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
                       es->data[f], es->storage[f], emit_dtype(fd->type), axes_name(fd->axes),
                       es->size, o->indent * 4 + call, "");
-            emit_temp_halo(o, fd->axes, (const int64_t (*)[2])h);
+            emit_temp_halo(o, fd->axes, (const int64_t (*)[2])fd->alloc_halo);
             emit_text(o, "}, %s);", es->stride[f]);
             emit_end_line(o);
             emit_alloc_check(o, es, es->data[f]);

@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gtcc.h"
+#include "emit.h"
 
 /* Cache block: BI x BJ points of one level (parallel computations; BJ from
  * BLOCK_J_MAX down to BLOCK_J_MIN at run time, halved while there are fewer
@@ -63,7 +63,7 @@ enum { SLICE_ALIGN = 4096 };
 
 typedef struct {
     int owner;                /* field id of its first temporary */
-    int64_t halo[2];          /* tiles: I lower, upper (FULL: see full_halo) */
+    int64_t halo[2];          /* tiles: I lower, upper */
     int64_t width, height;    /* tiles: elements per row (padded), rows (the power of 2
                                  at least its temporary's tile_rows: row j of the block
                                  is row j & (height - 1)) */
@@ -91,7 +91,6 @@ typedef struct {
     const IrStencil *st;
     Buffer *bufs;             /* by IrField.buffer (FULL and TILE numbered apart) */
     int nbufs;
-    int64_t (*full_halo)[NAXES][2];   /* per field id */
     int64_t tile_bytes;       /* per thread */
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
@@ -114,206 +113,6 @@ typedef struct {
     const char *(*kc_name)[IR_KCACHE_MAX + 1];
     int kc_dir;               /* -1 forward, +1 backward */
 } Omp;
-
-/* An expression-recomputed temporary: one assignment, substituted. */
-static bool expr_recompute(const IrField *f)
-{
-    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f->nproducer == 1 &&
-           f->producer[0]->kind == IR_ASSIGN && f->producer[0]->assign.dst == f;
-}
-
-static bool stmt_recompute(const IrField *f)
-{
-    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && !expr_recompute(f);
-}
-
-/* Does s only compute recomputed temporaries (it is left out of its kernel)? */
-static bool stmt_recomputed(const IrStmt *s)
-{
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE;
-    case IR_REDUCE:
-        return false;
-    case IR_IF: {
-        bool any = false;
-        for (int i = 0; i < s->iff.then.len; i++) {
-            if (!stmt_recomputed(s->iff.then.items[i]))
-                return false;
-            any = true;
-        }
-        for (int i = 0; i < s->iff.els.len; i++) {
-            if (!stmt_recomputed(s->iff.els.items[i]))
-                return false;
-            any = true;
-        }
-        return any;
-    }
-    }
-    return false;
-}
-
-/* ================================================================ visits */
-
-typedef void LoadVisit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column);
-
-static void visit_stmt_at(const IrStmt *s, const int64_t shift[NAXES], bool producer,
-                          LoadVisit *fn, void *ctx);
-
-static void visit_expr(const IrExpr *e, const int64_t shift[NAXES], bool in_col, LoadVisit *fn,
-                       void *ctx)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case IR_LOAD: {
-        int64_t off[NAXES];
-        for (int a = 0; a < NAXES; a++)
-            off[a] = e->load.offset[a] + shift[a];
-        const IrField *f = e->load.field;
-        if (expr_recompute(f)) {
-            visit_expr(f->producer[0]->assign.value, off, in_col, fn, ctx);
-        } else if (stmt_recompute(f)) {
-            /* the producer reads f itself at zero offset: its own local */
-            static const IrField *expanding[16];
-            static int depth;
-            bool inside = false;
-            for (int d = 0; d < depth; d++)
-                inside = inside || expanding[d] == f;
-            fn(ctx, f, off, in_col);
-            if (!inside && depth < 16) {
-                expanding[depth++] = f;
-                for (int i = 0; i < f->nproducer; i++)
-                    visit_stmt_at(f->producer[i], off, true, fn, ctx);
-                depth--;
-            }
-        } else {
-            fn(ctx, f, off, in_col);
-        }
-        return;
-    }
-    case IR_UNARY: case IR_BINARY:
-        visit_expr(e->op.a, shift, in_col, fn, ctx);
-        visit_expr(e->op.b, shift, in_col, fn, ctx);
-        return;
-    case IR_COND:
-        visit_expr(e->cond.cond, shift, in_col, fn, ctx);
-        visit_expr(e->cond.then, shift, in_col, fn, ctx);
-        visit_expr(e->cond.els, shift, in_col, fn, ctx);
-        return;
-    case IR_CALL:
-        for (int a = 0; a < e->call.nargs; a++)
-            visit_expr(e->call.args[a], shift, in_col, fn, ctx);
-        return;
-    case IR_CAST:
-        visit_expr(e->cast.a, shift, in_col, fn, ctx);
-        return;
-    case IR_COLREDUCE:
-        visit_expr(e->colreduce.a, shift, true, fn, ctx);
-        return;
-    default:
-        return;
-    }
-}
-
-/* The loads of s shifted by shift; producer: s computes a recomputed
- * temporary (else such statements are left out). */
-static void visit_stmt_at(const IrStmt *s, const int64_t shift[NAXES], bool producer,
-                          LoadVisit *fn, void *ctx)
-{
-    if (!producer && stmt_recomputed(s))
-        return;
-    switch (s->kind) {
-    case IR_ASSIGN:
-        if (s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE &&
-            (!producer || expr_recompute(s->assign.dst)))
-            return;
-        visit_expr(s->assign.value, shift, false, fn, ctx);
-        fn(ctx, s->assign.dst, shift, false);
-        return;
-    case IR_REDUCE:
-        visit_expr(s->reduce.value, shift, false, fn, ctx);
-        return;
-    case IR_IF:
-        visit_expr(s->iff.cond, shift, false, fn, ctx);
-        for (int i = 0; i < s->iff.then.len; i++)
-            visit_stmt_at(s->iff.then.items[i], shift, producer, fn, ctx);
-        for (int i = 0; i < s->iff.els.len; i++)
-            visit_stmt_at(s->iff.els.items[i], shift, producer, fn, ctx);
-        return;
-    }
-}
-
-static void visit_stmt(const IrStmt *s, LoadVisit *fn, void *ctx)
-{
-    static const int64_t zero[NAXES] = {0, 0, 0};
-    visit_stmt_at(s, zero, false, fn, ctx);
-}
-
-/* The reach of boundary-condition reads of a kernel, per axis. */
-typedef struct {
-    bool has[NAXES];
-    int64_t lo[NAXES], hi[NAXES];
-    bool cols;                /* holds a column reduction */
-    const IrStmt *reduce;     /* the full reduction of the kernel (its only statement) */
-} Reach;
-
-static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    Reach *r = ctx;
-    if (f->kind != IR_PARAM_FIELD)
-        return;
-    for (int a = 0; a < NAXES; a++) {
-        if (f->bc[a].kind == BC_NONE || !(f->axes & (1u << a)) || (in_column && a == AXIS_K))
-            continue;
-        if (!r->has[a]) {
-            r->has[a] = true;
-            r->lo[a] = r->hi[a] = 0;
-        }
-        if (off[a] < r->lo[a])
-            r->lo[a] = off[a];
-        if (off[a] > r->hi[a])
-            r->hi[a] = off[a];
-    }
-}
-
-static bool stmt_has(const IrStmt *s, IrExprKind k)
-{
-    if (stmt_recomputed(s))
-        return false;
-    switch (s->kind) {
-    case IR_ASSIGN:
-        if (s->assign.dst->kind == IR_TEMP && s->assign.dst->temp_class == IR_TEMP_RECOMPUTE)
-            return false;
-        return emit_expr_has(s->assign.value, k);
-    case IR_REDUCE:
-        return emit_expr_has(s->reduce.value, k);
-    case IR_IF:
-        if (emit_expr_has(s->iff.cond, k))
-            return true;
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (stmt_has(s->iff.then.items[i], k))
-                return true;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (stmt_has(s->iff.els.items[i], k))
-                return true;
-        return false;
-    }
-    unreachable();
-}
-
-static Reach kernel_reach(const IrInterval *iv, const IrKernel *k)
-{
-    Reach r = {0};
-    for (int s = k->first; s < k->first + k->count; s++) {
-        const IrStmt *st = iv->stmts.items[s];
-        visit_stmt(st, reach_load, &r);
-        r.cols = r.cols || stmt_has(st, IR_COLREDUCE);
-        if (st->kind == IR_REDUCE)
-            r.reduce = st;
-    }
-    return r;
-}
 
 /* The OpenMP reduction identifier of a full reduction: the built-in ones,
  * and for floating-point min/max the ones declared by
@@ -400,7 +199,7 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     if (f->kind == IR_TEMP) {
         switch (f->temp_class) {
         case IR_TEMP_RECOMPUTE: {
-            if (stmt_recompute(f)) {
+            if (plan_stmt_recompute(f)) {
                 for (int r = 0; r < m->rc.len; r++)
                     if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof off)) {
                         emit_text(o, "%s", m->rc.items[r].name);
@@ -626,7 +425,7 @@ static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
         return;
     }
     case IR_IF:
-        if (!m->producing && stmt_recomputed(s))
+        if (!m->producing && plan_stmt_recomputed(s))
             return;
         hoist_cols(m, s->iff.cond, s->loc, kvar);
         emit_begin_stn_line(o, s->loc);
@@ -665,7 +464,7 @@ static void scalar_visit(void *ctx, const IrField *f, const int64_t off[NAXES], 
 static void rc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
 {
     Omp *m = ctx;
-    if (!stmt_recompute(f))
+    if (!plan_stmt_recompute(f))
         return;
     for (int r = 0; r < m->rc.len; r++)
         if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof m->rc.items[r].off))
@@ -683,7 +482,7 @@ static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const ch
     m->scalars.len = 0;
     m->scalar_stamp++;
     for (int s = k->first; s < k->first + k->count; s++)
-        visit_stmt(iv->stmts.items[s], scalar_visit, m);
+        plan_visit_stmt(iv->stmts.items[s], scalar_visit, m);
     for (int i = 0; i < m->scalars.len; i++) {
         const IrField *f = m->scalars.items[i];
         emit_begin_line(o);
@@ -696,7 +495,7 @@ static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const ch
      * producers may read other ones (recomputed first) */
     m->rc.len = 0;
     for (int s = k->first; s < k->first + k->count; s++)
-        visit_stmt(iv->stmts.items[s], rc_visit, m);
+        plan_visit_stmt(iv->stmts.items[s], rc_visit, m);
     for (int r = 0; r < m->rc.len; r++) {
         const IrField *f = m->rc.items[r].f;
         emit_begin_line(o);
@@ -724,26 +523,6 @@ typedef struct {
     const char *ilo, *ihi, *jlo, *jhi;
 } Ranges;
 
-static bool writes_tile_only(const IrStmt *s)
-{
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
-                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
-    case IR_REDUCE:
-        return false;
-    case IR_IF:
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!writes_tile_only(s->iff.then.items[i]))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!writes_tile_only(s->iff.els.items[i]))
-                return false;
-        return true;
-    }
-    unreachable();
-}
-
 static const char *plus(Arena *arena, const char *base, int64_t d)
 {
     return emit_offset(arena, base, d);
@@ -758,7 +537,7 @@ static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, boo
     Extent r = s0->region;
     bool redundant = blocked;
     for (int s = k->first; s < k->first + k->count; s++)
-        if (!writes_tile_only(iv->stmts.items[s]))
+        if (!plan_writes_tile_only(iv->stmts.items[s]))
             redundant = false;
     Ranges out;
     const char *lo[2] = {m->ib, m->jb}, *hi[2] = {m->ie, m->je};
@@ -823,7 +602,7 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
 {
     Out *o = m->o;
     Arena *arena = m->c->arena;
-    Reach reach = kernel_reach(iv, k);
+    PlanReach reach = plan_kernel_reach(iv, k);
     const char *ni = m->es->ni, *nj = m->es->nj, *nk = m->es->nk;
     emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
               k->first + k->count - 1, iv->stmts.items[k->first]->loc.line,
@@ -1289,7 +1068,7 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = m->o;
     Arena *arena = m->c->arena;
-    Reach reach = kernel_reach(iv, k);
+    PlanReach reach = plan_kernel_reach(iv, k);
     const char *idx[NAXES] = {"i", "j", "k"};
     const char *slab = NULL;
     for (int a = 0; a < NAXES; a++) {
@@ -1382,7 +1161,7 @@ static void emit_column_points(Omp *m, int c0, int c1)
             m->kc_depth = depth;
             KcVisit kv = {m, iv_depth};
             for (int s = 0; s < iv->stmts.len; s++)
-                visit_stmt(iv->stmts.items[s], kc_visit, &kv);
+                plan_visit_stmt(iv->stmts.items[s], kc_visit, &kv);
             m->kc_depth = NULL;
             bool any = false;
             for (int f = 0; f < nf; f++)
@@ -1443,7 +1222,7 @@ static void emit_columns(Omp *m, int c0, int c1)
         const IrComputation *comp = st->computations.items[c];
         for (int ii = 0; ii < comp->intervals.len; ii++)
             for (int s = 0; s < comp->intervals.items[ii]->stmts.len; s++)
-                visit_stmt(comp->intervals.items[ii]->stmts.items[s], mark_used, used);
+                plan_visit_stmt(comp->intervals.items[ii]->stmts.items[s], mark_used, used);
     }
     emit_begin_line(o);
     emit_text(o, "if (true");
@@ -1499,7 +1278,6 @@ static void analyse(Omp *m)
     m->sj = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->sk = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->rp = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
-    m->full_halo = arena_alloc(arena, sizeof *m->full_halo * (size_t)(nf + 1));
     m->scalar_mark = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
@@ -1533,11 +1311,6 @@ static void analyse(Omp *m)
         const IrField *fd = st->fields.items[f];
         if (fd->kind != IR_TEMP)
             continue;
-        /* FULL: the halo of the naive backend (extent and written regions) */
-        for (int a = 0; a < NAXES; a++) {
-            m->full_halo[f][a][0] = fd->extent.r[a].lo < 0 ? -fd->extent.r[a].lo : 0;
-            m->full_halo[f][a][1] = fd->extent.r[a].hi > 0 ? fd->extent.r[a].hi : 0;
-        }
         if (fd->temp_class != IR_TEMP_TILE)
             continue;
         Buffer *b = &m->bufs[fd->buffer];
@@ -1551,34 +1324,6 @@ static void analyse(Omp *m)
         if (fd->extent.r[AXIS_I].hi > b->halo[1])
             b->halo[1] = fd->extent.r[AXIS_I].hi;
     }
-    /* regions written grow FULL halos (as in the naive backend) */
-    for (int c = 0; c < st->computations.len; c++)
-        for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
-            const IrInterval *iv = st->computations.items[c]->intervals.items[i];
-            const IrStmt *stack[256];
-            int sp = 0;
-            for (int s = iv->stmts.len - 1; s >= 0 && sp < 256; s--)
-                stack[sp++] = iv->stmts.items[s];
-            while (sp > 0) {
-                const IrStmt *s = stack[--sp];
-                if (s->kind == IR_IF) {
-                    for (int x = 0; x < s->iff.then.len && sp < 256; x++)
-                        stack[sp++] = s->iff.then.items[x];
-                    for (int x = 0; x < s->iff.els.len && sp < 256; x++)
-                        stack[sp++] = s->iff.els.items[x];
-                    continue;
-                }
-                if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_TEMP)
-                    continue;
-                int id = s->assign.dst->id;
-                for (int a = 0; a < 2; a++) {
-                    if (-s->region.r[a].lo > m->full_halo[id][a][0])
-                        m->full_halo[id][a][0] = -s->region.r[a].lo;
-                    if (s->region.r[a].hi > m->full_halo[id][a][1])
-                        m->full_halo[id][a][1] = s->region.r[a].hi;
-                }
-            }
-        }
     /* tile geometry */
     int64_t offset = 0;
     for (int b = 0; b < maxb; b++) {
@@ -1601,20 +1346,6 @@ static void analyse(Omp *m)
     }
     m->tile_bytes = offset == 0 ? 0
                     : (offset + SLICE_ALIGN - 1) / SLICE_ALIGN * SLICE_ALIGN + SLICE_ALIGN;
-}
-
-/* FULL temporaries that own their buffer allocate it. */
-static bool owns_full(const Omp *m, int f)
-{
-    const IrField *fd = m->st->fields.items[f];
-    if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_FULL)
-        return false;
-    for (int g = 0; g < f; g++) {
-        const IrField *o = m->st->fields.items[g];
-        if (o->kind == IR_TEMP && o->temp_class == IR_TEMP_FULL && o->buffer == fd->buffer)
-            return false;
-    }
-    return true;
 }
 
 static void emit_body(Omp *m);
@@ -1667,7 +1398,7 @@ static void emit_function(Omp *m, const bool *used)
         emit_line(o, "/* FULL temporaries: over the compute domain grown by their extent; "
                      "temporaries of disjoint lifetimes share one. */");
         for (int f = es->nfield_params; f < nf; f++) {
-            if (!owns_full(m, f))
+            if (!plan_owns_buffer(m->st, f))
                 continue;
             emit_line(o, "gt_storage *%s = NULL;", es->storage[f]);
         }
@@ -1675,19 +1406,11 @@ static void emit_function(Omp *m, const bool *used)
     emit_line(o, "char *%s = NULL;", m->tiles);
     if (has_full) {
         for (int f = es->nfield_params; f < nf; f++) {
-            if (!owns_full(m, f))
+            if (!plan_owns_buffer(m->st, f))
                 continue;
             const IrField *fd = st->fields.items[f];
-            int64_t h[NAXES][2] = {{0}};
-            for (int g = es->nfield_params; g < nf; g++) {
-                const IrField *gd = st->fields.items[g];
-                if (gd->temp_class != IR_TEMP_FULL || gd->buffer != fd->buffer)
-                    continue;
-                for (int a = 0; a < NAXES; a++)
-                    for (int s = 0; s < 2; s++)
-                        if (m->full_halo[g][a][s] > h[a][s])
-                            h[a][s] = m->full_halo[g][a][s];
-            }
+            int64_t h[NAXES][2];
+            plan_buffer_halo(st, f, h);
             emit_line(o, "int64_t %s[3];", es->stride[f]);
             emit_begin_line(o);
             emit_text(o, "%s *const %s = gt__temporary(&%s, %s, \"%s\", %s, (const int64_t[6]){",
@@ -1718,7 +1441,7 @@ static void emit_function(Omp *m, const bool *used)
         emit_line(o, "%s = aligned_alloc(%d, (size_t)%s * %" PRId64 ");", m->tiles, SLICE_ALIGN,
                   m->nth, m->tile_bytes);
         emit_line(o, "if (!%s) {", m->tiles);
-        emit_line(o, "    %s = gt__fail(GT_ENOMEM, \"stencil '%s': no memory for the "
+        emit_line(o, "    %s = gt__error(GT_ENOMEM, \"stencil '%s': no memory for the "
                      "per-thread tiles\");", es->rc, st->name);
         emit_line(o, "    goto done;");
         emit_line(o, "}");
@@ -1764,7 +1487,7 @@ static void emit_function(Omp *m, const bool *used)
         o->indent++;
     }
     for (int f = es->nfield_params; f < nf; f++)
-        if (owns_full(m, f))
+        if (plan_owns_buffer(m->st, f))
             emit_line(o, "gt_release(%s);", es->storage[f]);
     emit_line(o, "free(%s);", m->tiles);
     emit_line(o, "return %s;", es->rc);

@@ -319,6 +319,48 @@ static void finish(Ext *x)
     st->computations.len = nc;
 }
 
+/* Grows the alloc_halo of the temporaries that s (or a statement nested in
+ * it) assigns to the region where it runs. */
+static void grow_alloc_halo(const IrStmt *s)
+{
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            grow_alloc_halo(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            grow_alloc_halo(s->iff.els.items[i]);
+        return;
+    }
+    if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_TEMP)
+        return;
+    int64_t (*h)[2] = s->assign.dst->alloc_halo;
+    for (int a = 0; a < 2; a++) {
+        if (-s->region.r[a].lo > h[a][0])
+            h[a][0] = -s->region.r[a].lo;
+        if (s->region.r[a].hi > h[a][1])
+            h[a][1] = s->region.r[a].hi;
+    }
+}
+
+/* The alloc_halo of every temporary: its extent and the regions written. */
+static void alloc_halos(IrStencil *st)
+{
+    for (int f = 0; f < st->fields.len; f++) {
+        IrField *fd = st->fields.items[f];
+        if (fd->kind != IR_TEMP)
+            continue;
+        for (int a = 0; a < NAXES; a++) {
+            fd->alloc_halo[a][0] = fd->extent.r[a].lo < 0 ? -fd->extent.r[a].lo : 0;
+            fd->alloc_halo[a][1] = fd->extent.r[a].hi > 0 ? fd->extent.r[a].hi : 0;
+        }
+    }
+    for (int c = 0; c < st->computations.len; c++)
+        for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+            const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+            for (int s = 0; s < iv->stmts.len; s++)
+                grow_alloc_halo(iv->stmts.items[s]);
+        }
+}
+
 static void ext_stencil(Compiler *c, IrStencil *st)
 {
     Arena *a = c->arena;
@@ -337,6 +379,7 @@ static void ext_stencil(Compiler *c, IrStencil *st)
         if (!walk_computation(&x, st->computations.items[i]))
             return;
     finish(&x);
+    alloc_halos(st);
     if (x.warnings.len)
         qsort(x.warnings.items, (size_t)x.warnings.len, sizeof *x.warnings.items,
               compare_warnings);

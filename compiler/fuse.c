@@ -338,7 +338,7 @@ static void plan_recompute(Fuse *f)
 
 static bool expr_has_any(const IrExpr *e)
 {
-    return emit_expr_has(e, IR_INDEX) || emit_expr_has(e, IR_COLREDUCE);
+    return ir_expr_has(e, IR_INDEX) || ir_expr_has(e, IR_COLREDUCE);
 }
 
 static bool stmt_has_any(const IrStmt *s, size_t *ops)

@@ -127,8 +127,7 @@ IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc)
     return s;
 }
 
-/* The operands of e, in evaluation order; returns how many. */
-static int children(IrExpr *e, IrExpr *out[3])
+int ir_expr_children(const IrExpr *e, IrExpr *out[3])
 {
     switch (e->kind) {
     case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
@@ -195,7 +194,7 @@ IrExpr *ir_copy(Arena *a, const IrExpr *e)
 size_t ir_expr_size(const IrExpr *e)
 {
     IrExpr *sub[3];
-    int n = children((IrExpr *)e, sub);
+    int n = ir_expr_children(e, sub);
     size_t size = 1;
     for (int i = 0; i < n; i++)
         size += ir_expr_size(sub[i]);
@@ -209,7 +208,7 @@ static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
         return;
     }
     IrExpr *sub[3];
-    int n = children(e, sub);
+    int n = ir_expr_children(e, sub);
     for (int i = 0; i < n; i++)
         for_each_load(sub[i], fn, ctx, in_column || e->kind == IR_COLREDUCE);
 }
@@ -237,6 +236,18 @@ unsigned ir_stmt_axes(const IrStmt *s)
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
 {
     for_each_load(e, fn, ctx, false);
+}
+
+bool ir_expr_has(const IrExpr *e, IrExprKind k)
+{
+    if (e->kind == k)
+        return true;
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    for (int i = 0; i < n; i++)
+        if (ir_expr_has(sub[i], k))
+            return true;
+    return false;
 }
 
 /* ----------------------------------------------------------------- levels */

@@ -1,0 +1,158 @@
+/* emit.h: the C-emission kit, the private interface of the backends
+ * (emit_*.c). A backend writes only its own emitter (emit_naive.c,
+ * emit_openmp.c) on top of these, by concern:
+ *
+ *   emit_out.c    generated text in memory, #line directives
+ *   emit_names.c  C names of a stencil's fields, scalars and locals
+ *   emit_expr.c   C types, constants, expressions, reads with boundary
+ *                 conditions, column reductions, reduction updates
+ *   emit_abi.c    the generated API: header, S_info, signature, gt__bind
+ *                 prologue, the function frame, the files of a compilation
+ *
+ * The plan a backend follows is asked through plan.c (gtcc.h). */
+#ifndef GTCC_EMIT_H
+#define GTCC_EMIT_H
+
+#include "gtcc.h"
+
+
+/* Generated text in memory, with the line count that #line directives need.
+ * Lines that carry .stn code are preceded by `#line N "FILE.stn"`; the next
+ * line of generated scaffolding switches back with `#line L "name"`. */
+typedef struct {
+    char *buf;                /* malloc'd text (not NUL-terminated) */
+    size_t len, cap;
+    int line;                 /* complete lines written so far */
+    int indent;               /* indentation of the next line, in steps of 4 spaces */
+    const char *name;         /* this file's name, for #line back to it */
+    const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
+    int stn_next;             /* the .stn line the next output line would get */
+} Out;
+void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A whole line of scaffolding, indented, newline added. */
+void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_blank(Out *o);
+/* Starts a line (indentation) of scaffolding / of .stn code from loc; the
+ * caller writes it with emit_text and ends it with emit_end_line. */
+void emit_begin_line(Out *o);
+void emit_begin_stn_line(Out *o, Loc loc);
+void emit_end_line(Out *o);
+/* s as the inside of a C string literal: quotes, backslashes and
+ * unprintable bytes escaped. */
+void emit_quoted(Out *o, const char *s);
+/* Writes the text to f and frees it; false (reported) on an I/O error. */
+bool emit_flush(Compiler *c, Out *o, FILE *f);
+
+/* C names. A .stn name keeps its spelling unless it is a C keyword, a name
+ * the generated code uses (C library, runtime, locals) or ends with '_': then
+ * '_' is appended. A name already taken gets a numeric suffix. */
+typedef struct {
+    VEC(const char *) list;   /* the names, in the order they were taken */
+    NameMap *taken;           /* the same names, for lookup; NULL while empty */
+} NameSet;
+/* Takes name in set (already taken or not). */
+void emit_take(Arena *arena, NameSet *set, const char *name);
+bool emit_is_reserved(const char *name);
+/* want itself, or want_2, want_3, ... : the first not in set; adds it. */
+const char *emit_unique(Arena *arena, NameSet *set, const char *want);
+const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name);
+
+/* The C names of one stencil's function (all per-id arrays are indexed by
+ * IrField.id / IrScalar.id). */
+typedef struct {
+    const IrStencil *st;
+    Arena *arena;
+    NameSet names;
+    const char *info;         /* S_info */
+    int nfield_params;        /* field parameters, in parameter order, first in st->fields */
+    const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
+    const char **data;        /* per field: pointer to the element at the domain origin */
+    const char **stride;      /* per field: its strides along I, J, K */
+    const char **storage;     /* temporaries: their gt_storage * */
+    const char **scalar;      /* per scalar parameter */
+    const char **acc;         /* out scalars: the local accumulator */
+    const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
+} EmitStencil;
+/* Names a stencil: user names first, then generated ones. `globals` holds the
+ * file's global names (every stencil S and S_info). */
+void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
+                       const IrStencil *st);
+
+/* "double", "float", "int32_t", "bool"; "GT_FLOAT64" ... */
+const char *emit_c_type(Type t);
+const char *emit_dtype(Type t);
+/* A constant of type t as a C literal (shortest exact spelling). */
+void emit_const(Out *o, Type t, int64_t i, double d);
+/* Interval bound as a C expression: "3", "nk", "nk - 1"; delta is added. */
+const char *emit_level(Arena *arena, const char *nk, Level lv, int64_t delta);
+/* "i", "i + 1", "i - 2". */
+const char *emit_offset(Arena *arena, const char *var, int64_t offset);
+
+/* Expression printing with C precedence and the fewest parentheses that keep
+ * gcc -Wparentheses quiet. Field loads and column reductions are printed by
+ * the backend's hooks; idx names the variables of the current point. */
+typedef struct EmitExprCtx EmitExprCtx;
+struct EmitExprCtx {
+    const EmitStencil *es;
+    const char *idx[NAXES];
+    void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+    void (*colreduce)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+    void *user;
+};
+void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+
+/* Writes the file comment and includes of a generated source file. */
+void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char *backend);
+/* Writes the whole header: guard, includes, one declaration per stencil. */
+void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
+                 const NameSet *globals, EmitStencil *const *stencils);
+/* The file's global names: every stencil S and S_info, plus the reserved ones;
+ * reports a stencil whose name a C program cannot define. */
+bool emit_globals(Compiler *c, NameSet *globals);
+/* The S_info metadata: field table and the gt_stencil_info. */
+void emit_info(Out *o, const EmitStencil *es);
+/* `int S(params..., const gt_domain *domain)` without ';' or body. */
+void emit_signature(Out *o, const EmitStencil *es);
+/* The argument checks at the start of a stencil function: out scalars not NULL,
+ * gt__bind, the minimum number of levels; defines the bound array and the
+ * sizes ni, nj, nk that used[] asks for. Returns directly on error (nothing
+ * allocated yet). */
+void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES]);
+/* Prints e with parentheses if its precedence is below min_prec (C levels:
+ * 4 ||, 5 &&, 9 ==, 10 <, 12 +, 13 *, 14 unary, 16 primary). */
+void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec);
+/* used[i]: does the identifier names[i] occur as a token of the C text
+ * text[0, len), outside preprocessor lines, comments and literals? One pass
+ * over the text, whatever n. */
+void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
+                     int n, bool *used);
+/* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
+const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
+/* The identity of reduction op over type t, as a C constant. */
+void emit_red_identity(Out *o, RedOp op, Type t);
+/* `acc += ` / `acc = fmin(acc, ` ...: the value's text follows, then emit_reduce_close. */
+void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc);
+void emit_reduce_close(Out *o, RedOp op, Type t);
+/* `T name = identity;`: a local that reduction op over type t starts from. */
+void emit_red_local(Out *o, RedOp op, Type t, const char *name);
+/* Declares each out scalar's accumulator, at the identity of its reduction. */
+void emit_scalar_accumulators(Out *o, const EmitStencil *es);
+/* Stores each out scalar's accumulator through its pointer (blank line first). */
+void emit_scalar_results(Out *o, const EmitStencil *es);
+/* The 6 halo numbers of a gt__temporary call: h[a] along axes, 0 elsewhere. */
+void emit_temp_halo(Out *o, unsigned axes, const int64_t h[NAXES][2]);
+/* `if (!ptr) { rc = gt_last_error_code(); goto done; }` on four lines. */
+void emit_alloc_check(Out *o, const EmitStencil *es, const char *ptr);
+/* emit_globals, then every stencil named (indexed like c->ir->stencils); NULL
+ * after reporting an error. */
+EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals);
+/* Starts the header h (written whole) and the source o (its prologue) of backend b. */
+void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
+                     EmitStencil *const *stencils, Out *h, Out *o);
+/* Ends the source (back from .stn lines) and flushes header and source; false on error. */
+bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
+/* emit_naive.c: the naive backend's function for one stencil, into o (the
+ * openmp backend's code for a stencil fuse.c could not plan). */
+void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es);
+
+#endif /* GTCC_EMIT_H */

@@ -1,0 +1,294 @@
+/* emit_expr.c: C types, constants and expressions, with C precedence and
+ * the fewest parentheses that keep gcc -Wparentheses quiet; reductions'
+ * updates. Field loads and column reductions are printed through the
+ * backend's hooks (EmitExprCtx). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+const char *emit_c_type(Type t)
+{
+    switch (t) {
+    case TY_BOOL: return "bool";
+    case TY_INT: return "int32_t";
+    case TY_FLOAT: return "float";
+    case TY_DOUBLE: return "double";
+    }
+    unreachable();
+}
+
+const char *emit_dtype(Type t)
+{
+    switch (t) {
+    case TY_BOOL: return "GT_BOOL";
+    case TY_INT: return "GT_INT32";
+    case TY_FLOAT: return "GT_FLOAT32";
+    case TY_DOUBLE: return "GT_FLOAT64";
+    }
+    unreachable();
+}
+
+/* The shortest "%.Ng" spelling that reads back as the same value. */
+static void shortest(char *buf, size_t size, double d, bool single)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, d);
+        if (single ? strtof(buf, NULL) == (float)d : strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+void emit_const(Out *o, Type t, int64_t i, double d)
+{
+    switch (t) {
+    case TY_BOOL:
+        emit_text(o, "%s", i ? "true" : "false");
+        return;
+    case TY_INT:
+        if (i == INT32_MIN)
+            emit_text(o, "(-2147483647 - 1)");
+        else
+            emit_text(o, "%" PRId64, i);
+        return;
+    case TY_FLOAT:
+    case TY_DOUBLE: {
+        bool single = t == TY_FLOAT;
+        if (isnan(d)) {
+            emit_text(o, "NAN");
+            return;
+        }
+        if (isinf(d)) {
+            emit_text(o, "%sINFINITY", d < 0 ? "-" : "");
+            return;
+        }
+        char buf[64];
+        shortest(buf, sizeof buf, d, single);
+        bool has_point = strpbrk(buf, ".e") != NULL;
+        emit_text(o, "%s%s%s", buf, has_point ? "" : ".0", single ? "f" : "");
+        return;
+    }
+    }
+    unreachable();
+}
+
+const char *emit_level(Arena *arena, const char *nk, Level lv, int64_t delta)
+{
+    int64_t off = lv.offset + delta;
+    if (!lv.from_end)
+        return arena_printf(arena, "%" PRId64, off);
+    if (off == 0)
+        return nk;
+    return arena_printf(arena, "%s %c %" PRId64, nk, off < 0 ? '-' : '+',
+                        off < 0 ? -off : off);
+}
+
+const char *emit_offset(Arena *arena, const char *var, int64_t offset)
+{
+    if (offset == 0)
+        return var;
+    return arena_printf(arena, "%s %c %" PRId64, var, offset < 0 ? '-' : '+',
+                        offset < 0 ? -offset : offset);
+}
+
+/* C precedence levels, higher binds tighter. */
+enum {
+    P_COND = 3, P_OR = 4, P_AND = 5, P_EQ = 9, P_REL = 10, P_ADD = 12, P_MUL = 13,
+    P_UNARY = 14, P_PRIMARY = 16
+};
+
+static int binary_prec(Op op)
+{
+    switch (op) {
+    case OP_ADD: case OP_SUB: return P_ADD;
+    case OP_MUL: case OP_DIV: case OP_MOD: return P_MUL;
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return P_REL;
+    case OP_EQ: case OP_NE: return P_EQ;
+    case OP_AND: return P_AND;
+    case OP_OR: return P_OR;
+    default: unreachable();
+    }
+}
+
+static bool is_negative_const(const IrExpr *e)
+{
+    if (e->kind != IR_CONST)
+        return false;
+    if (e->type == TY_INT)
+        return e->cnst.i < 0;
+    if (e->type == TY_FLOAT || e->type == TY_DOUBLE)
+        return signbit(e->cnst.d) && !isnan(e->cnst.d);
+    return false;
+}
+
+static int prec_of(const IrExpr *e)
+{
+    switch (e->kind) {
+    case IR_CONST:
+        return is_negative_const(e) ? P_UNARY : P_PRIMARY;
+    case IR_LOAD: case IR_SCALAR: case IR_CALL: case IR_COLREDUCE:
+        return P_PRIMARY;
+    case IR_INDEX:
+        return e->type == TY_INT ? P_UNARY : P_PRIMARY;   /* (int32_t)i */
+    case IR_UNARY: case IR_CAST:
+        return P_UNARY;
+    case IR_BINARY:
+        return binary_prec(e->op.op);
+    case IR_COND:
+        return P_COND;
+    }
+    unreachable();
+}
+
+static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec);
+
+/* The C function for a builtin applied to arguments of type t. */
+static const char *builtin_c_name(Builtin fn, Type t)
+{
+    bool single = t == TY_FLOAT;
+    switch (fn) {
+    case B_ABS: return t == TY_INT ? "abs" : single ? "fabsf" : "fabs";
+    case B_MIN: return t == TY_INT ? "gt_min_int" : single ? "fminf" : "fmin";
+    case B_MAX: return t == TY_INT ? "gt_max_int" : single ? "fmaxf" : "fmax";
+    case B_ISNAN: return "isnan";
+    case B_ISINF: return "isinf";
+    default: break;
+    }
+    static const char *const float_names[] = {
+#define X(id, name, nargs) name "f",
+        BUILTINS(X)
+#undef X
+    };
+    return single ? float_names[fn] : builtin_names[fn];
+}
+
+void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    expr_at(o, cx, e, 0);
+}
+
+static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec)
+{
+    int prec = prec_of(e);
+    bool paren = prec < min_prec;
+    if (paren)
+        emit_text(o, "(");
+    switch (e->kind) {
+    case IR_CONST:
+        emit_const(o, e->type, e->cnst.i, e->cnst.d);
+        break;
+    case IR_LOAD:
+        cx->load(o, cx, e);
+        break;
+    case IR_SCALAR:
+        emit_text(o, "%s", cx->es->scalar[e->scalar->id]);
+        break;
+    case IR_UNARY: {
+        const IrExpr *a = e->op.a;
+        emit_text(o, "%s", op_spellings[e->op.op]);
+        /* "- -x" must not become "--x" */
+        bool sign = e->op.op == OP_NEG || e->op.op == OP_PLUS;
+        bool inner_sign = (a->kind == IR_UNARY && a->op.op != OP_NOT) || is_negative_const(a);
+        expr_at(o, cx, a, sign && inner_sign ? P_PRIMARY : P_UNARY);
+        break;
+    }
+    case IR_BINARY: {
+        /* Children of comparisons, and && under ||, get parentheses even where
+         * C does not need them: gcc -Wparentheses asks for them. */
+        int left = prec, right = prec + 1;
+        if (prec == P_REL || prec == P_EQ)
+            left = right = P_REL + 1;
+        if (e->op.op == OP_OR)
+            left = right = P_AND + 1;
+        expr_at(o, cx, e->op.a, left);
+        emit_text(o, " %s ", op_spellings[e->op.op]);
+        expr_at(o, cx, e->op.b, right);
+        break;
+    }
+    case IR_COND:
+        expr_at(o, cx, e->cond.cond, P_OR);
+        emit_text(o, " ? ");
+        expr_at(o, cx, e->cond.then, P_OR);
+        emit_text(o, " : ");
+        expr_at(o, cx, e->cond.els, P_COND);
+        break;
+    case IR_CALL: {
+        Type t = e->call.args[0]->type;
+        emit_text(o, "%s(", builtin_c_name(e->call.fn, t));
+        for (int a = 0; a < e->call.nargs; a++) {
+            if (a)
+                emit_text(o, ", ");
+            expr_at(o, cx, e->call.args[a], 0);
+        }
+        emit_text(o, ")");
+        break;
+    }
+    case IR_INDEX:
+        if (e->type == TY_INT)
+            emit_text(o, "(int32_t)%s", cx->idx[e->index_axis]);
+        else
+            emit_text(o, "%s", cx->idx[e->index_axis]);
+        break;
+    case IR_CAST:
+        emit_text(o, "(%s)", emit_c_type(e->type));
+        expr_at(o, cx, e->cast.a,
+                is_negative_const(e->cast.a) || e->cast.a->kind == IR_UNARY ? P_PRIMARY
+                                                                            : P_UNARY);
+        break;
+    case IR_COLREDUCE:
+        cx->colreduce(o, cx, e);
+        break;
+    }
+    if (paren)
+        emit_text(o, ")");
+}
+
+void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec)
+{
+    expr_at(o, cx, e, min_prec);
+}
+
+void emit_red_identity(Out *o, RedOp op, Type t)
+{
+    if (op == RED_SUM)
+        emit_const(o, t, 0, 0.0);
+    else if (t == TY_INT)
+        emit_text(o, op == RED_MIN ? "INT32_MAX" : "INT32_MIN");
+    else if (t == TY_BOOL)
+        emit_text(o, op == RED_MIN ? "true" : "false");
+    else
+        emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
+}
+
+void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
+{
+    if (op == RED_SUM) {
+        emit_text(o, "%s += ", acc);
+        return;
+    }
+    bool is_min = op == RED_MIN;
+    if (t == TY_FLOAT || t == TY_DOUBLE)
+        emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax", t == TY_FLOAT ? "f" : "",
+                  acc);
+    else if (t == TY_BOOL)
+        emit_text(o, "%s = %s %s ", acc, acc, is_min ? "&&" : "||");
+    else
+        emit_text(o, "%s = %s(%s, ", acc, is_min ? "gt_min_int" : "gt_max_int", acc);
+}
+
+void emit_reduce_close(Out *o, RedOp op, Type t)
+{
+    if (op != RED_SUM && t != TY_BOOL)
+        emit_text(o, ")");
+}
+
+void emit_red_local(Out *o, RedOp op, Type t, const char *name)
+{
+    emit_begin_line(o);
+    emit_text(o, "%s %s = ", emit_c_type(t), name);
+    emit_red_identity(o, op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+}

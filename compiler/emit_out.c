@@ -1,0 +1,127 @@
+/* emit_out.c: the text of generated files, built in memory (Out) so that
+ * the line count that #line directives need is known: lines that evaluate
+ * .stn code are preceded by `#line N "FILE.stn"`, so that compiler messages
+ * and debuggers show .stn lines, and the next line of scaffolding switches
+ * back to the generated file's own lines. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static void out_reserve(Out *o, size_t more)
+{
+    if (o->len + more <= o->cap)
+        return;
+    size_t cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + more)
+        cap *= 2;
+    char *buf = realloc(o->buf, cap);
+    if (!buf)
+        gtcc_die("out of memory");
+    o->buf = buf;
+    o->cap = cap;
+}
+
+static void out_vprintf(Out *o, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        gtcc_die("bad format");
+    out_reserve(o, (size_t)n + 1);
+    vsnprintf(o->buf + o->len, (size_t)n + 1, fmt, ap);
+    for (int i = 0; i < n; i++)
+        if (o->buf[o->len + i] == '\n')
+            o->line++;
+    o->len += (size_t)n;
+}
+
+void emit_text(Out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    out_vprintf(o, fmt, ap);
+    va_end(ap);
+}
+
+static void indent(Out *o)
+{
+    for (int i = 0; i < o->indent; i++)
+        emit_text(o, "    ");
+}
+
+void emit_begin_line(Out *o)
+{
+    if (o->stn_file) {
+        /* The directive is line o->line + 1; the next line is o->line + 2. */
+        emit_text(o, "#line %d \"%s\"\n", o->line + 2, o->name);
+        o->stn_file = NULL;
+    }
+    indent(o);
+}
+
+void emit_quoted(Out *o, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            emit_text(o, "\\%c", *s);
+        else if (isprint((unsigned char)*s))
+            emit_text(o, "%c", *s);
+        else
+            emit_text(o, "\\%03o", (unsigned char)*s);
+    }
+}
+
+void emit_begin_stn_line(Out *o, Loc loc)
+{
+    if (!loc.file || loc.line <= 0) {
+        emit_begin_line(o);
+        return;
+    }
+    if (!o->stn_file || strcmp(o->stn_file, loc.file) != 0 || o->stn_next != loc.line) {
+        emit_text(o, "#line %d \"", loc.line);
+        emit_quoted(o, loc.file);
+        emit_text(o, "\"\n");
+    }
+    o->stn_file = loc.file;
+    o->stn_next = loc.line + 1;
+    indent(o);
+}
+
+void emit_end_line(Out *o)
+{
+    emit_text(o, "\n");
+}
+
+void emit_blank(Out *o)
+{
+    emit_begin_line(o);
+    /* no indentation on an empty line */
+    while (o->len > 0 && o->buf[o->len - 1] == ' ')
+        o->len--;
+    emit_end_line(o);
+}
+
+void emit_line(Out *o, const char *fmt, ...)
+{
+    emit_begin_line(o);
+    va_list ap;
+    va_start(ap, fmt);
+    out_vprintf(o, fmt, ap);
+    va_end(ap);
+    emit_end_line(o);
+}
+
+bool emit_flush(Compiler *c, Out *o, FILE *f)
+{
+    bool ok = fwrite(o->buf, 1, o->len, f) == o->len;
+    free(o->buf);
+    o->buf = NULL;
+    o->len = o->cap = 0;
+    if (!ok)
+        diag_error(&c->diag, (Loc){0}, "cannot write the generated code");
+    return ok;
+}

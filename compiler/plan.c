@@ -1,0 +1,255 @@
+/* plan.c: what the fusion plan means, asked by every backend that follows it.
+ *
+ * fuse.c decides (kernels, groups, temporary classes, buffers, lags) and
+ * writes its decisions on the IR; this file answers the questions a backend
+ * asks of those decisions, so that every backend reads them alike:
+ *
+ * - which temporaries are recomputed, and how: one assignment substituted as
+ *   an expression at each read (plan_expr_recompute), or the statements of
+ *   its kernel run again into locals, once per read offset
+ *   (plan_stmt_recompute); which statements are left out of their kernel
+ *   because they only compute such temporaries (plan_stmt_recomputed);
+ * - every field a statement loads, at which offset, once recomputed
+ *   temporaries are expanded into what they read (plan_visit_stmt);
+ * - how far a kernel's boundary-condition reads reach outside the domain,
+ *   per axis (plan_kernel_reach): the width of its boundary slabs;
+ * - which FULL temporary allocates the buffer it shares with others, and
+ *   with which halo (plan_owns_buffer, plan_buffer_halo);
+ * - which fields and domain sizes a stencil's code uses (plan_fields_used). */
+#include <string.h>
+
+#include "gtcc.h"
+
+bool plan_expr_recompute(const IrField *f)
+{
+    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f->nproducer == 1 &&
+           f->producer[0]->kind == IR_ASSIGN && f->producer[0]->assign.dst == f;
+}
+
+bool plan_stmt_recompute(const IrField *f)
+{
+    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && !plan_expr_recompute(f);
+}
+
+static bool assigns_recomputed(const IrStmt *s)
+{
+    return s->kind == IR_ASSIGN && s->assign.dst->kind == IR_TEMP &&
+           s->assign.dst->temp_class == IR_TEMP_RECOMPUTE;
+}
+
+bool plan_stmt_recomputed(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return assigns_recomputed(s);
+    case IR_REDUCE:
+        return false;
+    case IR_IF: {
+        bool any = false;
+        for (int b = 0; b < 2; b++) {
+            const IrStmtVec *v = b ? &s->iff.els : &s->iff.then;
+            for (int i = 0; i < v->len; i++) {
+                if (!plan_stmt_recomputed(v->items[i]))
+                    return false;
+                any = true;
+            }
+        }
+        return any;
+    }
+    }
+    return false;
+}
+
+/* ================================================================ visits */
+
+/* A statement-recomputed temporary being expanded: the chain of them lives
+ * on the C stack, so an expansion never re-enters one already open. */
+typedef struct Expanding Expanding;
+struct Expanding {
+    const IrField *field;
+    const Expanding *outer;
+};
+
+typedef struct {
+    PlanLoadFn *fn;
+    void *ctx;
+} Visit;
+
+static void visit_stmt_at(const Visit *v, const IrStmt *s, const int64_t shift[NAXES],
+                          bool producer, const Expanding *open);
+
+static void visit_expr(const Visit *v, const IrExpr *e, const int64_t shift[NAXES], bool in_col,
+                       const Expanding *open)
+{
+    if (e->kind != IR_LOAD) {
+        IrExpr *sub[3];
+        int n = ir_expr_children(e, sub);
+        for (int i = 0; i < n; i++)
+            visit_expr(v, sub[i], shift, in_col || e->kind == IR_COLREDUCE, open);
+        return;
+    }
+    int64_t off[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        off[a] = e->load.offset[a] + shift[a];
+    const IrField *f = e->load.field;
+    if (plan_expr_recompute(f)) {
+        visit_expr(v, f->producer[0]->assign.value, off, in_col, open);
+        return;
+    }
+    v->fn(v->ctx, f, off, in_col);
+    if (!plan_stmt_recompute(f))
+        return;
+    /* the producer reads f itself at zero offset: its own local */
+    for (const Expanding *x = open; x; x = x->outer)
+        if (x->field == f)
+            return;
+    Expanding inner = {f, open};
+    for (int i = 0; i < f->nproducer; i++)
+        visit_stmt_at(v, f->producer[i], off, true, &inner);
+}
+
+/* The loads of s shifted by shift; producer: s computes a recomputed
+ * temporary (else such statements are left out). */
+static void visit_stmt_at(const Visit *v, const IrStmt *s, const int64_t shift[NAXES],
+                          bool producer, const Expanding *open)
+{
+    if (!producer && plan_stmt_recomputed(s))
+        return;
+    switch (s->kind) {
+    case IR_ASSIGN:
+        if (assigns_recomputed(s) && (!producer || plan_expr_recompute(s->assign.dst)))
+            return;
+        visit_expr(v, s->assign.value, shift, false, open);
+        v->fn(v->ctx, s->assign.dst, shift, false);
+        return;
+    case IR_REDUCE:
+        visit_expr(v, s->reduce.value, shift, false, open);
+        return;
+    case IR_IF:
+        visit_expr(v, s->iff.cond, shift, false, open);
+        for (int i = 0; i < s->iff.then.len; i++)
+            visit_stmt_at(v, s->iff.then.items[i], shift, producer, open);
+        for (int i = 0; i < s->iff.els.len; i++)
+            visit_stmt_at(v, s->iff.els.items[i], shift, producer, open);
+        return;
+    }
+}
+
+void plan_visit_stmt(const IrStmt *s, PlanLoadFn *fn, void *ctx)
+{
+    static const int64_t zero[NAXES] = {0, 0, 0};
+    Visit v = {fn, ctx};
+    visit_stmt_at(&v, s, zero, false, NULL);
+}
+
+/* ============================================================== kernels */
+
+static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    PlanReach *r = ctx;
+    if (f->kind != IR_PARAM_FIELD)
+        return;
+    for (int a = 0; a < NAXES; a++) {
+        if (f->bc[a].kind == BC_NONE || !(f->axes & (1u << a)) || (in_column && a == AXIS_K))
+            continue;
+        if (!r->has[a]) {
+            r->has[a] = true;
+            r->lo[a] = r->hi[a] = 0;
+        }
+        if (off[a] < r->lo[a])
+            r->lo[a] = off[a];
+        if (off[a] > r->hi[a])
+            r->hi[a] = off[a];
+    }
+}
+
+bool plan_stmt_has(const IrStmt *s, IrExprKind k)
+{
+    if (plan_stmt_recomputed(s))
+        return false;
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return !assigns_recomputed(s) && ir_expr_has(s->assign.value, k);
+    case IR_REDUCE:
+        return ir_expr_has(s->reduce.value, k);
+    case IR_IF:
+        if (ir_expr_has(s->iff.cond, k))
+            return true;
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (plan_stmt_has(s->iff.then.items[i], k))
+                return true;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (plan_stmt_has(s->iff.els.items[i], k))
+                return true;
+        return false;
+    }
+    unreachable();
+}
+
+PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k)
+{
+    PlanReach r = {0};
+    for (int s = k->first; s < k->first + k->count; s++) {
+        const IrStmt *st = iv->stmts.items[s];
+        plan_visit_stmt(st, reach_load, &r);
+        r.cols = r.cols || plan_stmt_has(st, IR_COLREDUCE);
+        if (st->kind == IR_REDUCE)
+            r.reduce = st;
+    }
+    return r;
+}
+
+bool plan_writes_tile_only(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
+                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
+    case IR_REDUCE:
+        return false;
+    case IR_IF:
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (!plan_writes_tile_only(s->iff.then.items[i]))
+                return false;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (!plan_writes_tile_only(s->iff.els.items[i]))
+                return false;
+        return true;
+    }
+    unreachable();
+}
+
+/* ============================================================== buffers */
+
+static bool full_temp(const IrField *f)
+{
+    return f->kind == IR_TEMP && f->temp_class == IR_TEMP_FULL;
+}
+
+bool plan_owns_buffer(const IrStencil *st, int f)
+{
+    const IrField *fd = st->fields.items[f];
+    if (!full_temp(fd))
+        return false;
+    for (int g = 0; g < f; g++) {
+        const IrField *o = st->fields.items[g];
+        if (full_temp(o) && o->buffer == fd->buffer)
+            return false;
+    }
+    return true;
+}
+
+void plan_buffer_halo(const IrStencil *st, int f, int64_t h[NAXES][2])
+{
+    const IrField *fd = st->fields.items[f];
+    memset(h, 0, sizeof(int64_t) * NAXES * 2);
+    for (int g = 0; g < st->fields.len; g++) {
+        const IrField *gd = st->fields.items[g];
+        if (!full_temp(gd) || gd->buffer != fd->buffer)
+            continue;
+        for (int a = 0; a < NAXES; a++)
+            for (int s = 0; s < 2; s++)
+                if (gd->alloc_halo[a][s] > h[a][s])
+                    h[a][s] = gd->alloc_halo[a][s];
+    }
+}
