@@ -72,6 +72,8 @@ typedef struct {
     const char **scalar;      /* per scalar parameter */
     const char **acc;         /* out scalars: the local accumulator */
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
+    /* the locals of column reductions, in the order they were named */
+    VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
 } EmitStencil;
 /* Names a stencil: user names first, then generated ones. `globals` holds the
  * file's global names (every stencil S and S_info). */
@@ -93,13 +95,51 @@ const char *emit_offset(Arena *arena, const char *var, int64_t offset);
  * the backend's hooks; idx names the variables of the current point. */
 typedef struct EmitExprCtx EmitExprCtx;
 struct EmitExprCtx {
-    const EmitStencil *es;
-    const char *idx[NAXES];
+    EmitStencil *es;
+    const char *idx[NAXES];   /* the variables of the current point */
+    /* prints a field load (the backend knows where fields live) */
     void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
-    void (*colreduce)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
-    void *user;
+    /* if set, called before (enter) and after each column reduction's loop
+     * that emit_hoist_columns writes */
+    void (*column)(const EmitExprCtx *cx, bool enter);
+    void *user;               /* the backend's state */
 };
+/* The context of a point (i, j, kvar) with the backend's load hook. */
+EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
+                           void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e),
+                           void *user);
+/* Prints e; a column reduction prints as the local emit_hoist_columns wrote. */
 void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e);
+
+/* The C variable holding the domain size along axis: ni, nj or nk. */
+const char *emit_size_name(const EmitStencil *es, int axis);
+
+/* A read of field f at offset off from the point idx (boundary conditions:
+ * language.md section 7). The one place where reads are remapped: a backend
+ * says along which axes the read may leave the domain (remap), and a field
+ * with a boundary condition along such an axis has its position remapped
+ * there (periodic, neumann, mirror) or replaced by the constant outside
+ * (dirichlet). */
+typedef struct {
+    const char *pos[NAXES];   /* per axis of f: the position read; NULL elsewhere */
+    const char *dirichlet;    /* where the Dirichlet constant replaces the value; NULL if never */
+    double value;             /* that constant */
+} EmitRead;
+EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
+                   const char *const idx[NAXES], const int64_t off[NAXES],
+                   const bool remap[NAXES]);
+/* `(TEST ? VALUE : ` before the element of a Dirichlet read, `)` after it;
+ * nothing for other reads. */
+void emit_read_open(Out *o, const EmitRead *r, Type t);
+void emit_read_close(Out *o, const EmitRead *r);
+
+/* The local holding column reduction e (column_sum, column_min ...), named at
+ * its first request. */
+const char *emit_column_name(EmitStencil *es, const IrExpr *e);
+/* Writes the column reductions inside e, innermost first, each as a loop of
+ * kk over the column into its local, evaluated at the point of cx; loc: the
+ * statement's, for #line. */
+void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc, const char *kk);
 
 /* Writes the file comment and includes of a generated source file. */
 void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char *backend);
@@ -121,11 +161,17 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES]);
 /* Prints e with parentheses if its precedence is below min_prec (C levels:
  * 4 ||, 5 &&, 9 ==, 10 <, 12 +, 13 *, 14 unary, 16 primary). */
 void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec);
-/* used[i]: does the identifier names[i] occur as a token of the C text
- * text[0, len), outside preprocessor lines, comments and literals? One pass
- * over the text, whatever n. */
-void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
-                     int n, bool *used);
+/* The start of a stencil's function: its S_info, the signature, `{`, and
+ * the argument checks of emit_bind_prologue (sizes: which of ni, nj, nk the
+ * body uses). */
+void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES]);
+/* `T *const u_p = bound[F].origin;` for each field parameter the body uses,
+ * under a comment, each followed by what strides() writes for it. */
+void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,
+                        void (*strides)(Out *o, const EmitStencil *es, int f, void *ctx),
+                        void *ctx);
+/* The `done:` label the error paths jump to, at the function's indentation. */
+void emit_done_label(Out *o);
 /* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
 /* The identity of reduction op over type t, as a C constant. */

@@ -323,3 +323,39 @@ bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
     ok = emit_flush(c, src_out, src) && ok;
     return ok;
 }
+
+void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES])
+{
+    emit_blank(o);
+    emit_info(o, es);
+    emit_blank(o);
+    emit_begin_line(o);
+    emit_signature(o, es);
+    emit_end_line(o);
+    emit_line(o, "{");
+    o->indent++;
+    emit_bind_prologue(o, es, sizes);
+}
+
+void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,
+                        void (*strides)(Out *o, const EmitStencil *es, int f, void *ctx),
+                        void *ctx)
+{
+    emit_blank(o);
+    emit_line(o, "/* Each field at the compute-domain origin, its strides along I, J, K. */");
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = es->st->fields.items[f];
+        if (!used[f])
+            continue;
+        emit_line(o, "%s%s *const %s = %s[%d].origin;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), es->data[f], es->bound, f);
+        strides(o, es, f, ctx);
+    }
+}
+
+void emit_done_label(Out *o)
+{
+    o->indent--;
+    emit_line(o, "done:");
+    o->indent++;
+}

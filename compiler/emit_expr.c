@@ -238,11 +238,117 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
                                                                             : P_UNARY);
         break;
     case IR_COLREDUCE:
-        cx->colreduce(o, cx, e);
+        emit_text(o, "%s", emit_column_name(cx->es, e));
         break;
     }
     if (paren)
         emit_text(o, ")");
+}
+
+const char *emit_size_name(const EmitStencil *es, int axis)
+{
+    const char *names[NAXES] = {es->ni, es->nj, es->nk};
+    return names[axis];
+}
+
+EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
+                           void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e),
+                           void *user)
+{
+    EmitExprCtx cx = {.es = es, .idx = {"i", "j", kvar}, .load = load, .user = user};
+    return cx;
+}
+
+/* ================================================================= reads */
+
+EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
+                   const char *const idx[NAXES], const int64_t off[NAXES],
+                   const bool remap[NAXES])
+{
+    EmitRead r = {{0}, NULL, 0};
+    for (int a = 0; a < NAXES; a++) {
+        if (!(f->axes & (1u << a)))
+            continue;
+        const char *p = emit_offset(arena, idx[a], off[a]);
+        r.pos[a] = p;
+        BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
+        if (bc == BC_NONE || !remap[a])
+            continue;
+        const char *n = emit_size_name(es, a);
+        switch (bc) {
+        case BC_PERIODIC: r.pos[a] = arena_printf(arena, "gt_periodic(%s, %s)", p, n); break;
+        case BC_NEUMANN: r.pos[a] = arena_printf(arena, "gt_clamp(%s, %s)", p, n); break;
+        case BC_MIRROR: r.pos[a] = arena_printf(arena, "gt_mirror(%s, %s)", p, n); break;
+        case BC_DIRICHLET: {
+            /* outside along this axis: the constant, whatever the other axes
+             * say; inside: the element itself along this axis */
+            const char *test = arena_printf(arena, "gt_outside(%s, %s)", p, n);
+            r.dirichlet = r.dirichlet ? arena_printf(arena, "%s || %s", r.dirichlet, test) : test;
+            r.value = f->bc[a].value;
+            break;
+        }
+        case BC_NONE: break;
+        }
+    }
+    return r;
+}
+
+void emit_read_open(Out *o, const EmitRead *r, Type t)
+{
+    if (!r->dirichlet)
+        return;
+    emit_text(o, "(%s ? ", r->dirichlet);
+    emit_const(o, t, (int64_t)r->value, r->value);
+    emit_text(o, " : ");
+}
+
+void emit_read_close(Out *o, const EmitRead *r)
+{
+    if (r->dirichlet)
+        emit_text(o, ")");
+}
+
+/* ====================================================== column reductions */
+
+const char *emit_column_name(EmitStencil *es, const IrExpr *e)
+{
+    for (int i = 0; i < es->columns.len; i++)
+        if (es->columns.items[i].expr == e)
+            return es->columns.items[i].name;
+    static const char *const base[] = {"column_sum", "column_min", "column_max"};
+    struct EmitColumn col = {e, emit_unique(es->arena, &es->names, base[e->colreduce.op])};
+    vec_push(es->arena, &es->columns, col);
+    return col.name;
+}
+
+void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc, const char *kk)
+{
+    if (e->kind != IR_COLREDUCE) {
+        IrExpr *sub[3];
+        int n = ir_expr_children(e, sub);
+        for (int i = 0; i < n; i++)
+            emit_hoist_columns(o, cx, sub[i], loc, kk);
+        return;
+    }
+    emit_hoist_columns(o, cx, e->colreduce.a, loc, kk);
+    const char *name = emit_column_name(cx->es, e);
+    Type t = e->type;
+    emit_red_local(o, e->colreduce.op, t, name);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", kk, kk, cx->es->nk, kk);
+    o->indent++;
+    EmitExprCtx col = *cx;
+    col.idx[AXIS_K] = kk;
+    if (cx->column)
+        cx->column(cx, true);
+    emit_begin_stn_line(o, loc);
+    emit_reduce_open(o, e->colreduce.op, t, name);
+    emit_expr_prec(o, &col, e->colreduce.a, t == TY_BOOL && e->colreduce.op != RED_SUM ? 6 : 0);
+    emit_reduce_close(o, e->colreduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    if (cx->column)
+        cx->column(cx, false);
+    o->indent--;
 }
 
 void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec)

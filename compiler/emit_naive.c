@@ -41,20 +41,15 @@ typedef struct {
 } MaskName;
 
 typedef struct {
-    const IrExpr *expr;
-    const char *name;         /* the local holding a column reduction */
-} ColName;
-
-typedef struct {
     Compiler *c;
     Out *o;
     EmitStencil *es;
     VEC(MaskName) masks;
-    VEC(ColName) cols;
     const char *kk;           /* loop variable of column reductions */
     Range mask_halo[NAXES];   /* hull of every statement's region: where masks live */
     /* while printing a statement: the ranges of i, j, k */
     Span span[NAXES];
+    Span column_saved;        /* span[AXIS_K] outside a column reduction's loop */
     bool k_defined;           /* a variable k holds the current level */
     bool *field_used;         /* per field id: the body accesses it */
 } Naive;
@@ -88,37 +83,15 @@ static Extent stmt_hull(const IrStmt *s)
     return e;
 }
 
+/* Names the locals of the column reductions in e, innermost first. */
 static void name_cols(Naive *n, const IrExpr *e)
 {
-    if (!e)
-        return;
-    switch (e->kind) {
-    case IR_UNARY: case IR_BINARY:
-        name_cols(n, e->op.a);
-        name_cols(n, e->op.b);
-        return;
-    case IR_COND:
-        name_cols(n, e->cond.cond);
-        name_cols(n, e->cond.then);
-        name_cols(n, e->cond.els);
-        return;
-    case IR_CALL:
-        for (int a = 0; a < e->call.nargs; a++)
-            name_cols(n, e->call.args[a]);
-        return;
-    case IR_CAST:
-        name_cols(n, e->cast.a);
-        return;
-    case IR_COLREDUCE: {
-        name_cols(n, e->colreduce.a);
-        static const char *const base[] = {"column_sum", "column_min", "column_max"};
-        ColName cn = {e, emit_unique(n->c->arena, &n->es->names, base[e->colreduce.op])};
-        vec_push(n->c->arena, &n->cols, cn);
-        return;
-    }
-    default:
-        return;
-    }
+    IrExpr *sub[3];
+    int count = ir_expr_children(e, sub);
+    for (int i = 0; i < count; i++)
+        name_cols(n, sub[i]);
+    if (e->kind == IR_COLREDUCE)
+        emit_column_name(n->es, e);
 }
 
 static void analyse_stmt(Naive *n, const IrStmt *s)
@@ -181,14 +154,6 @@ static const MaskName *mask_named(const Naive *n, int m)
     return &n->masks.items[m];
 }
 
-static const char *col_of(const Naive *n, const IrExpr *e)
-{
-    for (int i = 0; i < n->cols.len; i++)
-        if (n->cols.items[i].expr == e)
-            return n->cols.items[i].name;
-    unreachable();
-}
-
 /* ========================================================== expressions */
 
 /* True if p = var + offset stays inside [0, size) for every var in span. */
@@ -209,12 +174,6 @@ static bool in_domain(const Naive *n, Span sp, int64_t offset, int axis)
     return lo_ok && hi_ok;
 }
 
-static const char *size_name(const Naive *n, int axis)
-{
-    const char *names[3] = {n->es->ni, n->es->nj, n->es->nk};
-    return names[axis];
-}
-
 /* field(i, j, k): the access macro with one argument per axis of the field. */
 static void print_access(Out *o, const Naive *n, const IrField *f, const char *const idx[NAXES])
 {
@@ -232,121 +191,36 @@ static void print_access(Out *o, const Naive *n, const IrField *f, const char *c
 static void naive_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 {
     const Naive *n = cx->user;
-    Arena *arena = n->c->arena;
     const IrField *f = e->load.field;
-    const char *idx[NAXES] = {0};
-    const char *dirichlet_test = NULL;
-    double dirichlet_value = 0;
-    for (int a = 0; a < NAXES; a++) {
-        if (!(f->axes & (1u << a)))
-            continue;
-        const char *pos = emit_offset(arena, cx->idx[a], e->load.offset[a]);
-        idx[a] = pos;
-        BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
-        if (bc == BC_NONE || in_domain(n, n->span[a], e->load.offset[a], a))
-            continue;
-        const char *size = size_name(n, a);
-        switch (bc) {
-        case BC_PERIODIC:
-            idx[a] = arena_printf(arena, "gt_periodic(%s, %s)", pos, size);
-            break;
-        case BC_NEUMANN:
-            idx[a] = arena_printf(arena, "gt_clamp(%s, %s)", pos, size);
-            break;
-        case BC_MIRROR:
-            idx[a] = arena_printf(arena, "gt_mirror(%s, %s)", pos, size);
-            break;
-        case BC_DIRICHLET: {
-            /* outside along this axis: the constant, whatever the other axes say;
-             * inside: the element itself along this axis */
-            const char *test = arena_printf(arena, "gt_outside(%s, %s)", pos, size);
-            dirichlet_test = dirichlet_test
-                                 ? arena_printf(arena, "%s || %s", dirichlet_test, test)
-                                 : test;
-            dirichlet_value = f->bc[a].value;
-            break;
-        }
-        case BC_NONE:
-            break;
-        }
-    }
-    if (dirichlet_test) {
-        emit_text(o, "(%s ? ", dirichlet_test);
-        emit_const(o, f->type, (int64_t)dirichlet_value, dirichlet_value);
-        emit_text(o, " : ");
-        print_access(o, n, f, idx);
-        emit_text(o, ")");
-        return;
-    }
-    print_access(o, n, f, idx);
+    bool remap[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        remap[a] = !in_domain(n, n->span[a], e->load.offset[a], a);
+    EmitRead r = emit_read(n->c->arena, n->es, f, cx->idx, e->load.offset, remap);
+    emit_read_open(o, &r, f->type);
+    print_access(o, n, f, r.pos);
+    emit_read_close(o, &r);
 }
 
-static void naive_colreduce(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+/* A column reduction's loop runs over the whole column. */
+static void naive_column(const EmitExprCtx *cx, bool enter)
 {
-    emit_text(o, "%s", col_of(cx->user, e));
+    Naive *n = cx->user;
+    if (enter) {
+        n->column_saved = n->span[AXIS_K];
+        n->span[AXIS_K] = (Span){{false, 0}, {true, 0}};
+    } else {
+        n->span[AXIS_K] = n->column_saved;
+    }
 }
 
-static EmitExprCtx point_ctx(Naive *n, const char *kvar)
+static EmitExprCtx naive_ctx(Naive *n, const char *kvar)
 {
-    EmitExprCtx cx = {
-        .es = n->es,
-        .idx = {"i", "j", kvar},
-        .load = naive_load,
-        .colreduce = naive_colreduce,
-        .user = n,
-    };
+    EmitExprCtx cx = emit_point_ctx(n->es, kvar, naive_load, n);
+    cx.column = naive_column;
     return cx;
 }
 
 /* ============================================================ statements */
-
-/* Writes the column reductions inside e (innermost first) as loops over K
- * into their locals, at the current point. */
-static void hoist_cols(Naive *n, const IrExpr *e, Loc loc)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case IR_UNARY: case IR_BINARY:
-        hoist_cols(n, e->op.a, loc);
-        hoist_cols(n, e->op.b, loc);
-        return;
-    case IR_COND:
-        hoist_cols(n, e->cond.cond, loc);
-        hoist_cols(n, e->cond.then, loc);
-        hoist_cols(n, e->cond.els, loc);
-        return;
-    case IR_CALL:
-        for (int a = 0; a < e->call.nargs; a++)
-            hoist_cols(n, e->call.args[a], loc);
-        return;
-    case IR_CAST:
-        hoist_cols(n, e->cast.a, loc);
-        return;
-    case IR_COLREDUCE:
-        break;
-    default:
-        return;
-    }
-    hoist_cols(n, e->colreduce.a, loc);
-    Out *o = n->o;
-    const char *name = col_of(n, e);
-    Type t = e->type;
-    emit_red_local(o, e->colreduce.op, t, name);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", n->kk, n->kk, n->es->nk, n->kk);
-    o->indent++;
-    Span saved = n->span[AXIS_K];
-    n->span[AXIS_K] = (Span){{false, 0}, {true, 0}};
-    EmitExprCtx cx = point_ctx(n, n->kk);
-    emit_begin_stn_line(o, loc);
-    emit_reduce_open(o, e->colreduce.op, t, name);
-    emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL && e->colreduce.op != RED_SUM ? 6 : 0);
-    emit_reduce_close(o, e->colreduce.op, t);
-    emit_text(o, ";");
-    emit_end_line(o);
-    n->span[AXIS_K] = saved;
-    o->indent--;
-}
 
 static bool stmt_has_cols(const IrStmt *s)
 {
@@ -381,8 +255,8 @@ static int open_loops(Naive *n, unsigned axes, const Extent *region, bool kloop,
             sp = (Span){{false, region->r[a].lo}, {true, region->r[a].hi}};
         n->span[a] = sp;
         emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v,
-                  emit_level(arena, size_name(n, a), sp.lo, 0), v,
-                  emit_level(arena, size_name(n, a), sp.hi, 0), v,
+                  emit_level(arena, emit_size_name(n->es, a), sp.lo, 0), v,
+                  emit_level(arena, emit_size_name(n->es, a), sp.hi, 0), v,
                   block && a == last ? " {" : "");
         o->indent++;
         count++;
@@ -415,9 +289,9 @@ static void point_stmt(Naive *n, const IrStmt *s, const char *guard, const char 
         emit_line(o, "if (%s)%s", guard, cols ? " {" : "");
         o->indent++;
     }
-    EmitExprCtx cx = point_ctx(n, kvar);
+    EmitExprCtx cx = naive_ctx(n, kvar);
     if (s->kind == IR_ASSIGN) {
-        hoist_cols(n, s->assign.value, s->loc);
+        emit_hoist_columns(o, &cx, s->assign.value, s->loc, n->kk);
         const IrField *f = s->assign.dst;
         const char *idx[NAXES] = {"i", "j", kvar};
         emit_begin_stn_line(o, s->loc);
@@ -427,7 +301,7 @@ static void point_stmt(Naive *n, const IrStmt *s, const char *guard, const char 
         emit_text(o, ";");
         emit_end_line(o);
     } else {
-        hoist_cols(n, s->reduce.value, s->loc);
+        emit_hoist_columns(o, &cx, s->reduce.value, s->loc, n->kk);
         const IrScalar *sc = s->reduce.dst;
         const char *acc = n->es->acc[sc->id];
         Type t = sc->type;
@@ -464,14 +338,14 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
                                  (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
     Extent region = stmt_hull(s);
     bool cols = ir_expr_has(s->iff.cond, IR_COLREDUCE);
-    EmitExprCtx cx = point_ctx(n, kvar);
+    EmitExprCtx cx = naive_ctx(n, kvar);
     int loops = open_loops(n, axes, &region, kloop, klo, khi, cols);
     if (cols && guard) {
         emit_line(o, "%s = false;", m);
         emit_line(o, "if (%s) {", guard);
         o->indent++;
     }
-    hoist_cols(n, s->iff.cond, s->loc);
+    emit_hoist_columns(o, &cx, s->iff.cond, s->loc, n->kk);
     emit_begin_stn_line(o, s->loc);
     emit_text(o, "%s = ", m);
     if (guard && !cols) {
@@ -618,6 +492,65 @@ static void emit_body(Naive *n)
         emit_computation(n, st->computations.items[c]);
 }
 
+static void naive_strides(Out *o, const EmitStencil *es, int f, void *ctx)
+{
+    emit_line(o, "const int64_t *const %s = %s[%d].stride;", es->stride[f], es->bound, f);
+}
+
+typedef struct {
+    const Naive *n;
+    Span k;                   /* the interval's levels */
+    bool *used;
+} SizeUse;
+
+/* A read along K outside the levels of its interval is remapped with nk. */
+static void size_load(void *ctx, IrExpr *load, bool in_column)
+{
+    SizeUse *u = ctx;
+    const IrField *f = load->load.field;
+    if (!in_column && f->kind == IR_PARAM_FIELD && (f->axes & AXES_K) &&
+        f->bc[AXIS_K].kind != BC_NONE && !in_domain(u->n, u->k, load->load.offset[AXIS_K], AXIS_K))
+        u->used[AXIS_K] = true;
+}
+
+static void size_stmt(SizeUse *u, IrStmt *s)
+{
+    IrExpr *e = s->kind == IR_ASSIGN ? s->assign.value
+                : s->kind == IR_REDUCE ? s->reduce.value : s->iff.cond;
+    if (ir_expr_has(e, IR_COLREDUCE))
+        u->used[AXIS_K] = true;   /* the column's loop */
+    ir_for_each_load(e, size_load, u);
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            size_stmt(u, s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            size_stmt(u, s->iff.els.items[i]);
+    }
+}
+
+/* Which of ni, nj, nk the body prints: ni and nj in every loop over I and
+ * J, nk in a level relative to the end, a column's loop, a read along K
+ * remapped. */
+static void sizes_used(const Naive *n, bool used[NAXES])
+{
+    const IrStencil *st = n->es->st;
+    SizeUse u = {n, {{false, 0}, {false, 0}}, used};
+    used[AXIS_I] = used[AXIS_J] = used[AXIS_K] = false;
+    for (int c = 0; c < st->computations.len; c++)
+        for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+            const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+            if (iv->lo.from_end || iv->hi.from_end)
+                used[AXIS_K] = true;
+            u.k = (Span){iv->lo, iv->hi};
+            for (int s = 0; s < iv->stmts.len; s++) {
+                unsigned axes = ir_stmt_axes(iv->stmts.items[s]);
+                used[AXIS_I] = used[AXIS_I] || (axes & AXES_I);
+                used[AXIS_J] = used[AXIS_J] || (axes & AXES_J);
+                size_stmt(&u, iv->stmts.items[s]);
+            }
+        }
+}
+
 static void emit_function(Naive *n, const bool used[NAXES])
 {
     Out *o = n->o;
@@ -625,26 +558,8 @@ static void emit_function(Naive *n, const bool used[NAXES])
     const IrStencil *st = es->st;
     bool has_temps = n->masks.len > 0 || st->fields.len > es->nfield_params;
 
-    emit_blank(o);
-    emit_info(o, es);
-    emit_blank(o);
-    emit_begin_line(o);
-    emit_signature(o, es);
-    emit_end_line(o);
-    emit_line(o, "{");
-    o->indent++;
-    emit_bind_prologue(o, es, used);
-
-    emit_blank(o);
-    emit_line(o, "/* Each field at the compute-domain origin, its strides along I, J, K. */");
-    for (int f = 0; f < es->nfield_params; f++) {
-        const IrField *fd = st->fields.items[f];
-        if (!n->field_used[f])
-            continue;
-        emit_line(o, "%s%s *const %s = %s[%d].origin;", fd->is_written ? "" : "const ",
-                  emit_c_type(fd->type), es->data[f], es->bound, f);
-        emit_line(o, "const int64_t *const %s = %s[%d].stride;", es->stride[f], es->bound, f);
-    }
+    emit_function_open(o, es, used);
+    emit_field_origins(o, es, n->field_used, naive_strides, NULL);
     if (has_temps) {
         emit_blank(o);
         emit_line(o, "/* Temporaries and masks, over the compute domain grown by their extent. */");
@@ -709,9 +624,7 @@ static void emit_function(Naive *n, const bool used[NAXES])
     emit_scalar_results(o, es);
     if (has_temps) {
         emit_blank(o);
-        o->indent--;
-        emit_line(o, "done:");
-        o->indent++;
+        emit_done_label(o);
         for (int f = es->nfield_params; f < st->fields.len; f++)
             emit_line(o, "gt_release(%s);", es->storage[f]);
         for (int m = 0; m < n->masks.len; m++)
@@ -738,20 +651,10 @@ void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es)
     n->c = c;
     n->es = es;
     analyse(n);
-    /* A first pass into scratch text tells which sizes and fields the body uses. */
-    Out scratch = {.name = o->name};
-    n->o = &scratch;
-    emit_body(n);
     bool used[NAXES];
-    const char *text = scratch.buf ? scratch.buf : "";
-    const char *sizes[NAXES];
-    for (int a = 0; a < NAXES; a++)
-        sizes[a] = size_name(n, a);
-    emit_names_used(arena, text, scratch.len, sizes, NAXES, used);
-    const IrStencil *st = es->st;
-    n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    emit_names_used(arena, text, scratch.len, es->field, st->fields.len, n->field_used);
-    free(scratch.buf);
+    sizes_used(n, used);
+    n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(es->st->fields.len + 1));
+    plan_fields_used(es->st, n->field_used);
     n->o = o;
     emit_function(n, used);
 }

@@ -5,8 +5,6 @@
  * and access macros of the same name); names that C or the generated code
  * reserve get a trailing '_' (emit_user_name), and generated locals are
  * chosen after the user's names so they never clash. */
-#include <ctype.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "emit.h"
@@ -181,69 +179,4 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
         emit_name_stencil(stencils[s], c->arena, globals, c->ir->stencils.items[s]);
     }
     return stencils;
-}
-
-static bool ident_char(char ch)
-{
-    return isalnum((unsigned char)ch) || ch == '_';
-}
-
-void emit_names_used(Arena *arena, const char *text, size_t len, const char *const *names,
-                     int n, bool *used)
-{
-    /* name -> its first index + 1 */
-    NameMap *want = map_new(arena);
-    for (int x = n - 1; x >= 0; x--)
-        map_put(want, names[x], (void *)(intptr_t)(x + 1));
-    for (int x = 0; x < n; x++)
-        used[x] = false;
-    char small[128];
-    bool line_start = true;
-    size_t i = 0;
-    while (i < len) {
-        char ch = text[i];
-        if (line_start) {
-            size_t j = i;
-            while (j < len && (text[j] == ' ' || text[j] == '\t'))
-                j++;
-            if (j < len && text[j] == '#') {   /* a preprocessor line: not code */
-                while (j < len && text[j] != '\n')
-                    j++;
-                i = j;
-                continue;
-            }
-        }
-        line_start = ch == '\n';
-        if (ch == '/' && i + 1 < len && text[i + 1] == '*') {
-            size_t j = i + 2;
-            while (j + 1 < len && !(text[j] == '*' && text[j + 1] == '/'))
-                j++;
-            i = j + 2;
-        } else if (ch == '"' || ch == '\'') {
-            size_t j = i + 1;
-            while (j < len && text[j] != ch && text[j] != '\n')
-                j += text[j] == '\\' ? 2 : 1;
-            i = j + 1;
-        } else if (isdigit((unsigned char)ch)) {   /* a number, 1e5 included */
-            while (i < len && (ident_char(text[i]) || text[i] == '.'))
-                i++;
-        } else if (ident_char(ch)) {
-            size_t j = i;
-            while (j < len && ident_char(text[j]))
-                j++;
-            size_t k = j - i;
-            char *word = k < sizeof small ? small : arena_alloc(arena, k + 1);
-            memcpy(word, text + i, k);
-            word[k] = '\0';
-            intptr_t at = (intptr_t)map_get(want, word);
-            if (at)
-                used[at - 1] = true;
-            i = j;
-        } else {
-            i++;
-        }
-    }
-    /* a name given twice: every index of it */
-    for (int x = 0; x < n; x++)
-        used[x] = used[(intptr_t)map_get(want, names[x]) - 1];
 }

@@ -72,11 +72,6 @@ typedef struct {
     const char *name, *off;   /* tiles: pointer, per-block offset */
 } Buffer;
 
-typedef struct {
-    const IrExpr *expr;
-    const char *name;
-} ColName;
-
 /* The local holding a statement-recomputed temporary at one read offset. */
 typedef struct {
     const IrField *f;
@@ -95,7 +90,6 @@ typedef struct {
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
     const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk;
-    VEC(ColName) cols;
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
@@ -171,23 +165,6 @@ static void emit_declare_reductions(Out *o)
 
 /* ============================================================ expressions */
 
-static const char *size_name(const Omp *m, int axis)
-{
-    const char *names[3] = {m->es->ni, m->es->nj, m->es->nk};
-    return names[axis];
-}
-
-static const char *col_of(Omp *m, const IrExpr *e)
-{
-    for (int i = 0; i < m->cols.len; i++)
-        if (m->cols.items[i].expr == e)
-            return m->cols.items[i].name;
-    static const char *const base[] = {"column_sum", "column_min", "column_max"};
-    ColName cn = {e, emit_unique(m->c->arena, &m->es->names, base[e->colreduce.op])};
-    vec_push(m->c->arena, &m->cols, cn);
-    return cn.name;
-}
-
 static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 {
     Omp *m = cx->user;
@@ -242,38 +219,13 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
         }
     }
     /* an array: position per axis, remapped where a boundary condition applies */
-    const char *pos[NAXES] = {0};
-    const char *dirichlet = NULL;
-    double dvalue = 0;
-    for (int a = 0; a < NAXES; a++) {
-        if (!(f->axes & (1u << a)))
-            continue;
-        const char *p = emit_offset(arena, cx->idx[a], off[a]);
-        pos[a] = p;
-        BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
-        bool remap = bc != BC_NONE && (m->safe || (a == AXIS_K && cx->idx[a] == m->kk));
-        if (!remap)
-            continue;
-        const char *n = size_name(m, a);
-        switch (bc) {
-        case BC_PERIODIC: pos[a] = arena_printf(arena, "gt_periodic(%s, %s)", p, n); break;
-        case BC_NEUMANN: pos[a] = arena_printf(arena, "gt_clamp(%s, %s)", p, n); break;
-        case BC_MIRROR: pos[a] = arena_printf(arena, "gt_mirror(%s, %s)", p, n); break;
-        case BC_DIRICHLET: {
-            const char *test = arena_printf(arena, "gt_outside(%s, %s)", p, n);
-            dirichlet = dirichlet ? arena_printf(arena, "%s || %s", dirichlet, test) : test;
-            dvalue = f->bc[a].value;
-            break;
-        }
-        case BC_NONE: break;
-        }
-    }
-    if (dirichlet) {
-        emit_text(o, "(%s ? ", dirichlet);
-        emit_const(o, f->type, (int64_t)dvalue, dvalue);
-        emit_text(o, " : ");
-    }
-    const char *base = f->kind == IR_TEMP ? m->es->data[f->id] : m->es->data[f->id];
+    bool remap[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        remap[a] = m->safe || (a == AXIS_K && cx->idx[a] == m->kk);
+    EmitRead r = emit_read(arena, m->es, f, cx->idx, off, remap);
+    const char *const *pos = r.pos;
+    emit_read_open(o, &r, f->type);
+    const char *base = m->es->data[f->id];
     if (m->fast && m->rp[f->id])
         base = m->rp[f->id];
     emit_text(o, "%s[", base);
@@ -298,72 +250,15 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     if (first)
         emit_text(o, "0");
     emit_text(o, "]");
-    if (dirichlet)
-        emit_text(o, ")");
+    emit_read_close(o, &r);
 }
 
-static void omp_colreduce(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+static EmitExprCtx omp_ctx(Omp *m, const char *kvar)
 {
-    emit_text(o, "%s", col_of(cx->user, e));
-}
-
-static EmitExprCtx point_ctx(Omp *m, const char *kvar)
-{
-    EmitExprCtx cx = {
-        .es = m->es,
-        .idx = {"i", "j", kvar},
-        .load = omp_load,
-        .colreduce = omp_colreduce,
-        .user = m,
-    };
-    return cx;
+    return emit_point_ctx(m->es, kvar, omp_load, m);
 }
 
 /* ============================================================ statements */
-
-/* The column reductions inside e, innermost first, into locals. */
-static void hoist_cols(Omp *m, const IrExpr *e, Loc loc, const char *kvar)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case IR_UNARY: case IR_BINARY:
-        hoist_cols(m, e->op.a, loc, kvar);
-        hoist_cols(m, e->op.b, loc, kvar);
-        return;
-    case IR_COND:
-        hoist_cols(m, e->cond.cond, loc, kvar);
-        hoist_cols(m, e->cond.then, loc, kvar);
-        hoist_cols(m, e->cond.els, loc, kvar);
-        return;
-    case IR_CALL:
-        for (int a = 0; a < e->call.nargs; a++)
-            hoist_cols(m, e->call.args[a], loc, kvar);
-        return;
-    case IR_CAST:
-        hoist_cols(m, e->cast.a, loc, kvar);
-        return;
-    case IR_COLREDUCE:
-        break;
-    default:
-        return;
-    }
-    hoist_cols(m, e->colreduce.a, loc, kvar);
-    Out *o = m->o;
-    const char *name = col_of(m, e);
-    Type t = e->type;
-    emit_red_local(o, e->colreduce.op, t, name);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", m->kk, m->kk, m->es->nk, m->kk);
-    o->indent++;
-    EmitExprCtx cx = point_ctx(m, m->kk);
-    emit_begin_stn_line(o, loc);
-    emit_reduce_open(o, e->colreduce.op, t, name);
-    emit_expr_prec(o, &cx, e->colreduce.a, t == TY_BOOL && e->colreduce.op != RED_SUM ? 6 : 0);
-    emit_reduce_close(o, e->colreduce.op, t);
-    emit_text(o, ";");
-    emit_end_line(o);
-    o->indent--;
-}
 
 static void point_stmt(Omp *m, const IrStmt *s, const char *kvar);
 
@@ -377,13 +272,13 @@ static void point_stmts(Omp *m, const IrStmtVec *v, const char *kvar)
 static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
 {
     Out *o = m->o;
-    EmitExprCtx cx = point_ctx(m, kvar);
+    EmitExprCtx cx = omp_ctx(m, kvar);
     switch (s->kind) {
     case IR_ASSIGN: {
         const IrField *f = s->assign.dst;
         if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f != m->producing)
             return;
-        hoist_cols(m, s->assign.value, s->loc, kvar);
+        emit_hoist_columns(o, &cx, s->assign.value, s->loc, m->kk);
         if (f == m->producing) {
             /* the local for the current read offset */
             emit_begin_stn_line(o, s->loc);
@@ -414,7 +309,7 @@ static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
         return;
     }
     case IR_REDUCE: {
-        hoist_cols(m, s->reduce.value, s->loc, kvar);
+        emit_hoist_columns(o, &cx, s->reduce.value, s->loc, m->kk);
         Type t = s->reduce.dst->type;
         emit_begin_stn_line(o, s->loc);
         emit_reduce_open(o, s->reduce.op, t, m->red_loc);
@@ -427,7 +322,7 @@ static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
     case IR_IF:
         if (!m->producing && plan_stmt_recomputed(s))
             return;
-        hoist_cols(m, s->iff.cond, s->loc, kvar);
+        emit_hoist_columns(o, &cx, s->iff.cond, s->loc, m->kk);
         emit_begin_stn_line(o, s->loc);
         emit_text(o, "if (");
         emit_expr(o, &cx, s->iff.cond);
@@ -1022,12 +917,6 @@ static bool columns_alike(const Omp *m, int c0, int c1)
     return r0 != NULL;
 }
 
-static void mark_used(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    (void)off, (void)in_column;
-    ((bool *)ctx)[f->id] = true;
-}
-
 /* The levels of the k-cached fields an interval reads back, per field id. */
 typedef struct {
     const Omp *m;
@@ -1053,7 +942,7 @@ static void load_into(Omp *m, const IrField *f, int64_t dk, const char *dst)
     IrExpr e = {.kind = IR_LOAD, .type = f->type, .shape = f->axes};
     e.load.field = (IrField *)f;
     e.load.offset[AXIS_K] = dk;
-    EmitExprCtx cx = point_ctx(m, "k");
+    EmitExprCtx cx = omp_ctx(m, "k");
     emit_begin_line(m->o);
     emit_text(m->o, "%s = ", dst);
     omp_load(m->o, &cx, &e);
@@ -1076,7 +965,7 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
             continue;
         const char *t = arena_printf(arena, "%s < %" PRId64 " || %s >= %s", idx[a],
                                      -reach.lo[a], idx[a],
-                                     plus(arena, size_name(m, a), -reach.hi[a]));
+                                     plus(arena, emit_size_name(m->es, a), -reach.hi[a]));
         slab = slab ? arena_printf(arena, "%s || %s", slab, t) : t;
     }
     emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
@@ -1218,12 +1107,8 @@ static void emit_columns(Omp *m, int c0, int c1)
         return;
     }
     bool *used = arena_alloc(m->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    for (int c = c0; c <= c1; c++) {
-        const IrComputation *comp = st->computations.items[c];
-        for (int ii = 0; ii < comp->intervals.len; ii++)
-            for (int s = 0; s < comp->intervals.items[ii]->stmts.len; s++)
-                plan_visit_stmt(comp->intervals.items[ii]->stmts.items[s], mark_used, used);
-    }
+    for (int c = c0; c <= c1; c++)
+        plan_comp_fields_used(st->computations.items[c], used);
     emit_begin_line(o);
     emit_text(o, "if (true");
     for (int f = 0; f < st->fields.len; f++) {
@@ -1350,6 +1235,15 @@ static void analyse(Omp *m)
 
 static void emit_body(Omp *m);
 
+static void omp_strides(Out *o, const EmitStencil *es, int f, void *ctx)
+{
+    const Omp *m = ctx;
+    emit_line(o, "const int64_t %s = %s[%d].stride[0], %s = %s[%d].stride[1], "
+                 "%s = %s[%d].stride[2];",
+              m->si[f], es->bound, f, m->sj[f], es->bound, f, m->sk[f], es->bound, f);
+    emit_line(o, "(void)%s; (void)%s; (void)%s;", m->si[f], m->sj[f], m->sk[f]);
+}
+
 static void emit_function(Omp *m, const bool *used)
 {
     Out *o = m->o;
@@ -1357,34 +1251,14 @@ static void emit_function(Omp *m, const bool *used)
     const IrStencil *st = m->st;
     int nf = st->fields.len;
 
-    emit_blank(o);
-    emit_info(o, es);
-    emit_blank(o);
-    emit_begin_line(o);
-    emit_signature(o, es);
-    emit_end_line(o);
-    emit_line(o, "{");
-    o->indent++;
     bool all[NAXES] = {true, true, true};
-    emit_bind_prologue(o, es, all);
+    emit_function_open(o, es, all);
     emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
     for (int s = 0; s < st->scalars.len; s++)
         if (!st->scalars.items[s]->is_output)
             emit_line(o, "(void)%s;", es->scalar[s]);
 
-    emit_blank(o);
-    emit_line(o, "/* Each field at the compute-domain origin, its strides along I, J, K. */");
-    for (int f = 0; f < es->nfield_params; f++) {
-        const IrField *fd = st->fields.items[f];
-        if (!used[f])
-            continue;
-        emit_line(o, "%s%s *const %s = %s[%d].origin;", fd->is_written ? "" : "const ",
-                  emit_c_type(fd->type), es->data[f], es->bound, f);
-        emit_line(o, "const int64_t %s = %s[%d].stride[0], %s = %s[%d].stride[1], "
-                     "%s = %s[%d].stride[2];",
-                  m->si[f], es->bound, f, m->sj[f], es->bound, f, m->sk[f], es->bound, f);
-        emit_line(o, "(void)%s; (void)%s; (void)%s;", m->si[f], m->sj[f], m->sk[f]);
-    }
+    emit_field_origins(o, es, used, omp_strides, m);
     bool has_full = false;
     for (int f = es->nfield_params; f < nf; f++)
         if (st->fields.items[f]->temp_class == IR_TEMP_FULL)
@@ -1481,11 +1355,8 @@ static void emit_function(Omp *m, const bool *used)
 
     emit_scalar_results(o, es);
     emit_blank(o);
-    if (has_full || m->tile_bytes > 0) {
-        o->indent--;
-        emit_line(o, "done:");
-        o->indent++;
-    }
+    if (has_full || m->tile_bytes > 0)
+        emit_done_label(o);
     for (int f = es->nfield_params; f < nf; f++)
         if (plan_owns_buffer(m->st, f))
             emit_line(o, "gt_release(%s);", es->storage[f]);
@@ -1540,18 +1411,11 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
             emit_naive_stencil(c, &o, m->es);
             continue;
         }
-        /* which fields the body uses: a first pass into scratch text */
-        Out probe = {.name = o.name};
-        m->o = &probe;
-        m->fast = false;
-        emit_body(m);
         bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-        emit_names_used(arena, probe.buf ? probe.buf : "", probe.len, m->es->data,
-                        st->fields.len, used);
+        plan_fields_used(st, used);
         for (int f = 0; f < st->fields.len; f++)
             if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
                 m->rp[f] = NULL;
-        free(probe.buf);
         m->o = &o;
         emit_function(m, used);
     }

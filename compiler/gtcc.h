@@ -842,6 +842,10 @@ bool plan_owns_buffer(const IrStencil *st, int f);
 /* The halo of f's buffer: the largest alloc_halo of the FULL temporaries
  * sharing it. */
 void plan_buffer_halo(const IrStencil *st, int f, int64_t h[NAXES][2]);
+/* used[f] (per field id): the stencil's code, run as planned, accesses f. */
+void plan_fields_used(const IrStencil *st, bool *used);
+/* Sets used[f] for each field comp accesses (leaves the others). */
+void plan_comp_fields_used(const IrComputation *comp, bool *used);
 
 /* --- ir_dump.c: the stable text form of the IR (--emit=ir). */
 void ir_dump(FILE *out, const Ir *ir);

@@ -253,3 +253,28 @@ void plan_buffer_halo(const IrStencil *st, int f, int64_t h[NAXES][2])
                     h[a][s] = gd->alloc_halo[a][s];
     }
 }
+
+/* ================================================================ usage */
+
+static void mark_used(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    ((bool *)ctx)[f->id] = true;
+}
+
+void plan_comp_fields_used(const IrComputation *comp, bool *used)
+{
+    for (int i = 0; i < comp->intervals.len; i++) {
+        const IrInterval *iv = comp->intervals.items[i];
+        for (int s = 0; s < iv->stmts.len; s++)
+            plan_visit_stmt(iv->stmts.items[s], mark_used, used);
+    }
+}
+
+void plan_fields_used(const IrStencil *st, bool *used)
+{
+    for (int f = 0; f < st->fields.len; f++)
+        used[f] = false;
+    for (int c = 0; c < st->computations.len; c++)
+        plan_comp_fields_used(st->computations.items[c], used);
+}
