@@ -241,6 +241,87 @@ static const char *check_if(Fuse *f, StmtInfo *si)
     return NULL;
 }
 
+/* ========================================================= offset sets */
+
+/* A set of distinct (field, offset) pairs in the order they were added,
+ * with a hash index: the reads a plan decision counts, however many. */
+typedef struct {
+    const IrField *f;
+    int64_t off[NAXES];
+} FieldOffset;
+
+typedef struct {
+    FieldOffset *items;
+    int len, cap;
+    int *slot;                   /* open addressing: item index + 1, 0 if empty */
+    int nslot;                   /* a power of two, at least twice cap */
+} FoSet;
+
+static size_t fo_hash(const IrField *f, const int64_t off[NAXES])
+{
+    uint64_t h = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15u;
+    for (int a = 0; a < NAXES; a++)
+        h = (h ^ (uint64_t)off[a]) * 0x100000001b3u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot holding (f, off), or the empty slot where it would go. */
+static int fo_slot(const FoSet *set, const IrField *f, const int64_t off[NAXES])
+{
+    size_t mask = (size_t)set->nslot - 1;
+    for (size_t i = fo_hash(f, off) & mask;; i = (i + 1) & mask) {
+        int at = set->slot[i];
+        if (!at)
+            return (int)i;
+        const FieldOffset *x = &set->items[at - 1];
+        if (x->f == f && !memcmp(x->off, off, sizeof x->off))
+            return (int)i;
+    }
+}
+
+static bool fo_has(const FoSet *set, const IrField *f, const int64_t off[NAXES])
+{
+    return set->nslot && set->slot[fo_slot(set, f, off)];
+}
+
+/* Adds (f, off); false if it was there already. */
+static bool fo_add(FoSet *set, const IrField *f, const int64_t off[NAXES])
+{
+    if (set->len == set->cap) {
+        set->cap = set->cap ? 2 * set->cap : 16;
+        set->items = realloc(set->items, sizeof *set->items * (size_t)set->cap);
+        free(set->slot);
+        set->nslot = 4 * set->cap;
+        set->slot = xcalloc((size_t)set->nslot, sizeof *set->slot);
+        if (!set->items)
+            gtcc_die("out of memory");
+        for (int i = 0; i < set->len; i++)
+            set->slot[fo_slot(set, set->items[i].f, set->items[i].off)] = i + 1;
+    }
+    int i = fo_slot(set, f, off);
+    if (set->slot[i])
+        return false;
+    FieldOffset *x = &set->items[set->len++];
+    x->f = f;
+    memcpy(x->off, off, sizeof x->off);
+    set->slot[i] = set->len;
+    return true;
+}
+
+static void fo_clear(FoSet *set)
+{
+    set->len = 0;
+    if (set->slot)
+        memset(set->slot, 0, sizeof *set->slot * (size_t)set->nslot);
+}
+
+static void fo_free(FoSet *set)
+{
+    free(set->items);
+    free(set->slot);
+    *set = (FoSet){0};
+}
+
 /* ============================================================ recompute */
 
 static size_t count_loads(const IrExpr *e, bool *pure, const IrStencil *st)
@@ -276,6 +357,7 @@ static size_t count_loads(const IrExpr *e, bool *pure, const IrStencil *st)
 static void plan_recompute(Fuse *f)
 {
     IrStencil *st = f->st;
+    FoSet offs = {0};
     for (int t = 0; t < st->fields.len; t++) {
         IrField *fd = st->fields.items[t];
         if (fd->kind != IR_TEMP)
@@ -299,8 +381,7 @@ static void plan_recompute(Fuse *f)
         if (!pure)
             continue;
         /* distinct read offsets, all in the producer's interval at K offset 0 */
-        int64_t offs[64][NAXES];
-        int noffs = 0;
+        fo_clear(&offs);
         for (int e = f->fa_start[t]; e < f->fa_start[t + 1] && ok; e++) {
             StmtInfo *si = &f->stmts.items[f->fa[e].stmt];
             Access *a = &si->acc.items[f->fa[e].acc];
@@ -312,21 +393,15 @@ static void plan_recompute(Fuse *f)
                 ok = false;
                 break;
             }
-            bool seen = false;
-            for (int o = 0; o < noffs; o++)
-                seen = seen || memcmp(offs[o], a->offset, sizeof offs[o]) == 0;
-            if (!seen) {
-                if (noffs == 64)
-                    ok = false;
-                else
-                    memcpy(offs[noffs++], a->offset, sizeof offs[0]);
-            }
+            fo_add(&offs, fd, a->offset);
         }
         /* bytes through the cache: recompute reads `loads` per read; a tile
          * stores once and reads once per read. Read only at zero offset: a
          * scalar, if it can be one, costs nothing */
-        bool zero_only = noffs == 1 && !offs[0][0] && !offs[0][1] && !offs[0][2];
-        if (!ok || noffs == 0 || zero_only || (size_t)noffs * loads > (size_t)noffs + 1)
+        size_t noffs = (size_t)offs.len;
+        const int64_t *off0 = noffs ? offs.items[0].off : NULL;
+        bool zero_only = noffs == 1 && !off0[0] && !off0[1] && !off0[2];
+        if (!ok || noffs == 0 || zero_only || noffs * loads > noffs + 1)
             continue;
         fd->temp_class = IR_TEMP_RECOMPUTE;
         IrInterval *piv = st->computations.items[producer->comp]->intervals.items[producer->interval];
@@ -334,6 +409,7 @@ static void plan_recompute(Fuse *f)
         fd->nproducer = 1;
         producer->skip = true;
     }
+    fo_free(&offs);
 }
 
 static bool expr_has_any(const IrExpr *e)
@@ -362,19 +438,6 @@ static bool stmt_has_any(const IrStmt *s, size_t *ops)
         return false;
     }
     return true;
-}
-
-typedef struct {
-    const IrField *f;
-    int64_t off[NAXES];
-} FieldOffset;
-
-static bool fo_has(const FieldOffset *v, int n, const IrField *f, const int64_t off[NAXES])
-{
-    for (int i = 0; i < n; i++)
-        if (v[i].f == f && !memcmp(v[i].off, off, sizeof v[i].off))
-            return true;
-    return false;
 }
 
 /* Is field t written by a statement that was not skipped on entry to
@@ -431,6 +494,7 @@ static bool plan_recompute_kernels(Fuse *f)
                 writers[wstart[t + 1]++] = s;
         }
     }
+    FoSet lp = {0}, reads = {0}, cons = {0}, uni = {0};
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *p0 = &f->stmts.items[i];
         if (p0->skip || st->computations.items[p0->comp]->order != ORDER_PARALLEL ||
@@ -463,8 +527,7 @@ static bool plan_recompute_kernels(Fuse *f)
             continue;
         /* its own reads: t at zero offset, others not recomputed by statements
          * and not written after it in the interval */
-        FieldOffset lp[64];
-        int nlp = 0;
+        fo_clear(&lp);
         for (int s = i; s <= last && ok; s++) {
             StmtInfo *si = &f->stmts.items[s];
             if (si->skip)
@@ -481,20 +544,15 @@ static bool plan_recompute_kernels(Fuse *f)
                     ok = false;
                 if (ok && written_in(wstart, writers, a->field->id, last, ivend[i]))
                     ok = false;
-                if (!fo_has(lp, nlp, a->field, a->offset)) {
-                    if (nlp == 64)
-                        ok = false;
-                    else
-                        lp[nlp++] = (FieldOffset){a->field, {a->offset[0], a->offset[1], a->offset[2]}};
-                }
+                fo_add(&lp, a->field, a->offset);
             }
         }
         /* the reads of t: later in the interval, K offset 0 */
         /* (a statement that reads t only through reads added by an earlier
          * recomputed kernel comes after one that accessed t on entry, before
          * i: that one fails, so f->fa lists every statement that counts) */
-        FieldOffset reads[64], cons[256];
-        int nreads = 0, ncons = 0;
+        fo_clear(&reads);
+        fo_clear(&cons);
         for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1] && ok; e++) {
             int s = f->fa[e].stmt;
             if (s == prev)
@@ -515,37 +573,29 @@ static bool plan_recompute_kernels(Fuse *f)
                     break;
                 }
                 reads_t = true;
-                if (!fo_has(reads, nreads, t, a->offset)) {
-                    if (nreads == 64)
-                        ok = false;
-                    else
-                        reads[nreads++] = (FieldOffset){t, {a->offset[0], a->offset[1], a->offset[2]}};
-                }
+                fo_add(&reads, t, a->offset);
             }
             for (int k = 0; k < si->acc.len && reads_t && ok; k++) {
                 Access *a = &si->acc.items[k];
-                if (!a->write && a->field != t && !fo_has(cons, ncons, a->field, a->offset) &&
-                    ncons < 256)
-                    cons[ncons++] = (FieldOffset){a->field, {a->offset[0], a->offset[1], a->offset[2]}};
+                if (!a->write && a->field != t)
+                    fo_add(&cons, a->field, a->offset);
             }
         }
+        int nreads = reads.len, nlp = lp.len;
         if (!ok || nreads == 0)
             continue;
         /* elements read through the cache: recomputing reads the producer's
          * loads at every read offset (those the consumers load anyway are
          * free); a tile stores once, is read at every offset, and its own
          * loop loads the producer's inputs once */
-        FieldOffset uni[512];
-        int nuni = 0, extra = 0;
+        fo_clear(&uni);
+        int extra = 0;
         for (int r = 0; r < nreads; r++)
             for (int l = 0; l < nlp; l++) {
                 int64_t off[NAXES];
                 for (int a = 0; a < NAXES; a++)
-                    off[a] = lp[l].off[a] + reads[r].off[a];
-                if (fo_has(uni, nuni, lp[l].f, off) || nuni == 512)
-                    continue;
-                uni[nuni++] = (FieldOffset){lp[l].f, {off[0], off[1], off[2]}};
-                if (!fo_has(cons, ncons, lp[l].f, off))
+                    off[a] = lp.items[l].off[a] + reads.items[r].off[a];
+                if (fo_add(&uni, lp.items[l].f, off) && !fo_has(&cons, lp.items[l].f, off))
                     extra++;
             }
         int tile = nlp + 1 + nreads;
@@ -571,9 +621,9 @@ static bool plan_recompute_kernels(Fuse *f)
                 if (a.field != t || a.write)
                     continue;
                 for (int l = 0; l < nlp; l++) {
-                    Access b = {(IrField *)lp[l].f, {0}, false, false};
+                    Access b = {(IrField *)lp.items[l].f, {0}, false, false};
                     for (int ax = 0; ax < NAXES; ax++)
-                        b.offset[ax] = lp[l].off[ax] + a.offset[ax];
+                        b.offset[ax] = lp.items[l].off[ax] + a.offset[ax];
                     vec_push(f->c->arena, &si->acc, b);
                 }
             }
@@ -581,6 +631,7 @@ static bool plan_recompute_kernels(Fuse *f)
         changed = true;
     }
     free(klast), free(ivend), free(wstart), free(writers);
+    fo_free(&lp), fo_free(&reads), fo_free(&cons), fo_free(&uni);
     return changed;
 }
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gtcc.h"
+#include "emit.h"
 
 /* ------------------------------------------------------------ IR builders */
 
@@ -247,26 +247,6 @@ START_TEST(names)
 }
 END_TEST
 
-START_TEST(uses_name)
-{
-    Arena *a = arena_new();
-    const char *text = "#line 4 \"line.stn\"\n    /* at line 4 */ x = nk + line_2;\n"
-                       "  #pragma omp simd\n  y = \"u_p\" + 'q' + 1e5 + 0x1f;\n";
-    /* line: directive and comment only; omp: an indented directive; u_p: in a string;
-     * e5, x1f: inside numbers; nk twice: every index of it */
-    const char *want[] = {"nk", "line_2", "y", "line", "n", "omp", "u_p", "q", "e5", "x1f",
-                          "zz", "nk"};
-    const bool expect[] = {true, true, true, false, false, false, false, false, false, false,
-                           false, true};
-    enum { N = sizeof want / sizeof want[0] };
-    bool used[N];
-    emit_names_used(a, text, strlen(text), want, N, used);
-    for (int i = 0; i < N; i++)
-        ck_assert_msg(used[i] == expect[i], "%s: used %d", want[i], used[i]);
-    arena_free(a);
-}
-END_TEST
-
 static char *const_text(Type t, int64_t i, double d)
 {
     static char buf[64];
@@ -435,7 +415,6 @@ Suite *suite_emit(void)
     TCase *tc = tcase_create("naive");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, names);
-    tcase_add_test(tc, uses_name);
     tcase_add_test(tc, constants);
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, lap_file);

@@ -232,6 +232,177 @@ START_TEST(barriers)
 }
 END_TEST
 
+/* ------------------------------------------------ former limits of fuse.c
+ * The plan once gave up past fixed array sizes, so that a program crossing
+ * one got another plan. Each test runs at and past the old limit. */
+
+/* A text built with printf-like appends (freed by the caller). */
+typedef struct {
+    char *buf;
+    size_t len;
+    FILE *f;
+} Text;
+
+static void text_open(Text *t)
+{
+    t->buf = NULL;
+    t->len = 0;
+    t->f = open_memstream(&t->buf, &t->len);
+}
+
+static char *text_close(Text *t)
+{
+    fclose(t->f);
+    return t->buf;
+}
+
+/* The n-th of the horizontal offsets (di, dj), |di|, |dj| <= 8, in a fixed
+ * order: n = 0 .. 288. */
+static void nth_offset(int n, int *di, int *dj)
+{
+    *di = n % 17 - 8;
+    *dj = n / 17 - 8;
+}
+
+static const char *sign(int d)
+{
+    return d < 0 ? "-" : "+";
+}
+
+/* plan_recompute kept at most 64 distinct read offsets (past them: not
+ * recomputed). t = 2 * u has one load, so recomputing costs n loads for n
+ * reads against n + 1 for a tile (n * 1 <= n + 1): recomputed for every n. */
+START_TEST(recompute_offsets)
+{
+    static const int counts[] = {63, 64, 65, 100};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        Text t;
+        text_open(&t);
+        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n  double t = 2.0 * u;\n  o = 0.0");
+        for (int n = 0; n < counts[c]; n++) {
+            int di, dj;
+            nth_offset(n + 1, &di, &dj);   /* not (-8, -8) twice: n + 1 is distinct */
+            fprintf(t.f, " + t[i%s%d, j%s%d]", sign(di), abs(di), sign(dj), abs(dj));
+        }
+        fprintf(t.f, ";\n}\n");
+        char *text = text_close(&t);
+        Comp k;
+        IrStencil *st = compile(&k, text);
+        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d reads", counts[c]);
+        done(&k);
+        free(text);
+    }
+}
+END_TEST
+
+/* plan_recompute_kernels kept at most 64 distinct reads of the producing
+ * kernel (lp; past them: not recomputed). Its kernel t = sum of n reads of
+ * u, corrected by an if, read once at i+1: a tile would cost n + 1 + 1
+ * elements, recomputing at most the n shifted reads, with no extra
+ * arithmetic (one read offset): recomputed (two producing statements) for
+ * every n. (uni, the shifted reads, was cut at 512 = 64 x 8: past 64
+ * producer reads that could not matter.) */
+START_TEST(recompute_kernel_reads)
+{
+    static const int counts[] = {63, 64, 65, 200};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        Text t;
+        text_open(&t);
+        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n  double t = 0.0");
+        for (int n = 0; n < counts[c]; n++) {
+            int di, dj;
+            nth_offset(n, &di, &dj);
+            fprintf(t.f, " + u[i%s%d, j%s%d]", sign(di), abs(di), sign(dj), abs(dj));
+        }
+        fprintf(t.f, ";\n  if (t > 1.0) t = 1.0;\n  o = t[i+1];\n}\n");
+        char *text = text_close(&t);
+        Comp k;
+        IrStencil *st = compile(&k, text);
+        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d reads", counts[c]);
+        ck_assert_int_eq(field(st, "t")->nproducer, 2);
+        done(&k);
+        free(text);
+    }
+}
+END_TEST
+
+/* plan_recompute_kernels counted at most 256 distinct loads of the consumers
+ * (cons): loads past them were taken for extra ones. The kernel t = four
+ * reads of u along I, corrected by an if (10 operations), is read at j-1 and
+ * j+1: a tile costs 4 + 1 + 2 = 7 elements; recomputing, the 8 shifted reads
+ * of u, none extra when the consumer loads them itself, and 10 x (2 - 1) =
+ * 10 <= 16 extra operations: recomputed. The consumer first loads w at n
+ * distinct offsets (n = 250: 8 + 250 < 256; n = 256, 300: the u loads came
+ * past the limit, all 8 extra > 7: a tile). */
+START_TEST(recompute_consumer_loads)
+{
+    static const int counts[] = {250, 256, 300};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        Text t;
+        text_open(&t);
+        fprintf(t.f, "stencil s(field<double> u, field<double> w, field<double> o) {\n"
+                     "  double t = u[i-2] + u[i-1] + u[i+1] + u[i+2];\n"
+                     "  if (t > 1.0) t = 1.0;\n  o = 0.0");
+        for (int n = 0; n < counts[c]; n++)
+            fprintf(t.f, " + w[i%s%d, j%s%d]", sign(n % 20 - 10), abs(n % 20 - 10),
+                    sign(n / 20 - 8), abs(n / 20 - 8));
+        fprintf(t.f, " + t[j-1] + t[j+1]");
+        for (int j = -1; j <= 1; j += 2)
+            for (int i = -2; i <= 2; i++)
+                if (i)
+                    fprintf(t.f, " + u[i%s%d, j%s1]", sign(i), abs(i), sign(j));
+        fprintf(t.f, ";\n}\n");
+        char *text = text_close(&t);
+        Comp k;
+        IrStencil *st = compile(&k, text);
+        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d loads", counts[c]);
+        done(&k);
+        free(text);
+    }
+}
+END_TEST
+
+/* The openmp emitter grew FULL halos over at most 256 pending statements of
+ * an interval (the first ones were dropped); extents.c now computes every
+ * temporary's alloc_halo once, over all of them. n temporaries t0 .. t(n-1),
+ * each written by its own statement over the whole domain grown by one
+ * point along I and read at i-1 and i+1 and at k-1 (so FULL) from the
+ * levels 1 .. end: halo [1, 1] along I, [1, 0] along K, none along J, for
+ * every one. */
+START_TEST(alloc_halo_many_statements)
+{
+    static const int counts[] = {255, 256, 300};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        Text t;
+        text_open(&t);
+        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n"
+                     "  computation(parallel) { interval(0, end) {\n");
+        for (int n = 0; n < counts[c]; n++)
+            fprintf(t.f, "    double t%d = u * %d.0;\n", n, n + 1);
+        fprintf(t.f, "  } }\n  computation(parallel) { interval(1, end) {\n    o = 0.0");
+        for (int n = 0; n < counts[c]; n++)
+            fprintf(t.f, " + t%d[i-1, k-1] + t%d[i+1]", n, n);
+        fprintf(t.f, ";\n  } }\n}\n");
+        char *text = text_close(&t);
+        Comp k;
+        IrStencil *st = compile(&k, text);
+        for (int n = 0; n < counts[c]; n++) {
+            char name[16];
+            snprintf(name, sizeof name, "t%d", n);
+            const IrField *f = field(st, name);
+            ck_assert_int_eq(f->temp_class, IR_TEMP_FULL);
+            ck_assert_int_eq(f->alloc_halo[AXIS_I][0], 1);
+            ck_assert_int_eq(f->alloc_halo[AXIS_I][1], 1);
+            ck_assert_int_eq(f->alloc_halo[AXIS_J][0] + f->alloc_halo[AXIS_J][1], 0);
+            ck_assert_int_eq(f->alloc_halo[AXIS_K][0], 1);
+            ck_assert_int_eq(f->alloc_halo[AXIS_K][1], 0);
+        }
+        done(&k);
+        free(text);
+    }
+}
+END_TEST
+
 Suite *suite_fuse(void);
 Suite *suite_fuse(void)
 {
@@ -245,6 +416,10 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, column_group_lifetimes);
     tcase_add_test(tc, row_lags);
     tcase_add_test(tc, tile_slices);
+    tcase_add_test(tc, recompute_offsets);
+    tcase_add_test(tc, recompute_kernel_reads);
+    tcase_add_test(tc, recompute_consumer_loads);
+    tcase_add_test(tc, alloc_halo_many_statements);
     suite_add_tcase(s, tc);
     return s;
 }
