@@ -89,7 +89,6 @@ static const char *halo_text(Arena *arena, const IrField *f)
 
 static const char *bc_text(Arena *arena, const IrField *f)
 {
-    static const char *const names[] = {"", "periodic", "dirichlet", "neumann", "mirror"};
     const char *s = "";
     for (int a = 0; a < NAXES; a++) {
         if (f->bc[a].kind == BC_NONE)
@@ -97,7 +96,7 @@ static const char *bc_text(Arena *arena, const IrField *f)
         if (f->bc[a].kind == BC_DIRICHLET)
             s = arena_printf(arena, "%s, %c: dirichlet(%g)", s, "ijk"[a], f->bc[a].value);
         else
-            s = arena_printf(arena, "%s, %c: %s", s, "ijk"[a], names[f->bc[a].kind]);
+            s = arena_printf(arena, "%s, %c: %s", s, "ijk"[a], bc_kind_names[f->bc[a].kind]);
     }
     return s;
 }

@@ -93,25 +93,6 @@ const char *emit_offset(Arena *arena, const char *var, int64_t offset)
                         offset < 0 ? -offset : offset);
 }
 
-/* C precedence levels, higher binds tighter. */
-enum {
-    P_COND = 3, P_OR = 4, P_AND = 5, P_EQ = 9, P_REL = 10, P_ADD = 12, P_MUL = 13,
-    P_UNARY = 14, P_PRIMARY = 16
-};
-
-static int binary_prec(Op op)
-{
-    switch (op) {
-    case OP_ADD: case OP_SUB: return P_ADD;
-    case OP_MUL: case OP_DIV: case OP_MOD: return P_MUL;
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return P_REL;
-    case OP_EQ: case OP_NE: return P_EQ;
-    case OP_AND: return P_AND;
-    case OP_OR: return P_OR;
-    default: unreachable();
-    }
-}
-
 static bool is_negative_const(const IrExpr *e)
 {
     if (e->kind != IR_CONST)
@@ -127,17 +108,17 @@ static int prec_of(const IrExpr *e)
 {
     switch (e->kind) {
     case IR_CONST:
-        return is_negative_const(e) ? P_UNARY : P_PRIMARY;
+        return is_negative_const(e) ? PREC_UNARY : PREC_PRIMARY;
     case IR_LOAD: case IR_SCALAR: case IR_CALL: case IR_COLREDUCE:
-        return P_PRIMARY;
+        return PREC_PRIMARY;
     case IR_INDEX:
-        return e->type == TY_INT ? P_UNARY : P_PRIMARY;   /* (int32_t)i */
+        return e->type == TY_INT ? PREC_UNARY : PREC_PRIMARY;   /* (int32_t)i */
     case IR_UNARY: case IR_CAST:
-        return P_UNARY;
+        return PREC_UNARY;
     case IR_BINARY:
-        return binary_prec(e->op.op);
+        return op_precedence[e->op.op];
     case IR_COND:
-        return P_COND;
+        return PREC_COND;
     }
     unreachable();
 }
@@ -191,28 +172,28 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         /* "- -x" must not become "--x" */
         bool sign = e->op.op == OP_NEG || e->op.op == OP_PLUS;
         bool inner_sign = (a->kind == IR_UNARY && a->op.op != OP_NOT) || is_negative_const(a);
-        expr_at(o, cx, a, sign && inner_sign ? P_PRIMARY : P_UNARY);
+        expr_at(o, cx, a, sign && inner_sign ? PREC_PRIMARY : PREC_UNARY);
         break;
     }
     case IR_BINARY: {
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;
-        if (prec == P_REL || prec == P_EQ)
-            left = right = P_REL + 1;
+        if (prec == PREC_REL || prec == PREC_EQ)
+            left = right = PREC_REL + 1;
         if (e->op.op == OP_OR)
-            left = right = P_AND + 1;
+            left = right = PREC_AND + 1;
         expr_at(o, cx, e->op.a, left);
         emit_text(o, " %s ", op_spellings[e->op.op]);
         expr_at(o, cx, e->op.b, right);
         break;
     }
     case IR_COND:
-        expr_at(o, cx, e->cond.cond, P_OR);
+        expr_at(o, cx, e->cond.cond, PREC_OR);
         emit_text(o, " ? ");
-        expr_at(o, cx, e->cond.then, P_OR);
+        expr_at(o, cx, e->cond.then, PREC_OR);
         emit_text(o, " : ");
-        expr_at(o, cx, e->cond.els, P_COND);
+        expr_at(o, cx, e->cond.els, PREC_COND);
         break;
     case IR_CALL: {
         Type t = e->call.args[0]->type;
@@ -234,8 +215,8 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
     case IR_CAST:
         emit_text(o, "(%s)", emit_c_type(e->type));
         expr_at(o, cx, e->cast.a,
-                is_negative_const(e->cast.a) || e->cast.a->kind == IR_UNARY ? P_PRIMARY
-                                                                            : P_UNARY);
+                is_negative_const(e->cast.a) || e->cast.a->kind == IR_UNARY ? PREC_PRIMARY
+                                                                            : PREC_UNARY);
         break;
     case IR_COLREDUCE:
         emit_text(o, "%s", emit_column_name(cx->es, e));
@@ -315,8 +296,8 @@ const char *emit_column_name(EmitStencil *es, const IrExpr *e)
     for (int i = 0; i < es->columns.len; i++)
         if (es->columns.items[i].expr == e)
             return es->columns.items[i].name;
-    static const char *const base[] = {"column_sum", "column_min", "column_max"};
-    struct EmitColumn col = {e, emit_unique(es->arena, &es->names, base[e->colreduce.op])};
+    const char *base = arena_printf(es->arena, "column_%s", red_op_names[e->colreduce.op]);
+    struct EmitColumn col = {e, emit_unique(es->arena, &es->names, base)};
     vec_push(es->arena, &es->columns, col);
     return col.name;
 }

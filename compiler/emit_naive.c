@@ -397,9 +397,8 @@ static void emit_computation(Naive *n, const IrComputation *comp)
 {
     Out *o = n->o;
     Arena *arena = n->c->arena;
-    static const char *const orders[] = {"parallel", "forward", "backward"};
     emit_blank(o);
-    emit_line(o, "/* computation(%s) at line %d */", orders[comp->order], comp->loc.line);
+    emit_line(o, "/* computation(%s) at line %d */", iter_order_names[comp->order], comp->loc.line);
     for (int iv_i = 0; iv_i < comp->intervals.len; iv_i++) {
         const IrInterval *iv = comp->intervals.items[iv_i];
         const char *nk = n->es->nk;

@@ -832,8 +832,7 @@ static void open_level_loop(Omp *m, const IrInterval *iv, bool fwd)
 
 static void comp_comment(Omp *m, const IrComputation *comp)
 {
-    static const char *const orders[] = {"parallel", "forward", "backward"};
-    emit_line(m->o, "/* computation(%s) at line %d%s */", orders[comp->order], comp->loc.line,
+    emit_line(m->o, "/* computation(%s) at line %d%s */", iter_order_names[comp->order], comp->loc.line,
               comp->order == ORDER_PARALLEL ? ""
               : comp->columnar               ? ", by columns"
                                              : ", level by level");

@@ -238,7 +238,7 @@ static bool walk_computation(Ext *x, IrComputation *comp)
                            "of this %s computation: it depends on a value of an earlier level "
                            "read at a horizontal offset; compute that value in an earlier "
                            "computation",
-                           x->grown->name, comp->order == ORDER_FORWARD ? "forward" : "backward");
+                           x->grown->name, iter_order_names[comp->order]);
                 return false;
             }
         }

@@ -230,33 +230,25 @@ static IrExpr *fold_call(Compiler *c, IrExpr *e)
 
 IrExpr *fold_expr(Compiler *c, IrExpr *e)
 {
+    IrExpr **slot[3];
+    int n = ir_expr_slots(e, slot);
+    for (int i = 0; i < n; i++)
+        *slot[i] = fold_expr(c, *slot[i]);
     switch (e->kind) {
-    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX: case IR_COLREDUCE:
         return e;
     case IR_UNARY:
-        e->op.a = fold_expr(c, e->op.a);
         return fold_unary(c, e);
     case IR_BINARY:
-        e->op.a = fold_expr(c, e->op.a);
-        e->op.b = fold_expr(c, e->op.b);
         return fold_binary(c, e);
     case IR_COND:
-        e->cond.cond = fold_expr(c, e->cond.cond);
-        e->cond.then = fold_expr(c, e->cond.then);
-        e->cond.els = fold_expr(c, e->cond.els);
         if (is_const(e->cond.cond))
             return e->cond.cond->cnst.i ? e->cond.then : e->cond.els;
         return e;
     case IR_CALL:
-        for (int i = 0; i < e->call.nargs; i++)
-            e->call.args[i] = fold_expr(c, e->call.args[i]);
         return fold_call(c, e);
     case IR_CAST:
-        e->cast.a = fold_expr(c, e->cast.a);
         return fold_cast(c, e);
-    case IR_COLREDUCE:
-        e->colreduce.a = fold_expr(c, e->colreduce.a);
-        return e;
     }
     unreachable();
 }

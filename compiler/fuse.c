@@ -61,8 +61,6 @@
 
 #include "gtcc.h"
 
-const char *const ir_temp_class_names[] = {"full", "scalar", "tile", "recompute"};
-
 /* One access of a field by a top-level statement (nested ones included). */
 typedef struct {
     IrField *field;
@@ -324,34 +322,25 @@ static void fo_free(FoSet *set)
 
 /* ============================================================ recompute */
 
-static size_t count_loads(const IrExpr *e, bool *pure, const IrStencil *st)
+/* The loads of e; pure becomes false if e reads a field that is written, an
+ * index or a column. */
+static size_t count_loads(const IrExpr *e, bool *pure)
 {
-    if (!e)
-        return 0;
-    switch (e->kind) {
-    case IR_LOAD:
+    if (e->kind == IR_LOAD) {
         if (e->load.field->is_written)
             *pure = false;
         return 1;
-    case IR_INDEX: case IR_COLREDUCE:
+    }
+    if (e->kind == IR_INDEX || e->kind == IR_COLREDUCE) {
         *pure = false;
         return 0;
-    case IR_UNARY: case IR_BINARY:
-        return count_loads(e->op.a, pure, st) + count_loads(e->op.b, pure, st);
-    case IR_COND:
-        return count_loads(e->cond.cond, pure, st) + count_loads(e->cond.then, pure, st) +
-               count_loads(e->cond.els, pure, st);
-    case IR_CALL: {
-        size_t n = 0;
-        for (int a = 0; a < e->call.nargs; a++)
-            n += count_loads(e->call.args[a], pure, st);
-        return n;
     }
-    case IR_CAST:
-        return count_loads(e->cast.a, pure, st);
-    default:
-        return 0;
-    }
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    size_t loads = 0;
+    for (int i = 0; i < n; i++)
+        loads += count_loads(sub[i], pure);
+    return loads;
 }
 
 static void plan_recompute(Fuse *f)
@@ -377,7 +366,7 @@ static void plan_recompute(Fuse *f)
             ir_expr_size(producer->stmt->assign.value) > 24)
             continue;
         bool pure = true;
-        size_t loads = count_loads(producer->stmt->assign.value, &pure, st);
+        size_t loads = count_loads(producer->stmt->assign.value, &pure);
         if (!pure)
             continue;
         /* distinct read offsets, all in the producer's interval at K offset 0 */

@@ -124,27 +124,58 @@ enum { AXES_NONE = 0, AXES_I = 1, AXES_J = 2, AXES_K = 4, AXES_IJ = 3, AXES_IJK 
 /* "IJK", "IJ", "" ...: a static string for a mask. */
 const char *axes_name(unsigned axes);
 
-/* Operators, with their C spelling. */
-#define OPERATORS(X)                                                     \
-    X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*") X(OP_DIV, "/")          \
-    X(OP_MOD, "%") X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">")            \
-    X(OP_GE, ">=") X(OP_EQ, "==") X(OP_NE, "!=") X(OP_AND, "&&")         \
-    X(OP_OR, "||") X(OP_NEG, "-") X(OP_NOT, "!") X(OP_PLUS, "+")
+/* C precedence levels, higher binds tighter (the order of the C standard):
+ * what both printers of expressions (ir_dump.c, emit_expr.c) parenthesize by. */
+enum {
+    PREC_COND = 3, PREC_OR = 4, PREC_AND = 5, PREC_EQ = 9, PREC_REL = 10, PREC_ADD = 12,
+    PREC_MUL = 13, PREC_UNARY = 14, PREC_PRIMARY = 16
+};
+
+/* Operators, with their C spelling and precedence. */
+#define OPERATORS(X)                                                                 \
+    X(OP_ADD, "+", PREC_ADD) X(OP_SUB, "-", PREC_ADD) X(OP_MUL, "*", PREC_MUL)       \
+    X(OP_DIV, "/", PREC_MUL) X(OP_MOD, "%", PREC_MUL) X(OP_LT, "<", PREC_REL)        \
+    X(OP_LE, "<=", PREC_REL) X(OP_GT, ">", PREC_REL) X(OP_GE, ">=", PREC_REL)        \
+    X(OP_EQ, "==", PREC_EQ) X(OP_NE, "!=", PREC_EQ) X(OP_AND, "&&", PREC_AND)        \
+    X(OP_OR, "||", PREC_OR) X(OP_NEG, "-", PREC_UNARY) X(OP_NOT, "!", PREC_UNARY)    \
+    X(OP_PLUS, "+", PREC_UNARY)
 typedef enum {
-#define X(id, spelling) id,
+#define X(id, spelling, prec) id,
     OPERATORS(X)
 #undef X
 } Op;
 extern const char *const op_spellings[];
+extern const int op_precedence[];
 
-/* Iteration order of a computation. */
-typedef enum { ORDER_PARALLEL, ORDER_FORWARD, ORDER_BACKWARD } IterOrder;
+/* Iteration order of a computation, with its .stn keyword. */
+#define ITER_ORDERS(X)                                                               \
+    X(ORDER_PARALLEL, "parallel") X(ORDER_FORWARD, "forward") X(ORDER_BACKWARD, "backward")
+typedef enum {
+#define X(id, name) id,
+    ITER_ORDERS(X)
+#undef X
+} IterOrder;
+extern const char *const iter_order_names[];
 
-/* Boundary conditions (language.md section 7). */
-typedef enum { BC_NONE, BC_PERIODIC, BC_DIRICHLET, BC_NEUMANN, BC_MIRROR } BcKind;
+/* Boundary conditions (language.md section 7), with their .stn keyword. */
+#define BC_KINDS(X)                                                                  \
+    X(BC_NONE, "") X(BC_PERIODIC, "periodic") X(BC_DIRICHLET, "dirichlet")           \
+    X(BC_NEUMANN, "neumann") X(BC_MIRROR, "mirror")
+typedef enum {
+#define X(id, name) id,
+    BC_KINDS(X)
+#undef X
+} BcKind;
+extern const char *const bc_kind_names[];
 
-/* Reductions. */
-typedef enum { RED_SUM, RED_MIN, RED_MAX } RedOp;
+/* Reductions, with their .stn function name. */
+#define RED_OPS(X) X(RED_SUM, "sum") X(RED_MIN, "min") X(RED_MAX, "max")
+typedef enum {
+#define X(id, name) id,
+    RED_OPS(X)
+#undef X
+} RedOp;
+extern const char *const red_op_names[];
 
 /* A K level of an interval bound: `3` is {false, 3}, `end` {true, 0},
  * `end - 2` {true, -2}. */
@@ -354,12 +385,23 @@ typedef struct IrExpr IrExpr;
 typedef struct IrStmt IrStmt;
 typedef VEC(IrStmt *) IrStmtVec;
 
-/* How a fusing backend stores a temporary (fuse.c). */
+/* Where a temporary lives in the plan of fuse.c, with its name in the IR
+ * dump. The classes are the target-neutral ones of seed 001 (register,
+ * block-private buffer, global buffer, recomputed); each backend maps them
+ * to its own storage (emit_openmp.c: a TILE is a per-thread ring of rows; on
+ * a GPU it would be a shared-memory tile):
+ *   FULL       an array over the domain grown by its alloc_halo
+ *   SCALAR     a local of the loop body: read only at zero offset, in one kernel
+ *   TILE       private to one cache block of its group: the block grown by its
+ *              extent, the halo recomputed by each block
+ *   RECOMPUTE  recomputed at each read (shifted by the read's offset) */
+#define IR_TEMP_CLASSES(X)                                                           \
+    X(IR_TEMP_FULL, "full") X(IR_TEMP_SCALAR, "scalar") X(IR_TEMP_TILE, "tile")      \
+    X(IR_TEMP_RECOMPUTE, "recompute")
 typedef enum {
-    IR_TEMP_FULL,      /* an array over the compute domain grown by its extent */
-    IR_TEMP_SCALAR,    /* a local of the loop body: read only at zero offset in one kernel */
-    IR_TEMP_TILE,      /* a per-thread 2-D tile of one cache block plus its extent */
-    IR_TEMP_RECOMPUTE, /* its expression is recomputed at each read (shifted) */
+#define X(id, name) id,
+    IR_TEMP_CLASSES(X)
+#undef X
 } IrTempClass;
 
 typedef enum {
@@ -771,8 +813,10 @@ IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc);
 IrExpr *ir_copy(Arena *a, const IrExpr *e);
 size_t ir_expr_size(const IrExpr *e);
 /* The one walker of expressions: the operands of e, in evaluation order, into
- * out; returns how many (0 to 3). */
+ * out; returns how many (0 to 3). ir_expr_slots gives where e holds them, for
+ * passes that replace operands. */
 int ir_expr_children(const IrExpr *e, IrExpr *out[3]);
+int ir_expr_slots(IrExpr *e, IrExpr **slot[3]);
 /* True if e or one of its subexpressions is of kind k. */
 bool ir_expr_has(const IrExpr *e, IrExprKind k);
 /* Calls fn on every load of e; in_column: inside a column reduction. */

@@ -127,67 +127,54 @@ IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc)
     return s;
 }
 
-int ir_expr_children(const IrExpr *e, IrExpr *out[3])
+int ir_expr_slots(IrExpr *e, IrExpr **slot[3])
 {
     switch (e->kind) {
     case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
         return 0;
     case IR_UNARY:
-        out[0] = e->op.a;
+        slot[0] = &e->op.a;
         return 1;
     case IR_BINARY:
-        out[0] = e->op.a;
-        out[1] = e->op.b;
+        slot[0] = &e->op.a;
+        slot[1] = &e->op.b;
         return 2;
     case IR_COND:
-        out[0] = e->cond.cond;
-        out[1] = e->cond.then;
-        out[2] = e->cond.els;
+        slot[0] = &e->cond.cond;
+        slot[1] = &e->cond.then;
+        slot[2] = &e->cond.els;
         return 3;
     case IR_CALL:
         for (int i = 0; i < e->call.nargs; i++)
-            out[i] = e->call.args[i];
+            slot[i] = &e->call.args[i];
         return e->call.nargs;
     case IR_CAST:
-        out[0] = e->cast.a;
+        slot[0] = &e->cast.a;
         return 1;
     case IR_COLREDUCE:
-        out[0] = e->colreduce.a;
+        slot[0] = &e->colreduce.a;
         return 1;
     }
     unreachable();
+}
+
+int ir_expr_children(const IrExpr *e, IrExpr *out[3])
+{
+    IrExpr **slot[3];
+    int n = ir_expr_slots((IrExpr *)e, slot);
+    for (int i = 0; i < n; i++)
+        out[i] = *slot[i];
+    return n;
 }
 
 IrExpr *ir_copy(Arena *a, const IrExpr *e)
 {
     IrExpr *copy = arena_alloc(a, sizeof *copy);
     *copy = *e;
-    switch (e->kind) {
-    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
-        break;
-    case IR_UNARY:
-        copy->op.a = ir_copy(a, e->op.a);
-        break;
-    case IR_BINARY:
-        copy->op.a = ir_copy(a, e->op.a);
-        copy->op.b = ir_copy(a, e->op.b);
-        break;
-    case IR_COND:
-        copy->cond.cond = ir_copy(a, e->cond.cond);
-        copy->cond.then = ir_copy(a, e->cond.then);
-        copy->cond.els = ir_copy(a, e->cond.els);
-        break;
-    case IR_CALL:
-        for (int i = 0; i < e->call.nargs; i++)
-            copy->call.args[i] = ir_copy(a, e->call.args[i]);
-        break;
-    case IR_CAST:
-        copy->cast.a = ir_copy(a, e->cast.a);
-        break;
-    case IR_COLREDUCE:
-        copy->colreduce.a = ir_copy(a, e->colreduce.a);
-        break;
-    }
+    IrExpr **slot[3];
+    int n = ir_expr_slots(copy, slot);
+    for (int i = 0; i < n; i++)
+        *slot[i] = ir_copy(a, *slot[i]);
     return copy;
 }
 

@@ -89,34 +89,24 @@ static void print_real(FILE *out, double v, Type type)
         fputc('f', out);
 }
 
-/* Binding strength of an expression, as in C: higher binds tighter. */
-enum { P_COND = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
-
+/* Binding strength of an expression, as in C (PREC_...): higher binds
+ * tighter. */
 static int precedence(const IrExpr *e)
 {
     switch (e->kind) {
     case IR_CONST:
-        return type_is_floating(e->type) ? (e->cnst.d < 0 ? P_UNARY : P_PRIMARY)
-                                         : (e->cnst.i < 0 ? P_UNARY : P_PRIMARY);
+        return type_is_floating(e->type) ? (e->cnst.d < 0 ? PREC_UNARY : PREC_PRIMARY)
+                                         : (e->cnst.i < 0 ? PREC_UNARY : PREC_PRIMARY);
     case IR_UNARY: case IR_CAST:
-        return P_UNARY;
+        return PREC_UNARY;
     case IR_COND:
-        return P_COND;
+        return PREC_COND;
     case IR_BINARY:
-        switch (e->op.op) {
-        case OP_OR: return P_OR;
-        case OP_AND: return P_AND;
-        case OP_EQ: case OP_NE: return P_EQ;
-        case OP_LT: case OP_LE: case OP_GT: case OP_GE: return P_REL;
-        case OP_ADD: case OP_SUB: return P_ADD;
-        default: return P_MUL;
-        }
+        return op_precedence[e->op.op];
     default:
-        return P_PRIMARY;
+        return PREC_PRIMARY;
     }
 }
-
-static const char *const red_names[] = {"sum", "min", "max"};
 
 static void print_expr(FILE *out, const IrExpr *e, int min_prec);
 
@@ -160,8 +150,8 @@ static void print_inner(FILE *out, const IrExpr *e)
         const IrExpr *a = e->op.a;
         fputs(op_spellings[e->op.op], out);
         /* -(-x), not --x */
-        bool wrap = a->kind == IR_UNARY || (a->kind == IR_CONST && precedence(a) == P_UNARY);
-        print_expr(out, a, wrap ? P_PRIMARY + 1 : P_UNARY);
+        bool wrap = a->kind == IR_UNARY || (a->kind == IR_CONST && precedence(a) == PREC_UNARY);
+        print_expr(out, a, wrap ? PREC_PRIMARY + 1 : PREC_UNARY);
         break;
     }
     case IR_BINARY: {
@@ -174,18 +164,18 @@ static void print_inner(FILE *out, const IrExpr *e)
         break;
     }
     case IR_COND:
-        print_expr(out, e->cond.cond, P_OR);
+        print_expr(out, e->cond.cond, PREC_OR);
         fputs(" ? ", out);
-        print_expr(out, e->cond.then, P_COND);
+        print_expr(out, e->cond.then, PREC_COND);
         fputs(" : ", out);
-        print_expr(out, e->cond.els, P_COND);
+        print_expr(out, e->cond.els, PREC_COND);
         break;
     case IR_CALL:
         fprintf(out, "%s(", builtin_names[e->call.fn]);
         for (int i = 0; i < e->call.nargs; i++) {
             if (i)
                 fputs(", ", out);
-            print_expr(out, e->call.args[i], P_COND);
+            print_expr(out, e->call.args[i], PREC_COND);
         }
         fputc(')', out);
         break;
@@ -194,11 +184,11 @@ static void print_inner(FILE *out, const IrExpr *e)
         break;
     case IR_CAST:
         fprintf(out, "(%s)", type_names[e->type]);
-        print_expr(out, e->cast.a, P_UNARY);
+        print_expr(out, e->cast.a, PREC_UNARY);
         break;
     case IR_COLREDUCE:
-        fprintf(out, "%s(", red_names[e->colreduce.op]);
-        print_expr(out, e->colreduce.a, P_COND);
+        fprintf(out, "%s(", red_op_names[e->colreduce.op]);
+        print_expr(out, e->colreduce.a, PREC_COND);
         fputs(", k)", out);
         break;
     }
@@ -229,18 +219,18 @@ static void print_stmt(FILE *out, const IrStmt *st, int depth)
     switch (st->kind) {
     case IR_ASSIGN:
         fprintf(out, "%s = ", st->assign.dst->name);
-        print_expr(out, st->assign.value, P_COND);
+        print_expr(out, st->assign.value, PREC_COND);
         print_region(out, st);
         break;
     case IR_REDUCE:
-        fprintf(out, "%s = %s(", st->reduce.dst->name, red_names[st->reduce.op]);
-        print_expr(out, st->reduce.value, P_COND);
+        fprintf(out, "%s = %s(", st->reduce.dst->name, red_op_names[st->reduce.op]);
+        print_expr(out, st->reduce.value, PREC_COND);
         fputc(')', out);
         print_region(out, st);
         break;
     case IR_IF:
         fputs("if (", out);
-        print_expr(out, st->iff.cond, P_COND);
+        print_expr(out, st->iff.cond, PREC_COND);
         fputc(')', out);
         print_region(out, st);
         print_stmts(out, &st->iff.then, depth + 1);
@@ -270,12 +260,11 @@ static void print_field(FILE *out, const IrField *f)
             fputc(' ', out);
             print_range(out, "ijk"[ax], -f->halo[ax][0], f->halo[ax][1]);
         }
-        static const char *const bc_names[] = {"", "periodic", "dirichlet", "neumann", "mirror"};
         bool any_bc = false;
         for (int ax = 0; ax < NAXES; ax++) {
             if (f->bc[ax].kind == BC_NONE)
                 continue;
-            fprintf(out, "%s%c:%s", any_bc ? " " : " bc ", "IJK"[ax], bc_names[f->bc[ax].kind]);
+            fprintf(out, "%s%c:%s", any_bc ? " " : " bc ", "IJK"[ax], bc_kind_names[f->bc[ax].kind]);
             if (f->bc[ax].kind == BC_DIRICHLET) {
                 fputc('(', out);
                 print_real(out, f->bc[ax].value, TY_DOUBLE);
@@ -299,7 +288,6 @@ static void print_plan(FILE *out, const IrStencil *st);
 
 static void print_stencil(FILE *out, const IrStencil *st)
 {
-    static const char *const orders[] = {"parallel", "forward", "backward"};
     fprintf(out, "stencil %s\n", st->name);
     fprintf(out, "  min_nk %" PRId64 "\n", st->min_nk);
     for (int i = 0; i < st->params.len; i++) {
@@ -315,7 +303,7 @@ static void print_stencil(FILE *out, const IrStencil *st)
             print_field(out, st->fields.items[i]);
     for (int i = 0; i < st->computations.len; i++) {
         const IrComputation *comp = st->computations.items[i];
-        fprintf(out, "  computation %s\n", orders[comp->order]);
+        fprintf(out, "  computation %s\n", iter_order_names[comp->order]);
         for (int j = 0; j < comp->intervals.len; j++) {
             const IrInterval *iv = comp->intervals.items[j];
             char lo[32], hi[32];
@@ -352,10 +340,9 @@ static void print_plan(FILE *out, const IrStencil *st)
                              : " (%d statements, per read offset)", f->nproducer);
         fputc('\n', out);
     }
-    static const char *const orders[] = {"parallel", "forward", "backward"};
     for (int i = 0; i < st->computations.len; i++) {
         const IrComputation *comp = st->computations.items[i];
-        fprintf(out, "    computation %s%s", orders[comp->order],
+        fprintf(out, "    computation %s%s", iter_order_names[comp->order],
                 comp->order == ORDER_PARALLEL ? ""
                 : comp->columnar               ? " by columns"
                                                : " level by level");

@@ -145,8 +145,38 @@ const char *const type_names[] = {
 };
 
 const char *const op_spellings[] = {
-#define X(id, spelling) [id] = spelling,
+#define X(id, spelling, prec) [id] = spelling,
     OPERATORS(X)
+#undef X
+};
+
+const int op_precedence[] = {
+#define X(id, spelling, prec) [id] = prec,
+    OPERATORS(X)
+#undef X
+};
+
+const char *const iter_order_names[] = {
+#define X(id, name) [id] = name,
+    ITER_ORDERS(X)
+#undef X
+};
+
+const char *const bc_kind_names[] = {
+#define X(id, name) [id] = name,
+    BC_KINDS(X)
+#undef X
+};
+
+const char *const red_op_names[] = {
+#define X(id, name) [id] = name,
+    RED_OPS(X)
+#undef X
+};
+
+const char *const ir_temp_class_names[] = {
+#define X(id, name) [id] = name,
+    IR_TEMP_CLASSES(X)
 #undef X
 };
 
