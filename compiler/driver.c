@@ -255,8 +255,8 @@ int gtcc_compile(Compiler *c)
     if (d->errors)
         return 1;
     const Backend *be = backend_find(o->backend);
-    if (be && be->wants_fusion)
-        fuse_plan(c);
+    if (be && be->plan)
+        fuse_plan(c, be->plan);
     if (d->errors)   /* a warning of the plan under -Werror */
         return 1;
     int status = o->emit == EMIT_IR ? emit_ir(c) : emit_c(c, output);

@@ -671,4 +671,4 @@ static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
     return emit_finish(c, &h, hdr, &o, src);
 }
 
-const Backend backend_naive = {"naive", ".c", emit_naive, false};
+const Backend backend_naive = {"naive", ".c", emit_naive, NULL};

@@ -46,14 +46,21 @@
 
 #include "emit.h"
 
-/* Cache block: BI x BJ points of one level (parallel computations; BJ from
- * BLOCK_J_MAX down to BLOCK_J_MIN at run time, halved while there are fewer
- * than BLOCKS_PER_THREAD blocks per thread) or of a whole column (columnar
- * computations). */
-enum {
-    BLOCK_I = 256, BLOCK_J_MAX = 64, BLOCK_J_MIN = 8, BLOCKS_PER_THREAD = 8,
-    BLOCK_J_COLUMN = 4, TILE_ALIGN = 64
+/* The plan this backend asks for (fuse.c), and its cache blocks: 256 x BJ
+ * points of one level (parallel computations; BJ from 64 down to 8 at run
+ * time, halved while there are fewer than 8 blocks per thread) or 256 x 4
+ * whole columns (columnar computations). Tiles' rows start 64-byte aligned. */
+static const PlanParams openmp_plan = {
+    .tiles = true,
+    .recompute_max_nodes = 24,
+    .recompute_max_ops = 16,
+    .block_i = 256,
+    .block_j_max = 64,
+    .block_j_min = 8,
+    .blocks_per_thread = 8,
+    .block_j_column = 4,
 };
+enum { TILE_ALIGN = 64 };
 
 /* A thread's slice of the tile block is whole pages plus one page of gap: the
  * hardware prefetchers of one core, running past the end of its tiles, then
@@ -620,8 +627,9 @@ static const char *level(Omp *m, Level lv, int64_t delta)
 
 static void block_bounds(Omp *m, const char *bj)
 {
-    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->ie, m->ib, BLOCK_I,
-              m->es->ni, m->ib, BLOCK_I, m->es->ni);
+    int bi = openmp_plan.block_i;
+    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->ie, m->ib, bi,
+              m->es->ni, m->ib, bi, m->es->ni);
     emit_line(m->o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->je, m->jb, bj,
               m->es->nj, m->jb, bj, m->es->nj);
 }
@@ -685,11 +693,12 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_end_line(o);
     }
     /* rows per block: fewer while there are too few blocks for the threads */
-    emit_line(o, "int64_t %s = %d;", m->bj, BLOCK_J_MAX);
+    const PlanParams *p = &openmp_plan;
+    emit_line(o, "int64_t %s = %d;", m->bj, p->block_j_max);
     emit_line(o, "while (%s > %d && (%s - %s) * ((%s + %s - 1) / %s) * ((%s + %d) / %d) < %d * "
-                 "(int64_t)%s)", m->bj, BLOCK_J_MIN, level(m, iv->hi, 0), level(m, iv->lo, 0),
-              m->es->nj, m->bj, m->bj, m->es->ni, BLOCK_I - 1, BLOCK_I, BLOCKS_PER_THREAD,
-              m->nth);
+                 "(int64_t)%s)", m->bj, p->block_j_min, level(m, iv->hi, 0), level(m, iv->lo, 0),
+              m->es->nj, m->bj, m->bj, m->es->ni, p->block_i - 1, p->block_i,
+              p->blocks_per_thread, m->nth);
     emit_line(o, "    %s /= 2;", m->bj);
     bool region = any_tile || reduce;
     if (region) {
@@ -719,7 +728,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %s)", m->jb, m->jb, m->es->nj, m->jb,
               m->bj);
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
-              BLOCK_I);
+              openmp_plan.block_i);
     o->indent++;
     block_bounds(m, m->bj);
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
@@ -832,7 +841,8 @@ static void open_level_loop(Omp *m, const IrInterval *iv, bool fwd)
 
 static void comp_comment(Omp *m, const IrComputation *comp)
 {
-    emit_line(m->o, "/* computation(%s) at line %d%s */", iter_order_names[comp->order], comp->loc.line,
+    emit_line(m->o, "/* computation(%s) at line %d%s */", iter_order_names[comp->order],
+              comp->loc.line,
               comp->order == ORDER_PARALLEL ? ""
               : comp->columnar               ? ", by columns"
                                              : ", level by level");
@@ -868,11 +878,11 @@ static void emit_column_rows(Omp *m, int c0, int c1)
     Out *o = m->o;
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
-              BLOCK_J_COLUMN);
+              openmp_plan.block_j_column);
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
-              BLOCK_I);
+              openmp_plan.block_i);
     o->indent++;
-    block_bounds(m, arena_printf(m->c->arena, "%d", BLOCK_J_COLUMN));
+    block_bounds(m, arena_printf(m->c->arena, "%d", openmp_plan.block_j_column));
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     declare_restrict(m);
     for (int c = c0; c <= c1; c++) {
@@ -1218,7 +1228,8 @@ static void analyse(Omp *m)
                         : st->fields.items[bf->owner]->type == TY_BOOL ? 1 : 4;
         int64_t per_line = TILE_ALIGN / esize;
         bf->pad = (bf->halo[0] + per_line - 1) / per_line * per_line;
-        bf->width = (bf->pad + BLOCK_I + bf->halo[1] + per_line - 1) / per_line * per_line;
+        bf->width = (bf->pad + openmp_plan.block_i + bf->halo[1] + per_line - 1) / per_line *
+                    per_line;
         /* a tile shares its buffer with no other (fuse.c) */
         bf->height = 1;
         while (bf->height < st->fields.items[bf->owner]->tile_rows)
@@ -1421,4 +1432,4 @@ static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
     return emit_finish(c, &h, hdr, &o, src);
 }
 
-const Backend backend_openmp = {"openmp", ".c", emit_openmp, true};
+const Backend backend_openmp = {"openmp", ".c", emit_openmp, &openmp_plan};

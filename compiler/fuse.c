@@ -7,7 +7,8 @@
  * only annotates the IR; the backend reads the plan:
  *
  * 1. Recompute. A temporary written by one unconditional statement of a
- *    parallel computation from input fields only, and read only in that
+ *    parallel computation from input fields only (an expression of at most
+ *    PlanParams.recompute_max_nodes nodes), and read only in that
  *    interval at K offset 0, is recomputed at each read (the expression,
  *    shifted by the read's offset) when that moves fewer bytes through the
  *    cache than a tile: reads x loads(producer) <= 1 store + reads loads.
@@ -93,6 +94,7 @@ typedef struct {
  * per pair of statements. */
 typedef struct {
     Compiler *c;
+    const PlanParams *params;
     IrStencil *st;
     VEC(StmtInfo) stmts;
     bool *tile_ok;               /* per field id: may still become a tile */
@@ -363,7 +365,7 @@ static void plan_recompute(Fuse *f)
         }
         if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN ||
             st->computations.items[producer->comp]->order != ORDER_PARALLEL ||
-            ir_expr_size(producer->stmt->assign.value) > 24)
+            ir_expr_size(producer->stmt->assign.value) > (size_t)f->params->recompute_max_nodes)
             continue;
         bool pure = true;
         size_t loads = count_loads(producer->stmt->assign.value, &pure);
@@ -450,29 +452,41 @@ static bool written_in(const int *wstart, const int *writers, int t, int after, 
  * after it in its interval at K offset 0: recomputed in each consumer, once
  * per read offset, into locals, when that reads fewer distinct elements than
  * a tile (store + reads + the producer's own loads) and the extra arithmetic
- * stays small (16 operations per point). */
-static bool plan_recompute_kernels(Fuse *f)
+ * stays small (PlanParams.recompute_max_ops per point: 16 for openmp). */
+/* The state of plan_recompute_kernels. Statements after the kernel being
+ * looked at keep their skip flags and their writes while it runs (reads are
+ * added only after a recomputed kernel, and skip flags set only inside it),
+ * so what it asks about them is indexed on entry: the last statement of each
+ * kernel, the end of each statement's interval, each field's writers (and
+ * f->fa, each field's accesses). */
+typedef struct {
+    Fuse *f;
+    int *klast;                  /* per kernel: its last statement not skipped */
+    int *ivend;                  /* per statement: the end of its interval's statements */
+    int *wstart, *writers;       /* per field t: writers[wstart[t] .. wstart[t + 1]) */
+    FoSet lp;                    /* the candidate kernel's reads (t's own excepted) */
+    FoSet reads;                 /* t's reads by its consumers */
+    FoSet cons;                  /* the other loads of those consumers */
+    FoSet uni;                   /* lp shifted by each of reads */
+} Rk;
+
+static void rk_index(Rk *r)
 {
-    IrStencil *st = f->st;
-    bool changed = false;
-    int n = f->stmts.len, nf = st->fields.len;
-    /* Statements after the kernel being looked at keep their skip flags and
-     * their writes while this runs (reads are added only after a recomputed
-     * kernel, and skip flags set only inside it), so what the loop asks about
-     * them is indexed on entry: the last statement of each kernel, the end of
-     * each statement's interval, each field's writers, each field's accesses
-     * (f->fa). */
-    int *klast = xcalloc((size_t)n, sizeof *klast), *ivend = xcalloc((size_t)n, sizeof *ivend);
+    Fuse *f = r->f;
+    int n = f->stmts.len, nf = f->st->fields.len;
+    r->klast = xcalloc((size_t)n, sizeof *r->klast);
+    r->ivend = xcalloc((size_t)n, sizeof *r->ivend);
     for (int i = 0; i < n; i++)
         if (!f->stmts.items[i].skip)
-            klast[f->stmts.items[i].kernel] = i;
+            r->klast[f->stmts.items[i].kernel] = i;
     for (int i = n - 1; i >= 0; i--) {
         const StmtInfo *si = &f->stmts.items[i], *sn = &f->stmts.items[i + 1];
-        ivend[i] = i + 1 < n && sn->comp == si->comp && sn->interval == si->interval ? ivend[i + 1]
-                                                                                     : i + 1;
+        r->ivend[i] = i + 1 < n && sn->comp == si->comp && sn->interval == si->interval
+                          ? r->ivend[i + 1]
+                          : i + 1;
     }
-    int *wstart = xcalloc((size_t)nf + 1, sizeof *wstart);
-    int *writers = xcalloc((size_t)f->fa_start[nf], sizeof *writers);
+    int *wstart = r->wstart = xcalloc((size_t)nf + 1, sizeof *r->wstart);
+    int *writers = r->writers = xcalloc((size_t)f->fa_start[nf], sizeof *r->writers);
     for (int t = 0; t < nf; t++) {
         wstart[t + 1] = wstart[t];
         for (int e = f->fa_start[t]; e < f->fa_start[t + 1]; e++) {
@@ -483,144 +497,178 @@ static bool plan_recompute_kernels(Fuse *f)
                 writers[wstart[t + 1]++] = s;
         }
     }
-    FoSet lp = {0}, reads = {0}, cons = {0}, uni = {0};
+}
+
+/* The one temporary the kernel's statements [i, last] write, if they only
+ * compute it (three-dimensional, no index or column, not recomputed yet);
+ * NULL otherwise. Adds the operations of the statements to *ops. */
+static IrField *rk_candidate(Rk *r, int i, int last, size_t *ops)
+{
+    IrField *t = NULL;
+    for (int s = i; s <= last; s++) {
+        StmtInfo *si = &r->f->stmts.items[s];
+        if (si->skip)
+            continue;
+        if (stmt_has_any(si->stmt, ops) || si->axes != AXES_IJK)
+            return NULL;
+        for (int k = 0; k < si->acc.len; k++) {
+            Access *a = &si->acc.items[k];
+            if (!a->write)
+                continue;
+            if (t && a->field != t)
+                return NULL;
+            t = a->field;
+        }
+    }
+    if (!t || t->kind != IR_TEMP || t->axes != AXES_IJK || t->temp_class == IR_TEMP_RECOMPUTE)
+        return NULL;
+    return t;
+}
+
+/* The kernel's own reads into lp: t only at zero offset, the others not
+ * recomputed by statements and not written after it in the interval. */
+static bool rk_producer_reads(Rk *r, const IrField *t, int i, int last)
+{
+    fo_clear(&r->lp);
+    for (int s = i; s <= last; s++) {
+        StmtInfo *si = &r->f->stmts.items[s];
+        if (si->skip)
+            continue;
+        for (int k = 0; k < si->acc.len; k++) {
+            Access *a = &si->acc.items[k];
+            if (a->write)
+                continue;
+            if (a->field == t) {
+                if (offset_nonzero(a, false) || a->in_column)
+                    return false;
+                continue;
+            }
+            if ((a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1) ||
+                written_in(r->wstart, r->writers, a->field->id, last, r->ivend[i]))
+                return false;
+            fo_add(&r->lp, a->field, a->offset);
+        }
+    }
+    return true;
+}
+
+/* The reads of t, into reads: later in the interval, at K offset 0; the
+ * other loads of the statements reading it into cons. (A statement that
+ * reads t only through reads added by an earlier recomputed kernel comes
+ * after one that accessed t on entry, before i: that one fails, so f->fa
+ * lists every statement that counts.) */
+static bool rk_consumer_reads(Rk *r, const IrField *t, const StmtInfo *p0, int i, int last)
+{
+    Fuse *f = r->f;
+    fo_clear(&r->reads);
+    fo_clear(&r->cons);
+    for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1]; e++) {
+        int s = f->fa[e].stmt;
+        if (s == prev)
+            continue;
+        prev = s;
+        StmtInfo *si = &f->stmts.items[s];
+        if (s >= i && s <= last)
+            continue;
+        bool reads_t = false;
+        for (int k = 0; k < si->acc.len; k++) {
+            Access *a = &si->acc.items[k];
+            if (a->field != t)
+                continue;
+            if (a->write || si->skip || si->comp != p0->comp || si->interval != p0->interval ||
+                s < last || a->offset[AXIS_K] || a->in_column)
+                return false;
+            reads_t = true;
+            fo_add(&r->reads, t, a->offset);
+        }
+        for (int k = 0; k < si->acc.len && reads_t; k++) {
+            Access *a = &si->acc.items[k];
+            if (!a->write && a->field != t)
+                fo_add(&r->cons, a->field, a->offset);
+        }
+    }
+    return r->reads.len > 0;
+}
+
+/* Is recomputing cheaper than a tile? Elements read through the cache:
+ * recomputing reads the producer's loads at every read offset (those the
+ * consumers load anyway are free); a tile stores once, is read at every
+ * offset, and its own loop loads the producer's inputs once. And the extra
+ * arithmetic must stay small. */
+static bool rk_cheaper(Rk *r, size_t ops)
+{
+    int nreads = r->reads.len, nlp = r->lp.len;
+    fo_clear(&r->uni);
+    int extra = 0;
+    for (int k = 0; k < nreads; k++)
+        for (int l = 0; l < nlp; l++) {
+            int64_t off[NAXES];
+            for (int a = 0; a < NAXES; a++)
+                off[a] = r->lp.items[l].off[a] + r->reads.items[k].off[a];
+            if (fo_add(&r->uni, r->lp.items[l].f, off) && !fo_has(&r->cons, r->lp.items[l].f, off))
+                extra++;
+        }
+    int tile = nlp + 1 + nreads;
+    return extra <= tile && ops * (size_t)(nreads - 1) <= (size_t)r->f->params->recompute_max_ops;
+}
+
+/* Recomputes t: skips its kernel [i, last], lets the consumers read what
+ * it reads. */
+static void rk_apply(Rk *r, IrField *t, const StmtInfo *p0, int i, int last)
+{
+    Fuse *f = r->f;
+    IrInterval *iv = f->st->computations.items[p0->comp]->intervals.items[p0->interval];
+    t->temp_class = IR_TEMP_RECOMPUTE;
+    t->producer = &iv->stmts.items[p0->index];
+    t->nproducer = f->stmts.items[last].index - p0->index + 1;
+    f->tile_ok[t->id] = false;
+    for (int s = i; s <= last; s++)
+        f->stmts.items[s].skip = true;
+    for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1]; e++) {
+        int s = f->fa[e].stmt;
+        if (s == prev || s <= last)
+            continue;
+        prev = s;
+        StmtInfo *si = &f->stmts.items[s];
+        int n0 = si->acc.len;
+        for (int k = 0; k < n0; k++) {
+            Access a = si->acc.items[k];
+            if (a.field != t || a.write)
+                continue;
+            for (int l = 0; l < r->lp.len; l++) {
+                Access b = {(IrField *)r->lp.items[l].f, {0}, false, false};
+                for (int ax = 0; ax < NAXES; ax++)
+                    b.offset[ax] = r->lp.items[l].off[ax] + a.offset[ax];
+                vec_push(f->c->arena, &si->acc, b);
+            }
+        }
+    }
+}
+
+static bool plan_recompute_kernels(Fuse *f)
+{
+    Rk r = {.f = f};
+    rk_index(&r);
+    bool changed = false;
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *p0 = &f->stmts.items[i];
-        if (p0->skip || st->computations.items[p0->comp]->order != ORDER_PARALLEL ||
+        if (p0->skip || f->st->computations.items[p0->comp]->order != ORDER_PARALLEL ||
             (i > 0 && f->stmts.items[i - 1].kernel == p0->kernel && !f->stmts.items[i - 1].skip))
             continue;
         /* the kernel's statements [i, last] (skipped ones inside are fine):
          * its statements after i are not skipped yet, its kernel number is
          * above those of the skipped ones (-1, or below i) */
-        int last = klast[p0->kernel];
-        IrField *t = NULL;
-        bool ok = true;
+        int last = r.klast[p0->kernel];
         size_t ops = 0;
-        for (int s = i; s <= last && ok; s++) {
-            StmtInfo *si = &f->stmts.items[s];
-            if (si->skip)
-                continue;
-            if (stmt_has_any(si->stmt, &ops) || si->axes != AXES_IJK)
-                ok = false;
-            for (int k = 0; k < si->acc.len && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->write) {
-                    if (t && a->field != t)
-                        ok = false;
-                    t = a->field;
-                }
-            }
-        }
-        if (!ok || !t || t->kind != IR_TEMP || t->axes != AXES_IJK ||
-            t->temp_class == IR_TEMP_RECOMPUTE)
+        IrField *t = rk_candidate(&r, i, last, &ops);
+        if (!t || !rk_producer_reads(&r, t, i, last) || !rk_consumer_reads(&r, t, p0, i, last) ||
+            !rk_cheaper(&r, ops))
             continue;
-        /* its own reads: t at zero offset, others not recomputed by statements
-         * and not written after it in the interval */
-        fo_clear(&lp);
-        for (int s = i; s <= last && ok; s++) {
-            StmtInfo *si = &f->stmts.items[s];
-            if (si->skip)
-                continue;
-            for (int k = 0; k < si->acc.len && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->write)
-                    continue;
-                if (a->field == t) {
-                    ok = !offset_nonzero(a, false) && !a->in_column;
-                    continue;
-                }
-                if (a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1)
-                    ok = false;
-                if (ok && written_in(wstart, writers, a->field->id, last, ivend[i]))
-                    ok = false;
-                fo_add(&lp, a->field, a->offset);
-            }
-        }
-        /* the reads of t: later in the interval, K offset 0 */
-        /* (a statement that reads t only through reads added by an earlier
-         * recomputed kernel comes after one that accessed t on entry, before
-         * i: that one fails, so f->fa lists every statement that counts) */
-        fo_clear(&reads);
-        fo_clear(&cons);
-        for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1] && ok; e++) {
-            int s = f->fa[e].stmt;
-            if (s == prev)
-                continue;
-            prev = s;
-            StmtInfo *si = &f->stmts.items[s];
-            if (s >= i && s <= last)
-                continue;
-            bool reads_t = false;
-            for (int k = 0; k < si->acc.len && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (a->field != t)
-                    continue;
-                if (a->write || si->skip || si->comp != p0->comp ||
-                    si->interval != p0->interval || s < last || a->offset[AXIS_K] ||
-                    a->in_column) {
-                    ok = false;
-                    break;
-                }
-                reads_t = true;
-                fo_add(&reads, t, a->offset);
-            }
-            for (int k = 0; k < si->acc.len && reads_t && ok; k++) {
-                Access *a = &si->acc.items[k];
-                if (!a->write && a->field != t)
-                    fo_add(&cons, a->field, a->offset);
-            }
-        }
-        int nreads = reads.len, nlp = lp.len;
-        if (!ok || nreads == 0)
-            continue;
-        /* elements read through the cache: recomputing reads the producer's
-         * loads at every read offset (those the consumers load anyway are
-         * free); a tile stores once, is read at every offset, and its own
-         * loop loads the producer's inputs once */
-        fo_clear(&uni);
-        int extra = 0;
-        for (int r = 0; r < nreads; r++)
-            for (int l = 0; l < nlp; l++) {
-                int64_t off[NAXES];
-                for (int a = 0; a < NAXES; a++)
-                    off[a] = lp.items[l].off[a] + reads.items[r].off[a];
-                if (fo_add(&uni, lp.items[l].f, off) && !fo_has(&cons, lp.items[l].f, off))
-                    extra++;
-            }
-        int tile = nlp + 1 + nreads;
-        if (extra > tile || ops * (size_t)(nreads - 1) > 16)
-            continue;
-        /* recompute: skip the producer, let the consumers read what it reads */
-        IrInterval *iv = st->computations.items[p0->comp]->intervals.items[p0->interval];
-        t->temp_class = IR_TEMP_RECOMPUTE;
-        t->producer = &iv->stmts.items[p0->index];
-        t->nproducer = f->stmts.items[last].index - p0->index + 1;
-        f->tile_ok[t->id] = false;
-        for (int s = i; s <= last; s++)
-            f->stmts.items[s].skip = true;
-        for (int e = f->fa_start[t->id], prev = -1; e < f->fa_start[t->id + 1]; e++) {
-            int s = f->fa[e].stmt;
-            if (s == prev || s <= last)
-                continue;
-            prev = s;
-            StmtInfo *si = &f->stmts.items[s];
-            int n0 = si->acc.len;
-            for (int k = 0; k < n0; k++) {
-                Access a = si->acc.items[k];
-                if (a.field != t || a.write)
-                    continue;
-                for (int l = 0; l < nlp; l++) {
-                    Access b = {(IrField *)lp.items[l].f, {0}, false, false};
-                    for (int ax = 0; ax < NAXES; ax++)
-                        b.offset[ax] = lp.items[l].off[ax] + a.offset[ax];
-                    vec_push(f->c->arena, &si->acc, b);
-                }
-            }
-        }
+        rk_apply(&r, t, p0, i, last);
         changed = true;
     }
-    free(klast), free(ivend), free(wstart), free(writers);
-    fo_free(&lp), fo_free(&reads), fo_free(&cons), fo_free(&uni);
+    free(r.klast), free(r.ivend), free(r.wstart), free(r.writers);
+    fo_free(&r.lp), fo_free(&r.reads), fo_free(&r.cons), fo_free(&r.uni);
     return changed;
 }
 
@@ -1249,9 +1297,9 @@ static void plan_lags(Fuse *f, int *klag)
 
 /* ============================================================ driver */
 
-static void plan_stencil(Compiler *c, IrStencil *st)
+static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
 {
-    Fuse f = {.c = c, .st = st};
+    Fuse f = {.c = c, .params = params, .st = st};
     st->fused = false;
     for (int t = 0; t < st->fields.len; t++) {
         st->fields.items[t]->temp_class = IR_TEMP_FULL;
@@ -1314,7 +1362,8 @@ static void plan_stencil(Compiler *c, IrStencil *st)
                 (!a->write && (a->offset[AXIS_K] || a->in_column)))
                 ok = false;
         }
-        f.tile_ok[t] = ok && first >= 0 && first_access_writes(&f.stmts.items[first], fd);
+        f.tile_ok[t] = params->tiles && ok && first >= 0 &&
+                       first_access_writes(&f.stmts.items[first], fd);
     }
     do
         plan_kernels(&f);
@@ -1357,8 +1406,8 @@ static void plan_stencil(Compiler *c, IrStencil *st)
     st->fused = true;
 }
 
-void fuse_plan(Compiler *c)
+void fuse_plan(Compiler *c, const PlanParams *params)
 {
     for (int s = 0; s < c->ir->stencils.len; s++)
-        plan_stencil(c, c->ir->stencils.items[s]);
+        plan_stencil(c, params, c->ir->stencils.items[s]);
 }

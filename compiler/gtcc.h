@@ -842,11 +842,28 @@ bool extent_equal(const Extent *a, const Extent *b);
  * statements; removes (with a warning) what no output depends on. */
 void ext_compute(Compiler *c);
 
-/* --- fuse.c: plans fusion for backends that ask for it (Backend.wants_fusion):
- * groups statements into kernels and kernels into cache-blocked groups, and
- * classes each temporary (scalar, tile, recompute, full) with buffer sharing.
- * Only annotates the IR (IrInterval.kernels, IrField.temp_class ...). */
-void fuse_plan(Compiler *c);
+/* --- fuse.c: plans fusion for the backends that follow a plan
+ * (Backend.plan): groups statements into kernels and kernels into
+ * cache-blocked groups, and classes each temporary (scalar, tile, recompute,
+ * full) with buffer sharing. Only annotates the IR (IrInterval.kernels,
+ * IrField.temp_class ...). */
+
+/* What a backend asks of the plan: the decisions are fuse.c's, the knobs the
+ * target's. */
+typedef struct {
+    bool tiles;               /* temporaries may be TILEs (block-private buffers) */
+    int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
+                                 at most this many nodes */
+    int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this
+                                 many operations per point */
+    /* The cache blocks the backend runs groups in (fuse.c does not depend
+     * on them; the emitter reads them here): I x J points of one level, J
+     * from block_j_max down to block_j_min while there are fewer than
+     * blocks_per_thread blocks per thread; columnar groups in blocks of
+     * block_i x block_j_column columns. */
+    int block_i, block_j_max, block_j_min, blocks_per_thread, block_j_column;
+} PlanParams;
+void fuse_plan(Compiler *c, const PlanParams *params);
 extern const char *const ir_temp_class_names[];
 
 /* --- plan.c: what the plan of fuse.c means, asked alike by every backend
@@ -901,7 +918,9 @@ typedef struct {
     /* Writes the source and the header (named hdr_name, for the #include);
      * returns false after reporting an error. */
     bool (*emit)(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name);
-    bool wants_fusion;        /* the driver runs fuse_plan before emit */
+    /* the plan it follows: the driver runs fuse_plan with it before emit;
+     * NULL: no plan */
+    const PlanParams *plan;
 } Backend;
 const Backend *backend_find(const char *name);
 extern const Backend backend_naive;   /* emit_naive.c */

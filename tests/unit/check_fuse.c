@@ -12,7 +12,7 @@ static IrStencil *compile(Comp *k, const char *text)
     comp_open(k);
     comp_lower(k, text);
     comp_extents(k);
-    fuse_plan(k->c);
+    fuse_plan(k->c, backend_openmp.plan);
     fflush(k->out);
     return stencil0(k);
 }
