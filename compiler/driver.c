@@ -205,7 +205,7 @@ static int emit_c(Compiler *c, const char *src_path)
         return 2;
     }
     int errors = c->diag.errors;
-    bool ok = be->emit(c, src.f, hdr.f, hdr_name);
+    bool ok = emit_files(c, be, src.f, hdr.f, hdr_name);
     if (!ok || c->diag.errors > errors) {
         outfile_discard(&src);
         outfile_discard(&hdr);

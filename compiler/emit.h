@@ -19,7 +19,7 @@
 /* Generated text in memory, with the line count that #line directives need.
  * Lines that carry .stn code are preceded by `#line N "FILE.stn"`; the next
  * line of generated scaffolding switches back with `#line L "name"`. */
-typedef struct {
+struct Out {
     char *buf;                /* malloc'd text (not NUL-terminated) */
     size_t len, cap;
     int line;                 /* complete lines written so far */
@@ -27,7 +27,7 @@ typedef struct {
     const char *name;         /* this file's name, for #line back to it */
     const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
     int stn_next;             /* the .stn line the next output line would get */
-} Out;
+};
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole line of scaffolding, indented, newline added. */
 void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -59,7 +59,7 @@ const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name);
 
 /* The C names of one stencil's function (all per-id arrays are indexed by
  * IrField.id / IrScalar.id). */
-typedef struct {
+struct EmitStencil {
     const IrStencil *st;
     Arena *arena;
     NameSet names;
@@ -74,7 +74,7 @@ typedef struct {
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
     /* the locals of column reductions, in the order they were named */
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
-} EmitStencil;
+};
 /* Names a stencil: user names first, then generated ones. `globals` holds the
  * file's global names (every stencil S and S_info). */
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
@@ -197,8 +197,5 @@ void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const 
                      EmitStencil *const *stencils, Out *h, Out *o);
 /* Ends the source (back from .stn lines) and flushes header and source; false on error. */
 bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
-/* emit_naive.c: the naive backend's function for one stencil, into o (the
- * openmp backend's code for a stencil fuse.c could not plan). */
-void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es);
 
 #endif /* GTCC_EMIT_H */

@@ -358,3 +358,20 @@ void emit_done_label(Out *o)
     emit_line(o, "done:");
     o->indent++;
 }
+
+bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name)
+{
+    NameSet globals = {0};
+    EmitStencil **stencils = emit_name_stencils(c, &globals);
+    if (!stencils)
+        return false;
+    Out h, o;
+    emit_open_files(c, b, hdr_name, &globals, stencils, &h, &o);
+    if (b->preamble)
+        b->preamble(c, &o);
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const Backend *by = b->fallback && !stencils[s]->st->fused ? b->fallback : b;
+        by->stencil(c, &o, stencils[s]);
+    }
+    return emit_finish(c, &h, hdr, &o, src);
+}

@@ -127,7 +127,7 @@ static void analyse_stmt(Naive *n, const IrStmt *s)
     }
 }
 
-static void analyse(Naive *n)
+static void naive_analyse(Naive *n)
 {
     const IrStencil *st = n->es->st;
     for (int c = 0; c < st->computations.len; c++) {
@@ -281,7 +281,7 @@ static void close_loops(Naive *n, int count, bool block)
 
 /* The point statement `dst(i, j, k) = value;` or the reduction's update,
  * under guard (a mask expression, or NULL). */
-static void point_stmt(Naive *n, const IrStmt *s, const char *guard, const char *kvar)
+static void naive_point_stmt(Naive *n, const IrStmt *s, const char *guard, const char *kvar)
 {
     Out *o = n->o;
     bool cols = stmt_has_cols(s);
@@ -379,7 +379,7 @@ static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     }
     bool block = !guard && stmt_has_cols(s);
     int loops = open_loops(n, axes, &s->region, kloop, klo, khi, block);
-    point_stmt(n, s, guard, "k");
+    naive_point_stmt(n, s, guard, "k");
     close_loops(n, loops, block);
 }
 
@@ -483,7 +483,7 @@ static void define_access(Out *o, const char *name, const char *data, const char
     emit_end_line(o);
 }
 
-static void emit_body(Naive *n)
+static void naive_body(Naive *n)
 {
     const EmitStencil *es = n->es;
     const IrStencil *st = es->st;
@@ -550,7 +550,7 @@ static void sizes_used(const Naive *n, bool used[NAXES])
         }
 }
 
-static void emit_function(Naive *n, const bool used[NAXES])
+static void naive_function(Naive *n, const bool used[NAXES])
 {
     Out *o = n->o;
     EmitStencil *es = n->es;
@@ -618,7 +618,7 @@ static void emit_function(Naive *n, const bool used[NAXES])
         }
     }
 
-    emit_body(n);
+    naive_body(n);
 
     emit_scalar_results(o, es);
     if (has_temps) {
@@ -643,32 +643,24 @@ static void emit_function(Naive *n, const bool used[NAXES])
     emit_line(o, "}");
 }
 
-void emit_naive_stencil(Compiler *c, Out *o, EmitStencil *es)
+/* The function of one stencil. */
+static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
     Arena *arena = c->arena;
     Naive *n = arena_alloc(arena, sizeof *n);
     n->c = c;
     n->es = es;
-    analyse(n);
+    naive_analyse(n);
     bool used[NAXES];
     sizes_used(n, used);
     n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(es->st->fields.len + 1));
     plan_fields_used(es->st, n->field_used);
     n->o = o;
-    emit_function(n, used);
+    naive_function(n, used);
 }
 
-static bool emit_naive(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
-{
-    NameSet globals = {0};
-    EmitStencil **stencils = emit_name_stencils(c, &globals);
-    if (!stencils)
-        return false;
-    Out h, o;
-    emit_open_files(c, &backend_naive, hdr_name, &globals, stencils, &h, &o);
-    for (int s = 0; s < c->ir->stencils.len; s++)
-        emit_naive_stencil(c, &o, stencils[s]);
-    return emit_finish(c, &h, hdr, &o, src);
-}
-
-const Backend backend_naive = {"naive", ".c", emit_naive, NULL};
+const Backend backend_naive = {
+    .name = "naive",
+    .suffix = ".c",
+    .stencil = naive_stencil,
+};

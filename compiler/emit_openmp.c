@@ -267,16 +267,16 @@ static EmitExprCtx omp_ctx(Omp *m, const char *kvar)
 
 /* ============================================================ statements */
 
-static void point_stmt(Omp *m, const IrStmt *s, const char *kvar);
+static void omp_point_stmt(Omp *m, const IrStmt *s, const char *kvar);
 
 static void point_stmts(Omp *m, const IrStmtVec *v, const char *kvar)
 {
     for (int i = 0; i < v->len; i++)
-        point_stmt(m, v->items[i], kvar);
+        omp_point_stmt(m, v->items[i], kvar);
 }
 
 /* One statement at the point (i, j, kvar). */
-static void point_stmt(Omp *m, const IrStmt *s, const char *kvar)
+static void omp_point_stmt(Omp *m, const IrStmt *s, const char *kvar)
 {
     Out *o = m->o;
     EmitExprCtx cx = omp_ctx(m, kvar);
@@ -410,12 +410,12 @@ static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const ch
         memcpy(m->shift, m->rc.items[r].off, sizeof saved);
         m->producing = f;
         for (int i = 0; i < f->nproducer; i++)
-            point_stmt(m, f->producer[i], kvar);
+            omp_point_stmt(m, f->producer[i], kvar);
         m->producing = NULL;
         memcpy(m->shift, saved, sizeof saved);
     }
     for (int s = k->first; s < k->first + k->count; s++)
-        point_stmt(m, iv->stmts.items[s], kvar);
+        omp_point_stmt(m, iv->stmts.items[s], kvar);
 }
 
 /* ============================================================ loops */
@@ -1137,7 +1137,7 @@ static void emit_columns(Omp *m, int c0, int c1)
     emit_line(o, "}");
 }
 
-static void emit_body(Omp *m)
+static void omp_body(Omp *m)
 {
     const IrStencil *st = m->st;
     for (int c = 0; c < st->computations.len; c++) {
@@ -1162,7 +1162,7 @@ static void emit_body(Omp *m)
 
 /* ============================================================ setup */
 
-static void analyse(Omp *m)
+static void omp_analyse(Omp *m)
 {
     Arena *arena = m->c->arena;
     const IrStencil *st = m->st;
@@ -1243,7 +1243,7 @@ static void analyse(Omp *m)
                     : (offset + SLICE_ALIGN - 1) / SLICE_ALIGN * SLICE_ALIGN + SLICE_ALIGN;
 }
 
-static void emit_body(Omp *m);
+static void omp_body(Omp *m);
 
 static void omp_strides(Out *o, const EmitStencil *es, int f, void *ctx)
 {
@@ -1254,7 +1254,7 @@ static void omp_strides(Out *o, const EmitStencil *es, int f, void *ctx)
     emit_line(o, "(void)%s; (void)%s; (void)%s;", m->si[f], m->sj[f], m->sk[f]);
 }
 
-static void emit_function(Omp *m, const bool *used)
+static void omp_function(Omp *m, const bool *used)
 {
     Out *o = m->o;
     EmitStencil *es = m->es;
@@ -1354,12 +1354,12 @@ static void emit_function(Omp *m, const bool *used)
     emit_line(o, "if (%s) {", m->unit);
     o->indent++;
     m->fast = true;
-    emit_body(m);
+    omp_body(m);
     o->indent--;
     emit_line(o, "} else {");
     o->indent++;
     m->fast = false;
-    emit_body(m);
+    omp_body(m);
     o->indent--;
     emit_line(o, "}");
 
@@ -1377,59 +1377,53 @@ static void emit_function(Omp *m, const bool *used)
 }
 
 
-static bool emit_openmp(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name)
+/* What the file needs once: OpenMP or its stand-ins, the min and max
+ * reductions of reals. */
+static void omp_preamble(Compiler *c, Out *o)
 {
-    Arena *arena = c->arena;
-    NameSet globals = {0};
-    EmitStencil **stencils = emit_name_stencils(c, &globals);
-    if (!stencils)
-        return false;
-    int ns = c->ir->stencils.len;
-    Omp *omp = arena_alloc(arena, sizeof *omp * (size_t)(ns + 1));
-    for (int s = 0; s < ns; s++) {
-        omp[s].c = c;
-        omp[s].es = stencils[s];
-        omp[s].st = c->ir->stencils.items[s];
-        if (omp[s].st->fused)
-            analyse(&omp[s]);
-    }
-
-    Out h, o;
-    emit_open_files(c, &backend_openmp, hdr_name, &globals, stencils, &h, &o);
-    emit_blank(&o);
-    emit_line(&o, "/* `omp simd` is a request: where clang cannot vectorise a loop (e.g. int");
-    emit_line(&o, "   division), the loop stays correct, so that is not worth a warning. */");
-    emit_line(&o, "#ifdef __clang__");
-    emit_line(&o, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
-    emit_line(&o, "#endif");
-    emit_line(&o, "/* Without OpenMP (no -fopenmp) the code runs on one thread. */");
-    emit_line(&o, "#ifdef _OPENMP");
-    emit_line(&o, "#include <omp.h>");
-    emit_line(&o, "#define GT_OMP(x) _Pragma(#x)");
-    emit_line(&o, "#else");
-    emit_line(&o, "#define GT_OMP(x)");
-    emit_line(&o, "static inline int omp_get_thread_num(void) { return 0; }");
-    emit_line(&o, "static inline int omp_get_max_threads(void) { return 1; }");
-    emit_line(&o, "#endif");
+    emit_blank(o);
+    emit_line(o, "/* `omp simd` is a request: where clang cannot vectorise a loop (e.g. int");
+    emit_line(o, "   division), the loop stays correct, so that is not worth a warning. */");
+    emit_line(o, "#ifdef __clang__");
+    emit_line(o, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
+    emit_line(o, "#endif");
+    emit_line(o, "/* Without OpenMP (no -fopenmp) the code runs on one thread. */");
+    emit_line(o, "#ifdef _OPENMP");
+    emit_line(o, "#include <omp.h>");
+    emit_line(o, "#define GT_OMP(x) _Pragma(#x)");
+    emit_line(o, "#else");
+    emit_line(o, "#define GT_OMP(x)");
+    emit_line(o, "static inline int omp_get_thread_num(void) { return 0; }");
+    emit_line(o, "static inline int omp_get_max_threads(void) { return 1; }");
+    emit_line(o, "#endif");
     if (has_real_minmax(c))
-        emit_declare_reductions(&o);
-    for (int s = 0; s < ns; s++) {
-        Omp *m = &omp[s];
-        const IrStencil *st = m->st;
-        if (!st->fused) {
-            /* fuse.c warned: this stencil's code is the naive backend's */
-            emit_naive_stencil(c, &o, m->es);
-            continue;
-        }
-        bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-        plan_fields_used(st, used);
-        for (int f = 0; f < st->fields.len; f++)
-            if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
-                m->rp[f] = NULL;
-        m->o = &o;
-        emit_function(m, used);
-    }
-    return emit_finish(c, &h, hdr, &o, src);
+        emit_declare_reductions(o);
 }
 
-const Backend backend_openmp = {"openmp", ".c", emit_openmp, &openmp_plan};
+/* The function of one fused stencil. */
+static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
+{
+    Arena *arena = c->arena;
+    Omp *m = arena_alloc(arena, sizeof *m);
+    m->c = c;
+    m->es = es;
+    m->st = es->st;
+    omp_analyse(m);
+    const IrStencil *st = m->st;
+    bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    plan_fields_used(st, used);
+    for (int f = 0; f < st->fields.len; f++)
+        if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
+            m->rp[f] = NULL;
+    m->o = o;
+    omp_function(m, used);
+}
+
+const Backend backend_openmp = {
+    .name = "openmp",
+    .suffix = ".c",
+    .plan = &openmp_plan,
+    .preamble = omp_preamble,
+    .stencil = omp_stencil,
+    .fallback = &backend_naive,
+};

@@ -911,17 +911,33 @@ void plan_comp_fields_used(const IrComputation *comp, bool *used);
 /* --- ir_dump.c: the stable text form of the IR (--emit=ir). */
 void ir_dump(FILE *out, const Ir *ir);
 
-/* --- backends (emit_*.c) behind one interface. */
-typedef struct {
+/* --- backends (emit_*.c) behind one interface, a table of parameters and
+ * hooks (QBE's struct Target). A backend is its emitter file: it fills a
+ * Backend, writes one stencil's function with the kit of emit.h, and asks
+ * the plan through plan.c; emit_files (emit_abi.c) does the rest, alike for
+ * every backend: names, header, source prologue, the stencils in order,
+ * the files. */
+typedef struct Out Out;                   /* emit.h */
+typedef struct EmitStencil EmitStencil;   /* emit.h */
+typedef struct Backend Backend;
+struct Backend {
     const char *name;         /* -b NAME */
     const char *suffix;       /* of the source file: ".c" or ".cu" */
-    /* Writes the source and the header (named hdr_name, for the #include);
-     * returns false after reporting an error. */
-    bool (*emit)(Compiler *c, FILE *src, FILE *hdr, const char *hdr_name);
     /* the plan it follows: the driver runs fuse_plan with it before emit;
      * NULL: no plan */
     const PlanParams *plan;
-} Backend;
+    /* Writes what the source needs once, after its includes; NULL: nothing. */
+    void (*preamble)(Compiler *c, Out *o);
+    /* Writes one stencil's S_info and function into o. */
+    void (*stencil)(Compiler *c, Out *o, EmitStencil *es);
+    /* The backend whose stencil hook writes a stencil the plan could not
+     * fuse (IrStencil.fused false; fuse.c warned); NULL: every stencil is
+     * this backend's own. */
+    const Backend *fallback;
+};
+/* The whole output of backend b for c->ir: the source and the header (named
+ * hdr_name, for the #include); false after reporting an error. */
+bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name);
 const Backend *backend_find(const char *name);
 extern const Backend backend_naive;   /* emit_naive.c */
 extern const Backend backend_openmp;  /* emit_openmp.c */

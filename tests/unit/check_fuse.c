@@ -61,7 +61,7 @@ START_TEST(tile_slices)
     char *src = NULL, *hdr = NULL;
     size_t src_len = 0, hdr_len = 0;
     FILE *fs = open_memstream(&src, &src_len), *fh = open_memstream(&hdr, &hdr_len);
-    ck_assert(backend_openmp.emit(k.c, fs, fh, "hdiff.h"));
+    ck_assert(emit_files(k.c, &backend_openmp, fs, fh, "hdiff.h"));
     fclose(fs);
     fclose(fh);
     ck_assert_ptr_nonnull(strstr(src, "+ ((j) & 3) * 272]"));
