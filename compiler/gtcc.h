@@ -8,7 +8,12 @@
  * The AST is what the user wrote, with names unresolved. The IR is the
  * checked, inlined, folded program: every name resolved to a field, a
  * temporary or a scalar, every expression typed and shaped, every extent and
- * halo computed. Backends read only the IR; the IR holds no backend detail.
+ * halo computed. Backends read only the IR. It holds no backend's code
+ * shapes: what fuse.c adds is the plan in target-neutral terms (kernels,
+ * groups, row lags, temporary classes, buffers), made with the parameters
+ * the backend gives (PlanParams) and read through plan.c; how a backend
+ * stores a tile or runs a group is its emitter's business (emit.h is the
+ * emitters' private kit).
  */
 #ifndef GTCC_H
 #define GTCC_H
