@@ -1,32 +1,7 @@
 /* generated.c: the runtime functions that only generated code calls (gt_generated.h):
- * setting an error from a generated argument check, and allocating temporaries through
- * the public storage API. */
-#include <stdarg.h>
-#include <stdio.h>
-
+ * allocating temporaries through the public storage API. (Its errors go through
+ * gt__error, error.c; its arguments are bound by gt__bind, bind.c.) */
 #include "rt.h"
-#include "gt/gt_generated.h"
-
-int gt__fail(int code, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return gt__error(code, "%s", msg);
-}
-
-static size_t element_size(gt_dtype dtype)
-{
-    switch (dtype) {
-    case GT_FLOAT32: return 4;
-    case GT_FLOAT64: return 8;
-    case GT_INT32: return 4;
-    case GT_BOOL: return sizeof(_Bool);
-    }
-    return 8;
-}
 
 void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
                     const int64_t size[3], const int64_t halo[6], int64_t stride[3])
@@ -64,5 +39,5 @@ void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
         offset += halo[2 * a] * st[nd];
     }
     *storage = s;
-    return base + offset * (int64_t)element_size(dtype);
+    return base + offset * (int64_t)gt_dtype_size(dtype);
 }

@@ -14,12 +14,8 @@
 #include <stdint.h>
 
 #include "gt/gt.h"
+#include "gt/gt_generated.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define GT__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define GT__PRINTF(f, a)
-#endif
 
 /* Upper bounds that keep every size computation far from int64_t overflow. */
 #define GT__MAX_ALIGNMENT ((int64_t)1 << 20) /* elements */
@@ -27,9 +23,9 @@
 
 /* ---- error.c ---------------------------------------------------------------------------- */
 
-/* Records code and the printf-formatted message as the calling thread's last failure and
-   returns code, so that `return gt__error(GT_EINVAL, ...)` reads naturally. */
-int gt__error(int code, const char *fmt, ...) GT__PRINTF(2, 3);
+/* gt__error (declared in gt_generated.h, for generated code too): records code and the
+   printf-formatted message as the calling thread's last failure and returns code, so that
+   `return gt__error(GT_EINVAL, ...)` reads naturally. */
 
 /* ---- alloc.c: every host allocation of the runtime goes through here --------------------- */
 

@@ -1,5 +1,7 @@
-/* gt_generated.h: helpers for the code that gtcc generates, not part of the user contract
- * (runtime.md section 3 is). Every backend's output includes it after <gt/gt.h>.
+/* gt_generated.h: the runtime's interface for the code that gtcc generates, not part of the
+ * user contract (runtime.md section 3 is). Every backend's output includes it after
+ * <gt/gt.h>: errors (gt__error), argument binding (gt_bound, gt__bind), temporaries
+ * (gt__temporary) and the remapping of reads.
  *
  * The static inline functions remap a position p of a read outside the compute domain
  * [0, n) along one axis, as language.md section 7 says; the naive backend calls them for
@@ -18,12 +20,30 @@ extern "C" {
 #endif
 
 /* Records code and the printf-formatted message as the calling thread's last failure (what
-   gt_last_error() returns) and returns code: `return gt__fail(GT_ESHAPE, "...", nk);`. */
-int gt__fail(int code, const char *fmt, ...)
+   gt_last_error() returns) and returns code: `return gt__error(GT_ESHAPE, "...", nk);`. The
+   runtime reports its own failures through it too. */
+int gt__error(int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A field bound for a call: where its compute-domain origin is, and its strides. */
+typedef struct {
+    void   *origin;     /* host address of the element at the compute-domain origin (the storage's
+                           first interior point) */
+    int64_t stride[3];  /* element strides along I, J, K (by axis NAME, whatever the storage's axis
+                           order); 0 along an axis the field lacks */
+} gt_bound;
+
+/* Checks every argument of a stencil call before any data is touched, infers the compute
+   domain, and binds each field. read_at_offset[f] != 0 when the stencil reads field f at a
+   non-zero offset anywhere. fields: nfields storages in parameter order. size_out: NI, NJ, NK
+   of the compute domain. Returns 0 or a GT_E... code with gt_last_error() set to a message
+   naming the stencil, the field and the numbers. */
+int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
+             gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+             gt_bound *bound_out);
 
 /* Allocates a temporary of dtype over the axes named (a subset of "IJK" in that order) and
    the compute domain size[3] (NI, NJ, NK) grown by halo {ilo, ihi, jlo, jhi, klo, khi}, and

@@ -36,9 +36,9 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
                const gt_domain *domain)
 {
     if (!total)
-        return gt__fail(GT_EINVAL, "stencil 'constructs': out scalar 'total' is NULL");
+        return gt__error(GT_EINVAL, "stencil 'constructs': out scalar 'total' is NULL");
     if (!biggest)
-        return gt__fail(GT_EINVAL, "stencil 'constructs': out scalar 'biggest' is NULL");
+        return gt__error(GT_EINVAL, "stencil 'constructs': out scalar 'biggest' is NULL");
     gt_storage *const args[6] = {u, colsum, f, n, ak, int__};
     static const unsigned char read_at_offset[6] = {1, 0, 0, 0, 0, 0};
     int64_t n_2[3];

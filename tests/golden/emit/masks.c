@@ -38,7 +38,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
-        return gt__fail(GT_ESHAPE, "stencil 'column_if': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+        return gt__error(GT_ESHAPE, "stencil 'column_if': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;

@@ -42,7 +42,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
-        return gt__fail(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+        return gt__error(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const a_p = bound[0].origin;
