@@ -78,21 +78,24 @@ CC_LIB  = $(BUILD)/lib/libgtcc.a
 GTCC    = $(BUILD)/bin/gtcc
 CC_CFLAGS = -Icompiler -I$(GEN) -DGTCC_VERSION='"$(VERSION)"'
 
-$(GEN)/parser.c $(GEN)/parser.h: grammar/stencil.y | $(DEPS_OK)
+$(GEN)/parser.c $(GEN)/parser.h &: grammar/stencil.y | $(DEPS_OK)
 	@mkdir -p $(GEN)
 	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
 
-$(GEN)/lexer.c $(GEN)/lexer.h: grammar/stencil.l | $(DEPS_OK)
+$(GEN)/lexer.c $(GEN)/lexer.h &: grammar/stencil.l | $(DEPS_OK)
 	@mkdir -p $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
 
 # Generated files compile without the strictest warnings (flex's output is not ours).
-$(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -Wmissing-prototypes -Wshadow,$(ALL_CFLAGS)) -Wno-unused-function \
 	    -Wno-sign-compare $(CC_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/compiler/%.o: compiler/%.c $(GEN)/parser.h $(GEN)/lexer.h | $(DEPS_OK)
+# The generated headers are order-only: they exist before any compiler object
+# is built, and the -MMD dependency files make only the objects that include
+# them (parse.c, check_lexer.c) rebuild after a grammar edit.
+$(BUILD)/obj/compiler/%.o: compiler/%.c | $(GEN)/parser.h $(GEN)/lexer.h $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CC_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -128,7 +131,7 @@ $(SUITES_H): $(UNIT_SRC) Makefile
 	@for f in $(UNIT_SRC); do n=$${f#tests/unit/check_}; echo "X($${n%.c})"; done > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(SUITES_H) $(GEN)/parser.h $(GEN)/lexer.h | $(DEPS_OK)
+$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(SUITES_H) | $(GEN)/parser.h $(GEN)/lexer.h $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CC_CFLAGS) -Iruntime/include -Iruntime/src -Itests/unit \
 	    $(CHECK_CFLAGS) -DGTCC_BIN='"$(abspath $(GTCC))"' -MMD -MP -c $< -o $@
@@ -195,7 +198,10 @@ install: all
 	$(call write_pc,$(PREFIX),$(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt.pc)
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
 
+# Removes $(BUILD) (build/, build/san, or the BUILD given); a BUILD that is empty
+# or the root would be refused.
 clean:
-	rm -rf build
+	@case "$(BUILD)" in ""|/|.|..|./|../) echo "make clean: refusing to remove BUILD='$(BUILD)'" >&2; exit 2;; esac
+	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

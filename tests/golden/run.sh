@@ -10,7 +10,11 @@
 # Extra options come from a `// ARGS: ...` line in the .stn file. gtcc runs in
 # the test's directory on the bare file name, so paths in messages are stable.
 # A .stn with no expectation beside it fails (run --update to create one).
-# --update rewrites the expectations from the current gtcc: review `git diff`.
+# --update rewrites the expectations from the current gtcc: review `git diff`. It refuses
+# (counts a failure, leaves the expectation as it was) a test whose exit status is not the
+# expected one: a crash, or a program newly accepted or rejected is a bug to look at, not a
+# new expectation; where the new status is right, record it in an `// EXIT: N` line first.
+# A status above 2 (gtcc exits 0, 1 or 2) is never right.
 # Prints a unified diff per failure, then "N passed, N failed"; writes the
 # counts to $RESULTS/golden when RESULTS is set.
 set -u
@@ -50,8 +54,12 @@ for stn in "$here"/*/*.stn; do
          [ -e "$got" ] || : > "$got" ;;
     esac
     if [ $update = 1 ]; then
+        if [ "$status" != "$want_status" ] || [ "$status" -gt 2 ]; then
+            fail "$name: exit status $status, expected $want_status: not updated"
+            sed 's/^/  | /' "$tmp/err" | head -n 20
+            continue
+        fi
         cp "$got" "$want"
-        [ "$status" = "$want_status" ] || echo "note: $name exits $status (expected $want_status)"
         passed=$((passed + 1)); continue
     fi
     if [ "$status" != "$want_status" ]; then
