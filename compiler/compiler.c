@@ -11,7 +11,7 @@ Compiler *compiler_new(FILE *diag_out)
     Compiler *c = arena_alloc(arena, sizeof *c);
     c->arena = arena;
     c->diag.out = diag_out ? diag_out : stderr;
-    c->opts.backend = "openmp";
+    c->opts.backend = backend_default->name;
     c->opts.emit = EMIT_C;
     return c;
 }

@@ -147,7 +147,8 @@ const char *driver_output_path(Compiler *c)
     size_t n = strlen(base);
     if (n > 4 && strcmp(base + n - 4, ".stn") == 0)
         n -= 4;
-    const char *suffix = strcmp(c->opts.backend, "cuda") == 0 ? ".cu" : ".c";
+    const Backend *be = backend_find(c->opts.backend);
+    const char *suffix = be ? be->suffix : ".c";
     return arena_printf(c->arena, "%.*s%s", (int)n, base, suffix);
 }
 
@@ -184,7 +185,7 @@ static int emit_ir(Compiler *c)
 static int emit_c(Compiler *c, const char *src_path)
 {
     const Backend *be = backend_find(c->opts.backend);
-    if (!be) {
+    if (!be || !backend_available(be)) {
         diag_error(&c->diag, (Loc){0}, "backend '%s' is not available yet", c->opts.backend);
         return 2;
     }
@@ -248,9 +249,14 @@ int gtcc_compile(Compiler *c)
         return 1;
     if (o->dep_M)
         return depfile_write(c, output) ? 0 : 2;
-    sema_lower(c);
+    sema_check_program(c);
+    for (int i = 0; i < c->main->stencils.len && !diag_full(d); i++) {
+        IrStencil *st = sema_lower_stencil(c, i);
+        access_check(c, st);
+    }
     if (d->errors)
         return 1;
+    sema_unique_names(c);
     ext_compute(c);
     if (d->errors)
         return 1;

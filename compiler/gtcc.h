@@ -639,6 +639,9 @@ typedef struct {
     /* The smallest NK for which every interval bound is a valid level
      * (0 <= lo <= hi <= NK); the generated code rejects a smaller domain. */
     int64_t min_nk;
+    /* sema.c: lowered without errors (the access rules and the later passes
+     * may assume every rule sema checks holds) */
+    bool complete;
     /* fuse.c: kernels and temporary classes are planned; false when the
      * stencil uses a construct the plan does not cover (the backend then
      * emits that stencil's unfused, naive code; `why` says what, at
@@ -675,6 +678,8 @@ typedef struct {
     const char *dep_target;          /* -MT */
 } Options;
 
+typedef struct Sema Sema;           /* the state of the semantic passes (below) */
+
 /* One compilation: the arena everything lives in, diagnostics, and the
  * results of each stage. */
 typedef struct {
@@ -683,6 +688,7 @@ typedef struct {
     Diag diag;
     Module *main;                    /* the module of opts.input */
     VEC(Module *) modules;           /* every module read, imports included */
+    Sema *sema;                      /* sema_check_program: what the stencils are lowered with */
     Ir *ir;
 } Compiler;
 
@@ -708,8 +714,17 @@ void import_resolve(Compiler *c);
 
 /* --- sema.c, inline.c, fold.c, shapes.c: checks every rule of language.md,
  * inlines functions, folds constants and dead branches, computes types and
- * shapes, and lowers the stencils of c->main to IR (c->ir). */
-void sema_lower(Compiler *c);
+ * shapes, and lowers the stencils of c->main to IR (c->ir), one by one. */
+/* The names of every module, the functions (once each, on their own) and
+ * the consts (with -D); starts c->ir. */
+void sema_check_program(Compiler *c);
+/* Lowers stencil i of c->main, appends it to c->ir and returns it
+ * (IrStencil.complete: without errors). */
+IrStencil *sema_lower_stencil(Compiler *c, int i);
+/* sema.c: gives the temporaries of each stencil names unique in it (two if
+ * blocks may each declare a `t`: the later one becomes t_2), after the
+ * access rules have reported errors with the names as written. */
+void sema_unique_names(Compiler *c);
 
 /* The internal interface of the semantic passes: sema.c, inline.c, fold.c
  * and shapes.c share the state below; ir.c's constructors and helpers serve
@@ -739,8 +754,8 @@ struct FnInfo {
 typedef struct FnEnv FnEnv;       /* the bindings of one inlined call (inline.c) */
 typedef struct Scope Scope;       /* the names of the stencil being lowered (sema.c) */
 
-/* The state of sema_lower. */
-typedef struct {
+/* The state of the semantic passes (Compiler.sema). */
+struct Sema {
     Compiler *c;
     Module **modules;         /* every module, each after those it imports */
     int nmodules;
@@ -756,7 +771,7 @@ typedef struct {
     long nodes;               /* IR nodes made for the current statement (inlining budget) */
     int quiet;                /* > 0: errors are not reported (an error about the same
                                  construct already was) */
-} Sema;
+};
 
 /* The inlining budget: a statement whose expression grows beyond this many
  * nodes is rejected with a hint to use a temporary. */
@@ -836,12 +851,19 @@ static inline bool type_is_floating(Type t) { return t == TY_FLOAT || t == TY_DO
 int level_cmp(Level a, Level b);
 /* The NK that makes a <= b hold (0 when it holds for every NK). */
 int64_t level_min_nk(Level a, Level b);
+/* "i+1, k-1" for the non-zero parts of an offset, "zero offset" if none: into
+ * buf, which is returned. */
+const char *ir_offset_text(char buf[96], const int64_t off[NAXES]);
 /* "3", "end", "end-2", "-1", "end+1": into buf, which is returned. */
 const char *level_text(char buf[32], Level l);
 extern const Extent extent_zero;
 /* Grows e to contain region + offset, along the axes in `axes` only. */
 void extent_add(Extent *e, const Extent *region, const int64_t offset[NAXES], unsigned axes);
 bool extent_equal(const Extent *a, const Extent *b);
+
+/* --- access.c: checks the access rules (language.md sections 5 and 6) on
+ * the IR of st if sema lowered it completely; reports, changes nothing. */
+void access_check(Compiler *c, IrStencil *st);
 
 /* --- extents.c: extents of temporaries, halos of fields, regions of
  * statements; removes (with a warning) what no output depends on. */
@@ -943,7 +965,16 @@ struct Backend {
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */
 bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name);
+/* backends.c: the backend named NAME on the command line (NULL: no such
+ * name); backend_available: it is built (a known name may not be yet). */
 const Backend *backend_find(const char *name);
+bool backend_available(const Backend *b);
+/* Every backend name, in table order, separated by sep and the last one by
+ * last_sep ("naive, openmp or cuda"), the default one followed by
+ * " (default)" if mark_default. */
+const char *backend_list(Arena *arena, const char *sep, const char *last_sep,
+                         bool mark_default);
+extern const Backend *const backend_default;
 extern const Backend backend_naive;   /* emit_naive.c */
 extern const Backend backend_openmp;  /* emit_openmp.c */
 

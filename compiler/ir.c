@@ -254,6 +254,17 @@ int64_t level_min_nk(Level a, Level b)
     return 0;
 }
 
+const char *ir_offset_text(char buf[96], const int64_t off[NAXES])
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int ax = 0; ax < NAXES; ax++)
+        if (off[ax])
+            n += (size_t)snprintf(buf + n, 96 - n, "%s%c%+" PRId64, n ? ", " : "", "ijk"[ax],
+                                  off[ax]);
+    return n ? buf : "zero offset";
+}
+
 const char *level_text(char buf[32], Level l)
 {
     if (!l.from_end)

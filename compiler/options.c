@@ -16,7 +16,7 @@ static const char usage[] =
     "  -o PATH              generated source (default: FILE.c, or FILE.cu with the\n"
     "                       cuda backend, in the current directory); the header\n"
     "                       goes beside it, with suffix .h\n"
-    "  -b, --backend NAME   naive | openmp (default) | cuda\n"
+    "  -b, --backend NAME   %s\n"
     "  --emit=WHAT          c (default: source and header) | ir (the IR after all\n"
     "                       passes, on standard output, or in the -o file)\n"
     "  -D NAME=VALUE        override a 'const' of the program\n"
@@ -134,7 +134,7 @@ int options_parse(Compiler *c, int argc, char **argv)
         } else if (strcmp(a, "--") == 0) {
             files_only = true;
         } else if (strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
+            printf(usage, backend_list(c->arena, " | ", " | ", true));
             return -1;
         } else if (strcmp(a, "--version") == 0) {
             printf("gtcc %s\n", GTCC_VERSION);
@@ -162,8 +162,10 @@ int options_parse(Compiler *c, int argc, char **argv)
             if (a[1] == '-' && a[9] != '\0' && a[9] != '=')
                 return usage_error(c, "unknown option '%s'; run 'gtcc --help'", a);
             if ((v = argument(c, argc, argv, &i, opt, &missing))) {
-                if (strcmp(v, "naive") != 0 && strcmp(v, "openmp") != 0 && strcmp(v, "cuda") != 0)
-                    return usage_error(c, "unknown backend '%s' (expected naive, openmp or cuda)",
+                if (!backend_find(v))
+                    return usage_error(c, arena_printf(c->arena, "unknown backend '%%s' "
+                                                       "(expected %s)",
+                                                       backend_list(c->arena, ", ", " or ", false)),
                                        v);
                 o->backend = v;
             }

@@ -1,6 +1,6 @@
 /* sema.c: semantic analysis and lowering of the AST to the stencil IR.
  *
- * sema_lower runs in five steps:
+ * sema_check_program runs three steps:
  *  1. modules and global names: every const, function and (main file)
  *     stencil gets one entry in a name table; a module sees its own names and
  *     those of the modules it imports, directly or not;
@@ -9,14 +9,12 @@
  *     functions declared later;
  *  3. consts are evaluated (lowered, converted to their type, folded), and
  *     -D overrides replace their values;
- *  4. each stencil of the main file is lowered: parameters, temporaries in
- *     their scopes, statements with types (casts inserted, weak floating
- *     literals adapted), shapes, inlined calls, folded constants and constant
- *     `if`s resolved, intervals checked and put in execution order, boundary
- *     conditions attached, intents checked;
- *  5. the access rules are checked on the IR of each stencil: what a
- *     computation writes may be read at offsets only as language.md allows,
- *     and every read of a temporary must find the K levels it reads computed.
+ * then sema_lower_stencil lowers each stencil of the main file: parameters,
+ * temporaries in their scopes, statements with types (casts inserted, weak
+ * floating literals adapted), shapes, inlined calls, folded constants and
+ * constant `if`s resolved, intervals checked and put in execution order,
+ * boundary conditions attached, intents checked. The access rules come next
+ * (access.c), then sema_unique_names.
  * Regions, extents and halos come later (extents.c).
  *
  * Errors never stop the pass: a statement with an error is left out of the IR
@@ -45,18 +43,6 @@ void sema_error(Sema *s, Loc loc, const char *fmt, ...)
 static bool loc_before(Loc a, Loc b)
 {
     return a.line < b.line || (a.line == b.line && a.col < b.col);
-}
-
-/* "i+1, k-1" for the non-zero parts of an offset; "zero offset" if none. */
-static const char *offset_text(char buf[96], const int64_t off[NAXES])
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int ax = 0; ax < NAXES; ax++)
-        if (off[ax])
-            n += (size_t)snprintf(buf + n, 96 - n, "%s%c%+" PRId64, n ? ", " : "", "ijk"[ax],
-                                  off[ax]);
-    return n ? buf : "zero offset";
 }
 
 /* ========================================================= global names */
@@ -629,7 +615,7 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
         }
         if (any_offset(off)) {
             sema_error(s, e->loc, "scalar parameter '%s' cannot be read at an offset (%s)", name,
-                       offset_text(buf, off));
+                       ir_offset_text(buf, off));
             return (Typed){0};
         }
         return (Typed){ir_scalar_ref(s->c->arena, e->loc, sym->scalar), false};
@@ -640,7 +626,7 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     if (f->block_local && any_offset(off)) {
         sema_error(s, e->loc, "temporary '%s' is declared inside an if block, so it can be read "
                    "only at zero offset, not at %s; declare it before the if", name,
-                   offset_text(buf, off));
+                   ir_offset_text(buf, off));
         return (Typed){0};
     }
     if (!s->scope->dead)
@@ -1524,334 +1510,19 @@ static void check_intents(Sema *s, const Stencil *ast)
 
 /* Temporaries get names unique in their stencil (two if blocks may each
  * declare their own `t`): later ones get a suffix _2, _3, ... */
-static void unique_names(Sema *s, IrStencil *st)
+static void unique_names(Compiler *c, IrStencil *st)
 {
-    NameMap *taken = map_new(s->c->arena);
+    NameMap *taken = map_new(c->arena);
     for (int i = 0; i < st->scalars.len; i++)
         map_put(taken, st->scalars.items[i]->name, st);
     for (int i = 0; i < st->fields.len; i++) {
         IrField *f = st->fields.items[i];
         const char *name = f->name;
         for (int n = 2; map_get(taken, name); n++)
-            name = arena_printf(s->c->arena, "%s_%d", f->name, n);
+            name = arena_printf(c->arena, "%s_%d", f->name, n);
         f->name = name;
         map_put(taken, name, st);
     }
-}
-
-/* ============================================================ access rules */
-
-/* A range of K levels [lo, hi). */
-typedef struct {
-    Level lo, hi;
-} LevelRange;
-typedef VEC(LevelRange) LevelRanges;
-
-/* The state of the access-rule walk over one stencil. */
-typedef struct {
-    Sema *s;
-    IrStencil *st;
-    int nfields;
-    IrComputation *comp;
-    int iv_index;             /* the current interval, in execution order */
-    IrInterval *iv;
-    int pos;                  /* the current top-level statement, in execution order */
-    IrStmt *top;
-    VEC(IrField *) top_writes;   /* what the current top-level statement writes */
-    bool *param_written;      /* per field: written in the current computation */
-    int *last_write;          /* per field: last top-level position writing it in it */
-    bool **end_written;       /* per interval: per field, definitely written in it */
-    bool *written;            /* per field: definitely written so far in the interval */
-    LevelRanges *avail;       /* per field: levels computed by earlier computations */
-    IrField *reported_field;  /* the last error, to report a statement's repeats once */
-    IrStmt *reported_top;
-} Rules;
-
-static void collect_writes(Rules *r, const IrStmtVec *v)
-{
-    for (int i = 0; i < v->len; i++) {
-        IrStmt *st = v->items[i];
-        if (st->kind == IR_ASSIGN) {
-            vec_push(r->s->c->arena, &r->top_writes, st->assign.dst);
-        } else if (st->kind == IR_IF) {
-            collect_writes(r, &st->iff.then);
-            collect_writes(r, &st->iff.els);
-        }
-    }
-}
-
-static bool top_writes(const Rules *r, const IrField *f)
-{
-    for (int i = 0; i < r->top_writes.len; i++)
-        if (r->top_writes.items[i] == f)
-            return true;
-    return false;
-}
-
-/* Definite writes of one statement list: `written` gains what it assigns
- * on every path (an if assigns what both of its branches assign). */
-static void definite_writes(Rules *r, const IrStmtVec *v, bool *written)
-{
-    for (int i = 0; i < v->len; i++) {
-        IrStmt *st = v->items[i];
-        if (st->kind == IR_ASSIGN) {
-            written[st->assign.dst->id] = true;
-        } else if (st->kind == IR_IF) {
-            size_t n = sizeof(bool) * (size_t)r->nfields;
-            bool *a = arena_alloc(r->s->c->arena, n), *b = arena_alloc(r->s->c->arena, n);
-            memcpy(a, written, n);
-            memcpy(b, written, n);
-            definite_writes(r, &st->iff.then, a);
-            definite_writes(r, &st->iff.els, b);
-            for (int f = 0; f < r->nfields; f++)
-                written[f] = written[f] || (a[f] && b[f]);
-        }
-    }
-}
-
-static bool covered(LevelRange need, const LevelRanges *have, int64_t *min_nk, Level *gap)
-{
-    Level cur = need.lo;
-    int64_t nk = 0;
-    while (level_cmp(cur, need.hi) < 0) {
-        const LevelRange *best = NULL;
-        for (int i = 0; i < have->len; i++) {
-            const LevelRange *h = &have->items[i];
-            if (level_cmp(h->lo, cur) <= 0 && level_cmp(cur, h->hi) < 0 &&
-                (!best || level_cmp(h->hi, best->hi) > 0))
-                best = h;
-        }
-        if (!best) {
-            *gap = cur;
-            return false;
-        }
-        int64_t need_nk = level_min_nk(best->lo, cur);
-        nk = need_nk > nk ? need_nk : nk;
-        cur = best->hi;
-    }
-    int64_t need_nk = level_min_nk(need.hi, cur);
-    nk = need_nk > nk ? need_nk : nk;
-    if (nk > *min_nk)
-        *min_nk = nk;
-    return true;
-}
-
-static Level shifted(Level l, int64_t by)
-{
-    l.offset += by;
-    return l;
-}
-
-static bool report_once(Rules *r, IrField *f)
-{
-    if (r->reported_field == f && r->reported_top == r->top)
-        return false;
-    r->reported_field = f;
-    r->reported_top = r->top;
-    return true;
-}
-
-/* Reading temporary f at K offset o needs its levels computed before. */
-static void check_levels(Rules *r, IrExpr *load, bool in_column)
-{
-    IrField *f = load->load.field;
-    IterOrder order = r->comp->order;
-    int64_t o = load->load.offset[AXIS_K];
-    if (!(f->axes & AXES_K)) {
-        bool ok = r->avail[f->id].len > 0 || r->written[f->id];
-        for (int i = 0; i < r->iv_index && !ok; i++)
-            ok = r->end_written[i][f->id];
-        if (!ok && report_once(r, f))
-            sema_error(r->s, load->loc, "temporary '%s' is read before any statement assigns "
-                       "it", f->name);
-        return;
-    }
-    LevelRanges have = {0};
-    Arena *a = r->s->c->arena;
-    for (int i = 0; i < r->avail[f->id].len; i++)
-        vec_push(a, &have, r->avail[f->id].items[i]);
-    bool processed = order == ORDER_FORWARD ? o < 0 : o > 0;   /* levels already done */
-    for (int i = 0; i < r->comp->intervals.len; i++) {
-        IrInterval *iv = r->comp->intervals.items[i];
-        bool use;
-        if (order == ORDER_PARALLEL)
-            use = i < r->iv_index ? r->end_written[i][f->id]
-                                  : i == r->iv_index && r->written[f->id];
-        else if (in_column)
-            use = false;
-        else if (processed)
-            use = r->end_written[i][f->id];
-        else
-            use = o == 0 && i == r->iv_index && r->written[f->id];
-        if (use)
-            vec_push(a, &have, ((LevelRange){iv->lo, iv->hi}));
-    }
-    LevelRange need = in_column ? (LevelRange){{false, o}, {true, o}}
-                                : (LevelRange){shifted(r->iv->lo, o), shifted(r->iv->hi, o)};
-    Level gap;
-    if (covered(need, &have, &r->st->min_nk, &gap) || !report_once(r, f))
-        return;
-    char g[32], lo[32], hi[32], kbuf[32];
-    snprintf(kbuf, sizeof kbuf, "k%+" PRId64, o);
-    const char *hint = "";
-    if (order != ORDER_PARALLEL && o != 0 && !processed && r->last_write[f->id] >= 0)
-        hint = order == ORDER_FORWARD ? "; in a forward computation the levels above the "
-                                        "current one are computed later"
-                                      : "; in a backward computation the levels below the "
-                                        "current one are computed later";
-    else if (order != ORDER_PARALLEL && in_column && r->last_write[f->id] >= 0)
-        hint = "; the column is complete only after the computation that computes it";
-    if (in_column)
-        sema_error(r->s, load->loc, "temporary '%s' is read over the whole column, but no "
-                   "earlier statement computes it at level %s%s", f->name, level_text(g, gap),
-                   hint);
-    else
-        sema_error(r->s, load->loc, "temporary '%s' is read%s%s in interval(%s, %s), but no "
-                   "earlier statement computes it at level %s%s", f->name, o ? " at " : "",
-                   o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
-                   level_text(g, gap), hint);
-}
-
-static void check_read(void *ctx, IrExpr *load, bool in_column)
-{
-    Rules *r = ctx;
-    IrField *f = load->load.field;
-    const int64_t *off = load->load.offset;
-    bool horizontal = off[AXIS_I] || off[AXIS_J];
-    bool parallel = r->comp->order == ORDER_PARALLEL;
-    char buf[96];
-    if (top_writes(r, f) && (horizontal || (parallel && (off[AXIS_K] || in_column)))) {
-        if (!report_once(r, f))
-            return;
-        if (in_column && !horizontal)
-            sema_error(r->s, load->loc, "'%s' is reduced over its column in the %s that writes "
-                       "it, in a parallel computation: the result would depend on the order of "
-                       "the levels; write the result into another %s", f->name,
-                       r->top->kind == IR_IF ? "if" : "statement",
-                       f->kind == IR_TEMP ? "temporary" : "field");
-        else if (r->top->kind == IR_IF)
-            sema_error(r->s, load->loc, "'%s' is written inside this if, so it cannot be read at "
-                       "an offset (%s) inside it; compute what the if reads before it", f->name,
-                       offset_text(buf, off));
-        else
-            sema_error(r->s, load->loc, "'%s' is read at %s by the statement that writes it; "
-                       "the result would depend on the order of the points: write the result "
-                       "into another %s", f->name, offset_text(buf, off),
-                       f->kind == IR_TEMP ? "temporary" : "field");
-        return;
-    }
-    if (f->kind == IR_PARAM_FIELD) {
-        if (horizontal && r->param_written[f->id] && report_once(r, f))
-            sema_error(r->s, load->loc, "field '%s' is written in this computation, so it can "
-                       "be read in it only at zero horizontal offset, not at %s; compute the new "
-                       "values into a temporary, read that at offsets, and copy it into '%s'",
-                       f->name, offset_text(buf, off), f->name);
-        return;
-    }
-    if (horizontal && !parallel && r->last_write[f->id] >= r->pos) {
-        if (report_once(r, f))
-            sema_error(r->s, load->loc, "temporary '%s' is read at a horizontal offset (%s) "
-                       "before it is written in this %s computation: its extent would grow with "
-                       "every level; compute it in an earlier computation", f->name,
-                       offset_text(buf, off),
-                       r->comp->order == ORDER_FORWARD ? "forward" : "backward");
-        return;
-    }
-    check_levels(r, load, in_column);
-}
-
-static void rules_stmts(Rules *r, const IrStmtVec *v);
-
-static void rules_stmt(Rules *r, IrStmt *st)
-{
-    switch (st->kind) {
-    case IR_ASSIGN:
-        ir_for_each_load(st->assign.value, check_read, r);
-        r->written[st->assign.dst->id] = true;
-        break;
-    case IR_REDUCE:
-        ir_for_each_load(st->reduce.value, check_read, r);
-        break;
-    case IR_IF: {
-        ir_for_each_load(st->iff.cond, check_read, r);
-        size_t n = sizeof(bool) * (size_t)r->nfields;
-        bool *before = arena_alloc(r->s->c->arena, n);
-        bool *after_then = arena_alloc(r->s->c->arena, n);
-        memcpy(before, r->written, n);
-        rules_stmts(r, &st->iff.then);
-        memcpy(after_then, r->written, n);
-        memcpy(r->written, before, n);
-        rules_stmts(r, &st->iff.els);
-        for (int f = 0; f < r->nfields; f++)
-            r->written[f] = before[f] || (after_then[f] && r->written[f]);
-        break;
-    }
-    }
-}
-
-static void rules_stmts(Rules *r, const IrStmtVec *v)
-{
-    for (int i = 0; i < v->len; i++)
-        rules_stmt(r, v->items[i]);
-}
-
-static void rules_computation(Rules *r, IrComputation *comp)
-{
-    Arena *a = r->s->c->arena;
-    size_t n = sizeof(bool) * (size_t)r->nfields;
-    r->comp = comp;
-    memset(r->param_written, 0, n);
-    for (int f = 0; f < r->nfields; f++)
-        r->last_write[f] = -1;
-    r->end_written = arena_alloc(a, sizeof(bool *) * (size_t)(comp->intervals.len + 1));
-    int pos = 0;
-    for (int i = 0; i < comp->intervals.len; i++) {
-        IrInterval *iv = comp->intervals.items[i];
-        r->end_written[i] = arena_alloc(a, n);
-        definite_writes(r, &iv->stmts, r->end_written[i]);
-        for (int j = 0; j < iv->stmts.len; j++, pos++) {
-            r->top_writes.len = 0;
-            collect_writes(r, &(IrStmtVec){&iv->stmts.items[j], 1, 1});
-            for (int w = 0; w < r->top_writes.len; w++) {
-                IrField *f = r->top_writes.items[w];
-                r->last_write[f->id] = pos;
-                if (f->kind == IR_PARAM_FIELD)
-                    r->param_written[f->id] = true;
-            }
-        }
-    }
-    r->pos = 0;
-    for (int i = 0; i < comp->intervals.len; i++) {
-        r->iv_index = i;
-        r->iv = comp->intervals.items[i];
-        memset(r->written, 0, n);
-        for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
-            r->top = r->iv->stmts.items[j];
-            r->top_writes.len = 0;
-            collect_writes(r, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1});
-            rules_stmt(r, r->top);
-        }
-    }
-    for (int i = 0; i < comp->intervals.len; i++) {
-        IrInterval *iv = comp->intervals.items[i];
-        for (int f = 0; f < r->nfields; f++)
-            if (r->end_written[i][f])
-                vec_push(a, &r->avail[f], ((LevelRange){iv->lo, iv->hi}));
-    }
-}
-
-/* Checks the rules of language.md sections 5 and 6 on reads: see above. */
-static void check_access_rules(Sema *s, IrStencil *st)
-{
-    Arena *a = s->c->arena;
-    Rules r = {.s = s, .st = st, .nfields = st->fields.len};
-    size_t n = (size_t)r.nfields + 1;
-    r.param_written = arena_alloc(a, sizeof(bool) * n);
-    r.last_write = arena_alloc(a, sizeof(int) * n);
-    r.written = arena_alloc(a, sizeof(bool) * n);
-    r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
-    for (int i = 0; i < st->computations.len && !diag_full(&s->c->diag); i++)
-        rules_computation(&r, st->computations.items[i]);
 }
 
 /* ------------------------------------------------------------- a stencil */
@@ -1884,27 +1555,35 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
         if (ast->body.items[i].kind == ITEM_BOUNDARY)
             lower_boundary(s, ast->body.items[i].boundary);
     check_intents(s, ast);
-    if (s->c->diag.errors == errors)   /* the rules assume a complete IR */
-        check_access_rules(s, st);
-    unique_names(s, st);
+    st->complete = s->c->diag.errors == errors;
     s->scope = NULL;
     return st;
 }
 
-void sema_lower(Compiler *c)
+void sema_check_program(Compiler *c)
 {
     c->ir = arena_alloc(c->arena, sizeof *c->ir);
-    if (!c->main)
-        return;
-    Sema s = {.c = c};
-    setup_modules(&s);
-    collect_globals(&s);
-    check_functions(&s);
-    evaluate_consts(&s);
+    Sema *s = c->sema = arena_alloc(c->arena, sizeof *s);
+    s->c = c;
+    setup_modules(s);
+    collect_globals(s);
+    check_functions(s);
+    evaluate_consts(s);
     Module *main = c->main;
     if (main->stencils.len == 0)
         diag_warning(&c->diag, (Loc){main->path, 0, 0},
                      "no stencil is defined in this file; the generated code declares nothing");
-    for (int i = 0; i < main->stencils.len && !diag_full(&c->diag); i++)
-        vec_push(c->arena, &c->ir->stencils, lower_stencil(&s, main->stencils.items[i]));
+}
+
+IrStencil *sema_lower_stencil(Compiler *c, int i)
+{
+    IrStencil *st = lower_stencil(c->sema, c->main->stencils.items[i]);
+    vec_push(c->arena, &c->ir->stencils, st);
+    return st;
+}
+
+void sema_unique_names(Compiler *c)
+{
+    for (int i = 0; c->ir && i < c->ir->stencils.len; i++)
+        unique_names(c, c->ir->stencils.items[i]);
 }

@@ -11,7 +11,7 @@
 #include "testutil.h"
 
 /* Compiles text (with -D defines "NAME=VALUE", NULL-terminated) through
- * sema_lower and, when that found no error, ext_compute. */
+ * the semantic passes (comp_lower) and, when they found no error, ext_compute. */
 static void compile_with(Comp *k, const char *text, const char *const *defines)
 {
     comp_open(k);

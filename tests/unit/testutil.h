@@ -41,13 +41,18 @@ static inline void comp_open(Comp *k)
 }
 
 /* Parses text as the main module "t.stn", which must be free of syntax
- * errors, resolves its imports and lowers it (sema_lower). */
+ * errors, resolves its imports, lowers each stencil and checks its access
+ * rules (then, without errors, sema_unique_names), as the driver does. */
 static inline void comp_lower(Comp *k, const char *text)
 {
     k->c->main = parse_string(k->c, "t.stn", text);
     ck_assert_msg(k->c->main && k->c->diag.errors == 0, "syntax errors in the test program");
     import_resolve(k->c);
-    sema_lower(k->c);
+    sema_check_program(k->c);
+    for (int i = 0; i < k->c->main->stencils.len && !diag_full(&k->c->diag); i++)
+        access_check(k->c, sema_lower_stencil(k->c, i));
+    if (k->c->diag.errors == 0)
+        sema_unique_names(k->c);
 }
 
 /* After comp_lower, which must have found no error: ext_compute. */
