@@ -180,6 +180,11 @@ typedef enum {
     RED_OPS(X)
 #undef X
 } RedOp;
+enum {
+#define X(id, name) +1
+    NRED_OPS = 0 RED_OPS(X)
+#undef X
+};
 extern const char *const red_op_names[];
 
 /* A K level of an interval bound: `3` is {false, 3}, `end` {true, 0},

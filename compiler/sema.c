@@ -679,9 +679,8 @@ static Typed lower_access(Sema *s, const Expr *e)
 
 static bool is_reduction_name(const char *name, RedOp *op)
 {
-    static const char *const names[] = {"sum", "min", "max"};
-    for (int i = 0; i < 3; i++) {
-        if (strcmp(name, names[i]) == 0) {
+    for (int i = 0; i < NRED_OPS; i++) {
+        if (strcmp(name, red_op_names[i]) == 0) {
             *op = (RedOp)i;
             return true;
         }
