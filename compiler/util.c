@@ -156,29 +156,13 @@ const int op_precedence[] = {
 #undef X
 };
 
-const char *const iter_order_names[] = {
-#define X(id, name) [id] = name,
-    ITER_ORDERS(X)
-#undef X
-};
-
-const char *const bc_kind_names[] = {
-#define X(id, name) [id] = name,
-    BC_KINDS(X)
-#undef X
-};
-
-const char *const red_op_names[] = {
-#define X(id, name) [id] = name,
-    RED_OPS(X)
-#undef X
-};
-
-const char *const ir_temp_class_names[] = {
-#define X(id, name) [id] = name,
-    IR_TEMP_CLASSES(X)
-#undef X
-};
+/* The names of a list X(ID, NAME): table[ID] = NAME. */
+#define NAME_ENTRY(id, name) [id] = name,
+const char *const iter_order_names[] = {ITER_ORDERS(NAME_ENTRY)};
+const char *const bc_kind_names[] = {BC_KINDS(NAME_ENTRY)};
+const char *const red_op_names[] = {RED_OPS(NAME_ENTRY)};
+const char *const ir_temp_class_names[] = {IR_TEMP_CLASSES(NAME_ENTRY)};
+#undef NAME_ENTRY
 
 const char *const builtin_names[] = {
 #define X(id, name, nargs) [id] = name,

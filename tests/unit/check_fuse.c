@@ -236,37 +236,63 @@ END_TEST
  * The plan once gave up past fixed array sizes, so that a program crossing
  * one got another plan. Each test runs at and past the old limit. */
 
-/* A text built with printf-like appends (freed by the caller). */
-typedef struct {
-    char *buf;
-    size_t len;
-    FILE *f;
-} Text;
-
-static void text_open(Text *t)
+/* A program made by gen(f, n) for size n, compiled (the text is copied by
+ * the parser, and freed here). */
+static IrStencil *compile_generated(Comp *k, void (*gen)(FILE *f, int n), int n)
 {
-    t->buf = NULL;
-    t->len = 0;
-    t->f = open_memstream(&t->buf, &t->len);
-}
-
-static char *text_close(Text *t)
-{
-    fclose(t->f);
-    return t->buf;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gen(f, n);
+    fclose(f);
+    IrStencil *st = compile(k, text);
+    free(text);
+    return st;
 }
 
 /* The n-th of the horizontal offsets (di, dj), |di|, |dj| <= 8, in a fixed
- * order: n = 0 .. 288. */
-static void nth_offset(int n, int *di, int *dj)
+ * order: "i+3, j-8" for n = 0 .. 288. */
+static void print_offset(FILE *f, int di, int dj)
 {
-    *di = n % 17 - 8;
-    *dj = n / 17 - 8;
+    fprintf(f, "i%s%d, j%s%d", di < 0 ? "-" : "+", abs(di), dj < 0 ? "-" : "+", abs(dj));
 }
 
-static const char *sign(int d)
+static void nth_offset(FILE *f, int n)
 {
-    return d < 0 ? "-" : "+";
+    print_offset(f, n % 17 - 8, n / 17 - 8);
+}
+
+/* " + name[OFFSET]" for the first n offsets of nth_offset. */
+static void print_reads(FILE *f, const char *name, int n)
+{
+    for (int x = 0; x < n; x++) {
+        fprintf(f, " + %s[", name);
+        nth_offset(f, x);
+        fprintf(f, "]");
+    }
+}
+
+/* For each n of counts, the plan of the program gen(n) recomputes t by
+ * nproducer statements. */
+static void assert_recomputed(void (*gen)(FILE *f, int n), const int *counts, size_t ncounts,
+                              int nproducer)
+{
+    for (size_t c = 0; c < ncounts; c++) {
+        Comp k;
+        const IrField *t = field(compile_generated(&k, gen, counts[c]), "t");
+        ck_assert_msg(t->temp_class == IR_TEMP_RECOMPUTE, "n = %d: t is %s", counts[c],
+                      ir_temp_class_names[t->temp_class]);
+        ck_assert_int_eq(t->nproducer, nproducer);
+        done(&k);
+    }
+}
+
+/* t = 2 * u, read at n distinct offsets. */
+static void gen_offsets(FILE *f, int n)
+{
+    fprintf(f, "stencil s(field<double> u, field<double> o) {\n  double t = 2.0 * u;\n  o = 0.0");
+    print_reads(f, "t", n);
+    fprintf(f, ";\n}\n");
 }
 
 /* plan_recompute kept at most 64 distinct read offsets (past them: not
@@ -275,25 +301,17 @@ static const char *sign(int d)
 START_TEST(recompute_offsets)
 {
     static const int counts[] = {63, 64, 65, 100};
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        Text t;
-        text_open(&t);
-        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n  double t = 2.0 * u;\n  o = 0.0");
-        for (int n = 0; n < counts[c]; n++) {
-            int di, dj;
-            nth_offset(n + 1, &di, &dj);   /* not (-8, -8) twice: n + 1 is distinct */
-            fprintf(t.f, " + t[i%s%d, j%s%d]", sign(di), abs(di), sign(dj), abs(dj));
-        }
-        fprintf(t.f, ";\n}\n");
-        char *text = text_close(&t);
-        Comp k;
-        IrStencil *st = compile(&k, text);
-        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d reads", counts[c]);
-        done(&k);
-        free(text);
-    }
+    assert_recomputed(gen_offsets, counts, sizeof counts / sizeof *counts, 1);
 }
 END_TEST
+
+/* t = the sum of n reads of u, corrected by an if, read once at i+1. */
+static void gen_kernel_reads(FILE *f, int n)
+{
+    fprintf(f, "stencil s(field<double> u, field<double> o) {\n  double t = 0.0");
+    print_reads(f, "u", n);
+    fprintf(f, ";\n  if (t > 1.0) t = 1.0;\n  o = t[i+1];\n}\n");
+}
 
 /* plan_recompute_kernels kept at most 64 distinct reads of the producing
  * kernel (lp; past them: not recomputed). Its kernel t = sum of n reads of
@@ -305,26 +323,29 @@ END_TEST
 START_TEST(recompute_kernel_reads)
 {
     static const int counts[] = {63, 64, 65, 200};
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        Text t;
-        text_open(&t);
-        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n  double t = 0.0");
-        for (int n = 0; n < counts[c]; n++) {
-            int di, dj;
-            nth_offset(n, &di, &dj);
-            fprintf(t.f, " + u[i%s%d, j%s%d]", sign(di), abs(di), sign(dj), abs(dj));
-        }
-        fprintf(t.f, ";\n  if (t > 1.0) t = 1.0;\n  o = t[i+1];\n}\n");
-        char *text = text_close(&t);
-        Comp k;
-        IrStencil *st = compile(&k, text);
-        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d reads", counts[c]);
-        ck_assert_int_eq(field(st, "t")->nproducer, 2);
-        done(&k);
-        free(text);
-    }
+    assert_recomputed(gen_kernel_reads, counts, sizeof counts / sizeof *counts, 2);
 }
 END_TEST
+
+/* t = four reads of u along I, corrected by an if, read at j-1 and j+1 by a
+ * statement that first loads w at n distinct offsets, then u where t's
+ * shifted reads do. */
+static void gen_consumer_loads(FILE *f, int n)
+{
+    fprintf(f, "stencil s(field<double> u, field<double> w, field<double> o) {\n"
+               "  double t = u[i-2] + u[i-1] + u[i+1] + u[i+2];\n"
+               "  if (t > 1.0) t = 1.0;\n  o = 0.0");
+    print_reads(f, "w", n);
+    fprintf(f, " + t[j-1] + t[j+1]");
+    for (int dj = -1; dj <= 1; dj += 2)
+        for (int di = -2; di <= 2; di++)
+            if (di) {
+                fprintf(f, " + u[");
+                print_offset(f, di, dj);
+                fprintf(f, "]");
+            }
+    fprintf(f, ";\n}\n");
+}
 
 /* plan_recompute_kernels counted at most 256 distinct loads of the consumers
  * (cons): loads past them were taken for extra ones. The kernel t = four
@@ -332,35 +353,28 @@ END_TEST
  * j+1: a tile costs 4 + 1 + 2 = 7 elements; recomputing, the 8 shifted reads
  * of u, none extra when the consumer loads them itself, and 10 x (2 - 1) =
  * 10 <= 16 extra operations: recomputed. The consumer first loads w at n
- * distinct offsets (n = 250: 8 + 250 < 256; n = 256, 300: the u loads came
+ * distinct offsets (n = 250: 8 + 250 < 256; n = 256, 280: the u loads came
  * past the limit, all 8 extra > 7: a tile). */
 START_TEST(recompute_consumer_loads)
 {
-    static const int counts[] = {250, 256, 300};
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        Text t;
-        text_open(&t);
-        fprintf(t.f, "stencil s(field<double> u, field<double> w, field<double> o) {\n"
-                     "  double t = u[i-2] + u[i-1] + u[i+1] + u[i+2];\n"
-                     "  if (t > 1.0) t = 1.0;\n  o = 0.0");
-        for (int n = 0; n < counts[c]; n++)
-            fprintf(t.f, " + w[i%s%d, j%s%d]", sign(n % 20 - 10), abs(n % 20 - 10),
-                    sign(n / 20 - 8), abs(n / 20 - 8));
-        fprintf(t.f, " + t[j-1] + t[j+1]");
-        for (int j = -1; j <= 1; j += 2)
-            for (int i = -2; i <= 2; i++)
-                if (i)
-                    fprintf(t.f, " + u[i%s%d, j%s1]", sign(i), abs(i), sign(j));
-        fprintf(t.f, ";\n}\n");
-        char *text = text_close(&t);
-        Comp k;
-        IrStencil *st = compile(&k, text);
-        ck_assert_msg(field(st, "t")->temp_class == IR_TEMP_RECOMPUTE, "%d loads", counts[c]);
-        done(&k);
-        free(text);
-    }
+    static const int counts[] = {250, 256, 280};
+    assert_recomputed(gen_consumer_loads, counts, sizeof counts / sizeof *counts, 2);
 }
 END_TEST
+
+/* n temporaries, each written by its own statement, read at i-1, k-1 and
+ * at i+1 in a later computation. */
+static void gen_many_statements(FILE *f, int n)
+{
+    fprintf(f, "stencil s(field<double> u, field<double> o) {\n"
+               "  computation(parallel) { interval(0, end) {\n");
+    for (int x = 0; x < n; x++)
+        fprintf(f, "    double t%d = u * %d.0;\n", x, x + 1);
+    fprintf(f, "  } }\n  computation(parallel) { interval(1, end) {\n    o = 0.0");
+    for (int x = 0; x < n; x++)
+        fprintf(f, " + t%d[i-1, k-1] + t%d[i+1]", x, x);
+    fprintf(f, ";\n  } }\n}\n");
+}
 
 /* The openmp emitter grew FULL halos over at most 256 pending statements of
  * an interval (the first ones were dropped); extents.c now computes every
@@ -373,19 +387,8 @@ START_TEST(alloc_halo_many_statements)
 {
     static const int counts[] = {255, 256, 300};
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        Text t;
-        text_open(&t);
-        fprintf(t.f, "stencil s(field<double> u, field<double> o) {\n"
-                     "  computation(parallel) { interval(0, end) {\n");
-        for (int n = 0; n < counts[c]; n++)
-            fprintf(t.f, "    double t%d = u * %d.0;\n", n, n + 1);
-        fprintf(t.f, "  } }\n  computation(parallel) { interval(1, end) {\n    o = 0.0");
-        for (int n = 0; n < counts[c]; n++)
-            fprintf(t.f, " + t%d[i-1, k-1] + t%d[i+1]", n, n);
-        fprintf(t.f, ";\n  } }\n}\n");
-        char *text = text_close(&t);
         Comp k;
-        IrStencil *st = compile(&k, text);
+        IrStencil *st = compile_generated(&k, gen_many_statements, counts[c]);
         for (int n = 0; n < counts[c]; n++) {
             char name[16];
             snprintf(name, sizeof name, "t%d", n);
@@ -398,7 +401,6 @@ START_TEST(alloc_halo_many_statements)
             ck_assert_int_eq(f->alloc_halo[AXIS_K][1], 0);
         }
         done(&k);
-        free(text);
     }
 }
 END_TEST
