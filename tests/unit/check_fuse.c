@@ -232,6 +232,59 @@ START_TEST(barriers)
 }
 END_TEST
 
+/* The backend's plan parameters decide, not constants of the pass. hdiff
+ * with openmp's parameters: l a tile, flx and fly recomputed (hdiff_plan).
+ * Without tiles, l (read at offsets by other kernels) can only be FULL;
+ * with no extra operations allowed, flx and fly (read at two offsets, about
+ * 10 operations each) are not recomputed but tiles. c = u[i+1] * 3.0 (3
+ * nodes, one load) read at 7 offsets is substituted with a limit of 3 nodes;
+ * with 2, recomputing its kernel would add 3 x (7 - 1) = 18 > 16 operations:
+ * a tile. */
+START_TEST(plan_params)
+{
+    PlanParams p = *backend_openmp.plan;
+    p.tiles = false;
+    Comp k;
+    comp_open(&k);
+    comp_lower(&k, HDIFF_STN);
+    comp_extents(&k);
+    fuse_plan(k.c, &p);
+    IrStencil *st = stencil0(&k);
+    ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_FULL);
+    ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_RECOMPUTE);
+    done(&k);
+
+    p = *backend_openmp.plan;
+    p.recompute_max_ops = 0;
+    comp_open(&k);
+    comp_lower(&k, HDIFF_STN);
+    comp_extents(&k);
+    fuse_plan(k.c, &p);
+    st = stencil0(&k);
+    ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_TILE);
+    ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_TILE);
+    ck_assert_int_eq(field(st, "fly")->temp_class, IR_TEMP_TILE);
+    done(&k);
+
+    static const char *const prog =
+        "stencil s(field<double> u, field<double> o) {\n"
+        "  double c = u[i+1] * 3.0;\n"
+        "  o = c[i-1] + c[i+1] + c[j-1] + c[j+1] + c[i-2] + c[i+2] + c[j+2];\n"
+        "}\n";
+    for (int nodes = 2; nodes <= 3; nodes++) {
+        p = *backend_openmp.plan;
+        p.recompute_max_nodes = nodes;
+        comp_open(&k);
+        comp_lower(&k, prog);
+        comp_extents(&k);
+        fuse_plan(k.c, &p);
+        IrTempClass want = nodes == 3 ? IR_TEMP_RECOMPUTE : IR_TEMP_TILE;
+        ck_assert_int_eq(field(stencil0(&k), "c")->temp_class, want);
+        done(&k);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------ former limits of fuse.c
  * The plan once gave up past fixed array sizes, so that a program crossing
  * one got another plan. Each test runs at and past the old limit. */
@@ -418,6 +471,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, column_group_lifetimes);
     tcase_add_test(tc, row_lags);
     tcase_add_test(tc, tile_slices);
+    tcase_add_test(tc, plan_params);
     tcase_add_test(tc, recompute_offsets);
     tcase_add_test(tc, recompute_kernel_reads);
     tcase_add_test(tc, recompute_consumer_loads);
