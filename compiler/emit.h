@@ -198,4 +198,40 @@ void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const 
 /* Ends the source (back from .stn lines) and flushes header and source; false on error. */
 bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
 
+/* --- emit_point.c: the body of one point of a planned kernel (fuse.c), for
+ * every backend that follows the plan: scalars as locals, recomputed
+ * temporaries (per read offset, or substituted), the kernel's statements;
+ * arrays and tiles through the backend's access hook. */
+typedef struct EmitPoint EmitPoint;
+struct EmitPoint {
+    EmitStencil *es;
+    Out *o;                   /* where the body goes */
+    const char *kk;           /* the loop variable of column reductions */
+    const char *red_acc;      /* the accumulator a full reduction updates */
+    /* prints the element of f (an array or a tile: the backend's) at offset
+     * off (the read's, shifted) from the point of cx; write: the destination
+     * of an assignment, always inside the domain */
+    void (*access)(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES],
+                   bool write);
+    void *user;               /* the backend's state, for access */
+    /* while emitting */
+    int64_t shift[NAXES];     /* the read offset a recomputed temporary is evaluated at */
+    const IrField *producing; /* the statement-recomputed temporary being computed */
+    VEC(struct EmitRecomputed {
+        const IrField *f;
+        int64_t off[NAXES];
+        const char *name;     /* its local at that read offset */
+    }) rc;
+    VEC(const IrField *) scalars;
+    int *scalar_mark, scalar_stamp;
+};
+/* Starts p for stencil es (the backend sets o, red_acc, access, user). */
+void emit_point_init(EmitPoint *p, EmitStencil *es, const char *kk);
+/* The expression context of the point (i, j, kvar): cx->user is p. */
+EmitExprCtx emit_point_expr_ctx(EmitPoint *p, const char *kvar);
+/* Prints a read of f at offset off (then shifted) from the point of cx. */
+void emit_point_load(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES]);
+/* The body of one point of kernel k of iv (kvar: the level's variable). */
+void emit_point_body(EmitPoint *p, const IrInterval *iv, const IrKernel *k, const char *kvar);
+
 #endif /* GTCC_EMIT_H */

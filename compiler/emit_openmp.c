@@ -79,13 +79,6 @@ typedef struct {
     const char *name, *off;   /* tiles: pointer, per-block offset */
 } Buffer;
 
-/* The local holding a statement-recomputed temporary at one read offset. */
-typedef struct {
-    const IrField *f;
-    int64_t off[NAXES];
-    const char *name;
-} RecomputedAt;
-
 typedef struct {
     Compiler *c;
     Out *o;
@@ -100,14 +93,7 @@ typedef struct {
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
-    int64_t shift[NAXES];     /* a recomputed temporary's read offset */
-    const char *red_loc;      /* the reduction accumulator of the current kernel */
-    /* locals holding statement-recomputed temporaries at read offsets */
-    VEC(RecomputedAt) rc;
-    /* point_body: the scalars of the kernel, and their marks (per field id) */
-    VEC(const IrField *) scalars;
-    int *scalar_mark, scalar_stamp;
-    const IrField *producing; /* emitting the producer of this temporary */
+    EmitPoint point;          /* the point body of the kernel being emitted */
     /* the column path: k-cached fields, per field id the levels carried (0:
      * none) and their locals, [d] holding level k - d (forward) or k + d */
     int *kc_depth;
@@ -172,52 +158,23 @@ static void emit_declare_reductions(Out *o)
 
 /* ============================================================ expressions */
 
-static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+/* An array or a tile at offset off from the point of cx (emit_point.c
+ * handles scalars and recomputed temporaries). */
+static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES],
+                       bool write)
 {
-    Omp *m = cx->user;
+    Omp *m = ((EmitPoint *)cx->user)->user;
     Arena *arena = m->c->arena;
-    const IrField *f = e->load.field;
-    int64_t off[NAXES];
-    for (int a = 0; a < NAXES; a++)
-        off[a] = e->load.offset[a] + m->shift[a];
-    if (f->kind == IR_TEMP) {
-        switch (f->temp_class) {
-        case IR_TEMP_RECOMPUTE: {
-            if (plan_stmt_recompute(f)) {
-                for (int r = 0; r < m->rc.len; r++)
-                    if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof off)) {
-                        emit_text(o, "%s", m->rc.items[r].name);
-                        return;
-                    }
-                gtcc_die("recomputed temporary '%s' has no local", f->name);
-            }
-            int64_t saved[NAXES];
-            memcpy(saved, m->shift, sizeof saved);
-            memcpy(m->shift, off, sizeof off);
-            emit_text(o, "(");
-            emit_expr(o, cx, f->producer[0]->assign.value);
-            emit_text(o, ")");
-            memcpy(m->shift, saved, sizeof saved);
-            return;
-        }
-        case IR_TEMP_SCALAR:
-            emit_text(o, "%s", m->es->field[f->id]);
-            return;
-        case IR_TEMP_TILE: {
-            const Buffer *b = &m->bufs[f->buffer];
-            emit_text(o, "%s[%s + %s + ((%s) & %" PRId64 ") * %" PRId64 "]", b->name, b->off,
-                      emit_offset(arena, cx->idx[AXIS_I], off[AXIS_I]),
-                      emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->height - 1,
-                      b->width);
-            return;
-        }
-        case IR_TEMP_FULL:
-            break;
-        }
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
+        const Buffer *b = &m->bufs[f->buffer];
+        emit_text(o, "%s[%s + %s + ((%s) & %" PRId64 ") * %" PRId64 "]", b->name, b->off,
+                  emit_offset(arena, cx->idx[AXIS_I], off[AXIS_I]),
+                  emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->height - 1, b->width);
+        return;
     }
     /* a k-cached value of a level just computed (never a column reduction's
      * read, which runs over the whole column) */
-    if (m->kc_depth && m->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
+    if (!write && m->kc_depth && m->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
         cx->idx[AXIS_K] != m->kk) {
         int64_t d = off[AXIS_K] * m->kc_dir;
         if (d >= 1 && d <= m->kc_depth[f->id]) {
@@ -228,7 +185,7 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     /* an array: position per axis, remapped where a boundary condition applies */
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
-        remap[a] = m->safe || (a == AXIS_K && cx->idx[a] == m->kk);
+        remap[a] = !write && (m->safe || (a == AXIS_K && cx->idx[a] == m->kk));
     EmitRead r = emit_read(arena, m->es, f, cx->idx, off, remap);
     const char *const *pos = r.pos;
     emit_read_open(o, &r, f->type);
@@ -260,162 +217,11 @@ static void omp_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     emit_read_close(o, &r);
 }
 
-static EmitExprCtx omp_ctx(Omp *m, const char *kvar)
-{
-    return emit_point_ctx(m->es, kvar, omp_load, m);
-}
-
-/* ============================================================ statements */
-
-static void omp_point_stmt(Omp *m, const IrStmt *s, const char *kvar);
-
-static void point_stmts(Omp *m, const IrStmtVec *v, const char *kvar)
-{
-    for (int i = 0; i < v->len; i++)
-        omp_point_stmt(m, v->items[i], kvar);
-}
-
-/* One statement at the point (i, j, kvar). */
-static void omp_point_stmt(Omp *m, const IrStmt *s, const char *kvar)
-{
-    Out *o = m->o;
-    EmitExprCtx cx = omp_ctx(m, kvar);
-    switch (s->kind) {
-    case IR_ASSIGN: {
-        const IrField *f = s->assign.dst;
-        if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f != m->producing)
-            return;
-        emit_hoist_columns(o, &cx, s->assign.value, s->loc, m->kk);
-        if (f == m->producing) {
-            /* the local for the current read offset */
-            emit_begin_stn_line(o, s->loc);
-            IrExpr dst = {.kind = IR_LOAD, .type = f->type, .shape = f->axes, .loc = s->loc};
-            dst.load.field = (IrField *)f;
-            omp_load(o, &cx, &dst);
-            emit_text(o, " = ");
-            emit_expr(o, &cx, s->assign.value);
-            emit_text(o, ";");
-            emit_end_line(o);
-            return;
-        }
-        IrExpr dst = {.kind = IR_LOAD, .type = f->type, .shape = f->axes, .loc = s->loc};
-        dst.load.field = (IrField *)f;
-        emit_begin_stn_line(o, s->loc);
-        int64_t saved[NAXES];
-        memcpy(saved, m->shift, sizeof saved);
-        memset(m->shift, 0, sizeof m->shift);
-        bool safe = m->safe;
-        m->safe = false;   /* writes are always inside the domain */
-        omp_load(o, &cx, &dst);
-        m->safe = safe;
-        memcpy(m->shift, saved, sizeof saved);
-        emit_text(o, " = ");
-        emit_expr(o, &cx, s->assign.value);
-        emit_text(o, ";");
-        emit_end_line(o);
-        return;
-    }
-    case IR_REDUCE: {
-        emit_hoist_columns(o, &cx, s->reduce.value, s->loc, m->kk);
-        Type t = s->reduce.dst->type;
-        emit_begin_stn_line(o, s->loc);
-        emit_reduce_open(o, s->reduce.op, t, m->red_loc);
-        emit_expr_prec(o, &cx, s->reduce.value, t == TY_BOOL && s->reduce.op != RED_SUM ? 6 : 0);
-        emit_reduce_close(o, s->reduce.op, t);
-        emit_text(o, ";");
-        emit_end_line(o);
-        return;
-    }
-    case IR_IF:
-        if (!m->producing && plan_stmt_recomputed(s))
-            return;
-        emit_hoist_columns(o, &cx, s->iff.cond, s->loc, m->kk);
-        emit_begin_stn_line(o, s->loc);
-        emit_text(o, "if (");
-        emit_expr(o, &cx, s->iff.cond);
-        emit_text(o, ") {");
-        emit_end_line(o);
-        o->indent++;
-        point_stmts(m, &s->iff.then, kvar);
-        o->indent--;
-        if (s->iff.els.len) {
-            emit_line(o, "} else {");
-            o->indent++;
-            point_stmts(m, &s->iff.els, kvar);
-            o->indent--;
-        }
-        emit_line(o, "}");
-        return;
-    }
-}
-
-/* The scalars a kernel accesses, in order of first access: m->scalars, each
- * once (m->scalar_mark[id] == m->scalar_stamp marks the ones taken). */
-static void scalar_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    Omp *m = ctx;
-    if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_SCALAR ||
-        m->scalar_mark[f->id] == m->scalar_stamp)
-        return;
-    m->scalar_mark[f->id] = m->scalar_stamp;
-    vec_push(m->c->arena, &m->scalars, f);
-}
-
-/* Collects the (temporary, offset) pairs a kernel recomputes (producers read
- * no statement-recomputed temporary, so their order does not matter). */
-static void rc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    Omp *m = ctx;
-    if (!plan_stmt_recompute(f))
-        return;
-    for (int r = 0; r < m->rc.len; r++)
-        if (m->rc.items[r].f == f && !memcmp(m->rc.items[r].off, off, sizeof m->rc.items[r].off))
-            return;
-    RecomputedAt at = {f, {off[0], off[1], off[2]}, NULL};
-    at.name = emit_unique(m->c->arena, &m->es->names,
-                          arena_printf(m->c->arena, "%s_%d", m->es->field[f->id], m->rc.len));
-    vec_push(m->c->arena, &m->rc, at);
-}
-
-/* The body of one point of kernel k. */
+/* The point body of kernel k (kvar: the level's variable). */
 static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const char *kvar)
 {
-    Out *o = m->o;
-    m->scalars.len = 0;
-    m->scalar_stamp++;
-    for (int s = k->first; s < k->first + k->count; s++)
-        plan_visit_stmt(iv->stmts.items[s], scalar_visit, m);
-    for (int i = 0; i < m->scalars.len; i++) {
-        const IrField *f = m->scalars.items[i];
-        emit_begin_line(o);
-        emit_text(o, "%s %s = ", emit_c_type(f->type), m->es->field[f->id]);
-        emit_const(o, f->type, 0, 0.0);
-        emit_text(o, ";");
-        emit_end_line(o);
-    }
-    /* statement-recomputed temporaries, once per read offset, into locals;
-     * producers may read other ones (recomputed first) */
-    m->rc.len = 0;
-    for (int s = k->first; s < k->first + k->count; s++)
-        plan_visit_stmt(iv->stmts.items[s], rc_visit, m);
-    for (int r = 0; r < m->rc.len; r++) {
-        const IrField *f = m->rc.items[r].f;
-        emit_begin_line(o);
-        emit_text(o, "%s %s = ", emit_c_type(f->type), m->rc.items[r].name);
-        emit_const(o, f->type, 0, 0.0);
-        emit_text(o, ";");
-        emit_end_line(o);
-        int64_t saved[NAXES];
-        memcpy(saved, m->shift, sizeof saved);
-        memcpy(m->shift, m->rc.items[r].off, sizeof saved);
-        m->producing = f;
-        for (int i = 0; i < f->nproducer; i++)
-            omp_point_stmt(m, f->producer[i], kvar);
-        m->producing = NULL;
-        memcpy(m->shift, saved, sizeof saved);
-    }
-    for (int s = k->first; s < k->first + k->count; s++)
-        omp_point_stmt(m, iv->stmts.items[s], kvar);
+    m->point.o = m->o;
+    emit_point_body(&m->point, iv, k, kvar);
 }
 
 /* ============================================================ loops */
@@ -528,7 +334,7 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
                            ? arena_printf(arena, "GT_OMP(omp simd reduction(%s:%s))",
                                           reduction_id(reach.reduce->reduce.op,
                                                        reach.reduce->reduce.dst->type),
-                                          m->red_loc)
+                                          m->point.red_acc)
                            : "GT_OMP(omp simd)";
     /* the rows that may read outside along J or K */
     const char *row_safe = NULL;
@@ -680,7 +486,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     if (reduce) {
         rt = reduce->reduce.dst->type;
         part = emit_unique(arena, &m->es->names, "partial");
-        m->red_loc = emit_unique(arena, &m->es->names, "local");
+        m->point.red_acc = emit_unique(arena, &m->es->names, "local");
     }
     emit_line(o, "{");
     o->indent++;
@@ -707,7 +513,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         o->indent++;
         if (reduce) {
             emit_begin_line(o);
-            emit_text(o, "%s %s = ", emit_c_type(rt), m->red_loc);
+            emit_text(o, "%s %s = ", emit_c_type(rt), m->point.red_acc);
             emit_red_identity(o, reduce->reduce.op, rt);
             emit_text(o, ";");
             emit_end_line(o);
@@ -766,7 +572,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_line(o, "}");
     if (region) {
         if (reduce)
-            emit_line(o, "%s[omp_get_thread_num()] = %s;", part, m->red_loc);
+            emit_line(o, "%s[omp_get_thread_num()] = %s;", part, m->point.red_acc);
         o->indent--;
         emit_line(o, "}");
     }
@@ -948,13 +754,11 @@ static void load_into(Omp *m, const IrField *f, int64_t dk, const char *dst)
 {
     int *saved = m->kc_depth;
     m->kc_depth = NULL;
-    IrExpr e = {.kind = IR_LOAD, .type = f->type, .shape = f->axes};
-    e.load.field = (IrField *)f;
-    e.load.offset[AXIS_K] = dk;
-    EmitExprCtx cx = omp_ctx(m, "k");
+    const int64_t off[NAXES] = {0, 0, dk};
+    EmitExprCtx cx = emit_point_expr_ctx(&m->point, "k");
     emit_begin_line(m->o);
     emit_text(m->o, "%s = ", dst);
-    omp_load(m->o, &cx, &e);
+    emit_point_load(m->o, &cx, f, off);
     emit_text(m->o, ";");
     emit_end_line(m->o);
     m->kc_depth = saved;
@@ -1172,7 +976,6 @@ static void omp_analyse(Omp *m)
     m->sj = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->sk = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->rp = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
-    m->scalar_mark = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
         if (fd->kind == IR_TEMP && fd->temp_class != IR_TEMP_FULL)
@@ -1192,6 +995,9 @@ static void omp_analyse(Omp *m)
     m->bj = emit_unique(arena, &es->names, "bj");
     m->unit = emit_unique(arena, &es->names, "unit");
     m->kk = emit_unique(arena, &es->names, "kk");
+    emit_point_init(&m->point, es, m->kk);
+    m->point.access = omp_access;
+    m->point.user = m;
     /* buffers: FULL and TILE ids are numbered apart by fuse.c; keep them apart here */
     int maxb = 0;
     for (int f = 0; f < nf; f++)

@@ -1,0 +1,221 @@
+/* emit_point.c: the body of one point of a planned kernel, for every backend
+ * that follows the plan of fuse.c.
+ *
+ * What the plan means at a point is the same on every target: a SCALAR
+ * temporary is a local of the body; a statement-recomputed temporary is
+ * computed once per read offset into locals at the top of the body (its
+ * producing statements run again, shifted by the offset); an
+ * expression-recomputed one is substituted, shifted, at each read; the
+ * statements of the kernel follow, their `if`s as C `if`s. Only arrays and
+ * tiles are the backend's: it prints them through EmitPoint.access. */
+#include <string.h>
+
+#include "emit.h"
+
+void emit_point_init(EmitPoint *p, EmitStencil *es, const char *kk)
+{
+    memset(p, 0, sizeof *p);
+    p->es = es;
+    p->kk = kk;
+    p->scalar_mark = arena_alloc(es->arena, sizeof(int) * (size_t)(es->st->fields.len + 1));
+}
+
+/* A load at the point: recomputed temporaries and scalars here, arrays and
+ * tiles through the backend. */
+static void point_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    EmitPoint *p = cx->user;
+    const IrField *f = e->load.field;
+    int64_t off[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        off[a] = e->load.offset[a] + p->shift[a];
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE) {
+        if (plan_stmt_recompute(f)) {
+            for (int r = 0; r < p->rc.len; r++)
+                if (p->rc.items[r].f == f && !memcmp(p->rc.items[r].off, off, sizeof off)) {
+                    emit_text(o, "%s", p->rc.items[r].name);
+                    return;
+                }
+            gtcc_die("recomputed temporary '%s' has no local", f->name);
+        }
+        int64_t saved[NAXES];
+        memcpy(saved, p->shift, sizeof saved);
+        memcpy(p->shift, off, sizeof off);
+        emit_text(o, "(");
+        emit_expr(o, cx, f->producer[0]->assign.value);
+        emit_text(o, ")");
+        memcpy(p->shift, saved, sizeof saved);
+        return;
+    }
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_SCALAR) {
+        emit_text(o, "%s", p->es->field[f->id]);
+        return;
+    }
+    p->access(o, cx, f, off, false);
+}
+
+EmitExprCtx emit_point_expr_ctx(EmitPoint *p, const char *kvar)
+{
+    return emit_point_ctx(p->es, kvar, point_load, p);
+}
+
+void emit_point_load(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES])
+{
+    IrExpr e = {.kind = IR_LOAD, .type = f->type, .shape = f->axes};
+    e.load.field = (IrField *)f;
+    memcpy(e.load.offset, off, sizeof e.load.offset);
+    point_load(o, cx, &e);
+}
+
+static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar);
+
+static void point_stmts(EmitPoint *p, const IrStmtVec *v, const char *kvar)
+{
+    for (int i = 0; i < v->len; i++)
+        point_stmt(p, v->items[i], kvar);
+}
+
+/* `dst = value;` at the point: the local of the read offset being
+ * recomputed, a scalar's local, or the backend's element (a write is always
+ * inside the domain: never remapped). */
+static void point_assign(EmitPoint *p, const IrStmt *s, const EmitExprCtx *cx)
+{
+    Out *o = p->o;
+    const IrField *f = s->assign.dst;
+    emit_begin_stn_line(o, s->loc);
+    if (f == p->producing || (f->kind == IR_TEMP && f->temp_class == IR_TEMP_SCALAR)) {
+        static const int64_t zero[NAXES] = {0, 0, 0};
+        int64_t saved[NAXES];
+        memcpy(saved, p->shift, sizeof saved);
+        if (f != p->producing)
+            memset(p->shift, 0, sizeof p->shift);
+        emit_point_load(o, cx, f, zero);
+        memcpy(p->shift, saved, sizeof saved);
+    } else {
+        static const int64_t zero[NAXES] = {0, 0, 0};
+        p->access(o, cx, f, zero, true);
+    }
+    emit_text(o, " = ");
+    emit_expr(o, cx, s->assign.value);
+    emit_text(o, ";");
+    emit_end_line(o);
+}
+
+/* One statement at the point (i, j, kvar). */
+static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
+{
+    Out *o = p->o;
+    EmitExprCtx cx = emit_point_expr_ctx(p, kvar);
+    switch (s->kind) {
+    case IR_ASSIGN: {
+        const IrField *f = s->assign.dst;
+        if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_RECOMPUTE && f != p->producing)
+            return;
+        emit_hoist_columns(o, &cx, s->assign.value, s->loc, p->kk);
+        point_assign(p, s, &cx);
+        return;
+    }
+    case IR_REDUCE: {
+        emit_hoist_columns(o, &cx, s->reduce.value, s->loc, p->kk);
+        Type t = s->reduce.dst->type;
+        emit_begin_stn_line(o, s->loc);
+        emit_reduce_open(o, s->reduce.op, t, p->red_acc);
+        emit_expr_prec(o, &cx, s->reduce.value, t == TY_BOOL && s->reduce.op != RED_SUM ? 6 : 0);
+        emit_reduce_close(o, s->reduce.op, t);
+        emit_text(o, ";");
+        emit_end_line(o);
+        return;
+    }
+    case IR_IF:
+        if (!p->producing && plan_stmt_recomputed(s))
+            return;
+        emit_hoist_columns(o, &cx, s->iff.cond, s->loc, p->kk);
+        emit_begin_stn_line(o, s->loc);
+        emit_text(o, "if (");
+        emit_expr(o, &cx, s->iff.cond);
+        emit_text(o, ") {");
+        emit_end_line(o);
+        o->indent++;
+        point_stmts(p, &s->iff.then, kvar);
+        o->indent--;
+        if (s->iff.els.len) {
+            emit_line(o, "} else {");
+            o->indent++;
+            point_stmts(p, &s->iff.els, kvar);
+            o->indent--;
+        }
+        emit_line(o, "}");
+        return;
+    }
+}
+
+/* The scalars a kernel accesses, in order of first access: p->scalars, each
+ * once (p->scalar_mark[id] == p->scalar_stamp marks the ones taken). */
+static void scalar_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    EmitPoint *p = ctx;
+    (void)off, (void)in_column;
+    if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_SCALAR ||
+        p->scalar_mark[f->id] == p->scalar_stamp)
+        return;
+    p->scalar_mark[f->id] = p->scalar_stamp;
+    vec_push(p->es->arena, &p->scalars, f);
+}
+
+/* Collects the (temporary, offset) pairs a kernel recomputes (producers read
+ * no statement-recomputed temporary, so their order does not matter). */
+static void rc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    EmitPoint *p = ctx;
+    (void)in_column;
+    if (!plan_stmt_recompute(f))
+        return;
+    for (int r = 0; r < p->rc.len; r++)
+        if (p->rc.items[r].f == f && !memcmp(p->rc.items[r].off, off, sizeof p->rc.items[r].off))
+            return;
+    Arena *arena = p->es->arena;
+    struct EmitRecomputed at = {f, {off[0], off[1], off[2]}, NULL};
+    at.name = emit_unique(arena, &p->es->names,
+                          arena_printf(arena, "%s_%d", p->es->field[f->id], p->rc.len));
+    vec_push(arena, &p->rc, at);
+}
+
+/* `T name = 0;` */
+static void zero_local(Out *o, Type t, const char *name)
+{
+    emit_begin_line(o);
+    emit_text(o, "%s %s = ", emit_c_type(t), name);
+    emit_const(o, t, 0, 0.0);
+    emit_text(o, ";");
+    emit_end_line(o);
+}
+
+void emit_point_body(EmitPoint *p, const IrInterval *iv, const IrKernel *k, const char *kvar)
+{
+    Out *o = p->o;
+    p->scalars.len = 0;
+    p->scalar_stamp++;
+    for (int s = k->first; s < k->first + k->count; s++)
+        plan_visit_stmt(iv->stmts.items[s], scalar_visit, p);
+    for (int i = 0; i < p->scalars.len; i++)
+        zero_local(o, p->scalars.items[i]->type, p->es->field[p->scalars.items[i]->id]);
+    /* statement-recomputed temporaries, once per read offset, into locals;
+     * producers may read other ones (recomputed first) */
+    p->rc.len = 0;
+    for (int s = k->first; s < k->first + k->count; s++)
+        plan_visit_stmt(iv->stmts.items[s], rc_visit, p);
+    for (int r = 0; r < p->rc.len; r++) {
+        const IrField *f = p->rc.items[r].f;
+        zero_local(o, f->type, p->rc.items[r].name);
+        int64_t saved[NAXES];
+        memcpy(saved, p->shift, sizeof saved);
+        memcpy(p->shift, p->rc.items[r].off, sizeof saved);
+        p->producing = f;
+        for (int i = 0; i < f->nproducer; i++)
+            point_stmt(p, f->producer[i], kvar);
+        p->producing = NULL;
+        memcpy(p->shift, saved, sizeof saved);
+    }
+    for (int s = k->first; s < k->first + k->count; s++)
+        point_stmt(p, iv->stmts.items[s], kvar);
+}
