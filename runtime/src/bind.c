@@ -55,8 +55,9 @@ static int overlap(const gt_storage *a, const gt_storage *b)
     return alo < bhi && blo < ahi;
 }
 
-/* Binding of s: its first interior point and its strides by axis name. */
-static void bind_one(const gt_storage *s, gt_bound *b)
+/* Binding of s: its first interior point (on the host, or on the device) and its
+   strides by axis name. */
+static void bind_at(const gt_storage *s, gt_bound *b, int device)
 {
     int64_t off = 0;
     for (int a = 0; a < 3; a++) {
@@ -64,8 +65,13 @@ static void bind_one(const gt_storage *s, gt_bound *b)
         b->stride[a] = d < 0 ? 0 : s->strides[d];
         off += d < 0 ? 0 : s->halo[d][0] * s->strides[d];
     }
-    unsigned char *host = gt__host_raw(s);
-    b->origin = host ? host + off * (int64_t)gt_dtype_size(s->dtype) : NULL;
+    unsigned char *base = device ? gt__device_raw(s) : gt__host_raw(s);
+    b->origin = base ? base + off * (int64_t)gt_dtype_size(s->dtype) : NULL;
+}
+
+static void bind_one(const gt_storage *s, gt_bound *b)
+{
+    bind_at(s, b, 0);
 }
 
 /* Whether a and b address the same element at every point of the domain. */
@@ -196,9 +202,11 @@ static int check_alias(const gt_stencil_info *info, const unsigned char *read_at
     return 0;
 }
 
-int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
-             gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
-             gt_bound *bound_out)
+/* gt__bind and gt__bind_device: the same checks, then the side the code runs on synced
+   and bound. */
+static int bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
+                gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+                gt_bound *bound_out, int device)
 {
     if (!info || !info->name)
         return gt__error(GT_EINVAL, "gt__bind: stencil info or its name is NULL");
@@ -228,13 +236,29 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
             char what[160];
             snprintf(what, sizeof what, "stencil '%s': field '%s'", info->name,
                      info->fields[f].name);
-            rc = gt__sync_host(what, fields[f], pass ? GT_READWRITE : GT_READ);
+            gt_access access = pass ? GT_READWRITE : GT_READ;
+            rc = device ? gt__sync_device(what, fields[f], access)
+                        : gt__sync_host(what, fields[f], access);
             if (rc)
                 return rc;
         }
     }
     for (int f = 0; f < info->nfields; f++)
-        bind_one(fields[f], &bound_out[f]);
+        bind_at(fields[f], &bound_out[f], device);
     memcpy(size_out, size, sizeof size);
     return 0;
+}
+
+int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
+             gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+             gt_bound *bound_out)
+{
+    return bind(info, read_at_offset, fields, domain, size_out, bound_out, 0);
+}
+
+int gt__bind_device(const gt_stencil_info *info, const unsigned char *read_at_offset,
+                    gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+                    gt_bound *bound_out)
+{
+    return bind(info, read_at_offset, fields, domain, size_out, bound_out, 1);
 }

@@ -139,6 +139,32 @@ int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
     return 0;
 }
 
+int gt__sync_device(const char *fn, const gt_storage *s, gt_access access)
+{
+    gt__buffer *b = s->buf;
+    if (!b->device) {
+        char desc[GT__DESC_MAX];
+        if (gt__device_available(fn, "a device pointer"))
+            return gt_last_error_code();
+        return gt__error(GT_EDEVICE, "%s: storage %s has no device buffer (it was created "
+                         "with device = GT_HOST)", fn, gt__describe(s, desc));
+    }
+    if (b->managed == GT_MANAGED_RUNTIME) {
+        if (b->state == GT__HOST_DIRTY && upload(fn, s))
+            return gt_last_error_code();
+        if (access & GT_WRITE)
+            b->state = GT__DEVICE_DIRTY;
+    }
+    return 0;
+}
+
+void *gt__device_raw(const gt_storage *s)
+{
+    return s->buf->device ? (unsigned char *)s->buf->device +
+                                s->offset * (int64_t)gt_dtype_size(s->dtype)
+                          : NULL;
+}
+
 void *gt_host(gt_storage *s, gt_access access)
 {
     if (!s)
@@ -153,23 +179,9 @@ void *gt_device_ptr(gt_storage *s, gt_access access)
     static const char fn[] = "gt_device_ptr";
     if (!s)
         return gt__error(GT_EINVAL, "%s: storage is NULL", fn), NULL;
-    if (check_access(fn, access))
+    if (check_access(fn, access) || gt__sync_device(fn, s, access))
         return NULL;
-    gt__buffer *b = s->buf;
-    if (!b->device) {
-        char desc[GT__DESC_MAX];
-        if (gt__device_available(fn, "a device pointer"))
-            return NULL;
-        return gt__error(GT_EDEVICE, "%s: storage %s has no device buffer (it was created "
-                         "with device = GT_HOST)", fn, gt__describe(s, desc)), NULL;
-    }
-    if (b->managed == GT_MANAGED_RUNTIME) {
-        if (b->state == GT__HOST_DIRTY && upload(fn, s))
-            return NULL;
-        if (access & GT_WRITE)
-            b->state = GT__DEVICE_DIRTY;
-    }
-    return (unsigned char *)b->device + s->offset * (int64_t)gt_dtype_size(s->dtype);
+    return gt__device_raw(s);
 }
 
 /* Common start of the explicit calls: 1 = proceed with the state machine, 0 = nothing to do
@@ -239,4 +251,29 @@ int gt_set_device_modified(gt_storage *s)
 int gt_set_synchronized(gt_storage *s)
 {
     return set_state("gt_set_synchronized", s, GT__CLEAN);
+}
+
+/* ---- for generated device code ------------------------------------------------------------ */
+
+int gt__device_copy(const char *what, void *dst, const void *src, size_t nbytes, int to_device)
+{
+    if (gt__device_available(what, "a device copy"))
+        return gt_last_error_code();
+    int err = to_device ? ops->to_device(dst, src, nbytes) : ops->to_host(dst, src, nbytes);
+    if (err)
+        return gt__error(GT_EDEVICE, "%s: copying %zu bytes %s failed (%s: %s)", what, nbytes,
+                         to_device ? "host to device" : "device to host", ops->name,
+                         why(ops, err));
+    return 0;
+}
+
+int gt__device_wait(const char *what)
+{
+    if (gt__device_available(what, "the device"))
+        return gt_last_error_code();
+    int err = ops->barrier ? ops->barrier() : 0;
+    if (err)
+        return gt__error(GT_EDEVICE, "%s: the device failed (%s: %s)", what, ops->name,
+                         why(ops, err));
+    return 0;
 }

@@ -3,8 +3,11 @@
  * gt__error, error.c; its arguments are bound by gt__bind, bind.c.) */
 #include "rt.h"
 
-void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
-                    const int64_t size[3], const int64_t halo[6], int64_t stride[3])
+/* gt__temporary and gt__device_temporary: the storage, and the address of its origin on
+   the host or on the device. */
+static void *temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                       const int64_t size[3], const int64_t halo[6], int64_t stride[3],
+                       int device)
 {
     gt_storage_opts opts = {0};
     int64_t shape[3] = {0, 0, 0};
@@ -22,10 +25,15 @@ void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
     /* the cpu layout (I contiguous, K slowest): the one the openmp backend's fast path
      * is specialised on, so a stencil with temporaries can take it */
     opts.defaults = "cpu";
+    if (device) {
+        /* only the device side is used: no implicit copies */
+        opts.device = GT_CUDA;
+        opts.managed = GT_MANAGED_NONE;
+    }
     gt_storage *s = gt_empty(dtype, axes, shape, &opts);
     if (!s)
         return NULL;
-    char *base = gt_host(s, GT_READWRITE);
+    char *base = device ? gt_device_ptr(s, GT_READWRITE) : gt_host(s, GT_READWRITE);
     const int64_t *st = gt_strides(s);
     if (!base || !st) {
         gt_release(s);
@@ -40,4 +48,16 @@ void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
     }
     *storage = s;
     return base + offset * (int64_t)gt_dtype_size(dtype);
+}
+
+void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                    const int64_t size[3], const int64_t halo[6], int64_t stride[3])
+{
+    return temporary(storage, dtype, axes, size, halo, stride, 0);
+}
+
+void *gt__device_temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                           const int64_t size[3], const int64_t halo[6], int64_t stride[3])
+{
+    return temporary(storage, dtype, axes, size, halo, stride, 1);
 }

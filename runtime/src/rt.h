@@ -169,6 +169,12 @@ int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int mana
 /* Brings the host side of s's buffer up to date for access (and marks it dirty for a
    write) per the managed mode; GT_EDEVICE if a copy fails. */
 int gt__sync_host(const char *fn, const gt_storage *s, gt_access access);
+/* The device side of s up to date for access (and marked dirty for a write) per the
+   managed mode; GT_EDEVICE if s has no device buffer or a copy fails. */
+int gt__sync_device(const char *fn, const gt_storage *s, gt_access access);
+/* The device address of s's element (0,0,0), without any sync; NULL without a device
+   buffer. */
+void *gt__device_raw(const gt_storage *s);
 
 /* The sync state of s's buffer, for tests. */
 gt__sync_state gt__sync_state_of(const gt_storage *s);

@@ -446,6 +446,83 @@ START_TEST(bind_syncs)
 }
 END_TEST
 
+/* gt__bind_device: the same checks as gt__bind, then inputs uploaded when the host is newer,
+ * outputs marked device-dirty, origins on the device (the fake device's own block: the host
+ * origin plus the distance between the two blocks), and a host-only field refused. */
+START_TEST(bind_device_syncs)
+{
+    static const gt_field_info fields[2] = {
+        {"in", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}},
+        {"out", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    };
+    static const gt_stencil_info info = {"copy", 2, fields};
+    static const unsigned char offs[2] = {1, 0};
+    gt_storage *in = dev(GT_MANAGED_RUNTIME, 1), *out = dev(GT_MANAGED_RUNTIME, 1);
+    gt_host(in, GT_WRITE);
+    gt_storage *args[2] = {in, out};
+    int64_t size[3];
+    gt_bound b[2];
+    gt_domain too_big = {{9, 9, 9}};
+    int uploads = fake.uploads;
+    ck_assert_int_eq(gt__bind_device(&info, offs, args, &too_big, size, b), GT_ESHAPE);
+    ck_assert_int_eq(fake.uploads, uploads); /* nothing touched on error */
+    ck_assert_int_eq(STATE(in), GT__HOST_DIRTY);
+    ck_assert_int_eq(gt__bind_device(&info, offs, args, NULL, size, b), 0);
+    /* both were filled on the host (gt_zeros): both uploaded, the output read-write since a
+     * stencil may write only part of it */
+    ck_assert_int_eq(fake.uploads, uploads + 2);
+    ck_assert_int_eq(STATE(in), GT__CLEAN);
+    ck_assert_int_eq(STATE(out), GT__DEVICE_DIRTY);
+    /* in: halo 1 along I, stride 1 along I in the cpu layout: origin one element in */
+    unsigned char *base = gt_device_ptr(in, GT_READ);
+    ck_assert_ptr_eq(b[0].origin, base + sizeof(double));
+    ck_assert_int_eq(b[0].stride[0], 1);
+    ck_assert_int_eq(size[0], 4);
+    /* a storage without a device buffer cannot be bound on the device */
+    int64_t shape[3] = {6, 5, 4};
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = 1;
+    gt_storage *host_in = gt_zeros(GT_FLOAT64, "IJK", shape, &o);
+    args[0] = host_in;
+    ck_assert_int_eq(gt__bind_device(&info, offs, args, NULL, size, b), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "has no device buffer");
+    gt_release(host_in);
+    gt_release(in);
+    gt_release(out);
+}
+END_TEST
+
+/* gt__device_temporary: a device block with the halo and cpu-layout strides of
+ * gt__temporary; gt__device_copy and gt__device_wait go through the device layer and turn
+ * its failures into GT_EDEVICE. */
+START_TEST(device_temporary_and_copies)
+{
+    gt_storage *t = NULL;
+    const int64_t size[3] = {4, 3, 2}, halo[6] = {1, 2, 0, 0, 0, 0};
+    int64_t stride[3];
+    int live = fake.live;
+    double *p = gt__device_temporary(&t, GT_FLOAT64, "IJK", size, halo, stride);
+    ck_assert_msg(p != NULL, "%s", gt_last_error());
+    ck_assert_int_eq(fake.live, live + 1);
+    ck_assert_int_eq(stride[0], 1);
+    ck_assert_int_eq(stride[1], 1 + 4 + 2);
+    ck_assert_ptr_eq(p, (double *)gt_device_ptr(t, GT_READ) + 1);
+    double v = 2.5, w = 0;
+    ck_assert_int_eq(gt__device_copy("test", p, &v, sizeof v, 1), 0);
+    ck_assert_int_eq(gt__device_copy("test", &w, p, sizeof w, 0), 0);
+    ck_assert(w == 2.5);
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt__device_copy("stencil 's'", &w, p, sizeof w, 0), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "stencil 's': copying 8 bytes device to host failed (fake: illegal address)");
+    ck_assert_int_eq(gt__device_wait("stencil 's'"), 0);
+    fake.fail_barrier = 1;
+    ck_assert_int_eq(gt__device_wait("stencil 's'"), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "stencil 's': the device failed (fake:");
+    gt_release(t);
+    ck_assert_int_eq(fake.live, live);
+}
+END_TEST
+
 START_TEST(wrap_with_device)
 {
     static double buf[6 * 5 * 4];
@@ -515,6 +592,8 @@ Suite *suite_rt_device(void)
     tcase_add_test(t, device_failures);
     tcase_add_test(t, sync_by_operations);
     tcase_add_test(t, bind_syncs);
+    tcase_add_test(t, bind_device_syncs);
+    tcase_add_test(t, device_temporary_and_copies);
     tcase_add_test(t, wrap_with_device);
     tcase_add_test(t, device_alignment);
     suite_add_tcase(s, t);

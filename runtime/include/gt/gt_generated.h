@@ -10,6 +10,7 @@
 #define GT_GENERATED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gt_stencil.h"
@@ -53,6 +54,26 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
    gt_release. NULL on failure, with gt_last_error() set (*storage is then NULL). */
 void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
                     const int64_t size[3], const int64_t halo[6], int64_t stride[3]);
+
+/* ---- for the code of device backends (cuda) ----------------------------------------------- */
+
+/* gt__bind, but the fields bound on the device: inputs whose host side is newer are uploaded
+   first, outputs are marked device-dirty (GT_MANAGED_RUNTIME), and origin is the device
+   address. A field whose storage has no device buffer is GT_EDEVICE. */
+int gt__bind_device(const gt_stencil_info *info, const unsigned char *read_at_offset,
+                    gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
+                    gt_bound *bound_out);
+
+/* gt__temporary on the device (the device address of the origin); only its device side is
+   used. */
+void *gt__device_temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
+                           const int64_t size[3], const int64_t halo[6], int64_t stride[3]);
+
+/* Copies nbytes between host and device memory (to_device: host src to device dst) through
+   the device layer; waits for the device (kernels launched before included). GT_EDEVICE
+   with a message naming what on failure. */
+int gt__device_copy(const char *what, void *dst, const void *src, size_t nbytes, int to_device);
+int gt__device_wait(const char *what);
 
 /* periodic: p + n below the domain, p - n above (any distance: p modulo n) */
 static inline int64_t gt_periodic(int64_t p, int64_t n)
