@@ -172,6 +172,17 @@ void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,
                         void *ctx);
 /* The `done:` label the error paths jump to, at the function's indentation. */
 void emit_done_label(Out *o);
+/* A planned stencil's FULL temporaries (plan_owns_buffer): their storages
+ * declared (NULL) under a comment; false (nothing written) if it has none. */
+bool emit_full_storages(Out *o, const EmitStencil *es);
+/* Allocates each FULL buffer with alloc ("gt__temporary", or
+ * "gt__device_temporary": the origin's address where the code runs) and the
+ * halo of every temporary sharing it (plan_buffer_halo); each sharer's data
+ * pointer, and its strides into si, sj, sk (per field id). */
+void emit_full_temporaries(Out *o, const EmitStencil *es, const char *alloc,
+                           const char *const *si, const char *const *sj, const char *const *sk);
+/* gt_release of each FULL buffer's storage. */
+void emit_full_releases(Out *o, const EmitStencil *es);
 /* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
 /* The identity of reduction op over type t, as a C constant. */

@@ -375,3 +375,63 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char 
     }
     return emit_finish(c, &h, hdr, &o, src);
 }
+
+bool emit_full_storages(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    bool has_full = false;
+    for (int f = es->nfield_params; f < st->fields.len; f++)
+        if (st->fields.items[f]->temp_class == IR_TEMP_FULL)
+            has_full = true;
+    if (!has_full)
+        return false;
+    emit_blank(o);
+    emit_line(o, "/* FULL temporaries: over the compute domain grown by their extent; "
+                 "temporaries of disjoint lifetimes share one. */");
+    for (int f = es->nfield_params; f < st->fields.len; f++)
+        if (plan_owns_buffer(st, f))
+            emit_line(o, "gt_storage *%s = NULL;", es->storage[f]);
+    return true;
+}
+
+void emit_full_temporaries(Out *o, const EmitStencil *es, const char *alloc,
+                           const char *const *si, const char *const *sj, const char *const *sk)
+{
+    const IrStencil *st = es->st;
+    int nf = st->fields.len;
+    for (int f = es->nfield_params; f < nf; f++) {
+        if (!plan_owns_buffer(st, f))
+            continue;
+        const IrField *fd = st->fields.items[f];
+        int64_t h[NAXES][2];
+        plan_buffer_halo(st, f, h);
+        emit_line(o, "int64_t %s[3];", es->stride[f]);
+        emit_begin_line(o);
+        emit_text(o, "%s *const %s = %s(&%s, %s, \"%s\", %s, (const int64_t[6]){",
+                  emit_c_type(fd->type), es->data[f], alloc, es->storage[f],
+                  emit_dtype(fd->type), axes_name(fd->axes), es->size);
+        emit_temp_halo(o, fd->axes, (const int64_t (*)[2])h);
+        emit_text(o, "}, %s);", es->stride[f]);
+        emit_end_line(o);
+        emit_alloc_check(o, es, es->data[f]);
+        for (int g = f; g < nf; g++) {
+            const IrField *gd = st->fields.items[g];
+            if (gd->kind != IR_TEMP || gd->temp_class != IR_TEMP_FULL || gd->buffer != fd->buffer)
+                continue;
+            if (g != f)
+                emit_line(o, "%s *const %s = %s;", emit_c_type(gd->type), es->data[g],
+                          es->data[f]);
+            emit_line(o, "const int64_t %s = %s[0], %s = %s[1], %s = %s[2];", si[g],
+                      es->stride[f], sj[g], es->stride[f], sk[g], es->stride[f]);
+            emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s;", es->data[g], si[g], sj[g],
+                      sk[g]);
+        }
+    }
+}
+
+void emit_full_releases(Out *o, const EmitStencil *es)
+{
+    for (int f = es->nfield_params; f < es->st->fields.len; f++)
+        if (plan_owns_buffer(es->st, f))
+            emit_line(o, "gt_release(%s);", es->storage[f]);
+}

@@ -1075,56 +1075,12 @@ static void omp_function(Omp *m, const bool *used)
             emit_line(o, "(void)%s;", es->scalar[s]);
 
     emit_field_origins(o, es, used, omp_strides, m);
-    bool has_full = false;
-    for (int f = es->nfield_params; f < nf; f++)
-        if (st->fields.items[f]->temp_class == IR_TEMP_FULL)
-            has_full = true;
     emit_scalar_accumulators(o, es);
     emit_line(o, "const int %s = omp_get_max_threads();", m->nth);
     emit_line(o, "(void)%s;", m->nth);
-    /* temporaries */
-    if (has_full) {
-        emit_blank(o);
-        emit_line(o, "/* FULL temporaries: over the compute domain grown by their extent; "
-                     "temporaries of disjoint lifetimes share one. */");
-        for (int f = es->nfield_params; f < nf; f++) {
-            if (!plan_owns_buffer(m->st, f))
-                continue;
-            emit_line(o, "gt_storage *%s = NULL;", es->storage[f]);
-        }
-    }
+    bool has_full = emit_full_storages(o, es);
     emit_line(o, "char *%s = NULL;", m->tiles);
-    if (has_full) {
-        for (int f = es->nfield_params; f < nf; f++) {
-            if (!plan_owns_buffer(m->st, f))
-                continue;
-            const IrField *fd = st->fields.items[f];
-            int64_t h[NAXES][2];
-            plan_buffer_halo(st, f, h);
-            emit_line(o, "int64_t %s[3];", es->stride[f]);
-            emit_begin_line(o);
-            emit_text(o, "%s *const %s = gt__temporary(&%s, %s, \"%s\", %s, (const int64_t[6]){",
-                      emit_c_type(fd->type), es->data[f], es->storage[f], emit_dtype(fd->type),
-                      axes_name(fd->axes), es->size);
-            emit_temp_halo(o, fd->axes, (const int64_t (*)[2])h);
-            emit_text(o, "}, %s);", es->stride[f]);
-            emit_end_line(o);
-            emit_alloc_check(o, es, es->data[f]);
-            for (int g = f; g < nf; g++) {
-                const IrField *gd = st->fields.items[g];
-                if (gd->kind != IR_TEMP || gd->temp_class != IR_TEMP_FULL ||
-                    gd->buffer != fd->buffer)
-                    continue;
-                if (g != f)
-                    emit_line(o, "%s *const %s = %s;", emit_c_type(gd->type), es->data[g],
-                              es->data[f]);
-                emit_line(o, "const int64_t %s = %s[0], %s = %s[1], %s = %s[2];", m->si[g],
-                          es->stride[f], m->sj[g], es->stride[f], m->sk[g], es->stride[f]);
-                emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s;", es->data[g], m->si[g],
-                          m->sj[g], m->sk[g]);
-            }
-        }
-    }
+    emit_full_temporaries(o, es, "gt__temporary", m->si, m->sj, m->sk);
     if (m->tile_bytes > 0) {
         emit_line(o, "/* per-thread tiles: %" PRId64 " bytes each, a page of it a gap */",
                   m->tile_bytes);
@@ -1173,9 +1129,7 @@ static void omp_function(Omp *m, const bool *used)
     emit_blank(o);
     if (has_full || m->tile_bytes > 0)
         emit_done_label(o);
-    for (int f = es->nfield_params; f < nf; f++)
-        if (plan_owns_buffer(m->st, f))
-            emit_line(o, "gt_release(%s);", es->storage[f]);
+    emit_full_releases(o, es);
     emit_line(o, "free(%s);", m->tiles);
     emit_line(o, "return %s;", es->rc);
     o->indent--;
