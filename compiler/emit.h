@@ -72,6 +72,7 @@ struct EmitStencil {
     const char **scalar;      /* per scalar parameter */
     const char **acc;         /* out scalars: the local accumulator */
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
+    const char *bind;         /* the runtime's binding call: gt__bind, or gt__bind_device */
     /* the locals of column reductions, in the order they were named */
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
 };
@@ -128,6 +129,10 @@ typedef struct {
 EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
                    const char *const idx[NAXES], const int64_t off[NAXES],
                    const bool remap[NAXES]);
+/* base[pos_i * stride_i + pos_j * stride_j + ...] over the axes with a
+ * position (pos of emit_read); a NULL or "1" stride is a unit one. */
+void emit_element(Out *o, const char *base, const char *const pos[NAXES],
+                  const char *const stride[NAXES]);
 /* `(TEST ? VALUE : ` before the element of a Dirichlet read, `)` after it;
  * nothing for other reads. */
 void emit_read_open(Out *o, const EmitRead *r, Type t);

@@ -220,8 +220,8 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
     emit_end_line(o);
     emit_line(o, "int64_t %s[3];", es->size);
     emit_line(o, "gt_bound %s[%d];", es->bound, nf ? nf : 1);
-    emit_line(o, "int %s = gt__bind(&%s, %s, %s, %s, %s, %s);", es->rc, es->info, es->offsets,
-              es->args, es->domain, es->size, es->bound);
+    emit_line(o, "int %s = %s(&%s, %s, %s, %s, %s, %s);", es->rc, es->bind, es->info,
+              es->offsets, es->args, es->domain, es->size, es->bound);
     emit_line(o, "if (%s != 0)", es->rc);
     emit_line(o, "    return %s;", es->rc);
     const char *sizes[3] = {es->ni, es->nj, es->nk};

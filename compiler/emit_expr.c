@@ -274,6 +274,29 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
     return r;
 }
 
+void emit_element(Out *o, const char *base, const char *const pos[NAXES],
+                  const char *const stride[NAXES])
+{
+    emit_text(o, "%s[", base);
+    bool first = true;
+    for (int a = 0; a < NAXES; a++) {
+        if (!pos[a])
+            continue;
+        if (!first)
+            emit_text(o, " + ");
+        first = false;
+        if (!stride[a] || strcmp(stride[a], "1") == 0) {
+            emit_text(o, "%s", pos[a]);   /* a sum of terms: no parentheses needed */
+        } else {
+            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0;
+            emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride[a]);
+        }
+    }
+    if (first)
+        emit_text(o, "0");
+    emit_text(o, "]");
+}
+
 void emit_read_open(Out *o, const EmitRead *r, Type t)
 {
     if (!r->dirichlet)

@@ -136,6 +136,7 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
     es->offsets = emit_unique(arena, &es->names, "read_at_offset");
     es->bound = emit_unique(arena, &es->names, "bound");
     es->rc = emit_unique(arena, &es->names, "rc");
+    es->bind = "gt__bind";
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
         es->data[f] = emit_unique(arena, &es->names, arena_printf(arena, "%s_p", es->field[f]));

@@ -192,28 +192,8 @@ static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const in
     const char *base = m->es->data[f->id];
     if (m->fast && m->rp[f->id])
         base = m->rp[f->id];
-    emit_text(o, "%s[", base);
-    bool first = true;
-    for (int a = 0; a < NAXES; a++) {
-        if (!pos[a])
-            continue;
-        if (!first)
-            emit_text(o, " + ");
-        first = false;
-        if (a == AXIS_I && m->fast)
-            emit_text(o, "%s", pos[a]);
-        else {
-            const char *stride = a == 0 ? m->si[f->id] : a == 1 ? m->sj[f->id] : m->sk[f->id];
-            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0;
-            if (strcmp(stride, "1") == 0)
-                emit_text(o, "%s", pos[a]);   /* a sum of terms: no parentheses needed */
-            else
-                emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride);
-        }
-    }
-    if (first)
-        emit_text(o, "0");
-    emit_text(o, "]");
+    const char *stride[NAXES] = {m->fast ? NULL : m->si[f->id], m->sj[f->id], m->sk[f->id]};
+    emit_element(o, base, pos, stride);
     emit_read_close(o, &r);
 }
 
