@@ -1,13 +1,10 @@
 /* backends.c: the table of code generators behind `-b NAME`: every name the
  * command line accepts, with its file suffix, comes from here. A backend
- * that is not built yet has a name and a suffix but no hooks, and gtcc says
- * it is not available. */
+ * listed but not built yet would have a name and a suffix but no hooks, and
+ * gtcc would say it is not available. */
 #include <string.h>
 
 #include "gtcc.h"
-
-/* Known to the command line (cli.md), not built yet. */
-static const Backend backend_cuda = {.name = "cuda", .suffix = ".cu"};
 
 /* In the order --help lists them. */
 static const Backend *const backends[] = {

@@ -73,6 +73,7 @@ struct EmitStencil {
     const char **acc;         /* out scalars: the local accumulator */
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
     const char *bind;         /* the runtime's binding call: gt__bind, or gt__bind_device */
+    bool cxx;                 /* the source is C++ (CUDA): void pointers are cast */
     /* the locals of column reductions, in the order they were named */
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
 };
@@ -146,8 +147,10 @@ const char *emit_column_name(EmitStencil *es, const IrExpr *e);
  * statement's, for #line. */
 void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc, const char *kk);
 
-/* Writes the file comment and includes of a generated source file. */
-void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char *backend);
+/* Writes the file comment and includes of a generated source file, and its
+ * FMA policy (C: no contraction unless GT_ALLOW_FMA; C++ for nvcc: a note). */
+void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char *backend,
+                          bool cxx);
 /* Writes the whole header: guard, includes, one declaration per stencil. */
 void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
                  const NameSet *globals, EmitStencil *const *stencils);
@@ -175,6 +178,9 @@ void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES]);
 void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,
                         void (*strides)(Out *o, const EmitStencil *es, int f, void *ctx),
                         void *ctx);
+/* "(T *)" before a void pointer assigned to a T pointer in C++ sources
+ * (EmitStencil.cxx), "" in C. */
+const char *emit_cast(const EmitStencil *es, Type t);
 /* The `done:` label the error paths jump to, at the function's indentation. */
 void emit_done_label(Out *o);
 /* A planned stencil's FULL temporaries (plan_owns_buffer): their storages

@@ -594,10 +594,12 @@ static void naive_function(Naive *n, const bool used[NAXES])
             const IrField *fd = st->fields.items[f];
             emit_begin_line(o);
             /* the halo, per axis I, J, K lower and upper, is the temporary's extent */
-            int call = (int)strlen(es->data[f]) + 3 + (int)strlen("gt__temporary(");
-            emit_text(o, "%s = gt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
-                      es->data[f], es->storage[f], emit_dtype(fd->type), axes_name(fd->axes),
-                      es->size, o->indent * 4 + call, "");
+            const char *cast = emit_cast(es, fd->type);
+            int call = (int)strlen(es->data[f]) + 3 + (int)strlen(cast) +
+                       (int)strlen("gt__temporary(");
+            emit_text(o, "%s = %sgt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
+                      es->data[f], cast, es->storage[f], emit_dtype(fd->type),
+                      axes_name(fd->axes), es->size, o->indent * 4 + call, "");
             emit_temp_halo(o, fd->axes, (const int64_t (*)[2])fd->alloc_halo);
             emit_text(o, "}, %s);", es->stride[f]);
             emit_end_line(o);
@@ -606,9 +608,11 @@ static void naive_function(Naive *n, const bool used[NAXES])
         for (int m = 0; m < n->masks.len; m++) {
             const MaskName *mk = mask_named(n, m);
             emit_begin_line(o);
-            int call = (int)strlen(mk->data) + 3 + (int)strlen("gt__temporary(");
-            emit_text(o, "%s = gt__temporary(&%s, GT_BOOL, \"IJK\", %s,\n%*s(const int64_t[6]){",
-                      mk->data, mk->storage, es->size, o->indent * 4 + call, "");
+            const char *cast = emit_cast(es, TY_BOOL);
+            int call = (int)strlen(mk->data) + 3 + (int)strlen(cast) +
+                       (int)strlen("gt__temporary(");
+            emit_text(o, "%s = %sgt__temporary(&%s, GT_BOOL, \"IJK\", %s,\n%*s(const int64_t[6]){",
+                      mk->data, cast, mk->storage, es->size, o->indent * 4 + call, "");
             for (int a = 0; a < NAXES; a++)
                 emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "",
                           -n->mask_halo[a].lo, n->mask_halo[a].hi);

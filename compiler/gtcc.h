@@ -955,6 +955,7 @@ typedef struct Backend Backend;
 struct Backend {
     const char *name;         /* -b NAME */
     const char *suffix;       /* of the source file: ".c" or ".cu" */
+    bool cxx;                 /* the source is compiled as C++ (nvcc) */
     /* the plan it follows: the driver runs fuse_plan with it before emit;
      * NULL: no plan */
     const PlanParams *plan;
@@ -982,6 +983,7 @@ const char *backend_list(Arena *arena, const char *sep, const char *last_sep,
 extern const Backend *const backend_default;
 extern const Backend backend_naive;   /* emit_naive.c */
 extern const Backend backend_openmp;  /* emit_openmp.c */
+extern const Backend backend_cuda;    /* emit_cuda.c */
 
 /* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
  * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for

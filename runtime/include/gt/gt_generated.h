@@ -75,38 +75,45 @@ void *gt__device_temporary(gt_storage **storage, gt_dtype dtype, const char *axe
 int gt__device_copy(const char *what, void *dst, const void *src, size_t nbytes, int to_device);
 int gt__device_wait(const char *what);
 
+/* The helpers below run on the host and, in CUDA code, on the device. */
+#if defined(__CUDACC__)
+#define GT_HD __host__ __device__
+#else
+#define GT_HD
+#endif
+
 /* periodic: p + n below the domain, p - n above (any distance: p modulo n) */
-static inline int64_t gt_periodic(int64_t p, int64_t n)
+GT_HD static inline int64_t gt_periodic(int64_t p, int64_t n)
 {
     int64_t r = p % n;
     return r < 0 ? r + n : r;
 }
 
 /* neumann: the nearest point of the domain (zero gradient) */
-static inline int64_t gt_clamp(int64_t p, int64_t n)
+GT_HD static inline int64_t gt_clamp(int64_t p, int64_t n)
 {
     return p < 0 ? 0 : p >= n ? n - 1 : p;
 }
 
 /* mirror: -p - 1 below the domain, 2n - p - 1 above */
-static inline int64_t gt_mirror(int64_t p, int64_t n)
+GT_HD static inline int64_t gt_mirror(int64_t p, int64_t n)
 {
     return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;
 }
 
 /* dirichlet: true where the constant replaces the field */
-static inline bool gt_outside(int64_t p, int64_t n)
+GT_HD static inline bool gt_outside(int64_t p, int64_t n)
 {
     return p < 0 || p >= n;
 }
 
 /* min and max of ints (float and double use fmin and fmax) */
-static inline int32_t gt_min_int(int32_t a, int32_t b)
+GT_HD static inline int32_t gt_min_int(int32_t a, int32_t b)
 {
     return a < b ? a : b;
 }
 
-static inline int32_t gt_max_int(int32_t a, int32_t b)
+GT_HD static inline int32_t gt_max_int(int32_t a, int32_t b)
 {
     return a > b ? a : b;
 }

@@ -1,0 +1,561 @@
+/* emit_cuda.c: the CUDA backend (first stage: see docs/cuda.md for what is
+ * still to come).
+ *
+ * It follows the plan of fuse.c with the parameters below (no tiles yet:
+ * a temporary read at an offset lives in a FULL device array) and writes,
+ * per stencil, its kernels and then its host function, with the same C API
+ * as the other backends (runtime.md section 3):
+ *
+ *     int S(fields..., scalars..., const gt_domain *domain)
+ *     {
+ *         gt__bind_device: argument checks; inputs uploaded where the host
+ *             is newer, outputs marked device-dirty; device origins, strides
+ *         FULL temporaries on the device (gt__device_temporary)
+ *         out scalars: a device accumulator each, at the identity
+ *         the kernels, in the order of the plan (one stream)
+ *         gt__device_wait: a failed launch or kernel is GT_EDEVICE
+ *         out scalars copied back; release
+ *     }
+ *
+ * Launches, in plan order:
+ *   - parallel computations: one kernel per planned kernel (statements run
+ *     point by point in one loop nest), a thread per (i, j) of its region,
+ *     blocks of 32 x 8 threads, each thread looping over the levels of the
+ *     interval (the K loop per thread keeps a block's loads of one level
+ *     together and needs no grid along K);
+ *   - columnar forward/backward computations whose kernels all vary along I
+ *     and J: one kernel for the whole computation, each thread running its
+ *     column through every interval and level in order (no barrier between
+ *     levels is needed: no statement reads what the computation writes at
+ *     a horizontal offset);
+ *   - other forward/backward computations: the host loops over the levels,
+ *     one launch per planned kernel and level.
+ * Full reductions accumulate per thread, then per block in shared memory
+ * (a tree, __syncthreads between steps), then one atomic per block into the
+ * out scalar's device accumulator. Every read of a field with a boundary
+ * condition is remapped (the remapping is the identity inside the domain).
+ *
+ * The same .cu text builds for the CPU with -DGT_SIMT against the SIMT
+ * emulator of tests/simt (gt/gt_cuda.h selects the dialect): that is how the
+ * differential test checks its numbers without a GPU. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "emit.h"
+
+/* 32 x 8 threads: a warp along I (contiguous in the "cuda" and "cpu"
+ * layouts: coalesced loads), 8 rows. */
+enum { CUDA_BLOCK_I = 32, CUDA_BLOCK_J = 8, CUDA_THREADS = CUDA_BLOCK_I * CUDA_BLOCK_J };
+
+static const PlanParams cuda_plan = {
+    .tiles = false,
+    .recompute_max_nodes = 24,
+    .recompute_max_ops = 16,
+    .block_i = CUDA_BLOCK_I,
+    .block_j_max = CUDA_BLOCK_J,
+    .block_j_min = CUDA_BLOCK_J,
+    .blocks_per_thread = 1,
+    .block_j_column = CUDA_BLOCK_J,
+};
+
+/* One launch unit: a kernel function and how the host launches it. */
+typedef enum {
+    UNIT_PARALLEL,   /* one planned kernel of a parallel interval, levels looped per thread */
+    UNIT_COLUMNS,    /* a whole columnar computation, columns per thread */
+    UNIT_LEVEL,      /* one planned kernel of a forward/backward interval, one level */
+} UnitKind;
+
+typedef struct {
+    Compiler *c;
+    Out *o;
+    EmitStencil *es;
+    const IrStencil *st;
+    const char **si, **sj, **sk;   /* per array field: its strides along I, J, K */
+    const char **acc_d;            /* per out scalar: its device accumulator */
+    const char **acc_s;            /* per out scalar: the accumulator's storage */
+    bool *used;                    /* per field: the stencil accesses it */
+    const char *kk;
+    int nunits;                    /* kernels written so far */
+    EmitPoint point;
+} Cuda;
+
+/* ================================================================ points */
+
+static bool is_array(const IrField *f)
+{
+    return f->kind == IR_PARAM_FIELD || f->temp_class == IR_TEMP_FULL;
+}
+
+/* An array element: every read of a field with a boundary condition is
+ * remapped, writes never are. */
+static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES],
+                        bool write)
+{
+    Cuda *u = ((EmitPoint *)cx->user)->user;
+    bool remap[NAXES] = {!write, !write, !write};
+    EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
+    const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
+    emit_read_open(o, &r, f->type);
+    emit_element(o, u->es->data[f->id], r.pos, stride);
+    emit_read_close(o, &r);
+}
+
+/* ================================================================ kernels */
+
+/* The axes the statements of kernel k run over. */
+static unsigned kernel_axes(const IrInterval *iv, const IrKernel *k)
+{
+    unsigned axes = 0;
+    for (int s = k->first; s < k->first + k->count; s++)
+        axes |= ir_stmt_axes(iv->stmts.items[s]);
+    return axes;
+}
+
+/* The full reduction of kernel k (a reduction is a kernel of its own), or NULL. */
+static const IrStmt *kernel_reduce(const IrInterval *iv, const IrKernel *k)
+{
+    for (int s = k->first; s < k->first + k->count; s++)
+        if (iv->stmts.items[s]->kind == IR_REDUCE)
+            return iv->stmts.items[s];
+    return NULL;
+}
+
+static bool columns_unit(const IrComputation *comp)
+{
+    if (comp->order == ORDER_PARALLEL || !comp->columnar)
+        return false;
+    for (int i = 0; i < comp->intervals.len; i++) {
+        const IrInterval *iv = comp->intervals.items[i];
+        for (int k = 0; k < iv->kernels.len; k++)
+            if ((kernel_axes(iv, &iv->kernels.items[k]) & AXES_IJ) != AXES_IJ)
+                return false;
+    }
+    return true;
+}
+
+/* The kernel's name: stencil names are unique, and no user name starts
+ * with gt_. */
+static const char *unit_name(const Cuda *u, int n)
+{
+    return arena_printf(u->c->arena, "gt_k%d_%s", n, u->st->name);
+}
+
+/* The parameters of every kernel of the stencil: the domain, the range of
+ * the launch, the arrays it uses with their strides, the scalar inputs and
+ * the out scalars' accumulators. */
+static void kernel_params(Cuda *u, UnitKind kind)
+{
+    Out *o = u->o;
+    const EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    emit_line(o, "const int64_t %s, const int64_t %s, const int64_t %s,", es->ni, es->nj,
+              es->nk);
+    emit_line(o, "const int64_t ilo, const int64_t ihi, const int64_t jlo, const int64_t jhi,");
+    emit_begin_line(o);
+    emit_text(o, "const int64_t %s", kind == UNIT_LEVEL ? "k" : "klo, const int64_t khi");
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!u->used[f] || !is_array(fd))
+            continue;
+        emit_text(o, ",");
+        emit_end_line(o);
+        emit_line(o, "%s%s *const %s,", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), es->data[f]);
+        emit_begin_line(o);
+        emit_text(o, "const int64_t %s, const int64_t %s, const int64_t %s", u->si[f], u->sj[f],
+                  u->sk[f]);
+    }
+    for (int s = 0; s < st->scalars.len; s++) {
+        const IrScalar *sc = st->scalars.items[s];
+        emit_text(o, ",");
+        emit_end_line(o);
+        emit_begin_line(o);
+        if (sc->is_output)
+            emit_text(o, "%s *const %s", emit_c_type(sc->type), u->acc_d[s]);
+        else
+            emit_text(o, "const %s %s", emit_c_type(sc->type), es->scalar[s]);
+    }
+    emit_text(o, ")");
+    emit_end_line(o);
+}
+
+/* The block's reduction of each thread's partial result red into the out
+ * scalar's accumulator: a tree in shared memory, one atomic per block. */
+static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
+{
+    Out *o = u->o;
+    Type t = red->reduce.dst->type;
+    const char *part = arena_printf(u->c->arena, "gt_part%d", n);
+    emit_line(o, "{");
+    o->indent++;
+    emit_line(o, "__shared__ %s %s[%d];", emit_c_type(t), part, CUDA_THREADS);
+    emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
+    emit_line(o, "%s[t] = %s;", part, local);
+    emit_line(o, "__syncthreads();");
+    emit_line(o, "for (int s = %d; s > 0; s >>= 1) {", CUDA_THREADS / 2);
+    o->indent++;
+    emit_begin_line(o);
+    emit_text(o, "if (t < s) ");
+    const char *mine = arena_printf(u->c->arena, "%s[t]", part);
+    emit_reduce_open(o, red->reduce.op, t, mine);
+    emit_text(o, "%s[t + s]", part);
+    emit_reduce_close(o, red->reduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_line(o, "__syncthreads();");
+    o->indent--;
+    emit_line(o, "}");
+    emit_line(o, "if (t == 0)");
+    emit_line(o, "    gt_atomic_%s(%s, %s[0]);", red_op_names[red->reduce.op],
+              u->acc_d[red->reduce.dst->id], part);
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* The levels of an interval in execution order: for (k = ...) {. */
+static void open_levels(Cuda *u, const IrInterval *iv, bool forward)
+{
+    Arena *a = u->c->arena;
+    const char *nk = u->es->nk;
+    if (forward)
+        emit_line(u->o, "for (int64_t k = %s; k < %s; k++) {", emit_level(a, nk, iv->lo, 0),
+                  emit_level(a, nk, iv->hi, 0));
+    else
+        emit_line(u->o, "for (int64_t k = %s; k >= %s; k--) {", emit_level(a, nk, iv->hi, -1),
+                  emit_level(a, nk, iv->lo, 0));
+    u->o->indent++;
+}
+
+static void close_block(Out *o)
+{
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* The point body of kernel k, guarded by its region when the launch covers
+ * more (a columns unit runs kernels of different regions). */
+static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool guard)
+{
+    Out *o = u->o;
+    Arena *a = u->c->arena;
+    const Extent *r = &iv->stmts.items[k->first]->region;
+    if (guard)
+        emit_line(o, "if (i >= %" PRId64 " && i < %s && j >= %" PRId64 " && j < %s) {",
+                  r->r[AXIS_I].lo, emit_offset(a, u->es->ni, r->r[AXIS_I].hi), r->r[AXIS_J].lo,
+                  emit_offset(a, u->es->nj, r->r[AXIS_J].hi));
+    else
+        emit_line(o, "{");
+    o->indent++;
+    u->point.o = o;
+    emit_point_body(&u->point, iv, k, "k");
+    close_block(o);
+}
+
+/* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
+ * iv, for UNIT_COLUMNS every kernel of comp. */
+static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                       const IrKernel *k)
+{
+    Out *o = u->o;
+    unsigned axes = kind == UNIT_COLUMNS ? AXES_IJK : kernel_axes(iv, k);
+    emit_blank(o);
+    emit_line(o, "static __global__ void %s(", unit_name(u, u->nunits++));
+    o->indent += 2;
+    kernel_params(u, kind);
+    o->indent -= 2;
+    emit_line(o, "{");
+    o->indent++;
+    if (axes & AXES_I)
+        emit_line(o, "const int64_t i = ilo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+    if (axes & AXES_J)
+        emit_line(o, "const int64_t j = jlo + (int64_t)blockIdx.y * blockDim.y + threadIdx.y;");
+    /* the reductions of the unit: a partial result per thread */
+    VEC(const IrStmt *) reds = {0};
+    const char **locals = NULL;
+    if (kind == UNIT_COLUMNS) {
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *x = comp->intervals.items[ii];
+            for (int kk = 0; kk < x->kernels.len; kk++)
+                if (kernel_reduce(x, &x->kernels.items[kk]))
+                    vec_push(u->c->arena, &reds, kernel_reduce(x, &x->kernels.items[kk]));
+        }
+    } else if (kernel_reduce(iv, k)) {
+        vec_push(u->c->arena, &reds, kernel_reduce(iv, k));
+    }
+    if (reds.len) {
+        locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)reds.len);
+        for (int r = 0; r < reds.len; r++) {
+            locals[r] = emit_unique(u->c->arena, &u->es->names, "local");
+            emit_red_local(o, reds.items[r]->reduce.op, reds.items[r]->reduce.dst->type,
+                           locals[r]);
+        }
+    }
+    /* threads outside the range do nothing, but reach every __syncthreads */
+    const char *inside = (axes & AXES_IJ) == AXES_IJ ? "i < ihi && j < jhi"
+                         : axes & AXES_I              ? "i < ihi"
+                         : axes & AXES_J              ? "j < jhi"
+                                                      : "true";
+    emit_line(o, "if (%s) {", inside);
+    o->indent++;
+    int r = 0;
+    if (kind == UNIT_COLUMNS) {
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *x = comp->intervals.items[ii];
+            open_levels(u, x, comp->order == ORDER_FORWARD);
+            for (int kk = 0; kk < x->kernels.len; kk++) {
+                if (kernel_reduce(x, &x->kernels.items[kk]))
+                    u->point.red_acc = locals[r++];
+                unit_body(u, x, &x->kernels.items[kk], true);
+            }
+            close_block(o);
+        }
+    } else {
+        if (reds.len)
+            u->point.red_acc = locals[0];
+        bool loop = kind == UNIT_PARALLEL && (axes & AXES_K);
+        if (loop) {
+            emit_line(o, "for (int64_t k = klo; k < khi; k++) {");
+            o->indent++;
+        }
+        unit_body(u, iv, k, false);
+        if (loop)
+            close_block(o);
+    }
+    close_block(o);
+    for (int x = 0; x < reds.len; x++)
+        block_reduce(u, reds.items[x], locals[x], x);
+    close_block(o);
+}
+
+/* Calls fn for each launch unit of the stencil, in execution order. */
+typedef void UnitFn(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                    const IrKernel *k);
+
+static void for_each_unit(Cuda *u, UnitFn *fn)
+{
+    const IrStencil *st = u->st;
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        if (columns_unit(comp)) {
+            fn(u, UNIT_COLUMNS, comp, NULL, NULL);
+            continue;
+        }
+        for (int i = 0; i < comp->intervals.len; i++) {
+            const IrInterval *iv = comp->intervals.items[i];
+            for (int k = 0; k < iv->kernels.len; k++)
+                fn(u, comp->order == ORDER_PARALLEL ? UNIT_PARALLEL : UNIT_LEVEL, comp, iv,
+                   &iv->kernels.items[k]);
+        }
+    }
+}
+
+/* ================================================================ launches */
+
+/* The range of a unit's threads: the region of its kernel (of the union of
+ * a columns unit's), into ilo, ihi, jlo, jhi. */
+static void unit_range(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                       const IrKernel *k, const char *out[4])
+{
+    Arena *a = u->c->arena;
+    Extent r = {{{0, 0}, {0, 0}, {0, 0}}};
+    bool first = true;
+    for (int ii = 0; ii < (kind == UNIT_COLUMNS ? comp->intervals.len : 1); ii++) {
+        const IrInterval *x = kind == UNIT_COLUMNS ? comp->intervals.items[ii] : iv;
+        for (int kk = 0; kk < (kind == UNIT_COLUMNS ? x->kernels.len : 1); kk++) {
+            const IrKernel *y = kind == UNIT_COLUMNS ? &x->kernels.items[kk] : k;
+            const Extent *e = &x->stmts.items[y->first]->region;
+            for (int ax = 0; ax < 2; ax++) {
+                if (first || e->r[ax].lo < r.r[ax].lo)
+                    r.r[ax].lo = e->r[ax].lo;
+                if (first || e->r[ax].hi > r.r[ax].hi)
+                    r.r[ax].hi = e->r[ax].hi;
+            }
+            first = false;
+        }
+    }
+    unsigned axes = kind == UNIT_COLUMNS ? AXES_IJK : kernel_axes(iv, k);
+    const char *n[2] = {u->es->ni, u->es->nj};
+    for (int ax = 0; ax < 2; ax++) {
+        bool has = axes & (1u << ax);
+        out[2 * ax] = has ? arena_printf(a, "%" PRId64, r.r[ax].lo) : "0";
+        out[2 * ax + 1] = has ? emit_offset(a, n[ax], r.r[ax].hi) : "1";
+    }
+}
+
+static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                        const IrKernel *k)
+{
+    Out *o = u->o;
+    Arena *a = u->c->arena;
+    const EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    const char *range[4];
+    unit_range(u, kind, comp, iv, k, range);
+    const char *klo = "0", *khi = "1";
+    if (kind == UNIT_PARALLEL) {
+        klo = emit_level(a, es->nk, iv->lo, 0);
+        khi = emit_level(a, es->nk, iv->hi, 0);
+    }
+    emit_line(o, "{");
+    o->indent++;
+    emit_line(o, "const int64_t ilo = %s, ihi = %s, jlo = %s, jhi = %s;", range[0], range[1],
+              range[2], range[3]);
+    if (kind == UNIT_LEVEL)
+        open_levels(u, iv, comp->order == ORDER_FORWARD);
+    emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s)", klo, khi);
+    emit_begin_line(o);
+    emit_text(o, "    GT_LAUNCH(%s, GT_GRID((ihi - ilo + %d) / %d, (jhi - jlo + %d) / %d), "
+                 "GT_BLOCK(%d, %d),", unit_name(u, u->nunits++), CUDA_BLOCK_I - 1, CUDA_BLOCK_I,
+              CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
+    emit_end_line(o);
+    emit_begin_line(o);
+    emit_text(o, "              %s, %s, %s, ilo, ihi, jlo, jhi, %s", es->ni, es->nj, es->nk,
+              kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi));
+    for (int f = 0; f < st->fields.len; f++)
+        if (u->used[f] && is_array(st->fields.items[f]))
+            emit_text(o, ", %s, %s, %s, %s", es->data[f], u->si[f], u->sj[f], u->sk[f]);
+    for (int s = 0; s < st->scalars.len; s++)
+        emit_text(o, ", %s", st->scalars.items[s]->is_output ? u->acc_d[s] : es->scalar[s]);
+    emit_text(o, ");");
+    emit_end_line(o);
+    if (kind == UNIT_LEVEL)
+        close_block(o);
+    close_block(o);
+}
+
+/* ================================================================ the host */
+
+static void cuda_strides(Out *o, const EmitStencil *es, int f, void *ctx)
+{
+    const Cuda *u = ctx;
+    emit_line(o, "const int64_t %s = %s[%d].stride[0], %s = %s[%d].stride[1], "
+                 "%s = %s[%d].stride[2];",
+              u->si[f], es->bound, f, u->sj[f], es->bound, f, u->sk[f], es->bound, f);
+}
+
+/* Each out scalar's device accumulator, set to the identity its host one
+ * holds. */
+static void accumulators(Cuda *u)
+{
+    Out *o = u->o;
+    const EmitStencil *es = u->es;
+    for (int s = 0; s < u->st->scalars.len; s++) {
+        const IrScalar *sc = u->st->scalars.items[s];
+        if (!sc->is_output)
+            continue;
+        emit_line(o, "int64_t %s_s[3];", u->acc_d[s]);
+        emit_line(o, "%s *const %s = (%s *)gt__device_temporary(&%s, %s, \"I\", "
+                     "(const int64_t[3]){1, 1, 1}, (const int64_t[6]){0}, %s_s);",
+                  emit_c_type(sc->type), u->acc_d[s], emit_c_type(sc->type), u->acc_s[s],
+                  emit_dtype(sc->type), u->acc_d[s]);
+        emit_alloc_check(o, es, u->acc_d[s]);
+        emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", %s, &%s, sizeof %s, 1);", es->rc,
+                  u->st->name, u->acc_d[s], es->acc[s], es->acc[s]);
+        emit_line(o, "if (%s != 0)", es->rc);
+        emit_line(o, "    goto done;");
+    }
+}
+
+static void cuda_function(Cuda *u)
+{
+    Out *o = u->o;
+    EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    bool all[NAXES] = {true, true, true};
+    emit_function_open(o, es, all);
+    emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
+    emit_field_origins(o, es, u->used, cuda_strides, u);
+    emit_scalar_accumulators(o, es);
+    bool gotos = emit_full_storages(o, es);
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output) {
+            emit_line(o, "gt_storage *%s = NULL;", u->acc_s[s]);
+            gotos = true;
+        }
+    /* C++: no goto may skip an initialized declaration still in scope at done */
+    emit_line(o, "{");
+    o->indent++;
+    emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
+    accumulators(u);
+    u->nunits = 0;
+    for_each_unit(u, launch_unit);
+    emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
+    for (int s = 0; s < st->scalars.len; s++) {
+        if (!st->scalars.items[s]->is_output)
+            continue;
+        emit_line(o, "if (%s == 0)", es->rc);
+        emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", &%s, %s, sizeof %s, 0);", es->rc,
+                  st->name, es->acc[s], u->acc_d[s], es->acc[s]);
+    }
+    emit_line(o, "if (%s == 0) {", es->rc);
+    o->indent++;
+    emit_scalar_results(o, es);
+    close_block(o);
+    close_block(o);
+    if (gotos)
+        emit_done_label(o);
+    emit_full_releases(o, es);
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output)
+            emit_line(o, "gt_release(%s);", u->acc_s[s]);
+    emit_line(o, "return %s;", es->rc);
+    o->indent--;
+    emit_line(o, "}");
+}
+
+static void cuda_preamble(Compiler *c, Out *o)
+{
+    (void)c;
+    emit_blank(o);
+    emit_line(o, "/* CUDA under nvcc; the SIMT emulator of the tests with -DGT_SIMT. */");
+    emit_line(o, "#include <gt/gt_cuda.h>");
+}
+
+static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
+{
+    Arena *a = c->arena;
+    Cuda *u = arena_alloc(a, sizeof *u);
+    u->c = c;
+    u->o = o;
+    u->es = es;
+    u->st = es->st;
+    es->bind = "gt__bind_device";
+    int nf = u->st->fields.len, ns = u->st->scalars.len;
+    u->used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
+    plan_fields_used(u->st, u->used);
+    u->si = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->sj = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->sk = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++) {
+        if (!is_array(u->st->fields.items[f]))
+            continue;
+        u->si[f] = emit_unique(a, &es->names, arena_printf(a, "%si", es->stride[f]));
+        u->sj[f] = emit_unique(a, &es->names, arena_printf(a, "%sj", es->stride[f]));
+        u->sk[f] = emit_unique(a, &es->names, arena_printf(a, "%sk", es->stride[f]));
+    }
+    u->acc_d = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
+    u->acc_s = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
+    for (int s = 0; s < ns; s++)
+        if (u->st->scalars.items[s]->is_output) {
+            u->acc_d[s] = emit_unique(a, &es->names, arena_printf(a, "%s_d", es->scalar[s]));
+            u->acc_s[s] = emit_unique(a, &es->names, arena_printf(a, "%s_ds", es->scalar[s]));
+        }
+    u->kk = emit_unique(a, &es->names, "kk");
+    emit_point_init(&u->point, es, u->kk);
+    u->point.access = cuda_access;
+    u->point.user = u;
+    /* the kernels, then the host function that launches them */
+    u->nunits = 0;
+    for_each_unit(u, write_unit);
+    cuda_function(u);
+}
+
+const Backend backend_cuda = {
+    .name = "cuda",
+    .suffix = ".cu",
+    .cxx = true,
+    .plan = &cuda_plan,
+    .preamble = cuda_preamble,
+    .stencil = cuda_stencil,
+    .fallback = &backend_naive,
+};

@@ -1,0 +1,69 @@
+/* gt_cuda.h: the dialect of the code the cuda backend generates (S.cu), included by it
+ * after gt_generated.h. Not part of the user contract.
+ *
+ * Under nvcc it is CUDA: GT_LAUNCH(kernel, grid, block, args...) is kernel<<<grid,
+ * block>>>(args...), and the atomics of the out scalars' reductions are CUDA's (min and max
+ * of reals by compare-and-swap). Built with -DGT_SIMT by a C++ compiler, the same text runs
+ * on the SIMT emulator of the test tree (tests/simt/gt_simt.h, found through -I), which
+ * provides the same names. */
+#ifndef GT_CUDA_H
+#define GT_CUDA_H
+
+#include <stdint.h>
+
+#ifdef GT_SIMT
+#include <gt_simt.h>
+#else
+#include <cuda_runtime.h>
+
+#define GT_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+#define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+
+static __device__ __forceinline__ void gt_atomic_sum(double *p, double v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void gt_atomic_sum(float *p, float v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void gt_atomic_sum(int32_t *p, int32_t v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void gt_atomic_min(int32_t *p, int32_t v) { atomicMin(p, v); }
+static __device__ __forceinline__ void gt_atomic_max(int32_t *p, int32_t v) { atomicMax(p, v); }
+
+/* min and max of reals as fmin and fmax take them (a NaN loses), by compare-and-swap */
+static __device__ __forceinline__ void gt_atomic_min(double *p, double v)
+{
+    unsigned long long *a = (unsigned long long *)p, old = *a, seen;
+    do {
+        seen = old;
+        old = atomicCAS(a, seen, (unsigned long long)__double_as_longlong(
+                                     fmin(__longlong_as_double((long long)seen), v)));
+    } while (old != seen);
+}
+
+static __device__ __forceinline__ void gt_atomic_max(double *p, double v)
+{
+    unsigned long long *a = (unsigned long long *)p, old = *a, seen;
+    do {
+        seen = old;
+        old = atomicCAS(a, seen, (unsigned long long)__double_as_longlong(
+                                     fmax(__longlong_as_double((long long)seen), v)));
+    } while (old != seen);
+}
+
+static __device__ __forceinline__ void gt_atomic_min(float *p, float v)
+{
+    unsigned *a = (unsigned *)p, old = *a, seen;
+    do {
+        seen = old;
+        old = atomicCAS(a, seen, (unsigned)__float_as_uint(fminf(__uint_as_float(seen), v)));
+    } while (old != seen);
+}
+
+static __device__ __forceinline__ void gt_atomic_max(float *p, float v)
+{
+    unsigned *a = (unsigned *)p, old = *a, seen;
+    do {
+        seen = old;
+        old = atomicCAS(a, seen, (unsigned)__float_as_uint(fmaxf(__uint_as_float(seen), v)));
+    } while (old != seen);
+}
+#endif
+
+#endif /* GT_CUDA_H */
