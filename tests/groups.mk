@@ -9,7 +9,8 @@ numeric: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/numeric/run.sh
 
-# diff: the openmp backend against the naive one on every test program and
+# diff: the openmp and cuda backends (cuda built for the CPU against the SIMT
+# emulator of tests/simt) against the naive one on every test program and
 # 240 random ones, 1 in 8 of them taking the openmp backend's naive fallback
 # (tests/diff/run.sh).
 CHECK_GROUPS += diff
@@ -26,3 +27,13 @@ CHECK_GROUPS += warnings
 warnings: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/warnings/run.sh
+
+# cuda: the cuda backend's output for every test program and 210 random ones
+# compiles with nvcc for sm_80 and sm_90 with warnings as errors; skipped with
+# a message where nvcc is not found (tests/cuda/run.sh). Its numbers are
+# checked by the diff group, on the SIMT emulator of tests/simt.
+CHECK_GROUPS += cuda
+.PHONY: cuda
+cuda: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/cuda/run.sh

@@ -1,9 +1,14 @@
 /* driver.c: the generic differential driver (tests/diff/run.sh).
  *
- *   driver NAIVE.so OPENMP.so SEED
+ *   driver NAIVE.so OTHER.so SEED [device]
  *
  * Both shared objects are builds of the same generated program, by the naive
- * and the openmp backend, each with the call shims of gen --wrap. For every
+ * and another backend (openmp; or cuda, built for the CPU against the SIMT
+ * emulator of tests/simt, with `device`), each with the call shims of gen
+ * --wrap. With `device` the other build's storages have a device buffer on a
+ * fake device whose memory is apart from the host's and filled with NaN when
+ * allocated: a missing upload reads NaN, a missing download leaves the
+ * host's stale values, and either shows as a difference. For every
  * stencil of the program and every layout below, the driver makes random
  * storages from the stencil's S_info (axes, dtype, halo plus a random extra),
  * fills both copies with the same random bytes (halos and padding included),
@@ -30,6 +35,41 @@
 #include <string.h>
 
 #include "diff.h"
+#include "rt.h"
+
+/* ---- the fake device of `device` runs ------------------------------------------------ */
+
+static int nan_alloc(void **out, size_t n)
+{
+    double *p = malloc(n + sizeof(double));
+    if (!p)
+        return 2;
+    for (size_t i = 0; i <= n / sizeof(double); i++)
+        p[i] = NAN;
+    *out = p;
+    return 0;
+}
+
+static int copy_to(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+    return 0;
+}
+
+static int no_wait(void)
+{
+    return 0;
+}
+
+static const gt__device_ops nan_device = {
+    .name = "fake",
+    .alloc = nan_alloc,
+    .alloc_managed = nan_alloc,
+    .release = free,
+    .to_device = copy_to,
+    .to_host = copy_to,
+    .barrier = no_wait,
+};
 
 static uint64_t rng;
 
@@ -114,6 +154,7 @@ typedef struct {
     gt_dtype type;
     long mismatches;
     char first[200];
+    const char *other;   /* the other backend's name */
 } Cmp;
 
 static void cmp_elem(void *elem, size_t size, void *ctx)
@@ -129,8 +170,8 @@ static void cmp_elem(void *elem, size_t size, void *ctx)
         return;
     if (c->mismatches++ == 0) {
         if (c->type == GT_FLOAT64)
-            snprintf(c->first, sizeof c->first, "element %zu: naive %.17g, openmp %.17g",
-                     c->pos / size - 1, *(const double *)ref, *(double *)elem);
+            snprintf(c->first, sizeof c->first, "element %zu: naive %.17g, %s %.17g",
+                     c->pos / size - 1, *(const double *)ref, c->other, *(double *)elem);
         else
             snprintf(c->first, sizeof c->first, "element %zu differs", c->pos / size - 1);
     }
@@ -139,9 +180,11 @@ static void cmp_elem(void *elem, size_t size, void *ctx)
 static const char *const layouts[] = {"cpu", "F", "JKI", "IKJ", "IJK"};
 enum { NLAYOUTS = (int)(sizeof layouts / sizeof layouts[0]) };
 
-static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout)
+static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout,
+                        int device)
 {
     gt_storage_opts o = {0};
+    o.device = device ? GT_CUDA : GT_HOST;
     int64_t shape[3];
     int nd = (int)strlen(fi->axes);
     for (int d = 0; d < nd; d++) {
@@ -164,10 +207,14 @@ static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t ext
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: driver NAIVE.so OPENMP.so SEED\n");
+    int device = argc == 5 && strcmp(argv[4], "device") == 0;
+    if (argc != 4 && !device) {
+        fprintf(stderr, "usage: driver NAIVE.so OTHER.so SEED [device]\n");
         return 2;
     }
+    const char *other = device ? "cuda" : "openmp";
+    if (device)
+        gt__set_device_ops(&nan_device);
     const DiffStencil *naive = table(argv[1]), *omp = table(argv[2]);
     unsigned long seed = strtoul(argv[3], NULL, 10);
     int failed = 0;
@@ -177,7 +224,7 @@ int main(int argc, char **argv)
             if (strcmp(omp[t].name, ns->name) == 0)
                 os = &omp[t];
         if (!os) {
-            printf("FAIL %s: not in the openmp build\n", ns->name);
+            printf("FAIL %s: not in the %s build\n", ns->name, other);
             failed++;
             continue;
         }
@@ -202,8 +249,8 @@ int main(int argc, char **argv)
             int nf = ns->info->nfields;
             gt_storage *a[64], *b[64];
             for (int f = 0; f < nf && f < 64; f++) {
-                a[f] = make(&ns->info->fields[f], n, extra, layout);
-                b[f] = make(&ns->info->fields[f], n, extra, layout);
+                a[f] = make(&ns->info->fields[f], n, extra, layout, 0);
+                b[f] = make(&ns->info->fields[f], n, extra, layout, device);
                 gt_dtype t = ns->info->fields[f].dtype;
                 uint64_t keep = rng;
                 for_each(a[f], fill_elem, &t);
@@ -218,12 +265,12 @@ int main(int argc, char **argv)
             int rcb = os->call(b, in, out_b, &dom);
             char why[400] = "";
             if (rca != rcb)
-                snprintf(why, sizeof why, "status naive %d, openmp %d (%s)", rca, rcb,
+                snprintf(why, sizeof why, "status naive %d, %s %d (%s)", rca, other, rcb,
                          gt_last_error());
             for (int f = 0; f < nf && !why[0]; f++) {
                 Snap snap = {0};
                 for_each(a[f], snap_elem, &snap);
-                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, ""};
+                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, "", other};
                 for_each(b[f], cmp_elem, &c);
                 if (c.mismatches)
                     snprintf(why, sizeof why, "field %s: %ld elements differ; first %s",
@@ -235,7 +282,8 @@ int main(int argc, char **argv)
                 double rel = ns->out_types[i] == 'f' ? 1e-5 : 1e-12;
                 double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
                 if (!(x == y || fabs(x - y) <= tol || (isnan(x) && isnan(y))))
-                    snprintf(why, sizeof why, "out scalar %d: naive %.17g, openmp %.17g", i, x, y);
+                    snprintf(why, sizeof why, "out scalar %d: naive %.17g, %s %.17g", i, x,
+                             other, y);
             }
             if (why[0]) {
                 printf("FAIL %s %s (%lldx%lldx%lld): %s\n", ns->name, layouts[layout],

@@ -1,6 +1,15 @@
 #!/bin/sh
-# tests/diff/run.sh: differential test of the openmp backend against the naive
-# backend (the oracle), `make diff`.
+# tests/diff/run.sh: differential test of the openmp and cuda backends against
+# the naive backend (the oracle), `make diff`.
+#
+# The cuda backend's .cu is built for the CPU by a C++ compiler (g++ or
+# clang++; skipped with a message without one) with -DGT_SIMT against the
+# SIMT emulator of tests/simt (a fiber per CUDA thread, threads shuffled
+# between barriers), and the driver calls it with `device`: the storages of
+# that side have a device buffer on a fake device whose memory starts as NaN.
+# Its cases print as NAME[cuda]. One more case, nosync, removes a needed
+# __syncthreads from the cuda output of programs/reductions.stn and passes
+# when the emulated results then differ from the naive ones.
 #
 # Programs: every tests/numeric/*.stn, examples/*/*.stn, bench/stencils/*.stn and
 # tests/diff/programs/*.stn (written for the differential test),
@@ -79,12 +88,39 @@ if [ "${1:-}" = "--one" ]; then
     if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$dir/out"; then
         cp "$dir/out" "$dir/log"; fail "driver exit status $status"
     fi
+    # the cuda backend's output, built for the CPU against the SIMT emulator
+    # (without the sanitizers: fibers switch stacks under them), on a fake
+    # device whose memory starts as NaN
+    [ -n "$CXX_SIMT" ] || exit 0
+    (cd "$(dirname "$stn")" && "$GTCC" -b cuda "$@" -o "$dir/cuda.cu" "$(basename "$stn")") \
+        >"$dir/log" 2>&1 || fail "gtcc -b cuda"
+    "$work/gen" --wrap "$dir/cuda.h" >"$dir/wrap_cuda.c"
+    { $CC -std=c11 -O1 -fPIC -c -I"$root/runtime/include" -I"$here" -I"$dir" \
+          -o "$dir/wrap_cuda.o" "$dir/wrap_cuda.c" &&
+      $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -Wall -Wextra -Werror \
+          -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
+          -I"$root/runtime/include" -I"$dir" -shared -o "$dir/cuda.so" "$dir/cuda.cu" \
+          "$root/tests/simt/simt.cc" -x none "$dir/wrap_cuda.o"; } >"$dir/log" 2>&1 ||
+        fail "the cuda output does not build for the SIMT emulator"
+    "$work/driver" "$dir/naive.so" "$dir/cuda.so" "$seed" device >"$dir/out_cuda" 2>&1
+    status=$?
+    sed -n 's/^\(PASS\|FAIL\) \([^ ]*\)/\1 \2[cuda]/p' "$dir/out_cuda"
+    grep -q -E '^(PASS|FAIL) ' "$dir/out_cuda" || { cp "$dir/out_cuda" "$dir/log"; fail "cuda: no stencil was run"; }
+    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$dir/out_cuda"; then
+        cp "$dir/out_cuda" "$dir/log"; fail "cuda: driver exit status $status"
+    fi
     exit 0
 fi
 
+# the cuda backend is checked too where a C++ compiler builds its output for
+# the SIMT emulator
+CXX_SIMT=$(command -v g++ || command -v clang++ || true)
+export CXX_SIMT
+[ -n "$CXX_SIMT" ] || echo "diff: no C++ compiler (g++, clang++): the cuda backend is not compared"
 rm -rf "$work"; mkdir -p "$work/cases"
 $CC -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$here/gen.c" || exit 1
-$CC -std=c11 -O1 -g $SANFLAGS -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" -I"$here" \
+$CC -std=c11 -O1 -g $SANFLAGS -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+    -I"$root/runtime/src" -I"$here" \
     -o "$work/driver" "$here/driver.c" -rdynamic \
     -Wl,--whole-archive "$BUILD/lib/libgtrt.a" -Wl,--no-whole-archive -ldl -lm || exit 1
 
@@ -127,6 +163,33 @@ done
 flush
 
 xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+
+# The emulator must expose a missing barrier: the cuda output of
+# tests/diff/programs/reductions.stn without the __syncthreads that follows
+# each block's store of its partial results (the tree then reads partials
+# not written yet, in the emulator's shuffled order) must differ from the
+# naive results.
+if [ -n "$CXX_SIMT" ]; then
+    d=$work/cases/nosync
+    "$here/run.sh" --one "$d" "$here/programs/reductions.stn" 7 -O1 >/dev/null 2>&1
+    if [ -e "$d/cuda.cu" ]; then
+        awk '/__syncthreads\(\);/ && !dropped { dropped = 1; next } { print }' "$d/cuda.cu" \
+            >"$d/nosync.cu"
+        if cmp -s "$d/cuda.cu" "$d/nosync.cu"; then
+            echo "FAIL nosync: no __syncthreads in the cuda output of reductions.stn" >>"$work/results"
+        elif $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -DGT_SIMT \
+               -I"$root/tests/simt" -I"$root/runtime/include" -I"$d" -shared -o "$d/nosync.so" \
+               "$d/nosync.cu" "$root/tests/simt/simt.cc" -x none "$d/wrap_cuda.o" >"$d/log" 2>&1 &&
+             ! "$work/driver" "$d/naive.so" "$d/nosync.so" 7 device >"$d/out_nosync" 2>&1 &&
+             grep -q '^FAIL .*out scalar' "$d/out_nosync"; then
+            echo "PASS nosync: without one __syncthreads the emulated reductions differ" >>"$work/results"
+        else
+            echo "FAIL nosync: the emulator did not expose a missing __syncthreads" >>"$work/results"
+        fi
+    else
+        echo "FAIL nosync: reductions.stn did not build" >>"$work/results"
+    fi
+fi
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")

@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/cuda/run.sh: the cuda backend's output compiles with nvcc, `make cuda`.
+#
+# Every test, example and bench program (the golden error tests aside) and
+# $CUDA_PROGRAMS (default 210) random programs of tests/diff/gen.c, 30 to a
+# file, are compiled by gtcc -b cuda and then by nvcc for sm_80 (A100) and
+# sm_90 (H100) with every warning an error. Where nvcc is not found (on PATH
+# or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
+# of the same output are checked by the differential test (tests/diff), which
+# builds it for the CPU against the SIMT emulator of tests/simt.
+# Prints "cuda: N passed, N failed" (one case = one .stn file) and writes
+# "PASSED FAILED" to $RESULTS/cuda.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+work=$BUILD/cuda
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
+result() { [ -n "${RESULTS:-}" ] && echo "$1 $2" >"$RESULTS/cuda"; }
+if [ -z "$NVCC" ]; then
+    echo "cuda: nvcc not found (PATH, /usr/local/cuda/bin): the nvcc builds are skipped"
+    echo "cuda: 0 passed, 0 failed (skipped)"
+    result 0 0
+    exit 0
+fi
+NVFLAGS="-c -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+
+# --- worker: run.sh --one STN DIR [GTCC ARGS...] ------------------------------------
+if [ "${1:-}" = "--one" ]; then
+    stn=$2; dir=$3; shift 3
+    name=$(basename "$stn" .stn)
+    mkdir -p "$dir"
+    if ! (cd "$(dirname "$stn")" && "$GTCC" -b cuda "$@" -o "$dir/$name.cu" "$(basename "$stn")") \
+            >"$dir/log" 2>&1; then
+        echo "FAIL $stn: gtcc -b cuda"; sed 's/^/  | /' "$dir/log" | head -n 10; exit 0
+    fi
+    if ! "$NVCC" $NVFLAGS -I"$root/runtime/include" -I"$dir" -o "$dir/$name.o" "$dir/$name.cu" \
+            >"$dir/log" 2>&1; then
+        echo "FAIL $stn: nvcc"; sed 's/^/  | /' "$dir/log" | head -n 20; exit 0
+    fi
+    echo "PASS $stn"
+    exit 0
+fi
+
+rm -rf "$work"; mkdir -p "$work"
+jobs=$work/jobs; : >"$jobs"
+n=0
+for stn in "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"/examples/*/*.stn \
+           "$root"/bench/stencils/*.stn "$root"/tests/golden/ir/*.stn "$root"/tests/golden/emit/*.stn; do
+    n=$((n + 1))
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1 | sed 's/-b *[a-z]*//')
+    echo "$stn $work/p$n $args" | sed 's/ *$//' >>"$jobs"
+done
+cc -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
+want=${CUDA_PROGRAMS:-210}; made=0; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
+while [ $made -lt "$want" ]; do
+    "$work/gen" $seed >"$work/one.stn"
+    if "$GTCC" --emit=ir -b cuda "$work/one.stn" >/dev/null 2>&1; then
+        cat "$work/one.stn" >>"$work/random$batch.stn"
+        made=$((made + 1)); inbatch=$((inbatch + 1))
+        if [ $inbatch -eq 30 ] || [ $made -eq "$want" ]; then
+            echo "$work/random$batch.stn $work/r$batch" >>"$jobs"
+            batch=$((batch + 1)); inbatch=0
+        fi
+    fi
+    seed=$((seed + 1))
+done
+xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+grep -v '^PASS ' "$work/results" | head -n 60
+passed=$(grep -c '^PASS ' "$work/results")
+failed=$(grep -c '^FAIL ' "$work/results")
+echo "cuda: $passed passed, $failed failed ($made random programs in $batch files; nvcc sm_80, sm_90)"
+result "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,55 @@
+/* gt_simt.h: the SIMT emulator's side of the CUDA dialect (gt/gt_cuda.h with -DGT_SIMT).
+ *
+ * The .cu text the cuda backend writes is compiled by a C++ compiler for the CPU, and each
+ * launch runs on the emulator (simt.cc): every CUDA thread of a block is a fiber (ucontext)
+ * with its own stack and threadIdx; the fibers of a block run one at a time, in a shuffled
+ * order between barriers, each until its next __syncthreads or its end; a barrier that
+ * some threads of the block reach while others have finished is reported (and aborts), as
+ * a missing one shows up as wrong numbers. Blocks run one after the other, so __shared__
+ * arrays are static arrays, and atomics are plain updates (a fiber runs alone until its
+ * next barrier). Nothing here is CUDA's; it is just enough to run what gtcc generates. */
+#ifndef GT_SIMT_H
+#define GT_SIMT_H
+
+#include <functional>
+#include <math.h>
+#include <stdint.h>
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+
+/* the running fiber's thread and block, the launch's shapes */
+extern dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __shared__ static
+#define __restrict__
+
+/* Waits until every thread of the block has reached it. */
+void __syncthreads(void);
+
+/* Runs body (one kernel call) for every thread of every block of the grid. */
+void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body);
+
+/* launches made so far, and threads run (for tests and counts) */
+extern long gt_simt_launches, gt_simt_threads;
+
+#define GT_LAUNCH(kernel, grid, block, ...)                                                 \
+    gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); })
+#define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+#define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+
+template <typename T> static inline void gt_atomic_sum(T *p, T v) { *p += v; }
+static inline void gt_atomic_min(double *p, double v) { *p = fmin(*p, v); }
+static inline void gt_atomic_max(double *p, double v) { *p = fmax(*p, v); }
+static inline void gt_atomic_min(float *p, float v) { *p = fminf(*p, v); }
+static inline void gt_atomic_max(float *p, float v) { *p = fmaxf(*p, v); }
+static inline void gt_atomic_min(int32_t *p, int32_t v) { *p = v < *p ? v : *p; }
+static inline void gt_atomic_max(int32_t *p, int32_t v) { *p = v > *p ? v : *p; }
+
+#endif /* GT_SIMT_H */

@@ -1,0 +1,130 @@
+/* simt.cc: the SIMT emulator (gt_simt.h says what it does). One launch: for each block, a
+ * fiber per thread on its own stack; rounds in which every fiber not finished runs, in a
+ * fresh shuffled order, until it reaches __syncthreads (or ends); the block is done when
+ * every fiber has ended. The shuffle (a fixed xorshift sequence) makes a kernel that
+ * depends on the order of its threads between two barriers give wrong numbers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <ucontext.h>
+
+#include <vector>
+
+#include "gt_simt.h"
+
+dim3 threadIdx, blockIdx, blockDim, gridDim;
+long gt_simt_launches, gt_simt_threads;
+
+namespace {
+
+struct Fiber {
+    ucontext_t ctx;
+    dim3 tid;
+    bool done;
+    bool at_barrier;
+};
+
+enum { STACK_BYTES = 64 * 1024 };
+
+ucontext_t scheduler;
+Fiber *current;
+const std::function<void()> *body;
+uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+uint64_t next_random()
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+void fiber_main()
+{
+    (*body)();
+    current->done = true;   /* returns to the scheduler through uc_link */
+}
+
+/* A fiber at the start of the kernel, on stack (getcontext in a function of its own:
+   no local of the launch is live across it). */
+void start_fiber(Fiber *f, char *stack)
+{
+    getcontext(&f->ctx);
+    f->ctx.uc_stack.ss_sp = stack;
+    f->ctx.uc_stack.ss_size = STACK_BYTES;
+    f->ctx.uc_link = &scheduler;
+    makecontext(&f->ctx, fiber_main, 0);
+    f->done = f->at_barrier = false;
+}
+
+} // namespace
+
+void __syncthreads(void)
+{
+    if (!current) {
+        fprintf(stderr, "gt_simt: __syncthreads outside a kernel\n");
+        abort();
+    }
+    current->at_barrier = true;
+    swapcontext(&current->ctx, &scheduler);
+}
+
+void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
+{
+    size_t n = (size_t)block.x * block.y * block.z;
+    if (n == 0 || n > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
+        fprintf(stderr, "gt_simt: invalid launch: grid (%u,%u,%u), block (%u,%u,%u)\n", grid.x,
+                grid.y, grid.z, block.x, block.y, block.z);
+        abort();
+    }
+    std::vector<Fiber> fibers(n);
+    std::vector<char> stacks(n * STACK_BYTES);
+    std::vector<size_t> order(n);
+    gridDim = grid;
+    blockDim = block;
+    body = &kernel;
+    gt_simt_launches++;
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++) {
+                blockIdx = dim3(bx, by, bz);
+                for (size_t t = 0; t < n; t++) {
+                    start_fiber(&fibers[t], &stacks[t * STACK_BYTES]);
+                    fibers[t].tid = dim3((unsigned)(t % block.x),
+                                         (unsigned)(t / block.x % block.y),
+                                         (unsigned)(t / ((size_t)block.x * block.y)));
+                    order[t] = t;
+                }
+                gt_simt_threads += (long)n;
+                for (;;) {
+                    for (size_t t = n - 1; t > 0; t--) {
+                        size_t r = (size_t)(next_random() % (t + 1));
+                        size_t x = order[t];
+                        order[t] = order[r];
+                        order[r] = x;
+                    }
+                    for (size_t t = 0; t < n; t++) {
+                        Fiber &f = fibers[order[t]];
+                        if (f.done)
+                            continue;
+                        f.at_barrier = false;
+                        current = &f;
+                        threadIdx = f.tid;
+                        swapcontext(&scheduler, &f.ctx);
+                        current = nullptr;
+                    }
+                    size_t done = 0, waiting = 0;
+                    for (size_t t = 0; t < n; t++) {
+                        done += fibers[t].done;
+                        waiting += fibers[t].at_barrier && !fibers[t].done;
+                    }
+                    if (done == n)
+                        break;
+                    if (done > 0) {
+                        fprintf(stderr, "gt_simt: block (%u,%u,%u): __syncthreads reached by %zu "
+                                "threads while %zu have ended\n", bx, by, bz, waiting, done);
+                        abort();
+                    }
+                }
+            }
+    body = nullptr;
+}
