@@ -2,7 +2,8 @@
 # the examples and the benchmarks. Everything is built out of tree, in
 # $(BUILD) (build/, or build/san with SANITIZE=1).
 #
-#   make                      build/bin/gtcc, build/lib/libgtrt.{a,so}
+#   make                      build/bin/gtcc, build/lib/libgtrt.{a,so}, and where nvcc
+#                             is found build/lib/libgtrt-cuda.{a,so} (CUDA device layer)
 #   make check [SANITIZE=1]   unit tests (Check), golden tests, robustness test
 #   make golden-update        rewrite golden expectations for review (git diff)
 #   make demo                 run gtcc on examples/*.stn
@@ -70,6 +71,33 @@ $(RT_SO): $(RT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(RT_LIBS)
 
+# --- runtime: libgtrt-cuda, the CUDA device layer, where nvcc is found -----------------
+# (on PATH or in /usr/local/cuda/bin; NVCC= on the command line turns it off)
+NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME = $(patsubst %/bin/nvcc,%,$(NVCC))
+RT_CUDA_SRC = $(sort $(wildcard runtime/src/cuda/*.c))
+RT_CUDA_OBJ = $(RT_CUDA_SRC:%.c=$(BUILD)/obj/%.o)
+RT_CUDA_A  = $(BUILD)/lib/libgtrt-cuda.a
+RT_CUDA_SO = $(BUILD)/lib/libgtrt-cuda.so
+RT_CUDA_LIBS = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart
+ifneq ($(NVCC),)
+RT_CUDA = $(RT_CUDA_A) $(RT_CUDA_SO)
+else
+RT_CUDA =
+endif
+
+$(BUILD)/obj/runtime/src/cuda/%.o: runtime/src/cuda/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(RT_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP -c $< -o $@
+
+$(RT_CUDA_A): $(RT_CUDA_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(RT_CUDA_SO): $(RT_CUDA_OBJ) $(RT_SO)
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) -o $@ $(RT_CUDA_OBJ) -L$(BUILD)/lib -lgtrt $(RT_CUDA_LIBS)
+
 # --- compiler: gtcc --------------------------------------------------------------
 GEN     = $(BUILD)/gen
 CC_SRC  = $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
@@ -117,7 +145,7 @@ endef
 
 .DEFAULT_GOAL := all
 .PHONY: all check unit golden golden-update robust demo bench install clean
-all: $(GTCC) $(RT_A) $(RT_SO)
+all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA)
 
 # --- unit tests (Check) ------------------------------------------------------------
 UNIT_SRC = $(sort $(wildcard tests/unit/check_*.c))
@@ -196,6 +224,13 @@ install: all
 	install -m 644 $(RT_A) $(DESTDIR)$(PREFIX)/lib/libgtrt.a
 	install -m 755 $(RT_SO) $(DESTDIR)$(PREFIX)/lib/libgtrt.so
 	$(call write_pc,$(PREFIX),$(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt.pc)
+ifneq ($(NVCC),)
+	install -m 644 $(RT_CUDA_A) $(DESTDIR)$(PREFIX)/lib/libgtrt-cuda.a
+	install -m 755 $(RT_CUDA_SO) $(DESTDIR)$(PREFIX)/lib/libgtrt-cuda.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@CUDA_HOME@|$(CUDA_HOME)|g' runtime/gtrt-cuda.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-cuda.pc
+endif
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
 
 # Removes $(BUILD) (build/, build/san, or the BUILD given); a BUILD that is empty

@@ -11,6 +11,9 @@
 #   make run                build and run it
 #   make GTCC=/opt/gtcc/bin/gtcc PKG_CONFIG_PATH=/opt/gtcc/lib/pkgconfig run
 #   make BACKEND=naive      use the reference backend instead of openmp
+#   make BACKEND=cuda       the CUDA backend: NAME.gen.cu built by nvcc, linked with
+#                           pkg-config gtrt-cuda; main.c gets -DGT_EXAMPLE_CUDA (the
+#                           examples that support it then make device storages)
 #   make clean
 
 GTCC       ?= gtcc
@@ -23,29 +26,45 @@ O          ?= build
 # $(shell) does not see variables given on make's command line (make 4.3):
 # PKG_CONFIG_PATH is passed on explicitly
 PKG_ENV   := $(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)')
-GT_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags gtrt)
-GT_LIBS   := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs gtrt)
-ALL_CFLAGS = -std=c11 -Wall -Wextra $(CFLAGS) $(GT_CFLAGS) -I$(O)
+ifeq ($(BACKEND),cuda)
+GEN       = cu
+GT_PC     = gtrt-cuda
+NVCC      ?= nvcc
+NVCCFLAGS ?= -O2
+LINK      = $(CC)
+EXAMPLE_FLAGS = -DGT_EXAMPLE_CUDA
+else
+GEN       = c
+GT_PC     = gtrt
+LINK      = $(CC)
+EXAMPLE_FLAGS =
+endif
+GT_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags $(GT_PC))
+GT_LIBS   := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs $(GT_PC))
+ALL_CFLAGS = -std=c11 -Wall -Wextra $(CFLAGS) $(GT_CFLAGS) $(EXAMPLE_FLAGS) -I$(O)
 
 PROGRAM   = $(O)/$(NAME)
-GENERATED = $(STENCILS:%.stn=$(O)/%.gen.c)
+GENERATED = $(STENCILS:%.stn=$(O)/%.gen.$(GEN))
 
 .PHONY: all run clean
 all: $(PROGRAM)
 
 # one gtcc run writes the source, its header and the dependency file
-$(O)/%.gen.c $(O)/%.gen.h: %.stn
+$(O)/%.gen.$(GEN) $(O)/%.gen.h: %.stn
 	@mkdir -p $(O)
-	$(GTCC) -b $(BACKEND) -MD -o $(O)/$*.gen.c $<
+	$(GTCC) -b $(BACKEND) -MD -o $(O)/$*.gen.$(GEN) $<
 
 $(O)/%.gen.o: $(O)/%.gen.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/main.o: main.c $(GENERATED:.c=.h)
+$(O)/%.gen.o: $(O)/%.gen.cu
+	$(NVCC) $(NVCCFLAGS) $(GT_CFLAGS) -I$(O) -c -o $@ $<
+
+$(O)/main.o: main.c $(GENERATED:.$(GEN)=.h)
 	$(CC) $(ALL_CFLAGS) -c -o $@ main.c
 
-$(PROGRAM): $(O)/main.o $(GENERATED:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(GT_LIBS)
+$(PROGRAM): $(O)/main.o $(GENERATED:.$(GEN)=.o)
+	$(LINK) $(CFLAGS) -o $@ $^ $(GT_LIBS)
 
 run: $(PROGRAM)
 	cd $(O) && ./$(NAME)
@@ -53,4 +72,4 @@ run: $(PROGRAM)
 clean:
 	rm -rf $(O)
 
--include $(GENERATED:.c=.d)
+-include $(GENERATED:.$(GEN)=.d)

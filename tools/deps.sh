@@ -15,6 +15,7 @@ need pkg-config command -v pkg-config
 need check      pkg-config --exists check
 need libomp-dev sh -c 'ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so* 2>/dev/null | grep -q .'
 need gcc        command -v cc
+need g++        command -v g++
 need make       command -v make
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

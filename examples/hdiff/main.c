@@ -27,6 +27,9 @@ static gt_storage *field_storage(int f, int like, double value)
 {
     const gt_field_info *fi = &hdiff_info.fields[like];
     gt_storage_opts opts = {0};
+#ifdef GT_EXAMPLE_CUDA
+    opts.device = GT_CUDA;   /* the cuda backend's stencils run on device storages */
+#endif
     int64_t shape[3] = {NI, NJ, NK};
     for (int a = 0; a < 3; a++) {
         opts.halo[a][0] = fi->halo[a][0];

@@ -152,6 +152,10 @@ typedef struct gt__device_ops_ {
     const char *(*error_string)(int err);
 } gt__device_ops;
 
+/* cuda/device_cuda.c (libgtrt-cuda): installs the CUDA device ops, "unavailable" with the
+   CUDA runtime's error when it finds no usable device; 0 or GT_EDEVICE. Idempotent. */
+int gt__cuda_init(void);
+
 /* Installs device ops (NULL restores the build's default: "no CUDA" without CUDA).
    Not thread-safe: install them while no other thread uses the runtime. */
 void gt__set_device_ops(const gt__device_ops *ops);

@@ -7,7 +7,10 @@
 # sm_90 (H100) with every warning an error. Where nvcc is not found (on PATH
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
 # of the same output are checked by the differential test (tests/diff), which
-# builds it for the CPU against the SIMT emulator of tests/simt.
+# builds it for the CPU against the SIMT emulator of tests/simt. Last,
+# examples/hdiff is built with BACKEND=cuda (nvcc, pkg-config gtrt-cuda) and
+# run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
+# naming the CUDA runtime's error).
 # Prints "cuda: N passed, N failed" (one case = one .stn file) and writes
 # "PASSED FAILED" to $RESULTS/cuda.
 set -u
@@ -67,6 +70,33 @@ while [ $made -lt "$want" ]; do
     seed=$((seed + 1))
 done
 xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+
+# examples/hdiff built with BACKEND=cuda against an installed gtcc and
+# gtrt-cuda.pc, then run: with a GPU it must succeed; without one the CUDA
+# runtime's error (35, 34 or 100 from cudaGetDeviceCount) must come back as
+# a clear GT_EDEVICE message and exit status 1, not a crash or a hang.
+prefix=$work/prefix
+if ! make -C "$root" --no-print-directory -s install PREFIX="$prefix" BUILD="$BUILD" \
+        >"$work/install.log" 2>&1; then
+    echo "FAIL example: make install"; sed 's/^/  | /' "$work/install.log" | head -n 10
+    echo "FAIL example" >>"$work/results"
+elif ! make -C "$root/examples/hdiff" --no-print-directory BACKEND=cuda GTCC="$prefix/bin/gtcc" \
+        PKG_CONFIG_PATH="$prefix/lib/pkgconfig" O="$work/hdiff" >"$work/example.log" 2>&1; then
+    echo "FAIL example: make BACKEND=cuda in examples/hdiff"
+    sed 's/^/  | /' "$work/example.log" | tail -n 10
+    echo "FAIL example" >>"$work/results"
+else
+    (cd "$work/hdiff" && timeout 60 ./hdiff) >"$work/run.log" 2>&1
+    status=$?
+    if [ $status -eq 0 ]; then
+        echo "PASS example: hdiff ran on the GPU" >>"$work/results"
+    elif [ $status -eq 1 ] && grep -q 'cudaGetDeviceCount: error' "$work/run.log"; then
+        echo "PASS example: without a GPU: $(head -n 1 "$work/run.log")" >>"$work/results"
+    else
+        echo "FAIL example: hdiff (cuda) exit status $status"; sed 's/^/  | /' "$work/run.log" | head
+        echo "FAIL example" >>"$work/results"
+    fi
+fi
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")

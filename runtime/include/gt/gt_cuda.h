@@ -16,6 +16,12 @@
 #else
 #include <cuda_runtime.h>
 
+/* Installs libgtrt-cuda's device layer (0, or GT_EDEVICE without a usable device); run
+   when the program starts, so that GT_CUDA storages made before the first stencil call
+   work too. */
+extern "C" int gt__cuda_init(void);
+static const int gt__cuda_ready __attribute__((unused)) = gt__cuda_init();
+
 #define GT_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 #define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)

@@ -1,0 +1,92 @@
+/* device_cuda.c: the CUDA implementation of the device-ops table (runtime.md section 4),
+ * libgtrt-cuda. Plain C against the CUDA runtime's C API (cudaMalloc, cudaMallocManaged,
+ * cudaMemcpy, cudaDeviceSynchronize); linked with -lcudart.
+ *
+ * It installs itself when the program starts (a constructor; the object is linked in because
+ * the code of the cuda backend calls gt__cuda_init) if the CUDA runtime finds a device.
+ * Without a usable GPU the CUDA runtime answers cudaGetDeviceCount with an error (35: the
+ * driver is older than the runtime or absent; 34: the stub driver library; 100: no device)
+ * and may leave the count unset: the table then says "unavailable" with that error, and
+ * every device request fails with GT_EDEVICE and the reason, never a crash or a hang. */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "rt.h"
+
+static int cuda_alloc(void **out, size_t nbytes)
+{
+    return (int)cudaMalloc(out, nbytes ? nbytes : 1);
+}
+
+static int cuda_alloc_managed(void **out, size_t nbytes)
+{
+    return (int)cudaMallocManaged(out, nbytes ? nbytes : 1, cudaMemAttachGlobal);
+}
+
+static void cuda_release(void *p)
+{
+    cudaFree(p);
+}
+
+static int cuda_to_device(void *dst, const void *src, size_t nbytes)
+{
+    return (int)cudaMemcpy(dst, src, nbytes, cudaMemcpyHostToDevice);
+}
+
+static int cuda_to_host(void *dst, const void *src, size_t nbytes)
+{
+    return (int)cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost);
+}
+
+/* A failed launch (cudaGetLastError) or a failed kernel (cudaDeviceSynchronize). */
+static int cuda_barrier(void)
+{
+    cudaError_t launch = cudaGetLastError();
+    cudaError_t run = cudaDeviceSynchronize();
+    return (int)(launch != cudaSuccess ? launch : run);
+}
+
+static const char *cuda_error_string(int err)
+{
+    return cudaGetErrorString((cudaError_t)err);
+}
+
+static char unavailable[200];
+
+static gt__device_ops cuda_ops = {
+    .name = "cuda",
+    .alloc = cuda_alloc,
+    .alloc_managed = cuda_alloc_managed,
+    .release = cuda_release,
+    .to_device = cuda_to_device,
+    .to_host = cuda_to_host,
+    .barrier = cuda_barrier,
+    .error_string = cuda_error_string,
+};
+
+int gt__cuda_init(void)
+{
+    static int done, status;
+    if (done)
+        return status;
+    done = 1;
+    int count = -1;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count <= 0)
+        err = cudaErrorNoDevice;
+    if (err != cudaSuccess) {
+        snprintf(unavailable, sizeof unavailable,
+                 "the CUDA runtime finds no usable device (cudaGetDeviceCount: error %d, %s)",
+                 (int)err, cudaGetErrorString(err));
+        cuda_ops.unavailable = unavailable;
+        status = GT_EDEVICE;
+    }
+    gt__set_device_ops(&cuda_ops);
+    return status;
+}
+
+__attribute__((constructor)) static void install(void)
+{
+    gt__cuda_init();
+}
