@@ -167,7 +167,7 @@ static bool same_file(const char *a, const char *b)
 static int emit_ir(Compiler *c)
 {
     if (!c->opts.output) {
-        ir_dump(stdout, c->ir);
+        ir_dump(stdout, c->ir, backend_find(c->opts.backend));
         if (fflush(stdout) != 0 || ferror(stdout)) {
             diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
                        strerror(errno));
@@ -178,7 +178,7 @@ static int emit_ir(Compiler *c)
     OutFile out;
     if (!outfile_open(c, &out, c->opts.output))
         return 2;
-    ir_dump(out.f, c->ir);
+    ir_dump(out.f, c->ir, backend_find(c->opts.backend));
     return outfile_commit(c, &out) ? 0 : 2;
 }
 

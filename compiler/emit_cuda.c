@@ -327,7 +327,8 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     close_block(o);
 }
 
-/* Calls fn for each launch unit of the stencil, in execution order. */
+/* Calls fn for each launch unit of the stencil, in the order of their
+ * kernels (launch_all gives the order they run in). */
 typedef void UnitFn(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                     const IrKernel *k);
 
@@ -400,8 +401,6 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     o->indent++;
     emit_line(o, "const int64_t ilo = %s, ihi = %s, jlo = %s, jhi = %s;", range[0], range[1],
               range[2], range[3]);
-    if (kind == UNIT_LEVEL)
-        open_levels(u, iv, comp->order == ORDER_FORWARD);
     emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s)", klo, khi);
     emit_begin_line(o);
     emit_text(o, "    GT_LAUNCH(%s, GT_GRID((ihi - ilo + %d) / %d, (jhi - jlo + %d) / %d), "
@@ -418,9 +417,34 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
         emit_text(o, ", %s", st->scalars.items[s]->is_output ? u->acc_d[s] : es->scalar[s]);
     emit_text(o, ");");
     emit_end_line(o);
-    if (kind == UNIT_LEVEL)
-        close_block(o);
     close_block(o);
+}
+
+/* Every launch, in execution order: a forward/backward computation run level
+ * by level loops over its levels on the host, each level launching every
+ * kernel of the interval in turn (a kernel may read at the level below what
+ * a later one wrote). */
+static void launch_all(Cuda *u)
+{
+    const IrStencil *st = u->st;
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        if (columns_unit(comp)) {
+            launch_unit(u, UNIT_COLUMNS, comp, NULL, NULL);
+            continue;
+        }
+        for (int i = 0; i < comp->intervals.len; i++) {
+            const IrInterval *iv = comp->intervals.items[i];
+            bool levels = comp->order != ORDER_PARALLEL;
+            if (levels)
+                open_levels(u, iv, comp->order == ORDER_FORWARD);
+            for (int k = 0; k < iv->kernels.len; k++)
+                launch_unit(u, levels ? UNIT_LEVEL : UNIT_PARALLEL, comp, iv,
+                            &iv->kernels.items[k]);
+            if (levels)
+                close_block(u->o);
+        }
+    }
 }
 
 /* ================================================================ the host */
@@ -478,7 +502,7 @@ static void cuda_function(Cuda *u)
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
     accumulators(u);
     u->nunits = 0;
-    for_each_unit(u, launch_unit);
+    launch_all(u);
     emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
     for (int s = 0; s < st->scalars.len; s++) {
         if (!st->scalars.items[s]->is_output)
@@ -550,6 +574,66 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     cuda_function(u);
 }
 
+/* ============================================================== the plan */
+
+/* The temporaries where the kernels keep them. */
+static void dump_temps(FILE *out, const IrStencil *st)
+{
+    static const char *const where[] = {
+        [IR_TEMP_FULL] = "global (a device array)",
+        [IR_TEMP_SCALAR] = "registers",
+        [IR_TEMP_TILE] = "shared memory",
+        [IR_TEMP_RECOMPUTE] = "registers (recomputed where read)",
+    };
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind == IR_TEMP)
+            fprintf(out, "    temp %s: %s\n", fd->name, where[fd->temp_class]);
+    }
+}
+
+static FILE *dump_out;
+static int dump_count;
+
+static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                      const IrKernel *k)
+{
+    FILE *out = dump_out;
+    char lo[32], hi[32];
+    fprintf(out, "    launch gt_k%d_%s: ", dump_count++, u->st->name);
+    bool reduce = false;
+    if (kind == UNIT_COLUMNS) {
+        fprintf(out, "computation %s, a thread per column, every level in order",
+                iter_order_names[comp->order]);
+        for (int ii = 0; ii < comp->intervals.len; ii++)
+            for (int kk = 0; kk < comp->intervals.items[ii]->kernels.len; kk++)
+                reduce = reduce || kernel_reduce(comp->intervals.items[ii],
+                                                 &comp->intervals.items[ii]->kernels.items[kk]);
+    } else {
+        fprintf(out, "kernel [%d", k->first);
+        if (k->count > 1)
+            fprintf(out, "-%d", k->first + k->count - 1);
+        unsigned axes = kernel_axes(iv, k);
+        fprintf(out, "] of interval(%s, %s), %s", level_text(lo, iv->lo), level_text(hi, iv->hi),
+                kind == UNIT_LEVEL ? "one launch per level"
+                : axes & AXES_K    ? "levels looped per thread"
+                                   : "once");
+        reduce = kernel_reduce(iv, k) != NULL;
+    }
+    fprintf(out, "; syncs: %s\n", reduce ? "the block reduction's tree (shared memory)" : "none");
+}
+
+static void cuda_dump_plan(FILE *out, const IrStencil *st)
+{
+    fprintf(out, "  gpu plan: blocks of %d x %d threads, one stream\n", CUDA_BLOCK_I,
+            CUDA_BLOCK_J);
+    dump_temps(out, st);
+    Cuda u = {.st = st};
+    dump_out = out;
+    dump_count = 0;
+    for_each_unit(&u, dump_unit);
+}
+
 const Backend backend_cuda = {
     .name = "cuda",
     .suffix = ".cu",
@@ -558,4 +642,5 @@ const Backend backend_cuda = {
     .preamble = cuda_preamble,
     .stencil = cuda_stencil,
     .fallback = &backend_naive,
+    .dump_plan = cuda_dump_plan,
 };

@@ -940,8 +940,10 @@ void plan_fields_used(const IrStencil *st, bool *used);
 /* Sets used[f] for each field comp accesses (leaves the others). */
 void plan_comp_fields_used(const IrComputation *comp, bool *used);
 
-/* --- ir_dump.c: the stable text form of the IR (--emit=ir). */
-void ir_dump(FILE *out, const Ir *ir);
+/* --- ir_dump.c: the stable text form of the IR (--emit=ir), with the plan
+ * lines of backend b (NULL: none). */
+typedef struct Backend Backend;   /* below */
+void ir_dump(FILE *out, const Ir *ir, const Backend *b);
 
 /* --- backends (emit_*.c) behind one interface, a table of parameters and
  * hooks (QBE's struct Target). A backend is its emitter file: it fills a
@@ -951,7 +953,6 @@ void ir_dump(FILE *out, const Ir *ir);
  * the files. */
 typedef struct Out Out;                   /* emit.h */
 typedef struct EmitStencil EmitStencil;   /* emit.h */
-typedef struct Backend Backend;
 struct Backend {
     const char *name;         /* -b NAME */
     const char *suffix;       /* of the source file: ".c" or ".cu" */
@@ -967,6 +968,9 @@ struct Backend {
      * fuse (IrStencil.fused false; fuse.c warned); NULL: every stencil is
      * this backend's own. */
     const Backend *fallback;
+    /* Writes the backend's own plan lines (how it runs fuse.c's plan) after
+     * the plan in --emit=ir, for a fused stencil; NULL: none. */
+    void (*dump_plan)(FILE *out, const IrStencil *st);
 };
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */

@@ -381,11 +381,14 @@ static void print_plan(FILE *out, const IrStencil *st)
     }
 }
 
-void ir_dump(FILE *out, const Ir *ir)
+void ir_dump(FILE *out, const Ir *ir, const Backend *b)
 {
     for (int i = 0; i < ir->stencils.len; i++) {
+        const IrStencil *st = ir->stencils.items[i];
         if (i)
             fputc('\n', out);
-        print_stencil(out, ir->stencils.items[i]);
+        print_stencil(out, st);
+        if (st->fused && b && b->dump_plan)
+            b->dump_plan(out, st);
     }
 }
