@@ -7,7 +7,9 @@
 # sm_90 (H100) with every warning an error. Where nvcc is not found (on PATH
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
 # of the same output are checked by the differential test (tests/diff), which
-# builds it for the CPU against the SIMT emulator of tests/simt. Last,
+# builds it for the CPU against the SIMT emulator of tests/simt. Then the
+# ptxas resources of the bench stencils' kernels (tests/cuda/resources.sh).
+# Last,
 # examples/hdiff is built with BACKEND=cuda (nvcc, pkg-config gtrt-cuda) and
 # run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
 # naming the CUDA runtime's error).
@@ -100,6 +102,9 @@ else
         echo "FAIL example" >>"$work/results"
     fi
 fi
+# the bench stencils' kernels: registers, shared memory, occupancy on A100 and
+# H100 as reviewed in tests/cuda/resources.expected, and no spills
+NVCC="$NVCC" "$here/resources.sh" >>"$work/results" 2>&1
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")
