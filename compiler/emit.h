@@ -134,6 +134,10 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
  * position (pos of emit_read); a NULL or "1" stride is a unit one. */
 void emit_element(Out *o, const char *base, const char *const pos[NAXES],
                   const char *const stride[NAXES]);
+/* MACRO(base, index): the same element through a macro of the backend's
+ * dialect (the cuda backend's GT_LD and GT_ST). */
+void emit_element_macro(Out *o, const char *macro, const char *base, const char *const pos[NAXES],
+                        const char *const stride[NAXES]);
 /* `(TEST ? VALUE : ` before the element of a Dirichlet read, `)` after it;
  * nothing for other reads. */
 void emit_read_open(Out *o, const EmitRead *r, Type t);

@@ -86,8 +86,10 @@ static bool is_array(const IrField *f)
     return f->kind == IR_PARAM_FIELD || f->temp_class == IR_TEMP_FULL;
 }
 
-/* An array element: every read of a field with a boundary condition is
- * remapped, writes never are. */
+/* An array element, GT_LD(p, index) for a read and GT_ST(p, index) for a
+ * write (p[index] under nvcc; checked and counted by the SIMT emulator):
+ * every read of a field with a boundary condition is remapped, writes never
+ * are. */
 static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES],
                         bool write)
 {
@@ -96,7 +98,7 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
     EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
     emit_read_open(o, &r, f->type);
-    emit_element(o, u->es->data[f->id], r.pos, stride);
+    emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->es->data[f->id], r.pos, stride);
     emit_read_close(o, &r);
 }
 

@@ -274,10 +274,9 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
     return r;
 }
 
-void emit_element(Out *o, const char *base, const char *const pos[NAXES],
-                  const char *const stride[NAXES])
+/* pos_i * stride_i + ...: the element's index from base. */
+static void emit_index(Out *o, const char *const pos[NAXES], const char *const stride[NAXES])
 {
-    emit_text(o, "%s[", base);
     bool first = true;
     for (int a = 0; a < NAXES; a++) {
         if (!pos[a])
@@ -294,7 +293,22 @@ void emit_element(Out *o, const char *base, const char *const pos[NAXES],
     }
     if (first)
         emit_text(o, "0");
+}
+
+void emit_element(Out *o, const char *base, const char *const pos[NAXES],
+                  const char *const stride[NAXES])
+{
+    emit_text(o, "%s[", base);
+    emit_index(o, pos, stride);
     emit_text(o, "]");
+}
+
+void emit_element_macro(Out *o, const char *macro, const char *base, const char *const pos[NAXES],
+                        const char *const stride[NAXES])
+{
+    emit_text(o, "%s(%s, ", macro, base);
+    emit_index(o, pos, stride);
+    emit_text(o, ")");
 }
 
 void emit_read_open(Out *o, const EmitRead *r, Type t)

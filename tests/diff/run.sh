@@ -9,7 +9,9 @@
 # that side have a device buffer on a fake device whose memory starts as NaN.
 # Its cases print as NAME[cuda]. One more case, nosync, removes a needed
 # __syncthreads from the cuda output of programs/reductions.stn and passes
-# when the emulated results then differ from the naive ones.
+# when the emulated results then differ from the naive ones; oob moves one
+# load far outside its array and passes when the emulator stops it (every
+# GT_LD/GT_ST is checked against the fake device's allocations).
 #
 # Programs: every tests/numeric/*.stn, examples/*/*.stn, bench/stencils/*.stn and
 # tests/diff/programs/*.stn (written for the differential test),
@@ -188,6 +190,19 @@ if [ -n "$CXX_SIMT" ]; then
         fi
     else
         echo "FAIL nosync: reductions.stn did not build" >>"$work/results"
+    fi
+    # and an access outside the device's memory is stopped by the emulator
+    if [ -e "$d/cuda.cu" ]; then
+        sed '0,/GT_LD(\([a-z_0-9]*\), /s//GT_LD(\1, 100000000 + /' "$d/cuda.cu" >"$d/oob.cu"
+        if $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -DGT_SIMT \
+               -I"$root/tests/simt" -I"$root/runtime/include" -I"$d" -shared -o "$d/oob.so" \
+               "$d/oob.cu" "$root/tests/simt/simt.cc" -x none "$d/wrap_cuda.o" >"$d/log" 2>&1 &&
+           ! "$work/driver" "$d/naive.so" "$d/oob.so" 7 device >"$d/out_oob" 2>&1 &&
+           grep -q 'outside every device allocation' "$d/out_oob"; then
+            echo "PASS oob: the emulator stops a load outside every device allocation" >>"$work/results"
+        else
+            echo "FAIL oob: the emulator did not stop an out-of-bounds load" >>"$work/results"
+        fi
     fi
 fi
 grep -v '^PASS ' "$work/results" | head -n 60

@@ -12,6 +12,7 @@
 #define GT_SIMT_H
 
 #include <functional>
+#include <stddef.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -38,6 +39,20 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body);
 
 /* launches made so far, and threads run (for tests and counts) */
 extern long gt_simt_launches, gt_simt_threads;
+
+/* Global memory: every element a kernel reads (GT_LD) or writes (GT_ST) is checked to lie
+   inside one device allocation (when the host of the emulator gives gt_device_contains)
+   and counted: every access, and the distinct elements each block touches (the traffic of
+   a block with a perfect cache), summed over blocks. */
+extern long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
+void gt_simt_access(const void *p, size_t size, bool store);
+template <typename T> static inline T *gt_simt_at(T *p, int64_t i, bool store)
+{
+    gt_simt_access(p + i, sizeof *p, store);
+    return p + i;
+}
+#define GT_LD(p, i) (*gt_simt_at((p), (i), false))
+#define GT_ST(p, i) (*gt_simt_at((p), (i), true))
 
 #define GT_LAUNCH(kernel, grid, block, ...)                                                 \
     gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); })

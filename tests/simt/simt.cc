@@ -7,12 +7,18 @@
 #include <stdlib.h>
 #include <ucontext.h>
 
+#include <unordered_set>
 #include <vector>
 
 #include "gt_simt.h"
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
 long gt_simt_launches, gt_simt_threads;
+long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
+
+/* Given by the program hosting the emulator (the differential driver's fake device):
+   whether [p, p + n) lies inside one device allocation. */
+extern "C" int gt_device_contains(const void *p, size_t n) __attribute__((weak));
 
 namespace {
 
@@ -56,7 +62,22 @@ void start_fiber(Fiber *f, char *stack)
     f->done = f->at_barrier = false;
 }
 
+/* the distinct elements the current block loads and stores */
+std::unordered_set<uintptr_t> block_loaded, block_stored;
+
 } // namespace
+
+void gt_simt_access(const void *p, size_t size, bool store)
+{
+    if (gt_device_contains && !gt_device_contains(p, size)) {
+        fprintf(stderr, "gt_simt: thread (%u,%u,%u) of block (%u,%u,%u) %s %zu bytes at %p, "
+                "outside every device allocation\n", threadIdx.x, threadIdx.y, threadIdx.z,
+                blockIdx.x, blockIdx.y, blockIdx.z, store ? "stores" : "loads", size, p);
+        abort();
+    }
+    (store ? gt_simt_stores : gt_simt_loads)++;
+    (store ? block_stored : block_loaded).insert((uintptr_t)p);
+}
 
 void __syncthreads(void)
 {
@@ -117,8 +138,13 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                         done += fibers[t].done;
                         waiting += fibers[t].at_barrier && !fibers[t].done;
                     }
-                    if (done == n)
+                    if (done == n) {
+                        gt_simt_block_loads += (long)block_loaded.size();
+                        gt_simt_block_stores += (long)block_stored.size();
+                        block_loaded.clear();
+                        block_stored.clear();
                         break;
+                    }
                     if (done > 0) {
                         fprintf(stderr, "gt_simt: block (%u,%u,%u): __syncthreads reached by %zu "
                                 "threads while %zu have ended\n", bx, by, bz, waiting, done);
