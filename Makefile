@@ -106,13 +106,29 @@ CC_LIB  = $(BUILD)/lib/libgtcc.a
 GTCC    = $(BUILD)/bin/gtcc
 CC_CFLAGS = -Icompiler -I$(GEN) -DGTCC_VERSION='"$(VERSION)"'
 
-$(GEN)/parser.c $(GEN)/parser.h &: grammar/stencil.y | $(DEPS_OK)
-	@mkdir -p $(GEN)
-	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
+# bison and flex each write a .c and its .h in one run. The .c's rule runs them and then
+# touches the .h, which depends on the .c: its own rule only touches it (an .h older than
+# its .c, from an older Makefile) or, if it went missing, runs the tool again. (One rule
+# with both targets runs bison twice at once under make -j; a grouped target `&:` keeps
+# GNU make 4.3's `make -n` from showing what a grammar edit rebuilds.)
+BISON_RUN = $(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c grammar/stencil.y
+FLEX_RUN  = $(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c grammar/stencil.l
 
-$(GEN)/lexer.c $(GEN)/lexer.h &: grammar/stencil.l | $(DEPS_OK)
+$(GEN)/parser.c: grammar/stencil.y | $(DEPS_OK)
 	@mkdir -p $(GEN)
-	$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
+	$(BISON_RUN)
+	@touch $(GEN)/parser.h
+
+$(GEN)/parser.h: $(GEN)/parser.c
+	@if [ -f $@ ]; then touch $@; else $(BISON_RUN) && touch $@; fi
+
+$(GEN)/lexer.c: grammar/stencil.l | $(DEPS_OK)
+	@mkdir -p $(GEN)
+	$(FLEX_RUN)
+	@touch $(GEN)/lexer.h
+
+$(GEN)/lexer.h: $(GEN)/lexer.c
+	@if [ -f $@ ]; then touch $@; else $(FLEX_RUN) && touch $@; fi
 
 # Generated files compile without the strictest warnings (flex's output is not ours).
 $(BUILD)/obj/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(GEN)/lexer.h
@@ -153,13 +169,14 @@ UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN = $(BUILD)/tests/unit
 SUITES_H = $(GEN)/suites.h
 
-# suites.h lists one X(NAME) per tests/unit/check_NAME.c
-$(SUITES_H): $(UNIT_SRC) Makefile
+# suites.h lists one X(NAME) per tests/unit/check_NAME.c, written again when one is added
+# (tests/unit changes), removed or edited. Like the parser's headers it is order-only: the
+# -MMD files make only main.o, which includes it, rebuild.
+$(SUITES_H): $(UNIT_SRC) tests/unit Makefile
 	@mkdir -p $(@D)
-	@for f in $(UNIT_SRC); do n=$${f#tests/unit/check_}; echo "X($${n%.c})"; done > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@for f in $(UNIT_SRC); do n=$${f#tests/unit/check_}; echo "X($${n%.c})"; done > $@
 
-$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(SUITES_H) | $(GEN)/parser.h $(GEN)/lexer.h $(DEPS_OK)
+$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c | $(SUITES_H) $(GEN)/parser.h $(GEN)/lexer.h $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CC_CFLAGS) -Iruntime/include -Iruntime/src -Itests/unit \
 	    $(CHECK_CFLAGS) -DGTCC_BIN='"$(abspath $(GTCC))"' -MMD -MP -c $< -o $@
@@ -214,6 +231,7 @@ BENCH_PREFIX = $(abspath $(BUILD))/bench/prefix
 bench: all $(BENCH_BIN)
 	@$(MAKE) --no-print-directory -s install PREFIX=$(BENCH_PREFIX) >/dev/null
 	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
+	@echo "== bench/cuda_static.sh"; $(TEST_ENV) bench/cuda_static.sh
 
 # --- install ---------------------------------------------------------------------------
 install: all
@@ -233,10 +251,17 @@ ifneq ($(NVCC),)
 endif
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
 
-# Removes $(BUILD) (build/, build/san, or the BUILD given); a BUILD that is empty
-# or the root would be refused.
+# Removes $(BUILD) (build/, build/san, or the BUILD given). Refuses an empty BUILD, one
+# with blanks, and a directory that holds the source tree (/, ., .., ../.., ...).
 clean:
-	@case "$(BUILD)" in ""|/|.|..|./|../) echo "make clean: refusing to remove BUILD='$(BUILD)'" >&2; exit 2;; esac
-	rm -rf $(BUILD)
+	@b='$(BUILD)'; \
+	case "$$b" in ""|*[[:space:]]*) echo "make clean: refusing to remove BUILD='$$b'" >&2; exit 2;; esac; \
+	if [ -d "$$b" ]; then \
+	    a=$$(cd "$$b" && pwd -P) && here=$$(pwd -P) || exit 2; \
+	    case "$$here/" in "$${a%/}"/*) \
+	        echo "make clean: refusing to remove BUILD='$$b': it holds the source tree" >&2; exit 2;; \
+	    esac; \
+	fi; \
+	echo "rm -rf $$b"; rm -rf -- "$$b"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,6 +1,7 @@
 /* driver.c: the generic differential driver (tests/diff/run.sh).
  *
  *   driver NAIVE.so OTHER.so SEED [device]
+ *   driver NAIVE.so CUDA.so SEED count NI NJ NK
  *
  * Both shared objects are builds of the same generated program, by the naive
  * and another backend (openmp; or cuda, built for the CPU against the SIMT
@@ -111,9 +112,11 @@ static uint64_t next(void)
     return rng;
 }
 
+static void *last_lib;
+
 static const DiffStencil *table(const char *path)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *h = last_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "driver: %s\n", dlerror());
         exit(2);
@@ -207,6 +210,13 @@ static void cmp_elem(void *elem, size_t size, void *ctx)
     }
 }
 
+/* `count`: each stencil of the cuda build once on an NI x NJ x NK domain in the cpu
+ * layout; the global elements its blocks touch (the emulator's distinct loads and stores
+ * per block, summed), per point, against the compulsory count: every field's elements over
+ * the domain once (an input read once, an output written once; an in-out field counted
+ * once). Prints "COUNT NAME loads/pt stores/pt compulsory/pt ratio". */
+static int count_mode(const DiffStencil *t, void *lib, const int64_t n[3]);
+
 static const char *const layouts[] = {"cpu", "F", "JKI", "IKJ", "IJK"};
 enum { NLAYOUTS = (int)(sizeof layouts / sizeof layouts[0]) };
 
@@ -238,9 +248,17 @@ static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t ext
 int main(int argc, char **argv)
 {
     int device = argc == 5 && strcmp(argv[4], "device") == 0;
-    if (argc != 4 && !device) {
-        fprintf(stderr, "usage: driver NAIVE.so OTHER.so SEED [device]\n");
+    int count = argc == 8 && strcmp(argv[4], "count") == 0;
+    if (argc != 4 && !device && !count) {
+        fprintf(stderr, "usage: driver NAIVE.so OTHER.so SEED [device | count NI NJ NK]\n");
         return 2;
+    }
+    if (count) {
+        gt__set_device_ops(&nan_device);
+        table(argv[1]);
+        const DiffStencil *t = table(argv[2]);
+        int64_t n[3] = {atoll(argv[5]), atoll(argv[6]), atoll(argv[7])};
+        return count_mode(t, last_lib, n);
     }
     const char *other = device ? "cuda" : "openmp";
     if (device)
@@ -329,4 +347,45 @@ int main(int argc, char **argv)
         }
     }
     return failed ? 1 : 0;
+}
+
+static int count_mode(const DiffStencil *t, void *lib, const int64_t n[3])
+{
+    long *loads = dlsym(lib, "gt_simt_block_loads"), *stores = dlsym(lib, "gt_simt_block_stores");
+    if (!loads || !stores) {
+        fprintf(stderr, "driver: the build has no SIMT emulator counters\n");
+        return 2;
+    }
+    rng = 0x243f6a8885a308d3ull;
+    for (int s = 0; t[s].name; s++) {
+        int nf = t[s].info->nfields;
+        gt_storage *b[64];
+        double compulsory = 0;
+        for (int f = 0; f < nf && f < 64; f++) {
+            const gt_field_info *fi = &t[s].info->fields[f];
+            b[f] = make(fi, n, 0, 0, 1);
+            gt_dtype dt = fi->dtype;
+            for_each(b[f], fill_elem, &dt);
+            double elems = 1;
+            for (const char *a = fi->axes; *a; a++)
+                elems *= (double)n[*a - 'I'];
+            compulsory += elems;
+        }
+        double in[16] = {0}, out[16] = {0};
+        for (int i = 0; i < 16; i++)
+            in[i] = 0.5;
+        gt_domain dom = {{n[0], n[1], n[2]}};
+        long l0 = *loads, s0 = *stores;
+        int rc = t[s].call(b, in, out, &dom);
+        double points = (double)n[0] * (double)n[1] * (double)n[2];
+        if (rc)
+            printf("COUNT %s failed: %s\n", t[s].name, gt_last_error());
+        else
+            printf("COUNT %s %.2f %.2f %.2f %.2f\n", t[s].name, (double)(*loads - l0) / points,
+                   (double)(*stores - s0) / points, compulsory / points,
+                   (double)(*loads - l0 + *stores - s0) / compulsory);
+        for (int f = 0; f < nf && f < 64; f++)
+            gt_release(b[f]);
+    }
+    return 0;
 }
