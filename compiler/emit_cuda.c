@@ -39,6 +39,7 @@
  * emulator of tests/simt (gt/gt_cuda.h selects the dialect): that is how the
  * differential test checks its numbers without a GPU. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -48,7 +49,7 @@
 enum { CUDA_BLOCK_I = 32, CUDA_BLOCK_J = 8, CUDA_THREADS = CUDA_BLOCK_I * CUDA_BLOCK_J };
 
 static const PlanParams cuda_plan = {
-    .tiles = false,
+    .tiles = true,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
     .block_i = CUDA_BLOCK_I,
@@ -60,7 +61,10 @@ static const PlanParams cuda_plan = {
 
 /* One launch unit: a kernel function and how the host launches it. */
 typedef enum {
-    UNIT_PARALLEL,   /* one planned kernel of a parallel interval, levels looped per thread */
+    UNIT_GROUP,      /* the three-dimensional kernels of one group of a parallel interval:
+                        blocks over the domain, tiles in shared memory */
+    UNIT_PARALLEL,   /* one other planned kernel of a parallel interval, levels looped per
+                        thread */
     UNIT_COLUMNS,    /* a whole columnar computation, columns per thread */
     UNIT_LEVEL,      /* one planned kernel of a forward/backward interval, one level */
 } UnitKind;
@@ -76,8 +80,18 @@ typedef struct {
     bool *used;                    /* per field: the stencil accesses it */
     const char *kk;
     int nunits;                    /* kernels written so far */
+    int unit_kernels;              /* the kernels of the unit being handled (groups: several) */
+    /* TILE temporaries, per field id: the shared array, its row length and
+     * its rows (the block grown by the extent), and the variables of its
+     * origin in the domain for the current block */
+    const char **tile, **tile_i0, **tile_j0;
+    int *tile_w, *tile_h;
     EmitPoint point;
 } Cuda;
+
+/* Rows of a tile padded to a multiple of this many elements; the shared
+ * memory a block's tiles may take (static shared memory: 48 KiB). */
+enum { TILE_ROW_ALIGN = 8, CUDA_SHARED_MAX = 48 * 1024 };
 
 /* ================================================================ points */
 
@@ -94,6 +108,14 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
                         bool write)
 {
     Cuda *u = ((EmitPoint *)cx->user)->user;
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
+        Arena *a = u->c->arena;
+        emit_text(o, "%s[(%s - %s) * %d + %s - %s]", u->tile[f->id],
+                  emit_offset(a, cx->idx[AXIS_J], off[AXIS_J]), u->tile_j0[f->id],
+                  u->tile_w[f->id], emit_offset(a, cx->idx[AXIS_I], off[AXIS_I]),
+                  u->tile_i0[f->id]);
+        return;
+    }
     bool remap[NAXES] = {!write, !write, !write};
     EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
@@ -253,13 +275,112 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
     close_block(o);
 }
 
+/* Does kernel k write only tiles and recomputed temporaries? A block then
+ * runs it over the block grown by its region, redundantly with its
+ * neighbours; else over its share of the region (the overhang at the
+ * domain's edges goes to the edge blocks). */
+static bool kernel_redundant(const IrInterval *iv, const IrKernel *k)
+{
+    for (int s = k->first; s < k->first + k->count; s++)
+        if (!plan_writes_tile_only(iv->stmts.items[s]))
+            return false;
+    return true;
+}
+
+static void mark_tiles(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE)
+        ((bool *)ctx)[f->id] = true;
+}
+
+/* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi. */
+static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a, const char **lo,
+                        const char **hi)
+{
+    Arena *ar = u->c->arena;
+    const Extent *r = &iv->stmts.items[k->first]->region;
+    int64_t rl = r->r[a].lo, rh = r->r[a].hi;
+    const char *b = a ? "jb" : "ib", *e = a ? "je" : "ie", *n = a ? u->es->nj : u->es->ni;
+    if (kernel_redundant(iv, k)) {
+        *lo = emit_offset(ar, b, rl);
+        *hi = emit_offset(ar, e, rh);
+    } else {
+        *lo = rl ? arena_printf(ar, "(%s == 0 ? %" PRId64 " : %s)", b, rl, b) : b;
+        *hi = rh ? arena_printf(ar, "(%s == %s ? %s : %s)", e, n, emit_offset(ar, n, rh), e) : e;
+    }
+}
+
+/* The kernels [k0, k0 + count) of one group: each block (32 x 8 points of
+ * the domain) runs them in turn at each level, every thread taking the
+ * block's points of a kernel's range in steps of 256 (so a thread's points
+ * differ from kernel to kernel); a tile lives in shared memory for the
+ * block, over the block grown by its extent. A barrier follows each kernel
+ * but the last (the next one reads what other threads wrote), and the last
+ * too where there are tiles (the next level overwrites them). */
+static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int count,
+                        const char *const *locals)
+{
+    Out *o = u->o;
+    const IrStencil *st = u->st;
+    bool *tiles = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    bool any = false;
+    for (int m = 0; m < count; m++)
+        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
+            plan_visit_stmt(iv->stmts.items[s], mark_tiles, tiles);
+    emit_line(o, "const int64_t ib = (int64_t)blockIdx.x * %d, jb = (int64_t)blockIdx.y * %d;",
+              CUDA_BLOCK_I, CUDA_BLOCK_J);
+    emit_line(o, "const int64_t ie = ib + %d < %s ? ib + %d : %s, je = jb + %d < %s ? jb + %d "
+                 ": %s;", CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J,
+              u->es->nj, CUDA_BLOCK_J, u->es->nj);
+    emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
+    for (int f = 0; f < st->fields.len; f++) {
+        if (!tiles[f])
+            continue;
+        const IrField *fd = st->fields.items[f];
+        any = true;
+        emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
+                  u->tile_w[f] * u->tile_h[f]);
+        emit_line(o, "const int64_t %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
+                  -fd->extent.r[AXIS_I].lo, u->tile_j0[f], -fd->extent.r[AXIS_J].lo);
+    }
+    emit_line(o, "for (int64_t k = klo; k < khi; k++) {");
+    o->indent++;
+    for (int m = 0; m < count; m++) {
+        const IrKernel *k = &k0[m];
+        const char *ilo, *ihi, *jlo, *jhi;
+        group_range(u, iv, k, 0, &ilo, &ihi);
+        group_range(u, iv, k, 1, &jlo, &jhi);
+        if (kernel_reduce(iv, k))
+            u->point.red_acc = locals[0];
+        emit_line(o, "{");
+        o->indent++;
+        emit_line(o, "const int64_t i0 = %s, w = %s - i0, j0 = %s, np = w * (%s - j0);", ilo, ihi,
+                  jlo, jhi);
+        emit_line(o, "for (int64_t p = t; p < np; p += %d) {", CUDA_THREADS);
+        o->indent++;
+        emit_line(o, "const int64_t i = i0 + p %% w, j = j0 + p / w;");
+        emit_line(o, "(void)i; (void)j;");
+        unit_body(u, iv, k, false);
+        close_block(o);
+        close_block(o);
+        /* the next kernel takes the block's points in another order: what
+         * this one wrote is read by other threads; the tiles of a level are
+         * overwritten at the next */
+        if (m + 1 < count || any)
+            emit_line(o, "__syncthreads();");
+    }
+    close_block(o);
+}
+
 /* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
- * iv, for UNIT_COLUMNS every kernel of comp. */
+ * iv, for UNIT_GROUP the kernels of k's group from k, for UNIT_COLUMNS every
+ * kernel of comp. */
 static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                        const IrKernel *k)
 {
     Out *o = u->o;
-    unsigned axes = kind == UNIT_COLUMNS ? AXES_IJK : kernel_axes(iv, k);
+    unsigned axes = kind == UNIT_COLUMNS || kind == UNIT_GROUP ? AXES_IJK : kernel_axes(iv, k);
     emit_blank(o);
     emit_line(o, "static __global__ void %s(", unit_name(u, u->nunits++));
     o->indent += 2;
@@ -267,6 +388,20 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     o->indent -= 2;
     emit_line(o, "{");
     o->indent++;
+    if (kind == UNIT_GROUP) {
+        /* a reduction is a group of its own */
+        const IrStmt *red = kernel_reduce(iv, k);
+        const char *local = NULL;
+        if (red) {
+            local = emit_unique(u->c->arena, &u->es->names, "local");
+            emit_red_local(o, red->reduce.op, red->reduce.dst->type, local);
+        }
+        write_group(u, iv, k, u->unit_kernels, &local);
+        if (red)
+            block_reduce(u, red, local, 0);
+        close_block(o);
+        return;
+    }
     if (axes & AXES_I)
         emit_line(o, "const int64_t i = ilo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
     if (axes & AXES_J)
@@ -334,6 +469,21 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
 typedef void UnitFn(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                     const IrKernel *k);
 
+/* Is kernel k of a parallel interval three-dimensional, so that it runs as
+ * part of its group? Then *count: the kernels of the group from k. */
+static bool unit_group(const IrInterval *iv, int k, int *count)
+{
+    const IrKernel *ks = iv->kernels.items;
+    if (kernel_axes(iv, &ks[k]) != AXES_IJK)
+        return false;
+    int last = k;
+    while (last + 1 < iv->kernels.len && ks[last + 1].group == ks[k].group &&
+           kernel_axes(iv, &ks[last + 1]) == AXES_IJK)
+        last++;
+    *count = last - k + 1;
+    return true;
+}
+
 static void for_each_unit(Cuda *u, UnitFn *fn)
 {
     const IrStencil *st = u->st;
@@ -345,9 +495,15 @@ static void for_each_unit(Cuda *u, UnitFn *fn)
         }
         for (int i = 0; i < comp->intervals.len; i++) {
             const IrInterval *iv = comp->intervals.items[i];
-            for (int k = 0; k < iv->kernels.len; k++)
-                fn(u, comp->order == ORDER_PARALLEL ? UNIT_PARALLEL : UNIT_LEVEL, comp, iv,
-                   &iv->kernels.items[k]);
+            for (int k = 0; k < iv->kernels.len; k++) {
+                UnitKind kind = comp->order != ORDER_PARALLEL ? UNIT_LEVEL
+                                : unit_group(iv, k, &u->unit_kernels) ? UNIT_GROUP
+                                                                      : UNIT_PARALLEL;
+                if (kind != UNIT_GROUP)
+                    u->unit_kernels = 1;
+                fn(u, kind, comp, iv, &iv->kernels.items[k]);
+                k += u->unit_kernels - 1;
+            }
         }
     }
 }
@@ -394,8 +550,13 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     const IrStencil *st = u->st;
     const char *range[4];
     unit_range(u, kind, comp, iv, k, range);
+    if (kind == UNIT_GROUP) {   /* blocks over the domain */
+        range[0] = range[2] = "0";
+        range[1] = es->ni;
+        range[3] = es->nj;
+    }
     const char *klo = "0", *khi = "1";
-    if (kind == UNIT_PARALLEL) {
+    if (kind == UNIT_PARALLEL || kind == UNIT_GROUP) {
         klo = emit_level(a, es->nk, iv->lo, 0);
         khi = emit_level(a, es->nk, iv->hi, 0);
     }
@@ -440,9 +601,15 @@ static void launch_all(Cuda *u)
             bool levels = comp->order != ORDER_PARALLEL;
             if (levels)
                 open_levels(u, iv, comp->order == ORDER_FORWARD);
-            for (int k = 0; k < iv->kernels.len; k++)
-                launch_unit(u, levels ? UNIT_LEVEL : UNIT_PARALLEL, comp, iv,
-                            &iv->kernels.items[k]);
+            for (int k = 0; k < iv->kernels.len; k++) {
+                UnitKind kind = levels                                  ? UNIT_LEVEL
+                                : unit_group(iv, k, &u->unit_kernels) ? UNIT_GROUP
+                                                                      : UNIT_PARALLEL;
+                if (kind != UNIT_GROUP)
+                    u->unit_kernels = 1;
+                launch_unit(u, kind, comp, iv, &iv->kernels.items[k]);
+                k += u->unit_kernels - 1;
+            }
             if (levels)
                 close_block(u->o);
         }
@@ -566,6 +733,30 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
             u->acc_d[s] = emit_unique(a, &es->names, arena_printf(a, "%s_d", es->scalar[s]));
             u->acc_s[s] = emit_unique(a, &es->names, arena_printf(a, "%s_ds", es->scalar[s]));
         }
+    u->tile = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->tile_i0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->tile_j0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->tile_w = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
+    u->tile_h = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
+    int64_t shared = 0;
+    for (int f = 0; f < nf; f++) {
+        const IrField *fd = u->st->fields.items[f];
+        if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
+            continue;
+        const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
+        int64_t w = CUDA_BLOCK_I + ri->hi - ri->lo;
+        u->tile_w[f] = (int)((w + TILE_ROW_ALIGN - 1) / TILE_ROW_ALIGN * TILE_ROW_ALIGN);
+        u->tile_h[f] = (int)(CUDA_BLOCK_J + rj->hi - rj->lo);
+        u->tile[f] = emit_unique(a, &es->names, arena_printf(a, "tile_%s", es->field[f]));
+        u->tile_i0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_i0", u->tile[f]));
+        u->tile_j0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_j0", u->tile[f]));
+        shared += (int64_t)u->tile_w[f] * u->tile_h[f] *
+                  (fd->type == TY_DOUBLE ? 8 : fd->type == TY_BOOL ? 1 : 4);
+    }
+    if (shared > CUDA_SHARED_MAX)
+        diag_error(&c->diag, u->st->loc, "stencil '%s': its tiles need %" PRId64 " bytes of "
+                   "shared memory per block, more than the cuda backend's %d", u->st->name,
+                   shared, CUDA_SHARED_MAX);
     u->kk = emit_unique(a, &es->names, "kk");
     emit_point_init(&u->point, es, u->kk);
     u->point.access = cuda_access;
@@ -611,6 +802,31 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
             for (int kk = 0; kk < comp->intervals.items[ii]->kernels.len; kk++)
                 reduce = reduce || kernel_reduce(comp->intervals.items[ii],
                                                  &comp->intervals.items[ii]->kernels.items[kk]);
+    } else if (kind == UNIT_GROUP) {
+        fprintf(out, "group %d:", k->group);
+        bool tiles = false;
+        for (int m = 0; m < u->unit_kernels; m++) {
+            fprintf(out, " kernel [%d", k[m].first);
+            if (k[m].count > 1)
+                fprintf(out, "-%d", k[m].first + k[m].count - 1);
+            fputc(']', out);
+            reduce = reduce || kernel_reduce(iv, &k[m]);
+            bool *used = calloc((size_t)u->st->fields.len + 1, sizeof *used);
+            if (!used)
+                gtcc_die("out of memory");
+            for (int s = k[m].first; s < k[m].first + k[m].count; s++)
+                plan_visit_stmt(iv->stmts.items[s], mark_tiles, used);
+            for (int f = 0; f < u->st->fields.len; f++)
+                tiles = tiles || used[f];
+            free(used);
+        }
+        fprintf(out, " of interval(%s, %s), blocks over the domain, levels looped per block",
+                level_text(lo, iv->lo), level_text(hi, iv->hi));
+        if (tiles || u->unit_kernels > 1) {
+            fprintf(out, "; syncs: after each kernel%s%s\n", tiles ? "" : " but the last",
+                    reduce ? ", and the block reduction's tree" : "");
+            return;
+        }
     } else {
         fprintf(out, "kernel [%d", k->first);
         if (k->count > 1)
