@@ -14,7 +14,8 @@
 # (counts a failure, leaves the expectation as it was) a test whose exit status is not the
 # expected one: a crash, or a program newly accepted or rejected is a bug to look at, not a
 # new expectation; where the new status is right, record it in an `// EXIT: N` line first.
-# A status above 2 (gtcc exits 0, 1 or 2) is never right.
+# A status above 2 (a crash: gtcc itself exits 0, 1 or 2) is never right, with or without
+# an EXIT line: --update never blesses it and a plain run fails it.
 # Prints a unified diff per failure, then "N passed, N failed"; writes the
 # counts to $RESULTS/golden when RESULTS is set.
 set -u
@@ -54,15 +55,21 @@ for stn in "$here"/*/*.stn; do
          [ -e "$got" ] || : > "$got" ;;
     esac
     if [ $update = 1 ]; then
-        if [ "$status" != "$want_status" ] || [ "$status" -gt 2 ]; then
-            fail "$name: exit status $status, expected $want_status: not updated"
+        if [ "$status" -gt 2 ]; then
+            fail "$name: gtcc crashed (exit status $status): not updated"
+            sed 's/^/  | /' "$tmp/err" | head -n 20
+            continue
+        elif [ "$status" != "$want_status" ]; then
+            fail "$name: exit status $status, expected $want_status: not updated (if $status is right, add \`// EXIT: $status\` to $base.stn)"
             sed 's/^/  | /' "$tmp/err" | head -n 20
             continue
         fi
         cp "$got" "$want"
         passed=$((passed + 1)); continue
     fi
-    if [ "$status" != "$want_status" ]; then
+    if [ "$status" -gt 2 ]; then
+        fail "$name: gtcc crashed (exit status $status)"; sed 's/^/  | /' "$tmp/err" | head -n 20
+    elif [ "$status" != "$want_status" ]; then
         fail "$name: exit status $status, expected $want_status"; sed 's/^/  | /' "$tmp/err" | head -n 20
     elif ! diff -u "$want" "$got" >"$tmp/diff"; then
         fail "$name: output differs from $(basename "$want")"; cat "$tmp/diff"
