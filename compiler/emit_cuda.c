@@ -465,7 +465,10 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
 }
 
 /* Calls fn for each launch unit of the stencil, in the order of their
- * kernels (launch_all gives the order they run in). */
+ * kernels; with launch, in the order they run: a forward/backward
+ * computation run level by level loops over its levels on the host, each
+ * level launching every kernel of the interval in turn (a kernel may read
+ * at the level below what a later one wrote). */
 typedef void UnitFn(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                     const IrKernel *k);
 
@@ -484,7 +487,7 @@ static bool unit_group(const IrInterval *iv, int k, int *count)
     return true;
 }
 
-static void for_each_unit(Cuda *u, UnitFn *fn)
+static void for_each_unit(Cuda *u, UnitFn *fn, bool launch)
 {
     const IrStencil *st = u->st;
     for (int c = 0; c < st->computations.len; c++) {
@@ -495,8 +498,11 @@ static void for_each_unit(Cuda *u, UnitFn *fn)
         }
         for (int i = 0; i < comp->intervals.len; i++) {
             const IrInterval *iv = comp->intervals.items[i];
+            bool levels = comp->order != ORDER_PARALLEL;
+            if (launch && levels)
+                open_levels(u, iv, comp->order == ORDER_FORWARD);
             for (int k = 0; k < iv->kernels.len; k++) {
-                UnitKind kind = comp->order != ORDER_PARALLEL ? UNIT_LEVEL
+                UnitKind kind = levels                                  ? UNIT_LEVEL
                                 : unit_group(iv, k, &u->unit_kernels) ? UNIT_GROUP
                                                                       : UNIT_PARALLEL;
                 if (kind != UNIT_GROUP)
@@ -504,6 +510,8 @@ static void for_each_unit(Cuda *u, UnitFn *fn)
                 fn(u, kind, comp, iv, &iv->kernels.items[k]);
                 k += u->unit_kernels - 1;
             }
+            if (launch && levels)
+                close_block(u->o);
         }
     }
 }
@@ -583,38 +591,6 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     close_block(o);
 }
 
-/* Every launch, in execution order: a forward/backward computation run level
- * by level loops over its levels on the host, each level launching every
- * kernel of the interval in turn (a kernel may read at the level below what
- * a later one wrote). */
-static void launch_all(Cuda *u)
-{
-    const IrStencil *st = u->st;
-    for (int c = 0; c < st->computations.len; c++) {
-        const IrComputation *comp = st->computations.items[c];
-        if (columns_unit(comp)) {
-            launch_unit(u, UNIT_COLUMNS, comp, NULL, NULL);
-            continue;
-        }
-        for (int i = 0; i < comp->intervals.len; i++) {
-            const IrInterval *iv = comp->intervals.items[i];
-            bool levels = comp->order != ORDER_PARALLEL;
-            if (levels)
-                open_levels(u, iv, comp->order == ORDER_FORWARD);
-            for (int k = 0; k < iv->kernels.len; k++) {
-                UnitKind kind = levels                                  ? UNIT_LEVEL
-                                : unit_group(iv, k, &u->unit_kernels) ? UNIT_GROUP
-                                                                      : UNIT_PARALLEL;
-                if (kind != UNIT_GROUP)
-                    u->unit_kernels = 1;
-                launch_unit(u, kind, comp, iv, &iv->kernels.items[k]);
-                k += u->unit_kernels - 1;
-            }
-            if (levels)
-                close_block(u->o);
-        }
-    }
-}
 
 /* ================================================================ the host */
 
@@ -671,7 +647,7 @@ static void cuda_function(Cuda *u)
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
     accumulators(u);
     u->nunits = 0;
-    launch_all(u);
+    for_each_unit(u, launch_unit, true);
     emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
     for (int s = 0; s < st->scalars.len; s++) {
         if (!st->scalars.items[s]->is_output)
@@ -763,7 +739,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     u->point.user = u;
     /* the kernels, then the host function that launches them */
     u->nunits = 0;
-    for_each_unit(u, write_unit);
+    for_each_unit(u, write_unit, false);
     cuda_function(u);
 }
 
@@ -849,7 +825,7 @@ static void cuda_dump_plan(FILE *out, const IrStencil *st)
     Cuda u = {.st = st};
     dump_out = out;
     dump_count = 0;
-    for_each_unit(&u, dump_unit);
+    for_each_unit(&u, dump_unit, false);
 }
 
 const Backend backend_cuda = {

@@ -171,6 +171,12 @@ xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
 # each block's store of its partial results (the tree then reads partials
 # not written yet, in the emulator's shuffled order) must differ from the
 # naive results.
+# simt_so SRC.cu OUT.so: an edited cuda output built for the emulator
+simt_so() {
+    $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -DGT_SIMT -I"$root/tests/simt" \
+        -I"$root/runtime/include" -I"$d" -shared -o "$2" "$1" "$root/tests/simt/simt.cc" \
+        -x none "$d/wrap_cuda.o" >"$d/log" 2>&1
+}
 if [ -n "$CXX_SIMT" ]; then
     d=$work/cases/nosync
     "$here/run.sh" --one "$d" "$here/programs/reductions.stn" 7 -O1 >/dev/null 2>&1
@@ -179,9 +185,7 @@ if [ -n "$CXX_SIMT" ]; then
             >"$d/nosync.cu"
         if cmp -s "$d/cuda.cu" "$d/nosync.cu"; then
             echo "FAIL nosync: no __syncthreads in the cuda output of reductions.stn" >>"$work/results"
-        elif $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -DGT_SIMT \
-               -I"$root/tests/simt" -I"$root/runtime/include" -I"$d" -shared -o "$d/nosync.so" \
-               "$d/nosync.cu" "$root/tests/simt/simt.cc" -x none "$d/wrap_cuda.o" >"$d/log" 2>&1 &&
+        elif simt_so "$d/nosync.cu" "$d/nosync.so" &&
              ! "$work/driver" "$d/naive.so" "$d/nosync.so" 7 device >"$d/out_nosync" 2>&1 &&
              grep -q '^FAIL .*out scalar' "$d/out_nosync"; then
             echo "PASS nosync: without one __syncthreads the emulated reductions differ" >>"$work/results"
@@ -194,9 +198,7 @@ if [ -n "$CXX_SIMT" ]; then
     # and an access outside the device's memory is stopped by the emulator
     if [ -e "$d/cuda.cu" ]; then
         sed '0,/GT_LD(\([a-z_0-9]*\), /s//GT_LD(\1, 100000000 + /' "$d/cuda.cu" >"$d/oob.cu"
-        if $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -DGT_SIMT \
-               -I"$root/tests/simt" -I"$root/runtime/include" -I"$d" -shared -o "$d/oob.so" \
-               "$d/oob.cu" "$root/tests/simt/simt.cc" -x none "$d/wrap_cuda.o" >"$d/log" 2>&1 &&
+        if simt_so "$d/oob.cu" "$d/oob.so" &&
            ! "$work/driver" "$d/naive.so" "$d/oob.so" 7 device >"$d/out_oob" 2>&1 &&
            grep -q 'outside every device allocation' "$d/out_oob"; then
             echo "PASS oob: the emulator stops a load outside every device allocation" >>"$work/results"

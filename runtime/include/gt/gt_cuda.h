@@ -35,44 +35,23 @@ static __device__ __forceinline__ void gt_atomic_sum(int32_t *p, int32_t v) { at
 static __device__ __forceinline__ void gt_atomic_min(int32_t *p, int32_t v) { atomicMin(p, v); }
 static __device__ __forceinline__ void gt_atomic_max(int32_t *p, int32_t v) { atomicMax(p, v); }
 
-/* min and max of reals as fmin and fmax take them (a NaN loses), by compare-and-swap */
-static __device__ __forceinline__ void gt_atomic_min(double *p, double v)
-{
-    unsigned long long *a = (unsigned long long *)p, old = *a, seen;
-    do {
-        seen = old;
-        old = atomicCAS(a, seen, (unsigned long long)__double_as_longlong(
-                                     fmin(__longlong_as_double((long long)seen), v)));
-    } while (old != seen);
-}
-
-static __device__ __forceinline__ void gt_atomic_max(double *p, double v)
-{
-    unsigned long long *a = (unsigned long long *)p, old = *a, seen;
-    do {
-        seen = old;
-        old = atomicCAS(a, seen, (unsigned long long)__double_as_longlong(
-                                     fmax(__longlong_as_double((long long)seen), v)));
-    } while (old != seen);
-}
-
-static __device__ __forceinline__ void gt_atomic_min(float *p, float v)
-{
-    unsigned *a = (unsigned *)p, old = *a, seen;
-    do {
-        seen = old;
-        old = atomicCAS(a, seen, (unsigned)__float_as_uint(fminf(__uint_as_float(seen), v)));
-    } while (old != seen);
-}
-
-static __device__ __forceinline__ void gt_atomic_max(float *p, float v)
-{
-    unsigned *a = (unsigned *)p, old = *a, seen;
-    do {
-        seen = old;
-        old = atomicCAS(a, seen, (unsigned)__float_as_uint(fmaxf(__uint_as_float(seen), v)));
-    } while (old != seen);
-}
+/* min and max of reals as fmin and fmax take them (a NaN loses), by compare-and-swap on
+   the bits */
+#define GT_ATOMIC_REAL(name, T, U, combine, to_bits, from_bits)                               \
+    static __device__ __forceinline__ void name(T *p, T v)                                   \
+    {                                                                                          \
+        U *a = (U *)p, old = *a, seen;                                                         \
+        do {                                                                                   \
+            seen = old;                                                                        \
+            old = atomicCAS(a, seen, (U)to_bits(combine(from_bits(seen), v)));               \
+        } while (old != seen);                                                                 \
+    }
+#define GT_DOUBLE_BITS(x) __double_as_longlong(x)
+#define GT_BITS_DOUBLE(x) __longlong_as_double((long long)(x))
+GT_ATOMIC_REAL(gt_atomic_min, double, unsigned long long, fmin, GT_DOUBLE_BITS, GT_BITS_DOUBLE)
+GT_ATOMIC_REAL(gt_atomic_max, double, unsigned long long, fmax, GT_DOUBLE_BITS, GT_BITS_DOUBLE)
+GT_ATOMIC_REAL(gt_atomic_min, float, unsigned, fminf, __float_as_uint, __uint_as_float)
+GT_ATOMIC_REAL(gt_atomic_max, float, unsigned, fmaxf, __float_as_uint, __uint_as_float)
 #endif
 
 #endif /* GT_CUDA_H */
