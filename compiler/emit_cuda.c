@@ -110,7 +110,7 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
     Cuda *u = ((EmitPoint *)cx->user)->user;
     if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
         Arena *a = u->c->arena;
-        emit_text(o, "%s[(%s - %s) * %d + %s - %s]", u->tile[f->id],
+        emit_text(o, "%s(%s, (%s - %s) * %d + %s - %s)", write ? "GT_SHS" : "GT_SHL", u->tile[f->id],
                   emit_offset(a, cx->idx[AXIS_J], off[AXIS_J]), u->tile_j0[f->id],
                   u->tile_w[f->id], emit_offset(a, cx->idx[AXIS_I], off[AXIS_I]),
                   u->tile_i0[f->id]);
@@ -214,15 +214,15 @@ static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
     o->indent++;
     emit_line(o, "__shared__ %s %s[%d];", emit_c_type(t), part, CUDA_THREADS);
     emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
-    emit_line(o, "%s[t] = %s;", part, local);
+    emit_line(o, "GT_SHS(%s, t) = %s;", part, local);
     emit_line(o, "__syncthreads();");
     emit_line(o, "for (int s = %d; s > 0; s >>= 1) {", CUDA_THREADS / 2);
     o->indent++;
     emit_begin_line(o);
     emit_text(o, "if (t < s) ");
-    const char *mine = arena_printf(u->c->arena, "%s[t]", part);
+    const char *mine = arena_printf(u->c->arena, "GT_SHS(%s, t)", part);
     emit_reduce_open(o, red->reduce.op, t, mine);
-    emit_text(o, "%s[t + s]", part);
+    emit_text(o, "GT_SHL(%s, t + s)", part);
     emit_reduce_close(o, red->reduce.op, t);
     emit_text(o, ";");
     emit_end_line(o);
@@ -230,7 +230,7 @@ static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
     o->indent--;
     emit_line(o, "}");
     emit_line(o, "if (t == 0)");
-    emit_line(o, "    gt_atomic_%s(%s, %s[0]);", red_op_names[red->reduce.op],
+    emit_line(o, "    gt_atomic_%s(%s, GT_SHL(%s, 0));", red_op_names[red->reduce.op],
               u->acc_d[red->reduce.dst->id], part);
     o->indent--;
     emit_line(o, "}");

@@ -54,6 +54,18 @@ template <typename T> static inline T *gt_simt_at(T *p, int64_t i, bool store)
 #define GT_LD(p, i) (*gt_simt_at((p), (i), false))
 #define GT_ST(p, i) (*gt_simt_at((p), (i), true))
 
+/* Shared memory: an element loaded (GT_SHL) or stored (GT_SHS) by one thread after another
+   thread of the block stored it, or stored after another thread loaded it, with no barrier
+   between, is reported (and aborts): the race a missing __syncthreads leaves. */
+void gt_simt_shared_access(const void *p, bool store);
+template <typename T> static inline T *gt_simt_shared(T *p, int64_t i, bool store)
+{
+    gt_simt_shared_access(p + i, store);
+    return p + i;
+}
+#define GT_SHL(p, i) (*gt_simt_shared((p), (i), false))
+#define GT_SHS(p, i) (*gt_simt_shared((p), (i), true))
+
 #define GT_LAUNCH(kernel, grid, block, ...)                                                 \
     gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); })
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <ucontext.h>
 
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -65,7 +66,53 @@ void start_fiber(Fiber *f, char *stack)
 /* the distinct elements the current block loads and stores */
 std::unordered_set<uintptr_t> block_loaded, block_stored;
 
+/* the current block's shared elements: who stored and who loaded each since
+   which barrier (epoch: barriers the block has passed) */
+struct Cell {
+    long writer, wepoch;
+    long reader, repoch;
+    bool readers;             /* several threads loaded it in repoch */
+};
+std::unordered_map<uintptr_t, Cell> shared_cells;
+long epoch;
+
+long thread_number()
+{
+    return (long)threadIdx.x + (long)blockDim.x * ((long)threadIdx.y + (long)blockDim.y * threadIdx.z);
+}
+
+[[noreturn]] void race(const void *p, bool store, const char *what, long other)
+{
+    fprintf(stderr, "gt_simt: shared memory race: thread %ld of block (%u,%u,%u) %s %p, %s by "
+            "thread %ld since the last __syncthreads\n", thread_number(), blockIdx.x, blockIdx.y,
+            blockIdx.z, store ? "stores" : "loads", p, what, other);
+    abort();
+}
+
 } // namespace
+
+void gt_simt_shared_access(const void *p, bool store)
+{
+    long me = thread_number();
+    auto found = shared_cells.find((uintptr_t)p);
+    if (found == shared_cells.end())
+        found = shared_cells.emplace((uintptr_t)p, Cell{-1, -1, -1, -1, false}).first;
+    Cell &c = found->second;
+    if (c.wepoch == epoch && c.writer != me)
+        race(p, store, "stored", c.writer);
+    if (store) {
+        if (c.repoch == epoch && (c.readers || c.reader != me))
+            race(p, store, "loaded", c.reader);
+        c.writer = me;
+        c.wepoch = epoch;
+    } else if (c.repoch != epoch) {
+        c.reader = me;
+        c.repoch = epoch;
+        c.readers = false;
+    } else if (c.reader != me) {
+        c.readers = true;
+    }
+}
 
 void gt_simt_access(const void *p, size_t size, bool store)
 {
@@ -116,6 +163,8 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                     order[t] = t;
                 }
                 gt_simt_threads += (long)n;
+                shared_cells.clear();
+                epoch = 0;
                 for (;;) {
                     for (size_t t = n - 1; t > 0; t--) {
                         size_t r = (size_t)(next_random() % (t + 1));
@@ -145,6 +194,7 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                         block_stored.clear();
                         break;
                     }
+                    epoch++;   /* every thread left is at the barrier */
                     if (done > 0) {
                         fprintf(stderr, "gt_simt: block (%u,%u,%u): __syncthreads reached by %zu "
                                 "threads while %zu have ended\n", bx, by, bz, waiting, done);

@@ -23,9 +23,11 @@ extern "C" int gt__cuda_init(void);
 static const int gt__cuda_ready __attribute__((unused)) = gt__cuda_init();
 
 #define GT_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
-/* an element of a device array, read or written */
+/* an element of a device array, or of a shared array, read or written */
 #define GT_LD(p, i) (p)[i]
 #define GT_ST(p, i) (p)[i]
+#define GT_SHL(p, i) (p)[i]
+#define GT_SHS(p, i) (p)[i]
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 #define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 
