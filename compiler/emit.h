@@ -250,6 +250,16 @@ struct EmitPoint {
     }) rc;
     VEC(const IrField *) scalars;
     int *scalar_mark, scalar_stamp;
+    /* k-caching (a columnar computation run a column at a time, between
+     * emit_kcache_begin and emit_kcache_end): per field id the levels of the
+     * current interval carried in locals (0: none; NULL outside a level
+     * loop) and the locals, [d] holding level k - d (forward) or k + d */
+    int *kc_depth;
+    int *kc_comp_depth;       /* per field id: the computation's depth */
+    int *kc_iv_depth;         /* per field id: the current interval's */
+    const char *(*kc_name)[IR_KCACHE_MAX + 1];
+    int kc_dir;               /* -1 forward, +1 backward */
+    bool preload;             /* loading the carried levels: the backend remaps every read */
 };
 /* Starts p for stencil es (the backend sets o, red_acc, access, user). */
 void emit_point_init(EmitPoint *p, EmitStencil *es, const char *kk);
@@ -259,5 +269,17 @@ EmitExprCtx emit_point_expr_ctx(EmitPoint *p, const char *kvar);
 void emit_point_load(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES]);
 /* The body of one point of kernel k of iv (kvar: the level's variable). */
 void emit_point_body(EmitPoint *p, const IrInterval *iv, const IrKernel *k, const char *kvar);
+/* k-caching of columnar computation comp (fuse.c's IrComputation.kcache),
+ * for a backend running one column at a time: begin declares the locals;
+ * interval_begin, before interval iv's level loop, loads the levels iv reads
+ * back (remapped, as its first level's reads would be) and turns the cache
+ * on for the loop's body; interval_end, at the end of the body, turns it off
+ * and carries (the level just computed becomes level k -/+ 1); end marks
+ * the locals used. Reads at zero horizontal offset of a carried level, not
+ * in a column reduction, then read the locals. */
+void emit_kcache_begin(EmitPoint *p, const IrComputation *comp);
+void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const IrInterval *iv);
+void emit_kcache_interval_end(EmitPoint *p);
+void emit_kcache_end(EmitPoint *p, const IrComputation *comp);
 
 #endif /* GTCC_EMIT_H */

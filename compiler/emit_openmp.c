@@ -93,12 +93,8 @@ typedef struct {
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
-    EmitPoint point;          /* the point body of the kernel being emitted */
-    /* the column path: k-cached fields, per field id the levels carried (0:
-     * none) and their locals, [d] holding level k - d (forward) or k + d */
-    int *kc_depth;
-    const char *(*kc_name)[IR_KCACHE_MAX + 1];
-    int kc_dir;               /* -1 forward, +1 backward */
+    EmitPoint point;          /* the point body of the kernel being emitted (and the
+                                 column path's k-cache) */
 } Omp;
 
 /* The OpenMP reduction identifier of a full reduction: the built-in ones,
@@ -172,20 +168,10 @@ static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const in
                   emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->height - 1, b->width);
         return;
     }
-    /* a k-cached value of a level just computed (never a column reduction's
-     * read, which runs over the whole column) */
-    if (!write && m->kc_depth && m->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
-        cx->idx[AXIS_K] != m->kk) {
-        int64_t d = off[AXIS_K] * m->kc_dir;
-        if (d >= 1 && d <= m->kc_depth[f->id]) {
-            emit_text(o, "%s", m->kc_name[f->id][d]);
-            return;
-        }
-    }
     /* an array: position per axis, remapped where a boundary condition applies */
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
-        remap[a] = !write && (m->safe || (a == AXIS_K && cx->idx[a] == m->kk));
+        remap[a] = !write && (m->safe || m->point.preload || (a == AXIS_K && cx->idx[a] == m->kk));
     EmitRead r = emit_read(arena, m->es, f, cx->idx, off, remap);
     const char *const *pos = r.pos;
     emit_read_open(o, &r, f->type);
@@ -712,38 +698,6 @@ static bool columns_alike(const Omp *m, int c0, int c1)
     return r0 != NULL;
 }
 
-/* The levels of the k-cached fields an interval reads back, per field id. */
-typedef struct {
-    const Omp *m;
-    int *depth;
-} KcVisit;
-
-static void kc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    KcVisit *kv = ctx;
-    int64_t d = off[AXIS_K] * kv->m->kc_dir;
-    if (in_column || off[AXIS_I] || off[AXIS_J] || d < 1)
-        return;
-    /* kc_depth holds the computation's depth while this runs */
-    if (d <= kv->m->kc_depth[f->id] && d > kv->depth[f->id])
-        kv->depth[f->id] = (int)d;
-}
-
-/* Loads f at (i, j, k + dk) into dst, bypassing the k-cache. */
-static void load_into(Omp *m, const IrField *f, int64_t dk, const char *dst)
-{
-    int *saved = m->kc_depth;
-    m->kc_depth = NULL;
-    const int64_t off[NAXES] = {0, 0, dk};
-    EmitExprCtx cx = emit_point_expr_ctx(&m->point, "k");
-    emit_begin_line(m->o);
-    emit_text(m->o, "%s = ", dst);
-    emit_point_load(m->o, &cx, f, off);
-    emit_text(m->o, ";");
-    emit_end_line(m->o);
-    m->kc_depth = saved;
-}
-
 /* One kernel at the point (i, j, k) of the column path: remapped reads when
  * the point is within its boundary-condition reach of the domain's edge. */
 static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
@@ -807,80 +761,25 @@ static void emit_column_points(Omp *m, int c0, int c1)
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t j = %s; j < %s; j++)", r.jlo, r.jhi);
     open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
-    int *depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
-    int *iv_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
-    m->kc_name = arena_alloc(arena, sizeof *m->kc_name * (size_t)(nf + 1));
+    m->point.o = o;
     for (int c = c0; c <= c1; c++) {
         const IrComputation *comp = st->computations.items[c];
         if (c > c0)
             comp_comment(m, comp);
         emit_line(o, "{");
         o->indent++;
-        memset(depth, 0, sizeof(int) * (size_t)(nf + 1));
-        m->kc_dir = comp->order == ORDER_FORWARD ? -1 : 1;
-        for (int q = 0; q < comp->kcache.len; q++) {
-            const IrField *f = comp->kcache.items[q].field;
-            depth[f->id] = comp->kcache.items[q].depth;
-            emit_begin_line(o);
-            emit_text(o, "%s ", emit_c_type(f->type));
-            for (int d = 1; d <= depth[f->id]; d++) {
-                m->kc_name[f->id][d] = emit_unique(
-                    arena, &m->es->names,
-                    arena_printf(arena, "%s_k%s%d", m->es->field[f->id],
-                                 comp->order == ORDER_FORWARD ? "m" : "p", d));
-                emit_text(o, "%s%s = ", d > 1 ? ", " : "", m->kc_name[f->id][d]);
-                emit_const(o, f->type, 0, 0.0);
-            }
-            emit_text(o, ";");
-            emit_end_line(o);
-        }
+        emit_kcache_begin(&m->point, comp);
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *iv = comp->intervals.items[ii];
-            bool fwd = comp->order == ORDER_FORWARD;
-            /* the levels this interval reads back: loaded before its first
-             * level (remapped, as that level's reads would be), then carried */
-            memset(iv_depth, 0, sizeof(int) * (size_t)(nf + 1));
-            m->kc_depth = depth;
-            KcVisit kv = {m, iv_depth};
-            for (int s = 0; s < iv->stmts.len; s++)
-                plan_visit_stmt(iv->stmts.items[s], kc_visit, &kv);
-            m->kc_depth = NULL;
-            bool any = false;
-            for (int f = 0; f < nf; f++)
-                any = any || iv_depth[f];
-            if (any) {
-                emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
-                o->indent++;
-                emit_line(o, "const int64_t k = %s;",
-                          fwd ? level(m, iv->lo, 0) : level(m, iv->hi, -1));
-                m->safe = true;
-                for (int f = 0; f < nf; f++)
-                    for (int d = 1; d <= iv_depth[f]; d++)
-                        load_into(m, st->fields.items[f], (int64_t)d * m->kc_dir,
-                                  m->kc_name[f][d]);
-                m->safe = false;
-                o->indent--;
-                emit_line(o, "}");
-            }
-            open_level_loop(m, iv, fwd);
-            m->kc_depth = iv_depth;
+            emit_kcache_interval_begin(&m->point, comp, iv);
+            open_level_loop(m, iv, comp->order == ORDER_FORWARD);
             for (int kk = 0; kk < iv->kernels.len; kk++)
                 column_kernel(m, iv, &iv->kernels.items[kk]);
-            m->kc_depth = NULL;
-            /* carry: the level just computed becomes level k -/+ 1 */
-            for (int f = 0; f < nf; f++) {
-                for (int d = iv_depth[f]; d > 1; d--)
-                    emit_line(o, "%s = %s;", m->kc_name[f][d], m->kc_name[f][d - 1]);
-                if (iv_depth[f])
-                    load_into(m, st->fields.items[f], 0, m->kc_name[f][1]);
-            }
+            emit_kcache_interval_end(&m->point);
             o->indent--;
             emit_line(o, "}");
         }
-        /* the locals are set but not read when no interval reads them back */
-        for (int q = 0; q < comp->kcache.len; q++)
-            for (int d = 1; d <= comp->kcache.items[q].depth; d++)
-                emit_line(o, "(void)%s;", m->kc_name[comp->kcache.items[q].field->id][d]);
+        emit_kcache_end(&m->point, comp);
         o->indent--;
         emit_line(o, "}");
     }

@@ -51,6 +51,16 @@ static void point_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
         emit_text(o, "%s", p->es->field[f->id]);
         return;
     }
+    /* a k-cached value of a level just computed (never a column reduction's
+     * read, which runs over the whole column) */
+    if (p->kc_depth && p->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
+        cx->idx[AXIS_K] != p->kk) {
+        int64_t d = off[AXIS_K] * p->kc_dir;
+        if (d >= 1 && d <= p->kc_depth[f->id]) {
+            emit_text(o, "%s", p->kc_name[f->id][d]);
+            return;
+        }
+    }
     p->access(o, cx, f, off, false);
 }
 
@@ -218,4 +228,110 @@ void emit_point_body(EmitPoint *p, const IrInterval *iv, const IrKernel *k, cons
     }
     for (int s = k->first; s < k->first + k->count; s++)
         point_stmt(p, iv->stmts.items[s], kvar);
+}
+
+/* ================================================================ k-caching */
+
+void emit_kcache_begin(EmitPoint *p, const IrComputation *comp)
+{
+    Out *o = p->o;
+    Arena *arena = p->es->arena;
+    int nf = p->es->st->fields.len;
+    if (!p->kc_name) {
+        p->kc_name = arena_alloc(arena, sizeof *p->kc_name * (size_t)(nf + 1));
+        p->kc_comp_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
+        p->kc_iv_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
+    }
+    memset(p->kc_comp_depth, 0, sizeof(int) * (size_t)(nf + 1));
+    p->kc_dir = comp->order == ORDER_FORWARD ? -1 : 1;
+    for (int q = 0; q < comp->kcache.len; q++) {
+        const IrField *f = comp->kcache.items[q].field;
+        p->kc_comp_depth[f->id] = comp->kcache.items[q].depth;
+        emit_begin_line(o);
+        emit_text(o, "%s ", emit_c_type(f->type));
+        for (int d = 1; d <= p->kc_comp_depth[f->id]; d++) {
+            p->kc_name[f->id][d] = emit_unique(
+                arena, &p->es->names,
+                arena_printf(arena, "%s_k%s%d", p->es->field[f->id],
+                             comp->order == ORDER_FORWARD ? "m" : "p", d));
+            emit_text(o, "%s%s = ", d > 1 ? ", " : "", p->kc_name[f->id][d]);
+            emit_const(o, f->type, 0, 0.0);
+        }
+        emit_text(o, ";");
+        emit_end_line(o);
+    }
+}
+
+/* The deepest carried level of each field an interval reads back. */
+static void kc_visit(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    EmitPoint *p = ctx;
+    int64_t d = off[AXIS_K] * p->kc_dir;
+    if (in_column || off[AXIS_I] || off[AXIS_J] || d < 1)
+        return;
+    if (d <= p->kc_comp_depth[f->id] && d > p->kc_iv_depth[f->id])
+        p->kc_iv_depth[f->id] = (int)d;
+}
+
+/* dst = f at (i, j, k + dk), bypassing the k-cache. */
+static void load_into(EmitPoint *p, const IrField *f, int64_t dk, const char *dst)
+{
+    const int64_t off[NAXES] = {0, 0, dk};
+    EmitExprCtx cx = emit_point_expr_ctx(p, "k");
+    emit_begin_line(p->o);
+    emit_text(p->o, "%s = ", dst);
+    emit_point_load(p->o, &cx, f, off);
+    emit_text(p->o, ";");
+    emit_end_line(p->o);
+}
+
+void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const IrInterval *iv)
+{
+    Out *o = p->o;
+    Arena *arena = p->es->arena;
+    const IrStencil *st = p->es->st;
+    int nf = st->fields.len;
+    memset(p->kc_iv_depth, 0, sizeof(int) * (size_t)(nf + 1));
+    for (int s = 0; s < iv->stmts.len; s++)
+        plan_visit_stmt(iv->stmts.items[s], kc_visit, p);
+    bool any = false;
+    for (int f = 0; f < nf; f++)
+        any = any || p->kc_iv_depth[f];
+    if (any) {
+        const char *nk = p->es->nk;
+        bool fwd = comp->order == ORDER_FORWARD;
+        emit_line(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
+                  emit_level(arena, nk, iv->hi, 0));
+        o->indent++;
+        emit_line(o, "const int64_t k = %s;",
+                  fwd ? emit_level(arena, nk, iv->lo, 0) : emit_level(arena, nk, iv->hi, -1));
+        p->preload = true;
+        for (int f = 0; f < nf; f++)
+            for (int d = 1; d <= p->kc_iv_depth[f]; d++)
+                load_into(p, st->fields.items[f], (int64_t)d * p->kc_dir, p->kc_name[f][d]);
+        p->preload = false;
+        o->indent--;
+        emit_line(o, "}");
+    }
+    p->kc_depth = p->kc_iv_depth;
+}
+
+void emit_kcache_interval_end(EmitPoint *p)
+{
+    const IrStencil *st = p->es->st;
+    p->kc_depth = NULL;
+    for (int f = 0; f < st->fields.len; f++) {
+        for (int d = p->kc_iv_depth[f]; d > 1; d--)
+            emit_line(p->o, "%s = %s;", p->kc_name[f][d], p->kc_name[f][d - 1]);
+        if (p->kc_iv_depth[f])
+            load_into(p, st->fields.items[f], 0, p->kc_name[f][1]);
+    }
+}
+
+void emit_kcache_end(EmitPoint *p, const IrComputation *comp)
+{
+    /* the locals are set but not read when no interval reads them back */
+    for (int q = 0; q < comp->kcache.len; q++)
+        for (int d = 1; d <= comp->kcache.items[q].depth; d++)
+            emit_line(p->o, "(void)%s;", p->kc_name[comp->kcache.items[q].field->id][d]);
 }
