@@ -157,6 +157,24 @@ static bool columns_unit(const IrComputation *comp)
     return true;
 }
 
+/* Do all kernels of comp run over the same columns? */
+static bool columns_alike(const IrComputation *comp)
+{
+    const Extent *r0 = NULL;
+    for (int ii = 0; ii < comp->intervals.len; ii++) {
+        const IrInterval *iv = comp->intervals.items[ii];
+        for (int k = 0; k < iv->kernels.len; k++) {
+            const Extent *r = &iv->stmts.items[iv->kernels.items[k].first]->region;
+            if (!r0)
+                r0 = r;
+            for (int a = 0; a < 2; a++)
+                if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
+                    return false;
+        }
+    }
+    return true;
+}
+
 /* The kernel's name: stencil names are unique, and no user name starts
  * with gt_. */
 static const char *unit_name(const Cuda *u, int n)
@@ -436,16 +454,29 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     o->indent++;
     int r = 0;
     if (kind == UNIT_COLUMNS) {
+        /* the levels read back are carried in registers (k-caching) where
+         * every kernel covers the same columns (else a thread's preload
+         * could read where a kernel of a smaller region does not) */
+        bool kcache = columns_alike(comp);
+        u->point.o = o;
+        if (kcache)
+            emit_kcache_begin(&u->point, comp);
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *x = comp->intervals.items[ii];
+            if (kcache)
+                emit_kcache_interval_begin(&u->point, comp, x);
             open_levels(u, x, comp->order == ORDER_FORWARD);
             for (int kk = 0; kk < x->kernels.len; kk++) {
                 if (kernel_reduce(x, &x->kernels.items[kk]))
                     u->point.red_acc = locals[r++];
                 unit_body(u, x, &x->kernels.items[kk], true);
             }
+            if (kcache)
+                emit_kcache_interval_end(&u->point);
             close_block(o);
         }
+        if (kcache)
+            emit_kcache_end(&u->point, comp);
     } else {
         if (reds.len)
             u->point.red_acc = locals[0];
