@@ -81,6 +81,8 @@ typedef struct {
     const char *kk;
     int nunits;                    /* kernels written so far */
     int unit_kernels;              /* the kernels of the unit being handled (groups: several) */
+    bool safe;                     /* reads of fields with a boundary condition are remapped
+                                      (everywhere but in a group's blocks away from the edges) */
     /* TILE temporaries, per field id: the shared array, its row length and
      * its rows (the block grown by the extent), and the variables of its
      * origin in the domain for the current block */
@@ -116,7 +118,9 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
                   u->tile_i0[f->id]);
         return;
     }
-    bool remap[NAXES] = {!write, !write, !write};
+    bool remap[NAXES];
+    for (int a = 0; a < NAXES; a++)
+        remap[a] = !write && (u->safe || (a == AXIS_K && cx->idx[a] == u->kk));
     EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
     emit_read_open(o, &r, f->type);
@@ -329,6 +333,40 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
     }
 }
 
+/* The block's points of kernel k (i0, w, j0, np), a thread's in steps of
+ * 256. */
+static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
+{
+    Out *o = u->o;
+    emit_line(o, "for (int64_t p = t; p < np; p += %d) {", CUDA_THREADS);
+    o->indent++;
+    emit_line(o, "const int64_t i = i0 + p %% w, j = j0 + p / w;");
+    emit_line(o, "(void)i; (void)j;");
+    unit_body(u, iv, k, false);
+    close_block(o);
+}
+
+/* When does a block's part of kernel k, [i0, i0 + w) x [j0, j1) at level
+ * k, read a field with a boundary condition outside the domain? NULL:
+ * never (no such read). */
+static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
+{
+    Arena *a = u->c->arena;
+    PlanReach reach = plan_kernel_reach(iv, k);
+    static const char *const lo[NAXES] = {"i0", "j0", "k"};
+    static const char *const hi[NAXES] = {"i0 + w", "j1", "k + 1"};
+    const char *test = NULL;
+    for (int ax = 0; ax < NAXES; ax++) {
+        if (!reach.has[ax])
+            continue;
+        const char *t = arena_printf(a, "%s < %" PRId64 " || %s > %s", lo[ax], -reach.lo[ax],
+                                     hi[ax], emit_offset(a, emit_size_name(u->es, ax),
+                                                         -reach.hi[ax]));
+        test = test ? arena_printf(a, "%s || %s", test, t) : t;
+    }
+    return test;
+}
+
 /* The kernels [k0, k0 + count) of one group: each block (32 x 8 points of
  * the domain) runs them in turn at each level, every thread taking the
  * block's points of a kernel's range in steps of 256 (so a thread's points
@@ -373,14 +411,25 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             u->point.red_acc = locals[0];
         emit_line(o, "{");
         o->indent++;
-        emit_line(o, "const int64_t i0 = %s, w = %s - i0, j0 = %s, np = w * (%s - j0);", ilo, ihi,
-                  jlo, jhi);
-        emit_line(o, "for (int64_t p = t; p < np; p += %d) {", CUDA_THREADS);
-        o->indent++;
-        emit_line(o, "const int64_t i = i0 + p %% w, j = j0 + p / w;");
-        emit_line(o, "(void)i; (void)j;");
-        unit_body(u, iv, k, false);
-        close_block(o);
+        emit_line(o, "const int64_t i0 = %s, w = %s - i0, j0 = %s, j1 = %s, np = w * (j1 - j0);",
+                  ilo, ihi, jlo, jhi);
+        /* seed 003: a block whose points' boundary-condition reads all stay
+         * inside the domain runs without remapping; an edge block remaps */
+        const char *edge = block_edge(u, iv, k);
+        if (edge) {
+            emit_line(o, "if (%s) {", edge);
+            o->indent++;
+            u->safe = true;
+            group_points(u, iv, k);
+            o->indent--;
+            emit_line(o, "} else {");
+            o->indent++;
+        }
+        u->safe = false;
+        group_points(u, iv, k);
+        u->safe = true;
+        if (edge)
+            close_block(o);
         close_block(o);
         /* the next kernel takes the block's points in another order: what
          * this one wrote is read by other threads; the tiles of a level are
@@ -766,6 +815,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
                    shared, CUDA_SHARED_MAX);
     u->kk = emit_unique(a, &es->names, "kk");
     emit_point_init(&u->point, es, u->kk);
+    u->safe = true;
     u->point.access = cuda_access;
     u->point.user = u;
     /* the kernels, then the host function that launches them */
