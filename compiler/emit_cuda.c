@@ -333,6 +333,62 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
     }
 }
 
+static void mark_field(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    ((bool *)ctx)[f->id] = true;
+}
+
+/* Sets writes[f] for each field s (or a statement nested in it) assigns,
+ * recomputed temporaries aside (their statements are left out). */
+static void mark_writes(const IrStmt *s, bool *writes)
+{
+    if (s->kind == IR_ASSIGN) {
+        const IrField *f = s->assign.dst;
+        if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_RECOMPUTE)
+            writes[f->id] = true;
+    } else if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            mark_writes(s->iff.then.items[i], writes);
+        for (int i = 0; i < s->iff.els.len; i++)
+            mark_writes(s->iff.els.items[i], writes);
+    }
+}
+
+/* The barriers of a group of count kernels from k0 (tiles: it has some):
+ * sync[m], one after kernel m. The next kernel takes the block's points in
+ * another order, so a barrier comes where it reads what the kernels since
+ * the last barrier wrote, or writes what they read; and after the last
+ * kernel where there are tiles, which the next level overwrites. */
+static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKernel *k0, int count,
+                        bool tiles, bool *sync)
+{
+    size_t n = (size_t)st->fields.len + 1;
+    bool *buf = calloc(4 * n, sizeof *buf);
+    if (!buf)
+        gtcc_die("out of memory");
+    bool *since_r = buf, *since_w = buf + n, *next_r = buf + 2 * n, *next_w = buf + 3 * n;
+    for (int m = 0; m < count; m++) {
+        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++) {
+            plan_visit_stmt(iv->stmts.items[s], mark_field, since_r);
+            mark_writes(iv->stmts.items[s], since_w);
+        }
+        sync[m] = m + 1 == count && tiles;
+        if (m + 1 < count) {
+            memset(next_r, 0, 2 * n * sizeof *buf);
+            for (int s = k0[m + 1].first; s < k0[m + 1].first + k0[m + 1].count; s++) {
+                plan_visit_stmt(iv->stmts.items[s], mark_field, next_r);
+                mark_writes(iv->stmts.items[s], next_w);
+            }
+            for (size_t f = 0; f < n; f++)
+                sync[m] = sync[m] || (since_w[f] && next_r[f]) || (since_r[f] && next_w[f]);
+        }
+        if (sync[m])
+            memset(since_r, 0, 2 * n * sizeof *buf);
+    }
+    free(buf);
+}
+
 /* The block's points of kernel k (i0, w, j0, np), a thread's in steps of
  * 256. */
 static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
@@ -371,9 +427,10 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
  * the domain) runs them in turn at each level, every thread taking the
  * block's points of a kernel's range in steps of 256 (so a thread's points
  * differ from kernel to kernel); a tile lives in shared memory for the
- * block, over the block grown by its extent. A barrier follows each kernel
- * but the last (the next one reads what other threads wrote), and the last
- * too where there are tiles (the next level overwrites them). */
+ * block, over the block grown by its extent. A barrier comes between two
+ * kernels where the later reads what the kernels since the last barrier
+ * wrote, or writes what they read, and after the last kernel where there
+ * are tiles (the next level overwrites them). */
 static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int count,
                         const char *const *locals)
 {
@@ -400,6 +457,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         emit_line(o, "const int64_t %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
                   -fd->extent.r[AXIS_I].lo, u->tile_j0[f], -fd->extent.r[AXIS_J].lo);
     }
+    bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
+    group_syncs(st, iv, k0, count, any, sync);
     emit_line(o, "for (int64_t k = klo; k < khi; k++) {");
     o->indent++;
     for (int m = 0; m < count; m++) {
@@ -431,10 +490,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         if (edge)
             close_block(o);
         close_block(o);
-        /* the next kernel takes the block's points in another order: what
-         * this one wrote is read by other threads; the tiles of a level are
-         * overwritten at the next */
-        if (m + 1 < count || any)
+        if (sync[m])
             emit_line(o, "__syncthreads();");
     }
     close_block(o);
@@ -862,26 +918,36 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
     } else if (kind == UNIT_GROUP) {
         fprintf(out, "group %d:", k->group);
         bool tiles = false;
+        bool *used = calloc((size_t)u->st->fields.len + 1, sizeof *used);
+        bool *sync = calloc((size_t)u->unit_kernels + 1, sizeof *sync);
+        if (!used || !sync)
+            gtcc_die("out of memory");
         for (int m = 0; m < u->unit_kernels; m++) {
             fprintf(out, " kernel [%d", k[m].first);
             if (k[m].count > 1)
                 fprintf(out, "-%d", k[m].first + k[m].count - 1);
             fputc(']', out);
             reduce = reduce || kernel_reduce(iv, &k[m]);
-            bool *used = calloc((size_t)u->st->fields.len + 1, sizeof *used);
-            if (!used)
-                gtcc_die("out of memory");
             for (int s = k[m].first; s < k[m].first + k[m].count; s++)
                 plan_visit_stmt(iv->stmts.items[s], mark_tiles, used);
-            for (int f = 0; f < u->st->fields.len; f++)
-                tiles = tiles || used[f];
-            free(used);
         }
+        for (int f = 0; f < u->st->fields.len; f++)
+            tiles = tiles || used[f];
+        group_syncs(u->st, iv, k, u->unit_kernels, tiles, sync);
         fprintf(out, " of interval(%s, %s), blocks over the domain, levels looped per block",
                 level_text(lo, iv->lo), level_text(hi, iv->hi));
-        if (tiles || u->unit_kernels > 1) {
-            fprintf(out, "; syncs: after each kernel%s%s\n", tiles ? "" : " but the last",
-                    reduce ? ", and the block reduction's tree" : "");
+        const char *sep = "; syncs: after kernel";
+        bool any = false;
+        for (int m = 0; m < u->unit_kernels; m++)
+            if (sync[m]) {
+                fprintf(out, "%s [%d]", sep, k[m].first);
+                sep = ",";
+                any = true;
+            }
+        free(used);
+        free(sync);
+        if (any) {
+            fprintf(out, "%s\n", reduce ? ", and the block reduction's tree" : "");
             return;
         }
     } else {
