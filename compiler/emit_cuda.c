@@ -81,6 +81,7 @@ typedef struct {
     const char *kk;
     int nunits;                    /* kernels written so far */
     int unit_kernels;              /* the kernels of the unit being handled (groups: several) */
+    FILE *dump;                    /* cuda_dump_plan: where the plan lines go */
     bool safe;                     /* reads of fields with a boundary condition are remapped
                                       (everywhere but in a group's blocks away from the edges) */
     /* TILE temporaries, per field id: the shared array, its row length and
@@ -316,6 +317,25 @@ static void mark_tiles(void *ctx, const IrField *f, const int64_t off[NAXES], bo
         ((bool *)ctx)[f->id] = true;
 }
 
+/* Marks in tiles (per field id, if not NULL) the tiles the count kernels
+ * from k0 access; true if any. */
+static bool group_tiles(const IrStencil *st, const IrInterval *iv, const IrKernel *k0, int count,
+                        bool *tiles)
+{
+    bool *mark = tiles ? tiles : calloc((size_t)st->fields.len + 1, sizeof *mark);
+    if (!mark)
+        gtcc_die("out of memory");
+    for (int m = 0; m < count; m++)
+        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
+            plan_visit_stmt(iv->stmts.items[s], mark_tiles, mark);
+    bool any = false;
+    for (int f = 0; f < st->fields.len; f++)
+        any = any || mark[f];
+    if (!tiles)
+        free(mark);
+    return any;
+}
+
 /* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi. */
 static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a, const char **lo,
                         const char **hi)
@@ -437,10 +457,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     Out *o = u->o;
     const IrStencil *st = u->st;
     bool *tiles = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    bool any = false;
-    for (int m = 0; m < count; m++)
-        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
-            plan_visit_stmt(iv->stmts.items[s], mark_tiles, tiles);
+    bool any = group_tiles(st, iv, k0, count, tiles);
     emit_line(o, "const int64_t ib = (int64_t)blockIdx.x * %d, jb = (int64_t)blockIdx.y * %d;",
               CUDA_BLOCK_I, CUDA_BLOCK_J);
     emit_line(o, "const int64_t ie = ib + %d < %s ? ib + %d : %s, je = jb + %d < %s ? jb + %d "
@@ -451,7 +468,6 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         if (!tiles[f])
             continue;
         const IrField *fd = st->fields.items[f];
-        any = true;
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
                   u->tile_w[f] * u->tile_h[f]);
         emit_line(o, "const int64_t %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
@@ -898,15 +914,12 @@ static void dump_temps(FILE *out, const IrStencil *st)
     }
 }
 
-static FILE *dump_out;
-static int dump_count;
-
 static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                       const IrKernel *k)
 {
-    FILE *out = dump_out;
+    FILE *out = u->dump;
     char lo[32], hi[32];
-    fprintf(out, "    launch gt_k%d_%s: ", dump_count++, u->st->name);
+    fprintf(out, "    launch gt_k%d_%s: ", u->nunits++, u->st->name);
     bool reduce = false;
     if (kind == UNIT_COLUMNS) {
         fprintf(out, "computation %s, a thread per column, every level in order",
@@ -917,10 +930,8 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                                                  &comp->intervals.items[ii]->kernels.items[kk]);
     } else if (kind == UNIT_GROUP) {
         fprintf(out, "group %d:", k->group);
-        bool tiles = false;
-        bool *used = calloc((size_t)u->st->fields.len + 1, sizeof *used);
         bool *sync = calloc((size_t)u->unit_kernels + 1, sizeof *sync);
-        if (!used || !sync)
+        if (!sync)
             gtcc_die("out of memory");
         for (int m = 0; m < u->unit_kernels; m++) {
             fprintf(out, " kernel [%d", k[m].first);
@@ -928,12 +939,9 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                 fprintf(out, "-%d", k[m].first + k[m].count - 1);
             fputc(']', out);
             reduce = reduce || kernel_reduce(iv, &k[m]);
-            for (int s = k[m].first; s < k[m].first + k[m].count; s++)
-                plan_visit_stmt(iv->stmts.items[s], mark_tiles, used);
         }
-        for (int f = 0; f < u->st->fields.len; f++)
-            tiles = tiles || used[f];
-        group_syncs(u->st, iv, k, u->unit_kernels, tiles, sync);
+        group_syncs(u->st, iv, k, u->unit_kernels,
+                    group_tiles(u->st, iv, k, u->unit_kernels, NULL), sync);
         fprintf(out, " of interval(%s, %s), blocks over the domain, levels looped per block",
                 level_text(lo, iv->lo), level_text(hi, iv->hi));
         const char *sep = "; syncs: after kernel";
@@ -944,7 +952,6 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                 sep = ",";
                 any = true;
             }
-        free(used);
         free(sync);
         if (any) {
             fprintf(out, "%s\n", reduce ? ", and the block reduction's tree" : "");
@@ -969,9 +976,7 @@ static void cuda_dump_plan(FILE *out, const IrStencil *st)
     fprintf(out, "  gpu plan: blocks of %d x %d threads, one stream\n", CUDA_BLOCK_I,
             CUDA_BLOCK_J);
     dump_temps(out, st);
-    Cuda u = {.st = st};
-    dump_out = out;
-    dump_count = 0;
+    Cuda u = {.st = st, .dump = out};
     for_each_unit(&u, dump_unit, false);
 }
 
