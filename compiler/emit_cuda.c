@@ -50,6 +50,7 @@ enum { CUDA_BLOCK_I = 32, CUDA_BLOCK_J = 8, CUDA_THREADS = CUDA_BLOCK_I * CUDA_B
 
 static const PlanParams cuda_plan = {
     .tiles = true,
+    .tile_bytes_max = 16 * 1024,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
     .block_i = CUDA_BLOCK_I,

@@ -1297,6 +1297,19 @@ static void plan_lags(Fuse *f, int *klag)
 
 /* ============================================================ driver */
 
+/* A tile of fd (one block of the backend grown by fd's extent) within the
+ * backend's limit (PlanParams.tile_bytes_max; 0: none)? */
+static bool tile_fits(const PlanParams *params, const IrField *fd)
+{
+    if (!params->tile_bytes_max)
+        return true;
+    const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
+    int64_t esize = fd->type == TY_DOUBLE ? 8 : fd->type == TY_BOOL ? 1 : 4;
+    int64_t bytes = ((int64_t)params->block_i + ri->hi - ri->lo) *
+                    ((int64_t)params->block_j_max + rj->hi - rj->lo) * esize;
+    return bytes <= params->tile_bytes_max;
+}
+
 static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
 {
     Fuse f = {.c = c, .params = params, .st = st};
@@ -1362,7 +1375,7 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
                 (!a->write && (a->offset[AXIS_K] || a->in_column)))
                 ok = false;
         }
-        f.tile_ok[t] = params->tiles && ok && first >= 0 &&
+        f.tile_ok[t] = params->tiles && ok && first >= 0 && tile_fits(params, fd) &&
                        first_access_writes(&f.stmts.items[first], fd);
     }
     do

@@ -884,6 +884,9 @@ void ext_compute(Compiler *c);
  * target's. */
 typedef struct {
     bool tiles;               /* temporaries may be TILEs (block-private buffers) */
+    int64_t tile_bytes_max;   /* a tile over one block (block_i x block_j_max grown by the
+                                 temporary's extent) takes at most this many bytes, else
+                                 the temporary is not a tile; 0: no limit */
     int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
                                  at most this many nodes */
     int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this
