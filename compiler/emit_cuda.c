@@ -280,6 +280,25 @@ static void close_block(Out *o)
     emit_line(o, "}");
 }
 
+/* When does the point (i, j, k) of kernel k read a field with a boundary
+ * condition outside the domain? NULL: never. */
+static const char *point_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
+{
+    Arena *a = u->c->arena;
+    PlanReach reach = plan_kernel_reach(iv, k);
+    static const char *const var[NAXES] = {"i", "j", "k"};
+    const char *test = NULL;
+    for (int ax = 0; ax < NAXES; ax++) {
+        if (!reach.has[ax])
+            continue;
+        const char *t = arena_printf(a, "%s < %" PRId64 " || %s >= %s", var[ax], -reach.lo[ax],
+                                     var[ax], emit_offset(a, emit_size_name(u->es, ax),
+                                                          -reach.hi[ax]));
+        test = test ? arena_printf(a, "%s || %s", test, t) : t;
+    }
+    return test;
+}
+
 /* The point body of kernel k, guarded by its region when the launch covers
  * more (a columns unit runs kernels of different regions). */
 static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool guard)
@@ -295,7 +314,24 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
         emit_line(o, "{");
     o->indent++;
     u->point.o = o;
-    emit_point_body(&u->point, iv, k, "k");
+    /* where reads may need remapping (outside a group, or in a group's edge
+     * block: u->safe), each point tests whether it is within reach of the
+     * domain's edge; the others read without remapping */
+    const char *edge = u->safe ? point_edge(u, iv, k) : NULL;
+    if (edge) {
+        emit_line(o, "if (%s) {", edge);
+        o->indent++;
+        emit_point_body(&u->point, iv, k, "k");
+        o->indent--;
+        emit_line(o, "} else {");
+        o->indent++;
+        u->safe = false;
+        emit_point_body(&u->point, iv, k, "k");
+        u->safe = true;
+        close_block(o);
+    } else {
+        emit_point_body(&u->point, iv, k, "k");
+    }
     close_block(o);
 }
 
