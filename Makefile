@@ -160,7 +160,7 @@ sed -e 's|@PREFIX@|$(1)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(PC_LIBS)
 endef
 
 .DEFAULT_GOAL := all
-.PHONY: all check unit golden golden-update robust demo bench install clean
+.PHONY: all check unit golden golden-update robust demo bench check-gpu bench-gpu install clean
 all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA)
 
 # --- unit tests (Check) ------------------------------------------------------------
@@ -232,6 +232,13 @@ bench: all $(BENCH_BIN)
 	@$(MAKE) --no-print-directory -s install PREFIX=$(BENCH_PREFIX) >/dev/null
 	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
 	@echo "== bench/cuda_static.sh"; $(TEST_ENV) bench/cuda_static.sh
+
+# --- on a machine with a GPU (docs/cuda.md): without one they say so and fail ----------
+check-gpu: all
+	@$(TEST_ENV) tests/gpu/run.sh
+
+bench-gpu: all
+	@$(TEST_ENV) bench/bench_gpu.sh
 
 # --- install ---------------------------------------------------------------------------
 install: all

@@ -74,6 +74,8 @@ struct EmitStencil {
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
     const char *bind;         /* the runtime's binding call: gt__bind, or gt__bind_device */
     bool cxx;                 /* the source is C++ (CUDA): void pointers are cast */
+    const char *index_type;   /* the type of the levels the kit loops over (NULL: int64_t;
+                                 the cuda backend's kernels: their index type) */
     /* the locals of column reductions, in the order they were named */
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
 };
@@ -82,6 +84,8 @@ struct EmitStencil {
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
                        const IrStencil *st);
 
+/* The type of level variables in loops the kit writes (EmitStencil.index_type). */
+const char *emit_index_type(const EmitStencil *es);
 /* "double", "float", "int32_t", "bool"; "GT_FLOAT64" ... */
 const char *emit_c_type(Type t);
 const char *emit_dtype(Type t);

@@ -1,10 +1,9 @@
-/* emit_cuda.c: the CUDA backend (first stage: see docs/cuda.md for what is
- * still to come).
+/* emit_cuda.c: the CUDA backend (docs/cuda.md).
  *
- * It follows the plan of fuse.c with the parameters below (no tiles yet:
- * a temporary read at an offset lives in a FULL device array) and writes,
- * per stencil, its kernels and then its host function, with the same C API
- * as the other backends (runtime.md section 3):
+ * It follows the plan of fuse.c with the parameters below (tiles in shared
+ * memory up to 16 KiB each; a wider temporary stays a FULL device array) and
+ * writes, per stencil, its kernels and then its host function, with the same
+ * C API as the other backends (runtime.md section 3):
  *
  *     int S(fields..., scalars..., const gt_domain *domain)
  *     {
@@ -12,28 +11,32 @@
  *             is newer, outputs marked device-dirty; device origins, strides
  *         FULL temporaries on the device (gt__device_temporary)
  *         out scalars: a device accumulator each, at the identity
+ *         the kernels' variant: 32-bit indices if gt__index32 allows, and
+ *             one set of strides per stride set if the storages agree
  *         the kernels, in the order of the plan (one stream)
  *         gt__device_wait: a failed launch or kernel is GT_EDEVICE
  *         out scalars copied back; release
  *     }
  *
- * Launches, in plan order:
- *   - parallel computations: one kernel per planned kernel (statements run
- *     point by point in one loop nest), a thread per (i, j) of its region,
- *     blocks of 32 x 8 threads, each thread looping over the levels of the
- *     interval (the K loop per thread keeps a block's loads of one level
- *     together and needs no grid along K);
+ * Each launch unit is a device function templated on its index type
+ * (gt_bN_S), called by gt_kN_S<int32_t / int64_t> (strides per array) and
+ * gt_sN_S (strides per stride set, 32-bit); each block indexes its arrays
+ * from base pointers at its origin. Launch units, in plan order:
+ *   - parallel computations: one kernel per group of three-dimensional
+ *     planned kernels, blocks of 32 x 8 threads over the domain, each block
+ *     looping over the levels and running the group's kernels in turn
+ *     (tiles in shared memory, barriers where a kernel depends on the ones
+ *     before); other kernels a thread per (i, j) of their range, looping
+ *     over the levels;
  *   - columnar forward/backward computations whose kernels all vary along I
  *     and J: one kernel for the whole computation, each thread running its
- *     column through every interval and level in order (no barrier between
- *     levels is needed: no statement reads what the computation writes at
- *     a horizontal offset);
+ *     column through every interval and level in order (k-caching);
  *   - other forward/backward computations: the host loops over the levels,
  *     one launch per planned kernel and level.
- * Full reductions accumulate per thread, then per block in shared memory
- * (a tree, __syncthreads between steps), then one atomic per block into the
- * out scalar's device accumulator. Every read of a field with a boundary
- * condition is remapped (the remapping is the identity inside the domain).
+ * Full reductions: per thread, then warp shuffles, the warps' results in
+ * shared memory, shuffles in the first warp, one atomic per block. Reads of
+ * fields with a boundary condition are remapped only where a block (in a
+ * group) or a point (elsewhere) is within reach of the domain's edge.
  *
  * The same .cu text builds for the CPU with -DGT_SIMT against the SIMT
  * emulator of tests/simt (gt/gt_cuda.h selects the dialect): that is how the
@@ -90,6 +93,19 @@ typedef struct {
      * origin in the domain for the current block */
     const char **tile, **tile_i0, **tile_j0;
     int *tile_w, *tile_h;
+    /* per array field: its address at the current block's origin (ib, jb), so
+     * that a thread indexes it with small offsets; its stride set: fields
+     * whose storages agree (same axes and element size: parameters; the same
+     * halo too: temporaries) share the strides of the set's first field in
+     * the kernels for calls where they do agree */
+    const char **base;
+    int *set;
+    int nsets;
+    int *set_first;                /* per stride set: its first field */
+    const char **set_i, **set_j, **set_k;
+    const char *ib, *jb;           /* the current unit's block origin along I, J; or NULL */
+    bool *unit_used;               /* per field: the current unit's kernels access it */
+    const char *index32, *shared;  /* host: the variables that choose a kernel's variant */
     EmitPoint point;
 } Cuda;
 
@@ -125,8 +141,15 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
         remap[a] = !write && (u->safe || (a == AXIS_K && cx->idx[a] == u->kk));
     EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
+    /* positions from the block's origin (the base pointer's) */
+    const char *origin[2] = {u->ib, u->jb};
+    for (int a = 0; a < 2; a++)
+        if (r.pos[a] && origin[a])
+            r.pos[a] = arena_printf(u->c->arena, strncmp(r.pos[a], "gt_", 3) == 0 ? "(%s - %s)"
+                                                                                 : "%s - %s",
+                                    r.pos[a], origin[a]);
     emit_read_open(o, &r, f->type);
-    emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->es->data[f->id], r.pos, stride);
+    emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->base[f->id], r.pos, stride);
     emit_read_close(o, &r);
 }
 
@@ -182,36 +205,51 @@ static bool columns_alike(const IrComputation *comp)
 }
 
 /* The kernel's name: stencil names are unique, and no user name starts
- * with gt_. */
-static const char *unit_name(const Cuda *u, int n)
+ * with gt_. Variant 'k': the kernel for any storages (a template on its
+ * index type), 's': the kernel for storages that agree by stride set
+ * (32-bit indices), 'b': the body both call. */
+static const char *variant_name(const Cuda *u, char variant, int n)
 {
-    return arena_printf(u->c->arena, "gt_k%d_%s", n, u->st->name);
+    return arena_printf(u->c->arena, "gt_%c%d_%s", variant, n, u->st->name);
 }
 
 /* The parameters of every kernel of the stencil: the domain, the range of
- * the launch, the arrays it uses with their strides, the scalar inputs and
- * the out scalars' accumulators. */
-static void kernel_params(Cuda *u, UnitKind kind)
+ * the launch, the arrays it uses with their strides (sets: a pointer per
+ * array, then the strides of each stride set), the scalar inputs and the out
+ * scalars' accumulators. Indices have type gt_idx, or int32_t with sets. */
+static void kernel_params(Cuda *u, UnitKind kind, bool sets)
 {
     Out *o = u->o;
     const EmitStencil *es = u->es;
     const IrStencil *st = u->st;
-    emit_line(o, "const int64_t %s, const int64_t %s, const int64_t %s,", es->ni, es->nj,
-              es->nk);
-    emit_line(o, "const int64_t ilo, const int64_t ihi, const int64_t jlo, const int64_t jhi,");
+    const char *t = sets ? "int32_t" : "gt_idx";
+    o->indent += 2;
+    emit_line(o, "const %s %s, const %s %s, const %s %s,", t, es->ni, t, es->nj, t, es->nk);
+    emit_line(o, "const %s ilo, const %s ihi, const %s jlo, const %s jhi,", t, t, t, t);
     emit_begin_line(o);
-    emit_text(o, "const int64_t %s", kind == UNIT_LEVEL ? "k" : "klo, const int64_t khi");
+    if (kind == UNIT_LEVEL)
+        emit_text(o, "const %s k", t);
+    else
+        emit_text(o, "const %s klo, const %s khi", t, t);
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
         if (!u->used[f] || !is_array(fd))
             continue;
         emit_text(o, ",");
         emit_end_line(o);
-        emit_line(o, "%s%s *const %s,", fd->is_written ? "" : "const ",
-                  emit_c_type(fd->type), es->data[f]);
         emit_begin_line(o);
-        emit_text(o, "const int64_t %s, const int64_t %s, const int64_t %s", u->si[f], u->sj[f],
-                  u->sk[f]);
+        emit_text(o, "%s%s *const %s", fd->is_written ? "" : "const ", emit_c_type(fd->type),
+                  es->data[f]);
+        if (!sets)
+            emit_text(o, ", const %s %s, const %s %s, const %s %s", t, u->si[f], t, u->sj[f], t,
+                      u->sk[f]);
+    }
+    for (int x = 0; sets && x < u->nsets; x++) {
+        emit_text(o, ",");
+        emit_end_line(o);
+        emit_begin_line(o);
+        emit_text(o, "const %s %s, const %s %s, const %s %s", t, u->set_i[x], t, u->set_j[x], t,
+                  u->set_k[x]);
     }
     for (int s = 0; s < st->scalars.len; s++) {
         const IrScalar *sc = st->scalars.items[s];
@@ -225,59 +263,150 @@ static void kernel_params(Cuda *u, UnitKind kind)
     }
     emit_text(o, ")");
     emit_end_line(o);
+    o->indent -= 2;
 }
 
-/* The block's reduction of each thread's partial result red into the out
- * scalar's accumulator: a tree in shared memory, one atomic per block. */
-static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
+/* The arguments matching kernel_params: klo and khi (or k) as given; with
+ * sets, each array's strides are its set's (in a kernel: the set's
+ * parameters; on the host: its first field's strides). */
+static void kernel_args(Cuda *u, const char *klev, bool sets, bool expand)
 {
     Out *o = u->o;
-    Type t = red->reduce.dst->type;
-    const char *part = arena_printf(u->c->arena, "gt_part%d", n);
-    emit_line(o, "{");
-    o->indent++;
-    emit_line(o, "__shared__ %s %s[%d];", emit_c_type(t), part, CUDA_THREADS);
-    emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
-    emit_line(o, "GT_SHS(%s, t) = %s;", part, local);
-    emit_line(o, "__syncthreads();");
-    emit_line(o, "for (int s = %d; s > 0; s >>= 1) {", CUDA_THREADS / 2);
-    o->indent++;
-    emit_begin_line(o);
-    emit_text(o, "if (t < s) ");
-    const char *mine = arena_printf(u->c->arena, "GT_SHS(%s, t)", part);
-    emit_reduce_open(o, red->reduce.op, t, mine);
-    emit_text(o, "GT_SHL(%s, t + s)", part);
-    emit_reduce_close(o, red->reduce.op, t);
-    emit_text(o, ";");
-    emit_end_line(o);
-    emit_line(o, "__syncthreads();");
-    o->indent--;
-    emit_line(o, "}");
-    emit_line(o, "if (t == 0)");
-    emit_line(o, "    gt_atomic_%s(%s, GT_SHL(%s, 0));", red_op_names[red->reduce.op],
-              u->acc_d[red->reduce.dst->id], part);
-    o->indent--;
-    emit_line(o, "}");
+    const EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    emit_text(o, "%s, %s, %s, ilo, ihi, jlo, jhi, %s", es->ni, es->nj, es->nk, klev);
+    for (int f = 0; f < st->fields.len; f++) {
+        if (!u->used[f] || !is_array(st->fields.items[f]))
+            continue;
+        emit_text(o, ", %s", es->data[f]);
+        if (!sets) {
+            emit_text(o, ", %s, %s, %s", u->si[f], u->sj[f], u->sk[f]);
+        } else if (expand) {
+            int x = u->set[f];
+            emit_text(o, ", %s, %s, %s", u->set_i[x], u->set_j[x], u->set_k[x]);
+        }
+    }
+    for (int x = 0; sets && !expand && x < u->nsets; x++) {
+        int f = u->set_first[x];
+        emit_text(o, ", %s, %s, %s", u->si[f], u->sj[f], u->sk[f]);
+    }
+    for (int s = 0; s < st->scalars.len; s++)
+        emit_text(o, ", %s", st->scalars.items[s]->is_output ? u->acc_d[s] : es->scalar[s]);
 }
 
-/* The levels of an interval in execution order: for (k = ...) {. */
-static void open_levels(Cuda *u, const IrInterval *iv, bool forward)
+/* Each array the kernels of the unit access at its block's origin: base
+ * pointers, so that the threads index them with small offsets. */
+static void block_bases(Cuda *u)
 {
-    Arena *a = u->c->arena;
-    const char *nk = u->es->nk;
-    if (forward)
-        emit_line(u->o, "for (int64_t k = %s; k < %s; k++) {", emit_level(a, nk, iv->lo, 0),
-                  emit_level(a, nk, iv->hi, 0));
-    else
-        emit_line(u->o, "for (int64_t k = %s; k >= %s; k--) {", emit_level(a, nk, iv->hi, -1),
-                  emit_level(a, nk, iv->lo, 0));
-    u->o->indent++;
+    Out *o = u->o;
+    const IrStencil *st = u->st;
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!u->used[f] || !is_array(fd) || !u->unit_used[f])
+            continue;
+        const char *off = NULL;
+        if (u->ib && (fd->axes & AXES_I))
+            off = arena_printf(u->c->arena, "%s * %s", u->ib, u->si[f]);
+        if (u->jb && (fd->axes & AXES_J)) {
+            const char *t = arena_printf(u->c->arena, "%s * %s", u->jb, u->sj[f]);
+            off = off ? arena_printf(u->c->arena, "%s + %s", off, t) : t;
+        }
+        emit_line(o, "%s%s *const %s = %s%s%s%s;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), u->base[f], u->es->data[f], off ? " + (" : "",
+                  off ? off : "", off ? ")" : "");
+    }
+}
+
+static void mark_field(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    ((bool *)ctx)[f->id] = true;
+}
+
+/* Sets u->unit_used to the fields the count kernels from k0 access. */
+static void unit_fields(Cuda *u, const IrInterval *iv, const IrKernel *k0, int count)
+{
+    for (int m = 0; m < count; m++)
+        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
+            plan_visit_stmt(iv->stmts.items[s], mark_field, u->unit_used);
 }
 
 static void close_block(Out *o)
 {
     o->indent--;
     emit_line(o, "}");
+}
+
+/* v combined with the value of the lane delta above it: a step of a warp's
+ * reduction by shuffles (bools go through int: there is no bool shuffle). */
+static void shuffle_step(Cuda *u, const IrStmt *red, const char *delta)
+{
+    Out *o = u->o;
+    Type t = red->reduce.dst->type;
+    emit_line(o, "for (int gt_s = %s; gt_s > 0; gt_s >>= 1) {", delta);
+    o->indent++;
+    if (t == TY_BOOL)
+        emit_line(o, "const bool gt_o = __shfl_down_sync(0xffffffffu, (int)gt_v, gt_s) != 0;");
+    else
+        emit_line(o, "const %s gt_o = __shfl_down_sync(0xffffffffu, gt_v, gt_s);",
+                  emit_c_type(t));
+    emit_begin_line(o);
+    emit_reduce_open(o, red->reduce.op, t, "gt_v");
+    emit_text(o, "gt_o");
+    emit_reduce_close(o, red->reduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    close_block(o);
+}
+
+/* The block's reduction of each thread's partial result red into the out
+ * scalar's accumulator (seed 001): each warp reduces its 32 values by
+ * shuffles, lane 0 of each warp puts the warp's in shared memory, one
+ * barrier, the first warp reduces those 8 by shuffles, and its lane 0 does
+ * the block's one atomic. */
+static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
+{
+    Out *o = u->o;
+    Type t = red->reduce.dst->type;
+    const char *part = arena_printf(u->c->arena, "gt_part%d", n);
+    enum { WARPS = CUDA_THREADS / 32 };
+    emit_line(o, "{");
+    o->indent++;
+    emit_line(o, "__shared__ %s %s[%d];", emit_c_type(t), part, WARPS);
+    emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x), gt_lane = gt_t %% 32, "
+                 "gt_warp = gt_t / 32;", CUDA_BLOCK_I);
+    emit_line(o, "%s gt_v = %s;", emit_c_type(t), local);
+    shuffle_step(u, red, "16");
+    emit_line(o, "if (gt_lane == 0)");
+    emit_line(o, "    GT_SHS(%s, gt_warp) = gt_v;", part);
+    emit_line(o, "__syncthreads();");
+    emit_line(o, "if (gt_warp == 0) {");
+    o->indent++;
+    emit_begin_line(o);
+    emit_text(o, "gt_v = gt_lane < %d ? GT_SHL(%s, gt_lane) : ", WARPS, part);
+    emit_red_identity(o, red->reduce.op, t);
+    emit_text(o, ";");
+    emit_end_line(o);
+    shuffle_step(u, red, arena_printf(u->c->arena, "%d", WARPS / 2));
+    emit_line(o, "if (gt_lane == 0)");
+    emit_line(o, "    gt_atomic_%s(%s, gt_v);", red_op_names[red->reduce.op],
+              u->acc_d[red->reduce.dst->id]);
+    close_block(o);
+    close_block(o);
+}
+
+/* The levels of an interval in execution order: for (k = ...) {. */
+static void open_levels(Cuda *u, const IrInterval *iv, bool forward)
+{
+    Arena *a = u->c->arena;
+    const char *nk = u->es->nk, *t = emit_index_type(u->es);
+    if (forward)
+        emit_line(u->o, "for (%s k = %s; k < %s; k++) {", t, emit_level(a, nk, iv->lo, 0),
+                  emit_level(a, nk, iv->hi, 0));
+    else
+        emit_line(u->o, "for (%s k = %s; k >= %s; k--) {", t, emit_level(a, nk, iv->hi, -1),
+                  emit_level(a, nk, iv->lo, 0));
+    u->o->indent++;
 }
 
 /* When does the point (i, j, k) of kernel k read a field with a boundary
@@ -390,12 +519,6 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
     }
 }
 
-static void mark_field(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    (void)off, (void)in_column;
-    ((bool *)ctx)[f->id] = true;
-}
-
 /* Sets writes[f] for each field s (or a statement nested in it) assigns,
  * recomputed temporaries aside (their statements are left out). */
 static void mark_writes(const IrStmt *s, bool *writes)
@@ -451,9 +574,9 @@ static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKerne
 static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = u->o;
-    emit_line(o, "for (int64_t p = t; p < np; p += %d) {", CUDA_THREADS);
+    emit_line(o, "for (gt_idx p = t; p < np; p += %d) {", CUDA_THREADS);
     o->indent++;
-    emit_line(o, "const int64_t i = i0 + p %% w, j = j0 + p / w;");
+    emit_line(o, "const gt_idx i = i0 + p %% w, j = j0 + p / w;");
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
     close_block(o);
@@ -495,9 +618,9 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     const IrStencil *st = u->st;
     bool *tiles = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
     bool any = group_tiles(st, iv, k0, count, tiles);
-    emit_line(o, "const int64_t ib = (int64_t)blockIdx.x * %d, jb = (int64_t)blockIdx.y * %d;",
+    emit_line(o, "const gt_idx ib = (gt_idx)blockIdx.x * %d, jb = (gt_idx)blockIdx.y * %d;",
               CUDA_BLOCK_I, CUDA_BLOCK_J);
-    emit_line(o, "const int64_t ie = ib + %d < %s ? ib + %d : %s, je = jb + %d < %s ? jb + %d "
+    emit_line(o, "const gt_idx ie = ib + %d < %s ? ib + %d : %s, je = jb + %d < %s ? jb + %d "
                  ": %s;", CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J,
               u->es->nj, CUDA_BLOCK_J, u->es->nj);
     emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
@@ -507,12 +630,15 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         const IrField *fd = st->fields.items[f];
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
                   u->tile_w[f] * u->tile_h[f]);
-        emit_line(o, "const int64_t %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
+        emit_line(o, "const gt_idx %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
                   -fd->extent.r[AXIS_I].lo, u->tile_j0[f], -fd->extent.r[AXIS_J].lo);
     }
     bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
     group_syncs(st, iv, k0, count, any, sync);
-    emit_line(o, "for (int64_t k = klo; k < khi; k++) {");
+    u->ib = "ib";
+    u->jb = "jb";
+    block_bases(u);
+    emit_line(o, "for (gt_idx k = klo; k < khi; k++) {");
     o->indent++;
     for (int m = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
@@ -523,7 +649,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             u->point.red_acc = locals[0];
         emit_line(o, "{");
         o->indent++;
-        emit_line(o, "const int64_t i0 = %s, w = %s - i0, j0 = %s, j1 = %s, np = w * (j1 - j0);",
+        emit_line(o, "const gt_idx i0 = %s, w = %s - i0, j0 = %s, j1 = %s, np = w * (j1 - j0);",
                   ilo, ihi, jlo, jhi);
         /* seed 003: a block whose points' boundary-condition reads all stay
          * inside the domain runs without remapping; an edge block remaps */
@@ -552,18 +678,18 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
 /* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
  * iv, for UNIT_GROUP the kernels of k's group from k, for UNIT_COLUMNS every
  * kernel of comp. */
-static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
                        const IrKernel *k)
 {
     Out *o = u->o;
     unsigned axes = kind == UNIT_COLUMNS || kind == UNIT_GROUP ? AXES_IJK : kernel_axes(iv, k);
-    emit_blank(o);
-    emit_line(o, "static __global__ void %s(", unit_name(u, u->nunits++));
-    o->indent += 2;
-    kernel_params(u, kind);
-    o->indent -= 2;
-    emit_line(o, "{");
-    o->indent++;
+    memset(u->unit_used, 0, sizeof(bool) * (size_t)(u->st->fields.len + 1));
+    if (kind == UNIT_COLUMNS)
+        for (int ii = 0; ii < comp->intervals.len; ii++)
+            unit_fields(u, comp->intervals.items[ii], comp->intervals.items[ii]->kernels.items,
+                        comp->intervals.items[ii]->kernels.len);
+    else
+        unit_fields(u, iv, k, u->unit_kernels);
     if (kind == UNIT_GROUP) {
         /* a reduction is a group of its own */
         const IrStmt *red = kernel_reduce(iv, k);
@@ -575,13 +701,20 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         write_group(u, iv, k, u->unit_kernels, &local);
         if (red)
             block_reduce(u, red, local, 0);
-        close_block(o);
         return;
     }
-    if (axes & AXES_I)
-        emit_line(o, "const int64_t i = ilo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
-    if (axes & AXES_J)
-        emit_line(o, "const int64_t j = jlo + (int64_t)blockIdx.y * blockDim.y + threadIdx.y;");
+    u->ib = u->jb = NULL;
+    if (axes & AXES_I) {
+        emit_line(o, "const gt_idx ib = ilo + (gt_idx)(blockIdx.x * blockDim.x), "
+                     "i = ib + (gt_idx)threadIdx.x;");
+        u->ib = "ib";
+    }
+    if (axes & AXES_J) {
+        emit_line(o, "const gt_idx jb = jlo + (gt_idx)(blockIdx.y * blockDim.y), "
+                     "j = jb + (gt_idx)threadIdx.y;");
+        u->jb = "jb";
+    }
+    block_bases(u);
     /* the reductions of the unit: a partial result per thread */
     VEC(const IrStmt *) reds = {0};
     const char **locals = NULL;
@@ -640,7 +773,7 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
             u->point.red_acc = locals[0];
         bool loop = kind == UNIT_PARALLEL && (axes & AXES_K);
         if (loop) {
-            emit_line(o, "for (int64_t k = klo; k < khi; k++) {");
+            emit_line(o, "for (gt_idx k = klo; k < khi; k++) {");
             o->indent++;
         }
         unit_body(u, iv, k, false);
@@ -650,7 +783,51 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     close_block(o);
     for (int x = 0; x < reds.len; x++)
         block_reduce(u, reds.items[x], locals[x], x);
+}
+
+/* Writes the kernels of one launch unit (for UNIT_PARALLEL and UNIT_LEVEL
+ * kernel k of iv, for UNIT_GROUP the kernels of k's group from k, for
+ * UNIT_COLUMNS every kernel of comp): its body, a device function templated
+ * on the index type, and the two kernels that call it: gt_kN (any storages;
+ * instantiated with int32_t and int64_t indices) and gt_sN (storages that
+ * agree by stride set: one set of strides each, 32-bit indices). */
+static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const IrInterval *iv,
+                       const IrKernel *k)
+{
+    Out *o = u->o;
+    int n = u->nunits++;
+    const char *lev = kind == UNIT_LEVEL ? "k" : "klo, khi";
+    emit_blank(o);
+    emit_line(o, "template <typename gt_idx>");
+    emit_line(o, "static __device__ __forceinline__ void %s(", variant_name(u, 'b', n));
+    kernel_params(u, kind, false);
+    emit_line(o, "{");
+    o->indent++;
+    u->es->index_type = "gt_idx";
+    write_body(u, kind, comp, iv, k);
+    u->es->index_type = NULL;
     close_block(o);
+    emit_blank(o);
+    emit_line(o, "template <typename gt_idx>");
+    emit_line(o, "static __global__ void %s(", variant_name(u, 'k', n));
+    kernel_params(u, kind, false);
+    emit_line(o, "{");
+    emit_begin_line(o);
+    emit_text(o, "    %s<gt_idx>(", variant_name(u, 'b', n));
+    kernel_args(u, lev, false, false);
+    emit_text(o, ");");
+    emit_end_line(o);
+    emit_line(o, "}");
+    emit_blank(o);
+    emit_line(o, "static __global__ void %s(", variant_name(u, 's', n));
+    kernel_params(u, kind, true);
+    emit_line(o, "{");
+    emit_begin_line(o);
+    emit_text(o, "    %s<int32_t>(", variant_name(u, 'b', n));
+    kernel_args(u, lev, true, true);
+    emit_text(o, ");");
+    emit_end_line(o);
+    emit_line(o, "}");
 }
 
 /* Calls fn for each launch unit of the stencil, in the order of their
@@ -761,23 +938,29 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     o->indent++;
     emit_line(o, "const int64_t ilo = %s, ihi = %s, jlo = %s, jhi = %s;", range[0], range[1],
               range[2], range[3]);
-    emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s)", klo, khi);
-    emit_begin_line(o);
-    emit_text(o, "    GT_LAUNCH(%s, GT_GRID((ihi - ilo + %d) / %d, (jhi - jlo + %d) / %d), "
-                 "GT_BLOCK(%d, %d),", unit_name(u, u->nunits++), CUDA_BLOCK_I - 1, CUDA_BLOCK_I,
+    emit_line(o, "const dim3 gt_grid = GT_GRID((ihi - ilo + %d) / %d, (jhi - jlo + %d) / %d), "
+                 "gt_block = GT_BLOCK(%d, %d);", CUDA_BLOCK_I - 1, CUDA_BLOCK_I,
               CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
-    emit_end_line(o);
-    emit_begin_line(o);
-    emit_text(o, "              %s, %s, %s, ilo, ihi, jlo, jhi, %s", es->ni, es->nj, es->nk,
-              kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi));
-    for (int f = 0; f < st->fields.len; f++)
-        if (u->used[f] && is_array(st->fields.items[f]))
-            emit_text(o, ", %s, %s, %s, %s", es->data[f], u->si[f], u->sj[f], u->sk[f]);
-    for (int s = 0; s < st->scalars.len; s++)
-        emit_text(o, ", %s", st->scalars.items[s]->is_output ? u->acc_d[s] : es->scalar[s]);
-    emit_text(o, ");");
-    emit_end_line(o);
+    const char *lev = kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi);
+    int n = u->nunits++;
+    /* the variant the storages allow (the host decided once per call) */
+    static const char *const tests[3] = {"if (%s && %s)", "else if (%s)", "else"};
+    static const char *const kernels[3] = {"%s", "%s<int32_t>", "%s<int64_t>"};
+    emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s) {", klo, khi);
+    o->indent++;
+    for (int v = 0; v < 3; v++) {
+        emit_line(o, tests[v], u->index32, u->shared);
+        emit_begin_line(o);
+        emit_text(o, "    GT_LAUNCH(");
+        emit_text(o, kernels[v], variant_name(u, v ? 'k' : 's', n));
+        emit_text(o, ", gt_grid, gt_block, ");
+        kernel_args(u, lev, v == 0, false);
+        emit_text(o, ");");
+        emit_end_line(o);
+    }
     close_block(o);
+    close_block(o);
+    (void)es, (void)st;
 }
 
 
@@ -814,6 +997,96 @@ static void accumulators(Cuda *u)
     }
 }
 
+/* Which kernels run (one choice per call): 32-bit indices where every
+ * storage and the domain allow (gt__index32), and then the kernels with
+ * one set of strides per stride set where the storages of each set agree. */
+static void kernel_variant(Cuda *u)
+{
+    Out *o = u->o;
+    const EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    emit_begin_line(o);
+    emit_text(o, "const bool %s = gt__index32(%s, %d, %s)", u->index32,
+              es->nfield_params ? es->args : "NULL", es->nfield_params, es->size);
+    for (int f = es->nfield_params; f < st->fields.len; f++)
+        if (st->fields.items[f]->temp_class == IR_TEMP_FULL && plan_owns_buffer(st, f))
+            emit_text(o, " && gt__index32(&%s, 1, %s)", es->storage[f], es->size);
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_begin_line(o);
+    emit_text(o, "const bool %s = %s", u->shared, u->index32);
+    for (int f = 0; f < st->fields.len; f++) {
+        if (!u->used[f] || !is_array(st->fields.items[f]))
+            continue;
+        int g = u->set_first[u->set[f]];
+        if (g != f)
+            emit_text(o, " && %s == %s && %s == %s && %s == %s", u->si[f], u->si[g], u->sj[f],
+                      u->sj[g], u->sk[f], u->sk[g]);
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
+}
+
+/* Are array fields f and g in one stride set? Parameters of the same axes
+ * and element type; temporaries of the same axes, type and buffer halo. */
+static bool same_set(const IrStencil *st, int f, int g)
+{
+    const IrField *a = st->fields.items[f], *b = st->fields.items[g];
+    if ((a->kind == IR_PARAM_FIELD) != (b->kind == IR_PARAM_FIELD) || a->axes != b->axes ||
+        a->type != b->type)
+        return false;
+    if (a->kind == IR_PARAM_FIELD)
+        return true;
+    int64_t ha[NAXES][2], hb[NAXES][2];
+    plan_buffer_halo(st, f, ha);
+    plan_buffer_halo(st, g, hb);
+    return memcmp(ha, hb, sizeof ha) == 0;
+}
+
+/* The stride sets of the array fields used: set[f] for each, the first field
+ * of each set in first[]; returns how many sets. */
+static int stride_sets(const IrStencil *st, const bool *used, int *set, int *first)
+{
+    int n = 0;
+    for (int f = 0; f < st->fields.len; f++) {
+        if (!used[f] || !is_array(st->fields.items[f]))
+            continue;
+        int x = 0;
+        while (x < n && !same_set(st, first[x], f))
+            x++;
+        if (x == n)
+            first[n++] = f;
+        set[f] = x;
+    }
+    return n;
+}
+
+/* Names the block base pointers and finds the stride sets. */
+static void name_arrays(Cuda *u)
+{
+    Arena *a = u->c->arena;
+    EmitStencil *es = u->es;
+    int nf = u->st->fields.len;
+    u->base = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->set = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
+    u->set_first = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
+    u->set_i = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->set_j = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->set_k = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++)
+        if (u->used[f] && is_array(u->st->fields.items[f]))
+            u->base[f] = emit_unique(a, &es->names, arena_printf(a, "%s_b", es->data[f]));
+    u->nsets = stride_sets(u->st, u->used, u->set, u->set_first);
+    for (int x = 0; x < u->nsets; x++) {
+        u->set_i[x] = emit_unique(a, &es->names, arena_printf(a, "gt_s%di", x));
+        u->set_j[x] = emit_unique(a, &es->names, arena_printf(a, "gt_s%dj", x));
+        u->set_k[x] = emit_unique(a, &es->names, arena_printf(a, "gt_s%dk", x));
+    }
+    u->unit_used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
+    u->index32 = emit_unique(a, &es->names, "index32");
+    u->shared = emit_unique(a, &es->names, "shared_strides");
+}
+
 static void cuda_function(Cuda *u)
 {
     Out *o = u->o;
@@ -835,6 +1108,7 @@ static void cuda_function(Cuda *u)
     o->indent++;
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
     accumulators(u);
+    kernel_variant(u);
     u->nunits = 0;
     for_each_unit(u, launch_unit, true);
     emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
@@ -891,6 +1165,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
         u->sj[f] = emit_unique(a, &es->names, arena_printf(a, "%sj", es->stride[f]));
         u->sk[f] = emit_unique(a, &es->names, arena_printf(a, "%sk", es->stride[f]));
     }
+    name_arrays(u);
     u->acc_d = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
     u->acc_s = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
     for (int s = 0; s < ns; s++)
@@ -956,7 +1231,9 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
 {
     FILE *out = u->dump;
     char lo[32], hi[32];
-    fprintf(out, "    launch gt_k%d_%s: ", u->nunits++, u->st->name);
+    fprintf(out, "    launch gt_k%d_%s / gt_s%d_%s: ", u->nunits, u->st->name, u->nunits,
+            u->st->name);
+    u->nunits++;
     bool reduce = false;
     if (kind == UNIT_COLUMNS) {
         fprintf(out, "computation %s, a thread per column, every level in order",
@@ -991,7 +1268,7 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
             }
         free(sync);
         if (any) {
-            fprintf(out, "%s\n", reduce ? ", and the block reduction's tree" : "");
+            fprintf(out, "%s\n", reduce ? ", and the block reduction's" : "");
             return;
         }
     } else {
@@ -1005,13 +1282,37 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                                    : "once");
         reduce = kernel_reduce(iv, k) != NULL;
     }
-    fprintf(out, "; syncs: %s\n", reduce ? "the block reduction's tree (shared memory)" : "none");
+    fprintf(out, "; syncs: %s\n",
+            reduce ? "the block reduction's (warp shuffles, then the warps' results in shared "
+                     "memory)" : "none");
 }
 
 static void cuda_dump_plan(FILE *out, const IrStencil *st)
 {
     fprintf(out, "  gpu plan: blocks of %d x %d threads, one stream\n", CUDA_BLOCK_I,
             CUDA_BLOCK_J);
+    fprintf(out, "    indices: from each block's base pointers; 32-bit where every buffer and "
+                 "the domain hold fewer than 2^29 elements, else 64-bit\n");
+    size_t n = (size_t)st->fields.len + 1;
+    bool *used = calloc(n, sizeof *used);
+    int *set = calloc(2 * n, sizeof *set);
+    if (!used || !set)
+        gtcc_die("out of memory");
+    plan_fields_used(st, used);
+    int nsets = stride_sets(st, used, set, set + n);
+    fprintf(out, "    stride sets (shared where the storages agree):");
+    for (int x = 0; x < nsets; x++) {
+        const char *sep = " {";
+        for (int f = 0; f < st->fields.len; f++)
+            if (used[f] && is_array(st->fields.items[f]) && set[f] == x) {
+                fprintf(out, "%s%s", sep, st->fields.items[f]->name);
+                sep = ", ";
+            }
+        fputc('}', out);
+    }
+    fprintf(out, "%s\n", nsets ? "" : " none");
+    free(used);
+    free(set);
     dump_temps(out, st);
     Cuda u = {.st = st, .dump = out};
     for_each_unit(&u, dump_unit, false);

@@ -287,7 +287,11 @@ static void emit_index(Out *o, const char *const pos[NAXES], const char *const s
         if (!stride[a] || strcmp(stride[a], "1") == 0) {
             emit_text(o, "%s", pos[a]);   /* a sum of terms: no parentheses needed */
         } else {
-            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0;
+            /* a variable, a call of a remapping function, or a parenthesized
+             * difference: no parentheses needed */
+            size_t n = strlen(pos[a]);
+            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0 ||
+                          (pos[a][0] == '(' && pos[a][n - 1] == ')');
             emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride[a]);
         }
     }
@@ -326,6 +330,11 @@ void emit_read_close(Out *o, const EmitRead *r)
         emit_text(o, ")");
 }
 
+const char *emit_index_type(const EmitStencil *es)
+{
+    return es->index_type ? es->index_type : "int64_t";
+}
+
 /* ====================================================== column reductions */
 
 const char *emit_column_name(EmitStencil *es, const IrExpr *e)
@@ -352,7 +361,8 @@ void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc,
     const char *name = emit_column_name(cx->es, e);
     Type t = e->type;
     emit_red_local(o, e->colreduce.op, t, name);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", kk, kk, cx->es->nk, kk);
+    emit_line(o, "for (%s %s = 0; %s < %s; %s++)", emit_index_type(cx->es), kk, kk, cx->es->nk,
+              kk);
     o->indent++;
     EmitExprCtx col = *cx;
     col.idx[AXIS_K] = kk;

@@ -303,7 +303,7 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
         emit_line(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
                   emit_level(arena, nk, iv->hi, 0));
         o->indent++;
-        emit_line(o, "const int64_t k = %s;",
+        emit_line(o, "const %s k = %s;", emit_index_type(p->es),
                   fwd ? emit_level(arena, nk, iv->lo, 0) : emit_level(arena, nk, iv->hi, -1));
         p->preload = true;
         for (int f = 0; f < nf; f++)

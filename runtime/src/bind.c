@@ -262,3 +262,27 @@ int gt__bind_device(const gt_stencil_info *info, const unsigned char *read_at_of
 {
     return bind(info, read_at_offset, fields, domain, size_out, bound_out, 1);
 }
+
+/* Offsets inside a kernel are sums of three terms (I, J and K), each at most a buffer's
+   elements from the block's base, so below 2^29 elements per buffer none of them, nor their
+   sum, leaves int32_t. */
+static _Atomic int64_t index32_limit = GT__INDEX32_LIMIT;
+
+void gt__set_index32_limit(int64_t elements)
+{
+    index32_limit = elements >= 0 && elements <= GT__INDEX32_LIMIT ? elements : GT__INDEX32_LIMIT;
+}
+
+int gt__index32(gt_storage *const *storages, int n, const int64_t size[3])
+{
+    int64_t limit = index32_limit;
+    for (int a = 0; a < 3; a++)
+        if (size[a] < 0 || size[a] >= limit)
+            return 0;
+    for (int s = 0; s < n; s++) {
+        const gt_storage *st = storages[s];
+        if (st && st->buf && (int64_t)(st->buf->nbytes / gt_dtype_size(st->dtype)) >= limit)
+            return 0;
+    }
+    return 1;
+}

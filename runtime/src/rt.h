@@ -159,6 +159,13 @@ int gt__cuda_init(void);
 /* Installs device ops (NULL restores the build's default: "no CUDA" without CUDA).
    Not thread-safe: install them while no other thread uses the runtime. */
 void gt__set_device_ops(const gt__device_ops *ops);
+
+/* ---- bind.c: the index type of device kernels (gt__index32) ----------------------------- */
+
+/* Buffers and domain sizes below this many elements let kernels index with int32_t. */
+#define GT__INDEX32_LIMIT ((int64_t)1 << 29)
+/* Test hook: another limit (0: never 32-bit; out of [0, GT__INDEX32_LIMIT]: the default). */
+void gt__set_index32_limit(int64_t elements);
 const gt__device_ops *gt__device_ops_get(void);
 
 /* Fails with GT_EDEVICE (message naming fn and what) when the device layer is unavailable. */

@@ -53,7 +53,7 @@ int main(void)
             continue;
         }
         int warps = result.activeBlocksPerMultiprocessor * 256 / 32;
-        printf("%-24s sm_%d %3d registers %6ld B shared  %2d warps/SM  occupancy %3d%%\n", name,
+        printf("%-28s sm_%d %3d registers %6ld B shared  %2d warps/SM  occupancy %3d%%\n", name,
                arch, regs, smem, warps, warps * 100 / 64);
     }
     return status;

@@ -32,6 +32,10 @@ for stn in "$root"/bench/stencils/*.stn; do
         /Compiling entry function/ {
             s = $0; sub(/.*function .\_Z/, "", s); sub(/^L/, "", s)
             n = s + 0; sub(/^[0-9]+/, "", s); kernel = substr(s, 1, n)
+            # the index type of a kernel template: gt_kN<int32_t> or <int64_t>
+            rest = substr(s, n + 1)
+            if (rest ~ /^IiE/) kernel = kernel "<int32_t>"
+            if (rest ~ /^IlE/) kernel = kernel "<int64_t>"
             arch = $0; sub(/.*for ./, "", arch); sub(/.$/, "", arch)
         }
         /bytes spill stores/ { spill = $5 + $9 }

@@ -12,7 +12,8 @@
 # Last,
 # examples/hdiff is built with BACKEND=cuda (nvcc, pkg-config gtrt-cuda) and
 # run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
-# naming the CUDA runtime's error).
+# naming the CUDA runtime's error). And bench/bench_gpu.sh --build-only: the
+# program of `make bench-gpu` builds.
 # Prints "cuda: N passed, N failed" (one case = one .stn file) and writes
 # "PASSED FAILED" to $RESULTS/cuda.
 set -u
@@ -101,6 +102,14 @@ else
         echo "FAIL example: hdiff (cuda) exit status $status"; sed 's/^/  | /' "$work/run.log" | head
         echo "FAIL example" >>"$work/results"
     fi
+fi
+# make bench-gpu's program builds (it runs only where there is a GPU)
+if BUILD="$BUILD" GTCC="$GTCC" NVCC="$NVCC" "$root/bench/bench_gpu.sh" --build-only \
+        >"$work/bench_gpu.log" 2>&1; then
+    echo "PASS bench-gpu: bench/gpu_bench.c builds with the cuda output" >>"$work/results"
+else
+    echo "FAIL bench-gpu: bench/bench_gpu.sh --build-only"; sed 's/^/  | /' "$work/bench_gpu.log" | tail -n 10
+    echo "FAIL bench-gpu" >>"$work/results"
 fi
 # the bench stencils' kernels: registers, shared memory, occupancy on A100 and
 # H100 as reviewed in tests/cuda/resources.expected, and no spills

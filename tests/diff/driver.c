@@ -188,6 +188,8 @@ typedef struct {
     long mismatches;
     char first[200];
     const char *other;   /* the other backend's name */
+    double tol;          /* 0: bitwise; else reals may differ by this relative amount (gpu:
+                            the CUDA math library rounds its functions differently) */
 } Cmp;
 
 static void cmp_elem(void *elem, size_t size, void *ctx)
@@ -201,6 +203,13 @@ static void cmp_elem(void *elem, size_t size, void *ctx)
         return;
     if (c->type == GT_FLOAT32 && isnan(*(const float *)ref) && isnan(*(float *)elem))
         return;
+    if (c->tol > 0 && (c->type == GT_FLOAT64 || c->type == GT_FLOAT32)) {
+        double x = c->type == GT_FLOAT64 ? *(const double *)ref : *(const float *)ref;
+        double y = c->type == GT_FLOAT64 ? *(double *)elem : *(float *)elem;
+        double tol = (c->type == GT_FLOAT64 ? c->tol : 1e-4) * fmax(1.0, fmax(fabs(x), fabs(y)));
+        if (fabs(x - y) <= tol)
+            return;
+    }
     if (c->mismatches++ == 0) {
         if (c->type == GT_FLOAT64)
             snprintf(c->first, sizeof c->first, "element %zu: naive %.17g, %s %.17g",
@@ -248,9 +257,12 @@ static gt_storage *make(const gt_field_info *fi, const int64_t n[3], int64_t ext
 int main(int argc, char **argv)
 {
     int device = argc == 5 && strcmp(argv[4], "device") == 0;
+    /* gpu: the other build is nvcc's, on the real device (its libgtrt-cuda installs the
+       CUDA device ops when it is loaded) */
+    int gpu = argc == 5 && strcmp(argv[4], "gpu") == 0;
     int count = argc == 8 && strcmp(argv[4], "count") == 0;
-    if (argc != 4 && !device && !count) {
-        fprintf(stderr, "usage: driver NAIVE.so OTHER.so SEED [device | count NI NJ NK]\n");
+    if (argc != 4 && !device && !gpu && !count) {
+        fprintf(stderr, "usage: driver NAIVE.so OTHER.so SEED [device | gpu | count NI NJ NK]\n");
         return 2;
     }
     if (count) {
@@ -260,10 +272,13 @@ int main(int argc, char **argv)
         int64_t n[3] = {atoll(argv[5]), atoll(argv[6]), atoll(argv[7])};
         return count_mode(t, last_lib, n);
     }
-    const char *other = device ? "cuda" : "openmp";
+    const char *other = device ? "cuda" : gpu ? "gpu" : "openmp";
+    long *variants = NULL;
     if (device)
         gt__set_device_ops(&nan_device);
     const DiffStencil *naive = table(argv[1]), *omp = table(argv[2]);
+    if (device)
+        variants = dlsym(last_lib, "gt_simt_variants");
     unsigned long seed = strtoul(argv[3], NULL, 10);
     int failed = 0;
     for (int s = 0; naive[s].name; s++) {
@@ -298,7 +313,7 @@ int main(int argc, char **argv)
             gt_storage *a[64], *b[64];
             for (int f = 0; f < nf && f < 64; f++) {
                 a[f] = make(&ns->info->fields[f], n, extra, layout, 0);
-                b[f] = make(&ns->info->fields[f], n, extra, layout, device);
+                b[f] = make(&ns->info->fields[f], n, extra, layout, device || gpu);
                 gt_dtype t = ns->info->fields[f].dtype;
                 uint64_t keep = rng;
                 for_each(a[f], fill_elem, &t);
@@ -310,6 +325,10 @@ int main(int argc, char **argv)
                 in[i] = (double)(next() % 2001) / 1000.0 - 1.0;
             gt_domain dom = {{n[0], n[1], n[2]}};
             int rca = ns->call(a, in, out_a, &dom);
+            /* the cuda kernels with 64-bit indices run for the last layout (every
+               storage here is small enough for the 32-bit ones) */
+            if (device || gpu)
+                gt__set_index32_limit(layout == NLAYOUTS - 1 ? 0 : -1);
             int rcb = os->call(b, in, out_b, &dom);
             char why[400] = "";
             if (rca != rcb)
@@ -318,7 +337,7 @@ int main(int argc, char **argv)
             for (int f = 0; f < nf && !why[0]; f++) {
                 Snap snap = {0};
                 for_each(a[f], snap_elem, &snap);
-                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, "", other};
+                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, "", other, gpu ? 1e-10 : 0};
                 for_each(b[f], cmp_elem, &c);
                 if (c.mismatches)
                     snprintf(why, sizeof why, "field %s: %ld elements differ; first %s",
@@ -346,6 +365,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (variants)   /* which kernels of the cuda backend ran (run.sh checks all did) */
+        printf("VARIANTS %ld %ld %ld\n", variants[0], variants[1], variants[2]);
     return failed ? 1 : 0;
 }
 

@@ -13,6 +13,12 @@
 # load far outside its array and passes when the emulator stops it (every
 # GT_LD/GT_ST is checked against the fake device's allocations).
 #
+# With DIFF_GPU=1 (`make check-gpu`, on a machine with a GPU) the cuda output
+# is built by nvcc instead, linked with libgtrt-cuda, and the driver calls it
+# with `gpu`: the storages of that side live on the real device (the openmp
+# side and the emulator's checks are left out; the SIMT-only cases nosync and
+# oob too).
+#
 # Programs: every tests/numeric/*.stn, examples/*/*.stn, bench/stencils/*.stn and
 # tests/diff/programs/*.stn (written for the differential test),
 # plus $DIFF_PROGRAMS (default 240) random well-formed programs made by gen.c
@@ -54,6 +60,7 @@ BUILD=${BUILD:-$root/build}
 GTCC=${GTCC:-$BUILD/bin/gtcc}
 CC=${CC:-cc}
 SANFLAGS=${SANFLAGS:-}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$BUILD/diff
 omplib=$(ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so 2>/dev/null | tail -n 1)
 if [ -n "$omplib" ]; then
@@ -97,6 +104,23 @@ if [ "${1:-}" = "--one" ]; then
     (cd "$(dirname "$stn")" && "$GTCC" -b cuda "$@" -o "$dir/cuda.cu" "$(basename "$stn")") \
         >"$dir/log" 2>&1 || fail "gtcc -b cuda"
     "$work/gen" --wrap "$dir/cuda.h" >"$dir/wrap_cuda.c"
+    if [ -n "${DIFF_GPU:-}" ]; then
+        { $CC -std=c11 -O1 -fPIC -c -I"$root/runtime/include" -I"$here" -I"$dir" \
+              -o "$dir/wrap_cuda.o" "$dir/wrap_cuda.c" &&
+          "$NVCC" -std=c++17 -O2 -fmad=false -Xcompiler -fPIC -shared -Werror all-warnings \
+              -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=[sm_90,compute_90] \
+              -I"$root/runtime/include" -I"$dir" -o "$dir/cuda.so" "$dir/cuda.cu" \
+              "$dir/wrap_cuda.o" "$BUILD/lib/libgtrt-cuda.a" -lcudart; } >"$dir/log" 2>&1 ||
+            fail "the cuda output does not build with nvcc"
+        "$work/driver" "$dir/naive.so" "$dir/cuda.so" "$seed" gpu >"$dir/out_cuda" 2>&1
+        status=$?
+        sed -n 's/^\(PASS\|FAIL\) \([^ ]*\)/\1 \2[gpu]/p' "$dir/out_cuda"
+        grep -q -E '^(PASS|FAIL) ' "$dir/out_cuda" || { cp "$dir/out_cuda" "$dir/log"; fail "gpu: no stencil was run"; }
+        if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$dir/out_cuda"; then
+            cp "$dir/out_cuda" "$dir/log"; fail "gpu: driver exit status $status"
+        fi
+        exit 0
+    fi
     { $CC -std=c11 -O1 -fPIC -c -I"$root/runtime/include" -I"$here" -I"$dir" \
           -o "$dir/wrap_cuda.o" "$dir/wrap_cuda.c" &&
       $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -Wall -Wextra -Werror \
@@ -107,6 +131,7 @@ if [ "${1:-}" = "--one" ]; then
     "$work/driver" "$dir/naive.so" "$dir/cuda.so" "$seed" device >"$dir/out_cuda" 2>&1
     status=$?
     sed -n 's/^\(PASS\|FAIL\) \([^ ]*\)/\1 \2[cuda]/p' "$dir/out_cuda"
+    grep '^VARIANTS ' "$dir/out_cuda"
     grep -q -E '^(PASS|FAIL) ' "$dir/out_cuda" || { cp "$dir/out_cuda" "$dir/log"; fail "cuda: no stencil was run"; }
     if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$dir/out_cuda"; then
         cp "$dir/out_cuda" "$dir/log"; fail "cuda: driver exit status $status"
@@ -177,7 +202,7 @@ simt_so() {
         -I"$root/runtime/include" -I"$d" -shared -o "$2" "$1" "$root/tests/simt/simt.cc" \
         -x none "$d/wrap_cuda.o" >"$d/log" 2>&1
 }
-if [ -n "$CXX_SIMT" ]; then
+if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
     d=$work/cases/nosync
     "$here/run.sh" --one "$d" "$here/programs/reductions.stn" 7 -O1 >/dev/null 2>&1
     if [ -e "$d/cuda.cu" ]; then
@@ -207,7 +232,18 @@ if [ -n "$CXX_SIMT" ]; then
         fi
     fi
 fi
+# every variant of the cuda kernels ran somewhere: the kernels for storages
+# that agree by stride set (gt_sN), and gt_kN with 32-bit and 64-bit indices
+if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
+    awk '/^VARIANTS / { s += $2; a += $3; b += $4 }
+         END { r = (s > 0 && a > 0 && b > 0) ? "PASS" : "FAIL"
+               printf "%s variants: cuda launches of gt_sN %d, gt_kN<int32_t> %d, gt_kN<int64_t> %d\n", r, s, a, b }' \
+        "$work/results" >>"$work/results.v"
+    grep -v '^VARIANTS ' "$work/results" >>"$work/results.v"
+    mv "$work/results.v" "$work/results"
+fi
 grep -v '^PASS ' "$work/results" | head -n 60
+grep '^PASS variants: ' "$work/results"
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")
 echo "diff: $fallback of the $made random programs took the openmp backend's naive fallback" \

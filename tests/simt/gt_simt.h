@@ -34,11 +34,31 @@ extern dim3 threadIdx, blockIdx, blockDim, gridDim;
 /* Waits until every thread of the block has reached it. */
 void __syncthreads(void);
 
-/* Runs body (one kernel call) for every thread of every block of the grid. */
-void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body);
+/* Warp shuffles: the threads of a warp (32 consecutive thread numbers) meet
+   at a warp barrier, each leaves its value, and each takes the value of the
+   lane delta above it (its own where there is none). Every lane of the warp
+   must take part (a full mask; anything else is reported and aborts), and a
+   warp whose threads do not all arrive is reported (a shuffle under
+   divergent control flow). */
+void gt_simt_shuffle(unsigned mask, const void *value, void *out, size_t size, unsigned delta);
+template <typename T> static inline T __shfl_down_sync(unsigned mask, T value, unsigned delta)
+{
+    T out;
+    gt_simt_shuffle(mask, &value, &out, sizeof value, delta);
+    return out;
+}
 
-/* launches made so far, and threads run (for tests and counts) */
-extern long gt_simt_launches, gt_simt_threads;
+/* Runs body (one kernel call, the kernel named kernel) for every thread of every block of
+   the grid. */
+void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body,
+                    const char *kernel);
+
+/* launches by the variant of the cuda backend's kernels: [0] gt_sN (shared strides),
+   [1] gt_kN<int32_t>, [2] gt_kN<int64_t> */
+extern long gt_simt_variants[3];
+
+/* launches made so far, threads run and shuffles made (for tests and counts) */
+extern long gt_simt_launches, gt_simt_threads, gt_simt_shuffles;
 
 /* Global memory: every element a kernel reads (GT_LD) or writes (GT_ST) is checked to lie
    inside one device allocation (when the host of the emulator gives gt_device_contains)
@@ -67,7 +87,7 @@ template <typename T> static inline T *gt_simt_shared(T *p, int64_t i, bool stor
 #define GT_SHS(p, i) (*gt_simt_shared((p), (i), true))
 
 #define GT_LAUNCH(kernel, grid, block, ...)                                                 \
-    gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); })
+    gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); }, #kernel)
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 #define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 

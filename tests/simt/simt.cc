@@ -1,10 +1,13 @@
 /* simt.cc: the SIMT emulator (gt_simt.h says what it does). One launch: for each block, a
- * fiber per thread on its own stack; rounds in which every fiber not finished runs, in a
- * fresh shuffled order, until it reaches __syncthreads (or ends); the block is done when
- * every fiber has ended. The shuffle (a fixed xorshift sequence) makes a kernel that
- * depends on the order of its threads between two barriers give wrong numbers. */
+ * fiber per thread on its own stack; rounds in which every fiber not waiting runs, in a
+ * fresh shuffled order, until it reaches __syncthreads or a warp shuffle (or ends). After a
+ * round, a warp whose threads all wait at a shuffle goes on; when every thread left waits
+ * at __syncthreads, the block goes on; the block is done when every fiber has ended. The
+ * shuffle of the order (a fixed xorshift sequence) makes a kernel that depends on the order
+ * of its threads between two barriers give wrong numbers. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ucontext.h>
 
 #include <unordered_map>
@@ -14,7 +17,7 @@
 #include "gt_simt.h"
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
-long gt_simt_launches, gt_simt_threads;
+long gt_simt_launches, gt_simt_threads, gt_simt_shuffles, gt_simt_variants[3];
 long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
 
 /* Given by the program hosting the emulator (the differential driver's fake device):
@@ -27,7 +30,8 @@ struct Fiber {
     ucontext_t ctx;
     dim3 tid;
     bool done;
-    bool at_barrier;
+    bool at_barrier;      /* waits at __syncthreads */
+    bool at_warp;         /* waits at a warp shuffle */
 };
 
 enum { STACK_BYTES = 64 * 1024 };
@@ -60,8 +64,11 @@ void start_fiber(Fiber *f, char *stack)
     f->ctx.uc_stack.ss_size = STACK_BYTES;
     f->ctx.uc_link = &scheduler;
     makecontext(&f->ctx, fiber_main, 0);
-    f->done = f->at_barrier = false;
+    f->done = f->at_barrier = f->at_warp = false;
 }
+
+/* the values the threads of the block leave at a shuffle (8 bytes each at most) */
+std::vector<unsigned char> shuffle_slots;
 
 /* the distinct elements the current block loads and stores */
 std::unordered_set<uintptr_t> block_loaded, block_stored;
@@ -126,6 +133,31 @@ void gt_simt_access(const void *p, size_t size, bool store)
     (store ? block_stored : block_loaded).insert((uintptr_t)p);
 }
 
+/* Waits until every thread of the current thread's warp waits here too. */
+static void warp_barrier()
+{
+    current->at_warp = true;
+    swapcontext(&current->ctx, &scheduler);
+}
+
+void gt_simt_shuffle(unsigned mask, const void *value, void *out, size_t size, unsigned delta)
+{
+    long me = thread_number();
+    size_t n = (size_t)blockDim.x * blockDim.y * blockDim.z;
+    if (!current || mask != 0xffffffffu || size > 8 || n % 32 != 0) {
+        fprintf(stderr, "gt_simt: thread %ld: a warp shuffle %s (mask %#x, %zu bytes, block of "
+                "%zu threads)\n", me, current ? "this emulator does not model" : "outside a kernel",
+                mask, size, n);
+        abort();
+    }
+    gt_simt_shuffles++;
+    memcpy(&shuffle_slots[(size_t)me * 8], value, size);
+    warp_barrier();
+    long lane = me % 32, from = lane + (long)delta < 32 ? me + (long)delta : me;
+    memcpy(out, &shuffle_slots[(size_t)from * 8], size);
+    warp_barrier();   /* no lane overwrites its slot before every lane has read */
+}
+
 void __syncthreads(void)
 {
     if (!current) {
@@ -136,8 +168,15 @@ void __syncthreads(void)
     swapcontext(&current->ctx, &scheduler);
 }
 
-void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
+void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel,
+                    const char *name)
 {
+    if (strncmp(name, "gt_s", 4) == 0)
+        gt_simt_variants[0]++;
+    else if (strstr(name, "<int32_t>"))
+        gt_simt_variants[1]++;
+    else if (strstr(name, "<int64_t>"))
+        gt_simt_variants[2]++;
     size_t n = (size_t)block.x * block.y * block.z;
     if (n == 0 || n > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
         fprintf(stderr, "gt_simt: invalid launch: grid (%u,%u,%u), block (%u,%u,%u)\n", grid.x,
@@ -164,6 +203,7 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                 }
                 gt_simt_threads += (long)n;
                 shared_cells.clear();
+                shuffle_slots.assign(n * 8, 0);
                 epoch = 0;
                 for (;;) {
                     for (size_t t = n - 1; t > 0; t--) {
@@ -174,14 +214,33 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                     }
                     for (size_t t = 0; t < n; t++) {
                         Fiber &f = fibers[order[t]];
-                        if (f.done)
+                        if (f.done || f.at_barrier || f.at_warp)
                             continue;
-                        f.at_barrier = false;
                         current = &f;
                         threadIdx = f.tid;
                         swapcontext(&scheduler, &f.ctx);
                         current = nullptr;
                     }
+                    /* warps whose threads all wait at a shuffle go on */
+                    bool moved = false;
+                    for (size_t w = 0; w < n; w += 32) {
+                        size_t at = 0, end = w + 32 < n ? w + 32 : n;
+                        for (size_t t = w; t < end; t++)
+                            at += fibers[t].at_warp;
+                        if (at == 0)
+                            continue;
+                        if (at != end - w) {
+                            fprintf(stderr, "gt_simt: block (%u,%u,%u): a warp shuffle reached "
+                                    "by %zu threads of warp %zu while the others %s\n", bx, by,
+                                    bz, at, w / 32, "have ended or wait at __syncthreads");
+                            abort();
+                        }
+                        for (size_t t = w; t < end; t++)
+                            fibers[t].at_warp = false;
+                        moved = true;
+                    }
+                    if (moved)
+                        continue;
                     size_t done = 0, waiting = 0;
                     for (size_t t = 0; t < n; t++) {
                         done += fibers[t].done;
@@ -195,6 +254,8 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel)
                         break;
                     }
                     epoch++;   /* every thread left is at the barrier */
+                    for (size_t t = 0; t < n; t++)
+                        fibers[t].at_barrier = false;
                     if (done > 0) {
                         fprintf(stderr, "gt_simt: block (%u,%u,%u): __syncthreads reached by %zu "
                                 "threads while %zu have ended\n", bx, by, bz, waiting, done);

@@ -318,6 +318,42 @@ START_TEST(bind_ealias)
 }
 END_TEST
 
+/* gt__index32: 32-bit kernel indices when every buffer and the domain hold fewer elements
+   than the limit (2^29, or the test hook's). A gt_wrap of 2^29 doubles is never touched, so
+   a small array stands in for it. */
+START_TEST(index32_limits)
+{
+    gt_storage_opts o = {0};
+    int64_t shape[3] = {10, 10, 1};
+    gt_storage *a = gt_empty(GT_FLOAT64, "IJK", shape, &o); /* 100 elements */
+    shape[1] = 9;
+    gt_storage *b = gt_empty(GT_FLOAT32, "IJK", shape, &o); /* 90 elements */
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    gt_storage *both[3] = {a, NULL, b};
+    const int64_t small[3] = {10, 10, 1}, big[3] = {1, (int64_t)1 << 29, 1};
+    const int64_t almost[3] = {1, ((int64_t)1 << 29) - 1, 1};
+    ck_assert_int_eq(gt__index32(both, 3, small), 1);
+    ck_assert_int_eq(gt__index32(both, 0, almost), 1);
+    ck_assert_int_eq(gt__index32(both, 0, big), 0);
+    const int64_t negative[3] = {-1, 1, 1};
+    ck_assert_int_eq(gt__index32(both, 0, negative), 0);
+    /* the limit counts elements, not bytes: a holds 100, b 90 (and 360 bytes) */
+    gt__set_index32_limit(100);
+    ck_assert_int_eq(gt__index32(both + 1, 2, small), 1); /* b only: 90 < 100 */
+    ck_assert_int_eq(gt__index32(both, 3, small), 0);                          /* a: 100 */
+    gt__set_index32_limit(101);
+    ck_assert_int_eq(gt__index32(both, 3, small), 1);
+    gt__set_index32_limit(0);
+    ck_assert_int_eq(gt__index32(NULL, 0, small), 0);
+    gt__set_index32_limit(-1); /* the default again */
+    ck_assert_int_eq(gt__index32(both, 3, small), 1);
+    ck_assert_int_eq(gt__index32(both, 0, big), 0);
+    gt_release(a);
+    gt_release(b);
+}
+END_TEST
+
 Suite *suite_rt_bind(void); /* collected by tests/unit/main.c */
 
 Suite *suite_rt_bind(void)
@@ -330,6 +366,7 @@ Suite *suite_rt_bind(void)
     tcase_add_test(t, bind_edtype_eaxes);
     tcase_add_test(t, bind_eshape_ehalo);
     tcase_add_test(t, bind_ealias);
+    tcase_add_test(t, index32_limits);
     suite_add_tcase(s, t);
     return s;
 }

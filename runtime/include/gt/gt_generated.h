@@ -64,6 +64,12 @@ int gt__bind_device(const gt_stencil_info *info, const unsigned char *read_at_of
                     gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
                     gt_bound *bound_out);
 
+/* Whether a device kernel may index every storage of storages[0..n) (NULL entries
+   skipped) and the compute domain size[3] with int32_t: 1 when each buffer holds fewer
+   than 2^29 elements and each size is below 2^29 (an offset from a block's base, three
+   such terms, then fits), else 0. */
+int gt__index32(gt_storage *const *storages, int n, const int64_t size[3]);
+
 /* gt__temporary on the device (the device address of the origin); only its device side is
    used. */
 void *gt__device_temporary(gt_storage **storage, gt_dtype dtype, const char *axes,

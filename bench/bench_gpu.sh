@@ -1,0 +1,33 @@
+#!/bin/sh
+# bench/bench_gpu.sh [--build-only]: the cuda backend's speed on a GPU, `make bench-gpu`.
+# Builds bench/gpu_bench.c with the cuda output of bench/stencils/hdiff.stn and
+# jacobi3d.stn (gtcc -b cuda, nvcc -O3 for sm_80 and sm_90, libgtrt-cuda) and runs it:
+# per stencil the effective bandwidth against the device's copy bandwidth measured in
+# the same run (targets: hdiff 70%, jacobi3d 80%). Without a usable GPU the program says
+# so and exits with status 1. --build-only stops after the build (tests/cuda/run.sh
+# checks this way that the benchmark builds on machines without a GPU).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$root/build}
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+CC=${CC:-cc}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1 ||
+    { echo "bench-gpu: nvcc not found: nothing to build"; exit 1; }
+[ -e "$BUILD/lib/libgtrt-cuda.a" ] || { echo "bench-gpu: $BUILD/lib/libgtrt-cuda.a missing (make)"; exit 1; }
+cuda_home=$(dirname "$(dirname "$(command -v "$NVCC")")")
+work=$BUILD/bench/gpu
+rm -rf "$work"; mkdir -p "$work"
+for s in hdiff jacobi3d; do
+    "$GTCC" -b cuda -o "$work/$s.cu" "$root/bench/stencils/$s.stn" &&
+    "$NVCC" -c -O3 -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 \
+        -gencode arch=compute_90,code=sm_90 -I"$root/runtime/include" -I"$work" \
+        -o "$work/$s.o" "$work/$s.cu" || { echo "bench-gpu: $s does not build"; exit 1; }
+done
+$CC -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+    -I"$cuda_home/include" -I"$work" -o "$work/gpu_bench" "$root/bench/gpu_bench.c" \
+    "$work/hdiff.o" "$work/jacobi3d.o" "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" \
+    -L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcudart -lstdc++ -lm ||
+    { echo "bench-gpu: gpu_bench.c does not build"; exit 1; }
+[ "${1:-}" = "--build-only" ] && { echo "bench-gpu: built $work/gpu_bench"; exit 0; }
+"$work/gpu_bench"
