@@ -98,6 +98,33 @@ $(RT_CUDA_SO): $(RT_CUDA_OBJ) $(RT_SO)
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -o $@ $(RT_CUDA_OBJ) -L$(BUILD)/lib -lgtrt $(RT_CUDA_LIBS)
 
+# --- runtime: libgtrt-mpi, distributed runs, where mpicc is found -----------------------
+# (MPICC= on the command line turns it off; docs/mpi.md)
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPI_CFLAGS = $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_LIBS   = $(shell $(MPICC) --showme:link 2>/dev/null)
+RT_MPI_SRC = $(sort $(wildcard runtime/src/mpi/*.c))
+RT_MPI_OBJ = $(RT_MPI_SRC:%.c=$(BUILD)/obj/%.o)
+RT_MPI_A  = $(BUILD)/lib/libgtrt-mpi.a
+RT_MPI_SO = $(BUILD)/lib/libgtrt-mpi.so
+ifneq ($(MPICC),)
+RT_MPI = $(RT_MPI_A) $(RT_MPI_SO)
+else
+RT_MPI =
+endif
+
+$(BUILD)/obj/runtime/src/mpi/%.o: runtime/src/mpi/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(RT_CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(RT_MPI_A): $(RT_MPI_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(RT_MPI_SO): $(RT_MPI_OBJ) $(RT_SO)
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) -o $@ $(RT_MPI_OBJ) -L$(BUILD)/lib -lgtrt $(MPI_LIBS)
+
 # --- compiler: gtcc --------------------------------------------------------------
 GEN     = $(BUILD)/gen
 CC_SRC  = $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
@@ -161,7 +188,7 @@ endef
 
 .DEFAULT_GOAL := all
 .PHONY: all check unit golden golden-update robust demo bench check-gpu bench-gpu install clean
-all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA)
+all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA) $(RT_MPI)
 
 # --- unit tests (Check) ------------------------------------------------------------
 UNIT_SRC = $(sort $(wildcard tests/unit/check_*.c))
@@ -255,6 +282,12 @@ ifneq ($(NVCC),)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@CUDA_HOME@|$(CUDA_HOME)|g' runtime/gtrt-cuda.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-cuda.pc
+endif
+ifneq ($(MPICC),)
+	install -m 644 $(RT_MPI_A) $(DESTDIR)$(PREFIX)/lib/libgtrt-mpi.a
+	install -m 755 $(RT_MPI_SO) $(DESTDIR)$(PREFIX)/lib/libgtrt-mpi.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/gtrt-mpi.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-mpi.pc
 endif
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
 

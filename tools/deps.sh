@@ -17,6 +17,8 @@ need libomp-dev sh -c 'ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gn
 need gcc        command -v cc
 need g++        command -v g++
 need make       command -v make
+need libopenmpi-dev command -v mpicc
+need openmpi-bin command -v mpirun
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing$missing" >&2

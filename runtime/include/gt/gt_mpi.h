@@ -1,0 +1,84 @@
+/* gt_mpi.h: distributed runs over MPI (libgtrt-mpi; docs/mpi.md). Not included by
+ * <gt/gt.h>: a program that uses it includes <mpi.h> through this header and links
+ * `pkg-config --libs gtrt-mpi`.
+ *
+ * A decomposition splits the IJ plane of a global domain over the processes of an MPI
+ * communicator (a Cartesian grid of processes; K is not split). Each rank owns a box of
+ * the global domain: its offset (the global index of its first point) and its size. Local
+ * storages hold a rank's box and a halo; a halo exchange fills the halos from the
+ * neighbouring ranks' interiors (corners included, from the diagonal neighbours), or, on
+ * a periodic axis, wraps around the process grid. Halos on the global edges of a
+ * non-periodic axis are left as they are.
+ *
+ * Every function is collective over the decomposition's communicator: all ranks call it
+ * with the same arguments (storages of the same roles). Every function that can fail
+ * returns a negative GT_E... code (or NULL) on every rank when it fails on any, with
+ * gt_last_error() naming the rank where it failed ("rank 2: ..."); nothing is sent and no
+ * halo is written then. MPI failures are GT_EMPI with MPI's error string. */
+#ifndef GT_MPI_H
+#define GT_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include <gt/gt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gt_decomp gt_decomp; /* opaque */
+
+/* Decomposes the IJ plane of the global domain global[3] (NI, NJ, NK, each >= 1) over
+   comm. dims[2]: processes along I and J, 0 = choose (as MPI_Dims_create); NULL: both 0;
+   a nonzero product must equal the communicator's size. periodic[2]: per axis, nonzero =
+   periodic (NULL: neither). Remainders are spread evenly: the first NI % PI ranks along I
+   own one more column. Every rank must own at least one point along I and J. */
+gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int dims[2],
+                            const int periodic[2]);
+void gt_mpi_decomp_release(gt_decomp *);
+
+/* This rank's box: offset[3] (global index of its first point; 0 along K) and size[3].
+   Either may be NULL. */
+int gt_mpi_box(const gt_decomp *, int64_t offset[3], int64_t size[3]);
+/* The process grid (dims[2]), this rank's coordinates in it (coords[2]) and its rank in the
+   decomposition's communicator; each may be NULL. */
+int gt_mpi_grid(const gt_decomp *, int dims[2], int coords[2], int *rank);
+/* The communicator of the decomposition (a Cartesian communicator made from comm). */
+MPI_Comm gt_mpi_comm(const gt_decomp *);
+
+/* A local storage for this rank: like gt_empty / gt_zeros, its shape along I, J and K being
+   this rank's box grown by opts->halo (axes: any ordered subset of "IJK"). */
+gt_storage *gt_mpi_empty(const gt_decomp *, gt_dtype, const char *axes,
+                         const gt_storage_opts *opts);
+gt_storage *gt_mpi_zeros(const gt_decomp *, gt_dtype, const char *axes,
+                         const gt_storage_opts *opts);
+
+/* Halo widths per storage: [I or J][lower or upper], in points. */
+typedef int64_t gt_halo_widths[2][2];
+/* The widths stencil info says field f is read at (S_info.fields[f].halo along I and J). */
+int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out);
+
+/* Fills the halos of n storages, widths[s] of storage s (NULL: each storage's whole halo
+   along I and J), from the neighbouring ranks: the lower I halo of width w from the last w
+   columns of the neighbour below along I, and so on; corners from the diagonal neighbours.
+   Each storage must be a local storage of this decomposition (its interior this rank's box
+   along the axes it has), with a halo at least as wide as its widths, and every rank's box
+   at least as wide as the widths along each decomposed axis. Storages on a device are
+   exchanged through their host side. Blocking. */
+int gt_halo_exchange(const gt_decomp *, gt_storage *const *storages, int n,
+                     const gt_halo_widths *widths);
+
+/* The same in two halves: begin checks and posts every message (the storages' halos must
+   not be read, nor their interiors written, until end returns); end waits for them, writes
+   the halos and releases the exchange. NULL from begin on failure. */
+typedef struct gt_exchange gt_exchange;
+gt_exchange *gt_halo_exchange_begin(const gt_decomp *, gt_storage *const *storages, int n,
+                                    const gt_halo_widths *widths);
+int gt_halo_exchange_end(gt_exchange *);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GT_MPI_H */
