@@ -139,7 +139,9 @@ int gt__buffer_refcount(const gt_storage *s);
 
 /* What the runtime needs of a device API. The CUDA build plugs cudaMalloc & co. in here;
    tests plug a fake device backed by host memory. Functions return 0 or a nonzero
-   API-specific code, which error_string (may be NULL) turns into words. */
+   API-specific code, which error_string (may be NULL) turns into words. The streamed
+   transfers (transfer.c) need the six functions from alloc_pinned on; a table without
+   them (NULL) keeps the copies on the host. */
 typedef struct gt__device_ops_ {
     const char *name;        /* "none", "cuda", "fake" */
     const char *unavailable; /* non-NULL: every device request fails, with this reason */
@@ -150,6 +152,16 @@ typedef struct gt__device_ops_ {
     int (*to_host)(void *dst, const void *src, size_t nbytes);
     int (*barrier)(void);    /* waits for the device (before host access to unified memory) */
     const char *(*error_string)(int err);
+    int (*alloc_pinned)(void **out, size_t nbytes);  /* page-locked host memory (staging) */
+    void (*release_pinned)(void *p);
+    int (*stream_create)(void **out);                /* an asynchronous queue of copies */
+    void (*stream_destroy)(void *stream);
+    /* Queues on stream a copy of height rows of width bytes, from src (rows spitch bytes
+       apart) to dst (dpitch apart); host to device if to_device, else device to host; the
+       host side is pinned memory. It may run at any time until stream_wait returns. */
+    int (*copy_async)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                      size_t height, int to_device, void *stream);
+    int (*stream_wait)(void *stream);                /* until the stream's copies are done */
 } gt__device_ops;
 
 /* cuda/device_cuda.c (libgtrt-cuda): installs the CUDA device ops, "unavailable" with the
