@@ -64,6 +64,8 @@ typedef struct gt__buffer {
     void *host_block;     /* what gt__free releases: NULL when wrapped or managed CUDA */
     void *device;         /* device mirror of nbytes (== host if managed CUDA), or NULL */
     void *device_block;   /* what ops->release frees (device is aligned inside it), or NULL */
+    size_t pool_bytes;    /* nonzero: device_block came from the pool (pool.c), a block of
+                             that many bytes, and goes back to it */
     size_t nbytes;        /* bytes from host (and from device) */
     int wrapped;          /* the host memory belongs to the caller */
     gt_managed managed;   /* sync mode; meaningful only with a device mirror */
@@ -98,6 +100,7 @@ typedef struct {
     int64_t aligned_index[3];
     gt_device device;
     gt_managed managed;
+    int pooled;                /* the device block from the pool (gt__device_temporary) */
 } gt__params;
 
 /* How a storage's contents start out. */
@@ -106,6 +109,12 @@ typedef enum { GT__INIT_NONE, GT__INIT_ZERO, GT__INIT_VALUE } gt__init;
 /* Allocates a storage for validated parameters p (fn names the public caller in messages)
    and initializes it. NULL with the error set; nothing leaks. */
 gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, double value);
+
+/* gt_empty whose device block (opts->device must be GT_CUDA, not GT_MANAGED_CUDA) comes
+   from the pool of device blocks and goes back to it with the buffer: the storage of
+   gt__device_temporary. */
+gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
+                             const int64_t *shape, const gt_storage_opts *opts);
 
 /* The creation parameters of s (for gt_copy). */
 void gt__params_of(const gt_storage *s, gt__params *p);
@@ -178,9 +187,15 @@ int gt__device_available(const char *fn, const char *what);
 
 /* Allocates the device side of buf (host side already there, or for managed CUDA the one
    unified block, which then is buf->host too), its start aligned to align bytes like a host
-   block: GT_EDEVICE on failure, buf unchanged. */
+   block, from the pool if pooled (not with managed_block): GT_EDEVICE on failure, buf
+   unchanged. */
 int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int managed_block,
-                     size_t align);
+                     int pooled, size_t align);
+/* Frees the device side of buf (back to the pool if it came from there). */
+void gt__device_free(gt__buffer *buf);
+
+/* The function of ops that failed with err, in words ("device error" if it has none). */
+const char *gt__device_why(const gt__device_ops *ops, int err);
 
 /* Brings the host side of s's buffer up to date for access (and marks it dirty for a
    write) per the managed mode; GT_EDEVICE if a copy fails. */
@@ -207,5 +222,25 @@ void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
 /* Sets every element of a box to the esize bytes at value. */
 void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
                   size_t esize, const void *value);
+
+/* ---- pool.c: device blocks kept between stencil calls ------------------------------------- */
+
+#define GT__POOL_ALIGN 256                    /* bytes: every block starts on this */
+#define GT__POOL_CAP ((size_t)512 << 20)      /* bytes of free blocks kept at most */
+
+/* A device block of at least nbytes from ops: a free block of the pool of the same size class
+   or up to twice it (the smallest that fits), else a new one from ops->alloc of nbytes'
+   size class. *raw: the block to give back with gt__pool_put; *bytes: its size; the return
+   value: its start aligned to GT__POOL_ALIGN, or NULL with *err set to the ops error. */
+void *gt__pool_get(const gt__device_ops *ops, size_t nbytes, void **raw, size_t *bytes,
+                   int *err);
+/* Gives a block back: kept while the pool's free bytes stay within its cap, else freed. */
+void gt__pool_put(const gt__device_ops *ops, void *raw, size_t bytes);
+/* Frees every free block (also done at exit); returns the bytes freed. */
+size_t gt__pool_trim(void);
+/* Test hooks: the cap (0: GT__POOL_CAP; blocks beyond a smaller cap are freed now) and the
+   bytes and number of free blocks held. */
+void gt__pool_set_cap(size_t bytes);
+size_t gt__pool_free_bytes(size_t *nblocks);
 
 #endif /* GT_RT_H */
