@@ -86,6 +86,7 @@ struct gt_storage {
     int64_t alignment;      /* elements (1: none); creation parameter, kept for gt_copy */
     int64_t aligned_index[3]; /* creation parameter, kept for gt_copy */
     gt_device device;       /* GT_CUDA when buf has a device mirror */
+    int whole;              /* its elements are all the elements of buf (not a smaller view) */
 };
 
 /* Validated parameters of a new storage: what gt_empty & co. and gt_copy build from. */
@@ -219,9 +220,39 @@ gt__sync_state gt__sync_state_of(const gt_storage *s);
 void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
                   const int64_t *src_strides, const int64_t *extent, int ndim, size_t esize);
 
+/* Whether gt__copy_box would transpose this box (the destination's contiguous dimension,
+   extent-1 dimensions left out, is not the source's): the copies between layouts. */
+int gt__box_transposes(const int64_t *dst_strides, const int64_t *src_strides,
+                       const int64_t *extent, int ndim);
+
 /* Sets every element of a box to the esize bytes at value. */
 void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
                   size_t esize, const void *value);
+
+/* ---- transfer.c: streamed transposes between host and device ---------------------------- */
+
+/* Staging buffers are this many bytes each unless a test sets otherwise. */
+#define GT__STAGING_BYTES ((size_t)4 << 20)
+
+/* Which way gt_copy_into moves a box that passed its checks (extent, element strides of dst
+   and src by dst's axes): GT__TRANSFER_UP (into dst's device side, from src's host side),
+   GT__TRANSFER_DOWN (from src's device side into dst's host side), or 0 (host to host, the
+   path of same-layout copies, host-only storages and unified memory). */
+enum { GT__TRANSFER_UP = 1, GT__TRANSFER_DOWN = 2 };
+int gt__transfer_way(const gt_storage *dst, const gt_storage *src, const int64_t *extent,
+                     const int64_t *ds, const int64_t *ss);
+
+/* gt_copy_into's copy of the box (dst and src element offsets doff, soff from their elements
+   (0,0,0)) the way gt__transfer_way said, syncing both storages as runtime.md section 8
+   describes: 0, or GT_EDEVICE (GT_ENOMEM) with the message naming fn and the device error. */
+int gt__transfer_copy(const char *fn, int way, gt_storage *dst, const gt_storage *src,
+                      const int64_t *extent, const int64_t *ds, int64_t doff,
+                      const int64_t *ss, int64_t soff);
+
+/* Test hooks: the size of each staging buffer (0: GT__STAGING_BYTES; at least 64), and
+   freeing the staging buffers and streams kept between transfers (also done at exit). */
+void gt__set_staging_bytes(size_t bytes);
+void gt__transfer_trim(void);
 
 /* ---- pool.c: device blocks kept between stencil calls ------------------------------------- */
 

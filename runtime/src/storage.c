@@ -327,6 +327,7 @@ static void fill_storage(gt_storage *s, const gt__params *p, gt__buffer *buf,
     s->alignment = p->alignment;
     memcpy(s->aligned_index, p->aligned_index, sizeof s->aligned_index);
     s->device = p->device;
+    s->whole = 1;
 }
 
 static void buffer_free(gt__buffer *b)
@@ -607,6 +608,8 @@ gt_storage *gt_domain_view(gt_storage *s)
     *v = *s; /* plain copy: the atomic is re-initialized below */
     atomic_init(&v->refs, 1);
     for (int d = 0; d < s->ndim; d++) {
+        if (s->halo[d][0] || s->halo[d][1])
+            v->whole = 0; /* fewer elements than its parent */
         v->offset += s->halo[d][0] * s->strides[d];
         v->shape[d] = s->shape[d] - s->halo[d][0] - s->halo[d][1];
         int64_t ai = s->aligned_index[d] - s->halo[d][0];

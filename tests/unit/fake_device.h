@@ -298,6 +298,7 @@ static const gt__device_ops fake_ops = {
 /* Fresh counters, fake_ops installed, nothing kept from an earlier test. */
 static void fake_setup(void)
 {
+    gt__transfer_trim();
     gt__pool_trim();
     memset(&fake, 0, sizeof fake);
     fake.rng = 0x9e3779b97f4a7c15ull;
@@ -306,7 +307,9 @@ static void fake_setup(void)
 
 static void fake_teardown(void)
 {
+    gt__transfer_trim();
     gt__pool_trim();
+    gt__set_staging_bytes(0);
     gt__set_device_ops(NULL);
 }
 
