@@ -8,7 +8,9 @@
  * is allocated with GT__POOL_ALIGN - 1 bytes more than its class and handed out from its
  * first 256-byte boundary. A request takes the smallest free block of the same device layer
  * whose class is at least its own and at most twice it (best fit by class); only when there
- * is none does it allocate. A block given back is kept while the free blocks stay within the
+ * is none does it allocate (a block whose class exceeds the cap, which could never be kept,
+ * at the size asked: tests/diff's fake device sets a cap of 1 byte so that every temporary
+ * is a fresh block bounded exactly, for the SIMT emulator's bounds check). A block given back is kept while the free blocks stay within the
  * cap (GT__POOL_CAP, 512 MiB), else freed at once; gt__pool_trim frees every free block, and
  * runs at exit. The free list is short (the temporaries of a few stencils), a linked list of
  * host records searched in full, behind a spin lock: stencil calls on different threads take
@@ -114,12 +116,20 @@ void *gt__pool_get(const gt__device_ops *ops, size_t nbytes, void **raw, size_t 
         *best = b->next;
         free_bytes -= b->bytes;
     }
+    int keepable = want <= cap;
     drop_lock();
     if (b) {
         *raw = b->raw;
         *bytes = b->bytes;
         gt__free(b);
         return aligned_start(*raw);
+    }
+    if (!keepable) { /* never kept: the size asked, as ops->alloc aligns it */
+        *err = ops->alloc(raw, nbytes);
+        if (*err)
+            return *raw = NULL;
+        *bytes = nbytes;
+        return *raw;
     }
     *err = ops->alloc(raw, want + GT__POOL_ALIGN - 1);
     if (*err)

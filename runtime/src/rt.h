@@ -262,7 +262,8 @@ void gt__transfer_trim(void);
 /* A device block of at least nbytes from ops: a free block of the pool of the same size class
    or up to twice it (the smallest that fits), else a new one from ops->alloc of nbytes'
    size class. *raw: the block to give back with gt__pool_put; *bytes: its size; the return
-   value: its start aligned to GT__POOL_ALIGN, or NULL with *err set to the ops error. */
+   value: its start aligned to GT__POOL_ALIGN, or NULL with *err set to the ops error. A
+   class above the cap: a block of nbytes, as ops->alloc aligns it, freed when given back. */
 void *gt__pool_get(const gt__device_ops *ops, size_t nbytes, void **raw, size_t *bytes,
                    int *err);
 /* Gives a block back: kept while the pool's free bytes stay within its cap, else freed. */
