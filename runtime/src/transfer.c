@@ -210,6 +210,7 @@ typedef struct {
     int64_t es;           /* element bytes */
     int up;               /* host to device */
     int busy[2];          /* copies queued on stream b since it was last waited for */
+    int64_t last[2];      /* the chunk queued last on stream b */
     int64_t index, count; /* the chunk being queued (from 1), of how many */
 } engine;
 
@@ -226,8 +227,10 @@ static int wait_for(engine *e, int b)
     if (!e->busy[b])
         return 0;
     int err = e->ops->stream_wait(e->st->stream[b]);
-    if (err) /* still busy: waited for again before the buffers are freed */
+    if (err) { /* still busy: waited for again before the buffers are freed */
+        e->index = e->last[b];
         return failed(e, "waiting for the copy of", err);
+    }
     e->busy[b] = 0;
     return 0;
 }
@@ -250,6 +253,7 @@ static int queue_chunk(engine *e, int b, unsigned char *dev, const chunk *c)
     unsigned char *stage = e->st->buf[b];
     int64_t cnt[3] = {0, 0, 0}, doff = 0, soff = 0;
     e->busy[b] = 1;
+    e->last[b] = e->index;
     for (;;) {
         int err = e->up ? e->ops->copy_async(dev + doff, pitch, stage + soff, width, width,
                                              height, 1, e->st->stream[b])
@@ -373,7 +377,7 @@ int gt__transfer_copy(const char *fn, int way, gt_storage *dst, const gt_storage
     memcpy(desc, up ? "dst " : "src ", 5);
     gt__describe(dev, desc + 4);
     engine e = {fn, desc, dev->buf->ops, NULL, (int64_t)gt_dtype_size(dst->dtype), up,
-                {0, 0}, 0, 0};
+                {0, 0}, {0, 0}, 0, 0};
     int rc = acquire(fn, e.ops, &e.st);
     if (rc)
         return rc;

@@ -537,8 +537,9 @@ START_TEST(failures)
     /* a failed wait */
     fake.fail_wait = 1;
     ck_assert_int_eq(gt_copy_into(d, h), GT_EDEVICE);
-    ck_assert_msg(strstr(gt_last_error(), "waiting for the copy of chunk"), "%s",
-                  gt_last_error());
+    ck_assert_msg(strstr(gt_last_error(), "gt_copy_into: dst IJK int32 (16,12,10): waiting for "
+                                          "the copy of chunk 1 of 10 (host to device) failed"),
+                  "%s", gt_last_error());
     ck_assert_int_eq(fake.pinned_live + fake.streams_live + fake.lost, 0);
     /* the same downwards */
     gt_device_ptr(d, GT_WRITE);
