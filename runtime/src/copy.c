@@ -1,5 +1,6 @@
 /* copy.c: copying strided boxes (the engine of gt_copy_into, gt_copy and gt_fill_halo),
- * and those two public functions.
+ * and those two public functions. (gt_copy_into's transposes between a host side and a
+ * device side go through transfer.c, which packs with this engine.)
  *
  * A box is up to three dimensions, each with an extent and a stride in the source and in the
  * destination. The engine first simplifies it: dimensions of extent 1 go, the rest are
@@ -332,6 +333,17 @@ void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
         copy_tiles(dst, src, d, nd, xs, esize);
 }
 
+int gt__box_transposes(const int64_t *dst_strides, const int64_t *src_strides,
+                       const int64_t *extent, int ndim)
+{
+    dim d[3];
+    int nd = simplify(d, extent, src_strides, dst_strides, ndim);
+    for (int k = 0; k < nd - 1; k++)
+        if (d[k].ss < d[nd - 1].ss)
+            return 1;
+    return 0;
+}
+
 void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
                   size_t esize, const void *value)
 {
@@ -402,6 +414,9 @@ int gt_copy_into(gt_storage *dst, const gt_storage *src)
     gt__byte_range(src, &slo, &shi);
     if (dst->buf == src->buf || (dlo < shi && slo < dhi))
         return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in memory", fn, dd, sd);
+    int way = empty ? 0 : gt__transfer_way(dst, src, extent, ds, ss);
+    if (way) /* a transpose between host and device: streamed (transfer.c) */
+        return gt__transfer_copy(fn, way, dst, src, extent, ds, doff, ss, soff);
     int rc = gt__sync_host(fn, src, GT_READ);
     if (!rc)
         rc = gt__sync_host(fn, dst, GT_WRITE);

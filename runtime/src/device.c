@@ -1,10 +1,13 @@
 /* device.c: the device layer and the host/device sync-state machine (runtime.md section 4).
  *
  * Everything device-specific goes through a small table of operations (gt__device_ops):
- * allocate, free, copy each way, wait. Without CUDA the table says "unavailable" and every
- * device request fails with GT_EDEVICE; the CUDA build plugs cudaMalloc, cudaMallocManaged,
- * cudaMemcpy and cudaDeviceSynchronize into it; the unit tests plug a fake device backed by
- * host memory, which is how the state machine below is tested on machines without a GPU.
+ * allocate, free, copy each way, wait, and for the streamed transfers of transfer.c pinned
+ * host memory, streams and asynchronous copies. Without CUDA the table says "unavailable"
+ * and every device request fails with GT_EDEVICE; the CUDA build plugs cudaMalloc,
+ * cudaMallocManaged, cudaMemcpy and cudaDeviceSynchronize (and cudaMallocHost & co.) into
+ * it; the unit tests plug a fake device backed by host memory (tests/unit/fake_device.h),
+ * which is how the state machine below is tested on machines without a GPU. Device blocks
+ * of temporaries come from the pool of pool.c and go back to it.
  *
  * The sync state lives in the buffer, so every view of a buffer shares it. Transfers always
  * move the whole buffer (all views at once). With GT_MANAGED_RUNTIME:
@@ -40,27 +43,47 @@ int gt__device_available(const char *fn, const char *what)
     return 0;
 }
 
-static const char *why(const gt__device_ops *o, int err)
+const char *gt__device_why(const gt__device_ops *o, int err)
 {
     const char *text = o->error_string ? o->error_string(err) : NULL;
     return text ? text : "device error";
 }
 
+#define why gt__device_why
+
 int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int managed_block,
-                     size_t align)
+                     int pooled, size_t align)
 {
-    void *p = NULL;
-    size_t n = buf->nbytes + align;
-    int err = managed_block ? ops->alloc_managed(&p, n) : ops->alloc(&p, n);
+    void *p = NULL, *start;
+    size_t n = buf->nbytes + align, pool_bytes = 0;
+    int err = 0;
+    if (pooled && !managed_block) {
+        start = gt__pool_get(ops, n, &p, &pool_bytes, &err);
+    } else {
+        err = managed_block ? ops->alloc_managed(&p, n) : ops->alloc(&p, n);
+        start = p;
+    }
     if (err)
         return gt__error(GT_EDEVICE, "%s: allocating %s of %zu bytes failed (%s: %s)", fn, what,
                          n, ops->name, why(ops, err));
     buf->ops = ops;
     buf->device_block = p;
-    buf->device = (unsigned char *)p + (align - (uintptr_t)p % align);
+    buf->pool_bytes = pool_bytes;
+    buf->device = (unsigned char *)start + (align - (uintptr_t)start % align);
     if (managed_block)
         buf->host = buf->device;
     return 0;
+}
+
+void gt__device_free(gt__buffer *buf)
+{
+    if (!buf->device_block)
+        return;
+    if (buf->pool_bytes)
+        gt__pool_put(buf->ops, buf->device_block, buf->pool_bytes);
+    else
+        buf->ops->release(buf->device_block);
+    buf->device_block = buf->device = NULL;
 }
 
 gt__sync_state gt__sync_state_of(const gt_storage *s)

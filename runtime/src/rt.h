@@ -64,6 +64,8 @@ typedef struct gt__buffer {
     void *host_block;     /* what gt__free releases: NULL when wrapped or managed CUDA */
     void *device;         /* device mirror of nbytes (== host if managed CUDA), or NULL */
     void *device_block;   /* what ops->release frees (device is aligned inside it), or NULL */
+    size_t pool_bytes;    /* nonzero: device_block came from the pool (pool.c), a block of
+                             that many bytes, and goes back to it */
     size_t nbytes;        /* bytes from host (and from device) */
     int wrapped;          /* the host memory belongs to the caller */
     gt_managed managed;   /* sync mode; meaningful only with a device mirror */
@@ -84,6 +86,7 @@ struct gt_storage {
     int64_t alignment;      /* elements (1: none); creation parameter, kept for gt_copy */
     int64_t aligned_index[3]; /* creation parameter, kept for gt_copy */
     gt_device device;       /* GT_CUDA when buf has a device mirror */
+    int whole;              /* its elements are all the elements of buf (not a smaller view) */
 };
 
 /* Validated parameters of a new storage: what gt_empty & co. and gt_copy build from. */
@@ -98,6 +101,7 @@ typedef struct {
     int64_t aligned_index[3];
     gt_device device;
     gt_managed managed;
+    int pooled;                /* the device block from the pool (gt__device_temporary) */
 } gt__params;
 
 /* How a storage's contents start out. */
@@ -106,6 +110,12 @@ typedef enum { GT__INIT_NONE, GT__INIT_ZERO, GT__INIT_VALUE } gt__init;
 /* Allocates a storage for validated parameters p (fn names the public caller in messages)
    and initializes it. NULL with the error set; nothing leaks. */
 gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, double value);
+
+/* gt_empty whose device block (opts->device must be GT_CUDA, not GT_MANAGED_CUDA) comes
+   from the pool of device blocks and goes back to it with the buffer: the storage of
+   gt__device_temporary. */
+gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
+                             const int64_t *shape, const gt_storage_opts *opts);
 
 /* The creation parameters of s (for gt_copy). */
 void gt__params_of(const gt_storage *s, gt__params *p);
@@ -139,7 +149,9 @@ int gt__buffer_refcount(const gt_storage *s);
 
 /* What the runtime needs of a device API. The CUDA build plugs cudaMalloc & co. in here;
    tests plug a fake device backed by host memory. Functions return 0 or a nonzero
-   API-specific code, which error_string (may be NULL) turns into words. */
+   API-specific code, which error_string (may be NULL) turns into words. The streamed
+   transfers (transfer.c) need the six functions from alloc_pinned on; a table without
+   them (NULL) keeps the copies on the host. */
 typedef struct gt__device_ops_ {
     const char *name;        /* "none", "cuda", "fake" */
     const char *unavailable; /* non-NULL: every device request fails, with this reason */
@@ -150,6 +162,16 @@ typedef struct gt__device_ops_ {
     int (*to_host)(void *dst, const void *src, size_t nbytes);
     int (*barrier)(void);    /* waits for the device (before host access to unified memory) */
     const char *(*error_string)(int err);
+    int (*alloc_pinned)(void **out, size_t nbytes);  /* page-locked host memory (staging) */
+    void (*release_pinned)(void *p);
+    int (*stream_create)(void **out);                /* an asynchronous queue of copies */
+    void (*stream_destroy)(void *stream);
+    /* Queues on stream a copy of height rows of width bytes, from src (rows spitch bytes
+       apart) to dst (dpitch apart); host to device if to_device, else device to host; the
+       host side is pinned memory. It may run at any time until stream_wait returns. */
+    int (*copy_async)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                      size_t height, int to_device, void *stream);
+    int (*stream_wait)(void *stream);                /* until the stream's copies are done */
 } gt__device_ops;
 
 /* cuda/device_cuda.c (libgtrt-cuda): installs the CUDA device ops, "unavailable" with the
@@ -173,9 +195,15 @@ int gt__device_available(const char *fn, const char *what);
 
 /* Allocates the device side of buf (host side already there, or for managed CUDA the one
    unified block, which then is buf->host too), its start aligned to align bytes like a host
-   block: GT_EDEVICE on failure, buf unchanged. */
+   block, from the pool if pooled (not with managed_block): GT_EDEVICE on failure, buf
+   unchanged. */
 int gt__device_alloc(const char *fn, const char *what, gt__buffer *buf, int managed_block,
-                     size_t align);
+                     int pooled, size_t align);
+/* Frees the device side of buf (back to the pool if it came from there). */
+void gt__device_free(gt__buffer *buf);
+
+/* The function of ops that failed with err, in words ("device error" if it has none). */
+const char *gt__device_why(const gt__device_ops *ops, int err);
 
 /* Brings the host side of s's buffer up to date for access (and marks it dirty for a
    write) per the managed mode; GT_EDEVICE if a copy fails. */
@@ -199,8 +227,59 @@ gt__sync_state gt__sync_state_of(const gt_storage *s);
 void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
                   const int64_t *src_strides, const int64_t *extent, int ndim, size_t esize);
 
+/* Whether gt__copy_box would transpose this box (the destination's contiguous dimension,
+   extent-1 dimensions left out, is not the source's): the copies between layouts. */
+int gt__box_transposes(const int64_t *dst_strides, const int64_t *src_strides,
+                       const int64_t *extent, int ndim);
+
 /* Sets every element of a box to the esize bytes at value. */
 void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
                   size_t esize, const void *value);
+
+/* ---- transfer.c: streamed transposes between host and device ---------------------------- */
+
+/* Staging buffers are this many bytes each unless a test sets otherwise. */
+#define GT__STAGING_BYTES ((size_t)4 << 20)
+
+/* Which way gt_copy_into moves a box that passed its checks (extent, element strides of dst
+   and src by dst's axes): GT__TRANSFER_UP (into dst's device side, from src's host side),
+   GT__TRANSFER_DOWN (from src's device side into dst's host side), or 0 (host to host, the
+   path of same-layout copies, host-only storages and unified memory). */
+enum { GT__TRANSFER_UP = 1, GT__TRANSFER_DOWN = 2 };
+int gt__transfer_way(const gt_storage *dst, const gt_storage *src, const int64_t *extent,
+                     const int64_t *ds, const int64_t *ss);
+
+/* gt_copy_into's copy of the box (dst and src element offsets doff, soff from their elements
+   (0,0,0)) the way gt__transfer_way said, syncing both storages as runtime.md section 8
+   describes: 0, or GT_EDEVICE (GT_ENOMEM) with the message naming fn and the device error. */
+int gt__transfer_copy(const char *fn, int way, gt_storage *dst, const gt_storage *src,
+                      const int64_t *extent, const int64_t *ds, int64_t doff,
+                      const int64_t *ss, int64_t soff);
+
+/* Test hooks: the size of each staging buffer (0: GT__STAGING_BYTES; at least 64), and
+   freeing the staging buffers and streams kept between transfers (also done at exit). */
+void gt__set_staging_bytes(size_t bytes);
+void gt__transfer_trim(void);
+
+/* ---- pool.c: device blocks kept between stencil calls ------------------------------------- */
+
+#define GT__POOL_ALIGN 256                    /* bytes: every block starts on this */
+#define GT__POOL_CAP ((size_t)512 << 20)      /* bytes of free blocks kept at most */
+
+/* A device block of at least nbytes from ops: a free block of the pool of the same size class
+   or up to twice it (the smallest that fits), else a new one from ops->alloc of nbytes'
+   size class. *raw: the block to give back with gt__pool_put; *bytes: its size; the return
+   value: its start aligned to GT__POOL_ALIGN, or NULL with *err set to the ops error. A
+   class above the cap: a block of nbytes, as ops->alloc aligns it, freed when given back. */
+void *gt__pool_get(const gt__device_ops *ops, size_t nbytes, void **raw, size_t *bytes,
+                   int *err);
+/* Gives a block back: kept while the pool's free bytes stay within its cap, else freed. */
+void gt__pool_put(const gt__device_ops *ops, void *raw, size_t bytes);
+/* Frees every free block (also done at exit); returns the bytes freed. */
+size_t gt__pool_trim(void);
+/* Test hooks: the cap (0: GT__POOL_CAP; blocks beyond a smaller cap are freed now) and the
+   bytes and number of free blocks held. */
+void gt__pool_set_cap(size_t bytes);
+size_t gt__pool_free_bytes(size_t *nblocks);
 
 #endif /* GT_RT_H */

@@ -327,12 +327,12 @@ static void fill_storage(gt_storage *s, const gt__params *p, gt__buffer *buf,
     s->alignment = p->alignment;
     memcpy(s->aligned_index, p->aligned_index, sizeof s->aligned_index);
     s->device = p->device;
+    s->whole = 1;
 }
 
 static void buffer_free(gt__buffer *b)
 {
-    if (b->device_block)
-        b->ops->release(b->device_block);
+    gt__device_free(b);
     gt__free(b->host_block);
     gt__free(b);
 }
@@ -391,8 +391,8 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
         b->host = (unsigned char *)b->host_block + ((uintptr_t)align - raw % (uintptr_t)align);
         gt__advise_huge(b->host_block, (size_t)(nbytes + align));
     }
-    if (p->device == GT_CUDA &&
-        gt__device_alloc(fn, "a CUDA device buffer", b, managed_block, (size_t)align)) {
+    if (p->device == GT_CUDA && gt__device_alloc(fn, "a CUDA device buffer", b, managed_block,
+                                                 p->pooled, (size_t)align)) {
         gt__free(b->host_block);
         gt__free(b);
         gt__free(s);
@@ -431,6 +431,16 @@ gt_storage *gt_empty(gt_dtype dtype, const char *axes, const int64_t *shape,
                      const gt_storage_opts *opts)
 {
     return create("gt_empty", dtype, axes, shape, opts, GT__INIT_NONE, 0);
+}
+
+gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
+                             const int64_t *shape, const gt_storage_opts *opts)
+{
+    gt__params p;
+    if (parse_params(fn, dtype, axes, shape, opts, &p))
+        return NULL;
+    p.pooled = p.device == GT_CUDA && p.managed != GT_MANAGED_CUDA;
+    return gt__create(fn, &p, GT__INIT_NONE, 0);
 }
 
 gt_storage *gt_zeros(gt_dtype dtype, const char *axes, const int64_t *shape,
@@ -575,7 +585,7 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
     if (managed_block) {
         b->device = data; /* the caller's unified memory */
     } else if (p.device == GT_CUDA) {
-        if (gt__device_alloc(fn, "a CUDA device mirror", b, 0, GT__BASE_ALIGN)) {
+        if (gt__device_alloc(fn, "a CUDA device mirror", b, 0, 0, GT__BASE_ALIGN)) {
             gt__free(s);
             gt__free(b);
             return NULL;
@@ -598,6 +608,8 @@ gt_storage *gt_domain_view(gt_storage *s)
     *v = *s; /* plain copy: the atomic is re-initialized below */
     atomic_init(&v->refs, 1);
     for (int d = 0; d < s->ndim; d++) {
+        if (s->halo[d][0] || s->halo[d][1])
+            v->whole = 0; /* fewer elements than its parent */
         v->offset += s->halo[d][0] * s->strides[d];
         v->shape[d] = s->shape[d] - s->halo[d][0] - s->halo[d][1];
         int64_t ai = s->aligned_index[d] - s->halo[d][0];

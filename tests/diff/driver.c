@@ -267,6 +267,7 @@ int main(int argc, char **argv)
     }
     if (count) {
         gt__set_device_ops(&nan_device);
+        gt__pool_set_cap(1); /* as below */
         table(argv[1]);
         const DiffStencil *t = table(argv[2]);
         int64_t n[3] = {atoll(argv[5]), atoll(argv[6]), atoll(argv[7])};
@@ -274,8 +275,12 @@ int main(int argc, char **argv)
     }
     const char *other = device ? "cuda" : gpu ? "gpu" : "openmp";
     long *variants = NULL;
-    if (device)
+    if (device) {
         gt__set_device_ops(&nan_device);
+        /* no pooled temporaries: each a fresh NaN block of the size asked, so that a read
+           before a write and the emulator's bounds check stay exact */
+        gt__pool_set_cap(1);
+    }
     const DiffStencil *naive = table(argv[1]), *omp = table(argv[2]);
     if (device)
         variants = dlsym(last_lib, "gt_simt_variants");

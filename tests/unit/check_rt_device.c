@@ -2,12 +2,14 @@
  * request fails with GT_EDEVICE. With a fake device backed by host memory (installed with
  * gt__set_device_ops), the sync-state machine: CLEAN / HOST_DIRTY / DEVICE_DIRTY shared by
  * all views of a buffer, transfers counted, the three managed modes, the explicit calls,
- * device failures at each step (clean failure, state unchanged), and the sync that
- * gt_copy, gt_copy_into, gt_fill_halo and gt__bind do. */
+ * device failures at each step (clean failure, state unchanged), the sync that gt_copy,
+ * gt_copy_into, gt_fill_halo and gt__bind do, and the pool that device temporaries come
+ * from. (The streamed transfers of gt_copy_into: check_rt_transfer.c.) */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_device.h"
 #include "rt.h"
 
 #define ck_assert_error(code, text)                                                          \
@@ -17,96 +19,16 @@
                       gt_last_error(), (text));                                              \
     } while (0)
 
-/* ---- the fake device --------------------------------------------------------------------- */
-
-static struct {
-    int live;         /* device blocks allocated */
-    int managed_live; /* of which unified */
-    int uploads, downloads, barriers;
-    int fail_alloc, fail_up, fail_down, fail_barrier; /* next call of that kind fails */
-} fake;
-
-static int fake_alloc(void **out, size_t n)
-{
-    if (fake.fail_alloc) {
-        fake.fail_alloc = 0;
-        return 2;
-    }
-    *out = malloc(n ? n : 1);
-    fake.live++;
-    return *out ? 0 : 2;
-}
-
-static int fake_alloc_managed(void **out, size_t n)
-{
-    int rc = fake_alloc(out, n);
-    fake.managed_live += rc == 0;
-    return rc;
-}
-
-static void fake_release(void *p)
-{
-    fake.live--;
-    free(p);
-}
-
-static int fake_up(void *dst, const void *src, size_t n)
-{
-    if (fake.fail_up) {
-        fake.fail_up = 0;
-        return 700;
-    }
-    memcpy(dst, src, n);
-    fake.uploads++;
-    return 0;
-}
-
-static int fake_down(void *dst, const void *src, size_t n)
-{
-    if (fake.fail_down) {
-        fake.fail_down = 0;
-        return 700;
-    }
-    memcpy(dst, src, n);
-    fake.downloads++;
-    return 0;
-}
-
-static int fake_barrier(void)
-{
-    if (fake.fail_barrier) {
-        fake.fail_barrier = 0;
-        return 4;
-    }
-    fake.barriers++;
-    return 0;
-}
-
-static const char *fake_error_string(int err)
-{
-    return err == 2 ? "out of device memory" : err == 700 ? "illegal address" : NULL;
-}
-
-static const gt__device_ops fake_ops = {
-    .name = "fake",
-    .alloc = fake_alloc,
-    .alloc_managed = fake_alloc_managed,
-    .release = fake_release,
-    .to_device = fake_up,
-    .to_host = fake_down,
-    .barrier = fake_barrier,
-    .error_string = fake_error_string,
-};
+/* ---- the fake device (fake_device.h) ------------------------------------------------------ */
 
 static void setup(void)
 {
-    memset(&fake, 0, sizeof fake);
-    gt__set_device_ops(&fake_ops);
+    fake_setup();
 }
 
 static void teardown(void)
 {
-    gt__set_device_ops(NULL);
+    fake_teardown();
 }
 
 static gt_storage *dev(gt_managed m, int zeros)
@@ -493,8 +415,8 @@ START_TEST(bind_device_syncs)
 END_TEST
 
 /* gt__device_temporary: a device block with the halo and cpu-layout strides of
- * gt__temporary; gt__device_copy and gt__device_wait go through the device layer and turn
- * its failures into GT_EDEVICE. */
+ * gt__temporary, from the pool (back to it when released); gt__device_copy and
+ * gt__device_wait go through the device layer and turn its failures into GT_EDEVICE. */
 START_TEST(device_temporary_and_copies)
 {
     gt_storage *t = NULL;
@@ -519,6 +441,8 @@ START_TEST(device_temporary_and_copies)
     ck_assert_int_eq(gt__device_wait("stencil 's'"), GT_EDEVICE);
     ck_assert_error(GT_EDEVICE, "stencil 's': the device failed (fake:");
     gt_release(t);
+    ck_assert_int_eq(fake.live, live + 1); /* kept by the pool */
+    ck_assert_uint_gt(gt__pool_trim(), 0);
     ck_assert_int_eq(fake.live, live);
 }
 END_TEST

@@ -1,6 +1,8 @@
 /* device_cuda.c: the CUDA implementation of the device-ops table (runtime.md section 4),
  * libgtrt-cuda. Plain C against the CUDA runtime's C API (cudaMalloc, cudaMallocManaged,
- * cudaMemcpy, cudaDeviceSynchronize); linked with -lcudart.
+ * cudaMemcpy, cudaDeviceSynchronize; for the streamed transfers of transfer.c
+ * cudaMallocHost, cudaStreamCreate, cudaMemcpyAsync / cudaMemcpy2DAsync and
+ * cudaStreamSynchronize); linked with -lcudart.
  *
  * It installs itself when the program starts (a constructor; the object is linked in because
  * the code of the cuda backend calls gt__cuda_init) if the CUDA runtime finds a device.
@@ -39,6 +41,47 @@ static int cuda_to_host(void *dst, const void *src, size_t nbytes)
     return (int)cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost);
 }
 
+static int cuda_alloc_pinned(void **out, size_t nbytes)
+{
+    return (int)cudaMallocHost(out, nbytes ? nbytes : 1);
+}
+
+static void cuda_release_pinned(void *p)
+{
+    cudaFreeHost(p);
+}
+
+/* Blocking streams (cudaStreamCreate): their copies wait for the kernels queued before them
+   on the legacy default stream, where the cuda backend launches, and those after wait for
+   them, so a download never reads what a kernel has yet to write. */
+static int cuda_stream_create(void **out)
+{
+    cudaStream_t s = NULL;
+    cudaError_t err = cudaStreamCreate(&s);
+    *out = (void *)s;
+    return (int)err;
+}
+
+static void cuda_stream_destroy(void *stream)
+{
+    cudaStreamDestroy((cudaStream_t)stream);
+}
+
+static int cuda_copy_async(void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t width, size_t height, int to_device, void *stream)
+{
+    enum cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (height == 1)
+        return (int)cudaMemcpyAsync(dst, src, width, kind, (cudaStream_t)stream);
+    return (int)cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,
+                                  (cudaStream_t)stream);
+}
+
+static int cuda_stream_wait(void *stream)
+{
+    return (int)cudaStreamSynchronize((cudaStream_t)stream);
+}
+
 /* A failed launch (cudaGetLastError) or a failed kernel (cudaDeviceSynchronize). */
 static int cuda_barrier(void)
 {
@@ -63,6 +106,12 @@ static gt__device_ops cuda_ops = {
     .to_host = cuda_to_host,
     .barrier = cuda_barrier,
     .error_string = cuda_error_string,
+    .alloc_pinned = cuda_alloc_pinned,
+    .release_pinned = cuda_release_pinned,
+    .stream_create = cuda_stream_create,
+    .stream_destroy = cuda_stream_destroy,
+    .copy_async = cuda_copy_async,
+    .stream_wait = cuda_stream_wait,
 };
 
 int gt__cuda_init(void)
