@@ -37,3 +37,11 @@ CHECK_GROUPS += cuda
 cuda: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/cuda/run.sh
+
+# mpi: libgtrt-mpi's decompositions and halo exchanges under mpirun -np 1 to 4
+# (tests/mpi/run.sh); skipped with a message where Open MPI is missing.
+CHECK_GROUPS += mpi
+.PHONY: mpi
+mpi: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/mpi/run.sh
