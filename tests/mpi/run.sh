@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/mpi/run.sh: libgtrt-mpi under mpirun, `make mpi`.
 #
-# Builds tests/mpi/check_mpi.c against libgtrt-mpi and runs it with mpirun on 1, 2, 3
-# and 4 processes (oversubscribed on small machines; as root with Open MPI's
+# Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
+# tests/mpi/check_mpi_stencil.c (distributed calls of hdiff and jacobi3d, gtcc -b openmp,
+# blocking and overlapped, gathered and compared bit for bit with one process) against
+# libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
 # case as failed when it failed on any rank). Skipped with a message where mpicc or
@@ -40,18 +42,39 @@ if ! $CC -std=c11 -O1 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=20080
     echo "FAIL mpi: check_mpi.c does not build"; sed 's/^/  | /' "$work/build.log" | head -n 20
     echo "mpi: 0 passed, 1 failed"; result 0 1; exit 0
 fi
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+omplib=$(ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so 2>/dev/null | tail -n 1)
+OMPLIBS="-fopenmp"
+[ -n "$omplib" ] && OMPLIBS="-L$(dirname "$omplib") -Wl,-rpath,$(dirname "$omplib") -lomp"
+progs=check_mpi
+if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/jacobi3d.c" "$root/bench/stencils/jacobi3d.stn" >>"$work/build.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" -o "$work/check_mpi_stencil" \
+       "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$BUILD/lib/libgtrt-mpi.a" \
+       "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
+    progs="$progs check_mpi_stencil"
+else
+    echo "FAIL mpi: check_mpi_stencil.c does not build"; sed 's/^/  | /' "$work/build.log" | head -n 20
+    echo "FAIL check_mpi_stencil: build" >"$work/results.build"
+fi
+export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 # Open MPI keeps memory until exit that LeakSanitizer would report
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 : >"$work/results"
-for np in 1 2 3 4; do
-    timeout 300 "$MPIRUN" --oversubscribe -np $np "$work/check_mpi" >"$work/np$np.log" 2>&1
-    status=$?
-    grep -E '^(PASS|FAIL) ' "$work/np$np.log" >>"$work/results"
-    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$work/np$np.log"; then
-        echo "FAIL mpirun -np $np: exit status $status$( [ $status -eq 124 ] && echo ' (timed out)')" >>"$work/results"
-        sed 's/^/  | /' "$work/np$np.log" | tail -n 15 >>"$work/results"
-    fi
+[ -e "$work/results.build" ] && cat "$work/results.build" >>"$work/results"
+for prog in $progs; do
+    for np in 1 2 3 4; do
+        log=$work/$prog.np$np.log
+        timeout 300 "$MPIRUN" --oversubscribe -np $np "$work/$prog" >"$log" 2>&1
+        status=$?
+        grep -E '^(PASS|FAIL) ' "$log" >>"$work/results"
+        if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+            echo "FAIL $prog, mpirun -np $np: exit status $status$( [ $status -eq 124 ] && echo ' (timed out)')" >>"$work/results"
+            sed 's/^/  | /' "$log" | tail -n 15 >>"$work/results"
+        fi
+    done
 done
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")

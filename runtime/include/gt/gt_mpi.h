@@ -77,6 +77,23 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *, gt_storage *const *storag
                                     const gt_halo_widths *widths);
 int gt_halo_exchange_end(gt_exchange *);
 
+/* A distributed call of a stencil that neither uses index(), nor has boundary conditions,
+   nor out scalars (hdiff, jacobi3d, laplacians: what each point computes depends only on
+   the inputs around it), over the n storages it takes: their halos are exchanged with
+   widths[f] (NULL: each storage's whole halo; give 0 for outputs), then call(ctx, domain)
+   runs the stencil on this rank's box, the caller's function calling the generated one on
+   the same storages with the domain it is given. With overlap, the exchange is started,
+   the inner box (the box less the widest width on each side) computed while the messages
+   travel, the exchange finished, and the four strips around the inner box computed: each
+   part by call() on the storages with their interiors moved to the part (their halos
+   widened for the call, then restored). The results are the same bits either way.
+   times (may be NULL): seconds spent [0] exchanging (waiting, for the overlapped form) and
+   [1] computing, on this rank. */
+typedef int gt_mpi_stencil_fn(void *ctx, const gt_domain *domain);
+int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
+                const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
+                double times[2]);
+
 #ifdef __cplusplus
 }
 #endif

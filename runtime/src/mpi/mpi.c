@@ -563,3 +563,120 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
     gt_exchange *x = gt_halo_exchange_begin(d, storages, n, widths);
     return x ? gt_halo_exchange_end(x) : gt_last_error_code();
 }
+
+/* ---- distributed calls ----------------------------------------------------------------- */
+
+/* Moves the interiors of the storages to [lo, lo + size) of this rank's box along I and J
+   (their halos grown by what is left out), or back (restore: the saved halos). */
+static void move_interiors(gt_storage *const *s, int n, const int64_t lo[2],
+                           const int64_t size[2], const int64_t (*saved)[3][2], bool restore)
+{
+    for (int k = 0; k < n; k++)
+        for (int x = 0; x < s[k]->ndim; x++) {
+            int a = s[k]->axes[x] - 'I';
+            if (restore) {
+                s[k]->halo[x][0] = saved[k][x][0];
+                s[k]->halo[x][1] = saved[k][x][1];
+            } else if (a < 2) {
+                int64_t n0 = s[k]->shape[x] - saved[k][x][0] - saved[k][x][1];
+                s[k]->halo[x][0] = saved[k][x][0] + lo[a];
+                s[k]->halo[x][1] = saved[k][x][1] + (n0 - lo[a] - size[a]);
+            }
+        }
+}
+
+/* call() over the part [lo, lo + size) of the box (nothing if empty). */
+static int call_part(gt_storage *const *s, int n, const int64_t lo[2], const int64_t size[2],
+                     int64_t nk, const int64_t (*saved)[3][2], gt_mpi_stencil_fn *call,
+                     void *ctx)
+{
+    if (size[0] <= 0 || size[1] <= 0)
+        return 0;
+    move_interiors(s, n, lo, size, saved, false);
+    gt_domain dom = {{size[0], size[1], nk}};
+    int rc = call(ctx, &dom);
+    move_interiors(s, n, lo, size, saved, true);
+    return rc;
+}
+
+int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
+                const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
+                double times[2])
+{
+    static const char fn[] = "gt_mpi_call";
+    if (!d)
+        return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
+    double t[2] = {0, 0};
+    int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
+                                  d->rank);
+    if (agree(d->comm, fn, rc) != 0)
+        return rc ? rc : gt_last_error_code();
+    /* the widest width on each side of each axis: the inner box needs none of the halo */
+    int64_t wide[2][2] = {{0, 0}, {0, 0}};
+    for (int k = 0; k < n && storages; k++) {
+        if (!storages[k])
+            continue;
+        gt_halo_widths w;
+        widths_of(storages[k], widths, k, w);
+        for (int a = 0; a < 2; a++)
+            for (int side = 0; side < 2; side++)
+                wide[a][side] = w[a][side] > wide[a][side] ? w[a][side] : wide[a][side];
+    }
+    int64_t (*saved)[3][2] = calloc((size_t)(n > 0 ? n : 1), sizeof *saved);
+    if (!saved)
+        rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
+    for (int k = 0; !rc && k < n && storages; k++)
+        if (storages[k])
+            memcpy(saved[k], storages[k]->halo, sizeof saved[k]);
+    if (agree(d->comm, fn, rc) != 0) {
+        free(saved);
+        return rc ? rc : gt_last_error_code();
+    }
+    const int64_t box[2] = {d->box[0], d->box[1]}, nk = d->box[2];
+    double t0 = MPI_Wtime();
+    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, widths);
+    if (!x) {
+        free(saved);
+        return gt_last_error_code();
+    }
+    if (!overlap) {
+        rc = gt_halo_exchange_end(x);
+        double t1 = MPI_Wtime();
+        t[0] = t1 - t0;
+        const int64_t origin[2] = {0, 0};
+        if (!rc)
+            rc = call_part(storages, n, origin, box, nk, (const int64_t(*)[3][2])saved, call,
+                           ctx);
+        t[1] = MPI_Wtime() - t1;
+    } else {
+        double t1 = MPI_Wtime();
+        const int64_t in_lo[2] = {wide[0][0], wide[1][0]};
+        const int64_t in_n[2] = {box[0] - wide[0][0] - wide[0][1], box[1] - wide[1][0] - wide[1][1]};
+        rc = call_part(storages, n, in_lo, in_n, nk, (const int64_t(*)[3][2])saved, call, ctx);
+        double t2 = MPI_Wtime();
+        int end = gt_halo_exchange_end(x);
+        double t3 = MPI_Wtime();
+        rc = rc ? rc : end;
+        /* the strips: lower and upper along J over the whole I range, then lower and upper
+           along I between them (where the inner box is empty, the strips cover the box) */
+        int64_t jlo = in_n[0] > 0 && in_n[1] > 0 ? in_lo[1] : box[1];
+        int64_t jhi = in_n[0] > 0 && in_n[1] > 0 ? in_lo[1] + in_n[1] : box[1];
+        const int64_t part_lo[4][2] = {{0, 0}, {0, jhi}, {0, jlo}, {in_lo[0] + in_n[0], jlo}};
+        const int64_t part_n[4][2] = {{box[0], jlo}, {box[0], box[1] - jhi},
+                                      {in_lo[0], jhi - jlo},
+                                      {box[0] - in_lo[0] - in_n[0], jhi - jlo}};
+        for (int p = 0; p < 4 && !rc; p++)
+            rc = call_part(storages, n, part_lo[p], part_n[p], nk,
+                           (const int64_t(*)[3][2])saved, call, ctx);
+        t[0] = t3 - t2;
+        t[1] = (t2 - t1) + (MPI_Wtime() - t3);
+        (void)t0;
+    }
+    free(saved);
+    if (times) {
+        times[0] = t[0];
+        times[1] = t[1];
+    }
+    /* a stencil that failed on one rank fails the call on every rank */
+    return agree(d->comm, fn, rc);
+}
