@@ -259,6 +259,7 @@ bench: all $(BENCH_BIN)
 	@$(MAKE) --no-print-directory -s install PREFIX=$(BENCH_PREFIX) >/dev/null
 	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
 	@echo "== bench/cuda_static.sh"; $(TEST_ENV) bench/cuda_static.sh
+	@echo "== bench/mpi_bench.sh"; $(TEST_ENV) bench/mpi_bench.sh
 
 # --- on a machine with a GPU (docs/cuda.md): without one they say so and fail ----------
 check-gpu: all

@@ -308,28 +308,36 @@ static void strip_box(const gt_storage *s, const gt_halo_widths w, int di, int d
     st->bytes = count * gt_dtype_size(s->dtype);
 }
 
-/* Copies between a storage's box and a packed buffer (unpack: buffer to storage). */
+/* Copies between a storage's box and a packed buffer (unpack: buffer to storage): the
+   buffer holds the box densely in the storage's own layout (its smallest stride
+   innermost), so both sides run along the storage's rows (gt__copy_box). */
 static void pack(gt_storage *s, const Strip *st, bool unpack)
 {
     size_t es = gt_dtype_size(s->dtype);
-    unsigned char *base = gt__host_raw(s);
-    int64_t idx[3] = {0, 0, 0};
-    size_t count = st->bytes / es, at = 0;
-    for (size_t e = 0; e < count; e++, at += es) {
-        int64_t off = 0;
-        for (int x = 0; x < s->ndim; x++)
-            off += (st->lo[x] + idx[x]) * s->strides[x];
-        unsigned char *p = base + off * (int64_t)es;
-        if (unpack)
-            memcpy(p, st->buf + at, es);
-        else
-            memcpy(st->buf + at, p, es);
-        for (int x = s->ndim - 1; x >= 0; x--) {
-            if (++idx[x] < st->n[x])
-                break;
-            idx[x] = 0;
-        }
+    unsigned char *base = (unsigned char *)gt__host_raw(s);
+    int64_t off = 0, dense[3] = {0, 0, 0};
+    for (int x = 0; x < s->ndim; x++)
+        off += st->lo[x] * s->strides[x];
+    /* dense strides: the axes by increasing storage stride */
+    int order[3] = {0, 1, 2};
+    for (int x = 0; x < s->ndim; x++)
+        for (int y = x + 1; y < s->ndim; y++)
+            if (s->strides[order[y]] < s->strides[order[x]]) {
+                int t = order[x];
+                order[x] = order[y];
+                order[y] = t;
+            }
+    int64_t step = 1;
+    for (int x = 0; x < s->ndim; x++) {
+        dense[order[x]] = step;
+        step *= st->n[order[x]];
     }
+    if (st->bytes == 0)
+        return;
+    if (unpack)
+        gt__copy_box(base + off * (int64_t)es, s->strides, st->buf, dense, st->n, s->ndim, es);
+    else
+        gt__copy_box(st->buf, dense, base + off * (int64_t)es, s->strides, st->n, s->ndim, es);
 }
 
 static void exchange_free(gt_exchange *x)
