@@ -15,6 +15,8 @@
 #                           pkg-config gtrt-cuda; main.c gets -DGT_EXAMPLE_CUDA (the
 #                           examples that support it then make device storages)
 #   make clean
+# An example whose Makefile sets MPI = 1 is built with mpicc against pkg-config gtrt-mpi,
+# and `make run` runs it with mpirun -np $(NP) (default 4, oversubscribed if need be).
 
 GTCC       ?= gtcc
 BACKEND    ?= openmp
@@ -38,6 +40,13 @@ GEN       = c
 GT_PC     = gtrt
 LINK      = $(CC)
 EXAMPLE_FLAGS =
+endif
+ifeq ($(MPI),1)
+GT_PC     = gtrt-mpi
+CC        = mpicc
+LINK      = mpicc
+NP       ?= 4
+RUN       = mpirun --oversubscribe -np $(NP)
 endif
 GT_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags $(GT_PC))
 GT_LIBS   := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs $(GT_PC))
@@ -67,7 +76,7 @@ $(PROGRAM): $(O)/main.o $(GENERATED:.$(GEN)=.o)
 	$(LINK) $(CFLAGS) -o $@ $^ $(GT_LIBS)
 
 run: $(PROGRAM)
-	cd $(O) && ./$(NAME)
+	cd $(O) && $(RUN) ./$(NAME)
 
 clean:
 	rm -rf $(O)

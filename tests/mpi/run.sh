@@ -7,7 +7,9 @@
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
-# case as failed when it failed on any rank). Skipped with a message where mpicc or
+# case as failed when it failed on any rank). Then examples/heat2d_mpi, built through
+# its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
+# of examples/heat2d (one process, a periodic boundary). Skipped with a message where mpicc or
 # mpirun is missing. Prints "mpi: N passed, N failed" and writes "PASSED FAILED" to
 # $RESULTS/mpi.
 set -u
@@ -76,6 +78,31 @@ for prog in $progs; do
         fi
     done
 done
+# examples/heat2d_mpi through its own Makefile against an installed gtcc, on 1, 3 and 4
+# ranks: each writes the same picture as examples/heat2d (one process, boundary periodic)
+prefix=$work/prefix
+if ! make -C "$root" --no-print-directory -s install PREFIX="$prefix" BUILD="$BUILD" \
+        MPICC="$MPICC" >"$work/install.log" 2>&1; then
+    echo "FAIL example: make install" >>"$work/results"; sed 's/^/  | /' "$work/install.log" | head >>"$work/results"
+else
+    env PATH="$prefix/bin:$PATH" make -C "$root/examples/heat2d" --no-print-directory -s \
+        O="$work/heat2d" GTCC="$prefix/bin/gtcc" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+        CFLAGS="-O2 -g $SANFLAGS" run >"$work/heat2d.log" 2>&1 ||
+        echo "FAIL example: examples/heat2d does not run" >>"$work/results"
+    for np in 1 3 4; do
+        if env PATH="$prefix/bin:$PATH" timeout 300 make -C "$root/examples/heat2d_mpi" \
+               --no-print-directory -s O="$work/heat2d_mpi" GTCC="$prefix/bin/gtcc" \
+               PKG_CONFIG_PATH="$prefix/lib/pkgconfig" CFLAGS="-O2 -g $SANFLAGS" NP=$np run \
+               >"$work/heat2d_mpi.np$np.log" 2>&1 &&
+           cmp -s "$work/heat2d/heat2d.pgm" "$work/heat2d_mpi/heat2d_mpi.pgm"; then
+            echo "PASS example: heat2d_mpi on $np ranks writes examples/heat2d's picture" >>"$work/results"
+        else
+            echo "FAIL example: heat2d_mpi on $np ranks (log and picture in $work)" >>"$work/results"
+            sed 's/^/  | /' "$work/heat2d_mpi.np$np.log" | tail -n 8 >>"$work/results"
+        fi
+        rm -f "$work/heat2d_mpi/heat2d_mpi.pgm"
+    done
+fi
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")
