@@ -14,30 +14,13 @@
 
 #include <gt/gt.h>
 
+#include "bench.h"
+
 #define RUNS 21
 #define NI 256
 #define NJ 256
 #define NK 64
 #define TARGET 0.5 /* the target ratio for C -> F */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
 
 static gt_storage *make(const char *preset, int64_t halo)
 {

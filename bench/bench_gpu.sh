@@ -25,7 +25,7 @@ for s in hdiff jacobi3d; do
         -o "$work/$s.o" "$work/$s.cu" || { echo "bench-gpu: $s does not build"; exit 1; }
 done
 $CC -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
-    -I"$cuda_home/include" -I"$work" -o "$work/gpu_bench" "$root/bench/gpu_bench.c" \
+    -I"$cuda_home/include" -I"$root/bench" -I"$work" -o "$work/gpu_bench" "$root/bench/gpu_bench.c" \
     "$work/hdiff.o" "$work/jacobi3d.o" "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" \
     -L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcudart -lstdc++ -lm ||
     { echo "bench-gpu: gpu_bench.c does not build"; exit 1; }

@@ -20,29 +20,11 @@
 
 #include <gt/gt.h>
 
+#include "bench.h"
 #include "hdiff.h"
 #include "jacobi3d.h"
 
 enum { WARMUP = 5, RUNS = 31 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
 
 static gt_storage *field(const int64_t n[3], int64_t halo, double value)
 {

@@ -12,6 +12,7 @@
 
 #include <gt/gt_mpi.h>
 
+#include "bench.h"
 #include "hdiff.h"
 
 enum { STEPS = 21, WARMUP = 3 };
@@ -22,18 +23,6 @@ static int call(void *ctx, const gt_domain *dom)
 {
     Args *a = ctx;
     return hdiff(a->u, a->coeff, a->out, dom);
-}
-
-static int cmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
 }
 
 int main(int argc, char **argv)

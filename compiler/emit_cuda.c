@@ -1214,7 +1214,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
 static void dump_temps(FILE *out, const IrStencil *st)
 {
     static const char *const where[] = {
-        [IR_TEMP_FULL] = "global (a device array)",
+        [IR_TEMP_FULL] = "global (a device array over the domain, from the pool)",
         [IR_TEMP_SCALAR] = "registers",
         [IR_TEMP_TILE] = "shared memory",
         [IR_TEMP_RECOMPUTE] = "registers (recomputed where read)",

@@ -1,7 +1,8 @@
 /* check_mpi_stencil.c: distributed calls of generated stencils (gt_mpi_call) against the
  * single-process call, under mpirun (tests/mpi/run.sh: 1 to 4 processes).
  *
- * hdiff and jacobi3d (bench/stencils, built by gtcc -b openmp) on a global domain whose
+ * hdiff, jacobi3d and tridiagonal (a forward and a backward sweep along K; bench/stencils,
+ * built by gtcc -b openmp) on a global domain whose
  * inputs are a function of the global position (their halos on the global edges too, as
  * a single process's storage holds them; on periodic axes the wrapped position): rank 0
  * calls the stencil on the whole domain, every rank calls it on its box through
@@ -19,13 +20,15 @@
 
 #include "hdiff.h"
 #include "jacobi3d.h"
+#include "tridiagonal.h"
 
 static int rank, nproc, failures;
 
 static double input(int f, int64_t gi, int64_t gj, int64_t gk)
 {
+    /* (field 1 is tridiagonal's diagonal b: kept away from 0 by the 4.0) */
     return sin(0.37 * (double)gi + 0.11 * (double)f) * cos(0.23 * (double)gj) +
-           0.01 * (double)gk + (f == 1 ? 0.5 : 0.0);
+           0.01 * (double)gk + (f == 1 ? 4.0 : 0.0);
 }
 
 static int64_t wrap(int64_t g, int64_t n)
@@ -75,16 +78,23 @@ static gt_storage *make(const int64_t n[3], int64_t h)
     return gt_zeros(GT_FLOAT64, "IJK", shape, &o);
 }
 
+/* hdiff(u, coeff, out), jacobi3d(u, f, unew), tridiagonal(a, b, c, d, x): fields, the
+   last one the output compared */
 typedef struct {
-    int which;                 /* 0 hdiff, 1 jacobi3d */
-    gt_storage *in, *aux, *out;
+    int which;                 /* 0 hdiff, 1 jacobi3d, 2 tridiagonal */
+    gt_storage *f[5];
 } Call;
+
+static const int nfields[3] = {3, 3, 5};
+static const gt_stencil_info *const infos[3] = {&hdiff_info, &jacobi3d_info, &tridiagonal_info};
 
 static int run(void *ctx, const gt_domain *dom)
 {
     Call *c = ctx;
-    return c->which == 0 ? hdiff(c->in, c->aux, c->out, dom)
-                         : jacobi3d(c->in, c->aux, c->out, 0.25, dom);
+    gt_storage **f = c->f;
+    return c->which == 0   ? hdiff(f[0], f[1], f[2], dom)
+           : c->which == 1 ? jacobi3d(f[0], f[1], f[2], 0.25, dom)
+                           : tridiagonal(f[0], f[1], f[2], f[3], f[4], dom);
 }
 
 /* The interior of s (this rank's box) into buf, I fastest, then J, then K. */
@@ -103,7 +113,8 @@ static void interior(gt_storage *s, double *buf)
 static void one_case(int which, const int64_t global[3], const int dims[2],
                      const int periodic[2], bool overlap)
 {
-    const char *sname = which == 0 ? "hdiff" : "jacobi3d";
+    const char *sname = infos[which]->name;
+    int nf = nfields[which];
     char name[200];
     snprintf(name, sizeof name, "%s %lld x %lld x %lld, grid %s, %s, %s", sname,
              (long long)global[0], (long long)global[1], (long long)global[2],
@@ -115,19 +126,21 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     double *ref = NULL;
     size_t total = (size_t)(global[0] * global[1] * global[2]);
     if (rank == 0) {
-        Call c = {which, make(global, h), make(global, h), make(global, h)};
+        Call c = {which, {NULL}};
         const int64_t zero[3] = {0, 0, 0};
-        fill(c.in, 0, zero, global, periodic, false);
-        fill(c.aux, 1, zero, global, periodic, false);
+        for (int f = 0; f < nf; f++) {
+            c.f[f] = make(global, h);
+            if (f < nf - 1)   /* inputs (and tridiagonal's in-out c, d) */
+                fill(c.f[f], f, zero, global, periodic, false);
+        }
         gt_domain dom = {{global[0], global[1], global[2]}};
         ref = malloc(total * sizeof *ref);
         if (run(&c, &dom) != 0)
             snprintf(why, sizeof why, "single process: %s", gt_last_error());
         else
-            interior(c.out, ref);
-        gt_release(c.in);
-        gt_release(c.aux);
-        gt_release(c.out);
+            interior(c.f[nf - 1], ref);
+        for (int f = 0; f < nf; f++)
+            gt_release(c.f[f]);
     }
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
     int64_t off[3], box[3];
@@ -135,16 +148,15 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     gt_storage_opts o = {0};
     o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = h;
     o.halo[2][0] = o.halo[2][1] = 1;
-    Call c = {which, gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o), gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o),
-              gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o)};
-    fill(c.in, 0, off, global, periodic, true);
-    fill(c.aux, 1, off, global, periodic, true);
-    gt_storage *s[3] = {c.in, c.aux, c.out};
-    gt_halo_widths w[3];
-    gt_mpi_widths(which == 0 ? &hdiff_info : &jacobi3d_info, 0, w[0]);
-    gt_mpi_widths(which == 0 ? &hdiff_info : &jacobi3d_info, 1, w[1]);
-    gt_mpi_widths(which == 0 ? &hdiff_info : &jacobi3d_info, 2, w[2]);
-    int rc = gt_mpi_call(d, s, 3, w, run, &c, overlap, NULL);
+    Call c = {which, {NULL}};
+    gt_halo_widths w[5];
+    for (int f = 0; f < nf; f++) {
+        c.f[f] = gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o);
+        if (f < nf - 1)
+            fill(c.f[f], f, off, global, periodic, true);
+        gt_mpi_widths(infos[which], f, w[f]);
+    }
+    int rc = gt_mpi_call(d, c.f, nf, w, run, &c, overlap, NULL);
     int bad = rc != 0;
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rc && !why[0])
@@ -155,7 +167,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     MPI_Gather(mine, 6, MPI_INT64_T, boxes, 6, MPI_INT64_T, 0, MPI_COMM_WORLD);
     size_t count = (size_t)(box[0] * box[1] * box[2]);
     double *part = malloc(count * sizeof *part);
-    interior(c.out, part);
+    interior(c.f[nf - 1], part);
     int *counts = malloc(sizeof *counts * (size_t)nproc), *displs = malloc(sizeof *displs * (size_t)nproc);
     double *all = rank == 0 ? malloc(total * sizeof *all) : NULL;
     if (rank == 0)
@@ -195,9 +207,8 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     free(boxes);
     free(counts);
     free(displs);
-    gt_release(c.in);
-    gt_release(c.aux);
-    gt_release(c.out);
+    for (int f = 0; f < nf; f++)
+        gt_release(c.f[f]);
     gt_mpi_decomp_release(d);
 }
 
@@ -208,7 +219,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nproc);
     const int64_t g1[3] = {37, 23, 4}, g2[3] = {19, 30, 3};
     const int open[2] = {0, 0}, periodic[2] = {1, 1};
-    for (int which = 0; which < 2; which++)
+    for (int which = 0; which < 3; which++)
         for (int ov = 0; ov < 2; ov++) {
             one_case(which, g1, NULL, open, ov);
             one_case(which, g1, NULL, periodic, ov);

@@ -2,7 +2,7 @@
 # tests/mpi/run.sh: libgtrt-mpi under mpirun, `make mpi`.
 #
 # Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
-# tests/mpi/check_mpi_stencil.c (distributed calls of hdiff and jacobi3d, gtcc -b openmp,
+# tests/mpi/check_mpi_stencil.c (distributed calls of hdiff, jacobi3d and tridiagonal, gtcc -b openmp,
 # blocking and overlapped, gathered and compared bit for bit with one process) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
@@ -51,9 +51,10 @@ OMPLIBS="-fopenmp"
 progs=check_mpi
 if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/jacobi3d.c" "$root/bench/stencils/jacobi3d.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/tridiagonal.c" "$root/bench/stencils/tridiagonal.stn" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
        $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" -o "$work/check_mpi_stencil" \
-       "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$BUILD/lib/libgtrt-mpi.a" \
+       "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"
 else

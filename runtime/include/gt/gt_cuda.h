@@ -57,26 +57,7 @@ GT_ATOMIC_REAL(gt_atomic_max, float, unsigned, fmaxf, __float_as_uint, __uint_as
 #endif
 
 /* The remapping of gt_generated.h for kernels with 32-bit indices (gt_kN<int32_t>, gt_sN):
-   the same functions on int32_t, so that a remapped read stays 32-bit. */
-GT_HD static inline int32_t gt_periodic(int32_t p, int32_t n)
-{
-    int32_t r = p % n;
-    return r < 0 ? r + n : r;
-}
-
-GT_HD static inline int32_t gt_clamp(int32_t p, int32_t n)
-{
-    return p < 0 ? 0 : p >= n ? n - 1 : p;
-}
-
-GT_HD static inline int32_t gt_mirror(int32_t p, int32_t n)
-{
-    return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;
-}
-
-GT_HD static inline bool gt_outside(int32_t p, int32_t n)
-{
-    return p < 0 || p >= n;
-}
+   the same functions on int32_t (C++ overloads), so that a remapped read stays 32-bit. */
+GT_REMAP_FUNCTIONS(int32_t)
 
 #endif /* GT_CUDA_H */

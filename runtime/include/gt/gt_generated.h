@@ -88,30 +88,25 @@ int gt__device_wait(const char *what);
 #define GT_HD
 #endif
 
-/* periodic: p + n below the domain, p - n above (any distance: p modulo n) */
-GT_HD static inline int64_t gt_periodic(int64_t p, int64_t n)
-{
-    int64_t r = p % n;
-    return r < 0 ? r + n : r;
-}
-
-/* neumann: the nearest point of the domain (zero gradient) */
-GT_HD static inline int64_t gt_clamp(int64_t p, int64_t n)
-{
-    return p < 0 ? 0 : p >= n ? n - 1 : p;
-}
-
-/* mirror: -p - 1 below the domain, 2n - p - 1 above */
-GT_HD static inline int64_t gt_mirror(int64_t p, int64_t n)
-{
-    return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;
-}
-
-/* dirichlet: true where the constant replaces the field */
-GT_HD static inline bool gt_outside(int64_t p, int64_t n)
-{
-    return p < 0 || p >= n;
-}
+/* The remapping of a position p along an axis of n points, on index type T (int64_t here;
+   the cuda backend's 32-bit kernels also get them on int32_t, gt/gt_cuda.h):
+     gt_periodic  periodic: p + n below the domain, p - n above (any distance: p modulo n)
+     gt_clamp     neumann: the nearest point of the domain (zero gradient)
+     gt_mirror    mirror: -p - 1 below the domain, 2n - p - 1 above
+     gt_outside   dirichlet: true where the constant replaces the field */
+#define GT_REMAP_FUNCTIONS(T)                                                                \
+    GT_HD static inline T gt_periodic(T p, T n)                                             \
+    {                                                                                        \
+        T r = p % n;                                                                         \
+        return r < 0 ? r + n : r;                                                            \
+    }                                                                                        \
+    GT_HD static inline T gt_clamp(T p, T n) { return p < 0 ? 0 : p >= n ? n - 1 : p; }     \
+    GT_HD static inline T gt_mirror(T p, T n)                                               \
+    {                                                                                        \
+        return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;                                  \
+    }                                                                                        \
+    GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }
+GT_REMAP_FUNCTIONS(int64_t)
 
 /* min and max of ints (float and double use fmin and fmax) */
 GT_HD static inline int32_t gt_min_int(int32_t a, int32_t b)
