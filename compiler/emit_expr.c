@@ -176,6 +176,19 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         break;
     }
     case IR_BINARY: {
+        /* An int or bool compared with itself (`n == n`) is a self-comparison
+         * that gcc and clang -Wtautological-compare reject; `n - n == 0` is the
+         * same test (equal ints never overflow when subtracted, bools are
+         * promoted) and keeps every read the rest of the code expects. A
+         * floating one stays as written: it is no tautology (NaN). */
+        if ((prec == PREC_REL || prec == PREC_EQ) && !type_is_floating(e->op.a->type) &&
+            ir_expr_equal(e->op.a, e->op.b)) {
+            expr_at(o, cx, e->op.a, PREC_ADD);
+            emit_text(o, " - ");
+            expr_at(o, cx, e->op.b, PREC_ADD + 1);
+            emit_text(o, " %s 0", op_spellings[e->op.op]);
+            break;
+        }
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;

@@ -550,6 +550,47 @@ static void sizes_used(const Naive *n, bool used[NAXES])
         }
 }
 
+/* Marks in read[] the scalar inputs that e reads. */
+static void scalars_read_expr(const IrExpr *e, bool *read)
+{
+    if (e->kind == IR_SCALAR)
+        read[e->scalar->id] = true;
+    IrExpr *child[3];
+    for (int i = 0, nc = ir_expr_children(e, child); i < nc; i++)
+        scalars_read_expr(child[i], read);
+}
+
+static void scalars_read(const IrStmtVec *stmts, bool *read)
+{
+    for (int s = 0; s < stmts->len; s++) {
+        const IrStmt *st = stmts->items[s];
+        switch (st->kind) {
+        case IR_ASSIGN: scalars_read_expr(st->assign.value, read); break;
+        case IR_REDUCE: scalars_read_expr(st->reduce.value, read); break;
+        case IR_IF:
+            scalars_read_expr(st->iff.cond, read);
+            scalars_read(&st->iff.then, read);
+            scalars_read(&st->iff.els, read);
+            break;
+        }
+    }
+}
+
+/* `(void)x;` for each scalar input the body does not read (-Wunused-parameter). */
+static void unread_scalars(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    bool *read = arena_alloc(es->arena, sizeof(bool) * (size_t)(st->scalars.len + 1));
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int v = 0; v < comp->intervals.len; v++)
+            scalars_read(&comp->intervals.items[v]->stmts, read);
+    }
+    for (int s = 0; s < st->scalars.len; s++)
+        if (!st->scalars.items[s]->is_output && !read[s])
+            emit_line(o, "(void)%s;", es->scalar[s]);
+}
+
 static void naive_function(Naive *n, const bool used[NAXES])
 {
     Out *o = n->o;
@@ -558,6 +599,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
     bool has_temps = n->masks.len > 0 || st->fields.len > es->nfield_params;
 
     emit_function_open(o, es, used);
+    unread_scalars(o, es);
     emit_field_origins(o, es, n->field_used, naive_strides, NULL);
     if (has_temps) {
         emit_blank(o);

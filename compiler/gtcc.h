@@ -842,6 +842,10 @@ size_t ir_expr_size(const IrExpr *e);
  * passes that replace operands. */
 int ir_expr_children(const IrExpr *e, IrExpr *out[3]);
 int ir_expr_slots(IrExpr *e, IrExpr **slot[3]);
+/* a and b are the same expression (the same tree: kinds, types, operators,
+ * fields and offsets, constants' bits), so they have the same value at every
+ * point (expressions have no side effects). */
+bool ir_expr_equal(const IrExpr *a, const IrExpr *b);
 /* True if e or one of its subexpressions is of kind k. */
 bool ir_expr_has(const IrExpr *e, IrExprKind k);
 /* Calls fn on every load of e; in_column: inside a column reduction. */
