@@ -177,10 +177,11 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
     }
     case IR_BINARY: {
         /* An int or bool compared with itself (`n == n`) is a self-comparison
-         * that gcc and clang -Wtautological-compare reject; `n - n == 0` is the
-         * same test (equal ints never overflow when subtracted, bools are
-         * promoted) and keeps every read the rest of the code expects. A
-         * floating one stays as written: it is no tautology (NaN). */
+         * that gcc and clang -Wtautological-compare reject. fold.c folds those
+         * of the program; one that a backend makes (substituting temporaries)
+         * is written `n - n == 0`, the same test (equal ints never overflow
+         * when subtracted, bools are promoted), keeping the reads the rest of
+         * the code expects. A floating one stays: it is no tautology (NaN). */
         if ((prec == PREC_REL || prec == PREC_EQ) && !type_is_floating(e->op.a->type) &&
             ir_expr_equal(e->op.a, e->op.b)) {
             expr_at(o, cx, e->op.a, PREC_ADD);

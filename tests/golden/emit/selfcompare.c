@@ -40,6 +40,7 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
     if (rc != 0)
         return rc;
     const int64_t ni = n_2[0], nj = n_2[1], nk = n_2[2];
+    (void)n;
     (void)unused;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
@@ -47,67 +48,71 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
     const int64_t *const a_s = bound[0].stride;
     const int32_t *const m_p = bound[1].origin;
     const int64_t *const m_s = bound[1].stride;
-    const bool *const bb_p = bound[2].origin;
-    const int64_t *const bb_s = bound[2].stride;
     double *const b_p = bound[3].origin;
     const int64_t *const b_s = bound[3].stride;
 
     /* Temporaries and masks, over the compute domain grown by their extent. */
+    gt_storage *t_storage = NULL;
+    int32_t *t_p = NULL;
+    int64_t t_s[3];
     gt_storage *mask_storage = NULL;
     bool *mask_p = NULL;
     int64_t mask_s[3];
 
 #define a(i, j, k) a_p[(i) * a_s[0] + (j) * a_s[1] + (k) * a_s[2]]
 #define m(i, j, k) m_p[(i) * m_s[0] + (j) * m_s[1] + (k) * m_s[2]]
-#define bb(i, j, k) bb_p[(i) * bb_s[0] + (j) * bb_s[1] + (k) * bb_s[2]]
 #define b(i, j, k) b_p[(i) * b_s[0] + (j) * b_s[1] + (k) * b_s[2]]
+#define t(i, j, k) t_p[(i) * t_s[0] + (j) * t_s[1] + (k) * t_s[2]]
 #define mask(i, j, k) mask_p[(i) * mask_s[0] + (j) * mask_s[1] + (k) * mask_s[2]]
 
+    t_p = gt__temporary(&t_storage, GT_INT32, "IJK", n_2,
+                        (const int64_t[6]){1, 0, 0, 0, 0, 0}, t_s);
+    if (!t_p) {
+        rc = gt_last_error_code();
+        goto done;
+    }
     mask_p = gt__temporary(&mask_storage, GT_BOOL, "IJK", n_2,
-                           (const int64_t[6]){0, 0, 0, 0, 0, 0}, mask_s);
+                           (const int64_t[6]){1, 0, 0, 0, 0, 0}, mask_s);
     if (!mask_p) {
         rc = gt_last_error_code();
         goto done;
     }
 
-    /* computation(parallel) at line 9 */
+    /* computation(parallel) at line 11 */
+    for (int64_t i = -1; i < ni; i++)
+        for (int64_t j = 0; j < nj; j++)
+            for (int64_t k = 0; k < nk; k++)
+#line 11 "selfcompare.stn"
+                t(i, j, k) = m(i + 1, j, k);
+#line 88 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
-            for (int64_t k = 0; k < nk; k++) {
-                int32_t column_sum = 0;
-                for (int64_t kk = 0; kk < nk; kk++)
-#line 9 "selfcompare.stn"
-                    column_sum += m(i, j, kk);
-#line 82 "selfcompare.c"
-                int32_t column_sum_2 = 0;
-                for (int64_t kk = 0; kk < nk; kk++)
-#line 9 "selfcompare.stn"
-                    column_sum_2 += m(i, j, kk);
-#line 9 "selfcompare.stn"
-                mask(i, j, k) = n - n == 0 && x == x && m(i + 1, j, k) - m(i + 1, j, k) <= 0 && ((int32_t)i - (int32_t)i != 0) == (bb(i, j, k) - bb(i, j, k) == 0) && n + 1 - (n + 1) > 0 && column_sum - column_sum_2 >= 0 && n - n < 0;
-#line 89 "selfcompare.c"
-            }
+            for (int64_t k = 0; k < nk; k++)
+#line 12 "selfcompare.stn"
+                mask(i, j, k) = (x == x && a(i, j, k) > 0.0) || t(i - 1, j, k) == m(i, j, k);
+#line 94 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
-#line 11 "selfcompare.stn"
+#line 15 "selfcompare.stn"
                     b(i, j, k) = a(i, j, k);
-#line 97 "selfcompare.c"
+#line 101 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (!mask(i, j, k))
-#line 13 "selfcompare.stn"
+#line 17 "selfcompare.stn"
                     b(i, j, k) = 2.0 * a(i, j, k);
-#line 104 "selfcompare.c"
+#line 108 "selfcompare.c"
 
 done:
+    gt_release(t_storage);
     gt_release(mask_storage);
     return rc;
 #undef a
 #undef m
-#undef bb
 #undef b
+#undef t
 #undef mask
 }
