@@ -227,6 +227,7 @@ typedef struct {
 struct Expr {
     ExprKind kind;
     Loc loc;
+    int depth;                   /* operators on the longest path to a leaf (parser) */
     union {
         int64_t ival;
         bool bval;
