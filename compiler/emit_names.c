@@ -114,13 +114,23 @@ void emit_take(Arena *arena, NameSet *set, const char *name)
     vec_push(arena, &set->list, name);
 }
 
-const char *emit_unique(Arena *arena, NameSet *set, const char *want)
+/* want, or want_2, want_3, ...: the first not in set; takes it. */
+static const char *take_unique(Arena *arena, NameSet *set, const char *want)
 {
     const char *name = want;
     for (int n = 2; set_has(set, name); n++)
         name = arena_printf(arena, "%s_%d", want, n);
     emit_take(arena, set, name);
     return name;
+}
+
+const char *emit_unique(Arena *arena, NameSet *set, const char *want)
+{
+    /* A name made from a user's may be one that C or the runtime has: the
+     * storage of a temporary `gt` would be `gt_storage`, the runtime's type. */
+    if (emit_is_reserved(want))
+        want = arena_printf(arena, "%s_", want);
+    return take_unique(arena, set, want);
 }
 
 const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name)
@@ -134,7 +144,7 @@ const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name)
         want = arena_printf(arena, "u%s", want);
     if (emit_is_reserved(want) || ends_with(want, "_"))
         want = arena_printf(arena, "%s_", want);
-    return emit_unique(arena, set, want);
+    return take_unique(arena, set, want);
 }
 
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,

@@ -260,6 +260,8 @@ START_TEST(names)
     emit_take(a, &globals, "s");
     ck_assert_str_eq(emit_user_name(a, &local, "s"), "s_2");
     ck_assert_int_eq(local.list.len, 1);
+    /* a name made from a user's may be the runtime's (a temporary gt's storage) */
+    ck_assert_str_eq(emit_unique(a, &local, "gt_storage"), "gt_storage_");
     arena_free(a);
 }
 END_TEST
