@@ -197,9 +197,14 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
             left = right = PREC_REL + 1;
         if (e->op.op == OP_OR)
             left = right = PREC_AND + 1;
-        expr_at(o, cx, e->op.a, left);
+        /* and so does a `!` operand of a comparison (-Wlogical-not-parentheses:
+         * `!a == b` reads as if `!` applied to the comparison) */
+        bool cmp = prec == PREC_REL || prec == PREC_EQ;
+        bool not_a = cmp && e->op.a->kind == IR_UNARY && e->op.a->op.op == OP_NOT;
+        bool not_b = cmp && e->op.b->kind == IR_UNARY && e->op.b->op.op == OP_NOT;
+        expr_at(o, cx, e->op.a, not_a ? PREC_PRIMARY : left);
         emit_text(o, " %s ", op_spellings[e->op.op]);
-        expr_at(o, cx, e->op.b, right);
+        expr_at(o, cx, e->op.b, not_b ? PREC_PRIMARY : right);
         break;
     }
     case IR_COND:

@@ -86,25 +86,25 @@ gtcc_ok() {
 # build DIR STN: every backend and compiler on one file; prints one line per
 # case "PASS|FAIL what" and returns 1 if any failed
 build() {
-    d=$1; stn=$2; bad=0
+    bd=$1; bstn=$2; bad=0
     for be in naive openmp cuda; do
         suf=c; [ $be = cuda ] && suf=cu
-        "$GTCC" -b $be -o "$d/$be.$suf" "$stn" >"$d/$be.gtcc" 2>&1
-        st=$?
-        if ! gtcc_ok $st "$d/$be.gtcc"; then
-            echo "FAIL gtcc -b $be: exit status $st"; bad=1; continue
+        "$GTCC" -b $be -o "$bd/$be.$suf" "$bstn" >"$bd/$be.gtcc" 2>&1
+        bst=$?
+        if ! gtcc_ok $bst "$bd/$be.gtcc"; then
+            echo "FAIL gtcc -b $be: exit status $bst"; bad=1; continue
         fi
-        [ $st -eq 0 ] || continue
+        [ $bst -eq 0 ] || continue
         if [ $be = cuda ]; then
             [ -n "$CXX_SIMT" ] || continue
             # shellcheck disable=SC2086
-            if $CXX_SIMT $CXXFLAGS -I"$d" -c "$d/cuda.cu" -o "$d/cuda.o" >"$d/cuda.log" 2>&1
+            if $CXX_SIMT $CXXFLAGS -I"$bd" -c "$bd/cuda.cu" -o "$bd/cuda.o" >"$bd/cuda.log" 2>&1
             then echo "PASS cuda [$CXX_SIMT]"; else echo "FAIL cuda [$CXX_SIMT]"; bad=1; fi
             continue
         fi
         for cc in $compilers; do
             # shellcheck disable=SC2086
-            if $cc $CFLAGS -I"$d" -c "$d/$be.c" -o "$d/$be.$cc.o" >"$d/$be.$cc.log" 2>&1
+            if $cc $CFLAGS -I"$bd" -c "$bd/$be.c" -o "$bd/$be.$cc.o" >"$bd/$be.$cc.log" 2>&1
             then echo "PASS $be [$cc]"; else echo "FAIL $be [$cc]"; bad=1; fi
         done
     done

@@ -116,3 +116,46 @@ done:
 #undef t
 #undef mask
 }
+
+static const gt_field_info notcompare_fields[3] = {
+    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
+    {"f", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}},
+    {"o", "IJK", GT_BOOL, 1, {{0, 0}, {0, 0}, {0, 0}}},
+};
+const gt_stencil_info notcompare_info = {"notcompare", 3, notcompare_fields};
+
+int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *domain)
+{
+    gt_storage *const args[3] = {a, f, o};
+    static const unsigned char read_at_offset[3] = {0, 0, 0};
+    int64_t n[3];
+    gt_bound bound[3];
+    int rc = gt__bind(&notcompare_info, read_at_offset, args, domain, n, bound);
+    if (rc != 0)
+        return rc;
+    const int64_t ni = n[0], nj = n[1], nk = n[2];
+
+    /* Each field at the compute-domain origin, its strides along I, J, K. */
+    const double *const a_p = bound[0].origin;
+    const int64_t *const a_s = bound[0].stride;
+    const bool *const f_p = bound[1].origin;
+    const int64_t *const f_s = bound[1].stride;
+    bool *const o_p = bound[2].origin;
+    const int64_t *const o_s = bound[2].stride;
+
+#define a(i, j, k) a_p[(i) * a_s[0] + (j) * a_s[1] + (k) * a_s[2]]
+#define f(i, j, k) f_p[(i) * f_s[0] + (j) * f_s[1] + (k) * f_s[2]]
+#define o(i, j, k) o_p[(i) * o_s[0] + (j) * o_s[1] + (k) * o_s[2]]
+
+    /* computation(parallel) at line 24 */
+    for (int64_t i = 0; i < ni; i++)
+        for (int64_t j = 0; j < nj; j++)
+            for (int64_t k = 0; k < nk; k++)
+#line 24 "selfcompare.stn"
+                o(i, j, k) = ((!f(i, j, k)) == true && (!isnan(a(i, j, k))) != true) || (!f(i, j, k)) == (a(i, j, k) > 0.0);
+#line 157 "selfcompare.c"
+    return 0;
+#undef a
+#undef f
+#undef o
+}
