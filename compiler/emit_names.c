@@ -5,6 +5,7 @@
  * and access macros of the same name); names that C or the generated code
  * reserve get a trailing '_' (emit_user_name), and generated locals are
  * chosen after the user's names so they never clash. */
+#include <stdint.h>
 #include <string.h>
 
 #include "emit.h"
@@ -118,8 +119,16 @@ void emit_take(Arena *arena, NameSet *set, const char *name)
 static const char *take_unique(Arena *arena, NameSet *set, const char *want)
 {
     const char *name = want;
-    for (int n = 2; set_has(set, name); n++)
-        name = arena_printf(arena, "%s_%d", want, n);
+    if (set_has(set, name)) {
+        /* names are never given back: want_2 .. want_N, once taken, stay so */
+        intptr_t n = set->numbered ? (intptr_t)map_get(set->numbered, want) : 0;
+        n = n < 2 ? 2 : n + 1;
+        for (name = arena_printf(arena, "%s_%ld", want, (long)n); set_has(set, name); n++)
+            name = arena_printf(arena, "%s_%ld", want, (long)n + 1);
+        if (!set->numbered)
+            set->numbered = map_new(arena);
+        map_put(set->numbered, want, (void *)n);
+    }
     emit_take(arena, set, name);
     return name;
 }
