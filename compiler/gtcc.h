@@ -84,6 +84,10 @@ struct SourceFile {
     const char *path;   /* as opened */
     const char *text;   /* whole contents, NUL-terminated */
     size_t len;         /* bytes, without the terminator */
+    /* diag.c: the start of the line it quoted last, so that diagnostics in
+     * file order find their lines in one pass (100,000 warnings took 29 s) */
+    int quoted_line;    /* 0: none yet */
+    size_t quoted_at;
 };
 
 typedef struct {
