@@ -377,6 +377,7 @@ typedef struct {
 /* One parsed .stn file. Declarations keep their textual order per kind. */
 struct Module {
     const char *path;
+    int sema_index;           /* sema.c: its index in Sema.modules plus one; 0 before */
     VEC(Import *) imports;
     VEC(ConstDecl *) consts;
     VEC(Function *) functions;
@@ -770,7 +771,9 @@ struct Sema {
     Module **modules;         /* every module, each after those it imports */
     int nmodules;
     int main;                 /* the index of c->main */
-    bool *visible;            /* [m * nmodules + n]: module m sees module n's names */
+    uint64_t *visible;        /* bit n of row m (visible_words words): module m sees
+                                 module n's names (a chain of N imports sees N^2 / 2) */
+    int visible_words;
     NameMap *globals;         /* const, function and stencil names of every module */
     int module;               /* the module whose names are being resolved */
     Loc user;                 /* the const or function being checked: names of its own
