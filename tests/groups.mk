@@ -38,6 +38,16 @@ cuda: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/cuda/run.sh
 
+# scaling: big legal programs (a 4,000,000-term sum, 10,000 stencils, a
+# 10,000-branch else-if chain, 100,000 unused temporaries, a chain of 10,000
+# imports) get an answer within CPU, memory and output-size limits that the
+# quadratic behaviour each once had would exceed (tests/scaling/run.sh).
+CHECK_GROUPS += scaling
+.PHONY: scaling
+scaling: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/scaling/run.sh
+
 # gencc: the C of 300 programs of the differential test's generator, in its
 # --fuzz mode (more types, comparisons, builtins; one in four with names C,
 # <omp.h> or the generated code claim), 30 to a file, from each backend,
