@@ -53,10 +53,11 @@ static const char *const reserved_names[] = {
 };
 
 /* Prefixes of names that headers the generated code includes declare or
- * define: <omp.h> (GCC's and LLVM's, with its kmp_ extensions), CUDA. */
+ * define: <omp.h> (GCC's and LLVM's, with its kmp_ extensions), CUDA's macros
+ * (CUDA_VERSION, CUDART_...; its functions and types: cudaX, below). */
 static const char *const reserved_prefixes[] = {
     "gt_", "GT_", "M_", "FP_", "omp_", "ompt_", "ompd_", "ompc_", "kmp_", "KMP_", "llvm_omp_",
-    "cuda", "CUDA",
+    "CUDA",
 };
 
 static bool is_listed(const char *name)
@@ -80,6 +81,9 @@ bool emit_is_reserved(const char *name)
     for (size_t i = 0; i < sizeof reserved_prefixes / sizeof *reserved_prefixes; i++)
         if (strncmp(name, reserved_prefixes[i], strlen(reserved_prefixes[i])) == 0)
             return true;
+    /* CUDA's runtime: cudaMalloc, cudaStream_t (not cuda_step) */
+    if (strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z')
+        return true;
     /* The float and long double forms of <math.h>'s functions: sinf, sinl. */
     size_t len = strlen(name);
     if (len > 1 && len < 32 && (name[len - 1] == 'f' || name[len - 1] == 'l')) {

@@ -253,7 +253,8 @@ START_TEST(names)
     ck_assert(emit_is_reserved("EXIT_SUCCESS"));
     ck_assert(emit_is_reserved("sinl") && emit_is_reserved("fmodf"));
     ck_assert(emit_is_reserved("omp_get_thread_num") && emit_is_reserved("kmp_x"));
-    ck_assert(emit_is_reserved("threadIdx"));
+    ck_assert(emit_is_reserved("threadIdx") && emit_is_reserved("cudaMalloc"));
+    ck_assert(emit_is_reserved("CUDA_VERSION") && !emit_is_reserved("cuda_step"));
     ck_assert(!emit_is_reserved("l") && !emit_is_reserved("f") && !emit_is_reserved("flux"));
     /* a stencil's names see the globals without copying them */
     NameSet globals = {0}, local = {.parent = &globals};
