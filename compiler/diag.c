@@ -15,7 +15,7 @@
 /* Longest source line quoted whole; longer ones are quoted around the column. */
 enum { QUOTE_MAX = 200, QUOTE_BEFORE = 80 };
 
-static const SourceFile *find_source(const Diag *d, const char *path)
+static SourceFile *find_source(const Diag *d, const char *path)
 {
     for (int i = 0; i < d->sources.len; i++)
         if (d->sources.items[i]->path == path)
@@ -41,15 +41,22 @@ static size_t utf8_length(const char *s, size_t n)
 
 /* Prints the text of line `line` and a caret under byte column `col`. Control
  * characters are shown as spaces; tabs are kept so that the caret lines up. */
-static void quote_line(FILE *out, const SourceFile *src, int line, int col)
+static void quote_line(FILE *out, SourceFile *src, int line, int col)
 {
     const char *p = src->text, *end = src->text + src->len;
-    for (int l = 1; l < line; l++) {
+    int l = 1;
+    if (src->quoted_line > 0 && src->quoted_line <= line) {   /* on from the last one */
+        l = src->quoted_line;
+        p = src->text + src->quoted_at;
+    }
+    for (; l < line; l++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             return;
         p = nl + 1;
     }
+    src->quoted_line = line;
+    src->quoted_at = (size_t)(p - src->text);
     const char *eol = memchr(p, '\n', (size_t)(end - p));
     if (!eol)
         eol = end;
@@ -144,7 +151,7 @@ static void emit(Diag *d, Loc loc, const char *kind, const char *suffix, bool qu
         free(msg);
     fprintf(out, "%s\n", suffix);
     if (quote && loc.file && loc.line > 0) {
-        const SourceFile *src = find_source(d, loc.file);
+        SourceFile *src = find_source(d, loc.file);
         if (src)
             quote_line(out, src, loc.line, loc.col);
     }

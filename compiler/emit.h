@@ -46,14 +46,20 @@ bool emit_flush(Compiler *c, Out *o, FILE *f);
 /* C names. A .stn name keeps its spelling unless it is a C keyword, a name
  * the generated code uses (C library, runtime, locals) or ends with '_': then
  * '_' is appended. A name already taken gets a numeric suffix. */
-typedef struct {
+typedef struct NameSet NameSet;
+struct NameSet {
     VEC(const char *) list;   /* the names, in the order they were taken */
     NameMap *taken;           /* the same names, for lookup; NULL while empty */
-} NameSet;
+    const NameSet *parent;    /* names taken too (a stencil's: the file's globals), shared
+                                 rather than copied; NULL for none */
+    NameMap *numbered;        /* per wanted name, the last N of want_N taken: the next
+                                 search starts there (20000 masks took 10^8 tries) */
+};
 /* Takes name in set (already taken or not). */
 void emit_take(Arena *arena, NameSet *set, const char *name);
 bool emit_is_reserved(const char *name);
-/* want itself, or want_2, want_3, ... : the first not in set; adds it. */
+/* want itself, or want_2, want_3, ... : the first not in set; adds it. A
+ * reserved want (`gt_storage`, made from a temporary `gt`) gets a '_' first. */
 const char *emit_unique(Arena *arena, NameSet *set, const char *want);
 const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name);
 
@@ -64,6 +70,7 @@ struct EmitStencil {
     Arena *arena;
     NameSet names;
     const char *info;         /* S_info */
+    const char *table;        /* its field table: S_fields, or numbered if a stencil has it */
     int nfield_params;        /* field parameters, in parameter order, first in st->fields */
     const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
     const char **data;        /* per field: pointer to the element at the domain origin */

@@ -175,7 +175,7 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
 void emit_info(Out *o, const EmitStencil *es)
 {
     const IrStencil *st = es->st;
-    const char *table = arena_printf(es->arena, "%s_fields", st->name);
+    const char *table = es->table;
     emit_line(o, "static const gt_field_info %s[%d] = {", table,
               es->nfield_params ? es->nfield_params : 1);
     o->indent++;

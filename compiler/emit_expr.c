@@ -176,6 +176,20 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         break;
     }
     case IR_BINARY: {
+        /* An int or bool compared with itself (`n == n`) is a self-comparison
+         * that gcc and clang -Wtautological-compare reject. fold.c folds those
+         * of the program; one that a backend makes (substituting temporaries)
+         * is written `n - n == 0`, the same test (equal ints never overflow
+         * when subtracted, bools are promoted), keeping the reads the rest of
+         * the code expects. A floating one stays: it is no tautology (NaN). */
+        if ((prec == PREC_REL || prec == PREC_EQ) && !type_is_floating(e->op.a->type) &&
+            ir_expr_equal(e->op.a, e->op.b)) {
+            expr_at(o, cx, e->op.a, PREC_ADD);
+            emit_text(o, " - ");
+            expr_at(o, cx, e->op.b, PREC_ADD + 1);
+            emit_text(o, " %s 0", op_spellings[e->op.op]);
+            break;
+        }
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;
@@ -183,9 +197,14 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
             left = right = PREC_REL + 1;
         if (e->op.op == OP_OR)
             left = right = PREC_AND + 1;
-        expr_at(o, cx, e->op.a, left);
+        /* and so does a `!` operand of a comparison (-Wlogical-not-parentheses:
+         * `!a == b` reads as if `!` applied to the comparison) */
+        bool cmp = prec == PREC_REL || prec == PREC_EQ;
+        bool not_a = cmp && e->op.a->kind == IR_UNARY && e->op.a->op.op == OP_NOT;
+        bool not_b = cmp && e->op.b->kind == IR_UNARY && e->op.b->op.op == OP_NOT;
+        expr_at(o, cx, e->op.a, not_a ? PREC_PRIMARY : left);
         emit_text(o, " %s ", op_spellings[e->op.op]);
-        expr_at(o, cx, e->op.b, right);
+        expr_at(o, cx, e->op.b, not_b ? PREC_PRIMARY : right);
         break;
     }
     case IR_COND:

@@ -36,17 +36,25 @@ typedef struct {
 
 typedef struct {
     const IrStmt *stmt;
+    bool is_else;             /* the else mask of stmt (below), not its own */
     const char *name;         /* the mask array of an IR_IF: its access macro */
     const char *data, *stride, *storage;
+    Extent hull;              /* the hull of the regions of the `if` and everything in it */
 } MaskName;
 
 typedef struct {
     Compiler *c;
     Out *o;
     EmitStencil *es;
+    /* One per IR_IF, in the order emission asks for them, and for each `if`
+     * nested in another's branch that has an else branch, its else mask:
+     * where the else branch runs (its guard and not its condition), so that
+     * the guards of an else-if chain stay one mask long (written out, they
+     * would repeat every earlier condition: quadratic C). */
     VEC(MaskName) masks;
+    int next_mask;            /* masks.items[next_mask] is usually the next asked for */
     const char *kk;           /* loop variable of column reductions */
-    Range mask_halo[NAXES];   /* hull of every statement's region: where masks live */
+    Extent mask_hull;         /* hull of every statement's region: where masks live */
     /* while printing a statement: the ranges of i, j, k */
     Span span[NAXES];
     Span column_saved;        /* span[AXIS_K] outside a column reduction's loop */
@@ -67,22 +75,6 @@ static void hull(Extent *e, const Extent *with)
 }
 
 /* The region of a statement and of everything nested in it. */
-static Extent stmt_hull(const IrStmt *s)
-{
-    Extent e = s->region;
-    if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++) {
-            Extent sub = stmt_hull(s->iff.then.items[i]);
-            hull(&e, &sub);
-        }
-        for (int i = 0; i < s->iff.els.len; i++) {
-            Extent sub = stmt_hull(s->iff.els.items[i]);
-            hull(&e, &sub);
-        }
-    }
-    return e;
-}
-
 /* Names the locals of the column reductions in e, innermost first. */
 static void name_cols(Naive *n, const IrExpr *e)
 {
@@ -94,37 +86,50 @@ static void name_cols(Naive *n, const IrExpr *e)
         emit_column_name(n->es, e);
 }
 
-static void analyse_stmt(Naive *n, const IrStmt *s)
+static void add_mask(Naive *n, const IrStmt *s, bool is_else)
 {
-    Extent h = stmt_hull(s);
-    for (int a = 0; a < NAXES; a++) {
-        if (h.r[a].lo < n->mask_halo[a].lo)
-            n->mask_halo[a].lo = h.r[a].lo;
-        if (h.r[a].hi > n->mask_halo[a].hi)
-            n->mask_halo[a].hi = h.r[a].hi;
-    }
+    Arena *arena = n->c->arena;
+    MaskName m = {.stmt = s, .is_else = is_else,
+                  .name = emit_unique(arena, &n->es->names, "mask")};
+    m.data = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_p", m.name));
+    m.stride = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_s", m.name));
+    m.storage = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_storage", m.name));
+    vec_push(n->c->arena, &n->masks, m);
+}
+
+/* nested: s is inside a branch of an `if` (it runs under a guard). Returns
+ * the hull of the regions of s and everything in it (each `if` keeps its
+ * own in its mask: computed once, bottom up). */
+static Extent analyse_stmt(Naive *n, const IrStmt *s, bool nested)
+{
+    Extent h = s->region;
+    hull(&n->mask_hull, &h);
     switch (s->kind) {
     case IR_ASSIGN:
         name_cols(n, s->assign.value);
-        return;
+        break;
     case IR_REDUCE:
         name_cols(n, s->reduce.value);
-        return;
+        break;
     case IR_IF: {
-        Arena *arena = n->c->arena;
-        MaskName m = {s, emit_unique(arena, &n->es->names, "mask"), NULL, NULL, NULL};
-        m.data = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_p", m.name));
-        m.stride = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_s", m.name));
-        m.storage = emit_unique(arena, &n->es->names, arena_printf(arena, "%s_storage", m.name));
-        vec_push(n->c->arena, &n->masks, m);
+        int m = n->masks.len;
+        add_mask(n, s, false);
         name_cols(n, s->iff.cond);
-        for (int i = 0; i < s->iff.then.len; i++)
-            analyse_stmt(n, s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            analyse_stmt(n, s->iff.els.items[i]);
-        return;
+        for (int i = 0; i < s->iff.then.len; i++) {
+            Extent sub = analyse_stmt(n, s->iff.then.items[i], true);
+            hull(&h, &sub);
+        }
+        if (nested && s->iff.els.len > 0)
+            add_mask(n, s, true);
+        for (int i = 0; i < s->iff.els.len; i++) {
+            Extent sub = analyse_stmt(n, s->iff.els.items[i], true);
+            hull(&h, &sub);
+        }
+        n->masks.items[m].hull = h;
+        break;
     }
     }
+    return h;
 }
 
 static void naive_analyse(Naive *n)
@@ -135,18 +140,24 @@ static void naive_analyse(Naive *n)
         for (int i = 0; i < comp->intervals.len; i++) {
             const IrInterval *iv = comp->intervals.items[i];
             for (int s = 0; s < iv->stmts.len; s++)
-                analyse_stmt(n, iv->stmts.items[s]);
+                analyse_stmt(n, iv->stmts.items[s], false);
         }
     }
     n->kk = emit_unique(n->c->arena, &n->es->names, "kk");
 }
 
-static const char *mask_of(const Naive *n, const IrStmt *s)
+/* The mask (or else mask) of s; emission asks in the order of analysis. */
+static const MaskName *mask_of(Naive *n, const IrStmt *s, bool is_else)
 {
-    for (int i = 0; i < n->masks.len; i++)
-        if (n->masks.items[i].stmt == s)
-            return n->masks.items[i].name;
-    unreachable();
+    int i = n->next_mask;
+    if (i >= n->masks.len || n->masks.items[i].stmt != s || n->masks.items[i].is_else != is_else)
+        for (i = 0; i < n->masks.len; i++)
+            if (n->masks.items[i].stmt == s && n->masks.items[i].is_else == is_else)
+                break;
+    if (i >= n->masks.len)
+        unreachable();
+    n->next_mask = i + 1;
+    return &n->masks.items[i];
 }
 
 static const MaskName *mask_named(const Naive *n, int m)
@@ -331,12 +342,14 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     Out *o = n->o;
     Arena *arena = n->c->arena;
     const char *kvar = "k";
-    const char *mask = mask_of(n, s);
+    const MaskName *mk = mask_of(n, s, false);
+    const char *mask = mk->name;
     /* masks are IJK arrays; an axis the nest does not loop over is at 0 */
-    const char *m = arena_printf(arena, "%s(%s, %s, %s)", mask, axes & AXES_I ? "i" : "0",
-                                 axes & AXES_J ? "j" : "0",
-                                 (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
-    Extent region = stmt_hull(s);
+    const char *idx = arena_printf(arena, "(%s, %s, %s)", axes & AXES_I ? "i" : "0",
+                                   axes & AXES_J ? "j" : "0",
+                                   (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
+    const char *m = arena_printf(arena, "%s%s", mask, idx);
+    Extent region = mk->hull;
     bool cols = ir_expr_has(s->iff.cond, IR_COLREDUCE);
     EmitExprCtx cx = naive_ctx(n, kvar);
     int loops = open_loops(n, axes, &region, kloop, klo, khi, cols);
@@ -363,8 +376,17 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     close_loops(n, loops, cols);
     for (int i = 0; i < s->iff.then.len; i++)
         emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
-    const char *not_m = guard ? arena_printf(arena, "%s && !%s", guard, m)
-                              : arena_printf(arena, "!%s", m);
+    if (s->iff.els.len == 0)
+        return;
+    const char *not_m = arena_printf(arena, "!%s", m);
+    if (guard) {
+        /* the else mask: the guard and not the condition, one mask long */
+        const char *e = arena_printf(arena, "%s%s", mask_of(n, s, true)->name, idx);
+        loops = open_loops(n, axes, &region, kloop, klo, khi, false);
+        emit_line(o, "%s = %s && !%s;", e, guard, m);
+        close_loops(n, loops, false);
+        not_m = e;
+    }
     for (int i = 0; i < s->iff.els.len; i++)
         emit_stmt(n, s->iff.els.items[i], axes, kloop, klo, khi, not_m);
 }
@@ -550,6 +572,47 @@ static void sizes_used(const Naive *n, bool used[NAXES])
         }
 }
 
+/* Marks in read[] the scalar inputs that e reads. */
+static void scalars_read_expr(const IrExpr *e, bool *read)
+{
+    if (e->kind == IR_SCALAR)
+        read[e->scalar->id] = true;
+    IrExpr *child[3];
+    for (int i = 0, nc = ir_expr_children(e, child); i < nc; i++)
+        scalars_read_expr(child[i], read);
+}
+
+static void scalars_read(const IrStmtVec *stmts, bool *read)
+{
+    for (int s = 0; s < stmts->len; s++) {
+        const IrStmt *st = stmts->items[s];
+        switch (st->kind) {
+        case IR_ASSIGN: scalars_read_expr(st->assign.value, read); break;
+        case IR_REDUCE: scalars_read_expr(st->reduce.value, read); break;
+        case IR_IF:
+            scalars_read_expr(st->iff.cond, read);
+            scalars_read(&st->iff.then, read);
+            scalars_read(&st->iff.els, read);
+            break;
+        }
+    }
+}
+
+/* `(void)x;` for each scalar input the body does not read (-Wunused-parameter). */
+static void unread_scalars(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    bool *read = arena_alloc(es->arena, sizeof(bool) * (size_t)(st->scalars.len + 1));
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int v = 0; v < comp->intervals.len; v++)
+            scalars_read(&comp->intervals.items[v]->stmts, read);
+    }
+    for (int s = 0; s < st->scalars.len; s++)
+        if (!st->scalars.items[s]->is_output && !read[s])
+            emit_line(o, "(void)%s;", es->scalar[s]);
+}
+
 static void naive_function(Naive *n, const bool used[NAXES])
 {
     Out *o = n->o;
@@ -558,6 +621,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
     bool has_temps = n->masks.len > 0 || st->fields.len > es->nfield_params;
 
     emit_function_open(o, es, used);
+    unread_scalars(o, es);
     emit_field_origins(o, es, n->field_used, naive_strides, NULL);
     if (has_temps) {
         emit_blank(o);
@@ -615,7 +679,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
                       mk->data, cast, mk->storage, es->size, o->indent * 4 + call, "");
             for (int a = 0; a < NAXES; a++)
                 emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "",
-                          -n->mask_halo[a].lo, n->mask_halo[a].hi);
+                          -n->mask_hull.r[a].lo, n->mask_hull.r[a].hi);
             emit_text(o, "}, %s);", mk->stride);
             emit_end_line(o);
             emit_alloc_check(o, es, mk->data);

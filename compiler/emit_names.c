@@ -5,6 +5,7 @@
  * and access macros of the same name); names that C or the generated code
  * reserve get a trailing '_' (emit_user_name), and generated locals are
  * chosen after the user's names so they never clash. */
+#include <stdint.h>
 #include <string.h>
 
 #include "emit.h"
@@ -38,7 +39,34 @@ static const char *const reserved_names[] = {
     "yn", "printf", "fprintf", "sprintf", "snprintf", "vprintf", "puts", "putchar", "scanf",
     "strlen", "strcpy", "strncpy", "strcmp", "strncmp", "strcat", "strchr", "strdup",
     "memcpy", "memmove", "memset", "memcmp", "abort", "labs", "llabs", "div", "alloca",
+    /* the preprocessor's operator: `#define defined(...)` is an error */
+    "defined",
+    /* the rest of <stdlib.h> (C11), and macros of <stdlib.h>, <math.h>, <stdint.h> */
+    "atof", "atoi", "atol", "atoll", "strtod", "strtof", "strtold", "strtol", "strtoll",
+    "strtoul", "strtoull", "rand", "rand_r", "srand", "aligned_alloc", "atexit",
+    "at_quick_exit", "quick_exit", "getenv", "system", "bsearch", "qsort", "ldiv", "lldiv",
+    "mblen", "mbtowc", "wctomb", "mbstowcs", "wcstombs", "EXIT_FAILURE", "EXIT_SUCCESS",
+    "RAND_MAX", "MB_CUR_MAX", "MATH_ERRNO", "MATH_ERREXCEPT", "SIG_ATOMIC_MAX",
+    "SIG_ATOMIC_MIN", "WCHAR_MAX", "WCHAR_MIN", "WINT_MAX", "WINT_MIN",
+    /* CUDA's built-in variables and types (the cuda backend's kernels use them) */
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
 };
+
+/* Prefixes of names that headers the generated code includes declare or
+ * define: <omp.h> (GCC's and LLVM's, with its kmp_ extensions), CUDA's macros
+ * (CUDA_VERSION, CUDART_...; its functions and types: cudaX, below). */
+static const char *const reserved_prefixes[] = {
+    "gt_", "GT_", "M_", "FP_", "omp_", "ompt_", "ompd_", "ompc_", "kmp_", "KMP_", "llvm_omp_",
+    "CUDA",
+};
+
+static bool is_listed(const char *name)
+{
+    for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
+        if (strcmp(reserved_names[i], name) == 0)
+            return true;
+    return false;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -48,14 +76,26 @@ static bool ends_with(const char *s, const char *suffix)
 
 bool emit_is_reserved(const char *name)
 {
-    for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
-        if (strcmp(reserved_names[i], name) == 0)
+    if (is_listed(name))
+        return true;
+    for (size_t i = 0; i < sizeof reserved_prefixes / sizeof *reserved_prefixes; i++)
+        if (strncmp(name, reserved_prefixes[i], strlen(reserved_prefixes[i])) == 0)
             return true;
-    /* gt_/GT_: the runtime's; _x: the implementation's; x_t: POSIX types;
-     * M_, FP_, INTn_MAX ...: macros of <math.h> and <stdint.h>. */
-    return strncmp(name, "gt_", 3) == 0 || strncmp(name, "GT_", 3) == 0 || name[0] == '_' ||
-           ends_with(name, "_t") || strncmp(name, "M_", 2) == 0 ||
-           strncmp(name, "FP_", 3) == 0 ||
+    /* CUDA's runtime: cudaMalloc, cudaStream_t (not cuda_step) */
+    if (strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z')
+        return true;
+    /* The float and long double forms of <math.h>'s functions: sinf, sinl. */
+    size_t len = strlen(name);
+    if (len > 1 && len < 32 && (name[len - 1] == 'f' || name[len - 1] == 'l')) {
+        char base[32];
+        memcpy(base, name, len - 1);
+        base[len - 1] = '\0';
+        if (is_listed(base))
+            return true;
+    }
+    /* _x: the implementation's; x_t: POSIX types; INTn_MAX ...: macros of
+     * <stdint.h>. */
+    return name[0] == '_' || ends_with(name, "_t") ||
            ((strncmp(name, "INT", 3) == 0 || strncmp(name, "UINT", 4) == 0 ||
              strncmp(name, "SIZE_", 5) == 0 || strncmp(name, "PTRDIFF_", 8) == 0) &&
             (ends_with(name, "_MAX") || ends_with(name, "_MIN") || ends_with(name, "_C")));
@@ -63,7 +103,10 @@ bool emit_is_reserved(const char *name)
 
 static bool set_has(const NameSet *set, const char *name)
 {
-    return set->taken && map_get(set->taken, name);
+    for (; set; set = set->parent)
+        if (set->taken && map_get(set->taken, name))
+            return true;
+    return false;
 }
 
 void emit_take(Arena *arena, NameSet *set, const char *name)
@@ -76,23 +119,45 @@ void emit_take(Arena *arena, NameSet *set, const char *name)
     vec_push(arena, &set->list, name);
 }
 
-const char *emit_unique(Arena *arena, NameSet *set, const char *want)
+/* want, or want_2, want_3, ...: the first not in set; takes it. */
+static const char *take_unique(Arena *arena, NameSet *set, const char *want)
 {
     const char *name = want;
-    for (int n = 2; set_has(set, name); n++)
-        name = arena_printf(arena, "%s_%d", want, n);
+    if (set_has(set, name)) {
+        /* names are never given back: want_2 .. want_N, once taken, stay so */
+        intptr_t n = set->numbered ? (intptr_t)map_get(set->numbered, want) : 0;
+        n = n < 2 ? 2 : n + 1;
+        for (name = arena_printf(arena, "%s_%ld", want, (long)n); set_has(set, name); n++)
+            name = arena_printf(arena, "%s_%ld", want, (long)n + 1);
+        if (!set->numbered)
+            set->numbered = map_new(arena);
+        map_put(set->numbered, want, (void *)n);
+    }
     emit_take(arena, set, name);
     return name;
+}
+
+const char *emit_unique(Arena *arena, NameSet *set, const char *want)
+{
+    /* A name made from a user's may be one that C or the runtime has: the
+     * storage of a temporary `gt` would be `gt_storage`, the runtime's type. */
+    if (emit_is_reserved(want))
+        want = arena_printf(arena, "%s_", want);
+    return take_unique(arena, set, want);
 }
 
 const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name)
 {
     /* Appending '_' to reserved names and to names ending in '_' keeps the
-     * mapping one-to-one. */
+     * mapping one-to-one. A leading '_' stays reserved whatever follows
+     * (`#undef __STDC_X_` is an error for gcc): such a name gets the prefix
+     * 'u' first; emit_unique numbers it if that clashes with a user's name. */
     const char *want = stn_name;
-    if (emit_is_reserved(stn_name) || ends_with(stn_name, "_"))
-        want = arena_printf(arena, "%s_", stn_name);
-    return emit_unique(arena, set, want);
+    if (want[0] == '_')
+        want = arena_printf(arena, "u%s", want);
+    if (emit_is_reserved(want) || ends_with(want, "_"))
+        want = arena_printf(arena, "%s_", want);
+    return take_unique(arena, set, want);
 }
 
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
@@ -101,8 +166,7 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
     memset(es, 0, sizeof *es);
     es->st = st;
     es->arena = arena;
-    for (int i = 0; i < globals->list.len; i++)
-        emit_take(arena, &es->names, globals->list.items[i]);
+    es->names.parent = globals;
     es->info = arena_printf(arena, "%s_info", st->name);
     int nf = st->fields.len, ns = st->scalars.len;
     es->field = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
@@ -155,6 +219,7 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
 bool emit_globals(Compiler *c, NameSet *globals)
 {
     bool ok = true;
+    NameMap *by_name = map_new(c->arena);
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
         if (emit_is_reserved(st->name)) {
@@ -163,8 +228,23 @@ bool emit_globals(Compiler *c, NameSet *globals)
                        "stencil", st->name);
             ok = false;
         }
+        map_put(by_name, st->name, (void *)st);
         emit_take(c->arena, globals, st->name);
-        emit_take(c->arena, globals, arena_printf(c->arena, "%s_info", st->name));
+    }
+    /* S_info is the generated API's name (runtime.md): a stencil of that name
+     * cannot be renamed away from it. */
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const IrStencil *st = c->ir->stencils.items[s];
+        const char *info = arena_printf(c->arena, "%s_info", st->name);
+        const IrStencil *other = map_get(by_name, info);
+        if (other) {
+            diag_error(&c->diag, other->loc,
+                       "stencil name '%s' is the name of the metadata object of stencil "
+                       "'%s' (line %d) in the generated C code; rename one of them",
+                       other->name, st->name, st->loc.line);
+            ok = false;
+        }
+        emit_take(c->arena, globals, info);
     }
     return ok;
 }
@@ -176,8 +256,15 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
     int ns = c->ir->stencils.len;
     EmitStencil **stencils = arena_alloc(c->arena, sizeof *stencils * (size_t)(ns + 1));
     for (int s = 0; s < ns; s++) {
+        const IrStencil *st = c->ir->stencils.items[s];
         stencils[s] = arena_alloc(c->arena, sizeof **stencils);
-        emit_name_stencil(stencils[s], c->arena, globals, c->ir->stencils.items[s]);
+        emit_name_stencil(stencils[s], c->arena, globals, st);
     }
+    /* Each field table is a static object used only at file scope: named
+     * after every stencil's own names (which may shadow it), unlike any
+     * stencil or S_info (`s_fields_2` if a stencil is named `s_fields`). */
+    for (int s = 0; s < ns; s++)
+        stencils[s]->table = emit_unique(
+            c->arena, globals, arena_printf(c->arena, "%s_fields", c->ir->stencils.items[s]->name));
     return stencils;
 }

@@ -7,7 +7,9 @@
  * error even when only the divisor is constant, float operations round to
  * float at every step, and floating division by zero gives an IEEE infinity.
  * A constant condition selects its branch, `false && e` is false and
- * `true && e` is e (expressions have no side effects). Folding a constant
+ * `true && e` is e (expressions have no side effects), and an int or bool
+ * compared with itself (`n == n`) or subtracted from itself is a constant
+ * (its reads go with it: they cannot change the value). Folding a constant
  * `if` condition into a dead branch is done by sema.c with the folded value.
  *
  * fold_define parses the VALUE of `-D NAME=VALUE` for a const of a given type.
@@ -138,6 +140,22 @@ static IrExpr *fold_binary(Compiler *c, IrExpr *e)
         if (is_const(y))
             return y->cnst.i == absorbing ? y : x;
         return e;
+    }
+    if (!type_is_floating(x->type) && ir_expr_equal(x, y)) {
+        /* An int or bool against itself (`n == n`, `n - n`): a constant,
+         * which gcc and clang -Wtautological-compare would reject in the
+         * generated C (a floating one is not: NaN). Equal ints never
+         * overflow when subtracted. */
+        switch (op) {
+        case OP_EQ: case OP_LE: case OP_GE:
+            return make_int(c, e, TY_BOOL, 1);
+        case OP_NE: case OP_LT: case OP_GT:
+            return make_int(c, e, TY_BOOL, 0);
+        case OP_SUB:
+            return make_int(c, e, e->type, 0);
+        default:
+            break;
+        }
     }
     if (!is_const(x) || !is_const(y))
         return e;

@@ -13,6 +13,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include <string.h>
+
 #include "gtcc.h"
 
 /* ------------------------------------------------------------ expressions */
@@ -125,6 +127,47 @@ IrStmt *ir_stmt_new(Arena *a, IrStmtKind kind, Loc loc)
     s->kind = kind;
     s->loc = loc;
     return s;
+}
+
+bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
+{
+    if (a == b)
+        return true;
+    if (a->kind != b->kind || a->type != b->type)
+        return false;
+    switch (a->kind) {
+    case IR_CONST:
+        return a->cnst.i == b->cnst.i && memcmp(&a->cnst.d, &b->cnst.d, sizeof a->cnst.d) == 0;
+    case IR_LOAD:
+        return a->load.field == b->load.field &&
+               memcmp(a->load.offset, b->load.offset, sizeof a->load.offset) == 0;
+    case IR_SCALAR:
+        return a->scalar == b->scalar;
+    case IR_INDEX:
+        return a->index_axis == b->index_axis;
+    case IR_UNARY: case IR_BINARY:
+        if (a->op.op != b->op.op)
+            return false;
+        break;
+    case IR_CALL:
+        if (a->call.fn != b->call.fn || a->call.nargs != b->call.nargs)
+            return false;
+        break;
+    case IR_COLREDUCE:
+        if (a->colreduce.op != b->colreduce.op)
+            return false;
+        break;
+    case IR_COND: case IR_CAST:
+        break;
+    }
+    IrExpr *x[3], *y[3];
+    int n = ir_expr_children(a, x);
+    if (n != ir_expr_children(b, y))
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!ir_expr_equal(x[i], y[i]))
+            return false;
+    return true;
 }
 
 int ir_expr_slots(IrExpr *e, IrExpr **slot[3])

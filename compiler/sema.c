@@ -81,10 +81,8 @@ static int builtin_index(const char *name)
 
 static int module_index(const Sema *s, const Module *m)
 {
-    for (int i = 0; i < s->nmodules; i++)
-        if (s->modules[i] == m)
-            return i;
-    return -1;
+    (void)s;
+    return m ? m->sema_index - 1 : -1;
 }
 
 static void add_module(Sema *s, Module *m, int *cap)
@@ -99,19 +97,35 @@ static void add_module(Sema *s, Module *m, int *cap)
         s->modules = grown;
     }
     s->modules[s->nmodules++] = m;
+    m->sema_index = s->nmodules;
     for (int i = 0; i < m->imports.len; i++)
         add_module(s, m->imports.items[i]->module, cap);
 }
 
-static void mark_visible(Sema *s, int from, const Module *m)
+static bool sees(const Sema *s, int from, int to)
 {
-    int to = module_index(s, m);
-    if (to < 0 || s->visible[from * s->nmodules + to])
+    return s->visible[(size_t)from * (size_t)s->visible_words + (size_t)to / 64] >> (to % 64) & 1;
+}
+
+/* Row m of the visibility matrix: itself, and what every module it imports
+ * sees (rows computed once each: done[]; imports form no cycle here). */
+static void mark_visible(Sema *s, int m, bool *done)
+{
+    if (done[m])
         return;
-    s->visible[from * s->nmodules + to] = true;
-    for (int i = 0; i < m->imports.len; i++)
-        if (m->imports.items[i]->module)
-            mark_visible(s, from, m->imports.items[i]->module);
+    done[m] = true;
+    uint64_t *row = s->visible + (size_t)m * (size_t)s->visible_words;
+    row[m / 64] |= (uint64_t)1 << (m % 64);
+    const Module *mod = s->modules[m];
+    for (int i = 0; i < mod->imports.len; i++) {
+        int to = module_index(s, mod->imports.items[i]->module);
+        if (to < 0 || to == m)
+            continue;
+        mark_visible(s, to, done);
+        const uint64_t *from = s->visible + (size_t)to * (size_t)s->visible_words;
+        for (int w = 0; w < s->visible_words; w++)
+            row[w] |= from[w];
+    }
 }
 
 /* Every module reachable from the main one, imports before the modules that
@@ -125,9 +139,12 @@ static void setup_modules(Sema *s)
     add_module(s, s->c->main, &cap);
     s->main = module_index(s, s->c->main);
     int n = s->nmodules;
-    s->visible = arena_alloc(s->c->arena, sizeof(bool) * (size_t)(n * n + 1));
+    s->visible_words = (n + 63) / 64;
+    s->visible = arena_alloc(s->c->arena,
+                             sizeof(uint64_t) * ((size_t)n * (size_t)s->visible_words + 1));
+    bool *done = arena_alloc(s->c->arena, sizeof(bool) * (size_t)(n + 1));
     for (int m = 0; m < n; m++)
-        mark_visible(s, m, s->modules[m]);
+        mark_visible(s, m, done);
 }
 
 /* A declaration of a module, for sorting them in textual order. */
@@ -216,7 +233,7 @@ static Global *lookup_global(Sema *s, const char *name, Loc loc, bool check_orde
     Global *g = map_get(s->globals, name);
     if (!g)
         return NULL;
-    if (!s->visible[s->module * s->nmodules + g->module]) {
+    if (!sees(s, s->module, g->module)) {
         sema_error(s, loc, "%s '%s' is defined in %s, which this file does not import",
                    global_kind_names[g->kind], name, g->loc.file);
         *reported = true;
@@ -236,7 +253,7 @@ static Global *lookup_global(Sema *s, const char *name, Loc loc, bool check_orde
 static Global *visible_global(const Sema *s, const char *name)
 {
     Global *g = map_get(s->globals, name);
-    return g && s->visible[s->module * s->nmodules + g->module] ? g : NULL;
+    return g && sees(s, s->module, g->module) ? g : NULL;
 }
 
 /* Reports a declaration of `name` (a "parameter", "temporary", "local", ...)

@@ -31,6 +31,12 @@ enum { PARSE_MAX_NESTING = 1000 };
 /* The deepest parser stack: a chain of 100000 unary operators, say. A flat
  * sum of any length needs only a few levels. */
 #define YYMAXDEPTH 100000
+/* The deepest expression tree, in operators: a flat sum of N terms is N - 1
+ * deep (left-associative, yet only a few levels of parser stack). Every later
+ * pass recurses on expression trees, on gtcc's 1 GiB stack (main.c), which a
+ * flat sum of 4 million terms overflowed; this limit keeps the deepest tree,
+ * inlined calls added, well inside it (under the sanitizers too). */
+enum { PARSE_MAX_EXPR_DEPTH = 300000 };
 
 typedef struct Parser Parser;
 }
@@ -114,6 +120,7 @@ static Loc at(const Parser *p, YYLTYPE l) { return (Loc){p->file, l.first_line, 
 static Expr *new_expr(Parser *p, ExprKind kind, YYLTYPE l);
 static Expr *new_binary(Parser *p, Op op, Expr *a, Expr *b, YYLTYPE l);
 static Expr *new_unary(Parser *p, Op op, Expr *a, YYLTYPE l);
+static void set_depth(Parser *p, Expr *e, const Expr *const *child, int n);
 static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l);
 static void add_offset(Parser *p, Expr *e, Offset o);
 static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l);
@@ -637,6 +644,7 @@ expr:
         $$->cond.cond = $1;
         $$->cond.then = $3;
         $$->cond.els = $5;
+        set_depth(p, $$, (const Expr *const[]){$1, $3, $5}, 3);
     }
 |   expr "||" expr  { $$ = new_binary(p, OP_OR, $1, $3, @2); }
 |   expr "&&" expr  { $$ = new_binary(p, OP_AND, $1, $3, @2); }
@@ -686,11 +694,13 @@ primary:
         $$ = new_expr(p, EXPR_CALL, @1);
         $$->call.name = $1;
         $$->call.args = *$3;
+        set_depth(p, $$, (const Expr *const *)$3->items, $3->len);
     }
 |   NAME "(" args "," "k" ")" {
         $$ = new_expr(p, EXPR_CALL, @1);
         $$->call.name = $1;
         $$->call.args = *$3;
+        set_depth(p, $$, (const Expr *const *)$3->items, $3->len);
         $$->call.along_k = true;
     }
 |   NAME "(" args "," "i" ")" {
@@ -698,12 +708,14 @@ primary:
         $$ = new_expr(p, EXPR_CALL, @1);
         $$->call.name = $1;
         $$->call.args = *$3;
+        set_depth(p, $$, (const Expr *const *)$3->items, $3->len);
     }
 |   NAME "(" args "," "j" ")" {
         diag_error(&p->c->diag, at(p, @5), "a column reduction is along 'k' only");
         $$ = new_expr(p, EXPR_CALL, @1);
         $$->call.name = $1;
         $$->call.args = *$3;
+        set_depth(p, $$, (const Expr *const *)$3->items, $3->len);
     }
 |   "index" "(" axis ")" {
         $$ = new_expr(p, EXPR_INDEX, @1);
@@ -746,12 +758,30 @@ static Expr *new_expr(Parser *p, ExprKind kind, YYLTYPE l)
     return e;
 }
 
+/* e->depth from its operands'; an error (once) past PARSE_MAX_EXPR_DEPTH,
+ * and the parse stops. */
+static void set_depth(Parser *p, Expr *e, const Expr *const *child, int n)
+{
+    int depth = 0;
+    for (int i = 0; i < n; i++)
+        if (child[i] && child[i]->depth > depth)
+            depth = child[i]->depth;
+    e->depth = depth + 1;
+    if (e->depth > PARSE_MAX_EXPR_DEPTH && !p->fatal) {
+        diag_error(&p->c->diag, e->loc, "expression nested too deeply: more than %d "
+                   "operators deep (a sum of that many terms, say); split it with "
+                   "temporaries", PARSE_MAX_EXPR_DEPTH);
+        p->fatal = true;
+    }
+}
+
 static Expr *new_binary(Parser *p, Op op, Expr *a, Expr *b, YYLTYPE l)
 {
     Expr *e = new_expr(p, EXPR_BINARY, l);
     e->op.op = op;
     e->op.a = a;
     e->op.b = b;
+    set_depth(p, e, (const Expr *const[]){a, b}, 2);
     return e;
 }
 
@@ -760,6 +790,7 @@ static Expr *new_unary(Parser *p, Op op, Expr *a, YYLTYPE l)
     Expr *e = new_expr(p, EXPR_UNARY, l);
     e->op.op = op;
     e->op.a = a;
+    set_depth(p, e, (const Expr *const[]){a}, 1);
     return e;
 }
 

@@ -45,3 +45,29 @@ CHECK_GROUPS += mpi
 mpi: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/mpi/run.sh
+
+# scaling: big legal programs (a 4,000,000-term sum, 10,000 stencils, a
+# 10,000-branch else-if chain, 100,000 unused temporaries, a chain of 10,000
+# imports) get an answer within CPU, memory and output-size limits that the
+# quadratic behaviour each once had would exceed (tests/scaling/run.sh).
+CHECK_GROUPS += scaling
+.PHONY: scaling
+scaling: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/scaling/run.sh
+
+# gencc: the C of 300 programs of the differential test's generator, in its
+# --fuzz mode (more types, comparisons, builtins; one in four with names C,
+# <omp.h> or the generated code claim), 30 to a file, from each backend,
+# compiled by gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror
+# -fopenmp), the cuda output by g++ for the SIMT emulator (tests/fuzz/emit.sh
+# --check; `make fuzz` runs the same for FUZZ_SECONDS from new seeds).
+CHECK_GROUPS += gencc
+.PHONY: gencc fuzz
+gencc: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/fuzz/emit.sh --check
+
+FUZZ_SECONDS ?= 600
+fuzz: all
+	@$(TEST_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/emit.sh

@@ -277,6 +277,8 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
     layout_perm(p->axes, p->layout, p->ndim, perm);
     int inner = perm[p->ndim - 1];
     int64_t run = p->shape[inner] > 0 ? p->shape[inner] : 1;
+    if (run > MAX_BYTES)   /* before rounding up: run + a - 1 must not overflow */
+        goto too_big;
     if (a > 1)
         run = (run + a - 1) / a * a;
     int empty = p->shape[inner] == 0;
@@ -474,6 +476,11 @@ static int check_strides(const char *fn, const gt__params *p, const int64_t *str
         if (strides[d] < 0)
             return gt__error(GT_EINVAL, "%s: stride along %c is %lld; negative strides are "
                              "not supported", fn, p->axes[d], (long long)strides[d]);
+        /* unused to address an axis of extent 0 or 1, but a halo there moves the
+           origin by it (gt_domain_view, gt__bind): bounded as any other */
+        if (p->shape[d] <= 1 && strides[d] > MAX_BYTES)
+            return gt__error(GT_EINVAL, "%s: stride along %c is %lld, more than 2^60", fn,
+                             p->axes[d], (long long)strides[d]);
         if (p->shape[d] > 1)
             order[n++] = d;
     }
@@ -504,6 +511,29 @@ static int check_strides(const char *fn, const gt__params *p, const int64_t *str
         reach += step;
     }
     *span = reach;
+    return 0;
+}
+
+/* The interior's first point (the origin of gt_domain_view and gt__bind: each axis's
+   lower halo times its stride) of a wrapped buffer whose largest element offset is span
+   lies inside it, or one past its end when the interior is empty: a halo on an axis of
+   extent 1 with a huge stride would put it anywhere (before the array, once the products
+   overflowed). */
+static int check_origin(const char *fn, int ndim, const char *axes, const int64_t *strides,
+                        const int64_t (*halo)[2], int64_t span)
+{
+    int64_t off = 0;
+    for (int d = 0; d < ndim; d++) {
+        int64_t step;
+        if (mul_small(halo[d][0], strides[d], &step) || off > MAX_BYTES - step)
+            step = MAX_BYTES; /* off + step > span + 1 below */
+        off += step;
+        if (off > span + 1)
+            return gt__error(GT_EINVAL, "%s: the lower halo along %c (%lld, stride %lld) puts "
+                             "the interior's first point %lld elements into a wrapped buffer "
+                             "of %lld", fn, axes[d], (long long)halo[d][0],
+                             (long long)strides[d], (long long)off, (long long)(span + 1));
+    }
     return 0;
 }
 
@@ -540,7 +570,8 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
         if (plan_buffer(fn, &dense, st, &off, &nb, &al))
             return NULL;
     }
-    if (check_strides(fn, &p, st, &span))
+    if (check_strides(fn, &p, st, &span) ||
+        check_origin(fn, p.ndim, p.axes, st, (const int64_t (*)[2])p.halo, span))
         return NULL;
     int empty = 0;
     for (int d = 0; d < p.ndim; d++)
@@ -756,6 +787,13 @@ int gt_set_halo(gt_storage *s, const int64_t halo[][2])
         return NULL_STORAGE("gt_set_halo");
     int64_t h[3][2];
     int rc = parse_halo("gt_set_halo", s->axes, s->ndim, s->shape, halo, h);
+    if (!rc && s->buf->wrapped) {
+        int64_t span = 0; /* the largest element offset of the wrapped array */
+        for (int d = 0; d < s->ndim; d++)
+            span += s->shape[d] > 1 ? (s->shape[d] - 1) * s->strides[d] : 0;
+        rc = check_origin("gt_set_halo", s->ndim, s->axes, s->strides,
+                          (const int64_t (*)[2])h, span);
+    }
     if (rc)
         return rc;
     memcpy(s->halo, h, sizeof h);

@@ -3,6 +3,11 @@
  * shims the generic driver needs.
  *
  *   gen SEED            a random program on stdout (deterministic in SEED)
+ *   gen --fuzz SEED     the same program with more of the language, for the
+ *                       emitters' fuzzing (tests/fuzz/emit.sh): int, float and
+ *                       bool fields and scalars, comparisons and logic on them
+ *                       (`n == n` included), builtins, mixed types, int, float
+ *                       and bool outputs, scalars the body never reads
  *   gen --wrap HEADER   C source defining `diff_stencils`, a table with one
  *                       generic entry per stencil declared in HEADER (a
  *                       header gtcc wrote), on stdout
@@ -79,6 +84,11 @@ typedef struct {
     bool allow_col;       /* column reductions */
 } Scope;
 
+/* gen --fuzz: the program also has int n, bool flag, float fs scalars, int mi
+ * and float ff fields, and expressions use them (plain programs stay as they
+ * were: nothing below draws a random number unless fuzz is set). */
+static bool fuzz;
+
 static void offset(Buf *b, int maxoff, bool k)
 {
     int di = (int)rnd(2 * maxoff + 1) - maxoff, dj = (int)rnd(2 * maxoff + 1) - maxoff;
@@ -94,9 +104,21 @@ static void offset(Buf *b, int maxoff, bool k)
 }
 
 static void expr(Buf *b, const Scope *s, int depth);
+static void int_expr(Buf *b, const Scope *s, int depth);
+static void bool_expr(Buf *b, const Scope *s, int depth);
 
 static void leaf(Buf *b, const Scope *s)
 {
+    if (fuzz && chance(30)) {
+        switch (rnd(6)) {
+        case 0: put(b, "ff"); offset(b, 1, false); return;
+        case 1: put(b, "fs"); return;
+        case 2: put(b, "("); int_expr(b, s, 1); put(b, ")"); return;
+        case 3: put(b, "mi"); offset(b, 1, false); return;
+        case 4: put(b, "%d", (int)rnd(5)); return;
+        default: put(b, "%d.%de%d", (int)rnd(10), (int)rnd(10), (int)rnd(7) - 3); return;
+        }
+    }
     switch (rnd(10)) {
     case 0:
         put(b, "%d.%d", (int)rnd(3), (int)rnd(10));
@@ -132,6 +154,52 @@ static void expr(Buf *b, const Scope *s, int depth)
         leaf(b, s);
         return;
     }
+    if (fuzz && chance(35)) {
+        static const char *const unary[] = {"sqrt(abs(", "exp(min(", "floor(", "ceil(",
+                                            "trunc(", "round(", "sin(", "atan(", "tanh(",
+                                            "cbrt(", "log(1.0 + abs("};
+        static const char *const close[] = {"))", ", 1.0))", ")", ")", ")", ")", ")", ")",
+                                            ")", ")", "))"};
+        int u = (int)rnd(sizeof unary / sizeof *unary);
+        switch (rnd(7)) {
+        case 0: case 1:
+            put(b, "(");
+            bool_expr(b, s, depth - 1);
+            put(b, " ? ");
+            expr(b, s, depth - 1);
+            put(b, " : ");
+            expr(b, s, depth - 1);
+            put(b, ")");
+            return;
+        case 2:
+            put(b, "%s", unary[u]);
+            expr(b, s, depth - 1);
+            put(b, "%s", close[u]);
+            return;
+        case 3:
+            put(b, "%s(", chance(50) ? "atan2" : chance(50) ? "fmod" : "pow");
+            expr(b, s, depth - 1);
+            put(b, ", 1.5 + abs(");
+            expr(b, s, depth - 1);
+            put(b, "))");
+            return;
+        case 4:
+            int_expr(b, s, depth - 1);
+            put(b, " * ");
+            leaf(b, s);
+            return;
+        case 5:
+            expr(b, s, depth - 1);
+            put(b, " / (2.0 + abs(");
+            expr(b, s, depth - 1);
+            put(b, "))");
+            return;
+        default:
+            put(b, "ff * ");
+            leaf(b, s);
+            return;
+        }
+    }
     switch (rnd(9)) {
     case 0: case 1:
         expr(b, s, depth - 1); put(b, " + "); expr(b, s, depth - 1); return;
@@ -154,6 +222,58 @@ static void expr(Buf *b, const Scope *s, int depth)
         put(b, "abs("); expr(b, s, depth - 1); put(b, ")"); return;
     default:
         put(b, "0.5 * "); leaf(b, s); return;
+    }
+}
+
+/* gen --fuzz: an int expression (no division by a value that may be 0, no
+ * constant that overflows). */
+static void int_expr(Buf *b, const Scope *s, int depth)
+{
+    switch (depth <= 0 ? rnd(4) : rnd(9)) {
+    case 0: put(b, "n"); return;
+    case 1: put(b, "mi"); offset(b, 1, false); return;
+    case 2: put(b, "index(%c)", "ijk"[rnd(3)]); return;
+    case 3: put(b, "%d", (int)rnd(7) - 3); return;
+    case 4: int_expr(b, s, depth - 1); put(b, " %s ", chance(50) ? "+" : "-");
+            int_expr(b, s, depth - 1); return;
+    case 5: put(b, "("); int_expr(b, s, depth - 1); put(b, ") %% %d", 1 + (int)rnd(4)); return;
+    case 6: put(b, "%s(", chance(50) ? "min" : "max"); int_expr(b, s, depth - 1); put(b, ", ");
+            int_expr(b, s, depth - 1); put(b, ")"); return;
+    case 7: put(b, "abs("); int_expr(b, s, depth - 1); put(b, ")"); return;
+    default: put(b, "("); bool_expr(b, s, depth - 1); put(b, " ? "); int_expr(b, s, depth - 1);
+             put(b, " : "); int_expr(b, s, depth - 1); put(b, ")"); return;
+    }
+}
+
+/* gen --fuzz: a bool expression: comparisons of ints, floats and bools (an
+ * operand compared with itself among them), flag, isnan, && || !. */
+static void bool_expr(Buf *b, const Scope *s, int depth)
+{
+    static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
+    const char *op = cmp[rnd(6)];
+    switch (depth <= 0 ? rnd(5) : rnd(8)) {
+    case 0: put(b, "flag"); return;
+    case 1: {   /* an int compared with itself or another */
+        Buf x = {{0}, 0};
+        int_expr(&x, s, 1);
+        put(b, "%s %s ", x.text, op);
+        if (chance(50)) put(b, "%s", x.text); else int_expr(b, s, 1);
+        return;
+    }
+    case 2: {   /* a double compared with itself (NaN) or another */
+        Buf x = {{0}, 0};
+        leaf(&x, s);
+        put(b, "%s %s ", x.text, op);
+        if (chance(40)) put(b, "%s", x.text); else leaf(b, s);
+        return;
+    }
+    case 3: put(b, "%s(", chance(50) ? "isnan" : "isinf"); leaf(b, s); put(b, ")"); return;
+    case 4: put(b, "flag %s flag", chance(50) ? "==" : "!="); return;
+    case 5: put(b, "!("); bool_expr(b, s, depth - 1); put(b, ")"); return;
+    case 6: put(b, "("); bool_expr(b, s, depth - 1); put(b, ") == ("); bool_expr(b, s, depth - 1);
+            put(b, ")"); return;
+    default: bool_expr(b, s, depth - 1); put(b, " %s ", chance(50) ? "&&" : "||");
+             put(b, "("); bool_expr(b, s, depth - 1); put(b, ")"); return;
     }
 }
 
@@ -273,6 +393,9 @@ static void program(unsigned seed)
     if (s.has_k)
         printf("field<double, K> kc, ");
     printf("double alpha, field<double> out0");
+    if (fuzz)
+        printf(", int n, bool flag, float fs, field<int> mi, field<float> ff, field<int> oi, "
+               "field<bool> ob, field<float> of, %s unread", chance(50) ? "int" : "double");
     if (two_outputs)
         printf(", field<double> out1");
     if (vertical)
@@ -410,6 +533,15 @@ static void program(unsigned seed)
             printf("  }\n");
         }
     }
+    if (fuzz) {
+        Buf a = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0};
+        Scope f = s;
+        f.allow_col = false;
+        int_expr(&a, &f, 3);
+        bool_expr(&c, &f, 3);
+        expr(&d, &f, 3);
+        printf("  oi = %s;\n  ob = %s;\n  of = %s;\n", a.text, c.text, d.text);
+    }
     if (fb)
         fallback(&s, fb_kind);
     if (kf)
@@ -510,8 +642,13 @@ int main(int argc, char **argv)
         wrap(argv[2]);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "--fuzz") == 0) {
+        fuzz = true;
+        argv++;
+        argc--;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: gen SEED | gen --wrap HEADER\n");
+        fprintf(stderr, "usage: gen [--fuzz] SEED | gen --wrap HEADER\n");
         return 2;
     }
     program((unsigned)strtoul(argv[1], NULL, 10));

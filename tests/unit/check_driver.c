@@ -223,7 +223,7 @@ START_TEST(test_diag_format)
     Ctx x;
     ctx_new(&x);
     Diag *d = &x.c->diag;
-    SourceFile src = {"f.stn", "line one\n  two\n", 15};
+    SourceFile src = {.path = "f.stn", .text = "line one\n  two\n", .len = 15};
     vec_push(x.c->arena, &d->sources, &src);
     diag_error(d, (Loc){"f.stn", 2, 3}, "bad '%s'", "two");
     diag_note(d, (Loc){"f.stn", 1, 1}, "see here");
@@ -292,7 +292,7 @@ START_TEST(test_diag_limit_and_long_lines)
     char *line = malloc(1002);
     memset(line, 'x', 1000);
     strcpy(line + 1000, "\n");
-    SourceFile src = {"f.stn", line, 1001};
+    SourceFile src = {.path = "f.stn", .text = line, .len = 1001};
     vec_push(x.c->arena, &x.c->diag.sources, &src);
     diag_error(&x.c->diag, (Loc){"f.stn", 1, 500}, "here");
     fflush(x.out);

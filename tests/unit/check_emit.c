@@ -243,6 +243,26 @@ START_TEST(names)
     ck_assert_str_eq(emit_unique(a, &set, "u"), "u_3");
     ck_assert(emit_is_reserved("INT32_MAX"));
     ck_assert(!emit_is_reserved("flux"));
+    /* the preprocessor's operator; names with a leading '_' keep none */
+    ck_assert_str_eq(emit_user_name(a, &set, "defined"), "defined_");
+    ck_assert_str_eq(emit_user_name(a, &set, "__STDC_X"), "u__STDC_X");
+    ck_assert_str_eq(emit_user_name(a, &set, "__STDC__"), "u__STDC___");
+    ck_assert_str_eq(emit_user_name(a, &set, "u__STDC_X"), "u__STDC_X_2");
+    ck_assert_str_eq(emit_user_name(a, &set, "_gt_x"), "u_gt_x");
+    /* <stdlib.h>, <math.h>'s float/long double forms, <omp.h>, CUDA */
+    ck_assert(emit_is_reserved("EXIT_SUCCESS"));
+    ck_assert(emit_is_reserved("sinl") && emit_is_reserved("fmodf"));
+    ck_assert(emit_is_reserved("omp_get_thread_num") && emit_is_reserved("kmp_x"));
+    ck_assert(emit_is_reserved("threadIdx") && emit_is_reserved("cudaMalloc"));
+    ck_assert(emit_is_reserved("CUDA_VERSION") && !emit_is_reserved("cuda_step"));
+    ck_assert(!emit_is_reserved("l") && !emit_is_reserved("f") && !emit_is_reserved("flux"));
+    /* a stencil's names see the globals without copying them */
+    NameSet globals = {0}, local = {.parent = &globals};
+    emit_take(a, &globals, "s");
+    ck_assert_str_eq(emit_user_name(a, &local, "s"), "s_2");
+    ck_assert_int_eq(local.list.len, 1);
+    /* a name made from a user's may be the runtime's (a temporary gt's storage) */
+    ck_assert_str_eq(emit_unique(a, &local, "gt_storage"), "gt_storage_");
     arena_free(a);
 }
 END_TEST
@@ -408,6 +428,51 @@ START_TEST(reserved_stencil_name)
 }
 END_TEST
 
+/* Emits stencils named name[0..] (each `out = 1.0`) into src/hdr; the diagnostics
+ * in *diag. */
+static bool emit_named(const char *const *name, int n, char **diag, char **src, char **hdr)
+{
+    size_t nd;
+    FILE *d = open_memstream(diag, &nd);
+    Compiler *c = compiler_new(d);
+    c->opts.input = "hand.stn";
+    for (int k = 0; k < n; k++) {
+        IrStencil *st = stencil_new(c, name[k]);
+        st->loc.line = k + 1;
+        IrField *out = field_new(c, st, "out", TY_DOUBLE, AXES_IJK, true);
+        IrInterval *iv = interval_new(c, st, ORDER_PARALLEL, L0, END);
+        assign(c, &iv->stmts, 2, out, num(c, 1.0), 0, 0, 0, 0);
+    }
+    bool ok = emit(c, src, hdr);
+    compiler_free(c);
+    fclose(d);
+    return ok;
+}
+
+/* A stencil named like another's S_info is an error (S_info is the API's
+ * name); one named like its field table gets the table renamed; <omp.h>'s
+ * names are reserved. */
+START_TEST(global_name_clashes)
+{
+    char *diag, *src, *hdr;
+    const char *const info[] = {"s", "s_info"};
+    ck_assert(!emit_named(info, 2, &diag, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(diag, "stencil name 's_info' is the name of the metadata "
+                                       "object of stencil 's' (line 1)"));
+    free(diag), free(src), free(hdr);
+    const char *const table[] = {"s", "s_fields", "t_fields", "t"};
+    ck_assert(emit_named(table, 4, &diag, &src, &hdr));
+    ck_assert_str_eq(diag, "");
+    ck_assert_ptr_nonnull(strstr(src, "const gt_stencil_info s_info = {\"s\", 1, s_fields_2};"));
+    ck_assert(compiles(src, hdr));
+    free(diag), free(src), free(hdr);
+    const char *const omp[] = {"omp_get_thread_num", "omp_get_max_threads"};
+    ck_assert(!emit_named(omp, 2, &diag, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(diag, "stencil name 'omp_get_max_threads' is reserved"));
+    free(diag), free(src), free(hdr);
+}
+END_TEST
+
 Suite *suite_emit(void); /* collected by tests/unit/main.c */
 Suite *suite_emit(void)
 {
@@ -421,6 +486,7 @@ Suite *suite_emit(void)
     tcase_add_test(tc, tri_file);
     tcase_add_test(tc, mix_file);
     tcase_add_test(tc, reserved_stencil_name);
+    tcase_add_test(tc, global_name_clashes);
     suite_add_tcase(s, tc);
     return s;
 }

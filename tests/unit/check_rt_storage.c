@@ -613,6 +613,60 @@ START_TEST(wrap_errors)
 }
 END_TEST
 
+/* A huge stride along an axis of extent 1 addresses nothing, but a halo there moved the
+   origin of gt_domain_view and gt__bind by it: the products overflowed and the view's host
+   pointer landed before the array. Such strides and halos are refused. */
+START_TEST(wrap_stride_on_extent_one)
+{
+    static double buf[64];
+    int64_t shape[2] = {1, 4}, huge[2] = {INT64_MAX / 2, 1}, big[2] = {(int64_t)1 << 59, 1};
+    gt_storage_opts o = {0};
+    o.halo[0][0] = 1;
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, huge, &o));
+    ck_assert_error(GT_EINVAL, "gt_wrap: stride along I is 4611686018427387903, more than 2^60");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IJ", shape, big, &o));
+    ck_assert_error(GT_EINVAL, "gt_wrap: the lower halo along I (1, stride 576460752303423488) "
+                               "puts the interior's first point");
+    /* without the halo the storage is fine; gt_set_halo then refuses it */
+    gt_storage *s = gt_wrap(buf, GT_FLOAT64, "IJ", shape, big, NULL);
+    ck_assert_ptr_nonnull(s);
+    const int64_t h[2][2] = {{1, 0}, {0, 0}};
+    ck_assert_int_eq(gt_set_halo(s, h), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "gt_set_halo: the lower halo along I");
+    ck_assert_int_eq(gt_halo(s)[0][0], 0);
+    /* a halo that keeps the origin inside the array (or one past an empty interior) is fine */
+    int64_t fine[2] = {4, 1}, s44[2] = {4, 4};
+    gt_storage *w = gt_wrap(buf, GT_FLOAT64, "IJ", s44, fine, NULL);
+    ck_assert_ptr_nonnull(w);
+    const int64_t all[2][2] = {{4, 0}, {0, 0}};
+    ck_assert_int_eq(gt_set_halo(w, all), 0);
+    gt_storage *v = gt_domain_view(w);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_eq(gt_shape(v)[0], 0);
+    gt_release(v);
+    gt_release(w);
+    gt_release(s);
+}
+END_TEST
+
+/* gt_zeros with an alignment and an extent near INT64_MAX: GT_ENOMEM, and no signed
+   overflow on the way (rounding the row up to the alignment overflowed; UBSan under
+   make check SANITIZE=1 reports it). */
+START_TEST(huge_aligned_extent)
+{
+    gt_storage_opts o = {0};
+    o.alignment = 64;
+    for (int64_t back = 0; back < 70; back += 7) {
+        int64_t shape[1] = {INT64_MAX - back};
+        ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "I", shape, &o));
+        ck_assert_error(GT_ENOMEM, "needs more than 2^60 bytes");
+        int64_t shape2[2] = {2, INT64_MAX - back};
+        ck_assert_ptr_null(gt_zeros(GT_FLOAT32, "IJ", shape2, &o));
+        ck_assert_error(GT_ENOMEM, "needs more than 2^60 bytes");
+    }
+}
+END_TEST
+
 /* ---- views and references ----------------------------------------------------------------- */
 
 START_TEST(domain_view)
@@ -724,6 +778,8 @@ Suite *suite_rt_storage(void)
     tcase_add_test(t, wrap_c_array);
     tcase_add_test(t, wrap_padded_and_halo);
     tcase_add_test(t, wrap_errors);
+    tcase_add_test(t, wrap_stride_on_extent_one);
+    tcase_add_test(t, huge_aligned_extent);
     tcase_add_test(t, domain_view);
     tcase_add_test(t, refcounts);
     tcase_add_test(t, error_thread_local);

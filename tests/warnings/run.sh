@@ -52,12 +52,53 @@ for cc in ${WARN_COMPILERS:-gcc clang}; do
     fi
 done
 
+# One more program, hostile names: every macro the headers of the generated
+# code define and every function they declare (as the compilers installed
+# preprocess them, <omp.h> included), as field and scalar names, and as the
+# names of one-stencil programs that gtcc must either reject with an error
+# or compile; the accepted ones join the program as stencils.
+names=$work/names
+mkdir -p "$names"
+printf '#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <gt/gt.h>\n#include <gt/gt_generated.h>\n#include <omp.h>\n' >"$names/inc.c"
+kw='stencil|function|const|import|return|if|else|computation|interval|parallel|forward|backward|end|boundary|periodic|dirichlet|neumann|mirror|field|out|double|float|int|bool|true|false|i|j|k|index|region|while|sum|min|max'
+for cc in $compilers; do
+    $cc -std=c11 -fopenmp -I"$root/runtime/include" -dM -E "$names/inc.c" | awk '{print $2}' |
+        sed 's/(.*//'
+    $cc -std=c11 -fopenmp -I"$root/runtime/include" -E -P "$names/inc.c" |
+        grep -oE '[A-Za-z_][A-Za-z0-9_]* *\(' | sed 's/ *(//'
+done | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | grep -v -x -E "$kw" | LC_ALL=C sort -u >"$names/list"
+hostile=$work/hostile_names.stn
+: >"$hostile"
+: >"$names/params"
+while read -r name; do
+    echo "stencil $name(field<double> a, field<double> b) { b = a; }" >"$names/one.stn"
+    "$GTCC" -b naive -o "$names/one.c" "$names/one.stn" >"$names/one.log" 2>&1
+    st=$?
+    if [ $st -eq 0 ]; then
+        cat "$names/one.stn" >>"$hostile"
+    elif [ $st -ne 1 ] || ! grep -q 'error:' "$names/one.log"; then
+        echo "FAIL stencil named $name: gtcc exit status $st" >>"$results"
+    fi
+    # a name the language refuses for a parameter (a builtin's) is left out
+    echo "stencil f(field<double> $name, field<double> b) { b = $name; }" >"$names/one.stn"
+    "$GTCC" --emit=ir "$names/one.stn" >/dev/null 2>&1 && echo "$name" >>"$names/params"
+done <"$names/list"
+split -l 24 "$names/params" "$names/chunk."
+for chunk in "$names"/chunk.*; do
+    c=${chunk##*.}
+    awk -v c="$c" '{ p = p sep ((NR % 2) ? "field<double> " : "double ") $0; e = e plus $0;
+                     sep = ", "; plus = " + " }
+        END { print "stencil fields_" c "(" p ", field<double> res_) { res_ = " e "; }" }' \
+        "$chunk" >>"$hostile"
+done
+echo "warnings: $(wc -l <"$names/list") names from the headers (build/warnings/hostile_names.stn)"
+
 # generate every program with both backends; list the compile jobs
 jobs=$work/jobs
 : >"$jobs"
 n=0
 for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn \
-           "$root"/tests/golden/emit/*.stn "$root"/tests/diff/programs/*.stn; do
+           "$root"/tests/golden/emit/*.stn "$root"/tests/diff/programs/*.stn "$hostile"; do
     [ -e "$stn" ] || continue
     n=$((n + 1))
     rel=${stn#"$root"/}

@@ -53,11 +53,15 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
     gt_storage *mask_2_storage = NULL;
     bool *mask_2_p = NULL;
     int64_t mask_2_s[3];
+    gt_storage *mask_3_storage = NULL;
+    bool *mask_3_p = NULL;
+    int64_t mask_3_s[3];
 
 #define u(i, j, k) u_p[(i) * u_s[0] + (j) * u_s[1] + (k) * u_s[2]]
 #define s(i, j) s_p[(i) * s_s[0] + (j) * s_s[1]]
 #define mask(i, j, k) mask_p[(i) * mask_s[0] + (j) * mask_s[1] + (k) * mask_s[2]]
 #define mask_2(i, j, k) mask_2_p[(i) * mask_2_s[0] + (j) * mask_2_s[1] + (k) * mask_2_s[2]]
+#define mask_3(i, j, k) mask_3_p[(i) * mask_3_s[0] + (j) * mask_3_s[1] + (k) * mask_3_s[2]]
 
     mask_p = gt__temporary(&mask_storage, GT_BOOL, "IJK", n,
                            (const int64_t[6]){0, 0, 0, 0, 0, 0}, mask_s);
@@ -71,6 +75,12 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
         rc = gt_last_error_code();
         goto done;
     }
+    mask_3_p = gt__temporary(&mask_3_storage, GT_BOOL, "IJK", n,
+                             (const int64_t[6]){0, 0, 0, 0, 0, 0}, mask_3_s);
+    if (!mask_3_p) {
+        rc = gt_last_error_code();
+        goto done;
+    }
 
     /* computation(forward) at line 5 */
     /* interval(0, 1) */
@@ -79,7 +89,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "masks.stn"
                 s(i, j) = u(i, j, k);
-#line 83 "masks.c"
+#line 93 "masks.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -91,7 +101,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     column_sum += u(i, j, kk);
 #line 8 "masks.stn"
                 mask(i, j, 0) = column_sum > 0.0;
-#line 95 "masks.c"
+#line 105 "masks.c"
             }
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++) {
@@ -103,7 +113,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_max = fmax(column_max, u(i, j, kk));
 #line 9 "masks.stn"
                     mask_2(i, j, 0) = column_max > u(i, j, k) + 0.5;
-#line 107 "masks.c"
+#line 117 "masks.c"
                 }
             }
         for (int64_t i = 0; i < ni; i++)
@@ -111,13 +121,16 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_2(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) + u(i, j, k);
-#line 115 "masks.c"
+#line 125 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
-                if (mask(i, j, 0) && !mask_2(i, j, 0))
+                mask_3(i, j, 0) = mask(i, j, 0) && !mask_2(i, j, 0);
+        for (int64_t i = 0; i < ni; i++)
+            for (int64_t j = 0; j < nj; j++)
+                if (mask_3(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) - u(i, j, k);
-#line 121 "masks.c"
+#line 134 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (!mask(i, j, 0)) {
@@ -127,16 +140,18 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_min = fmin(column_min, u(i, j, kk));
 #line 11 "masks.stn"
                     s(i, j) = column_min * s(i, j);
-#line 131 "masks.c"
+#line 144 "masks.c"
                 }
     }
 
 done:
     gt_release(mask_storage);
     gt_release(mask_2_storage);
+    gt_release(mask_3_storage);
     return rc;
 #undef u
 #undef s
 #undef mask
 #undef mask_2
+#undef mask_3
 }
