@@ -24,7 +24,7 @@ for s in hdiff jacobi3d; do
         -gencode arch=compute_90,code=sm_90 -I"$root/runtime/include" -I"$work" \
         -o "$work/$s.o" "$work/$s.cu" || { echo "bench-gpu: $s does not build"; exit 1; }
 done
-$CC -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+$CC -std=c11 -O2 -Wall -Wextra -Werror ${SANFLAGS:-} -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
     -I"$cuda_home/include" -I"$root/bench" -I"$work" -o "$work/gpu_bench" "$root/bench/gpu_bench.c" \
     "$work/hdiff.o" "$work/jacobi3d.o" "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" \
     -L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcudart -lstdc++ -lm ||

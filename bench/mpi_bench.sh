@@ -21,7 +21,7 @@ omplib=$(ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so 2>
 OMPLIBS="-fopenmp"
 [ -n "$omplib" ] && OMPLIBS="-L$(dirname "$omplib") -Wl,-rpath,$(dirname "$omplib") -lomp"
 "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" &&
-$CC -std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L $("$MPICC" --showme:compile) \
+$CC -std=c11 -O3 -march=native -fopenmp ${SANFLAGS:-} -D_POSIX_C_SOURCE=200809L $("$MPICC" --showme:compile) \
     -I"$root/runtime/include" -I"$root/bench" -I"$work" -o "$work/mpi_bench" "$root/bench/mpi_bench.c" \
     "$work/hdiff.c" "$BUILD/lib/libgtrt-mpi.a" "$BUILD/lib/libgtrt.a" \
     $("$MPICC" --showme:link) $OMPLIBS -lm || exit 1
