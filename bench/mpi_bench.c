@@ -3,8 +3,9 @@
  *
  * A global domain of 512 x 512 x 32 doubles, decomposed by gt_mpi_decompose (grid chosen),
  * halo 2; each step is one gt_mpi_call of hdiff (gtcc -b openmp), blocking or overlapped,
- * after 3 warm-up steps. Per step the slowest rank's exchange time (for the overlapped
- * form: the wait in gt_halo_exchange_end after the inner box) and compute time, and the
+ * after 3 warm-up steps. Per step the slowest rank's exchange time (posting the messages,
+ * then waiting for them: for the overlapped form the wait after the inner box) and compute
+ * time, and the
  * step's wall time (MPI_Barrier before, timed to the last rank's return); printed as
  * medians over STEPS steps. */
 #include <stdio.h>

@@ -921,7 +921,6 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     Out *o = u->o;
     Arena *a = u->c->arena;
     const EmitStencil *es = u->es;
-    const IrStencil *st = u->st;
     const char *range[4];
     unit_range(u, kind, comp, iv, k, range);
     if (kind == UNIT_GROUP) {   /* blocks over the domain */
@@ -943,13 +942,15 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
               CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
     const char *lev = kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi);
     int n = u->nunits++;
-    /* the variant the storages allow (the host decided once per call) */
-    static const char *const tests[3] = {"if (%s && %s)", "else if (%s)", "else"};
+    /* the variant the storages allow (the host decided once per call; the
+     * shared strides imply 32-bit indices) */
+    static const char *const tests[3] = {"if (%s)", "else if (%s)", "else"};
     static const char *const kernels[3] = {"%s", "%s<int32_t>", "%s<int64_t>"};
+    const char *const conds[3] = {u->shared, u->index32, ""};
     emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s) {", klo, khi);
     o->indent++;
     for (int v = 0; v < 3; v++) {
-        emit_line(o, tests[v], u->index32, u->shared);
+        emit_line(o, tests[v], conds[v]);
         emit_begin_line(o);
         emit_text(o, "    GT_LAUNCH(");
         emit_text(o, kernels[v], variant_name(u, v ? 'k' : 's', n));
@@ -960,7 +961,6 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     }
     close_block(o);
     close_block(o);
-    (void)es, (void)st;
 }
 
 

@@ -57,8 +57,8 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body,
    [1] gt_kN<int32_t>, [2] gt_kN<int64_t> */
 extern long gt_simt_variants[3];
 
-/* launches made so far, threads run and shuffles made (for tests and counts) */
-extern long gt_simt_launches, gt_simt_threads, gt_simt_shuffles;
+/* launches made so far, and threads run (for tests and counts) */
+extern long gt_simt_launches, gt_simt_threads;
 
 /* Global memory: every element a kernel reads (GT_LD) or writes (GT_ST) is checked to lie
    inside one device allocation (when the host of the emulator gives gt_device_contains)

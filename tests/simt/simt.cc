@@ -17,7 +17,7 @@
 #include "gt_simt.h"
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
-long gt_simt_launches, gt_simt_threads, gt_simt_shuffles, gt_simt_variants[3];
+long gt_simt_launches, gt_simt_threads, gt_simt_variants[3];
 long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
 
 /* Given by the program hosting the emulator (the differential driver's fake device):
@@ -150,7 +150,6 @@ void gt_simt_shuffle(unsigned mask, const void *value, void *out, size_t size, u
                 mask, size, n);
         abort();
     }
-    gt_simt_shuffles++;
     memcpy(&shuffle_slots[(size_t)me * 8], value, size);
     warp_barrier();
     long lane = me % 32, from = lane + (long)delta < 32 ? me + (long)delta : me;

@@ -87,8 +87,9 @@ int gt_halo_exchange_end(gt_exchange *);
    travel, the exchange finished, and the four strips around the inner box computed: each
    part by call() on the storages with their interiors moved to the part (their halos
    widened for the call, then restored). The results are the same bits either way.
-   times (may be NULL): seconds spent [0] exchanging (waiting, for the overlapped form) and
-   [1] computing, on this rank. */
+   times (may be NULL): seconds spent [0] exchanging (posting the messages, packing
+   included, and waiting for them: for the overlapped form the wait after the inner box)
+   and [1] computing, on this rank. */
 typedef int gt_mpi_stencil_fn(void *ctx, const gt_domain *domain);
 int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
                 const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
