@@ -80,6 +80,14 @@ struct EmitStencil {
     const char **acc;         /* out scalars: the local accumulator */
     const char *domain, *size, *ni, *nj, *nk, *args, *offsets, *bound, *rc;
     const char *bind;         /* the runtime's binding call: gt__bind, or gt__bind_device */
+    /* where the domain lies in the global domain (gt__place, language.md section 10.7) */
+    const char *place;        /* the gt_place local */
+    bool placed;              /* the code reads its bounds or origin (boundary conditions
+                                 along I or J, index(i), index(j)): the locals below */
+    const char *lo[NAXES], *hi[NAXES];  /* the global domain [lo, hi) in positions of the
+                                 domain along I and J; "0" and nk along K */
+    const char *wrap[2];      /* periodic bcs wrap within the domain (1) or read the halo */
+    const char *origin[2];    /* index(i), index(j) of the domain's first point */
     bool cxx;                 /* the source is C++ (CUDA): void pointers are cast */
     const char *index_type;   /* the type of the levels the kit loops over (NULL: int64_t;
                                  the cuda backend's kernels: their index type) */
@@ -126,6 +134,11 @@ void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e);
 
 /* The C variable holding the domain size along axis: ni, nj or nk. */
 const char *emit_size_name(const EmitStencil *es, int axis);
+/* Where reads that reach reach points below (above) a point stay inside the global
+ * domain along axis: the point at "lo_i + reach" or above (below "hi_i - reach"); along
+ * K the domain's own edges "reach" and "nk - reach". The edge tests of boundary slabs. */
+const char *emit_edge_lo(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
+const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
 
 /* A read of field f at offset off from the point idx (boundary conditions:
  * language.md section 7). The one place where reads are remapped: a backend

@@ -189,6 +189,15 @@ void emit_info(Out *o, const EmitStencil *es)
         for (int a = 0; a < NAXES; a++)
             emit_text(o, "%s{%" PRId64 ", %" PRId64 "}", a ? ", " : "", fd->halo[a][0],
                       fd->halo[a][1]);
+        emit_text(o, "}, {");
+        for (int a = 0; a < NAXES; a++)
+            emit_text(o, "%s{%" PRId64 ", %" PRId64 "}", a ? ", " : "", fd->reach[a][0],
+                      fd->reach[a][1]);
+        emit_text(o, "}, {");
+        static const char *const bc_enum[] = {"-1", "GT_BC_PERIODIC", "GT_BC_DIRICHLET",
+                                              "GT_BC_NEUMANN", "GT_BC_MIRROR"};
+        for (int a = 0; a < NAXES; a++)
+            emit_text(o, "%s%s", a ? ", " : "", bc_enum[fd->bc[a].kind]);
         emit_text(o, "}},");
         emit_end_line(o);
     }
@@ -248,6 +257,25 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
                      "along K; its intervals need %" PRId64 " or more\", (long long)%s);",
                   st->name, st->min_nk, es->nk);
     }
+    /* where the domain lies: the whole global domain, or a part of a distributed call
+       (which first calls the stencil only to check it: 1) */
+    emit_line(o, "gt_place %s;", es->place);
+    emit_line(o, "%s = gt__place(&%s, %s, %s, &%s);", es->rc, es->info, es->args, es->size,
+              es->place);
+    emit_line(o, "if (%s != 0)", es->rc);
+    emit_line(o, "    return %s < 0 ? %s : 0;", es->rc, es->rc);
+    if (es->placed) {
+        emit_line(o, "const int64_t %s = %s.lo[0], %s = %s.hi[0], %s = %s.lo[1], %s = %s.hi[1];",
+                  es->lo[0], es->place, es->hi[0], es->place, es->lo[1], es->place, es->hi[1],
+                  es->place);
+        emit_line(o, "const int64_t %s = %s.origin[0], %s = %s.origin[1];", es->origin[0],
+                  es->place, es->origin[1], es->place);
+        emit_line(o, "const int %s = %s.wrap[0], %s = %s.wrap[1];", es->wrap[0], es->place,
+                  es->wrap[1], es->place);
+        emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; "
+                     "(void)%s;", es->lo[0], es->hi[0], es->lo[1], es->hi[1], es->origin[0],
+                  es->origin[1], es->wrap[0], es->wrap[1]);
+    }
 }
 
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix)
@@ -260,38 +288,48 @@ const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suf
     return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
 }
 
+/* The reduction that writes out scalar sc (it decides its identity). */
+static RedOp scalar_op(const IrStencil *st, const IrScalar *sc)
+{
+    RedOp op = RED_SUM;
+    for (int c = 0; c < st->computations.len; c++)
+        for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
+            const IrInterval *iv = st->computations.items[c]->intervals.items[i];
+            for (int k = 0; k < iv->stmts.len; k++)
+                if (iv->stmts.items[k]->kind == IR_REDUCE && iv->stmts.items[k]->reduce.dst == sc)
+                    op = iv->stmts.items[k]->reduce.op;
+        }
+    return op;
+}
+
 void emit_scalar_accumulators(Out *o, const EmitStencil *es)
 {
     const IrStencil *st = es->st;
     for (int s = 0; s < st->scalars.len; s++) {
         const IrScalar *sc = st->scalars.items[s];
-        if (!sc->is_output)
-            continue;
-        RedOp op = RED_SUM;
-        /* the reduction writing it decides its identity */
-        for (int c = 0; c < st->computations.len; c++)
-            for (int i = 0; i < st->computations.items[c]->intervals.len; i++) {
-                const IrInterval *iv = st->computations.items[c]->intervals.items[i];
-                for (int k = 0; k < iv->stmts.len; k++)
-                    if (iv->stmts.items[k]->kind == IR_REDUCE &&
-                        iv->stmts.items[k]->reduce.dst == sc)
-                        op = iv->stmts.items[k]->reduce.op;
-            }
-        emit_red_local(o, op, sc->type, es->acc[s]);
+        if (sc->is_output)
+            emit_red_local(o, scalar_op(st, sc), sc->type, es->acc[s]);
     }
 }
 
 void emit_scalar_results(Out *o, const EmitStencil *es)
 {
     const IrStencil *st = es->st;
-    bool any_out = false;
-    for (int s = 0; s < st->scalars.len; s++)
-        if (st->scalars.items[s]->is_output) {
-            if (!any_out)
-                emit_blank(o);
-            any_out = true;
-            emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
-        }
+    int slot = 0;
+    for (int s = 0; s < st->scalars.len; s++) {
+        const IrScalar *sc = st->scalars.items[s];
+        if (!sc->is_output)
+            continue;
+        if (slot == 0)
+            emit_blank(o);
+        emit_line(o, "*%s = %s;", es->scalar[s], es->acc[s]);
+        /* a distributed call combines the parts' and ranks' values */
+        RedOp op = scalar_op(st, sc);
+        emit_line(o, "gt__place_result(&%s, %d, %d, %s, %s);", es->place, slot,
+                  op == RED_SUM ? 0 : op == RED_MIN ? 1 : 2, emit_dtype(sc->type),
+                  es->scalar[s]);
+        slot++;
+    }
 }
 
 void emit_temp_halo(Out *o, unsigned axes, const int64_t h[NAXES][2])

@@ -225,6 +225,13 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
     const char *t = sets ? "int32_t" : "gt_idx";
     o->indent += 2;
     emit_line(o, "const %s %s, const %s %s, const %s %s,", t, es->ni, t, es->nj, t, es->nk);
+    if (es->placed) {
+        /* the place: bounds (clipped to +-2^30: they fit int32_t), origin, wrap */
+        emit_line(o, "const %s %s, const %s %s, const %s %s, const %s %s,", t, es->lo[0], t,
+                  es->hi[0], t, es->lo[1], t, es->hi[1]);
+        emit_line(o, "const %s %s, const %s %s, const int %s, const int %s,", t, es->origin[0],
+                  t, es->origin[1], es->wrap[0], es->wrap[1]);
+    }
     emit_line(o, "const %s ilo, const %s ihi, const %s jlo, const %s jhi,", t, t, t, t);
     emit_begin_line(o);
     if (kind == UNIT_LEVEL)
@@ -274,7 +281,11 @@ static void kernel_args(Cuda *u, const char *klev, bool sets, bool expand)
     Out *o = u->o;
     const EmitStencil *es = u->es;
     const IrStencil *st = u->st;
-    emit_text(o, "%s, %s, %s, ilo, ihi, jlo, jhi, %s", es->ni, es->nj, es->nk, klev);
+    emit_text(o, "%s, %s, %s, ", es->ni, es->nj, es->nk);
+    if (es->placed)
+        emit_text(o, "%s, %s, %s, %s, %s, %s, %s, %s, ", es->lo[0], es->hi[0], es->lo[1],
+                  es->hi[1], es->origin[0], es->origin[1], es->wrap[0], es->wrap[1]);
+    emit_text(o, "ilo, ihi, jlo, jhi, %s", klev);
     for (int f = 0; f < st->fields.len; f++) {
         if (!u->used[f] || !is_array(st->fields.items[f]))
             continue;
@@ -420,9 +431,9 @@ static const char *point_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
             continue;
-        const char *t = arena_printf(a, "%s < %" PRId64 " || %s >= %s", var[ax], -reach.lo[ax],
-                                     var[ax], emit_offset(a, emit_size_name(u->es, ax),
-                                                          -reach.hi[ax]));
+        const char *t = arena_printf(a, "%s < %s || %s >= %s", var[ax],
+                                     emit_edge_lo(a, u->es, ax, -reach.lo[ax]), var[ax],
+                                     emit_edge_hi(a, u->es, ax, reach.hi[ax]));
         test = test ? arena_printf(a, "%s || %s", test, t) : t;
     }
     return test;
@@ -595,9 +606,9 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
             continue;
-        const char *t = arena_printf(a, "%s < %" PRId64 " || %s > %s", lo[ax], -reach.lo[ax],
-                                     hi[ax], emit_offset(a, emit_size_name(u->es, ax),
-                                                         -reach.hi[ax]));
+        const char *t = arena_printf(a, "%s < %s || %s > %s", lo[ax],
+                                     emit_edge_lo(a, u->es, ax, -reach.lo[ax]), hi[ax],
+                                     emit_edge_hi(a, u->es, ax, reach.hi[ax]));
         test = test ? arena_printf(a, "%s || %s", test, t) : t;
     }
     return test;
@@ -803,6 +814,10 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     kernel_params(u, kind, false);
     emit_line(o, "{");
     o->indent++;
+    if (u->es->placed)
+        emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; "
+                     "(void)%s;", u->es->lo[0], u->es->hi[0], u->es->lo[1], u->es->hi[1],
+                  u->es->origin[0], u->es->origin[1], u->es->wrap[0], u->es->wrap[1]);
     u->es->index_type = "gt_idx";
     write_body(u, kind, comp, iv, k);
     u->es->index_type = NULL;

@@ -225,12 +225,18 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         emit_text(o, ")");
         break;
     }
-    case IR_INDEX:
+    case IR_INDEX: {
+        /* global positions along I and J (the place's origin) */
+        const char *p = e->index_axis == AXIS_K
+                            ? cx->idx[AXIS_K]
+                            : arena_printf(cx->es->arena, "(%s + %s)", cx->idx[e->index_axis],
+                                           cx->es->origin[e->index_axis]);
         if (e->type == TY_INT)
-            emit_text(o, "(int32_t)%s", cx->idx[e->index_axis]);
+            emit_text(o, "(int32_t)%s", p);
         else
-            emit_text(o, "%s", cx->idx[e->index_axis]);
+            emit_text(o, "%s", p);
         break;
+    }
     case IR_CAST:
         emit_text(o, "(%s)", emit_c_type(e->type));
         expr_at(o, cx, e->cast.a,
@@ -249,6 +255,17 @@ const char *emit_size_name(const EmitStencil *es, int axis)
 {
     const char *names[NAXES] = {es->ni, es->nj, es->nk};
     return names[axis];
+}
+
+const char *emit_edge_lo(Arena *arena, const EmitStencil *es, int axis, int64_t reach)
+{
+    return axis == AXIS_K ? arena_printf(arena, "%" PRId64, reach)
+                          : emit_offset(arena, es->lo[axis], reach);
+}
+
+const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t reach)
+{
+    return emit_offset(arena, es->hi[axis], -reach);
 }
 
 EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
@@ -275,14 +292,28 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
         if (bc == BC_NONE || !remap[a])
             continue;
         const char *n = emit_size_name(es, a);
+        /* along I and J against the global domain's edges (gt_place: the domain's
+         * own in a single process); along K, which is never split, the domain's */
+        const char *lohi = a == AXIS_K ? NULL
+                                       : arena_printf(arena, "%s, %s", es->lo[a], es->hi[a]);
         switch (bc) {
-        case BC_PERIODIC: r.pos[a] = arena_printf(arena, "gt_periodic(%s, %s)", p, n); break;
-        case BC_NEUMANN: r.pos[a] = arena_printf(arena, "gt_clamp(%s, %s)", p, n); break;
-        case BC_MIRROR: r.pos[a] = arena_printf(arena, "gt_mirror(%s, %s)", p, n); break;
+        case BC_PERIODIC:
+            r.pos[a] = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s)", p, n, es->wrap[a])
+                            : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
+            break;
+        case BC_NEUMANN:
+            r.pos[a] = lohi ? arena_printf(arena, "gt_clamp_at(%s, %s)", p, lohi)
+                            : arena_printf(arena, "gt_clamp(%s, %s)", p, n);
+            break;
+        case BC_MIRROR:
+            r.pos[a] = lohi ? arena_printf(arena, "gt_mirror_at(%s, %s)", p, lohi)
+                            : arena_printf(arena, "gt_mirror(%s, %s)", p, n);
+            break;
         case BC_DIRICHLET: {
             /* outside along this axis: the constant, whatever the other axes
              * say; inside: the element itself along this axis */
-            const char *test = arena_printf(arena, "gt_outside(%s, %s)", p, n);
+            const char *test = lohi ? arena_printf(arena, "gt_outside_at(%s, %s)", p, lohi)
+                                    : arena_printf(arena, "gt_outside(%s, %s)", p, n);
             r.dirichlet = r.dirichlet ? arena_printf(arena, "%s || %s", r.dirichlet, test) : test;
             r.value = f->bc[a].value;
             break;

@@ -119,6 +119,58 @@ void emit_take(Arena *arena, NameSet *set, const char *name)
     vec_push(arena, &set->list, name);
 }
 
+/* Does e read index(i) or index(j)? */
+static bool reads_ij_index(const IrExpr *e)
+{
+    if (e->kind == IR_INDEX && e->index_axis != AXIS_K)
+        return true;
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    for (int i = 0; i < n; i++)
+        if (reads_ij_index(sub[i]))
+            return true;
+    return false;
+}
+
+static bool stmts_read_ij_index(const IrStmtVec *v)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *x = v->items[i];
+        switch (x->kind) {
+        case IR_ASSIGN:
+            if (reads_ij_index(x->assign.value))
+                return true;
+            break;
+        case IR_REDUCE:
+            if (reads_ij_index(x->reduce.value))
+                return true;
+            break;
+        case IR_IF:
+            if (reads_ij_index(x->iff.cond) || stmts_read_ij_index(&x->iff.then) ||
+                stmts_read_ij_index(&x->iff.els))
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
+/* Does the code of st need the place's bounds or origin (EmitStencil.placed)? */
+static bool uses_place(const IrStencil *st)
+{
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind == IR_PARAM_FIELD && fd->is_read &&
+            (fd->bc[AXIS_I].kind != BC_NONE || fd->bc[AXIS_J].kind != BC_NONE))
+            return true;
+    }
+    for (int c = 0; c < st->computations.len; c++)
+        for (int i = 0; i < st->computations.items[c]->intervals.len; i++)
+            if (stmts_read_ij_index(&st->computations.items[c]->intervals.items[i]->stmts))
+                return true;
+    return false;
+}
+
 /* want, or want_2, want_3, ...: the first not in set; takes it. */
 static const char *take_unique(Arena *arena, NameSet *set, const char *want)
 {
@@ -201,6 +253,18 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
     es->bound = emit_unique(arena, &es->names, "bound");
     es->rc = emit_unique(arena, &es->names, "rc");
     es->bind = "gt__bind";
+    es->place = emit_unique(arena, &es->names, "place");
+    es->placed = uses_place(st);
+    static const char *const want[2][4] = {{"lo_i", "hi_i", "wrap_i", "origin_i"},
+                                           {"lo_j", "hi_j", "wrap_j", "origin_j"}};
+    for (int a = 0; a < 2; a++) {
+        es->lo[a] = emit_unique(arena, &es->names, want[a][0]);
+        es->hi[a] = emit_unique(arena, &es->names, want[a][1]);
+        es->wrap[a] = emit_unique(arena, &es->names, want[a][2]);
+        es->origin[a] = emit_unique(arena, &es->names, want[a][3]);
+    }
+    es->lo[AXIS_K] = "0";
+    es->hi[AXIS_K] = es->nk;
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
         es->data[f] = emit_unique(arena, &es->names, arena_printf(arena, "%s_p", es->field[f]));

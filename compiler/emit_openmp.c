@@ -277,7 +277,6 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     Out *o = m->o;
     Arena *arena = m->c->arena;
     PlanReach reach = plan_kernel_reach(iv, k);
-    const char *ni = m->es->ni, *nj = m->es->nj, *nk = m->es->nk;
     emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
               k->first + k->count - 1, iv->stmts.items[k->first]->loc.line,
               iv->stmts.items[k->first + k->count - 1]->loc.line);
@@ -305,11 +304,13 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     /* the rows that may read outside along J or K */
     const char *row_safe = NULL;
     if (reach.has[AXIS_J])
-        row_safe = arena_printf(arena, "j < %" PRId64 " || j >= %s", -reach.lo[AXIS_J],
-                                plus(arena, nj, -reach.hi[AXIS_J]));
+        row_safe = arena_printf(arena, "j < %s || j >= %s",
+                                emit_edge_lo(arena, m->es, AXIS_J, -reach.lo[AXIS_J]),
+                                emit_edge_hi(arena, m->es, AXIS_J, reach.hi[AXIS_J]));
     if (reach.has[AXIS_K]) {
-        const char *t = arena_printf(arena, "%s < %" PRId64 " || %s >= %s", kvar,
-                                     -reach.lo[AXIS_K], kvar, plus(arena, nk, -reach.hi[AXIS_K]));
+        const char *t = arena_printf(arena, "%s < %s || %s >= %s", kvar,
+                                     emit_edge_lo(arena, m->es, AXIS_K, -reach.lo[AXIS_K]), kvar,
+                                     emit_edge_hi(arena, m->es, AXIS_K, reach.hi[AXIS_K]));
         row_safe = row_safe ? arena_printf(arena, "%s || %s", row_safe, t) : t;
     }
     if (row_safe || reach.has[AXIS_I]) {
@@ -320,10 +321,10 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
         if (reach.has[AXIS_I]) {
             /* max(ilo, -lo) and min(ihi, ni - hi), folded when both are the
              * same text (clang warns of a tautological comparison) */
-            const char *lim = arena_printf(arena, "%" PRId64, -reach.lo[AXIS_I]);
+            const char *lim = emit_edge_lo(arena, m->es, AXIS_I, -reach.lo[AXIS_I]);
             if (strcmp(r.ilo, lim) != 0)
                 lo_in = arena_printf(arena, "(%s > %s ? %s : %s)", r.ilo, lim, r.ilo, lim);
-            lim = plus(arena, ni, -reach.hi[AXIS_I]);
+            lim = emit_edge_hi(arena, m->es, AXIS_I, reach.hi[AXIS_I]);
             if (strcmp(r.ihi, lim) != 0)
                 hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, lim, r.ihi, lim);
         }
@@ -710,9 +711,9 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
     for (int a = 0; a < NAXES; a++) {
         if (!reach.has[a])
             continue;
-        const char *t = arena_printf(arena, "%s < %" PRId64 " || %s >= %s", idx[a],
-                                     -reach.lo[a], idx[a],
-                                     plus(arena, emit_size_name(m->es, a), -reach.hi[a]));
+        const char *t = arena_printf(arena, "%s < %s || %s >= %s", idx[a],
+                                     emit_edge_lo(arena, m->es, a, -reach.lo[a]), idx[a],
+                                     emit_edge_hi(arena, m->es, a, reach.hi[a]));
         slab = slab ? arena_printf(arena, "%s || %s", slab, t) : t;
     }
     emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,

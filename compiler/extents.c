@@ -287,6 +287,13 @@ static void finish(Ext *x)
                 f->halo[AXIS_K][0] = x->khalo[f->id][0];
                 f->halo[AXIS_K][1] = x->khalo[f->id][1];
             }
+            for (int ax = 0; ax < NAXES; ax++) {
+                bool along = f->axes & (1u << ax);
+                f->reach[ax][0] = !along ? 0 : ax == AXIS_K ? x->khalo[f->id][0]
+                                                            : -f->extent.r[ax].lo;
+                f->reach[ax][1] = !along ? 0 : ax == AXIS_K ? x->khalo[f->id][1]
+                                                            : f->extent.r[ax].hi;
+            }
         } else {
             f->extent = x->demand[f->id];
             f->is_read = x->live[f->id];

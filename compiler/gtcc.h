@@ -445,6 +445,10 @@ struct IrField {
     /* Parameters: the halo a storage must have, per axis I, J, K, lower and
      * upper, both >= 0 (0 along an axis with a boundary condition). */
     int64_t halo[NAXES][2];
+    /* Parameters: how far reads reach beyond the domain, per axis and side, whether a
+     * boundary condition applies or not (what a distributed call exchanges; S_info's
+     * reach); halo where none applies. */
+    int64_t reach[NAXES][2];
     struct {
         BcKind kind;          /* BC_NONE if the axis has no boundary condition */
         double value;         /* dirichlet constant */

@@ -282,4 +282,44 @@ size_t gt__pool_trim(void);
 void gt__pool_set_cap(size_t bytes);
 size_t gt__pool_free_bytes(size_t *nblocks);
 
+typedef int64_t gt_halo_widths_[2][2]; /* gt_mpi.h's gt_halo_widths */
+
+/* ---- place.c: where a stencil call's domain lies (gt__place) ------------------------------ */
+
+/* An out scalar of a distributed call: its combined value so far. */
+typedef struct {
+    int op;                 /* 0 sum, 1 min, 2 max */
+    gt_dtype dtype;
+    void *result;           /* where the stencil wrote it */
+    union { double d; float f; int32_t i; bool b; } value;
+    int set;                /* a part has given a value */
+} gt__reduction;
+
+/* The state of a distributed call (gt_mpi_call) while it runs, current for the calling
+   thread between gt__where_set(w) and gt__where_set(NULL). */
+typedef struct {
+    int check;                      /* the checking call: gt__place returns 1 */
+    int rank;                       /* for messages */
+    int64_t origin[2], global[2];   /* the part's first point (global); the global size */
+    int64_t size[2];                /* the part's size: the domain the stencil must get */
+    int wrap[2];                    /* the decomposition is periodic along the axis */
+    int internal[2][2];             /* [axis][lower, upper]: the rank's box borders another
+                                       box there (or wraps): its halo comes from the exchange */
+    int n;                          /* storages exchanged */
+    gt_storage *const *storages;
+    const gt_halo_widths_ *widths;  /* per storage: the widths exchanged */
+    gt_halo_widths_ *needed;        /* per storage: the widest reach of the fields bound to
+                                       it, filled by the checking call */
+    const char **needed_by;         /* per storage: the field that needs the most */
+    int calls;                      /* gt__place calls seen */
+    gt__reduction *red;             /* the out scalars, by slot */
+    int nred, cap;
+    int red_error;                  /* 0, or GT_ENOMEM when red could not grow */
+} gt__where;
+
+/* Makes w the calling thread's distributed call (NULL: none). */
+void gt__where_set(gt__where *w);
+/* Combines value (of the reduction's dtype) into r: sum, fmin/fmax, min/max, and/or. */
+void gt__reduction_combine(gt__reduction *r, const void *value);
+
 #endif /* GT_RT_H */

@@ -21,6 +21,13 @@
 #include "hdiff.h"
 #include "jacobi3d.h"
 #include "tridiagonal.h"
+#include "edges.h"
+/* the same stencil from the naive backend (built with these names) */
+#define edges edges_naive
+#define edges_info edges_naive_info
+#include "edges_naive.h"
+#undef edges
+#undef edges_info
 
 static int rank, nproc, failures;
 
@@ -52,18 +59,19 @@ static void fill(gt_storage *s, int f, const int64_t off[3], const int64_t globa
                 int64_t g[3] = {i - h[0][0] + off[0], j - h[1][0] + off[1], k - h[2][0]};
                 bool in_box = i >= h[0][0] && i < shape[0] - h[0][1] && j >= h[1][0] &&
                               j < shape[1] - h[1][1];
-                bool in_global = true;
+                bool exchanged = true;   /* inside the domain, or wrapped around */
                 for (int a = 0; a < 2; a++) {
                     if (g[a] >= 0 && g[a] < global[a])
                         continue;
-                    in_global = false;
                     if (periodic[a])
                         g[a] = wrap(g[a], global[a]);
+                    else
+                        exchanged = false;
                 }
                 double v = input(f, g[0], g[1], g[2]);
-                /* inside the domain but another rank's, or wrapped around a periodic axis
-                   split over several ranks: only the exchange may fill it */
-                if (internal_nan && !in_box && (in_global || periodic[0] || periodic[1]))
+                /* inside the domain but another rank's, or wrapped around a periodic axis:
+                   only the exchange may fill it */
+                if (internal_nan && !in_box && exchanged)
                     v = NAN;
                 p[i * st[0] + j * st[1] + k * st[2]] = v;
             }
@@ -102,12 +110,63 @@ static void interior(gt_storage *s, double *buf)
 {
     const int64_t *shape = gt_shape(s), *st = gt_strides(s);
     const int64_t (*h)[2] = gt_halo(s);
-    const double *p = gt_host(s, GT_READ);
+    const void *p = gt_host(s, GT_READ);
+    bool ints = gt_dtype_of(s) == GT_INT32;
     size_t at = 0;
     for (int64_t k = h[2][0]; k < shape[2] - h[2][1]; k++)
         for (int64_t j = h[1][0]; j < shape[1] - h[1][1]; j++)
-            for (int64_t i = h[0][0]; i < shape[0] - h[0][1]; i++)
-                buf[at++] = p[i * st[0] + j * st[1] + k * st[2]];
+            for (int64_t i = h[0][0]; i < shape[0] - h[0][1]; i++) {
+                int64_t e = i * st[0] + j * st[1] + k * st[2];
+                buf[at++] = ints ? (double)((const int32_t *)p)[e] : ((const double *)p)[e];
+            }
+}
+
+/* Gathers every rank's box of s (its interior) on rank 0 and compares it bit for bit with
+   ref, the single-process output over the global domain (I fastest): the first difference
+   and their count into why on rank 0 (left as it is when it already holds a reason). */
+static void gather_compare(gt_storage *s, const double *ref, const int64_t global[3],
+                           const int64_t off[3], const int64_t box[3], char *why, size_t len)
+{
+    size_t total = (size_t)(global[0] * global[1] * global[2]);
+    /* gather every rank's box and its interior on rank 0 */
+    int64_t mine[6] = {off[0], off[1], off[2], box[0], box[1], box[2]};
+    int64_t *boxes = malloc(sizeof *boxes * 6 * (size_t)nproc);
+    MPI_Gather(mine, 6, MPI_INT64_T, boxes, 6, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    size_t count = (size_t)(box[0] * box[1] * box[2]);
+    double *part = malloc(count * sizeof *part);
+    interior(s, part);
+    int *counts = malloc(sizeof *counts * (size_t)nproc), *displs = malloc(sizeof *displs * (size_t)nproc);
+    double *all = rank == 0 ? malloc(total * sizeof *all) : NULL;
+    if (rank == 0)
+        for (int r = 0, at = 0; r < nproc; r++) {
+            counts[r] = (int)(boxes[6 * r + 3] * boxes[6 * r + 4] * boxes[6 * r + 5]);
+            displs[r] = at;
+            at += counts[r];
+        }
+    MPI_Gatherv(part, (int)count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0 && !why[0]) {
+        long differ = 0;
+        for (int r = 0; r < nproc; r++) {
+            const int64_t *b = boxes + 6 * r;
+            size_t at = (size_t)displs[r];
+            for (int64_t k = 0; k < b[5]; k++)
+                for (int64_t j = 0; j < b[4]; j++)
+                    for (int64_t i = 0; i < b[3]; i++, at++) {
+                        size_t g = (size_t)((k * global[1] + b[1] + j) * global[0] + b[0] + i);
+                        if (memcmp(&all[at], &ref[g], sizeof(double)) != 0 && differ++ == 0)
+                            snprintf(why, len, "rank %d, global (%lld, %lld, %lld): %.17g, "
+                                     "single process %.17g", r, (long long)(b[0] + i),
+                                     (long long)(b[1] + j), (long long)k, all[at], ref[g]);
+                    }
+        }
+        if (differ)
+            snprintf(why + strlen(why), len - strlen(why), " (%ld elements differ)", differ);
+    }
+    free(all);
+    free(part);
+    free(boxes);
+    free(counts);
+    free(displs);
 }
 
 static void one_case(int which, const int64_t global[3], const int dims[2],
@@ -161,40 +220,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rc && !why[0])
         snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
-    /* gather every rank's box and its interior on rank 0 */
-    int64_t mine[6] = {off[0], off[1], off[2], box[0], box[1], box[2]};
-    int64_t *boxes = malloc(sizeof *boxes * 6 * (size_t)nproc);
-    MPI_Gather(mine, 6, MPI_INT64_T, boxes, 6, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    size_t count = (size_t)(box[0] * box[1] * box[2]);
-    double *part = malloc(count * sizeof *part);
-    interior(c.f[nf - 1], part);
-    int *counts = malloc(sizeof *counts * (size_t)nproc), *displs = malloc(sizeof *displs * (size_t)nproc);
-    double *all = rank == 0 ? malloc(total * sizeof *all) : NULL;
-    if (rank == 0)
-        for (int r = 0, at = 0; r < nproc; r++) {
-            counts[r] = (int)(boxes[6 * r + 3] * boxes[6 * r + 4] * boxes[6 * r + 5]);
-            displs[r] = at;
-            at += counts[r];
-        }
-    MPI_Gatherv(part, (int)count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rank == 0 && !why[0]) {
-        long differ = 0;
-        for (int r = 0; r < nproc; r++) {
-            const int64_t *b = boxes + 6 * r;
-            size_t at = (size_t)displs[r];
-            for (int64_t k = 0; k < b[5]; k++)
-                for (int64_t j = 0; j < b[4]; j++)
-                    for (int64_t i = 0; i < b[3]; i++, at++) {
-                        size_t g = (size_t)((k * global[1] + b[1] + j) * global[0] + b[0] + i);
-                        if (memcmp(&all[at], &ref[g], sizeof(double)) != 0 && differ++ == 0)
-                            snprintf(why, sizeof why, "rank %d, global (%lld, %lld, %lld): %.17g, "
-                                     "single process %.17g", r, (long long)(b[0] + i),
-                                     (long long)(b[1] + j), (long long)k, all[at], ref[g]);
-                    }
-        }
-        if (differ)
-            snprintf(why + strlen(why), sizeof why - strlen(why), " (%ld elements differ)", differ);
-    }
+    gather_compare(c.f[nf - 1], ref, global, off, box, why, sizeof why);
     int ok = !why[0] && !bad, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (rank == 0)
@@ -202,14 +228,233 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
                all_ok ? "" : why[0] ? why : "failed on another rank");
     failures += !all_ok;
     free(ref);
-    free(all);
-    free(part);
-    free(boxes);
-    free(counts);
-    free(displs);
     for (int f = 0; f < nf; f++)
         gt_release(c.f[f]);
     gt_mpi_decomp_release(d);
+}
+
+/* ---- edges.stn: boundary conditions, index() and out scalars ---------------------------- */
+
+enum { NE = 7 };   /* fields of edges: up, ud, un, um, w (inputs), res, at (outputs) */
+
+typedef struct {
+    int naive;
+    gt_storage *f[NE];
+    double r[4];   /* total, magnitude, lowest, highest */
+    int32_t n[2];  /* count, last */
+} Edges;
+
+static int run_edges(void *ctx, const gt_domain *dom)
+{
+    Edges *e = ctx;
+    gt_storage **f = e->f;
+    return (e->naive ? edges_naive : edges)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], &e->r[0],
+                                            &e->r[1], &e->r[2], &e->r[3], &e->n[0], &e->n[1],
+                                            dom);
+}
+
+static gt_storage *make_edges_field(const gt_decomp *d, const int64_t global[3], int f, int h)
+{
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = h;
+    if (d)
+        return gt_mpi_zeros(d, f == 6 ? GT_INT32 : GT_FLOAT64, "IJK", &o);
+    const int64_t shape[3] = {global[0] + 2 * h, global[1] + 2 * h, global[2]};
+    return gt_zeros(f == 6 ? GT_INT32 : GT_FLOAT64, "IJK", shape, &o);
+}
+
+/* edges through gt_mpi_call (widths: NULL, what the stencil reads) against one process:
+   the outputs and the min, max and int out scalars bit for bit, the sums within
+   1e-13 of the sum of magnitudes (their order of additions differs). */
+static void edges_case(int naive, const int64_t global[3], const int dims[2],
+                       const int periodic[2], bool overlap)
+{
+    char name[200], why[300] = "";
+    snprintf(name, sizeof name, "edges (%s) %lld x %lld x %lld, grid %s, periodic %s, %s",
+             naive ? "naive" : "openmp", (long long)global[0], (long long)global[1],
+             (long long)global[2], dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
+             periodic[1] ? "I and J" : "I", overlap ? "overlapped" : "blocking");
+    const int h = 4;
+    size_t total = (size_t)(global[0] * global[1] * global[2]);
+    double *ref[2] = {NULL, NULL};
+    Edges one = {naive, {NULL}, {0}, {0}};
+    if (rank == 0) {
+        const int64_t zero[3] = {0, 0, 0};
+        for (int f = 0; f < NE; f++) {
+            one.f[f] = make_edges_field(NULL, global, f, h);
+            if (f < 5)
+                fill(one.f[f], f, zero, global, periodic, false);
+        }
+        gt_domain dom = {{global[0], global[1], global[2]}};
+        if (run_edges(&one, &dom) != 0)
+            snprintf(why, sizeof why, "single process: %s", gt_last_error());
+        for (int o = 0; o < 2; o++) {
+            ref[o] = malloc(total * sizeof *ref[o]);
+            interior(one.f[5 + o], ref[o]);
+        }
+        for (int f = 0; f < NE; f++)
+            gt_release(one.f[f]);
+    }
+    MPI_Bcast(&one.r, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&one.n, 2, MPI_INT32_T, 0, MPI_COMM_WORLD);
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    Edges e = {naive, {NULL}, {-1, -1, -1, -1}, {-1, -1}};
+    for (int f = 0; f < NE; f++) {
+        e.f[f] = make_edges_field(d, global, f, h);
+        if (f < 5)
+            fill(e.f[f], f, off, global, periodic, true);
+    }
+    int rc = gt_mpi_call(d, e.f, NE, NULL, run_edges, &e, overlap, NULL);
+    int bad = rc != 0;
+    MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rc && !why[0])
+        snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
+    for (int o = 0; o < 2; o++)
+        gather_compare(e.f[5 + o], ref[o], global, off, box, why, sizeof why);
+    /* every rank holds the combined scalars */
+    if (!why[0]) {
+        double tol = 1e-13 * one.r[1];
+        for (int k = 0; k < 2 && !why[0]; k++)
+            if (!(fabs(e.r[k] - one.r[k]) <= tol))
+                snprintf(why, sizeof why, "rank %d: sum %d is %.17g, single process %.17g "
+                         "(tolerance %.3g)", rank, k, e.r[k], one.r[k], tol);
+        for (int k = 2; k < 4 && !why[0]; k++)
+            if (memcmp(&e.r[k], &one.r[k], sizeof(double)) != 0)
+                snprintf(why, sizeof why, "rank %d: %s is %.17g, single process %.17g", rank,
+                         k == 2 ? "min" : "max", e.r[k], one.r[k]);
+        for (int k = 0; k < 2 && !why[0]; k++)
+            if (e.n[k] != one.n[k])
+                snprintf(why, sizeof why, "rank %d: int %s is %d, single process %d", rank,
+                         k ? "max" : "sum", (int)e.n[k], (int)one.n[k]);
+    }
+    int ok = !why[0] && !bad, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    /* the first rank with a reason reports it */
+    int mine = ok ? nproc : rank, first = 0;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok && first < nproc && first != 0) {
+        if (rank == first)
+            MPI_Send(why, (int)sizeof why, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
+        if (rank == 0)
+            MPI_Recv(why, (int)sizeof why, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (rank == 0)
+        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
+               all_ok ? "" : why[0] ? why : "failed on another rank");
+    failures += !all_ok;
+    for (int o = 0; o < 2; o++)
+        free(ref[o]);
+    for (int f = 0; f < NE; f++)
+        gt_release(e.f[f]);
+    gt_mpi_decomp_release(d);
+}
+
+/* ---- the distributed call's errors: every rank fails alike, nothing is written --------- */
+
+typedef struct {
+    int mode;       /* 0 edges, 1 no stencil, 2 two stencils, 3 another domain */
+    Edges *e;
+} Bad;
+
+static int run_bad(void *ctx, const gt_domain *dom)
+{
+    Bad *b = ctx;
+    if (b->mode == 1)
+        return 0;
+    if (b->mode == 3) {
+        gt_domain other = *dom;
+        other.size[0] -= 1;
+        return run_edges(b->e, &other);
+    }
+    int rc = run_edges(b->e, dom);
+    return rc || b->mode != 2 ? rc : run_edges(b->e, dom);
+}
+
+/* Every element of s (double or int) to v. */
+static void set_all(gt_storage *s, double v)
+{
+    const int64_t *shape = gt_shape(s), *st = gt_strides(s);
+    void *p = gt_host(s, GT_WRITE);
+    for (int64_t k = 0; k < shape[2]; k++)
+        for (int64_t j = 0; j < shape[1]; j++)
+            for (int64_t i = 0; i < shape[0]; i++) {
+                int64_t e = i * st[0] + j * st[1] + k * st[2];
+                if (gt_dtype_of(s) == GT_INT32)
+                    ((int32_t *)p)[e] = (int32_t)v;
+                else
+                    ((double *)p)[e] = v;
+            }
+}
+
+static void error_case(const char *what, int want, int mode, const int periodic[2],
+                       int nstorages, int narrow, const char *expect)
+{
+    const int64_t global[3] = {23, 17, 2};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, periodic);
+    Edges e = {0, {NULL}, {-1, -1, -1, -1}, {-1, -1}};
+    int64_t off[3];
+    gt_mpi_box(d, off, NULL);
+    for (int f = 0; f < NE; f++) {
+        e.f[f] = make_edges_field(d, global, f, 4);
+        if (f < 5)
+            fill(e.f[f], f, off, global, periodic, true);
+    }
+    /* outputs hold 7 (res) and 7 (at), the halos of the inputs NaN where the exchange fills */
+    set_all(e.f[5], 7.0);
+    set_all(e.f[6], 7.0);
+    gt_halo_widths w[NE];
+    for (int f = 0; f < NE; f++)
+        gt_mpi_widths(&edges_info, f, w[f]);
+    if (narrow)
+        w[3][0][1] = 2;   /* um reads 4 above along I (periodic: an internal side) */
+    Bad b = {mode, &e};
+    int rc = gt_mpi_call(d, e.f, nstorages, w, run_bad, &b, 0, NULL);
+    char why[300] = "";
+    if (rc != want)
+        snprintf(why, sizeof why, "returned %d (%s), want %d", rc, gt_last_error(), want);
+    else if (!strstr(gt_last_error(), expect))
+        snprintf(why, sizeof why, "message \"%s\" lacks \"%s\"", gt_last_error(), expect);
+    int64_t box[3];
+    gt_mpi_box(d, NULL, box);
+    size_t count = (size_t)(box[0] * box[1] * box[2]);
+    double *out = malloc(count * sizeof *out);
+    for (int o = 5; o < NE; o++) {
+        interior(e.f[o], out);
+        for (size_t at = 0; at < count && !why[0]; at++)
+            if (out[at] != 7.0)
+                snprintf(why, sizeof why, "output %d was written: %g", o, out[at]);
+    }
+    free(out);
+    if (!why[0] && (e.r[0] != -1 || e.n[0] != -1))
+        snprintf(why, sizeof why, "an out scalar was written: %g, %d", e.r[0], (int)e.n[0]);
+    int ok = !why[0], all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s error: %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", what, nproc,
+               all_ok ? "" : ": ", all_ok ? "" : why[0] ? why : "failed on another rank");
+    failures += !all_ok;
+    for (int f = 0; f < NE; f++)
+        gt_release(e.f[f]);
+    gt_mpi_decomp_release(d);
+}
+
+static void error_cases(void)
+{
+    const int along_i[2] = {1, 0}, open[2] = {0, 0};
+    error_case("periodic bc along an axis the decomposition does not wrap", GT_EINVAL, 0, open,
+               NE, 0, "is not periodic along I");
+    error_case("the function calls no stencil", GT_EINVAL, 1, along_i, NE, 0,
+               "called 0 generated stencil(s)");
+    error_case("the function calls two stencils", GT_EINVAL, 2, along_i, NE, 0,
+               "called 2 generated stencil(s)");
+    error_case("the stencil gets another domain", GT_ESHAPE, 3, along_i, NE, 0,
+               "call the stencil with the domain gt_mpi_call gives");
+    error_case("widths narrower than the stencil reads", GT_EHALO, 0, along_i, NE, 1,
+               "but field 'um' of the stencil reads 4 there");
+    error_case("a storage read in its halo is not exchanged", GT_EINVAL, 0, along_i, 4, 0,
+               "is not among gt_mpi_call's storages");
 }
 
 int main(int argc, char **argv)
@@ -225,6 +470,15 @@ int main(int argc, char **argv)
             one_case(which, g1, NULL, periodic, ov);
             one_case(which, g2, (const int[2]){nproc, 1}, open, ov);
             one_case(which, g2, (const int[2]){1, nproc}, periodic, ov);
+        }
+    error_cases();
+    const int along_i[2] = {1, 0};
+    for (int naive = 0; naive < 2; naive++)
+        for (int ov = 0; ov < 2; ov++) {
+            edges_case(naive, g1, NULL, along_i, ov);
+            edges_case(naive, g1, NULL, periodic, ov);
+            edges_case(naive, g2, (const int[2]){nproc, 1}, along_i, ov);
+            edges_case(naive, g2, (const int[2]){1, nproc}, periodic, ov);
         }
     MPI_Finalize();
     return failures;

@@ -52,9 +52,16 @@ progs=check_mpi
 if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/jacobi3d.c" "$root/bench/stencils/jacobi3d.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/tridiagonal.c" "$root/bench/stencils/tridiagonal.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/edges.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b naive -o "$work/edges_naive.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
+       -Dedges=edges_naive -Dedges_info=edges_naive_info -c -o "$work/edges_naive.o" \
+       "$work/edges_naive.c" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
        $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" -o "$work/check_mpi_stencil" \
-       "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" "$BUILD/lib/libgtrt-mpi.a" \
+       "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
+       "$work/edges.c" "$work/edges_naive.o" \
+       "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"
 else

@@ -55,6 +55,34 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
 void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
                     const int64_t size[3], const int64_t halo[6], int64_t stride[3]);
 
+/* Where the compute domain lies in the global domain (language.md section 10.7): a single
+   process's call is the whole of it; a distributed call (gt_mpi_call, docs/mpi.md) runs the
+   stencil on a part of it. */
+typedef struct {
+    int64_t origin[2];  /* index(i), index(j) of the domain's first point */
+    int64_t lo[2], hi[2];   /* the global domain along I and J, [lo, hi), in positions of the
+                               compute domain (lo <= 0, hi >= its size), clipped to +-2^30:
+                               the edges where boundary conditions apply */
+    int wrap[2];        /* 1: a periodic boundary condition wraps within the domain; 0: it
+                           reads the halo, which a halo exchange filled */
+    void *distributed;  /* the distributed call's state (NULL for a single process) */
+} gt_place;
+
+/* Fills *place for a call of the stencil info over the domain size[3] (after gt__bind,
+   fields in parameter order): 0 to go on, 1 when the call must return 0 at once (a
+   distributed call checking its arguments first), or a GT_E... code with gt_last_error()
+   set: the domain is not the part the distributed call gives, a field reads further into
+   an internal edge's halo than was exchanged, a periodic bc along an axis the
+   decomposition does not wrap. */
+int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
+              gt_place *place);
+
+/* The out scalar number slot (in parameter order among the out scalars) of a call: op 0
+   sum, 1 min, 2 max, of dtype, the value the call wrote at result. A distributed call
+   combines the values of its parts and ranks and writes the total there; nothing for a
+   single process. */
+void gt__place_result(const gt_place *place, int slot, int op, gt_dtype dtype, void *result);
+
 /* ---- for the code of device backends (cuda) ----------------------------------------------- */
 
 /* gt__bind, but the fields bound on the device: inputs whose host side is newer are uploaded
@@ -93,7 +121,9 @@ int gt__device_wait(const char *what);
      gt_periodic  periodic: p + n below the domain, p - n above (any distance: p modulo n)
      gt_clamp     neumann: the nearest point of the domain (zero gradient)
      gt_mirror    mirror: -p - 1 below the domain, 2n - p - 1 above
-     gt_outside   dirichlet: true where the constant replaces the field */
+     gt_outside   dirichlet: true where the constant replaces the field
+   and their forms against a gt_place's bounds (gt_periodic_at, gt_clamp_at, gt_mirror_at,
+   gt_outside_at), which the generated code uses along I and J. */
 #define GT_REMAP_FUNCTIONS(T)                                                                \
     GT_HD static inline T gt_periodic(T p, T n)                                             \
     {                                                                                        \
@@ -105,7 +135,19 @@ int gt__device_wait(const char *what);
     {                                                                                        \
         return p < 0 ? -p - 1 : p >= n ? 2 * n - p - 1 : p;                                  \
     }                                                                                        \
-    GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }
+    GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }               \
+    /* the same along I and J, against the global domain [lo, hi) of a gt_place; a       */  \
+    /* periodic axis whose halo an exchange filled (wrap 0) reads it                     */  \
+    GT_HD static inline T gt_periodic_at(T p, T n, int wrap) { return wrap ? gt_periodic(p, n) : p; } \
+    GT_HD static inline T gt_clamp_at(T p, T lo, T hi)                                      \
+    {                                                                                        \
+        return p < lo ? lo : p >= hi ? hi - 1 : p;                                           \
+    }                                                                                        \
+    GT_HD static inline T gt_mirror_at(T p, T lo, T hi)                                     \
+    {                                                                                        \
+        return p < lo ? 2 * lo - p - 1 : p >= hi ? 2 * hi - p - 1 : p;                       \
+    }                                                                                        \
+    GT_HD static inline bool gt_outside_at(T p, T lo, T hi) { return p < lo || p >= hi; }
 GT_REMAP_FUNCTIONS(int64_t)
 
 /* min and max of ints (float and double use fmin and fmax) */

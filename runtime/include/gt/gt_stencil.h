@@ -20,6 +20,10 @@ typedef struct {
     gt_dtype dtype;
     int is_output;
     int64_t halo[3][2];             /* required halo per axis I, J, K (0 where a bc applies) */
+    int64_t reach[3][2];            /* how far the stencil reads beyond the domain per axis and
+                                       side, boundary condition or not: what a distributed call
+                                       exchanges (docs/mpi.md); equal to halo where no bc */
+    int bc[3];                      /* per axis: a gt_bc (gt_halo.h), or -1 for none */
 } gt_field_info;
 
 typedef struct {

@@ -27,7 +27,7 @@
 struct gt_decomp {
     MPI_Comm comm;       /* Cartesian, dims[0] along I and dims[1] along J */
     int dims[2], coords[2], periodic[2], rank;
-    int64_t offset[3], box[3];
+    int64_t offset[3], box[3], global[3];
     int neighbour[3][3]; /* [di + 1][dj + 1]: the rank in that direction, or MPI_PROC_NULL */
 };
 
@@ -139,6 +139,7 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
     }
     d->offset[2] = 0;
     d->box[2] = global[2];
+    memcpy(d->global, global, sizeof d->global);
     for (int di = -1; di <= 1; di++)
         for (int dj = -1; dj <= 1; dj++) {
             int c[2] = {d->coords[0] + di, d->coords[1] + dj}, r = MPI_PROC_NULL;
@@ -252,7 +253,7 @@ int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out)
                          info ? "given" : "NULL", field, info ? info->nfields : 0);
     for (int a = 0; a < 2; a++)
         for (int side = 0; side < 2; side++)
-            out[a][side] = info->fields[field].halo[a][side];
+            out[a][side] = info->fields[field].reach[a][side];
     return 0;
 }
 
@@ -588,17 +589,95 @@ static void move_interiors(gt_storage *const *s, int n, const int64_t lo[2],
         }
 }
 
-/* call() over the part [lo, lo + size) of the box (nothing if empty). */
-static int call_part(gt_storage *const *s, int n, const int64_t lo[2], const int64_t size[2],
-                     int64_t nk, const int64_t (*saved)[3][2], gt_mpi_stencil_fn *call,
-                     void *ctx)
+/* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
+   current place of the stencil (gt__place): its global origin and size. */
+static int call_part(const gt_decomp *d, gt__where *w, gt_storage *const *s, int n,
+                     const int64_t lo[2], const int64_t size[2], int64_t nk,
+                     const int64_t (*saved)[3][2], gt_mpi_stencil_fn *call, void *ctx)
 {
     if (size[0] <= 0 || size[1] <= 0)
         return 0;
+    for (int a = 0; a < 2; a++) {
+        w->origin[a] = d->offset[a] + lo[a];
+        w->size[a] = size[a];
+    }
     move_interiors(s, n, lo, size, saved, false);
     gt_domain dom = {{size[0], size[1], nk}};
+    gt__where_set(w);
     int rc = call(ctx, &dom);
+    gt__where_set(NULL);
     move_interiors(s, n, lo, size, saved, true);
+    return rc;
+}
+
+/* The checking call: call() over the whole box, the stencil returning after its argument
+   checks (gt__place returns 1 then). It must call one generated stencil, and learns what
+   that stencil reads of each storage on the internal sides (w->needed). */
+static int check_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call, void *ctx)
+{
+    static const char fn[] = "gt_mpi_call";
+    gt_domain dom = {{d->box[0], d->box[1], d->box[2]}};
+    for (int a = 0; a < 2; a++) {
+        w->origin[a] = d->offset[a];
+        w->size[a] = d->box[a];
+    }
+    w->check = 1;
+    gt__where_set(w);
+    int rc = call(ctx, &dom);
+    gt__where_set(NULL);
+    w->check = 0;
+    if (rc == 0 && w->calls != 1)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: the function called %d generated stencil(s); "
+                       "it must call exactly one, compiled by this gtcc (older generated code "
+                       "cannot take part in distributed calls)", fn, d->rank, w->calls);
+    return rc;
+}
+
+/* Combines each out scalar over the ranks, in rank order, and writes it where the stencil
+   wrote its part's value. */
+static int combine_results(const gt_decomp *d, gt__where *w)
+{
+    static const char fn[] = "gt_mpi_call";
+    int size = 0, rc = w->red_error
+                           ? gt__error(w->red_error, "%s: rank %d: the out scalars could not "
+                                       "be combined (%s)", fn, d->rank,
+                                       w->red_error == GT_ENOMEM ? "out of memory"
+                                                                 : "their parts disagree")
+                           : 0;
+    MPI_Comm_size(d->comm, &size);
+    gt__reduction *all = calloc((size_t)size, sizeof *all);
+    size_t bytes = sizeof all->value;
+    if (!rc && !all)
+        rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
+    /* every rank ran the same stencil: the same out scalars */
+    int counts[2] = {w->nred, -w->nred}, most[2];
+    int err = MPI_Allreduce(counts, most, 2, MPI_INT, MPI_MAX, d->comm);
+    if (err != MPI_SUCCESS) {
+        rc = rc ? rc : mpi_fail(fn, d->rank, "MPI_Allreduce", err);
+    } else if (!rc) {
+        if (most[0] != -most[1])
+            rc = gt__error(GT_EINVAL, "%s: rank %d: the ranks' stencils have different out "
+                           "scalars (%d here, up to %d elsewhere)", fn, d->rank, w->nred,
+                           most[0]);
+    }
+    rc = agree(d->comm, fn, rc);
+    for (int slot = 0; !rc && slot < w->nred; slot++) {
+        gt__reduction *r = &w->red[slot];
+        /* packed: one value per rank, back to back at the start of all */
+        err = MPI_Allgather(&r->value, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE,
+                            d->comm);
+        if (err != MPI_SUCCESS) {
+            rc = agree(d->comm, fn, mpi_fail(fn, d->rank, "MPI_Allgather", err));
+            break;
+        }
+        unsigned char *packed = (unsigned char *)all;
+        gt__reduction total = {.op = r->op, .dtype = r->dtype};
+        for (int k = 0; k < size; k++)
+            gt__reduction_combine(&total, packed + (size_t)k * bytes);
+        if (r->result)
+            memcpy(r->result, &total.value, gt_dtype_size(r->dtype));
+    }
+    free(all);
     return rc;
 }
 
@@ -612,34 +691,82 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     double t[2] = {0, 0};
     int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
                                   d->rank);
+    if (!rc && (n < 0 || (n > 0 && !storages)))
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
+                       (const void *)storages);
+    for (int k = 0; !rc && k < n; k++)
+        if (!storages[k])
+            rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
     if (agree(d->comm, fn, rc) != 0)
         return rc ? rc : gt_last_error_code();
-    /* the widest width on each side of each axis: the inner box needs none of the halo */
-    int64_t wide[2][2] = {{0, 0}, {0, 0}};
-    for (int k = 0; k < n && storages; k++) {
-        if (!storages[k])
-            continue;
-        gt_halo_widths w;
-        widths_of(storages[k], widths, k, w);
-        for (int a = 0; a < 2; a++)
-            for (int side = 0; side < 2; side++)
-                wide[a][side] = w[a][side] > wide[a][side] ? w[a][side] : wide[a][side];
-    }
-    int64_t (*saved)[3][2] = calloc((size_t)(n > 0 ? n : 1), sizeof *saved);
-    if (!saved)
+    size_t count = (size_t)(n > 0 ? n : 1);
+    int64_t (*saved)[3][2] = calloc(count, sizeof *saved);
+    gt_halo_widths *needed = calloc(count, sizeof *needed);
+    const char **needed_by = calloc(count, sizeof *needed_by);
+    gt__where w = {.rank = d->rank, .n = n, .storages = storages, .needed = needed,
+                   .needed_by = needed_by};
+    if (!saved || !needed || !needed_by)
         rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
-    for (int k = 0; !rc && k < n && storages; k++)
-        if (storages[k])
-            memcpy(saved[k], storages[k]->halo, sizeof saved[k]);
     if (agree(d->comm, fn, rc) != 0) {
         free(saved);
+        free(needed);
+        free(needed_by);
         return rc ? rc : gt_last_error_code();
     }
+    for (int a = 0; a < 2; a++) {
+        w.global[a] = d->global[a];
+        w.wrap[a] = d->periodic[a];
+        w.internal[a][0] = d->periodic[a] || d->offset[a] > 0;
+        w.internal[a][1] = d->periodic[a] || d->offset[a] + d->box[a] < d->global[a];
+    }
+    for (int k = 0; k < n; k++)
+        memcpy(saved[k], storages[k]->halo, sizeof saved[k]);
+    /* the checking call, then the widths: as given (at least what the stencil reads on
+       the internal sides) or, NULL, what the stencil reads */
+    rc = check_call(d, &w, call, ctx);
+    /* one exchange for all: what any rank's stencil reads (a rank on a global edge reads
+       nothing beyond it; the exchange wants the same widths everywhere) */
+    if (n > 0) {
+        int err = MPI_Allreduce(MPI_IN_PLACE, needed, 4 * n, MPI_INT64_T, MPI_MAX, d->comm);
+        if (err != MPI_SUCCESS && !rc)
+            rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
+    }
+    for (int k = 0; !rc && widths && k < n; k++)
+        for (int a = 0; !rc && a < 2; a++)
+            for (int side = 0; !rc && side < 2; side++)
+                if (widths[k][a][side] < needed[k][a][side])
+                    rc = gt__error(GT_EHALO, "%s: rank %d: widths[%d] exchange %lld point(s) "
+                                   "of the %s %s halo, but field '%s' of the stencil reads "
+                                   "%lld there", fn, d->rank, k,
+                                   (long long)widths[k][a][side], side ? "upper" : "lower",
+                                   a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
+    const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
+    w.widths = (const gt_halo_widths_ *)use;
+    if (agree(d->comm, fn, rc) != 0) {
+        free(saved);
+        free(needed);
+        free(needed_by);
+        free(w.red);
+        return rc ? rc : gt_last_error_code();
+    }
+    /* the widest width on each side of each axis: the inner box needs none of the halo */
+    int64_t wide[2][2] = {{0, 0}, {0, 0}};
+    for (int k = 0; k < n; k++) {
+        gt_halo_widths x;
+        widths_of(storages[k], use, k, x);
+        for (int a = 0; a < 2; a++)
+            for (int side = 0; side < 2; side++)
+                wide[a][side] = x[a][side] > wide[a][side] ? x[a][side] : wide[a][side];
+    }
     const int64_t box[2] = {d->box[0], d->box[1]}, nk = d->box[2];
+    const int64_t (*halos)[3][2] = (const int64_t(*)[3][2])saved;
     double t0 = MPI_Wtime();
-    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, widths);
+    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, use);
     if (!x) {
         free(saved);
+        free(needed);
+        free(needed_by);
+        free(w.red);
         return gt_last_error_code();
     }
     if (!overlap) {
@@ -648,14 +775,13 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         t[0] = t1 - t0;
         const int64_t origin[2] = {0, 0};
         if (!rc)
-            rc = call_part(storages, n, origin, box, nk, (const int64_t(*)[3][2])saved, call,
-                           ctx);
+            rc = call_part(d, &w, storages, n, origin, box, nk, halos, call, ctx);
         t[1] = MPI_Wtime() - t1;
     } else {
         double t1 = MPI_Wtime();
         const int64_t in_lo[2] = {wide[0][0], wide[1][0]};
         const int64_t in_n[2] = {box[0] - wide[0][0] - wide[0][1], box[1] - wide[1][0] - wide[1][1]};
-        rc = call_part(storages, n, in_lo, in_n, nk, (const int64_t(*)[3][2])saved, call, ctx);
+        rc = call_part(d, &w, storages, n, in_lo, in_n, nk, halos, call, ctx);
         double t2 = MPI_Wtime();
         int end = gt_halo_exchange_end(x);
         double t3 = MPI_Wtime();
@@ -669,16 +795,21 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                                       {in_lo[0], jhi - jlo},
                                       {box[0] - in_lo[0] - in_n[0], jhi - jlo}};
         for (int p = 0; p < 4 && !rc; p++)
-            rc = call_part(storages, n, part_lo[p], part_n[p], nk,
-                           (const int64_t(*)[3][2])saved, call, ctx);
+            rc = call_part(d, &w, storages, n, part_lo[p], part_n[p], nk, halos, call, ctx);
         t[0] = (t1 - t0) + (t3 - t2);   /* posting (packing), then the wait */
         t[1] = (t2 - t1) + (MPI_Wtime() - t3);
     }
     free(saved);
+    free(needed);
+    free(needed_by);
     if (times) {
         times[0] = t[0];
         times[1] = t[1];
     }
     /* a stencil that failed on one rank fails the call on every rank */
-    return agree(d->comm, fn, rc);
+    rc = agree(d->comm, fn, rc);
+    if (!rc)
+        rc = combine_results(d, &w);
+    free(w.red);
+    return rc;
 }

@@ -22,12 +22,12 @@
 #endif
 
 static const gt_field_info constructs_fields[6] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {1, 0}}},
-    {"colsum", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
-    {"f", "IJK", GT_FLOAT32, 1, {{0, 0}, {0, 0}, {0, 0}}},
-    {"n", "IJK", GT_INT32, 1, {{0, 0}, {0, 0}, {0, 0}}},
-    {"ak", "K", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"int_", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {1, 0}}, {{1, 0}, {0, 1}, {1, 0}}, {GT_BC_PERIODIC, GT_BC_DIRICHLET, -1}},
+    {"colsum", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"f", "IJK", GT_FLOAT32, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"n", "IJK", GT_INT32, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"ak", "K", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"int_", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info constructs_info = {"constructs", 6, constructs_fields};
 
@@ -47,6 +47,14 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
     if (rc != 0)
         return rc;
     const int64_t ni = n_2[0], nj = n_2[1], nk = n_2[2];
+    gt_place place;
+    rc = gt__place(&constructs_info, args, n_2, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    const int64_t lo_i = place.lo[0], hi_i = place.hi[0], lo_j = place.lo[1], hi_j = place.hi[1];
+    const int64_t origin_i = place.origin[0], origin_j = place.origin[1];
+    const int wrap_i = place.wrap[0], wrap_j = place.wrap[1];
+    (void)lo_i; (void)hi_i; (void)lo_j; (void)hi_j; (void)origin_i; (void)origin_j; (void)wrap_i; (void)wrap_j;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;
@@ -78,10 +86,10 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
                 double column_sum = 0.0;
                 for (int64_t kk = 0; kk < nk; kk++)
 #line 9 "constructs.stn"
-                    column_sum += (gt_outside(j + 1, nj) ? 1.5 : u(gt_periodic(i - 1, ni), j + 1, kk));
+                    column_sum += (gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 : u(gt_periodic_at(i - 1, ni, wrap_i), j + 1, kk));
 #line 9 "constructs.stn"
                 colsum(i, j) = column_sum;
-#line 85 "constructs.c"
+#line 93 "constructs.c"
             }
     }
     for (int64_t i = 0; i < ni; i++)
@@ -89,34 +97,36 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
             for (int64_t k = 0; k < nk; k++)
 #line 10 "constructs.stn"
                 f(i, j, k) = f(i, j, k) * scale + 0.5f;
-#line 93 "constructs.c"
+#line 101 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "constructs.stn"
-                n(i, j, k) = n(i, j, k) % 3 + (int32_t)i;
-#line 99 "constructs.c"
+                n(i, j, k) = n(i, j, k) % 3 + (int32_t)(i + origin_i);
+#line 107 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "constructs.stn"
                 int__(i, j, k) = ak(k) * u(i, j, k - 1) + fabs(u(i, j, k));
-#line 105 "constructs.c"
+#line 113 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 13 "constructs.stn"
                 total_value += u(i, j, k);
-#line 111 "constructs.c"
+#line 119 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 14 "constructs.stn"
                 biggest_value = gt_max_int(biggest_value, n(i, j, k));
-#line 117 "constructs.c"
+#line 125 "constructs.c"
 
     *total = total_value;
+    gt__place_result(&place, 0, 0, GT_FLOAT64, total);
     *biggest = biggest_value;
+    gt__place_result(&place, 1, 2, GT_INT32, biggest);
     return 0;
 #undef u
 #undef colsum

@@ -37,8 +37,8 @@ static inline int omp_get_max_threads(void) { return 1; }
 #endif
 
 static const gt_field_info limiter_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{0, 2}, {1, 0}, {0, 0}}},
-    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{0, 2}, {1, 0}, {0, 0}}, {{0, 2}, {1, 0}, {0, 0}}, {-1, -1, -1}},
+    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info limiter_info = {"limiter", 2, limiter_fields};
 
@@ -52,6 +52,10 @@ int limiter(gt_storage *u, gt_storage *o, const gt_domain *domain)
     if (rc != 0)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
+    gt_place place;
+    rc = gt__place(&limiter_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;
@@ -101,39 +105,39 @@ int limiter(gt_storage *u, gt_storage *o, const gt_domain *domain)
             for (int64_t k = 0; k < nk; k++)
 #line 7 "fallback.stn"
                 a(i, j, k) = u(i, j, k);
-#line 105 "fallback.c"
+#line 109 "fallback.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 8 "fallback.stn"
                 b(i, j, k) = 2.0 * u(i, j, k);
-#line 111 "fallback.c"
+#line 115 "fallback.c"
     for (int64_t i = 0; i < ni + 1; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 9 "fallback.stn"
                 mask(i, j, k) = u(i, j, k) > 0.5;
-#line 117 "fallback.c"
+#line 121 "fallback.c"
     for (int64_t i = 0; i < ni + 1; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 9 "fallback.stn"
                     a(i, j, k) = u(i + 1, j, k);
-#line 124 "fallback.c"
+#line 128 "fallback.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 9 "fallback.stn"
                     b(i, j, k) = a(i, j, k) - u(i, j, k);
-#line 131 "fallback.c"
+#line 135 "fallback.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 10 "fallback.stn"
                 o(i, j, k) = a(i + 1, j, k) + b(i, j - 1, k);
-#line 137 "fallback.c"
+#line 141 "fallback.c"
 
 done:
     gt_release(a_storage);
@@ -148,8 +152,8 @@ done:
 }
 
 static const gt_field_info fine_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}},
-    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info fine_info = {"fine", 2, fine_fields};
 
@@ -163,6 +167,10 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
     if (rc != 0)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
+    gt_place place;
+    rc = gt__place(&fine_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     (void)ni; (void)nj; (void)nk;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
@@ -200,7 +208,7 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
                     for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
                         o_r[i + j * o_sj + k * o_sk] = u_r[i + 1 + j * u_sj + k * u_sk] - u_r[i - 1 + j * u_sj + k * u_sk];
-#line 204 "fallback.c"
+#line 212 "fallback.c"
                     }
                 }
             }
@@ -225,7 +233,7 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
                     for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
                         o_p[i * o_si + j * o_sj + k * o_sk] = u_p[(i + 1) * u_si + j * u_sj + k * u_sk] - u_p[(i - 1) * u_si + j * u_sj + k * u_sk];
-#line 229 "fallback.c"
+#line 237 "fallback.c"
                     }
                 }
             }

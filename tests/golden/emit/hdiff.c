@@ -22,9 +22,9 @@
 #endif
 
 static const gt_field_info hdiff_fields[3] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{2, 2}, {2, 2}, {0, 0}}},
-    {"coeff", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"out_u", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{2, 2}, {2, 2}, {0, 0}}, {{2, 2}, {2, 2}, {0, 0}}, {-1, -1, -1}},
+    {"coeff", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"out_u", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info hdiff_info = {"hdiff", 3, hdiff_fields};
 
@@ -38,6 +38,10 @@ int hdiff(gt_storage *u, gt_storage *coeff, gt_storage *out_u, const gt_domain *
     if (rc != 0)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
+    gt_place place;
+    rc = gt__place(&hdiff_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;
@@ -110,51 +114,51 @@ int hdiff(gt_storage *u, gt_storage *coeff, gt_storage *out_u, const gt_domain *
             for (int64_t k = 0; k < nk; k++)
 #line 7 "hdiff.stn"
                 l(i, j, k) = 4.0 * u(i, j, k) - (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k));
-#line 114 "hdiff.c"
+#line 118 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 8 "hdiff.stn"
                 flx(i, j, k) = l(i + 1, j, k) - l(i, j, k);
-#line 120 "hdiff.c"
+#line 124 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 9 "hdiff.stn"
                 mask(i, j, k) = flx(i, j, k) * (u(i + 1, j, k) - u(i, j, k)) > 0.0;
-#line 126 "hdiff.c"
+#line 130 "hdiff.c"
     for (int64_t i = -1; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 9 "hdiff.stn"
                     flx(i, j, k) = 0.0;
-#line 133 "hdiff.c"
+#line 137 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 10 "hdiff.stn"
                 fly(i, j, k) = l(i, j + 1, k) - l(i, j, k);
-#line 139 "hdiff.c"
+#line 143 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "hdiff.stn"
                 mask_2(i, j, k) = fly(i, j, k) * (u(i, j + 1, k) - u(i, j, k)) > 0.0;
-#line 145 "hdiff.c"
+#line 149 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = -1; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask_2(i, j, k))
 #line 11 "hdiff.stn"
                     fly(i, j, k) = 0.0;
-#line 152 "hdiff.c"
+#line 156 "hdiff.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "hdiff.stn"
                 out_u(i, j, k) = u(i, j, k) - coeff(i, j, k) * (flx(i, j, k) - flx(i - 1, j, k) + fly(i, j, k) - fly(i, j - 1, k));
-#line 158 "hdiff.c"
+#line 162 "hdiff.c"
 
 done:
     gt_release(l_storage);

@@ -22,8 +22,8 @@
 #endif
 
 static const gt_field_info laplacian_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}},
-    {"lap", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, {{1, 1}, {1, 1}, {0, 0}}, {-1, -1, -1}},
+    {"lap", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info laplacian_info = {"laplacian", 2, laplacian_fields};
 
@@ -37,6 +37,10 @@ int laplacian(gt_storage *u, gt_storage *lap, const gt_domain *domain)
     if (rc != 0)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
+    gt_place place;
+    rc = gt__place(&laplacian_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;
@@ -53,7 +57,7 @@ int laplacian(gt_storage *u, gt_storage *lap, const gt_domain *domain)
             for (int64_t k = 0; k < nk; k++)
 #line 4 "laplacian.stn"
                 lap(i, j, k) = -4.0 * u(i, j, k) + u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k);
-#line 57 "laplacian.c"
+#line 61 "laplacian.c"
     return 0;
 #undef u
 #undef lap

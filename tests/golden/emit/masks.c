@@ -22,8 +22,8 @@
 #endif
 
 static const gt_field_info column_if_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info column_if_info = {"column_if", 2, column_if_fields};
 
@@ -39,6 +39,10 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
         return gt__error(GT_ESHAPE, "stencil 'column_if': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+    gt_place place;
+    rc = gt__place(&column_if_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const u_p = bound[0].origin;
@@ -89,7 +93,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "masks.stn"
                 s(i, j) = u(i, j, k);
-#line 93 "masks.c"
+#line 97 "masks.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -101,7 +105,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     column_sum += u(i, j, kk);
 #line 8 "masks.stn"
                 mask(i, j, 0) = column_sum > 0.0;
-#line 105 "masks.c"
+#line 109 "masks.c"
             }
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++) {
@@ -113,7 +117,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_max = fmax(column_max, u(i, j, kk));
 #line 9 "masks.stn"
                     mask_2(i, j, 0) = column_max > u(i, j, k) + 0.5;
-#line 117 "masks.c"
+#line 121 "masks.c"
                 }
             }
         for (int64_t i = 0; i < ni; i++)
@@ -121,7 +125,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_2(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) + u(i, j, k);
-#line 125 "masks.c"
+#line 129 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 mask_3(i, j, 0) = mask(i, j, 0) && !mask_2(i, j, 0);
@@ -130,7 +134,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_3(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) - u(i, j, k);
-#line 134 "masks.c"
+#line 138 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (!mask(i, j, 0)) {
@@ -140,7 +144,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_min = fmin(column_min, u(i, j, kk));
 #line 11 "masks.stn"
                     s(i, j) = column_min * s(i, j);
-#line 144 "masks.c"
+#line 148 "masks.c"
                 }
     }
 

@@ -22,10 +22,10 @@
 #endif
 
 static const gt_field_info selfcompare_fields[4] = {
-    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"m", "IJK", GT_INT32, 0, {{0, 1}, {0, 0}, {0, 0}}},
-    {"bb", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"b", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"m", "IJK", GT_INT32, 0, {{0, 1}, {0, 0}, {0, 0}}, {{0, 1}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"bb", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"b", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info selfcompare_info = {"selfcompare", 4, selfcompare_fields};
 
@@ -40,6 +40,10 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
     if (rc != 0)
         return rc;
     const int64_t ni = n_2[0], nj = n_2[1], nk = n_2[2];
+    gt_place place;
+    rc = gt__place(&selfcompare_info, args, n_2, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     (void)n;
     (void)unused;
 
@@ -84,27 +88,27 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
             for (int64_t k = 0; k < nk; k++)
 #line 11 "selfcompare.stn"
                 t(i, j, k) = m(i + 1, j, k);
-#line 88 "selfcompare.c"
+#line 92 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "selfcompare.stn"
                 mask(i, j, k) = (x == x && a(i, j, k) > 0.0) || t(i - 1, j, k) == m(i, j, k);
-#line 94 "selfcompare.c"
+#line 98 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 15 "selfcompare.stn"
                     b(i, j, k) = a(i, j, k);
-#line 101 "selfcompare.c"
+#line 105 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (!mask(i, j, k))
 #line 17 "selfcompare.stn"
                     b(i, j, k) = 2.0 * a(i, j, k);
-#line 108 "selfcompare.c"
+#line 112 "selfcompare.c"
 
 done:
     gt_release(t_storage);
@@ -118,9 +122,9 @@ done:
 }
 
 static const gt_field_info notcompare_fields[3] = {
-    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"f", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"o", "IJK", GT_BOOL, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"f", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"o", "IJK", GT_BOOL, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info notcompare_info = {"notcompare", 3, notcompare_fields};
 
@@ -134,6 +138,10 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
     if (rc != 0)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
+    gt_place place;
+    rc = gt__place(&notcompare_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const a_p = bound[0].origin;
@@ -153,7 +161,7 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
             for (int64_t k = 0; k < nk; k++)
 #line 24 "selfcompare.stn"
                 o(i, j, k) = ((!f(i, j, k)) == true && (!isnan(a(i, j, k))) != true) || (!f(i, j, k)) == (a(i, j, k) > 0.0);
-#line 157 "selfcompare.c"
+#line 165 "selfcompare.c"
     return 0;
 #undef a
 #undef f

@@ -22,11 +22,11 @@
 #endif
 
 static const gt_field_info tridiagonal_fields[5] = {
-    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"b", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}},
-    {"c", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
-    {"d", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
-    {"x", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"b", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"c", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"d", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"x", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
 };
 const gt_stencil_info tridiagonal_info = {"tridiagonal", 5, tridiagonal_fields};
 
@@ -43,6 +43,10 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
         return gt__error(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+    gt_place place;
+    rc = gt__place(&tridiagonal_info, args, n, &place);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
     const double *const a_p = bound[0].origin;
@@ -82,12 +86,12 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 6 "tridiagonal.stn"
                 c(i, j, k) = c(i, j, k) / b(i, j, k);
-#line 86 "tridiagonal.c"
+#line 90 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "tridiagonal.stn"
                 d(i, j, k) = d(i, j, k) / b(i, j, k);
-#line 91 "tridiagonal.c"
+#line 95 "tridiagonal.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -95,17 +99,17 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 7 "tridiagonal.stn"
                 m(i, j, k) = 1.0 / (b(i, j, k) - a(i, j, k) * c(i, j, k - 1));
-#line 99 "tridiagonal.c"
+#line 103 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 8 "tridiagonal.stn"
                 c(i, j, k) = c(i, j, k) * m(i, j, k);
-#line 104 "tridiagonal.c"
+#line 108 "tridiagonal.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 8 "tridiagonal.stn"
                 d(i, j, k) = (d(i, j, k) - a(i, j, k) * d(i, j, k - 1)) * m(i, j, k);
-#line 109 "tridiagonal.c"
+#line 113 "tridiagonal.c"
     }
 
     /* computation(backward) at line 10 */
@@ -115,7 +119,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 11 "tridiagonal.stn"
                 x(i, j, k) = d(i, j, k);
-#line 119 "tridiagonal.c"
+#line 123 "tridiagonal.c"
     }
     /* interval(0, end - 1) */
     for (int64_t k = nk - 2; k >= 0; k--) {
@@ -123,7 +127,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
             for (int64_t j = 0; j < nj; j++)
 #line 12 "tridiagonal.stn"
                 x(i, j, k) = d(i, j, k) - c(i, j, k) * x(i, j, k + 1);
-#line 127 "tridiagonal.c"
+#line 131 "tridiagonal.c"
     }
 
 done:
