@@ -18,6 +18,8 @@
 
 #include <gt/gt_mpi.h>
 
+#include "rt.h"   /* gt__set_device_ops: the fake device of the cuda build */
+
 #include "hdiff.h"
 #include "jacobi3d.h"
 #include "tridiagonal.h"
@@ -28,6 +30,72 @@
 #include "edges_naive.h"
 #undef edges
 #undef edges_info
+/* and from the cuda backend, built for the CPU against the SIMT emulator of tests/simt */
+#define edges edges_cuda
+#define edges_info edges_cuda_info
+#include "edges_cuda.h"
+#undef edges
+#undef edges_info
+
+/* ---- a fake device for the cuda build: host memory that starts as NaN ------------------- */
+
+static struct { char *p; size_t n; } blocks[256];
+static int nblocks;
+
+static int nan_alloc(void **out, size_t n)
+{
+    double *p = malloc(n + sizeof(double));
+    if (!p || nblocks == (int)(sizeof blocks / sizeof *blocks))
+        return free(p), 2;
+    for (size_t i = 0; i <= n / sizeof(double); i++)
+        p[i] = NAN;
+    blocks[nblocks].p = (char *)p;
+    blocks[nblocks++].n = n;
+    *out = p;
+    return 0;
+}
+
+static void nan_release(void *p)
+{
+    for (int b = 0; b < nblocks; b++)
+        if (blocks[b].p == p) {
+            blocks[b] = blocks[--nblocks];
+            break;
+        }
+    free(p);
+}
+
+/* The SIMT emulator's check of a kernel's access (it looks the name up). */
+int gt_device_contains(const void *p, size_t n);
+int gt_device_contains(const void *p, size_t n)
+{
+    const char *c = p;
+    for (int b = 0; b < nblocks; b++)
+        if (c >= blocks[b].p && c + n <= blocks[b].p + blocks[b].n)
+            return 1;
+    return 0;
+}
+
+static int copy_to(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+    return 0;
+}
+
+static int no_wait(void)
+{
+    return 0;
+}
+
+static const gt__device_ops nan_device = {
+    .name = "fake",
+    .alloc = nan_alloc,
+    .alloc_managed = nan_alloc,
+    .release = nan_release,
+    .to_device = copy_to,
+    .to_host = copy_to,
+    .barrier = no_wait,
+};
 
 static int rank, nproc, failures;
 
@@ -135,7 +203,8 @@ static void gather_compare(gt_storage *s, const double *ref, const int64_t globa
     size_t count = (size_t)(box[0] * box[1] * box[2]);
     double *part = malloc(count * sizeof *part);
     interior(s, part);
-    int *counts = malloc(sizeof *counts * (size_t)nproc), *displs = malloc(sizeof *displs * (size_t)nproc);
+    int *counts = malloc(sizeof *counts * (size_t)nproc);
+    int *displs = malloc(sizeof *displs * (size_t)nproc);
     double *all = rank == 0 ? malloc(total * sizeof *all) : NULL;
     if (rank == 0)
         for (int r = 0, at = 0; r < nproc; r++) {
@@ -238,7 +307,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
 enum { NE = 7 };   /* fields of edges: up, ud, un, um, w (inputs), res, at (outputs) */
 
 typedef struct {
-    int naive;
+    int backend;   /* 0 openmp, 1 naive, 2 cuda (SIMT emulator, storages on the fake device) */
     gt_storage *f[NE];
     double r[4];   /* total, magnitude, lowest, highest */
     int32_t n[2];  /* count, last */
@@ -248,14 +317,20 @@ static int run_edges(void *ctx, const gt_domain *dom)
 {
     Edges *e = ctx;
     gt_storage **f = e->f;
-    return (e->naive ? edges_naive : edges)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], &e->r[0],
+    static int (*const fn[3])(gt_storage *, gt_storage *, gt_storage *, gt_storage *,
+                              gt_storage *, gt_storage *, gt_storage *, double *, double *,
+                              double *, double *, int32_t *, int32_t *, const gt_domain *) = {
+        edges, edges_naive, edges_cuda};
+    return fn[e->backend](f[0], f[1], f[2], f[3], f[4], f[5], f[6], &e->r[0],
                                             &e->r[1], &e->r[2], &e->r[3], &e->n[0], &e->n[1],
                                             dom);
 }
 
-static gt_storage *make_edges_field(const gt_decomp *d, const int64_t global[3], int f, int h)
+static gt_storage *make_edges_field(const gt_decomp *d, const int64_t global[3], int f, int h,
+                                    int backend)
 {
     gt_storage_opts o = {0};
+    o.device = backend == 2 ? GT_CUDA : GT_HOST;
     o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = h;
     if (d)
         return gt_mpi_zeros(d, f == 6 ? GT_INT32 : GT_FLOAT64, "IJK", &o);
@@ -266,22 +341,23 @@ static gt_storage *make_edges_field(const gt_decomp *d, const int64_t global[3],
 /* edges through gt_mpi_call (widths: NULL, what the stencil reads) against one process:
    the outputs and the min, max and int out scalars bit for bit, the sums within
    1e-13 of the sum of magnitudes (their order of additions differs). */
-static void edges_case(int naive, const int64_t global[3], const int dims[2],
+static void edges_case(int backend, const int64_t global[3], const int dims[2],
                        const int periodic[2], bool overlap)
 {
     char name[200], why[300] = "";
     snprintf(name, sizeof name, "edges (%s) %lld x %lld x %lld, grid %s, periodic %s, %s",
-             naive ? "naive" : "openmp", (long long)global[0], (long long)global[1],
+             backend == 2 ? "cuda" : backend ? "naive" : "openmp", (long long)global[0],
+             (long long)global[1],
              (long long)global[2], dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
              periodic[1] ? "I and J" : "I", overlap ? "overlapped" : "blocking");
     const int h = 4;
     size_t total = (size_t)(global[0] * global[1] * global[2]);
     double *ref[2] = {NULL, NULL};
-    Edges one = {naive, {NULL}, {0}, {0}};
+    Edges one = {backend, {NULL}, {0}, {0}};
     if (rank == 0) {
         const int64_t zero[3] = {0, 0, 0};
         for (int f = 0; f < NE; f++) {
-            one.f[f] = make_edges_field(NULL, global, f, h);
+            one.f[f] = make_edges_field(NULL, global, f, h, backend);
             if (f < 5)
                 fill(one.f[f], f, zero, global, periodic, false);
         }
@@ -300,9 +376,9 @@ static void edges_case(int naive, const int64_t global[3], const int dims[2],
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
     int64_t off[3], box[3];
     gt_mpi_box(d, off, box);
-    Edges e = {naive, {NULL}, {-1, -1, -1, -1}, {-1, -1}};
+    Edges e = {backend, {NULL}, {-1, -1, -1, -1}, {-1, -1}};
     for (int f = 0; f < NE; f++) {
-        e.f[f] = make_edges_field(d, global, f, h);
+        e.f[f] = make_edges_field(d, global, f, h, backend);
         if (f < 5)
             fill(e.f[f], f, off, global, periodic, true);
     }
@@ -397,7 +473,7 @@ static void error_case(const char *what, int want, int mode, const int periodic[
     int64_t off[3];
     gt_mpi_box(d, off, NULL);
     for (int f = 0; f < NE; f++) {
-        e.f[f] = make_edges_field(d, global, f, 4);
+        e.f[f] = make_edges_field(d, global, f, 4, 0);
         if (f < 5)
             fill(e.f[f], f, off, global, periodic, true);
     }
@@ -473,12 +549,13 @@ int main(int argc, char **argv)
         }
     error_cases();
     const int along_i[2] = {1, 0};
-    for (int naive = 0; naive < 2; naive++)
+    gt__set_device_ops(&nan_device);
+    for (int backend = 0; backend < 3; backend++)
         for (int ov = 0; ov < 2; ov++) {
-            edges_case(naive, g1, NULL, along_i, ov);
-            edges_case(naive, g1, NULL, periodic, ov);
-            edges_case(naive, g2, (const int[2]){nproc, 1}, along_i, ov);
-            edges_case(naive, g2, (const int[2]){1, nproc}, periodic, ov);
+            edges_case(backend, g1, NULL, along_i, ov);
+            edges_case(backend, g1, NULL, periodic, ov);
+            edges_case(backend, g2, (const int[2]){nproc, 1}, along_i, ov);
+            edges_case(backend, g2, (const int[2]){1, nproc}, periodic, ov);
         }
     MPI_Finalize();
     return failures;

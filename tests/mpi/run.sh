@@ -49,6 +49,9 @@ omplib=$(ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so 2>
 OMPLIBS="-fopenmp"
 [ -n "$omplib" ] && OMPLIBS="-L$(dirname "$omplib") -Wl,-rpath,$(dirname "$omplib") -lomp"
 progs=check_mpi
+# the cuda backend's edges runs on the SIMT emulator of tests/simt (a C++ compiler; built
+# without the sanitizers, as in the diff group: its fibers switch stacks under them)
+CXX_SIMT=$(command -v g++ || command -v clang++ || echo g++)
 if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/jacobi3d.c" "$root/bench/stencils/jacobi3d.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/tridiagonal.c" "$root/bench/stencils/tridiagonal.stn" >>"$work/build.log" 2>&1 &&
@@ -57,10 +60,18 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
        -Dedges=edges_naive -Dedges_info=edges_naive_info -c -o "$work/edges_naive.o" \
        "$work/edges_naive.c" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b cuda -o "$work/edges_cuda.cu" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+   $CXX_SIMT -x c++ -std=c++17 -O1 -ffp-contract=off -Wall -Wextra -Werror \
+       -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
+       -I"$root/runtime/include" -I"$work" -Dedges=edges_cuda -Dedges_info=edges_cuda_info \
+       -c -o "$work/edges_cuda.o" "$work/edges_cuda.cu" >>"$work/build.log" 2>&1 &&
+   $CXX_SIMT -std=c++17 -O1 -DGT_SIMT -I"$root/tests/simt" -I"$root/runtime/include" \
+       -c -o "$work/simt.o" "$root/tests/simt/simt.cc" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
-       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" -o "$work/check_mpi_stencil" \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" -I"$work" \
+       -o "$work/check_mpi_stencil" \
        "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
-       "$work/edges.c" "$work/edges_naive.o" \
+       "$work/edges.c" "$work/edges_naive.o" "$work/edges_cuda.o" "$work/simt.o" -lstdc++ \
        "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"

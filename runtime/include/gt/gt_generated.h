@@ -138,7 +138,10 @@ int gt__device_wait(const char *what);
     GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }               \
     /* the same along I and J, against the global domain [lo, hi) of a gt_place; a       */  \
     /* periodic axis whose halo an exchange filled (wrap 0) reads it                     */  \
-    GT_HD static inline T gt_periodic_at(T p, T n, int wrap) { return wrap ? gt_periodic(p, n) : p; } \
+    GT_HD static inline T gt_periodic_at(T p, T n, int wrap)                                \
+    {                                                                                        \
+        return wrap ? gt_periodic(p, n) : p;                                                 \
+    }                                                                                        \
     GT_HD static inline T gt_clamp_at(T p, T lo, T hi)                                      \
     {                                                                                        \
         return p < lo ? lo : p >= hi ? hi - 1 : p;                                           \

@@ -56,7 +56,9 @@ gt_storage *gt_mpi_zeros(const gt_decomp *, gt_dtype, const char *axes,
 
 /* Halo widths per storage: [I or J][lower or upper], in points. */
 typedef int64_t gt_halo_widths[2][2];
-/* The widths stencil info says field f is read at (S_info.fields[f].halo along I and J). */
+/* The widths stencil info says field f is read at beyond the domain along I and J
+   (S_info.fields[f].reach: boundary conditions or not, since they apply on the global
+   edges only). */
 int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out);
 
 /* Fills the halos of n storages, widths[s] of storage s (NULL: each storage's whole halo
@@ -77,19 +79,22 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *, gt_storage *const *storag
                                     const gt_halo_widths *widths);
 int gt_halo_exchange_end(gt_exchange *);
 
-/* A distributed call of a stencil that neither uses index(), nor has boundary conditions,
-   nor out scalars (hdiff, jacobi3d, laplacians: what each point computes depends only on
-   the inputs around it), over the n storages it takes: their halos are exchanged with
-   widths[f] (NULL: each storage's whole halo; give 0 for outputs), then call(ctx, domain)
-   runs the stencil on this rank's box, the caller's function calling the generated one on
-   the same storages with the domain it is given. With overlap, the exchange is started,
-   the inner box (the box less the widest width on each side) computed while the messages
-   travel, the exchange finished, and the four strips around the inner box computed: each
-   part by call() on the storages with their interiors moved to the part (their halos
-   widened for the call, then restored). The results are the same bits either way.
-   times (may be NULL): seconds spent [0] exchanging (posting the messages, packing
-   included, and waiting for them: for the overlapped form the wait after the inner box)
-   and [1] computing, on this rank. */
+/* A distributed call of a generated stencil over the n storages it takes: call(ctx,
+   domain) must call exactly one generated stencil, on those storages, with the domain it
+   is given. First a checking call (the stencil returns after its argument checks and says
+   what it reads beyond the internal edges of this rank's box), agreed by every rank; then
+   the storages' halos are exchanged with widths[k] (NULL: as far as the stencil reads on
+   any rank; explicit widths must cover that), and the stencil runs on this rank's box with
+   index(i), index(j) global, boundary conditions on the global edges only (a periodic one
+   needs a decomposition periodic along its axis) and out scalars combined over the ranks
+   (min, max exact; sums in rank order: rounding differs from one process's). With overlap,
+   the exchange is started, the inner box (the box less the widest width on each side)
+   computed while the messages travel, the exchange finished, and the four strips around the
+   inner box computed: each part by call() on the storages with their interiors moved to the
+   part (their halos widened for the call, then restored). The results are the same bits
+   either way. times (may be NULL): seconds spent [0] exchanging (posting the messages,
+   packing included, and waiting for them: for the overlapped form the wait after the inner
+   box) and [1] computing, on this rank. */
 typedef int gt_mpi_stencil_fn(void *ctx, const gt_domain *domain);
 int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
                 const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,

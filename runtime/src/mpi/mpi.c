@@ -555,6 +555,12 @@ int gt_halo_exchange_end(gt_exchange *x)
     int err = MPI_Waitall(x->nrecv + x->nsend, x->req, MPI_STATUSES_IGNORE);
     if (err != MPI_SUCCESS)
         rc = mpi_fail(fn, x->d->rank, "MPI_Waitall", err);
+    /* a storage with a device side may have been used on the device since begin (the
+       inner box of gt_mpi_call uploads its inputs): its host side is brought up to date
+       again and marked newer before its halos are written */
+    for (int m = 0; !rc && m < x->nrecv; m++)
+        if (m == 0 || x->recv[m].storage != x->recv[m - 1].storage)
+            rc = gt__sync_host(fn, x->s[x->recv[m].storage], GT_READWRITE);
     for (int m = 0; !rc && m < x->nrecv; m++)
         pack(x->s[x->recv[m].storage], &x->recv[m], true);
     exchange_free(x);
