@@ -24,6 +24,7 @@
 #include "jacobi3d.h"
 #include "tridiagonal.h"
 #include "edges.h"
+#include "heat2d.h"
 /* the same stencil from the naive backend (built with these names) */
 #define edges edges_naive
 #define edges_info edges_naive_info
@@ -533,6 +534,79 @@ static void error_cases(void)
                "is not among gt_mpi_call's storages");
 }
 
+/* ---- examples/heat2d's stencil (boundary u: periodic), many steps ------------------------ */
+
+typedef struct { gt_storage *u, *unew; } Heat;
+
+static int run_heat(void *ctx, const gt_domain *dom)
+{
+    Heat *h = ctx;
+    return heat(h->u, h->unew, 0.2, dom);
+}
+
+/* steps of heat, the storages swapped after each, distributed (widths NULL) against one
+   process: the final field bit for bit. The local storages' halo of 1 is what heat reads
+   across a rank's edge; one process's storages have none (the periodic condition wraps). */
+static void heat_case(const int64_t global[3], const int dims[2], int steps, bool overlap)
+{
+    char name[200], why[300] = "";
+    snprintf(name, sizeof name, "heat2d %d steps %lld x %lld, grid %s, %s", steps,
+             (long long)global[0], (long long)global[1],
+             dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
+             overlap ? "overlapped" : "blocking");
+    const int periodic[2] = {1, 1};
+    size_t total = (size_t)(global[0] * global[1] * global[2]);
+    double *ref = NULL;
+    if (rank == 0) {
+        const int64_t zero[3] = {0, 0, 0};
+        Heat h = {gt_zeros(GT_FLOAT64, "IJK", global, NULL), gt_zeros(GT_FLOAT64, "IJK", global,
+                                                                      NULL)};
+        fill(h.u, 0, zero, global, periodic, false);
+        for (int t = 0; t < steps && !why[0]; t++) {
+            if (run_heat(&h, NULL) != 0)
+                snprintf(why, sizeof why, "single process: %s", gt_last_error());
+            gt_storage *x = h.u;
+            h.u = h.unew;
+            h.unew = x;
+        }
+        ref = malloc(total * sizeof *ref);
+        interior(h.u, ref);
+        gt_release(h.u);
+        gt_release(h.unew);
+    }
+    MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = 1;
+    Heat h = {gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o), gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o)};
+    fill(h.u, 0, off, global, periodic, true);
+    int bad = 0;
+    for (int t = 0; t < steps && !bad; t++) {
+        gt_storage *both[2] = {h.u, h.unew};
+        if (gt_mpi_call(d, both, 2, NULL, run_heat, &h, overlap, NULL) != 0) {
+            bad = 1;
+            if (!why[0])
+                snprintf(why, sizeof why, "gt_mpi_call, step %d: %s", t, gt_last_error());
+        }
+        gt_storage *x = h.u;
+        h.u = h.unew;
+        h.unew = x;
+    }
+    gather_compare(h.u, ref, global, off, box, why, sizeof why);
+    int ok = !why[0] && !bad, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
+               all_ok ? "" : why[0] ? why : "failed on another rank");
+    failures += !all_ok;
+    free(ref);
+    gt_release(h.u);
+    gt_release(h.unew);
+    gt_mpi_decomp_release(d);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -548,6 +622,11 @@ int main(int argc, char **argv)
             one_case(which, g2, (const int[2]){1, nproc}, periodic, ov);
         }
     error_cases();
+    for (int ov = 0; ov < 2; ov++) {
+        heat_case(g1, NULL, 25, ov);
+        heat_case(g2, (const int[2]){nproc, 1}, 25, ov);
+        heat_case(g2, (const int[2]){1, nproc}, 25, ov);
+    }
     const int along_i[2] = {1, 0};
     gt__set_device_ops(&nan_device);
     for (int backend = 0; backend < 3; backend++)

@@ -3,7 +3,9 @@
 #
 # Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
 # tests/mpi/check_mpi_stencil.c (distributed calls of hdiff, jacobi3d and tridiagonal, gtcc -b openmp,
-# blocking and overlapped, gathered and compared bit for bit with one process) against
+# of tests/mpi/edges.stn (every boundary kind, index(), out scalars) from the openmp, naive and
+# cuda backends (cuda on the SIMT emulator), of 25 steps of examples/heat2d's stencil, blocking
+# and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
@@ -56,6 +58,7 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
    "$GTCC" -b openmp -o "$work/jacobi3d.c" "$root/bench/stencils/jacobi3d.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/tridiagonal.c" "$root/bench/stencils/tridiagonal.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/edges.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/heat2d.c" "$root/examples/heat2d/heat2d.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b naive -o "$work/edges_naive.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
        -Dedges=edges_naive -Dedges_info=edges_naive_info -c -o "$work/edges_naive.o" \
@@ -71,7 +74,7 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
        $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" -I"$work" \
        -o "$work/check_mpi_stencil" \
        "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
-       "$work/edges.c" "$work/edges_naive.o" "$work/edges_cuda.o" "$work/simt.o" -lstdc++ \
+       "$work/edges.c" "$work/heat2d.c" "$work/edges_naive.o" "$work/edges_cuda.o" "$work/simt.o" -lstdc++ \
        "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"
