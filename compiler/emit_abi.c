@@ -194,8 +194,8 @@ void emit_info(Out *o, const EmitStencil *es)
             emit_text(o, "%s{%" PRId64 ", %" PRId64 "}", a ? ", " : "", fd->reach[a][0],
                       fd->reach[a][1]);
         emit_text(o, "}, {");
-        static const char *const bc_enum[] = {"-1", "GT_BC_PERIODIC", "GT_BC_DIRICHLET",
-                                              "GT_BC_NEUMANN", "GT_BC_MIRROR"};
+        static const char *const bc_enum[] = {"0", "1 + GT_BC_PERIODIC", "1 + GT_BC_DIRICHLET",
+                                              "1 + GT_BC_NEUMANN", "1 + GT_BC_MIRROR"};
         for (int a = 0; a < NAXES; a++)
             emit_text(o, "%s%s", a ? ", " : "", bc_enum[fd->bc[a].kind]);
         emit_text(o, "}},");

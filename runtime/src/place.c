@@ -35,7 +35,7 @@ static int check_field(gt__where *w, const gt_stencil_info *info, int f, gt_stor
     for (int a = 0; a < 2; a++) {
         if (!strchr(fi->axes, "IJ"[a]))
             continue;
-        if (fi->bc[a] == GT_BC_PERIODIC && !w->wrap[a])
+        if (fi->bc[a] == 1 + GT_BC_PERIODIC && !w->wrap[a])
             return gt__error(GT_EINVAL, "stencil '%s': rank %d: field '%s' has a periodic "
                              "boundary condition along %s, but the decomposition is not "
                              "periodic along %s (gt_mpi_decompose's periodic[%d])",

@@ -23,7 +23,7 @@ typedef struct {
     int64_t reach[3][2];            /* how far the stencil reads beyond the domain per axis and
                                        side, boundary condition or not: what a distributed call
                                        exchanges (docs/mpi.md); equal to halo where no bc */
-    int bc[3];                      /* per axis: a gt_bc (gt_halo.h), or -1 for none */
+    int bc[3];                      /* per axis: 0 for none, or 1 + its gt_bc (gt_halo.h) */
 } gt_field_info;
 
 typedef struct {

@@ -37,8 +37,8 @@ static inline int omp_get_max_threads(void) { return 1; }
 #endif
 
 static const gt_field_info limiter_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{0, 2}, {1, 0}, {0, 0}}, {{0, 2}, {1, 0}, {0, 0}}, {-1, -1, -1}},
-    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"u", "IJK", GT_FLOAT64, 0, {{0, 2}, {1, 0}, {0, 0}}, {{0, 2}, {1, 0}, {0, 0}}, {0, 0, 0}},
+    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
 const gt_stencil_info limiter_info = {"limiter", 2, limiter_fields};
 
@@ -152,8 +152,8 @@ done:
 }
 
 static const gt_field_info fine_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {-1, -1, -1}},
-    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
 const gt_stencil_info fine_info = {"fine", 2, fine_fields};
 

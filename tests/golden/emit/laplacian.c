@@ -22,8 +22,8 @@
 #endif
 
 static const gt_field_info laplacian_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, {{1, 1}, {1, 1}, {0, 0}}, {-1, -1, -1}},
-    {"lap", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, {{1, 1}, {1, 1}, {0, 0}}, {0, 0, 0}},
+    {"lap", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
 const gt_stencil_info laplacian_info = {"laplacian", 2, laplacian_fields};
 

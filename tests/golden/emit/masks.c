@@ -22,8 +22,8 @@
 #endif
 
 static const gt_field_info column_if_fields[2] = {
-    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
-    {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {-1, -1, -1}},
+    {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
 const gt_stencil_info column_if_info = {"column_if", 2, column_if_fields};
 
