@@ -124,7 +124,7 @@ static void build_lap(Compiler *c)
     IrField *u = field_new(c, st, "u", TY_DOUBLE, AXES_IJK, true);
     IrField *out = field_new(c, st, "out", TY_DOUBLE, AXES_IJK, true);
     for (int a = 0; a < 2; a++)
-        u->halo[a][0] = u->halo[a][1] = 1;
+        u->halo[a][0] = u->halo[a][1] = u->reach[a][0] = u->reach[a][1] = 1;
     IrInterval *iv = interval_new(c, st, ORDER_PARALLEL, L0, END);
     IrExpr *sum = bin(c, OP_ADD, bin(c, OP_ADD, ld(c, u, -1, 0, 0), ld(c, u, 1, 0, 0)),
                       bin(c, OP_ADD, ld(c, u, 0, -1, 0), ld(c, u, 0, 1, 0)));
@@ -350,7 +350,9 @@ START_TEST(lap_file)
     ck_assert(emit(c, &src, &hdr));
     ck_assert_ptr_nonnull(strstr(hdr, "int lap(gt_storage *u, gt_storage *out, const gt_domain *domain);"));
     ck_assert_ptr_nonnull(strstr(hdr, "extern const gt_stencil_info lap_info;"));
-    ck_assert_ptr_nonnull(strstr(src, "{\"u\", \"IJK\", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}},"));
+    ck_assert_ptr_nonnull(strstr(src, "{\"u\", \"IJK\", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, "
+                                      "{{1, 1}, {1, 1}, {0, 0}}, {0, 0, 0}},"));
+    ck_assert_ptr_nonnull(strstr(src, "rc = gt__place(&lap_info, args, n, &place);"));
     ck_assert_ptr_nonnull(strstr(src, "gt__bind(&lap_info"));
     ck_assert_ptr_nonnull(strstr(src, "#line 4 \"hand.stn\"\n"));
     ck_assert_ptr_nonnull(
@@ -392,8 +394,8 @@ START_TEST(mix_file)
     ck_assert_ptr_nonnull(strstr(hdr, "int mix(gt_storage *double__, gt_storage *sqrt_, "
                                       "gt_storage *s2, double alpha, double *total,\n"
                                       "        const gt_domain *domain);"));
-    ck_assert_ptr_nonnull(strstr(src, "gt_periodic(i - 1, ni)"));
-    ck_assert_ptr_nonnull(strstr(src, "gt_outside(j + 1, nj) ? 1.5 :"));
+    ck_assert_ptr_nonnull(strstr(src, "gt_periodic_at(i - 1, ni, wrap_i)"));
+    ck_assert_ptr_nonnull(strstr(src, "gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 :"));
     ck_assert_ptr_nonnull(strstr(src, "mask(i, j, k) = n(i - 1, j, k) > 0.0;"));
     ck_assert_ptr_nonnull(strstr(src, "if (!mask(i, j, k))"));
     ck_assert_ptr_nonnull(strstr(src, "column_max = fmax(column_max, sqrt_(i, j, kk));"));
