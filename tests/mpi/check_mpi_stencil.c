@@ -18,8 +18,6 @@
 
 #include <gt/gt_mpi.h>
 
-#include "rt.h"   /* gt__set_device_ops: the fake device of the cuda build */
-
 #include "hdiff.h"
 #include "jacobi3d.h"
 #include "tridiagonal.h"
@@ -38,65 +36,8 @@
 #undef edges
 #undef edges_info
 
-/* ---- a fake device for the cuda build: host memory that starts as NaN ------------------- */
-
-static struct { char *p; size_t n; } blocks[256];
-static int nblocks;
-
-static int nan_alloc(void **out, size_t n)
-{
-    double *p = malloc(n + sizeof(double));
-    if (!p || nblocks == (int)(sizeof blocks / sizeof *blocks))
-        return free(p), 2;
-    for (size_t i = 0; i <= n / sizeof(double); i++)
-        p[i] = NAN;
-    blocks[nblocks].p = (char *)p;
-    blocks[nblocks++].n = n;
-    *out = p;
-    return 0;
-}
-
-static void nan_release(void *p)
-{
-    for (int b = 0; b < nblocks; b++)
-        if (blocks[b].p == p) {
-            blocks[b] = blocks[--nblocks];
-            break;
-        }
-    free(p);
-}
-
-/* The SIMT emulator's check of a kernel's access (it looks the name up). */
-int gt_device_contains(const void *p, size_t n);
-int gt_device_contains(const void *p, size_t n)
-{
-    const char *c = p;
-    for (int b = 0; b < nblocks; b++)
-        if (c >= blocks[b].p && c + n <= blocks[b].p + blocks[b].n)
-            return 1;
-    return 0;
-}
-
-static int copy_to(void *dst, const void *src, size_t n)
-{
-    memcpy(dst, src, n);
-    return 0;
-}
-
-static int no_wait(void)
-{
-    return 0;
-}
-
-static const gt__device_ops nan_device = {
-    .name = "fake",
-    .alloc = nan_alloc,
-    .alloc_managed = nan_alloc,
-    .release = nan_release,
-    .to_device = copy_to,
-    .to_host = copy_to,
-    .barrier = no_wait,
-};
+/* the fake device of the cuda build: host memory that starts as NaN (tests/diff) */
+#include "nan_device.h"
 
 static int rank, nproc, failures;
 
@@ -188,6 +129,25 @@ static void interior(gt_storage *s, double *buf)
                 int64_t e = i * st[0] + j * st[1] + k * st[2];
                 buf[at++] = ints ? (double)((const int32_t *)p)[e] : ((const double *)p)[e];
             }
+}
+
+/* Prints PASS or FAIL for a case on rank 0, FAIL when it failed on any rank, with the
+   reason of the first rank that has one (rank 0's, else fetched from that rank). */
+static void report(const char *kind, const char *name, int ok, char *why, size_t len)
+{
+    int all_ok = 0, mine = ok ? nproc : rank, first = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok && first < nproc && first != 0) {
+        if (rank == first)
+            MPI_Send(why, (int)len, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
+        if (rank == 0)
+            MPI_Recv(why, (int)len, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (rank == 0)
+        printf("%s %s%s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", kind, name, nproc,
+               all_ok ? "" : ": ", all_ok ? "" : why[0] ? why : "failed on another rank");
+    failures += !all_ok;
 }
 
 /* Gathers every rank's box of s (its interior) on rank 0 and compares it bit for bit with
@@ -291,12 +251,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     if (rc && !why[0])
         snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
     gather_compare(c.f[nf - 1], ref, global, off, box, why, sizeof why);
-    int ok = !why[0] && !bad, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
-               all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
+    report("", name, !why[0] && !bad, why, sizeof why);
     free(ref);
     for (int f = 0; f < nf; f++)
         gt_release(c.f[f]);
@@ -406,21 +361,7 @@ static void edges_case(int backend, const int64_t global[3], const int dims[2],
                 snprintf(why, sizeof why, "rank %d: int %s is %d, single process %d", rank,
                          k ? "max" : "sum", (int)e.n[k], (int)one.n[k]);
     }
-    int ok = !why[0] && !bad, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    /* the first rank with a reason reports it */
-    int mine = ok ? nproc : rank, first = 0;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_ok && first < nproc && first != 0) {
-        if (rank == first)
-            MPI_Send(why, (int)sizeof why, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
-        if (rank == 0)
-            MPI_Recv(why, (int)sizeof why, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (rank == 0)
-        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
-               all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
+    report("", name, !why[0] && !bad, why, sizeof why);
     for (int o = 0; o < 2; o++)
         free(ref[o]);
     for (int f = 0; f < NE; f++)
@@ -506,12 +447,7 @@ static void error_case(const char *what, int want, int mode, const int periodic[
     free(out);
     if (!why[0] && (e.r[0] != -1 || e.n[0] != -1))
         snprintf(why, sizeof why, "an out scalar was written: %g, %d", e.r[0], (int)e.n[0]);
-    int ok = !why[0], all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s error: %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", what, nproc,
-               all_ok ? "" : ": ", all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
+    report("error: ", what, !why[0], why, sizeof why);
     for (int f = 0; f < NE; f++)
         gt_release(e.f[f]);
     gt_mpi_decomp_release(d);
@@ -595,12 +531,7 @@ static void heat_case(const int64_t global[3], const int dims[2], int steps, boo
         h.unew = x;
     }
     gather_compare(h.u, ref, global, off, box, why, sizeof why);
-    int ok = !why[0] && !bad, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
-               all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
+    report("", name, !why[0] && !bad, why, sizeof why);
     free(ref);
     gt_release(h.u);
     gt_release(h.unew);

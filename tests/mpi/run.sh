@@ -71,7 +71,8 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
    $CXX_SIMT -std=c++17 -O1 -DGT_SIMT -I"$root/tests/simt" -I"$root/runtime/include" \
        -c -o "$work/simt.o" "$root/tests/simt/simt.cc" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
-       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" -I"$work" \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" \
+       -I"$root/tests/diff" -I"$work" \
        -o "$work/check_mpi_stencil" \
        "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
        "$work/edges.c" "$work/heat2d.c" "$work/edges_naive.o" "$work/edges_cuda.o" "$work/simt.o" -lstdc++ \
