@@ -698,6 +698,7 @@ typedef struct {
     bool dep_M, dep_MD;              /* -M: deps to stdout and nothing else; -MD: deps beside */
     const char *dep_file;            /* -MF */
     const char *dep_target;          /* -MT */
+    const char *prefix;              /* -P: prepended to every exported name; "" for none */
 } Options;
 
 typedef struct Sema Sema;           /* the state of the semantic passes (below) */
