@@ -69,7 +69,8 @@ struct EmitStencil {
     const IrStencil *st;
     Arena *arena;
     NameSet names;
-    const char *info;         /* S_info */
+    const char *fn;           /* the stencil function: S, or PREFIXS with -P */
+    const char *info;         /* S_info (PREFIXS_info with -P) */
     const char *table;        /* its field table: S_fields, or numbered if a stencil has it */
     int nfield_params;        /* field parameters, in parameter order, first in st->fields */
     const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
@@ -95,9 +96,9 @@ struct EmitStencil {
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
 };
 /* Names a stencil: user names first, then generated ones. `globals` holds the
- * file's global names (every stencil S and S_info). */
+ * file's global names (every stencil S and S_info, after `prefix`: -P). */
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
-                       const IrStencil *st);
+                       const IrStencil *st, const char *prefix);
 
 /* The type of level variables in loops the kit writes (EmitStencil.index_type). */
 const char *emit_index_type(const EmitStencil *es);

@@ -54,8 +54,8 @@ void emit_signature(Out *o, const EmitStencil *es)
     /* Parameters wrap before column 96, aligned after the '('. */
     const IrStencil *st = es->st;
     Arena *arena = es->arena;
-    size_t open = strlen(st->name) + 5, col = open;
-    emit_text(o, "int %s(", st->name);
+    size_t open = strlen(es->fn) + 5, col = open;
+    emit_text(o, "int %s(", es->fn);
     for (int p = 0; p <= st->params.len; p++) {
         const char *text;
         if (p == st->params.len) {
@@ -112,7 +112,8 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
 {
     (void)globals;
     const char *base = base_name(hdr_name);
-    char *guard = arena_printf(c->arena, "%s_INCLUDED", base);
+    char *guard = arena_printf(c->arena, "%s%s_INCLUDED", c->opts.prefix ? c->opts.prefix : "",
+                               base);
     for (char *p = guard; *p; p++)
         *p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
     if (isdigit((unsigned char)guard[0]))

@@ -135,6 +135,7 @@ static const char *builtin_c_name(Builtin fn, Type t)
     case B_MAX: return t == TY_INT ? "gt_max_int" : single ? "fmaxf" : "fmax";
     case B_ISNAN: return "isnan";
     case B_ISINF: return "isinf";
+    case B_ISFINITE: return "isfinite";
     default: break;
     }
     static const char *const float_names[] = {
@@ -238,6 +239,14 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         break;
     }
     case IR_CAST:
+        if (e->type == TY_INT && type_is_floating(e->cast.a->type)) {
+            /* int(e): no undefined behaviour on NaN or out of range (gt_generated.h) */
+            emit_text(o, "%s(", e->cast.a->type == TY_FLOAT ? "gt_float_to_int"
+                                                            : "gt_double_to_int");
+            expr_at(o, cx, e->cast.a, 0);
+            emit_text(o, ")");
+            break;
+        }
         emit_text(o, "(%s)", emit_c_type(e->type));
         expr_at(o, cx, e->cast.a,
                 is_negative_const(e->cast.a) || e->cast.a->kind == IR_UNARY ? PREC_PRIMARY

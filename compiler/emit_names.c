@@ -213,13 +213,14 @@ const char *emit_user_name(Arena *arena, NameSet *set, const char *stn_name)
 }
 
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
-                       const IrStencil *st)
+                       const IrStencil *st, const char *prefix)
 {
     memset(es, 0, sizeof *es);
     es->st = st;
     es->arena = arena;
     es->names.parent = globals;
-    es->info = arena_printf(arena, "%s_info", st->name);
+    es->fn = arena_printf(arena, "%s%s", prefix, st->name);
+    es->info = arena_printf(arena, "%s%s_info", prefix, st->name);
     int nf = st->fields.len, ns = st->scalars.len;
     es->field = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     es->data = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
@@ -284,16 +285,24 @@ bool emit_globals(Compiler *c, NameSet *globals)
 {
     bool ok = true;
     NameMap *by_name = map_new(c->arena);
+    const char *prefix = c->opts.prefix ? c->opts.prefix : "";
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
-        if (emit_is_reserved(st->name)) {
-            diag_error(&c->diag, st->loc,
-                       "stencil name '%s' is reserved in the generated C code; rename the "
-                       "stencil", st->name);
+        const char *fn = arena_printf(c->arena, "%s%s", prefix, st->name);
+        if (emit_is_reserved(fn)) {
+            if (*prefix)
+                diag_error(&c->diag, st->loc,
+                           "stencil name '%s' with -P prefix '%s' gives '%s', which is reserved "
+                           "in the generated C code; choose another prefix", st->name, prefix,
+                           fn);
+            else
+                diag_error(&c->diag, st->loc,
+                           "stencil name '%s' is reserved in the generated C code; rename the "
+                           "stencil", st->name);
             ok = false;
         }
         map_put(by_name, st->name, (void *)st);
-        emit_take(c->arena, globals, st->name);
+        emit_take(c->arena, globals, fn);
     }
     /* S_info is the generated API's name (runtime.md): a stencil of that name
      * cannot be renamed away from it. */
@@ -308,7 +317,7 @@ bool emit_globals(Compiler *c, NameSet *globals)
                        other->name, st->name, st->loc.line);
             ok = false;
         }
-        emit_take(c->arena, globals, info);
+        emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, info));
     }
     return ok;
 }
@@ -322,7 +331,8 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
     for (int s = 0; s < ns; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
         stencils[s] = arena_alloc(c->arena, sizeof **stencils);
-        emit_name_stencil(stencils[s], c->arena, globals, st);
+        emit_name_stencil(stencils[s], c->arena, globals, st,
+                          c->opts.prefix ? c->opts.prefix : "");
     }
     /* Each field table is a static object used only at file scope: named
      * after every stencil's own names (which may shadow it), unlike any

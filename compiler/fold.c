@@ -173,13 +173,32 @@ static IrExpr *fold_binary(Compiler *c, IrExpr *e)
     }
 }
 
+/* int(x) of a floating x: truncation toward zero, NaN -> 0, values beyond
+ * int's range saturate to INT32_MIN or INT32_MAX; gt_double_to_int and
+ * gt_float_to_int in gt_generated.h compute the same at run time (a float
+ * is exactly a double, and no float lies between INT32_MAX and 2^31). */
+static int64_t fold_real_to_int(double x)
+{
+    if (isnan(x))
+        return 0;
+    if (x >= 2147483647.0)
+        return INT32_MAX;
+    if (x <= -2147483648.0)
+        return INT32_MIN;
+    return (int64_t)x;
+}
+
 static IrExpr *fold_cast(Compiler *c, IrExpr *e)
 {
     IrExpr *x = e->cast.a;
     if (!is_const(x))
         return e;
-    /* Only widening int -> float -> double and narrowing double -> float
-     * reach the IR (sema.c rejects the others). */
+    /* int(e) of a float or double: gt_real_to_int's result (runtime
+     * gt_generated.h); of a bool: 0 or 1. */
+    if (e->type == TY_INT)
+        return make_int(c, e, TY_INT,
+                        type_is_floating(x->type) ? fold_real_to_int(x->cnst.d) : x->cnst.i);
+    /* widening int -> float -> double, narrowing double -> float, bool -> 0 or 1 */
     return make_real(c, e, e->type, real_of(x));
 }
 
@@ -213,7 +232,20 @@ static double real_call(Builtin fn, Type type, double a, double b)
     case B_TRUNC: return f ? truncf(x) : trunc(a);
     case B_ROUND: return f ? roundf(x) : round(a);
     case B_FMOD: return f ? fmodf(x, y) : fmod(a, b);
-    case B_ISNAN: case B_ISINF: case NBUILTINS:
+    case B_ASINH: return f ? asinhf(x) : asinh(a);
+    case B_ACOSH: return f ? acoshf(x) : acosh(a);
+    case B_ATANH: return f ? atanhf(x) : atanh(a);
+    case B_ERF: return f ? erff(x) : erf(a);
+    case B_ERFC: return f ? erfcf(x) : erfc(a);
+    case B_TGAMMA: return f ? tgammaf(x) : tgamma(a);
+    case B_LGAMMA: return f ? lgammaf(x) : lgamma(a);
+    case B_EXP2: return f ? exp2f(x) : exp2(a);
+    case B_LOG2: return f ? log2f(x) : log2(a);
+    case B_EXPM1: return f ? expm1f(x) : expm1(a);
+    case B_LOG1P: return f ? log1pf(x) : log1p(a);
+    case B_HYPOT: return f ? hypotf(x, y) : hypot(a, b);
+    case B_COPYSIGN: return f ? copysignf(x, y) : copysign(a, b);
+    case B_ISNAN: case B_ISINF: case B_ISFINITE: case NBUILTINS:
         break;
     }
     unreachable();
@@ -230,6 +262,8 @@ static IrExpr *fold_call(Compiler *c, IrExpr *e)
         return make_int(c, e, TY_BOOL, isnan(x->cnst.d));
     if (fn == B_ISINF)
         return make_int(c, e, TY_BOOL, isinf(x->cnst.d));
+    if (fn == B_ISFINITE)
+        return make_int(c, e, TY_BOOL, isfinite(x->cnst.d));
     if (e->type == TY_INT) {   /* abs, min, max of ints */
         int64_t a = x->cnst.i, b = y ? y->cnst.i : 0;
         switch (fn) {

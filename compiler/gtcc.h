@@ -214,7 +214,8 @@ typedef VEC(Stmt *) StmtVec;
     X(EXPR_BINARY)   /* a op b */                                                  \
     X(EXPR_COND)     /* c ? a : b */                                               \
     X(EXPR_CALL)     /* name(args) or name(args, k): builtin, function, reduction */ \
-    X(EXPR_INDEX)    /* index(i|j|k): index.axis */
+    X(EXPR_INDEX)    /* index(i|j|k): index.axis */                                \
+    X(EXPR_CONVERT)  /* double(e), float(e), int(e): convert */
 typedef enum {
 #define X(id) id,
     EXPR_KINDS(X)
@@ -263,6 +264,10 @@ struct Expr {
         struct {
             int axis;
         } index;
+        struct {
+            Type type;           /* TY_INT, TY_FLOAT or TY_DOUBLE */
+            Expr *a;
+        } convert;
     };
 };
 
@@ -438,6 +443,8 @@ struct IrField {
     bool is_written;          /* written somewhere: parameters that are written are outputs */
     bool read_at_offset;      /* read at a non-zero offset somewhere (aliasing rule) */
     bool block_local;         /* declared inside an if block: only read at zero offset */
+    bool implicit_ijk;        /* a temporary declared `T name = e`: IJK by that form */
+    unsigned value_shape;     /* temporaries: the union of the shapes assigned so far (sema) */
     /* Parameters: the region read, the hull of every read (what halo the input
      * needs). Temporaries: the region where they are computed. Always contains
      * the origin; K is given relative to the intervals (see IrStencil). */
@@ -503,7 +510,11 @@ typedef enum {
     X(B_SINH, "sinh", 1) X(B_COSH, "cosh", 1) X(B_TANH, "tanh", 1)                  \
     X(B_FLOOR, "floor", 1) X(B_CEIL, "ceil", 1) X(B_TRUNC, "trunc", 1)              \
     X(B_ROUND, "round", 1) X(B_FMOD, "fmod", 2) X(B_ISNAN, "isnan", 1)              \
-    X(B_ISINF, "isinf", 1)
+    X(B_ISINF, "isinf", 1) X(B_ASINH, "asinh", 1) X(B_ACOSH, "acosh", 1)            \
+    X(B_ATANH, "atanh", 1) X(B_ERF, "erf", 1) X(B_ERFC, "erfc", 1)                  \
+    X(B_TGAMMA, "tgamma", 1) X(B_LGAMMA, "lgamma", 1) X(B_EXP2, "exp2", 1)          \
+    X(B_LOG2, "log2", 1) X(B_EXPM1, "expm1", 1) X(B_LOG1P, "log1p", 1)              \
+    X(B_ISFINITE, "isfinite", 1) X(B_HYPOT, "hypot", 2) X(B_COPYSIGN, "copysign", 2)
 typedef enum {
 #define X(id, name, nargs) id,
     BUILTINS(X)
@@ -691,6 +702,7 @@ typedef struct {
     bool dep_M, dep_MD;              /* -M: deps to stdout and nothing else; -MD: deps beside */
     const char *dep_file;            /* -MF */
     const char *dep_target;          /* -MT */
+    const char *prefix;              /* -P: prepended to every exported name; "" for none */
 } Options;
 
 typedef struct Sema Sema;           /* the state of the semantic passes (below) */

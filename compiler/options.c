@@ -21,6 +21,10 @@ static const char usage[] =
     "                       passes, on standard output, or in the -o file)\n"
     "  -D NAME=VALUE        override a 'const' of the program\n"
     "  -I DIR               add an import search directory\n"
+    "  -P PREFIX            prefix every name the generated code exports (stencil\n"
+    "                       functions, their _info objects, the header guard), so that\n"
+    "                       one file compiled twice links into one program; PREFIX is\n"
+    "                       the start of a C identifier, not starting with '_'\n"
     "  -M                   print make dependencies, compile nothing\n"
     "  -MD                  also write dependencies to FILE.d beside the output\n"
     "  -MF FILE             write dependencies to FILE\n"
@@ -183,6 +187,14 @@ int options_parse(Compiler *c, int argc, char **argv)
         } else if (starts(a, "-D")) {
             if ((v = argument(c, argc, argv, &i, "-D", &missing)) && add_define(c, v) != 0)
                 return 2;
+        } else if (starts(a, "-P")) {
+            if ((v = argument(c, argc, argv, &i, "-P", &missing))) {
+                if (!is_name(v, strlen(v)) || v[0] == '_')
+                    return usage_error(c, "bad -P prefix '%s': expected the start of a C "
+                                       "identifier (letters, digits and '_', not starting with "
+                                       "a digit or '_'), e.g. -P iord8_", v);
+                o->prefix = v;
+            }
         } else if (starts(a, "-I")) {
             if ((v = argument(c, argc, argv, &i, "-I", &missing))) {
                 if (*v == '\0')

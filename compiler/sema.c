@@ -363,7 +363,7 @@ Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what)
     if (to == TY_INT) {
         sema_error(s, loc,
                    "cannot assign a %s value to %s: floating values do not convert to int "
-                   "implicitly, and the language has no casts",
+                   "implicitly; convert explicitly with int(e), which truncates toward zero",
                    type_names[from], what);
         return (Typed){0};
     }
@@ -481,6 +481,20 @@ static Typed lower_cond(Sema *s, const Expr *e)
     return (Typed){ir_cond(s->c->arena, e->loc, type, c.e, a.e, b.e), weak};
 }
 
+/* double(e), float(e), int(e): an explicit conversion, C's (language.md
+ * section 10.5). Its value is never weak; a weak literal converted to float
+ * is rounded to float, as C's (float)1.5. A bool converts to 0 or 1. */
+static Typed lower_convert(Sema *s, const Expr *e)
+{
+    Type to = e->convert.type;
+    Typed a = sema_expr(s, e->convert.a);
+    if (!a.e || to == TY_BOOL)   /* bool(e): reported by the parser */
+        return (Typed){0};
+    if (a.weak && to == TY_FLOAT)
+        a.e = retype_weak(a.e, TY_FLOAT);
+    return (Typed){ir_cast(s->c->arena, a.e, to), false};
+}
+
 Typed sema_expr(Sema *s, const Expr *e)
 {
     Arena *a = s->c->arena;
@@ -520,6 +534,8 @@ Typed sema_expr(Sema *s, const Expr *e)
             return (Typed){0};
         }
         return (Typed){ir_index(a, e->loc, e->index.axis), false};
+    case EXPR_CONVERT:
+        return lower_convert(s, e);
     }
     unreachable();
 }
@@ -753,7 +769,7 @@ static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
     case B_MIN: case B_MAX:
         type = unify(s, &args[0], &args[1], &weak);
         break;
-    case B_POW: case B_ATAN2: case B_FMOD:
+    case B_POW: case B_ATAN2: case B_FMOD: case B_HYPOT: case B_COPYSIGN:
         type = unify(s, &args[0], &args[1], &weak);
         if (type == TY_INT) {
             type = TY_DOUBLE;
@@ -766,7 +782,7 @@ static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
             args[0].e = ir_cast(a, args[0].e, TY_DOUBLE);
         type = args[0].e->type;
         weak = args[0].weak;
-        if (fn == B_ISNAN || fn == B_ISINF) {
+        if (fn == B_ISNAN || fn == B_ISINF || fn == B_ISFINITE) {
             type = TY_BOOL;
             weak = false;
         }
@@ -1138,6 +1154,50 @@ static void prescan_stmts(Sema *s, const StmtVec *v)
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
 
+/* A temporary declared `T t = e` read in e, that makes e vary along an axis
+ * in `extra` though no value assigned to t so far did: NULL if none. */
+static const IrField *implicit_ijk_read(const IrExpr *e, unsigned extra)
+{
+    if (e->kind == IR_LOAD) {
+        const IrField *f = e->load.field;
+        bool by_decl = f->kind == IR_TEMP && f->implicit_ijk && (f->axes & extra) &&
+                       !(f->value_shape & extra);
+        return by_decl ? f : NULL;
+    }
+    IrExpr **slot[3];
+    int n = ir_expr_slots((IrExpr *)e, slot);
+    for (int i = 0; i < n; i++) {
+        const IrField *f = implicit_ijk_read(*slot[i], extra);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+/* The shape rule of an assignment (shapes.c) where it fails only because of
+ * how a temporary was declared: `double t = ps * 2.0` makes t IJK, whatever
+ * the shape of ps, and `top = t` into an IJ field then varies along K. The
+ * message names the declaration and the fix, instead of the generic advice to
+ * reduce along K (issue 14 item 7). False when reported. */
+static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExpr *value)
+{
+    unsigned allowed = dst->axes | (s->scope->order != ORDER_PARALLEL ? AXES_K : 0);
+    unsigned extra = value->shape & ~allowed;
+    const IrField *t = extra ? implicit_ijk_read(value, extra) : NULL;
+    if (!t)
+        return true;
+    unsigned want = (t->value_shape | dst->axes) & ~extra;
+    sema_error(s, loc,
+               "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
+               "because temporary '%s' does, and '%s' is IJK only because of its declaration "
+               "'%s %s = ...' (line %d; a local declared that way is an IJK temporary); "
+               "declare it 'field<%s, %s> %s = ...'",
+               shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
+               t->name, t->name, type_names[t->type], t->name, t->loc.line,
+               type_names[t->type], want ? axes_name(want) : axes_name(dst->axes), t->name);
+    return false;
+}
+
 /* Lowers `dst op= value` (op OP_PLUS for plain `=`). */
 static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc loc,
                          IrStmtVec *out)
@@ -1158,8 +1218,10 @@ static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc lo
     if (!v.e)
         return;
     v.e = fold_expr(s->c, v.e);
-    if (!shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
+    if (!check_implicit_ijk(s, loc, dst, v.e) ||
+        !shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
         return;
+    dst->value_shape |= v.e->shape;
     IrStmt *st = ir_stmt_new(a, IR_ASSIGN, loc);
     st->assign.dst = dst;
     st->assign.value = v.e;
@@ -1188,6 +1250,7 @@ static void lower_decl(Sema *s, const Stmt *d, IrStmtVec *out)
     t->type = d->decl.type;
     t->axes = d->decl.is_field && d->decl.axes ? d->decl.axes : AXES_IJK;
     t->block_local = sc->block > 0;
+    t->implicit_ijk = !d->decl.is_field;
     if (!sc->dead) {
         t->id = sc->st->fields.len;
         vec_push(a, &sc->st->fields, t);

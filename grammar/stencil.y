@@ -721,6 +721,15 @@ primary:
         $$ = new_expr(p, EXPR_INDEX, @1);
         $$->index.axis = $3;
     }
+|   scalartype "(" expr ")" {
+        if ($1 == TY_BOOL)
+            diag_error(&p->c->diag, at(p, @1), "there is no conversion to bool; compare "
+                       "instead, e.g. x != 0");
+        $$ = new_expr(p, EXPR_CONVERT, @1);
+        $$->convert.type = $1;
+        $$->convert.a = $3;
+        set_depth(p, $$, (const Expr *const[]){$3}, 1);
+    }
 |   "(" expr ")" { $$ = $2; }
 ;
 

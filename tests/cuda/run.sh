@@ -14,6 +14,9 @@
 # run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
 # naming the CUDA runtime's error). And bench/bench_gpu.sh --build-only: the
 # program of `make bench-gpu` builds.
+# A program with a `// INSTANCES: OPTS | OPTS` line (tests/numeric/run.sh) is
+# compiled once per OPTS (-D and -P, language.md section 10.6), and the objects
+# must link together (ld -r) and export only names with their -P prefix.
 # Prints "cuda: N passed, N failed" (one case = one .stn file) and writes
 # "PASSED FAILED" to $RESULTS/cuda.
 set -u
@@ -56,7 +59,18 @@ for stn in "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"
            "$root"/bench/stencils/*.stn "$root"/tests/golden/ir/*.stn "$root"/tests/golden/emit/*.stn; do
     n=$((n + 1))
     args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1 | sed 's/-b *[a-z]*//')
-    echo "$stn $work/p$n $args" | sed 's/ *$//' >>"$jobs"
+    instances=$(sed -n 's|^// INSTANCES: *||p' "$stn" | head -n 1)
+    if [ -z "$instances" ]; then
+        echo "$stn $work/p$n $args" | sed 's/ *$//' >>"$jobs"
+        continue
+    fi
+    m=0
+    while [ -n "$instances" ]; do
+        m=$((m + 1))
+        echo "$stn $work/p${n}_i$m $args ${instances%%|*}" | sed 's/ *$//' >>"$jobs"
+        case $instances in *"|"*) instances=${instances#*|} ;; *) instances="" ;; esac
+    done
+    echo "$stn $work/p$n" >>"$work/instances"
 done
 cc -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
 want=${CUDA_PROGRAMS:-210}; made=0; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
@@ -73,6 +87,25 @@ while [ $made -lt "$want" ]; do
     seed=$((seed + 1))
 done
 xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+# the instances of one file link into one program: no name defined twice, and
+# every name they define (but C++'s weak ones) starts with that instance's -P prefix
+[ -e "$work/instances" ] && while read -r stn dir; do
+    objs=$(ls "$dir"_i*/*.o 2>/dev/null)
+    bad=""
+    for o in $objs; do
+        prefix=$(sed -n 's|^// INSTANCES: *||p' "$stn" | head -n 1 | tr '|' '\n' |
+                 sed -n "$(basename "$(dirname "$o")" | sed 's/.*_i//')p" | sed -n 's/.*-P *\([A-Za-z0-9_]*\).*/\1/p')
+        bad="$bad$(nm -g --defined-only "$o" | awk -v p="$prefix" '$2 ~ /^[TDRB]$/ && index($3, p) != 1 { printf " %s", $3 }')"
+    done
+    if [ -z "$objs" ] || ! ld -r -o "$dir.linked.o" $objs >"$dir.ld.log" 2>&1; then
+        echo "FAIL $stn: its instances do not link together"; sed 's/^/  | /' "$dir.ld.log" | head -n 10
+        echo "FAIL $stn (instances)" >>"$work/results"
+    elif [ -n "$bad" ]; then
+        echo "FAIL $stn (instances): names without the -P prefix:$bad" >>"$work/results"
+    else
+        echo "PASS $stn: $(echo $objs | wc -w) instances (-P) link into one program" >>"$work/results"
+    fi
+done <"$work/instances"
 
 # examples/hdiff built with BACKEND=cuda against an installed gtcc and
 # gtrt-cuda.pc, then run: with a GPU it must succeed; without one the CUDA

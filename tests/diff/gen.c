@@ -58,6 +58,20 @@ static bool chance(unsigned percent)
     return rnd(100) < percent;
 }
 
+/* A second stream for the language's v2 additions (conversions, the v2 builtins,
+ * while loops): drawing them from it leaves the draws of rng, and so the
+ * structure of every seed's program, as they were before v2; v2 only wraps
+ * some expressions and adds some statements. */
+static uint64_t rng_v2;
+
+static unsigned rnd_v2(unsigned n)
+{
+    rng_v2 ^= rng_v2 << 13;
+    rng_v2 ^= rng_v2 >> 7;
+    rng_v2 ^= rng_v2 << 17;
+    return (unsigned)(rng_v2 % n);
+}
+
 typedef struct {
     char text[4096];
     size_t len;
@@ -148,7 +162,28 @@ static void leaf(Buf *b, const Scope *s)
     offset(b, 2, s->allow_k);
 }
 
+static void expr_v1(Buf *b, const Scope *s, int depth);
+
+/* An expression; one in 20 wrapped in a v2 builtin or conversion (rng_v2). */
 static void expr(Buf *b, const Scope *s, int depth)
+{
+    static const char *const open[] = {
+        "", "asinh(", "atanh(0.5 * tanh(", "acosh(1.0 + abs(", "erf(", "erfc(", "exp2(min(",
+        "log2(1.0 + abs(", "expm1(min(", "log1p(abs(", "hypot(", "copysign(1.5, ",
+        "lgamma(1.5 + abs(", "tgamma(1.0 + min(abs(", "double(int(4.0 * (", "double(float(",
+        "(isfinite(",
+    };
+    static const char *const close[] = {
+        "", ")", "))", "))", ")", ")", ", 4.0))", "))", ", 2.0))", "))", ", 0.5)", ")", "))",
+        "), 3.0))", "))) * 0.25", "))", ") ? 1.0 : -1.0)",
+    };
+    unsigned w = rnd_v2(20) == 0 ? 1 + rnd_v2(sizeof open / sizeof *open - 1) : 0;
+    put(b, "%s", open[w]);
+    expr_v1(b, s, depth);
+    put(b, "%s", close[w]);
+}
+
+static void expr_v1(Buf *b, const Scope *s, int depth)
 {
     if (depth <= 0 || chance(25)) {
         leaf(b, s);
@@ -363,6 +398,7 @@ static void kif(const Scope *s, bool fwd)
 static void program(unsigned seed)
 {
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
+    rng_v2 = (0x6a09e667f3bcc909ull ^ ((uint64_t)seed * 0x9e3779b97f4a7c15ull)) | 1;
     for (int i = 0; i < 4; i++)
         rnd(2);
     Scope s = {0};

@@ -10,7 +10,10 @@
 # Each program is built with $CC -std=c11 -Wall -Wextra -Wpedantic -Werror
 # $SANFLAGS and run; then with clang the same way (built only, not run, when
 # $SANFLAGS is set: the runtime was built with $CC's sanitizer runtime).
-# Options for gtcc come from a `// ARGS: ...` line of the .stn file. A program
+# Options for gtcc come from a `// ARGS: ...` line of the .stn file. A
+# `// INSTANCES: OPTS | OPTS ...` line compiles the file once per OPTS (e.g.
+# `-D W=2 -P two_`) into NAME_1.c, NAME_2.c, ... (headers NAME_1.h, ...), all
+# linked into the one driver (language.md section 10.6). A program
 # with a `// FMA` line is built with -std=gnu11 -O2 (GNU modes let gcc contract
 # a * b + c, at -O2) and, on an x86-64 machine whose CPU has FMA, with -mfma
 # too, so that a contraction the generated code failed to forbid would run.
@@ -57,11 +60,22 @@ for stn in "$here"/*.stn; do
         fi
     fi
     mkdir -p "$tmp/$base"
-    if ! (cd "$here" && eval "\"$GTCC\" -b $BACKEND $args -o \"$tmp/$base/$base.c\" \"$base.stn\"") \
-            >"$tmp/$base/gtcc.log" 2>&1; then
-        fail "$base: gtcc failed"; sed 's/^/  | /' "$tmp/$base/gtcc.log" | head -n 20
-        continue
-    fi
+    instances=$(sed -n 's|^// INSTANCES: *||p' "$stn" | head -n 1)
+    rest=${instances:-" "}; srcs=""; n=0; gtcc_ok=1
+    while [ -n "$rest" ]; do
+        inst=${rest%%|*}
+        case $rest in *"|"*) rest=${rest#*|} ;; *) rest="" ;; esac
+        n=$((n + 1))
+        out=$tmp/$base/$base.c
+        [ -z "$instances" ] || out=$tmp/$base/${base}_$n.c
+        if ! (cd "$here" && eval "\"$GTCC\" -b $BACKEND $args $inst -o \"$out\" \"$base.stn\"") \
+                >"$tmp/$base/gtcc.log" 2>&1; then
+            fail "$base: gtcc $inst failed"; sed 's/^/  | /' "$tmp/$base/gtcc.log" | head -n 20
+            gtcc_ok=0; break
+        fi
+        srcs="$srcs $out"
+    done
+    [ $gtcc_ok = 1 ] || continue
     for cc in $compilers; do
         name=$(basename "$cc")
         flags="$WFLAGS -O1 -g $fmaflags"
@@ -74,15 +88,19 @@ for stn in "$here"/*.stn; do
         exe=$tmp/$base/test_$name
         inc="-I$root/runtime/include -I$root/runtime/src -I$tmp/$base -I$here"
         if [ $run = 0 ]; then
-            if $cc $flags $inc -c "$tmp/$base/$base.c" -o "$exe.gen.o" >"$tmp/$base/cc.log" 2>&1 &&
-               $cc $flags $inc -c "$driver" -o "$exe.o" >>"$tmp/$base/cc.log" 2>&1; then
+            built=1; : >"$tmp/$base/cc.log"
+            for src in $srcs; do
+                $cc $flags $inc -c "$src" -o "$src.o" >>"$tmp/$base/cc.log" 2>&1 || built=0
+            done
+            if [ $built = 1 ] && $cc $flags $inc -c "$driver" -o "$exe.o" >>"$tmp/$base/cc.log" 2>&1; then
                 passed=$((passed + 1)); echo "PASS $base[$name]: builds"
             else
                 fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
             fi
             continue
         fi
-        if ! $cc $flags $inc -o "$exe" "$driver" "$tmp/$base/$base.c" "$here/numeric.c" \
+        # shellcheck disable=SC2086 # $srcs: the generated files, no spaces in $tmp
+        if ! $cc $flags $inc -o "$exe" "$driver" $srcs "$here/numeric.c" \
                 "$BUILD/lib/libgtrt.a" -lm >"$tmp/$base/cc.log" 2>&1; then
             fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
             continue

@@ -164,6 +164,21 @@ GT_HD static inline int32_t gt_max_int(int32_t a, int32_t b)
     return a > b ? a : b;
 }
 
+/* int(x) of the language (language.md section 10.5): truncation toward zero, as C's cast,
+   but defined where C's is not: NaN gives 0, values at or above 2^31 - 1 give INT32_MAX,
+   values at or below -2^31 give INT32_MIN (compiler/fold.c folds constants the same way). */
+GT_HD static inline int32_t gt_double_to_int(double x)
+{
+    return x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN
+                                                                        : (int32_t)x;
+}
+
+GT_HD static inline int32_t gt_float_to_int(float x)
+{
+    return x != x ? 0 : x >= 2147483648.0f ? INT32_MAX : x <= -2147483648.0f ? INT32_MIN
+                                                                          : (int32_t)x;
+}
+
 #ifdef __cplusplus
 }
 #endif
