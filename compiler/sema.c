@@ -1395,7 +1395,8 @@ static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
             t->kind = IR_TEMP;
             t->param_pos = -1;
             t->type = target->type;
-            t->axes = target->axes;
+            /* the target's axes, and K for a column accumulator (forward) */
+            t->axes = target->axes | res[i].e->shape;
             t->block_local = true;   /* read once, at zero offset, by the copy below */
             if (!sc->dead) {
                 t->id = sc->st->fields.len;
