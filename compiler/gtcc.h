@@ -274,7 +274,9 @@ struct Expr {
 #define STMT_KINDS(X)                                                              \
     X(STMT_DECL)     /* localdecl: decl */                                         \
     X(STMT_ASSIGN)   /* name op= value: assign */                                  \
-    X(STMT_IF)       /* if (cond) then else: iff */
+    X(STMT_IF)       /* if (cond) then else: iff */                                \
+    X(STMT_RETURN)   /* return e {, e}: ret (function bodies only) */              \
+    X(STMT_MULTI)    /* a, b = f(...): multi (several targets, one call) */
 typedef enum {
 #define X(id) id,
     STMT_KINDS(X)
@@ -305,6 +307,14 @@ struct Stmt {
             StmtVec els;         /* an else-if is one STMT_IF in els */
             bool has_else;
         } iff;
+        struct {
+            ExprVec values;      /* one per result */
+        } ret;
+        struct {
+            VEC(const char *) names;   /* the targets, in order (two or more) */
+            VEC(Loc) name_locs;
+            Expr *value;         /* the call */
+        } multi;
     };
 };
 
@@ -361,8 +371,9 @@ typedef struct {
     const char *name;
     VEC(const char *) params;
     VEC(Loc) param_locs;
-    StmtVec locals;               /* STMT_DECL only (the grammar allows nothing else) */
-    Expr *ret;
+    StmtVec body;                 /* declarations, assignments, ifs; ends with a STMT_RETURN
+                                     (sema.c reports a body that does not) */
+    Loc end_loc;                  /* the closing brace */
 } Function;
 
 typedef struct {
@@ -818,9 +829,24 @@ void sema_error(Sema *s, Loc loc, const char *fmt, ...) __attribute__((format(pr
  * "int 'n'"), with the implicit conversions of language.md; reports others. */
 Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what);
 
-/* inline.c: the body of fn with its parameters bound to args (substitution);
- * while a function is being checked, records the call instead. */
+/* sema.c: `a op b` with the typing rules of language.md (NULL operands give
+ * NULL silently). */
+Typed sema_binary(Sema *s, Op op, Typed a, Typed b, Loc loc);
+/* sema.c: reports an assignment to name, which is no variable in view. */
+void sema_bad_target(Sema *s, const char *name, Loc loc);
+/* sema.c: the n results of `call`, the right-hand side of an assignment with
+ * n targets: a call of a function returning n values (reported otherwise).
+ * False after an error or when a result is unknown. */
+bool sema_call_results(Sema *s, const Expr *call, int n, Typed *out);
+
+/* inline.c: the result of fn with its parameters bound to args
+ * (substitution); while a function is being checked, records the call
+ * instead. inline_call_results gives the n results of a function returning
+ * n values (false if one is unknown). */
 Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc);
+bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out);
+/* The number of values f returns: its final return's; 0 without one. */
+int inline_nresults(const Function *f);
 /* A read, at offset, of a parameter or local of the innermost inlined
  * function; false if access names neither. */
 bool inline_lookup(Sema *s, const Expr *access, const int64_t offset[NAXES], Typed *out);
@@ -872,6 +898,8 @@ int ir_expr_slots(IrExpr *e, IrExpr **slot[3]);
 bool ir_expr_equal(const IrExpr *a, const IrExpr *b);
 /* True if e or one of its subexpressions is of kind k. */
 bool ir_expr_has(const IrExpr *e, IrExprKind k);
+/* True if e loads f somewhere, at any offset. */
+bool ir_reads_field(const IrExpr *e, const IrField *f);
 /* Calls fn on every load of e; in_column: inside a column reduction. */
 typedef void IrLoadFn(void *ctx, IrExpr *load, bool in_column);
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);

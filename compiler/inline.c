@@ -1,11 +1,16 @@
 /* inline.c: function inlining with substitution semantics (language.md
  * section 4).
  *
- * A call f(a1, ..., an) is replaced by f's return expression in which a read
- * of parameter p at offset d is the argument bound to p with every access
- * shifted by d, and a read of a local is the local's defining expression: so
- * lap(lap(u)) is the bi-harmonic operator as one expression, and locals never
- * become temporaries. The arguments are lowered once, at the call (sema.c),
+ * A call f(a1, ..., an) is replaced by f's return expressions in which a
+ * read of parameter p at offset d is the argument bound to p with every
+ * access shifted by d, and a read of a local is the local's value at that
+ * point of the body: so lap(lap(u)) is the bi-harmonic operator as one
+ * expression, and locals never become temporaries. The statements of a body
+ * are lowered in order, each assignment giving its local a new value; an if
+ * makes each local it assigns `cond ? then_value : else_value`
+ * (if-conversion, language.md section 10.2). Every result is therefore one
+ * expression over the arguments, which a parameter read at an offset shifts
+ * whole, conditions included: the substitution semantics stay exact. The arguments are lowered once, at the call (sema.c),
  * so their errors are reported once; each use is a shifted copy of that
  * template. Shifting moves loads, turns index(i) into index(i) + d, and moves
  * a column reduction horizontally only (its operand always covers the whole
@@ -25,14 +30,23 @@
 
 #include "gtcc.h"
 
+/* A local of the function being inlined, while it is visible. */
+typedef struct {
+    const Stmt *decl;         /* its STMT_DECL */
+    Typed value;              /* its value at this point of the body, over the arguments;
+                                 e NULL when unknown (checking) or after an error */
+} Local;
+
 struct FnEnv {
     FnInfo *fn;
     FnEnv *parent;            /* the call this one is inlined into */
     Loc call_loc;
     bool checking;            /* inline_check_function: the arguments are unknown */
     Typed *args;              /* one template per parameter; e NULL when unknown */
-    Typed *locals;            /* one per local, as far as lowered */
-    int nlocals;              /* locals lowered so far */
+    VEC(Local) locals;        /* the visible locals, innermost block last */
+    Typed *results;           /* the values of the return, once lowered */
+    int nresults;
+    bool misplaced_return;    /* a return was reported as not last */
 };
 
 /* Accounts for n more nodes in the current statement; false (reported once)
@@ -142,6 +156,57 @@ static Typed use_template(Sema *s, Typed t, const int64_t off[NAXES], Loc use,
     return sh.failed ? (Typed){0} : (Typed){e, t.weak};
 }
 
+/* The visible local called name, innermost first; NULL if none. */
+static Local *find_local(FnEnv *env, const char *name)
+{
+    for (int i = env->locals.len - 1; i >= 0; i--)
+        if (strcmp(env->locals.items[i].decl->decl.name, name) == 0)
+            return &env->locals.items[i];
+    return NULL;
+}
+
+/* The declaration of a local called name anywhere in v (depth-first); top:
+ * set to whether it is in v itself rather than in an if block. */
+static const Stmt *find_decl(const StmtVec *v, const char *name, bool *top)
+{
+    for (int i = 0; i < v->len; i++) {
+        const Stmt *st = v->items[i];
+        if (st->kind == STMT_DECL && strcmp(st->decl.name, name) == 0) {
+            *top = true;
+            return st;
+        }
+        if (st->kind == STMT_IF) {
+            const Stmt *d = find_decl(&st->iff.then, name, top);
+            if (!d)
+                d = find_decl(&st->iff.els, name, top);
+            if (d) {
+                *top = false;
+                return d;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Reports a name of env's function that is declared as a local but not
+ * visible at loc; false if the function declares no local of that name. */
+static bool invisible_local(Sema *s, FnEnv *env, const char *name, Loc loc)
+{
+    const Function *f = env->fn->fn;
+    bool top = false;
+    const Stmt *d = find_decl(&f->body, name, &top);
+    if (!d)
+        return false;
+    if (top)
+        sema_error(s, loc, "'%s' is used before its declaration in function '%s'", name,
+                   f->name);
+    else
+        sema_error(s, loc, "local '%s' of function '%s' is declared inside an if block at line "
+                   "%d and is not visible here; declare it before the if", name, f->name,
+                   d->decl.name_loc.line);
+    return true;
+}
+
 bool inline_lookup(Sema *s, const Expr *access, const int64_t offset[NAXES], Typed *out)
 {
     FnEnv *env = s->env;
@@ -155,48 +220,234 @@ bool inline_lookup(Sema *s, const Expr *access, const int64_t offset[NAXES], Typ
         *out = use_template(s, env->args[i], offset, access->loc, name, f->name);
         return true;
     }
-    for (int i = 0; i < f->locals.len; i++) {
-        const Stmt *d = f->locals.items[i];
-        if (strcmp(d->decl.name, name) != 0)
-            continue;
-        *out = (Typed){0};
-        if (i >= env->nlocals)
-            sema_error(s, access->loc, "'%s' is used before its declaration in function '%s'",
-                       name, f->name);
-        else if (offset[AXIS_I] || offset[AXIS_J] || offset[AXIS_K])
-            sema_error(s, access->loc,
-                       "local '%s' of function '%s' is a scalar; it cannot be read at an offset "
-                       "(make it a parameter, or a function of its own)",
-                       name, f->name);
-        else
-            *out = use_template(s, env->locals[i], offset, access->loc, name, f->name);
-        return true;
-    }
-    return false;
+    *out = (Typed){0};
+    Local *l = find_local(env, name);
+    if (!l)
+        return invisible_local(s, env, name, access->loc);
+    if (offset[AXIS_I] || offset[AXIS_J] || offset[AXIS_K])
+        sema_error(s, access->loc,
+                   "local '%s' of function '%s' is a scalar; it cannot be read at an offset "
+                   "(make it a parameter, or a function of its own)",
+                   name, f->name);
+    else
+        *out = use_template(s, l->value, offset, access->loc, name, f->name);
+    return true;
 }
 
-/* Lowers the locals and the return expression of env's function. */
-static Typed lower_body(Sema *s, FnEnv *env)
+int inline_nresults(const Function *f)
+{
+    if (f->body.len == 0)
+        return 0;
+    const Stmt *last = f->body.items[f->body.len - 1];
+    return last->kind == STMT_RETURN ? last->ret.values.len : 0;
+}
+
+static void lower_fstmts(Sema *s, FnEnv *env, const StmtVec *body, bool top);
+
+/* A local's declaration: `double x = e;`. */
+static void lower_fdecl(Sema *s, FnEnv *env, const Stmt *d)
+{
+    const char *name = d->decl.name;
+    Local *old = find_local(env, name);
+    Typed v = d->decl.init ? sema_expr(s, d->decl.init) : (Typed){0};
+    if (old) {
+        sema_error(s, d->decl.name_loc, "local '%s' of function '%s' is already declared at "
+                   "line %d; assign it without a type: %s = ...;", name, env->fn->fn->name,
+                   old->decl->decl.name_loc.line, name);
+        return;
+    }
+    char what[256];
+    snprintf(what, sizeof what, "%s '%s'", type_names[d->decl.type], name);
+    v = sema_convert(s, v, d->decl.type, d->decl.name_loc, what);
+    vec_push(s->c->arena, &env->locals, ((Local){d, v}));
+}
+
+/* The local a function assigns, or NULL (reported). */
+static Local *assigned_local(Sema *s, FnEnv *env, const char *name, Loc loc)
+{
+    const Function *f = env->fn->fn;
+    Local *l = find_local(env, name);
+    if (l)
+        return l;
+    for (int i = 0; i < f->params.len; i++) {
+        if (strcmp(f->params.items[i], name) == 0) {
+            sema_error(s, loc, "parameter '%s' of function '%s' cannot be assigned: it stands "
+                       "for its argument; copy it into a local first, e.g. double v = %s;",
+                       name, f->name, name);
+            return NULL;
+        }
+    }
+    if (!invisible_local(s, env, name, loc))
+        sema_bad_target(s, name, loc);
+    return NULL;
+}
+
+/* `x op= e` on a local: its value becomes the new expression. */
+static void lower_fassign(Sema *s, FnEnv *env, const Stmt *st)
+{
+    Local *l = assigned_local(s, env, st->assign.name, st->assign.name_loc);
+    Typed v = sema_expr(s, st->assign.value);
+    if (!l)
+        return;
+    const Stmt *d = l->decl;
+    if (st->assign.op != OP_PLUS) {
+        static const int64_t zero[NAXES];
+        Typed cur = use_template(s, l->value, zero, st->loc, d->decl.name, env->fn->fn->name);
+        v = sema_binary(s, st->assign.op, cur, v, st->loc);
+    }
+    char what[256];
+    snprintf(what, sizeof what, "%s '%s'", type_names[d->decl.type], d->decl.name);
+    l->value = sema_convert(s, v, d->decl.type, st->loc, what);
+}
+
+/* `a, b = f(...)` on locals: every result is computed from the values before
+ * the statement, then assigned. */
+static void lower_fmulti(Sema *s, FnEnv *env, const Stmt *st)
+{
+    int n = st->multi.names.len;
+    Local **dst = arena_alloc(s->c->arena, sizeof *dst * (size_t)n);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const char *name = st->multi.names.items[i];
+        Loc loc = st->multi.name_locs.items[i];
+        for (int j = 0; j < i; j++) {
+            if (strcmp(st->multi.names.items[j], name) == 0) {
+                sema_error(s, loc, "'%s' is a target twice in one multiple assignment", name);
+                ok = false;
+            }
+        }
+        dst[i] = assigned_local(s, env, name, loc);
+        ok = ok && dst[i];
+    }
+    Typed *res = arena_alloc(s->c->arena, sizeof *res * (size_t)n);
+    if (!sema_call_results(s, st->multi.value, n, res) || !ok) {
+        for (int i = 0; ok && i < n; i++)
+            dst[i]->value = (Typed){0};
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const Stmt *d = dst[i]->decl;
+        char what[256];
+        snprintf(what, sizeof what, "%s '%s'", type_names[d->decl.type], d->decl.name);
+        dst[i]->value = sema_convert(s, res[i], d->decl.type, st->multi.name_locs.items[i], what);
+    }
+}
+
+/* The values of the locals visible before a branch. */
+static Typed *save_values(Sema *s, FnEnv *env, int n)
+{
+    Typed *v = arena_alloc(s->c->arena, sizeof *v * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        v[i] = env->locals.items[i].value;
+    return v;
+}
+
+static void restore_values(FnEnv *env, const Typed *v, int n)
+{
+    env->locals.len = n;
+    for (int i = 0; i < n; i++)
+        env->locals.items[i].value = v[i];
+}
+
+/* An if in a function: each local assigned in a branch becomes
+ * `cond ? then_value : else_value` (if-conversion), so the body stays one
+ * expression per result and shifts exactly like any other. A constant
+ * condition keeps one branch (the other is lowered for its errors only). */
+static void lower_fif(Sema *s, FnEnv *env, const Stmt *st)
+{
+    Arena *a = s->c->arena;
+    Typed c = sema_expr(s, st->iff.cond);
+    if (c.e && c.e->type != TY_BOOL) {
+        sema_error(s, st->iff.cond->loc, "the condition of an if must be bool, not %s; compare "
+                   "it, e.g. x != 0", type_names[c.e->type]);
+        c.e = NULL;
+    }
+    if (c.e)
+        c.e = fold_expr(s->c, c.e);
+    int n = env->locals.len;
+    Typed *before = save_values(s, env, n);
+    if (c.e && c.e->kind == IR_CONST) {
+        bool take_then = c.e->cnst.i != 0;
+        lower_fstmts(s, env, &st->iff.then, false);
+        Typed *after_then = save_values(s, env, n);
+        restore_values(env, before, n);
+        lower_fstmts(s, env, &st->iff.els, false);
+        restore_values(env, take_then ? after_then : save_values(s, env, n), n);
+        return;
+    }
+    lower_fstmts(s, env, &st->iff.then, false);
+    Typed *then = save_values(s, env, n);
+    restore_values(env, before, n);
+    lower_fstmts(s, env, &st->iff.els, false);
+    env->locals.len = n;
+    for (int i = 0; i < n; i++) {
+        Local *l = &env->locals.items[i];
+        Typed t = then[i], e = l->value;
+        if (t.e == e.e)
+            continue;   /* not assigned in either branch */
+        if (!c.e || !t.e || !e.e || !spend(s, ir_expr_size(c.e) + 1, st->loc)) {
+            l->value = (Typed){0};
+            continue;
+        }
+        l->value = (Typed){ir_cond(a, st->loc, l->decl->decl.type, ir_copy(a, c.e), t.e, e.e),
+                           false};
+    }
+}
+
+/* The statements of a function body or of one of its blocks; a block's
+ * locals go out of view at its end. */
+static void lower_fstmts(Sema *s, FnEnv *env, const StmtVec *body, bool top)
+{
+    int n = env->locals.len;
+    for (int i = 0; i < body->len && !diag_full(&s->c->diag); i++) {
+        const Stmt *st = body->items[i];
+        switch (st->kind) {
+        case STMT_DECL: lower_fdecl(s, env, st); break;
+        case STMT_ASSIGN: lower_fassign(s, env, st); break;
+        case STMT_IF: lower_fif(s, env, st); break;
+        case STMT_MULTI: lower_fmulti(s, env, st); break;
+        case STMT_RETURN: {
+            const ExprVec *v = &st->ret.values;
+            bool last = top && i == body->len - 1;
+            if (!last) {
+                env->misplaced_return = true;
+                sema_error(s, st->loc, "return must be the last statement of function '%s'%s",
+                           env->fn->fn->name, top ? "" : ", outside any if; assign a local "
+                           "in the branches and return it at the end");
+            }
+            Typed *r = arena_alloc(s->c->arena, sizeof *r * (size_t)(v->len + 1));
+            for (int j = 0; j < v->len; j++)
+                r[j] = sema_expr(s, v->items[j]);
+            if (last) {
+                env->results = r;
+                env->nresults = v->len;
+            }
+            break;
+        }
+        }
+    }
+    if (!top)
+        env->locals.len = n;
+}
+
+/* Lowers the body of env's function; its results are env->results. */
+static void lower_body(Sema *s, FnEnv *env)
 {
     FnInfo *fn = env->fn;
+    const Function *f = fn->fn;
     int saved_module = s->module;
     Loc saved_user = s->user;
     int errors = s->c->diag.errors;
     s->env = env;
     s->module = fn->module;
-    s->user = fn->fn->loc;
+    s->user = f->loc;
     if (fn->inline_error)
         s->quiet++;
 
-    for (int i = 0; i < fn->fn->locals.len; i++) {
-        const Stmt *d = fn->fn->locals.items[i];
-        Typed v = d->decl.init ? sema_expr(s, d->decl.init) : (Typed){0};
-        char what[256];
-        snprintf(what, sizeof what, "%s '%s'", type_names[d->decl.type], d->decl.name);
-        env->locals[i] = sema_convert(s, v, d->decl.type, d->decl.name_loc, what);
-        env->nlocals = i + 1;
-    }
-    Typed result = sema_expr(s, fn->fn->ret);
+    lower_fstmts(s, env, &f->body, true);
+    if (!env->results && !env->misplaced_return)
+        sema_error(s, f->end_loc, "function '%s' ends without a return; its last statement "
+                   "must be 'return EXPR;'", f->name);
 
     if (fn->inline_error)
         s->quiet--;
@@ -209,7 +460,6 @@ static Typed lower_body(Sema *s, FnEnv *env)
         else
             fn->inline_error = true;
     }
-    return result;
 }
 
 static FnEnv *new_env(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, bool checking)
@@ -220,24 +470,41 @@ static FnEnv *new_env(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, bool check
     env->call_loc = call_loc;
     env->checking = checking;
     env->args = args;
-    env->locals = arena_alloc(s->c->arena, sizeof(Typed) * (size_t)(fn->fn->locals.len + 1));
     return env;
+}
+
+bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = (Typed){0};
+    if (s->env && s->env->checking) {
+        vec_push(s->c->arena, &s->env->fn->calls, ((FnCall){fn, call_loc}));
+        return false;
+    }
+    if (fn->bad)
+        return false;
+    for (int i = 0; i < fn->fn->params.len; i++)
+        if (!args[i].e)
+            return false;
+    if (!spend(s, 1, call_loc))
+        return false;
+    FnEnv *env = new_env(s, fn, args, call_loc, false);
+    lower_body(s, env);
+    if (!env->results || env->nresults != n)
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        out[i] = env->results[i];
+        ok = ok && out[i].e;
+    }
+    return ok;
 }
 
 Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc)
 {
-    if (s->env && s->env->checking) {
-        vec_push(s->c->arena, &s->env->fn->calls, ((FnCall){fn, call_loc}));
-        return (Typed){0};
-    }
-    if (fn->bad)
-        return (Typed){0};
-    for (int i = 0; i < fn->fn->params.len; i++)
-        if (!args[i].e)
-            return (Typed){0};
-    if (!spend(s, 1, call_loc))
-        return (Typed){0};
-    return lower_body(s, new_env(s, fn, args, call_loc, false));
+    Typed r;
+    inline_call_results(s, fn, args, call_loc, 1, &r);
+    return r;
 }
 
 void inline_check_function(Sema *s, FnInfo *fn)

@@ -268,6 +268,18 @@ void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
     for_each_load(e, fn, ctx, false);
 }
 
+bool ir_reads_field(const IrExpr *e, const IrField *f)
+{
+    if (e->kind == IR_LOAD && e->load.field == f)
+        return true;
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    for (int i = 0; i < n; i++)
+        if (ir_reads_field(sub[i], f))
+            return true;
+    return false;
+}
+
 bool ir_expr_has(const IrExpr *e, IrExprKind k)
 {
     if (e->kind == k)

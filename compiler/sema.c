@@ -402,7 +402,7 @@ static Typed lower_unary(Sema *s, const Expr *e)
     return (Typed){ir_unary(s->c->arena, e->loc, op, a.e->type, a.e), a.weak};
 }
 
-static Typed binary(Sema *s, Op op, Typed a, Typed b, Loc loc)
+Typed sema_binary(Sema *s, Op op, Typed a, Typed b, Loc loc)
 {
     if (!a.e || !b.e)
         return (Typed){0};
@@ -522,7 +522,7 @@ Typed sema_expr(Sema *s, const Expr *e)
     case EXPR_BINARY: {
         Typed x = sema_expr(s, e->op.a);
         Typed y = sema_expr(s, e->op.b);
-        return binary(s, e->op.op, x, y, e->loc);
+        return sema_binary(s, e->op.op, x, y, e->loc);
     }
     case EXPR_COND:
         return lower_cond(s, e);
@@ -792,6 +792,40 @@ static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
     return (Typed){ir_call(a, e->loc, fn, type, ops, n), weak};
 }
 
+/* The user function that call e names, with as many parameters as e has
+ * arguments; NULL (reported) otherwise. */
+static FnInfo *find_function(Sema *s, const Expr *e)
+{
+    const char *name = e->call.name;
+    int n = e->call.args.len;
+    /* Functions calling later functions are reported with the call graph
+     * (check_functions); a const must not call a later function either. */
+    bool reported;
+    Global *g = lookup_global(s, name, e->loc, s->const_context, &reported);
+    if (reported)
+        return NULL;
+    if (!g || g->kind != G_FUNCTION) {
+        if (g)
+            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
+                       global_kind_names[g->kind]);
+        else if (s->scope && !s->env && map_get(s->scope->names, name))
+            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
+                       sym_kind(map_get(s->scope->names, name)));
+        else
+            sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
+                       "is visible", name);
+        return NULL;
+    }
+    Function *f = g->fn->fn;
+    if (n != f->params.len) {
+        sema_error(s, e->loc, "function '%s' takes %d argument%s, but %d %s given", name,
+                   f->params.len, f->params.len == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+        diag_note(&s->c->diag, f->loc, "'%s' is defined here", name);
+        return NULL;
+    }
+    return g->fn;
+}
+
 static Typed lower_call(Sema *s, const Expr *e)
 {
     const char *name = e->call.name;
@@ -826,32 +860,50 @@ static Typed lower_call(Sema *s, const Expr *e)
                    "along the column");
         return (Typed){0};
     }
-    /* Functions calling later functions are reported with the call graph
-     * (check_functions); a const must not call a later function either. */
-    bool reported;
-    Global *g = lookup_global(s, name, e->loc, s->const_context, &reported);
-    if (reported)
+    FnInfo *fn = find_function(s, e);
+    if (!fn)
         return (Typed){0};
-    if (!g || g->kind != G_FUNCTION) {
-        if (g)
-            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
-                       global_kind_names[g->kind]);
-        else if (s->scope && !s->env && map_get(s->scope->names, name))
-            sema_error(s, e->loc, "'%s' is a %s, not a function", name,
-                       sym_kind(map_get(s->scope->names, name)));
-        else
-            sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
-                       "is visible", name);
+    int nres = inline_nresults(fn->fn);
+    if (nres > 1) {
+        sema_error(s, e->loc, "function '%s' returns %d values, but a call in an expression "
+                   "gives one; call it as the whole right-hand side of an assignment with %d "
+                   "targets, e.g. %s = %s(...);", name, nres, nres,
+                   nres == 2 ? "a, b" : "a, b, ...", name);
         return (Typed){0};
     }
-    Function *f = g->fn->fn;
-    if (n != f->params.len) {
-        sema_error(s, e->loc, "function '%s' takes %d argument%s, but %d %s given", name,
-                   f->params.len, f->params.len == 1 ? "" : "s", n, n == 1 ? "is" : "are");
-        diag_note(&s->c->diag, f->loc, "'%s' is defined here", name);
-        return (Typed){0};
+    return inline_call(s, fn, args, e->loc);
+}
+
+bool sema_call_results(Sema *s, const Expr *e, int n, Typed *out)
+{
+    RedOp red;
+    if (e->kind != EXPR_CALL || e->call.along_k || builtin_index(e->call.name) >= 0 ||
+        is_reduction_name(e->call.name, &red)) {
+        sema_error(s, e->loc, "the right-hand side of an assignment with %d targets must be a "
+                   "call of a function that returns %d values", n, n);
+        s->quiet++;   /* its own errors would only repeat the point */
+        sema_expr(s, e);
+        s->quiet--;
+        return false;
     }
-    return inline_call(s, g->fn, args, e->loc);
+    int nargs = e->call.args.len;
+    Typed *args = arena_alloc(s->c->arena, sizeof *args * (size_t)(nargs + 1));
+    bool ok = true;
+    for (int i = 0; i < nargs; i++) {
+        args[i] = sema_expr(s, e->call.args.items[i]);
+        ok = ok && args[i].e;
+    }
+    FnInfo *fn = find_function(s, e);
+    if (!fn)
+        return false;
+    int nres = inline_nresults(fn->fn);
+    if (nres && nres != n) {
+        sema_error(s, e->loc, "the assignment has %d target%s, but function '%s' returns %d "
+                   "value%s", n, n == 1 ? "" : "s", e->call.name, nres, nres == 1 ? "" : "s");
+        diag_note(&s->c->diag, fn->fn->loc, "'%s' is defined here", e->call.name);
+        return false;
+    }
+    return inline_call_results(s, fn, args, e->loc, n, out) && ok;
 }
 
 /* ================================================================= consts */
@@ -930,6 +982,38 @@ static void evaluate_consts(Sema *s)
 
 /* ============================================================== functions */
 
+/* The locals declared in v and its blocks: scalars with a value, named
+ * neither like a global nor like a parameter. (Two declarations of one name
+ * where both are visible are reported when the body is lowered, inline.c.) */
+static void check_local_names(Sema *s, FnInfo *fi, const StmtVec *v)
+{
+    Function *f = fi->fn;
+    for (int i = 0; i < v->len; i++) {
+        const Stmt *d = v->items[i];
+        if (d->kind == STMT_IF) {
+            check_local_names(s, fi, &d->iff.then);
+            check_local_names(s, fi, &d->iff.els);
+        }
+        if (d->kind != STMT_DECL)
+            continue;
+        const char *name = d->decl.name;
+        if (!check_shadowing(s, "local", name, d->decl.name_loc))
+            fi->bad = true;
+        if (d->decl.is_field || !d->decl.init) {
+            sema_error(s, d->decl.name_loc, "local '%s' of function '%s' must be a scalar with a "
+                       "value: %s %s = ...;", name, f->name, type_names[d->decl.type], name);
+            fi->bad = true;
+        }
+        for (int j = 0; j < f->params.len; j++) {
+            if (strcmp(f->params.items[j], name) == 0) {
+                sema_error(s, d->decl.name_loc, "local '%s' of function '%s' has the name of "
+                           "one of its parameters", name, f->name);
+                fi->bad = true;
+            }
+        }
+    }
+}
+
 static void check_function_names(Sema *s, FnInfo *fi)
 {
     Function *f = fi->fn;
@@ -947,31 +1031,7 @@ static void check_function_names(Sema *s, FnInfo *fi)
             }
         }
     }
-    for (int i = 0; i < f->locals.len; i++) {
-        const Stmt *d = f->locals.items[i];
-        const char *name = d->decl.name;
-        if (!check_shadowing(s, "local", name, d->decl.name_loc))
-            fi->bad = true;
-        if (d->decl.is_field || !d->decl.init) {
-            sema_error(s, d->decl.name_loc, "local '%s' of function '%s' must be a scalar with a "
-                       "value: %s %s = ...;", name, f->name, type_names[d->decl.type], name);
-            fi->bad = true;
-        }
-        for (int j = 0; j < f->params.len; j++) {
-            if (strcmp(f->params.items[j], name) == 0) {
-                sema_error(s, d->decl.name_loc, "local '%s' of function '%s' has the name of "
-                           "one of its parameters", name, f->name);
-                fi->bad = true;
-            }
-        }
-        for (int j = 0; j < i; j++) {
-            if (strcmp(f->locals.items[j]->decl.name, name) == 0) {
-                sema_error(s, d->decl.name_loc, "local '%s' of function '%s' is declared twice",
-                           name, f->name);
-                fi->bad = true;
-            }
-        }
-    }
+    check_local_names(s, fi, &f->body);
 }
 
 /* Depth-first search for cycles in the call graph; state: 0 unvisited,
@@ -1210,7 +1270,7 @@ static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc lo
         static const int64_t zero[NAXES];
         if (!sc->dead)
             dst->is_read = true;
-        v = binary(s, op, (Typed){ir_load(a, loc, dst, zero), false}, v, loc);
+        v = sema_binary(s, op, (Typed){ir_load(a, loc, dst, zero), false}, v, loc);
     }
     char what[256];
     snprintf(what, sizeof what, "%s '%s'", type_names[dst->type], dst->name);
@@ -1319,6 +1379,112 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
     vec_push(s->c->arena, out, r);
 }
 
+void sema_bad_target(Sema *s, const char *name, Loc loc)
+{
+    bool reported;
+    Global *g = lookup_global(s, name, loc, false, &reported);
+    if (g)
+        sema_error(s, loc, "cannot assign to %s '%s'", global_kind_names[g->kind], name);
+    else if (is_builtin_name(name))
+        sema_error(s, loc, "cannot assign to builtin function '%s'", name);
+    else if (!reported)
+        undeclared(s, name, loc, true);
+}
+
+/* `a, b = f(...)` (language.md section 10.2): each target is assigned like
+ * in its own statement, all of them from the values the call computed
+ * first. When a result reads a target that an earlier one assigns (a, b =
+ * swap(b, a)), the results go through pointwise temporaries named after the
+ * function and the target: swap_a = b; swap_b = a; a = swap_a; b = swap_b. */
+static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Arena *a = s->c->arena;
+    int n = st->multi.names.len;
+    IrField **dst = arena_alloc(a, sizeof *dst * (size_t)n);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const char *name = st->multi.names.items[i];
+        Loc loc = st->multi.name_locs.items[i];
+        for (int j = 0; j < i; j++) {
+            if (strcmp(st->multi.names.items[j], name) == 0) {
+                sema_error(s, loc, "'%s' is a target twice in one multiple assignment", name);
+                ok = false;
+            }
+        }
+        Sym *sym = map_get(sc->names, name);
+        if (sym && sym->field) {
+            dst[i] = sym->field;
+            if (sym->field->kind == IR_PARAM_FIELD && !sc->dead)
+                sc->writes_output = true;
+            continue;
+        }
+        ok = false;
+        if (sym && sym->scalar->is_output)
+            sema_error(s, loc, "out scalar '%s' can only be assigned a reduction over the "
+                       "domain, with '=': %s = sum(e), min(e) or max(e)", name, name);
+        else if (sym)
+            sema_error(s, loc, "scalar parameter '%s' is an input; it cannot be assigned", name);
+        else
+            sema_bad_target(s, name, loc);
+    }
+    s->nodes = 0;
+    Typed *res = arena_alloc(a, sizeof *res * (size_t)n);
+    if (!sema_call_results(s, st->multi.value, n, res) || !ok)
+        return;
+    for (int i = 0; i < n; i++) {
+        char what[256];
+        snprintf(what, sizeof what, "%s '%s'", type_names[dst[i]->type], dst[i]->name);
+        res[i] = sema_convert(s, res[i], dst[i]->type, st->multi.name_locs.items[i], what);
+        if (!res[i].e)
+            return;
+        res[i].e = fold_expr(s->c, res[i].e);
+        if (!shape_check_assign(s, st->multi.name_locs.items[i], dst[i]->name, dst[i]->axes,
+                                res[i].e->shape, sc->mask_shape, sc->order))
+            return;
+    }
+    /* Does a result read a target assigned before it? */
+    bool through_temps = false;
+    for (int j = 1; j < n && !through_temps; j++)
+        for (int i = 0; i < j && !through_temps; i++)
+            through_temps = ir_reads_field(res[j].e, dst[i]);
+    const char *fn = st->multi.value->call.name;
+    for (int i = 0; i < n; i++) {
+        IrField *target = dst[i];
+        if (through_temps) {
+            IrField *t = arena_alloc(a, sizeof *t);
+            t->name = arena_printf(a, "%s_%s", fn, target->name);
+            t->loc = st->multi.name_locs.items[i];
+            t->kind = IR_TEMP;
+            t->param_pos = -1;
+            t->type = target->type;
+            /* the target's axes, and K for a column accumulator (forward) */
+            t->axes = target->axes | res[i].e->shape;
+            t->block_local = true;   /* read once, at zero offset, by the copy below */
+            if (!sc->dead) {
+                t->id = sc->st->fields.len;
+                vec_push(a, &sc->st->fields, t);
+                t->is_written = true;
+                t->is_read = true;
+            }
+            IrStmt *tmp = ir_stmt_new(a, IR_ASSIGN, t->loc);
+            tmp->assign.dst = t;
+            tmp->assign.value = res[i].e;
+            vec_push(a, out, tmp);
+            static const int64_t zero[NAXES];
+            res[i].e = ir_load(a, t->loc, t, zero);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        IrStmt *as = ir_stmt_new(a, IR_ASSIGN, st->multi.name_locs.items[i]);
+        as->assign.dst = dst[i];
+        as->assign.value = res[i].e;
+        if (!sc->dead)
+            dst[i]->is_written = true;
+        vec_push(a, out, as);
+    }
+}
+
 static void lower_assign(Sema *s, const Stmt *st, IrStmtVec *out)
 {
     const char *name = st->assign.name;
@@ -1335,20 +1501,11 @@ static void lower_assign(Sema *s, const Stmt *st, IrStmtVec *out)
         lower_reduction(s, sym->scalar, st, out);
         return;
     }
-    if (sym) {
+    if (sym)
         sema_error(s, st->assign.name_loc, "scalar parameter '%s' is an input; it cannot be "
                    "assigned", name);
-    } else {
-        bool reported;
-        Global *g = lookup_global(s, name, st->assign.name_loc, false, &reported);
-        if (g)
-            sema_error(s, st->assign.name_loc, "cannot assign to %s '%s'",
-                       global_kind_names[g->kind], name);
-        else if (is_builtin_name(name))
-            sema_error(s, st->assign.name_loc, "cannot assign to builtin function '%s'", name);
-        else if (!reported)
-            undeclared(s, name, st->assign.name_loc, true);
-    }
+    else
+        sema_bad_target(s, name, st->assign.name_loc);
     s->nodes = 0;
     sema_expr(s, st->assign.value);   /* its own errors */
 }
@@ -1416,6 +1573,10 @@ static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
         case STMT_DECL: lower_decl(s, st, out); break;
         case STMT_ASSIGN: lower_assign(s, st, out); break;
         case STMT_IF: lower_if(s, st, out); break;
+        case STMT_MULTI: lower_multi(s, st, out); break;
+        case STMT_RETURN:
+            sema_error(s, st->loc, "return is allowed only at the end of a function body");
+            break;
         }
     }
 }

@@ -184,7 +184,8 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
 %nterm <name> name keyword
 %nterm <expr> expr primary offsets constexpr
 %nterm <exprs> args
-%nterm <stmt> stmt decl assign ifstmt
+%nterm <stmt> stmt decl assign ifstmt return multi
+%nterm <exprs> targets
 %nterm <stmts> block stmts
 %nterm <type> scalartype
 %nterm <axes> axes axes_opt bc_axes_opt bc_axis_list
@@ -249,18 +250,17 @@ constdecl:
 
 constexpr: expr ;
 
-/* function = 'function' NAME '(' [NAME {',' NAME}] ')' '{' {localdecl} 'return' expr ';' '}' */
+/* function = 'function' NAME '(' [NAME {',' NAME}] ')' '{' { fstatement } freturn '}'
+ * The body is parsed as statements (a return may sit anywhere); sema.c
+ * checks that it ends with its one return and holds only what a function may. */
 function:
-    function_head "(" function_params ")" "{" function_locals "return" expr ";" "}" {
-        p->fn->ret = $8;
+    function_head "(" function_params ")" "{" stmts "}" {
+        p->fn->body = *$6;
+        p->fn->end_loc = at(p, @7);
     }
-|   function_head "(" function_params ")" "{" function_locals "return" error ";" "}" {
-        yyerrok;
-    }
-|   function_head "(" function_params ")" "{" function_locals "return" error "}" {
-        yyerrok;
-    }
-|   function_head "(" function_params ")" "{" function_locals error "}" {
+|   function_head "(" function_params ")" "{" stmts error "}" {
+        p->fn->body = *$6;
+        p->fn->end_loc = at(p, @8);
         yyerrok;
     }
 ;
@@ -290,12 +290,6 @@ function_param:
         vec_push(p->c->arena, &p->fn->params, $1);
         vec_push(p->c->arena, &p->fn->param_locs, at(p, @1));
     }
-;
-
-function_locals:
-    %empty
-|   function_locals decl { push_stmt(p, &p->fn->locals, $2); }
-|   function_locals error ";" { yyerrok; }
 ;
 
 /* A declared name. A keyword there is an error, named as such, and
@@ -534,11 +528,14 @@ bc:
     }
 ;
 
-/* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block] */
+/* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block]
+ *           | NAME {',' NAME} '=' call ';' | 'return' expr {',' expr} ';' */
 stmt:
     decl
 |   assign
 |   ifstmt
+|   multi
+|   return
 |   error ";"   { $$ = NULL; yyerrok; }
 ;
 
@@ -601,6 +598,44 @@ assign:
                    "write '%s %s ...' without '[...]'", $1, $5 == OP_PLUS ? "=" :
                    $5 == OP_ADD ? "+=" : $5 == OP_SUB ? "-=" : $5 == OP_MUL ? "*=" : "/=");
         $$ = NULL;
+    }
+;
+
+/* multi = NAME ',' NAME {',' NAME} '=' expr ';' (sema.c: the expr must be a call) */
+multi:
+    NAME "," targets "=" expr ";" {
+        $$ = new_stmt(p, STMT_MULTI, @1);
+        vec_push(p->c->arena, &$$->multi.names, $1);
+        vec_push(p->c->arena, &$$->multi.name_locs, at(p, @1));
+        for (int t = 0; t < $3->len; t++) {
+            vec_push(p->c->arena, &$$->multi.names, $3->items[t]->access.name);
+            vec_push(p->c->arena, &$$->multi.name_locs, $3->items[t]->loc);
+        }
+        $$->multi.value = $5;
+    }
+;
+
+/* The targets after the first, as accesses without offsets. */
+targets:
+    NAME {
+        $$ = arena_alloc(p->c->arena, sizeof *$$);
+        Expr *t = new_expr(p, EXPR_ACCESS, @1);
+        t->access.name = $1;
+        vec_push(p->c->arena, $$, t);
+    }
+|   targets "," NAME {
+        $$ = $1;
+        Expr *t = new_expr(p, EXPR_ACCESS, @3);
+        t->access.name = $3;
+        vec_push(p->c->arena, $$, t);
+    }
+;
+
+/* return = 'return' expr {',' expr} ';' */
+return:
+    "return" args ";" {
+        $$ = new_stmt(p, STMT_RETURN, @1);
+        $$->ret.values = *$2;
     }
 ;
 
@@ -1019,8 +1054,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         hint = "; 'interval' goes inside 'computation(...)'";
     else if (has[YYSYMBOL_INTERVAL] && !has[YYSYMBOL_IF] && la != YYSYMBOL_RBRACE)
         hint = "; the statements of a computation go inside 'interval(LO, HI) { ... }'";
-    else if (has[YYSYMBOL_RETURN] && la != YYSYMBOL_RETURN)
-        hint = "; a function body holds local declarations, then 'return EXPR;'";
     else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
              && (strcmp(p->last_name, "for") == 0 || strcmp(p->last_name, "while") == 0))
         hint = "; there are no loops: the K loop is 'computation(forward)' or "
@@ -1093,7 +1126,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
             || s == YYSYMBOL_BOOL;
         bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
-            || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY;
+            || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY || s == YYSYMBOL_RETURN;
         bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;
         if ((stmt_class && stmt_start) || (expr_class && starter) || (type_class && type)
             || level_class)
@@ -1106,8 +1139,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
             continue;   /* the expression could go on: not worth listing */
         if ((s == YYSYMBOL_LPAREN || s == YYSYMBOL_LBRACKET) && after_name && !expr_class)
             continue;   /* a call or an access could go on */
-        if (compound && has[YYSYMBOL_ASSIGN])
-            continue;   /* '=' stands for all assignments */
+        if ((compound || s == YYSYMBOL_COMMA) && has[YYSYMBOL_ASSIGN] && has[YYSYMBOL_ADD_ASSIGN])
+            continue;   /* '=' stands for all assignments, multiple ones too */
         if (s == want || (s == YYSYMBOL_YYEOF && n > 1))
             continue;   /* named last; the end of file is no advice */
         items[nitems++] = symbol_text(p, s);

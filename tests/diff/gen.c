@@ -34,7 +34,20 @@
  * The seeds halfway between (seed % FALLBACK_EVERY == FALLBACK_EVERY / 2) get
  * an output outk computed by a forward or backward computation whose `if`
  * reads at k-1 (k+1) the field it writes: the openmp backend fell back for
- * it too before it learnt to run such an `if` level by level (fuse.c). */
+ * it too before it learnt to run such an `if` level by level (fuse.c).
+ *
+ * One seed in FUNCTIONS_EVERY (seed % FUNCTIONS_EVERY == 1) also gets
+ * functions with statements (language.md 10.2): fh0_SEED (programs share
+ * files), random, with locals
+ * assigned under if / else if / else and two results, fh1 with one result
+ * (sometimes calling fh0 in a multiple assignment of its locals), and fsw,
+ * a swap; the stencil calls them as the last things it does (outputs outh
+ * and outh2): a, b = fh0(...) into temporaries read at offsets, a, b =
+ * fsw(a, b), fh1 under an if, and a forward computation with multiple
+ * assignments per level (one through temporaries: outh2, m = fsw(outh2[k-1]
+ * * 0.5, ...) reads the target it assigns first). The functions are drawn from a generator of their
+ * own and the calls after every other draw, so that the rest of the program
+ * is what it was before functions were added. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -395,6 +408,117 @@ static void kif(const Scope *s, bool fwd)
     printf("    }\n  }\n");
 }
 
+enum { FUNCTIONS_EVERY = 3 };
+
+/* An expression of a function body over its parameters p0..np-1 (at offsets)
+ * and its first nl locals l0.. (at zero offset). */
+static void fexpr(Buf *b, int np, int nl, int depth)
+{
+    if (depth <= 0 || chance(30)) {
+        unsigned r = rnd(10);
+        if (r < 2) {
+            put(b, "%d.%d", (int)rnd(3), (int)rnd(10));
+        } else if (r < 5 && nl) {
+            put(b, "l%d", (int)rnd((unsigned)nl));
+        } else {
+            put(b, "p%d", (int)rnd((unsigned)np));
+            offset(b, 1, false);
+        }
+        return;
+    }
+    switch (rnd(5)) {
+    case 0:
+        put(b, "min(");
+        fexpr(b, np, nl, depth - 1);
+        put(b, ", ");
+        fexpr(b, np, nl, depth - 1);
+        put(b, ")");
+        return;
+    case 1:
+        put(b, "(");
+        fexpr(b, np, nl, depth - 1);
+        put(b, " > 0.0 ? ");
+        fexpr(b, np, nl, depth - 1);
+        put(b, " : 0.5)");
+        return;
+    default: {
+        static const char *const ops[] = {" + ", " - ", " * "};
+        put(b, "(");
+        fexpr(b, np, nl, depth - 1);
+        put(b, "%s", ops[rnd(3)]);
+        fexpr(b, np, nl, depth - 1);
+        put(b, ")");
+        return;
+    }
+    }
+}
+
+/* The functions fh0, fh1 and fsw (see the top), from a generator of their own. */
+static void functions(unsigned seed)
+{
+    uint64_t saved = rng;
+    rng = 0x5851f42d4c957f2dull ^ ((uint64_t)seed * 0x9e3779b97f4a7c15ull);
+    for (int i = 0; i < 4; i++)
+        rnd(2);
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0}, e = {{0}, 0}, f = {{0}, 0};
+    fexpr(&a, 2, 0, 2);
+    fexpr(&b, 2, 1, 2);
+    fexpr(&c, 2, 2, 1);
+    fexpr(&d, 2, 2, 2);
+    fexpr(&e, 2, 2, 2);
+    fexpr(&f, 2, 2, 2);
+    static const char *const aops[] = {"=", "+=", "-=", "*="};
+    printf("function fh0_%u(p0, p1) {\n  double l0 = %s;\n  double l1 = %s;\n", seed, a.text, b.text);
+    printf("  if (%s > 0.25) {\n    l0 %s %s;\n  }", c.text, aops[rnd(4)], d.text);
+    if (chance(50))
+        printf(" else if (l1 < p1[j%+d]) {\n    double l2 = l0 * 0.5;\n    l1 = l2 + %s;\n  }",
+               (int)rnd(3) - 1, e.text);
+    if (chance(70))
+        printf(" else {\n    l1 %s %s;\n    if (l1 > 1.0) l1 = 1.0;\n  }", aops[rnd(4)], f.text);
+    printf("\n  return l0, %s;\n}\n", chance(50) ? "l1" : "l1 - l0 * 0.25");
+    Buf g = {{0}, 0}, h = {{0}, 0};
+    fexpr(&g, 1, 0, 2);
+    fexpr(&h, 1, 2, 2);
+    printf("function fh1_%u(p0) {\n  double l0 = %s;\n", seed, g.text);
+    if (chance(50))
+        printf("  double l1 = 0.0;\n  l0, l1 = fh0_%u(p0, p0[i%+d] * 0.5);\n", seed, (int)rnd(3) - 1);
+    else
+        printf("  double l1 = l0 * 0.5;\n");
+    printf("  if (%s < 0.0) { l0 = l1; }\n  return l0 * 0.5 + l1;\n}\n", h.text);
+    printf("function fsw_%u(a, b) { return b, a; }\n", seed);
+    rng = saved;
+}
+
+/* The calls of the functions (see the top): outputs outh and outh2. */
+static void calls(const Scope *s, unsigned seed)
+{
+    Scope e = *s;
+    e.allow_col = false;
+    e.local = NULL;
+    e.has_k = false;   /* the functions read their parameters at I and J offsets */
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0}, f = {{0}, 0}, g = {{0}, 0};
+    expr(&a, &e, 2);
+    expr(&b, &e, 2);
+    expr(&c, &e, 1);
+    expr(&d, &e, 2);
+    expr(&f, &e, 1);
+    expr(&g, &e, 2);
+    printf("  double fa = 0.0;\n  double fb = 0.0;\n");
+    printf("  fa, fb = fh0_%u(%s, %s);\n", seed, a.text, b.text);
+    if (chance(50))
+        printf("  fa, fb = fsw_%u(fa, fb);\n", seed);
+    printf("  outh = fa[i%+d] + fb[j%+d] * 0.5 + fh1_%u(fb);\n", (int)rnd(3) - 1, (int)rnd(3) - 1,
+           seed);
+    printf("  if (%s < 0.5) { outh = outh * 0.5 + fh1_%u(%s); }\n", c.text, seed, d.text);
+    printf("  computation(forward) {\n");
+    printf("    interval(0, 1) { outh2 = fh1_%u(%s); }\n", seed, f.text);
+    printf("    interval(1, end) {\n      double m = 0.0;\n");
+    printf("      if (outh2[k-1] > 0.0) { m, outh2 = fh0_%u(%s, %s); }\n", seed, g.text, a.text);
+    printf("      else { outh2, m = fsw_%u(outh2[k-1] * 0.5, %s); }\n", seed, b.text);
+    printf("      outh2 = outh2 + m * 0.25;\n");
+    printf("    }\n  }\n");
+}
+
 static void program(unsigned seed)
 {
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
@@ -414,6 +538,7 @@ static void program(unsigned seed)
     unsigned fb_kind = seed / FALLBACK_EVERY % 3;
     bool kf = seed % FALLBACK_EVERY == FALLBACK_EVERY / 2;
     bool kf_fwd = seed / FALLBACK_EVERY % 2 == 0;
+    bool fns = seed % FUNCTIONS_EVERY == 1;
     if (fb)
         printf("// random program, seed %u, fallback (%s)\n", seed, fallback_kinds[fb_kind]);
     else if (kf)
@@ -421,6 +546,8 @@ static void program(unsigned seed)
                kf_fwd ? "forward" : "backward");
     else
         printf("// random program, seed %u\n", seed);
+    if (fns)
+        functions(seed);
     printf("stencil rnd%u(", seed);
     for (int i = 0; i < s.ninputs; i++)
         printf("field<double> in%d, ", i);
@@ -442,6 +569,8 @@ static void program(unsigned seed)
         printf(", field<double> outf");
     if (kf)
         printf(", field<double> outk");
+    if (fns)
+        printf(", field<double> outh, field<double> outh2");
     if (reduce)
         printf(", out double total");
     printf(") {\n");
@@ -582,6 +711,8 @@ static void program(unsigned seed)
         fallback(&s, fb_kind);
     if (kf)
         kif(&s, kf_fwd);
+    if (fns)
+        calls(&s, seed);
     printf("}\n");
 }
 

@@ -69,9 +69,12 @@ START_TEST(test_hdiff)
     ck_assert_int_eq(f->params.len, 1);
     ck_assert_str_eq(f->params.items[0], "f");
     ck_assert_int_eq(f->param_locs.items[0].col, 14);
-    ck_assert_int_eq(f->locals.len, 0);
-    ck_assert_int_eq(f->ret->kind, EXPR_BINARY);
-    ck_assert_int_eq(f->ret->op.op, OP_SUB);
+    ck_assert_int_eq(f->body.len, 1);
+    ck_assert_int_eq(f->body.items[0]->kind, STMT_RETURN);
+    ck_assert_int_eq(f->body.items[0]->ret.values.len, 1);
+    Expr *ret = f->body.items[0]->ret.values.items[0];
+    ck_assert_int_eq(ret->kind, EXPR_BINARY);
+    ck_assert_int_eq(ret->op.op, OP_SUB);
 
     ck_assert_int_eq(p.m->stencils.len, 1);
     Stencil *s = p.m->stencils.items[0];
@@ -237,8 +240,10 @@ START_TEST(test_program_items)
     ck_assert_int_eq(p.m->functions.items[0]->params.len, 0);
     Function *f = p.m->functions.items[1];
     ck_assert_int_eq(f->params.len, 2);
-    ck_assert_int_eq(f->locals.len, 2);
-    ck_assert_int_eq(f->locals.items[1]->decl.type, TY_FLOAT);
+    ck_assert_int_eq(f->body.len, 3);   /* two locals, then the return */
+    ck_assert_int_eq(f->body.items[1]->kind, STMT_DECL);
+    ck_assert_int_eq(f->body.items[1]->decl.type, TY_FLOAT);
+    ck_assert_int_eq(f->body.items[2]->kind, STMT_RETURN);
     ck_assert_int_eq(p.m->stencils.len, 0);
     done(&p);
 }
@@ -481,7 +486,9 @@ static const struct {
     {"stencil s(field<double> u) { u = sum(u, j); }",
      "error: a column reduction is along 'k' only"},
     {"function f(a) { double x = a; x }",
-     "error: expected type, 'return' or 'field', saw 'x'; a function body holds local"},
+     "t.stn:1:33: error: expected '=', saw '}'"},
+    {"function f(a) { double x = a; return x, }",
+     "t.stn:1:41: error: expected expression, saw '}'"},
     {"const double C = 1.0\nstencil s(field<double> u) { u = C; }",
      "t.stn:1:21: error: expected ';' after expression, saw 'stencil'"},
     {"import \"a.stn\"\nconst int N = 1;", "error: expected ';' after import path, saw 'const'"},
