@@ -55,6 +55,11 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
 void *gt__temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
                     const int64_t size[3], const int64_t halo[6], int64_t stride[3]);
 
+/* The K levels a bound storage s holds, relative to the compute-domain origin, its K halo
+   included: [levels[0], levels[1]) (both 0 if it has no K axis). The code of a stencil that
+   reads a field at run-time K levels (language.md 10.3) checks every level against them. */
+void gt__levels(const gt_storage *s, int64_t levels[2]);
+
 /* ---- for the code of device backends (cuda) ----------------------------------------------- */
 
 /* gt__bind, but the fields bound on the device: inputs whose host side is newer are uploaded
