@@ -304,8 +304,10 @@ const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t k
  * nothing for a stencil without such reads. */
 void emit_kcheck_host(Out *o, EmitStencil *es, bool omp);
 /* cuda: the check's kernels (before the host function), and their launches
- * in the host function (on a failure, rc = GT_ESHAPE and goto done). */
+ * in the host function (on a failure, rc = GT_ESHAPE and goto done), with a
+ * device flag held by the storage variable named flag (declared NULL before,
+ * released after done by the caller). */
 void emit_kcheck_kernels(Out *o, EmitStencil *es);
-void emit_kcheck_device(Out *o, EmitStencil *es);
+void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag);
 
 #endif /* GTCC_EMIT_H */

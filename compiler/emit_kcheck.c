@@ -304,3 +304,178 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
     o->indent--;
     emit_line(o, "}");
 }
+
+/* ------------------------------------------------------------ cuda */
+
+/* The kernel of check d: gt_cD_S. */
+static const char *kernel_name(const EmitStencil *es, int d)
+{
+    return arena_printf(es->arena, "gt_c%d_%s", d, es->st->name);
+}
+
+/* The fields a check kernel reads: the field parameters the level
+ * expressions of st read. */
+static void mark_level_field(void *ctx, IrExpr *load, bool in_column)
+{
+    (void)in_column;
+    ((bool *)ctx)[load->load.field->id] = true;
+}
+
+void emit_kcheck_kernels(Out *o, EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    if (!emit_kcheck_any(st))
+        return;
+    Check k = {o, es, es->arena, true, NULL, NULL};
+    KReads reads = collect(es->arena, st);
+    for (int d = 0; d < reads.len; d++) {
+        const KRead *r = &reads.items[d];
+        bool *uses = arena_alloc(es->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+        ir_for_each_load(r->load->load.klevel, mark_level_field, uses);
+        emit_blank(o);
+        emit_line(o, "/* The check of the run-time K level at line %d, column %d: the rank "
+                     "(read, k, j, i) of", r->load->loc.line, r->load->loc.col);
+        emit_line(o, "   the first level outside the storage into *gt_bad; the level at rank "
+                     "gt_want into *gt_lev. */");
+        emit_line(o, "static __global__ void %s(", kernel_name(es, d));
+        o->indent += 2;
+        emit_line(o, "const int64_t gt_n0, const int64_t gt_n1, const int64_t gt_n2,");
+        emit_line(o, "const int64_t gt_lv0, const int64_t gt_lv1,");
+        for (int f = 0; f < es->nfield_params; f++)
+            if (uses[f])
+                emit_line(o, "const gt_bound gt_b%d,", f);
+        for (int s = 0; s < st->scalars.len; s++)
+            if (!st->scalars.items[s]->is_output)
+                emit_line(o, "const %s %s,", emit_c_type(st->scalars.items[s]->type),
+                          es->scalar[s]);
+        emit_line(o, "unsigned long long *const gt_bad, const unsigned long long gt_want, "
+                     "long long *const gt_lev)");
+        o->indent -= 2;
+        emit_line(o, "{");
+        o->indent++;
+        emit_line(o, "const int64_t %s[3] = {gt_n0, gt_n1, gt_n2};", es->size);
+        emit_line(o, "const int64_t %s = gt_n0, %s = gt_n1, %s = gt_n2;", es->ni, es->nj,
+                  es->nk);
+        emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
+        emit_line(o, "gt_bound %s[%d];", es->bound, es->nfield_params);
+        emit_line(o, "(void)%s;", es->bound);
+        for (int f = 0; f < es->nfield_params; f++) {
+            if (!uses[f])
+                continue;
+            const IrField *fd = st->fields.items[f];
+            emit_line(o, "%s[%d] = gt_b%d;", es->bound, f, f);
+            emit_line(o, "const %s *const %s = (const %s *)%s[%d].origin;",
+                      emit_c_type(fd->type), es->data[f], emit_c_type(fd->type), es->bound, f);
+        }
+        const char *lo, *hi;
+        for (int a = AXIS_I; a <= AXIS_J; a++) {
+            if (!check_axis(r, a)) {
+                emit_line(o, "const int64_t %c = 0;", "ijk"[a]);
+                emit_line(o, "if (blockIdx.%c || threadIdx.%c)", "xy"[a], "xy"[a]);
+                emit_line(o, "    return;");
+                continue;
+            }
+            range_of(&k, r, a, &lo, &hi);
+            emit_line(o, "const int64_t %c = (%s) + (int64_t)blockIdx.%c * blockDim.%c + "
+                         "threadIdx.%c;", "ijk"[a], lo, "xy"[a], "xy"[a], "xy"[a]);
+            emit_line(o, "if (%c >= %s)", "ijk"[a], hi);
+            emit_line(o, "    return;");
+        }
+        range_of(&k, r, AXIS_K, &lo, &hi);
+        emit_line(o, "for (int64_t k = %s; k < %s; k++) {", lo, hi);
+        o->indent++;
+        emit_line(o, "const int64_t gt_level = %s;", check_level_text(&k, r));
+        emit_line(o, "const unsigned long long gt_rank = (unsigned long long)(%s);",
+                  rank_of(&k, r));
+        emit_line(o, "if (gt_rank == gt_want)");
+        emit_line(o, "    *gt_lev = gt_level;");
+        emit_line(o, "if (gt_level < gt_lv0 || gt_level >= gt_lv1) {");
+        emit_line(o, "    gt_atomic_min_rank(gt_bad, gt_rank);   /* this column's first */");
+        emit_line(o, "    break;");
+        emit_line(o, "}");
+        o->indent--;
+        emit_line(o, "}");
+        o->indent--;
+        emit_line(o, "}");
+    }
+}
+
+void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag)
+{
+    const IrStencil *st = es->st;
+    if (!emit_kcheck_any(st))
+        return;
+    Check k = {o, es, es->arena, true, NULL, NULL};
+    KReads reads = collect(es->arena, st);
+    emit_line(o, "/* Reads at run-time K levels (language.md 10.3): every level read lies in "
+                 "its");
+    emit_line(o, "   storage, checked on the device before anything is written; the first "
+                 "failure,");
+    emit_line(o, "   in the order read, k, j, i, is reported. */");
+    emit_line(o, "{");
+    o->indent++;
+    const char **lv = declare_levels(&k);
+    emit_line(o, "int64_t gt_fs[3];");
+    emit_line(o, "unsigned long long *const gt_flag = (unsigned long long *)gt__device_temporary("
+                 "&%s, GT_FLOAT64, \"I\", (const int64_t[3]){2, 1, 1}, (const int64_t[6]){0}, "
+                 "gt_fs);", flag);
+    emit_alloc_check(o, es, "gt_flag");
+    for (int d = 0; d < reads.len; d++) {
+        const KRead *r = &reads.items[d];
+        bool *uses = arena_alloc(es->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+        ir_for_each_load(r->load->load.klevel, mark_level_field, uses);
+        const char *levels = lv[r->load->load.field->id];
+        emit_line(o, "{");
+        o->indent++;
+        const char *lo[NAXES], *hi[NAXES];
+        for (int a = 0; a < NAXES; a++) {
+            if (a == AXIS_K || check_axis(r, a))
+                range_of(&k, r, a, &lo[a], &hi[a]);
+            else
+                lo[a] = "0", hi[a] = "1";
+        }
+        emit_line(o, "unsigned long long gt_host[2] = {~0ull, 0};");
+        emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", gt_flag, gt_host, sizeof gt_host, 1);",
+                  es->rc, st->name);
+        emit_line(o, "if (%s != 0)", es->rc);
+        emit_line(o, "    goto done;");
+        emit_line(o, "const int64_t gt_ni = %s - (%s), gt_nj = %s - (%s);", hi[0], lo[0], hi[1],
+                  lo[1]);
+        emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ni + 31) / 32, (gt_nj + 7) / 8), "
+                     "gt_block = GT_BLOCK(32, 8);");
+        for (int pass = 0; pass < 2; pass++) {
+            /* pass 0: the first failure's rank; pass 1, after one: its level */
+            emit_line(o, pass ? "if (gt_host[0] != ~0ull) {" : "if (gt_ni > 0 && gt_nj > 0 && "
+                      "%s < %s) {", lo[2], hi[2]);
+            o->indent++;
+            emit_begin_line(o);
+            emit_text(o, "GT_LAUNCH(%s, gt_grid, gt_block, %s[0], %s[1], %s[2], %s[0], %s[1]",
+                      kernel_name(es, d), es->size, es->size, es->size, levels, levels);
+            for (int f = 0; f < es->nfield_params; f++)
+                if (uses[f])
+                    emit_text(o, ", %s[%d]", es->bound, f);
+            for (int s = 0; s < st->scalars.len; s++)
+                if (!st->scalars.items[s]->is_output)
+                    emit_text(o, ", %s", es->scalar[s]);
+            emit_text(o, ", gt_flag, %s, (long long *)(gt_flag + 1));",
+                      pass ? "gt_host[0]" : "~0ull");
+            emit_end_line(o);
+            emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", gt_host, gt_flag, sizeof gt_host, "
+                         "0);", es->rc, st->name);
+            emit_line(o, "if (%s != 0)", es->rc);
+            emit_line(o, "    goto done;");
+            if (pass) {
+                emit_line(o, "const int64_t gt_bad = (int64_t)gt_host[0];");
+                decode_position(&k, r, "gt_bad");
+                emit_line(o, "const long long gt_level = (long long)gt_host[1];");
+                report(&k, r, "gt_level", levels);
+            }
+            o->indent--;
+            emit_line(o, "}");
+        }
+        o->indent--;
+        emit_line(o, "}");
+    }
+    o->indent--;
+    emit_line(o, "}");
+}
