@@ -120,10 +120,20 @@ typedef struct {
     Out *o;
     EmitStencil *es;
     Arena *arena;
-    bool device;              /* cuda: element reads through GT_LD, scalars as arguments */
-    const char *lev;          /* per check: the level read */
-    const char *bad;          /* the rank of the first failure */
+    bool device;              /* cuda: element reads through GT_LD */
 } Check;
+
+/* "a - (b)", or a when b is "0". */
+static const char *minus(Arena *arena, const char *a, const char *b)
+{
+    return strcmp(b, "0") == 0 ? a : arena_printf(arena, "%s - (%s)", a, b);
+}
+
+/* "(a) + b", or b when a is "0". */
+static const char *plus(Arena *arena, const char *a, const char *b)
+{
+    return strcmp(a, "0") == 0 ? b : arena_printf(arena, "(%s) + %s", a, b);
+}
 
 /* A read of the level expression: the element of an input field (any axis
  * may leave the domain: remapped where a boundary condition says). */
@@ -177,8 +187,10 @@ static const char *rank_of(const Check *k, const KRead *r)
             continue;
         const char *lo, *hi;
         range_of(k, r, a, &lo, &hi);
-        const char *term = arena_printf(k->arena, "(%c - (%s))", "ijk"[a], lo);
-        rank = rank ? arena_printf(k->arena, "(%s) * (%s - (%s)) + %s", rank, hi, lo, term)
+        const char *var = a == AXIS_I ? "i" : a == AXIS_J ? "j" : "k";
+        const char *term = minus(k->arena, var, lo);
+        rank = rank ? arena_printf(k->arena, "(%s) * (%s) + (%s)", rank, minus(k->arena, hi, lo),
+                                   term)
                     : term;
     }
     return rank;
@@ -198,9 +210,10 @@ static void decode_position(const Check *k, const KRead *r, const char *bad)
         const char *lo, *hi;
         range_of(k, r, a, &lo, &hi);
         const char *q = arena_printf(k->arena, "%s%s", bad, div);
-        pos[a] = a == AXIS_K ? arena_printf(k->arena, "(%s) + %s", lo, q)
-                             : arena_printf(k->arena, "(%s) + %s %% (%s - (%s))", lo, q, hi, lo);
-        div = arena_printf(k->arena, "%s / (%s - (%s))", div, hi, lo);
+        const char *n = minus(k->arena, hi, lo);
+        pos[a] = a == AXIS_K ? plus(k->arena, lo, q)
+                             : plus(k->arena, lo, arena_printf(k->arena, "%s %% (%s)", q, n));
+        div = arena_printf(k->arena, "%s / (%s)", div, n);
     }
     emit_line(k->o, "const int64_t i = %s, j = %s, k = %s;", pos[0], pos[1], pos[2]);
     emit_line(k->o, "(void)i; (void)j; (void)k;");
@@ -249,7 +262,7 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
     const IrStencil *st = es->st;
     if (!emit_kcheck_any(st))
         return;
-    Check k = {o, es, es->arena, false, NULL, NULL};
+    Check k = {o, es, es->arena, false};
     KReads reads = collect(es->arena, st);
     emit_blank(o);
     emit_line(o, "/* Reads at run-time K levels (language.md 10.3): every level read lies in its");
@@ -326,7 +339,7 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
     const IrStencil *st = es->st;
     if (!emit_kcheck_any(st))
         return;
-    Check k = {o, es, es->arena, true, NULL, NULL};
+    Check k = {o, es, es->arena, true};
     KReads reads = collect(es->arena, st);
     for (int d = 0; d < reads.len; d++) {
         const KRead *r = &reads.items[d];
@@ -376,8 +389,9 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
                 continue;
             }
             range_of(&k, r, a, &lo, &hi);
-            emit_line(o, "const int64_t %c = (%s) + (int64_t)blockIdx.%c * blockDim.%c + "
-                         "threadIdx.%c;", "ijk"[a], lo, "xy"[a], "xy"[a], "xy"[a]);
+            emit_line(o, "const int64_t %c = %s;", "ijk"[a],
+                  plus(es->arena, lo, arena_printf(es->arena, "(int64_t)blockIdx.%c * blockDim.%c + "
+                                                   "threadIdx.%c", "xy"[a], "xy"[a], "xy"[a])));
             emit_line(o, "if (%c >= %s)", "ijk"[a], hi);
             emit_line(o, "    return;");
         }
@@ -405,7 +419,7 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag)
     const IrStencil *st = es->st;
     if (!emit_kcheck_any(st))
         return;
-    Check k = {o, es, es->arena, true, NULL, NULL};
+    Check k = {o, es, es->arena, true};
     KReads reads = collect(es->arena, st);
     emit_line(o, "/* Reads at run-time K levels (language.md 10.3): every level read lies in "
                  "its");
@@ -439,8 +453,8 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag)
                   es->rc, st->name);
         emit_line(o, "if (%s != 0)", es->rc);
         emit_line(o, "    goto done;");
-        emit_line(o, "const int64_t gt_ni = %s - (%s), gt_nj = %s - (%s);", hi[0], lo[0], hi[1],
-                  lo[1]);
+        emit_line(o, "const int64_t gt_ni = %s, gt_nj = %s;", minus(es->arena, hi[0], lo[0]),
+                  minus(es->arena, hi[1], lo[1]));
         emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ni + 31) / 32, (gt_nj + 7) / 8), "
                      "gt_block = GT_BLOCK(32, 8);");
         for (int pass = 0; pass < 2; pass++) {
