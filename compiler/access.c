@@ -10,7 +10,14 @@
  * read of a temporary finds its K levels computed by statements that run
  * earlier (per interval, the temporaries definitely written so far: both
  * branches of an if, or before it). It reports each problem once per
- * statement and changes nothing. */
+ * statement and changes nothing.
+ *
+ * It also checks the reads at run-time K levels (language.md 10.3, and
+ * docs/language.md on what an offset expression may read): the field read so
+ * is an input without a K boundary condition, not inside a column reduction,
+ * and its level expression reads only inputs (no temporary, no field the
+ * stencil writes, no other run-time read, no column reduction), so that the
+ * generated code can check every level before any statement runs. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -316,8 +323,83 @@ static void rules_computation(Rules *r, IrComputation *comp)
     }
 }
 
+/* ------------------------------------------------ run-time K levels */
+
+/* An error at e unless the level expression of `of` (a read of field name)
+ * may contain it. */
+static void kdyn_level_expr(Compiler *c, const char *name, const IrExpr *e)
+{
+    const char *why = NULL;
+    if (e->kind == IR_COLREDUCE)
+        why = "a column reduction";
+    else if (e->kind == IR_LOAD && e->load.klevel)
+        why = "another read at a run-time K offset";
+    else if (e->kind == IR_LOAD && e->load.field->kind == IR_TEMP)
+        why = arena_printf(c->arena, "temporary '%s'", e->load.field->name);
+    else if (e->kind == IR_LOAD && e->load.field->is_written)
+        why = arena_printf(c->arena, "field '%s', which this stencil writes",
+                           e->load.field->name);
+    if (why) {
+        diag_error(&c->diag, e->loc, "the run-time K offset of '%s' reads %s; it may read only "
+                   "input fields, scalars, index(), consts and literals (the levels are checked "
+                   "before the stencil computes anything)", name, why);
+        return;
+    }
+    if (e->kind == IR_LOAD)
+        return;
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    for (int i = 0; i < n; i++)
+        kdyn_level_expr(c, name, sub[i]);
+}
+
+static void kdyn_read(void *ctx, IrExpr *load, bool in_column)
+{
+    Compiler *c = ctx;
+    if (!load->load.klevel)
+        return;
+    IrField *f = load->load.field;
+    if (in_column)
+        diag_error(&c->diag, load->loc, "'%s' is read at a run-time K offset inside a column "
+                   "reduction; reduce a temporary that holds the read instead", f->name);
+    else if (f->is_written)
+        diag_error(&c->diag, load->loc, "field '%s' is written by this stencil, so it cannot be "
+                   "read at a run-time K offset; pass its input values as another field",
+                   f->name);
+    else if (f->bc[AXIS_K].kind != BC_NONE)
+        diag_error(&c->diag, load->loc, "field '%s' has a boundary condition along K, so it "
+                   "cannot be read at a run-time K offset (the levels read must lie in its "
+                   "storage)", f->name);
+    kdyn_level_expr(c, f->name, load->load.klevel);
+}
+
+static void kdyn_stmts(Compiler *c, const IrStmtVec *v)
+{
+    for (int i = 0; i < v->len && !diag_full(&c->diag); i++) {
+        IrStmt *s = v->items[i];
+        switch (s->kind) {
+        case IR_ASSIGN:
+            ir_for_each_load(s->assign.value, kdyn_read, c);
+            break;
+        case IR_REDUCE:
+            ir_for_each_load(s->reduce.value, kdyn_read, c);
+            break;
+        case IR_IF:
+            ir_for_each_load(s->iff.cond, kdyn_read, c);
+            kdyn_stmts(c, &s->iff.then);
+            kdyn_stmts(c, &s->iff.els);
+            break;
+        }
+    }
+}
+
 static void access_stencil(Compiler *c, IrStencil *st)
 {
+    for (int i = 0; i < st->computations.len; i++) {
+        IrComputation *comp = st->computations.items[i];
+        for (int j = 0; j < comp->intervals.len; j++)
+            kdyn_stmts(c, &comp->intervals.items[j]->stmts);
+    }
     Arena *a = c->arena;
     Rules r = {.c = c, .st = st, .nfields = st->fields.len};
     size_t n = (size_t)r.nfields + 1;

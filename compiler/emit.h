@@ -307,4 +307,21 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
 void emit_kcache_interval_end(EmitPoint *p);
 void emit_kcache_end(EmitPoint *p, const IrComputation *comp);
 
+/* --- emit_kcheck.c: reads at run-time K levels (language.md 10.3) */
+/* Does st read a field at a run-time K level? */
+bool emit_kcheck_any(const IrStencil *st);
+/* The C text of the level that load (IrExpr.load.klevel set) reads at the
+ * point of cx, its compile-time K offset (shifted) being koff. */
+const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff);
+/* The check of every run-time level before any statement runs, as host
+ * loops (omp: parallel): on a failure, rc = GT_ESHAPE and goto done. Writes
+ * nothing for a stencil without such reads. */
+void emit_kcheck_host(Out *o, EmitStencil *es, bool omp);
+/* cuda: the check's kernels (before the host function), and their launches
+ * in the host function (on a failure, rc = GT_ESHAPE and goto done), with a
+ * device flag held by the storage variable named flag (declared NULL before,
+ * released after done by the caller). */
+void emit_kcheck_kernels(Out *o, EmitStencil *es);
+void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag);
+
 #endif /* GTCC_EMIT_H */

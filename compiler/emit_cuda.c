@@ -1118,9 +1118,17 @@ static void cuda_function(Cuda *u)
             emit_line(o, "gt_storage *%s = NULL;", u->acc_s[s]);
             gotos = true;
         }
+    const char *kflag = NULL;
+    if (emit_kcheck_any(st)) {
+        kflag = emit_unique(u->c->arena, &es->names, "gt_kcheck");
+        emit_line(o, "gt_storage *%s = NULL;", kflag);
+        gotos = true;
+    }
     /* C++: no goto may skip an initialized declaration still in scope at done */
     emit_line(o, "{");
     o->indent++;
+    if (kflag)
+        emit_kcheck_device(o, es, kflag);
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
     accumulators(u);
     kernel_variant(u);
@@ -1145,6 +1153,8 @@ static void cuda_function(Cuda *u)
     for (int s = 0; s < st->scalars.len; s++)
         if (st->scalars.items[s]->is_output)
             emit_line(o, "gt_release(%s);", u->acc_s[s]);
+    if (kflag)
+        emit_line(o, "gt_release(%s);", kflag);
     emit_line(o, "return %s;", es->rc);
     o->indent--;
     emit_line(o, "}");
@@ -1220,6 +1230,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     /* the kernels, then the host function that launches them */
     u->nunits = 0;
     for_each_unit(u, write_unit, false);
+    emit_kcheck_kernels(o, es);
     cuda_function(u);
 }
 

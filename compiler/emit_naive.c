@@ -206,7 +206,15 @@ static void naive_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
         remap[a] = !in_domain(n, n->span[a], e->load.offset[a], a);
-    EmitRead r = emit_read(n->c->arena, n->es, f, cx->idx, e->load.offset, remap);
+    const char *idx[NAXES] = {cx->idx[0], cx->idx[1], cx->idx[2]};
+    int64_t off[NAXES] = {e->load.offset[0], e->load.offset[1], e->load.offset[2]};
+    if (e->load.klevel) {
+        /* a run-time level, checked before the statements ran: never remapped */
+        idx[AXIS_K] = emit_kdyn_level(cx, e, off[AXIS_K]);
+        off[AXIS_K] = 0;
+        remap[AXIS_K] = false;
+    }
+    EmitRead r = emit_read(n->c->arena, n->es, f, idx, off, remap);
     emit_read_open(o, &r, f->type);
     print_access(o, n, f, r.pos);
     emit_read_close(o, &r);
@@ -640,6 +648,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
         }
     }
     emit_scalar_accumulators(o, es);
+    emit_kcheck_host(o, es, false);
 
     emit_blank(o);
     for (int f = 0; f < st->fields.len; f++) {
@@ -689,7 +698,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
     naive_body(n);
 
     emit_scalar_results(o, es);
-    if (has_temps) {
+    if (has_temps || emit_kcheck_any(st)) {
         emit_blank(o);
         emit_done_label(o);
         for (int f = es->nfield_params; f < st->fields.len; f++)
@@ -721,6 +730,8 @@ static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
     naive_analyse(n);
     bool used[NAXES];
     sizes_used(n, used);
+    if (emit_kcheck_any(es->st))   /* the check's loops */
+        used[AXIS_I] = used[AXIS_J] = used[AXIS_K] = true;
     n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(es->st->fields.len + 1));
     plan_fields_used(es->st, n->field_used);
     n->o = o;

@@ -960,6 +960,7 @@ static void omp_function(Omp *m, const bool *used)
     emit_line(o, "(void)%s;", m->nth);
     bool has_full = emit_full_storages(o, es);
     emit_line(o, "char *%s = NULL;", m->tiles);
+    emit_kcheck_host(o, es, true);
     emit_full_temporaries(o, es, "gt__temporary", m->si, m->sj, m->sk);
     if (m->tile_bytes > 0) {
         emit_line(o, "/* per-thread tiles: %" PRId64 " bytes each, a page of it a gap */",
@@ -1007,7 +1008,7 @@ static void omp_function(Omp *m, const bool *used)
 
     emit_scalar_results(o, es);
     emit_blank(o);
-    if (has_full || m->tile_bytes > 0)
+    if (has_full || m->tile_bytes > 0 || emit_kcheck_any(st))
         emit_done_label(o);
     emit_full_releases(o, es);
     emit_line(o, "free(%s);", m->tiles);

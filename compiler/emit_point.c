@@ -53,13 +53,22 @@ static void point_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     }
     /* a k-cached value of a level just computed (never a column reduction's
      * read, which runs over the whole column) */
-    if (p->kc_depth && p->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] &&
+    if (p->kc_depth && p->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] && !e->load.klevel &&
         cx->idx[AXIS_K] != p->kk) {
         int64_t d = off[AXIS_K] * p->kc_dir;
         if (d >= 1 && d <= p->kc_depth[f->id]) {
             emit_text(o, "%s", p->kc_name[f->id][d]);
             return;
         }
+    }
+    if (e->load.klevel) {
+        /* a run-time level (checked before the statements ran) */
+        EmitExprCtx at = *cx;
+        at.idx[AXIS_K] = emit_kdyn_level(
+            cx, e, e->load.kmode == KDYN_ABS ? e->load.offset[AXIS_K] : off[AXIS_K]);
+        off[AXIS_K] = 0;
+        p->access(o, &at, f, off, false);
+        return;
     }
     p->access(o, cx, f, off, false);
 }

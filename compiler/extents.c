@@ -50,6 +50,7 @@ typedef struct {
     int64_t (*khalo)[2];      /* per parameter: K halo below and above */
     bool *param_read;         /* per parameter: read by a live statement */
     bool *offset_read;        /* per field: read at a non-zero offset by a live statement */
+    bool *kdyn_read;          /* per field: read at a run-time K level by a live statement */
     bool *live_write;         /* per temporary: written by a live statement (final pass) */
     bool *any_write;          /* per temporary: written by any statement (final pass) */
     IrInterval *iv;           /* the interval being walked */
@@ -102,12 +103,16 @@ static void add_read(void *ctx, IrExpr *load, bool in_column)
     IrField *f = load->load.field;
     const int64_t *off = load->load.offset;
     unsigned horizontal = f->axes & AXES_IJ;
-    if (off[AXIS_I] || off[AXIS_J] || off[AXIS_K])
+    if (off[AXIS_I] || off[AXIS_J] || off[AXIS_K] || load->load.klevel)
         x->offset_read[f->id] = true;
     if (f->kind == IR_PARAM_FIELD) {
         x->param_read[f->id] = true;
         extent_add(&f->extent, rc->region, off, horizontal);
-        if (f->axes & AXES_K) {
+        /* a read at a run-time level needs no K halo of its own: the
+         * levels it reads are checked at run time (language.md 10.3) */
+        if (load->load.klevel)
+            x->kdyn_read[f->id] = true;
+        else if (f->axes & AXES_K) {
             grow_range(&f->extent.r[AXIS_K], off[AXIS_K]);
             param_k_halo(x, f, off[AXIS_K], in_column);
         }
@@ -274,6 +279,7 @@ static void finish(Ext *x)
     for (int i = 0; i < st->fields.len; i++) {
         IrField *f = st->fields.items[i];
         f->read_at_offset = x->offset_read[f->id];
+        f->read_at_run_time_k = x->kdyn_read[f->id];
         if (f->kind == IR_PARAM_FIELD) {
             f->is_read = x->param_read[f->id];
             for (int ax = 0; ax < NAXES; ax++) {
@@ -378,6 +384,7 @@ static void ext_stencil(Compiler *c, IrStencil *st)
     x.khalo = arena_alloc(a, sizeof *x.khalo * n);
     x.param_read = arena_alloc(a, sizeof(bool) * n);
     x.offset_read = arena_alloc(a, sizeof(bool) * n);
+    x.kdyn_read = arena_alloc(a, sizeof(bool) * n);
     x.live_write = arena_alloc(a, sizeof(bool) * n);
     x.any_write = arena_alloc(a, sizeof(bool) * n);
     for (int i = 0; i < st->fields.len; i++)

@@ -329,7 +329,7 @@ static void fo_free(FoSet *set)
 static size_t count_loads(const IrExpr *e, bool *pure)
 {
     if (e->kind == IR_LOAD) {
-        if (e->load.field->is_written)
+        if (e->load.field->is_written || e->load.klevel)
             *pure = false;
         return 1;
     }
@@ -405,7 +405,7 @@ static void plan_recompute(Fuse *f)
 
 static bool expr_has_any(const IrExpr *e)
 {
-    return ir_expr_has(e, IR_INDEX) || ir_expr_has(e, IR_COLREDUCE);
+    return ir_expr_has(e, IR_INDEX) || ir_expr_has(e, IR_COLREDUCE) || ir_expr_has_kdyn(e);
 }
 
 static bool stmt_has_any(const IrStmt *s, size_t *ops)

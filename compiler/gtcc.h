@@ -222,11 +222,23 @@ typedef enum {
 #undef X
 } ExprKind;
 
-/* One offset of an access: u[i+1] has {AXIS_I, 1}. */
+/* How an access reads along K at a level known only at run time
+ * (language.md 10.3): q[k + (e)], q[k - (e)], q[k = (e)]. */
+typedef enum {
+    KDYN_NONE,               /* a compile-time offset */
+    KDYN_ADD,                /* k + (e): relative, added */
+    KDYN_SUB,                /* k - (e): relative, subtracted */
+    KDYN_ABS,                /* k = (e): the absolute level e */
+} KdynMode;
+
+/* One offset of an access: u[i+1] has {AXIS_I, 1}; q[k + (n)] has
+ * {AXIS_K, 0, .., KDYN_ADD, n}. */
 typedef struct {
     int axis;
     int64_t value;
     Loc loc;
+    KdynMode dyn_mode;       /* KDYN_NONE for a compile-time offset */
+    Expr *dyn;               /* the run-time expression; NULL if none */
 } Offset;
 
 struct Expr {
@@ -456,6 +468,7 @@ struct IrField {
     bool block_local;         /* declared inside an if block: only read at zero offset */
     bool implicit_ijk;        /* a temporary declared `T name = e`: IJK by that form */
     unsigned value_shape;     /* temporaries: the union of the shapes assigned so far (sema) */
+    bool read_at_run_time_k;  /* parameters: read at a run-time K level (language.md 10.3) */
     /* Parameters: the region read, the hull of every read (what halo the input
      * needs). Temporaries: the region where they are computed. Always contains
      * the origin; K is given relative to the intervals (see IrStencil). */
@@ -548,6 +561,14 @@ struct IrExpr {
         struct {
             IrField *field;
             int64_t offset[NAXES];   /* 0 along axes the field lacks */
+            /* A read at a run-time K level (language.md 10.3): the level is
+             * k + offset[K] + klevel (KDYN_ADD), k + offset[K] - klevel
+             * (KDYN_SUB) or offset[K] + klevel (KDYN_ABS: offset[K] is a
+             * shift of the level a function parameter adds, never moved
+             * by shifting the point); klevel is an int expression
+             * evaluated at the point. KDYN_NONE: NULL. */
+            KdynMode kmode;
+            IrExpr *klevel;
         } load;
         IrScalar *scalar;
         struct {
@@ -900,6 +921,8 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b);
 bool ir_expr_has(const IrExpr *e, IrExprKind k);
 /* True if e loads f somewhere, at any offset. */
 bool ir_reads_field(const IrExpr *e, const IrField *f);
+/* Does e read a field at a run-time K level (IrExpr.load.klevel)? */
+bool ir_expr_has_kdyn(const IrExpr *e);
 /* Calls fn on every load of e; in_column: inside a column reduction. */
 typedef void IrLoadFn(void *ctx, IrExpr *load, bool in_column);
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);

@@ -97,6 +97,12 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
     }
     for (int ax = 0; ax < NAXES; ax++)
         copy->load.offset[ax] += off[ax];
+    /* an absolute run-time level does not move along K; its expression
+     * moves with the point */
+    if (copy->load.kmode == KDYN_ABS)
+        copy->load.offset[AXIS_K] -= off[AXIS_K];
+    if (copy->load.klevel)
+        copy->load.klevel = shift_copy(sh, copy->load.klevel, off);
 }
 
 static IrExpr *shift_copy(Shift *sh, const IrExpr *e, const int64_t off[NAXES])

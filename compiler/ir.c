@@ -139,8 +139,10 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
     case IR_CONST:
         return a->cnst.i == b->cnst.i && memcmp(&a->cnst.d, &b->cnst.d, sizeof a->cnst.d) == 0;
     case IR_LOAD:
-        return a->load.field == b->load.field &&
-               memcmp(a->load.offset, b->load.offset, sizeof a->load.offset) == 0;
+        if (a->load.field != b->load.field || a->load.kmode != b->load.kmode ||
+            memcmp(a->load.offset, b->load.offset, sizeof a->load.offset) != 0)
+            return false;
+        break;   /* the run-time level, if any, is the one child */
     case IR_SCALAR:
         return a->scalar == b->scalar;
     case IR_INDEX:
@@ -173,8 +175,13 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
 int ir_expr_slots(IrExpr *e, IrExpr **slot[3])
 {
     switch (e->kind) {
-    case IR_CONST: case IR_LOAD: case IR_SCALAR: case IR_INDEX:
+    case IR_CONST: case IR_SCALAR: case IR_INDEX:
         return 0;
+    case IR_LOAD:   /* a read at a run-time K level has it as its child */
+        if (!e->load.klevel)
+            return 0;
+        slot[0] = &e->load.klevel;
+        return 1;
     case IR_UNARY:
         slot[0] = &e->op.a;
         return 1;
@@ -233,10 +240,8 @@ size_t ir_expr_size(const IrExpr *e)
 
 static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
 {
-    if (e->kind == IR_LOAD) {
-        fn(ctx, e, in_column);
-        return;
-    }
+    if (e->kind == IR_LOAD)
+        fn(ctx, e, in_column);   /* then the loads of its run-time level, if any */
     IrExpr *sub[3];
     int n = ir_expr_children(e, sub);
     for (int i = 0; i < n; i++)
@@ -276,6 +281,18 @@ bool ir_reads_field(const IrExpr *e, const IrField *f)
     int n = ir_expr_children(e, sub);
     for (int i = 0; i < n; i++)
         if (ir_reads_field(sub[i], f))
+            return true;
+    return false;
+}
+
+bool ir_expr_has_kdyn(const IrExpr *e)
+{
+    if (e->kind == IR_LOAD && e->load.klevel)
+        return true;
+    IrExpr *sub[3];
+    int n = ir_expr_children(e, sub);
+    for (int i = 0; i < n; i++)
+        if (ir_expr_has_kdyn(sub[i]))
             return true;
     return false;
 }

@@ -18,7 +18,9 @@
  *
  * Parameters come in declaration order, temporaries after them. INTENT is
  * in, out or inout; FLAGS are `bc I:periodic J:dirichlet(0.5) ...` for
- * boundary conditions, `read_at_offset` and `block_local`. A range prints as
+ * boundary conditions, `read_at_offset`, `read_at_run_time_k` and
+ * `block_local`. A read at a run-time K level prints its level as k+(e),
+ * k-(e) or k=(e) (language.md 10.3). A range prints as
  * [lo,hi] relative to the compute domain, non-zero bounds signed: extent
  * i[-1,+2]; a halo prints the same way, lower halo negated: halo i[-2,+2] is
  * two points each side. Expressions are .stn-like infix with C precedence
@@ -122,8 +124,20 @@ static void print_load(FILE *out, const IrExpr *e)
         if (!first)
             fputc(',', out);
         fputc("ijk"[ax], out);
+        if (ax == AXIS_K && e->load.kmode == KDYN_ABS) {
+            /* k=(e) or k=(e)+d: the absolute level */
+            fputs("=(", out);
+            print_expr(out, e->load.klevel, 0);
+            fputc(')', out);
+        }
         if (e->load.offset[ax])
             print_signed(out, e->load.offset[ax]);
+        if (ax == AXIS_K && (e->load.kmode == KDYN_ADD || e->load.kmode == KDYN_SUB)) {
+            /* k+(e), k-1-(e): relative */
+            fputs(e->load.kmode == KDYN_ADD ? "+(" : "-(", out);
+            print_expr(out, e->load.klevel, 0);
+            fputc(')', out);
+        }
         first = false;
     }
     fputc(']', out);
@@ -281,6 +295,8 @@ static void print_field(FILE *out, const IrField *f)
     }
     if (f->read_at_offset)
         fputs(" read_at_offset", out);
+    if (f->read_at_run_time_k)
+        fputs(" read_at_run_time_k", out);
     fputc('\n', out);
 }
 

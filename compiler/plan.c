@@ -97,6 +97,8 @@ static void visit_expr(const Visit *v, const IrExpr *e, const int64_t shift[NAXE
         return;
     }
     v->fn(v->ctx, f, off, in_col);
+    if (e->load.klevel)   /* the loads of a run-time level, at the point */
+        visit_expr(v, e->load.klevel, shift, in_col, open);
     if (!plan_stmt_recompute(f))
         return;
     /* the producer reads f itself at zero offset: its own local */

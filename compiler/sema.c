@@ -667,7 +667,63 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     return (Typed){ir_load(s->c->arena, e->loc, f, off), false};
 }
 
+/* The run-time K offset of an access (language.md 10.3), or NULL. */
+static const Offset *access_dyn(const Expr *e)
+{
+    for (int i = 0; i < e->access.noffsets; i++)
+        if (e->access.offsets[i].dyn)
+            return &e->access.offsets[i];
+    return NULL;
+}
+
+/* Makes the load of t a read at the run-time level of dyn (an int, lowered
+ * to level): only a field parameter with a K axis may be read so. */
+static Typed attach_level(Sema *s, const Expr *e, Typed t, const Offset *dyn, IrExpr *level)
+{
+    IrExpr *load = t.e;
+    if (load->kind != IR_LOAD || load->load.klevel) {
+        sema_error(s, e->loc, "'%s' is not a field here, so it cannot be read at a run-time K "
+                   "offset; only field parameters can", e->access.name);
+        return (Typed){0};
+    }
+    IrField *f = load->load.field;
+    if (f->kind != IR_PARAM_FIELD) {
+        sema_error(s, e->loc, "temporary '%s' cannot be read at a run-time K offset; only field "
+                   "parameters can: pass '%s' to the stencil as a field", f->name, f->name);
+        return (Typed){0};
+    }
+    if (!(f->axes & AXES_K)) {
+        sema_error(s, dyn->loc, "field '%s' has no K axis, so it cannot be read at a run-time "
+                   "K offset", f->name);
+        return (Typed){0};
+    }
+    load->load.kmode = dyn->dyn_mode;
+    load->load.klevel = level;
+    load->shape |= level->shape;
+    return t;
+}
+
+static Typed lower_access_at(Sema *s, const Expr *e);
+
 static Typed lower_access(Sema *s, const Expr *e)
+{
+    const Offset *dyn = access_dyn(e);
+    if (!dyn || s->const_context)
+        return lower_access_at(s, e);
+    Typed level = sema_expr(s, dyn->dyn);
+    if (!level.e)
+        return (Typed){0};
+    if (level.e->type != TY_INT) {
+        sema_error(s, dyn->dyn->loc, "the run-time K offset of '%s' must be an int expression, "
+                   "not %s", e->access.name, type_names[level.e->type]);
+        return (Typed){0};
+    }
+    Typed t = lower_access_at(s, e);
+    return t.e ? attach_level(s, e, t, dyn, level.e) : t;
+}
+
+/* An access at its compile-time offsets. */
+static Typed lower_access_at(Sema *s, const Expr *e)
 {
     const char *name = e->access.name;
     int64_t off[NAXES];

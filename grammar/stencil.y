@@ -123,6 +123,7 @@ static Expr *new_unary(Parser *p, Op op, Expr *a, YYLTYPE l);
 static void set_depth(Parser *p, Expr *e, const Expr *const *child, int n);
 static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l);
 static void add_offset(Parser *p, Expr *e, Offset o);
+static Offset dyn_offset(Parser *p, int axis, KdynMode mode, Expr *e, YYLTYPE l);
 static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l);
 static void add_toplevel_stmt(Parser *p, Stmt *s, YYLTYPE l);
 static void add_item(Parser *p, BodyItem item);
@@ -720,6 +721,9 @@ primary:
         $$ = $3;
         $$->loc = at(p, @1);
         $$->access.name = $1;
+        for (int o = 0; o < $$->access.noffsets; o++)
+            if ($$->access.offsets[o].dyn)
+                set_depth(p, $$, (const Expr *const[]){$$->access.offsets[o].dyn}, 1);
     }
 |   NAME "(" ")" {
         $$ = new_expr(p, EXPR_CALL, @1);
@@ -776,7 +780,8 @@ args:
 |   args "," expr { $$ = $1; vec_push(p->c->arena, $$, $3); }
 ;
 
-/* offset = ('i' | 'j' | 'k') [ ('+'|'-') INT ], each axis at most once */
+/* offset = ('i' | 'j' | 'k') [ ('+'|'-') INT ] | 'k' ('+'|'-'|'=') '(' expr ')',
+   each axis at most once */
 offsets:
     offset {
         $$ = new_expr(p, EXPR_ACCESS, @1);
@@ -787,9 +792,13 @@ offsets:
 ;
 
 offset:
-    axis                { $$ = (Offset){$1, 0, at(p, @1)}; }
-|   axis "+" INTLIT     { $$ = (Offset){$1, $3, at(p, @1)}; }
-|   axis "-" INTLIT     { $$ = (Offset){$1, -$3, at(p, @1)}; }
+    axis                { $$ = (Offset){$1, 0, at(p, @1), KDYN_NONE, NULL}; }
+|   axis "+" INTLIT     { $$ = (Offset){$1, $3, at(p, @1), KDYN_NONE, NULL}; }
+|   axis "-" INTLIT     { $$ = (Offset){$1, -$3, at(p, @1), KDYN_NONE, NULL}; }
+    /* run-time K offsets (language.md 10.3): k + (e), k - (e), k = (e) */
+|   axis "+" "(" expr ")"   { $$ = dyn_offset(p, $1, KDYN_ADD, $4, @1); }
+|   axis "-" "(" expr ")"   { $$ = dyn_offset(p, $1, KDYN_SUB, $4, @1); }
+|   axis "=" "(" expr ")"   { $$ = dyn_offset(p, $1, KDYN_ABS, $4, @1); }
 ;
 
 %%
@@ -850,6 +859,21 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
 {
     if (s)
         vec_push(p->c->arena, v, s);
+}
+
+/* A run-time offset along axis: K only (anything else is reported and read
+ * as offset 0). */
+static Offset dyn_offset(Parser *p, int axis, KdynMode mode, Expr *e, YYLTYPE l)
+{
+    Offset o = {axis, 0, at(p, l), KDYN_NONE, NULL};
+    if (axis != AXIS_K) {
+        diag_error(&p->c->diag, o.loc, "only 'k' takes a run-time offset; an offset along '%c' "
+                   "is a compile-time integer, like '%c+1'", "ijk"[axis], "ijk"[axis]);
+        return o;
+    }
+    o.dyn_mode = mode;
+    o.dyn = e;
+    return o;
 }
 
 /* Adds an offset to an access, unless its axis is already there. */

@@ -273,6 +273,16 @@ void gt__set_index32_limit(int64_t elements)
     index32_limit = elements >= 0 && elements <= GT__INDEX32_LIMIT ? elements : GT__INDEX32_LIMIT;
 }
 
+void gt__levels(const gt_storage *s, int64_t levels[2])
+{
+    levels[0] = levels[1] = 0;
+    for (int a = 0; a < s->ndim; a++)
+        if (s->axes[a] == 'K') {
+            levels[0] = -s->halo[a][0];
+            levels[1] = s->shape[a] - s->halo[a][0];
+        }
+}
+
 int gt__index32(gt_storage *const *storages, int n, const int64_t size[3])
 {
     int64_t limit = index32_limit;

@@ -270,6 +270,9 @@ int main(int argc, char **argv)
                 in[i] = (double)(next() % 2001) / 1000.0 - 1.0;
             gt_domain dom = {{n[0], n[1], n[2]}};
             int rca = ns->call(a, in, out_a, &dom);
+            char msg[400] = "";   /* a refused call: the other must refuse it alike */
+            if (rca)
+                snprintf(msg, sizeof msg, "%s", gt_last_error());
             /* the cuda kernels with 64-bit indices run for the last layout (every
                storage here is small enough for the 32-bit ones) */
             if (device || gpu)
@@ -279,6 +282,9 @@ int main(int argc, char **argv)
             if (rca != rcb)
                 snprintf(why, sizeof why, "status naive %d, %s %d (%s)", rca, other, rcb,
                          gt_last_error());
+            else if (rca && strcmp(msg, gt_last_error()) != 0)
+                snprintf(why, sizeof why, "messages differ: naive \"%.150s\", %s \"%.150s\"",
+                         msg, other, gt_last_error());
             for (int f = 0; f < nf && !why[0]; f++) {
                 Snap snap = {0};
                 for_each(a[f], snap_elem, &snap);

@@ -48,6 +48,15 @@
  * * 0.5, ...) reads the target it assigns first). The functions are drawn from a generator of their
  * own and the calls after every other draw, so that the rest of the program
  * is what it was before functions were added. */
+ * One seed in KDYN_EVERY (seed % KDYN_EVERY == 2) gets an output outr that
+ * reads inputs at run-time K levels (language.md 10.3), drawn after
+ * everything else so that the rest of the program is the one the seed made
+ * before: levels bounded by construction (index(k) / 2, k - min(index(k),
+ * c), a data-dependent choice between them), through a temporary read at an
+ * I offset, sometimes in a forward computation, and one program in four of
+ * these with k + (cond ? 1 : 0), past the top level where cond holds there:
+ * every backend must then refuse the call with the same GT_ESHAPE message
+ * (unless the storages' K halo, which the driver sometimes adds, holds it). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -326,6 +335,7 @@ static void bool_expr(Buf *b, const Scope *s, int depth)
 }
 
 enum { FALLBACK_EVERY = 8 };
+enum { KDYN_EVERY = 5 };
 
 static const char *const fallback_kinds[] = {
     "parallel, temporary and output", "parallel, two temporaries", "forward, temporary and output",
@@ -519,6 +529,61 @@ static void calls(const Scope *s, unsigned seed)
     printf("    }\n  }\n");
 }
 
+/* outr: reads at run-time K levels of the inputs without a K boundary
+ * condition (kbc[i]), of the K field kc too (see KDYN_EVERY). */
+static void kdyn(const Scope *s, const bool *kbc)
+{
+    Scope z = {0};   /* what a level expression may read: inputs, index() */
+    z.ninputs = s->ninputs;
+    z.has_ij = s->has_ij;
+    z.has_k = s->has_k;
+    z.allow_k = true;
+    int ok[3], nok = 0;
+    for (int i = 0; i < s->ninputs; i++)
+        if (!kbc[i])
+            ok[nok++] = i;
+    bool past = chance(25);
+    Buf r[2] = {{{0}, 0}, {{0}, 0}};
+    for (int n = 0; n < 2; n++) {
+        Buf c = {{0}, 0};
+        expr(&c, &z, 1);
+        const char *field = "kc";
+        char name[8];
+        if (nok > 0 && (!s->has_k || chance(75))) {
+            snprintf(name, sizeof name, "in%d", ok[rnd((unsigned)nok)]);
+            field = name;
+        } else if (!s->has_k) {
+            put(&r[n], "0.5");
+            continue;
+        }
+        bool k_only = field[0] == 'k';
+        switch (past && n == 0 ? 3 : rnd(3)) {
+        case 0:
+            put(&r[n], "%s[k = ((%s) > 0.0 ? index(k) : index(k) / 2)]", field, c.text);
+            break;
+        case 1:
+            put(&r[n], "%s[%sk - (min(index(k), 1 + ((%s) > 0.5 ? 1 : 0)))]", field,
+                k_only ? "" : "i+1, ", c.text);
+            break;
+        case 2:
+            put(&r[n], "%s[k + ((%s) > 0.0 ? 0 : -min(index(k), 2))]", field, c.text);
+            break;
+        default:
+            put(&r[n], "%s[k + ((%s) > 0.8 ? 1 : 0)]", field, c.text);
+            break;
+        }
+    }
+    printf("  double tr = %s;\n", r[0].text);
+    if (chance(40)) {
+        printf("  computation(forward) {\n");
+        printf("    interval(0, 1) { outr = tr[i-1] + %s; }\n", r[1].text);
+        printf("    interval(1, end) { outr = outr[k-1] * 0.5 + tr; }\n");
+        printf("  }\n");
+    } else {
+        printf("  outr = tr[i-1] + tr * 0.5 + %s;\n", r[1].text);
+    }
+}
+
 static void program(unsigned seed)
 {
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
@@ -539,6 +604,7 @@ static void program(unsigned seed)
     bool kf = seed % FALLBACK_EVERY == FALLBACK_EVERY / 2;
     bool kf_fwd = seed / FALLBACK_EVERY % 2 == 0;
     bool fns = seed % FUNCTIONS_EVERY == 1;
+    bool kd = seed % KDYN_EVERY == 2;
     if (fb)
         printf("// random program, seed %u, fallback (%s)\n", seed, fallback_kinds[fb_kind]);
     else if (kf)
@@ -571,13 +637,17 @@ static void program(unsigned seed)
         printf(", field<double> outk");
     if (fns)
         printf(", field<double> outh, field<double> outh2");
+    if (kd)
+        printf(", field<double> outr");
     if (reduce)
         printf(", out double total");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
+    bool kbc[3] = {false, false, false};   /* a boundary condition along K */
     for (int i = 0; i < s.ninputs; i++)
         if (chance(30)) {
             const char *axes = chance(25) ? "(k)" : chance(30) ? "(i)" : "";
+            kbc[i] = axes[1] == 'k';
             printf("  boundary in%d%s: %s;\n", i, axes, bcs[rnd(4)]);
         }
     /* temporaries in the implicit parallel computation */
@@ -713,6 +783,8 @@ static void program(unsigned seed)
         kif(&s, kf_fwd);
     if (fns)
         calls(&s, seed);
+    if (kd)
+        kdyn(&s, kbc);
     printf("}\n");
 }
 

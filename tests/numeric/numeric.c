@@ -193,6 +193,13 @@ double fld_get(const Fld *f, int64_t i, int64_t j, int64_t k)
     return load(f->dtype, element(f, base, i, j, k));
 }
 
+void fld_set(Fld *f, int64_t i, int64_t j, int64_t k, double v)
+{
+    void *base = gt_host(f->s, GT_WRITE);
+    store(f->dtype, element(f, base, i, j, k), v);
+    A(f->before, i, j, k) = v;
+}
+
 Arr fld_now(const Fld *f)
 {
     Arr a = arr_new(f->before.axes, f->n, &f->halo[0][0]);

@@ -59,6 +59,8 @@ Fld fld_new_range(gt_dtype dtype, Layout lay, const int64_t n[3], int64_t h[3][2
 void fld_free(Fld *f);
 /* The element (i, j, k) from the interior origin, as a double (read now, from the storage). */
 double fld_get(const Fld *f, int64_t i, int64_t j, int64_t k);
+/* Sets element (i, j, k) to v, in the storage and in f->before (a value a test needs). */
+void fld_set(Fld *f, int64_t i, int64_t j, int64_t k, double v);
 /* A dense copy of the field as it is now. */
 Arr fld_now(const Fld *f);
 /* An empty Arr shaped like f (for a reference result): a copy of f->before. */

@@ -98,5 +98,9 @@ static inline void gt_atomic_min(float *p, float v) { *p = fminf(*p, v); }
 static inline void gt_atomic_max(float *p, float v) { *p = fmaxf(*p, v); }
 static inline void gt_atomic_min(int32_t *p, int32_t v) { *p = v < *p ? v : *p; }
 static inline void gt_atomic_max(int32_t *p, int32_t v) { *p = v > *p ? v : *p; }
+static inline void gt_atomic_min_rank(unsigned long long *p, unsigned long long v)
+{
+    *p = v < *p ? v : *p;
+}
 
 #endif /* GT_SIMT_H */

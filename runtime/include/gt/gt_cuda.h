@@ -36,6 +36,12 @@ static __device__ __forceinline__ void gt_atomic_sum(float *p, float v) { atomic
 static __device__ __forceinline__ void gt_atomic_sum(int32_t *p, int32_t v) { atomicAdd(p, v); }
 static __device__ __forceinline__ void gt_atomic_min(int32_t *p, int32_t v) { atomicMin(p, v); }
 static __device__ __forceinline__ void gt_atomic_max(int32_t *p, int32_t v) { atomicMax(p, v); }
+/* the rank of a failed check of a run-time K level (emit_kcheck.c) */
+static __device__ __forceinline__ void gt_atomic_min_rank(unsigned long long *p,
+                                                          unsigned long long v)
+{
+    atomicMin(p, v);
+}
 
 /* min and max of reals as fmin and fmax take them (a NaN loses), by compare-and-swap on
    the bits */

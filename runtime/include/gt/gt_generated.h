@@ -82,6 +82,10 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
    combines the values of its parts and ranks and writes the total there; nothing for a
    single process. */
 void gt__place_result(const gt_place *place, int slot, int op, gt_dtype dtype, void *result);
+/* The K levels a bound storage s holds, relative to the compute-domain origin, its K halo
+   included: [levels[0], levels[1]) (both 0 if it has no K axis). The code of a stencil that
+   reads a field at run-time K levels (language.md 10.3) checks every level against them. */
+void gt__levels(const gt_storage *s, int64_t levels[2]);
 
 /* ---- for the code of device backends (cuda) ----------------------------------------------- */
 
