@@ -198,6 +198,14 @@ typedef struct {
     int64_t offset;
 } Level;
 
+/* One range of a region statement as written (language.md 10.1):
+ * axis(lo, hi), each bound a Level-like position (`end + 2` is {true, 2}). */
+typedef struct {
+    int axis;                 /* AXIS_I, AXIS_J; AXIS_K is an error of sema */
+    Loc loc;
+    Level lo, hi;
+} RegionRange;
+
 /* ====================================================================== AST */
 
 typedef struct Expr Expr;
@@ -269,7 +277,8 @@ struct Expr {
 #define STMT_KINDS(X)                                                              \
     X(STMT_DECL)     /* localdecl: decl */                                         \
     X(STMT_ASSIGN)   /* name op= value: assign */                                  \
-    X(STMT_IF)       /* if (cond) then else: iff */
+    X(STMT_IF)       /* if (cond) then else: iff */                                \
+    X(STMT_REGION)   /* region(ranges) body: region */
 typedef enum {
 #define X(id) id,
     STMT_KINDS(X)
@@ -300,6 +309,10 @@ struct Stmt {
             StmtVec els;         /* an else-if is one STMT_IF in els */
             bool has_else;
         } iff;
+        struct {
+            VEC(RegionRange) ranges;   /* as written (sema checks the axes) */
+            StmtVec body;
+        } region;
     };
 };
 
@@ -394,6 +407,21 @@ typedef struct {
 typedef struct {
     Range r[NAXES];
 } Extent;
+
+/* A horizontal region (language.md 10.1) restricting where a statement runs,
+ * per axis I (0) and J (1): the positions p with lo <= p < hi. Nested
+ * regions intersect, so each bound is the greatest (lo) or least (hi) of a
+ * position counted from the domain's first point (`start`) and one counted
+ * from its end (`end + end`), either of them absent. Positions are global
+ * under MPI (10.7). */
+typedef struct {
+    bool has_start, has_end;
+    int64_t start, end;
+} AreaBound;
+typedef struct {
+    bool set[2];              /* restricted along I, J */
+    AreaBound lo[2], hi[2];   /* where set */
+} Area;
 
 typedef struct IrField IrField;
 typedef struct IrScalar IrScalar;
@@ -570,6 +598,9 @@ struct IrStmt {
     /* The horizontal region (I and J ranges of the extent) where the statement
      * runs; its K range is its interval's. K of `region` is unused ({0,0}). */
     Extent region;
+    /* Where a region statement restricts it to (nothing set: no region); a
+     * statement nested in an `if` has the `if`'s (sema.c). */
+    Area area;
     union {
         struct {
             IrField *dst;
@@ -881,6 +912,17 @@ extern const Extent extent_zero;
 /* Grows e to contain region + offset, along the axes in `axes` only. */
 void extent_add(Extent *e, const Extent *region, const int64_t offset[NAXES], unsigned axes);
 bool extent_equal(const Extent *a, const Extent *b);
+/* Regions (Area) of statements: restricted along some axis; equal; a
+ * intersected with b, into a. */
+bool area_any(const Area *a);
+bool area_equal(const Area *a, const Area *b);
+void area_intersect(Area *a, const Area *b);
+/* Along axis ax, is a empty for every domain size n >= 1 when the statement
+ * runs on [lo, n + hi) (lo = INT64_MIN, hi = INT64_MAX: unbounded there)? */
+bool area_never(const Area *a, int ax, int64_t lo, int64_t hi);
+/* `i(0, 1), j(end - 1, end)`, with max(...)/min(...) for bounds that
+ * intersect both kinds: into buf (size n), which is returned. */
+const char *area_text(char *buf, size_t n, const Area *a);
 
 /* --- access.c: checks the access rules (language.md sections 5 and 6) on
  * the IR of st if sema lowered it completely; reports, changes nothing. */

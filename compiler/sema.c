@@ -549,6 +549,7 @@ struct Scope {
     int block;                /* if blocks open */
     int mask;                 /* if statements open whose condition is not constant */
     unsigned mask_shape;      /* the union of their conditions' shapes */
+    Area area;                /* the intersection of the open regions (language.md 10.1) */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
     bool writes_output;       /* some live statement assigns a field parameter or out
@@ -1132,11 +1133,16 @@ static void prescan_stmts(Sema *s, const StmtVec *v)
         } else if (st->kind == STMT_IF) {
             prescan_stmts(s, &st->iff.then);
             prescan_stmts(s, &st->iff.els);
+        } else if (st->kind == STMT_REGION) {
+            prescan_stmts(s, &st->region.body);
         }
     }
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
+static bool branch_in_area(const IrStmtVec *v, const Area *a);
+static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
+#define REGION_FAR ((int64_t)1 << 40)
 
 /* Lowers `dst op= value` (op OP_PLUS for plain `=`). */
 static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc loc,
@@ -1160,6 +1166,13 @@ static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc lo
     v.e = fold_expr(s->c, v.e);
     if (!shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
         return;
+    for (int ax = 0; ax < 2; ax++)
+        if (sc->area.set[ax] && !(dst->axes & (1u << ax))) {
+            sema_error(s, loc, "'%s' has no axis %c, so a region cannot restrict it along %c; "
+                       "assign it outside the region, or restrict only axes it has", dst->name,
+                       "IJ"[ax], "ij"[ax]);
+            return;
+        }
     IrStmt *st = ir_stmt_new(a, IR_ASSIGN, loc);
     st->assign.dst = dst;
     st->assign.value = v.e;
@@ -1233,6 +1246,10 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
     if (sc->mask > 0) {
         sema_error(s, st->loc, "a reduction over the domain cannot be inside an if; reduce a "
                    "conditional expression instead, e.g. sum(c ? e : 0.0)");
+        ok = false;
+    } else if (area_any(&sc->area)) {
+        sema_error(s, st->loc, "a reduction over the domain cannot be inside a region; reduce "
+                   "a conditional expression instead, e.g. sum(index(i) == 0 ? e : 0.0)");
         ok = false;
     }
     if (dst->type == TY_BOOL) {
@@ -1339,23 +1356,200 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
     }
     IrStmt *iff = ir_stmt_new(s->c->arena, IR_IF, st->loc);
     iff->iff.cond = c.e;
+    iff->area = s->scope->area;
     lower_branch(s, &st->iff.then, &iff->iff.then, false, true, c.e->shape);
     lower_branch(s, &st->iff.els, &iff->iff.els, false, true, c.e->shape);
-    if (iff->iff.then.len || iff->iff.els.len)
-        vec_push(s->c->arena, out, iff);
+    if (!iff->iff.then.len && !iff->iff.els.len)
+        return;
+    if (!s->scope->dead && (!branch_in_area(&iff->iff.then, &iff->area) ||
+                            !branch_in_area(&iff->iff.els, &iff->area))) {
+        split_if(s, iff, out);
+        return;
+    }
+    vec_push(s->c->arena, out, iff);
+}
+
+/* Does every statement of v run in region a (as every statement of an `if`
+ * must, for the backends: fuse.c fuses an `if` as one unit)? */
+static bool branch_in_area(const IrStmtVec *v, const Area *a)
+{
+    for (int i = 0; i < v->len; i++)
+        if (!area_equal(&v->items[i]->area, a))
+            return false;
+    return true;
+}
+
+/* The intersection of the axes of the fields that s and the statements
+ * nested in it assign (every axis: none assigned). */
+static unsigned assigned_axes(const IrStmt *s)
+{
+    unsigned axes = AXES_IJK;
+    if (s->kind == IR_ASSIGN)
+        return s->assign.dst->axes;
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            axes &= assigned_axes(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            axes &= assigned_axes(s->iff.els.items[i]);
+    }
+    return axes;
+}
+
+/* Appends to out the statements of branch v, consecutive ones of one region
+ * under one `if` on cond (on its negation for an else branch). */
+static void split_branch(Sema *s, const IrStmt *iff, const IrStmtVec *v, bool is_else,
+                         IrField *mask, IrStmtVec *out)
+{
+    Arena *a = s->c->arena;
+    static const int64_t zero[NAXES];
+    for (int i = 0; i < v->len;) {
+        int j = i + 1;
+        while (j < v->len && area_equal(&v->items[j]->area, &v->items[i]->area))
+            j++;
+        IrStmt *g = ir_stmt_new(a, IR_IF, iff->loc);
+        g->area = v->items[i]->area;
+        g->iff.cond = mask ? ir_load(a, iff->loc, mask, zero) : ir_copy(a, iff->iff.cond);
+        for (int k = i; k < j; k++)
+            vec_push(a, is_else ? &g->iff.els : &g->iff.then, v->items[k]);
+        vec_push(a, out, g);
+        i = j;
+    }
+}
+
+/* An `if` holding statements of other regions than its own: its condition
+ * goes into a mask temporary where it runs, then each run of statements of
+ * one region becomes an `if` on the mask in that region (the naive order:
+ * the condition first, then the branches). A condition that varies along no
+ * axis and reads no field is repeated instead. */
+static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Arena *a = s->c->arena;
+    IrExpr *cond = iff->iff.cond;
+    unsigned axes = cond->shape | sc->mask_shape | assigned_axes(iff);
+    IrField *mask = NULL;
+    if (cond->shape || ir_expr_has(cond, IR_LOAD)) {
+        if (!axes) {
+            sema_error(s, iff->loc, "this if holds a region, but its condition and the fields "
+                       "it assigns share no axis to hold the condition in; put the if inside "
+                       "the region");
+            return;
+        }
+        mask = arena_alloc(a, sizeof *mask);
+        mask->name = "region_mask";
+        mask->loc = iff->loc;
+        mask->kind = IR_TEMP;
+        mask->param_pos = -1;
+        mask->type = TY_BOOL;
+        mask->axes = axes;
+        mask->is_written = mask->is_read = true;
+        mask->id = sc->st->fields.len;
+        vec_push(a, &sc->st->fields, mask);
+        IrStmt *set = ir_stmt_new(a, IR_ASSIGN, iff->loc);
+        set->area = iff->area;
+        set->assign.dst = mask;
+        set->assign.value = cond;
+        vec_push(a, out, set);
+    }
+    split_branch(s, iff, &iff->iff.then, false, mask, out);
+    split_branch(s, iff, &iff->iff.els, true, mask, out);
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* A far position: more than this from 0 or end is an error. */
+enum { REGION_MAX_POS = SEMA_MAX_OFFSET };
+
+static const char *pos_text(char buf[40], Level p)
+{
+    if (!p.from_end)
+        snprintf(buf, 40, "%" PRId64, p.offset);
+    else if (p.offset == 0)
+        snprintf(buf, 40, "end");
+    else
+        snprintf(buf, 40, "end %c %" PRId64, p.offset < 0 ? '-' : '+',
+                 p.offset < 0 ? -p.offset : p.offset);
+    return buf;
+}
+
+static AreaBound area_bound(Level p)
+{
+    AreaBound b = {0};
+    if (p.from_end) {
+        b.has_end = true;
+        b.end = p.offset;
+    } else {
+        b.has_start = true;
+        b.start = p.offset;
+    }
+    return b;
+}
+
+/* region(ranges) body: the body's statements, each restricted to the
+ * intersection of the open regions; a block scope, as an if's branch. */
+static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Area area = {0};
+    bool ok = true;
+    for (int r = 0; r < st->region.ranges.len; r++) {
+        const RegionRange *rg = &st->region.ranges.items[r];
+        char lo[40], hi[40];
+        if (rg->axis == AXIS_K) {
+            sema_error(s, rg->loc, "a region restricts i and j only, not k; use an "
+                       "interval for levels");
+            ok = false;
+            continue;
+        }
+        if (area.set[rg->axis]) {
+            sema_error(s, rg->loc, "axis %c appears twice in the region; write one range per "
+                       "axis, or nest a second region to intersect them", "ij"[rg->axis]);
+            ok = false;
+            continue;
+        }
+        if (llabs(rg->lo.offset) > REGION_MAX_POS || llabs(rg->hi.offset) > REGION_MAX_POS) {
+            sema_error(s, rg->loc, "region %c(%s, %s) has a position too far from 0 or end "
+                       "(at most %d)", "ij"[rg->axis], pos_text(lo, rg->lo), pos_text(hi, rg->hi),
+                       REGION_MAX_POS);
+            ok = false;
+            continue;
+        }
+        area.set[rg->axis] = true;
+        area.lo[rg->axis] = area_bound(rg->lo);
+        area.hi[rg->axis] = area_bound(rg->hi);
+        Area one = {0};
+        one.set[rg->axis] = true;
+        one.lo[rg->axis] = area.lo[rg->axis];
+        one.hi[rg->axis] = area.hi[rg->axis];
+        if (!sc->dead && area_never(&one, rg->axis, -REGION_FAR, REGION_FAR))
+            diag_warning(&s->c->diag, rg->loc, "region %c(%s, %s) is empty for every domain "
+                         "size: its statements never run", "ij"[rg->axis], pos_text(lo, rg->lo),
+                         pos_text(hi, rg->hi));
+    }
+    Area saved = sc->area;
+    area_intersect(&sc->area, &area);
+    /* after an error the body is lowered for its own errors only */
+    lower_branch(s, &st->region.body, out, !ok, false, 0);
+    sc->area = saved;
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
 {
     for (int i = 0; i < in->len && !diag_full(&s->c->diag); i++) {
         const Stmt *st = in->items[i];
+        int first = out->len;
         switch (st->kind) {
         case STMT_DECL: lower_decl(s, st, out); break;
         case STMT_ASSIGN: lower_assign(s, st, out); break;
         case STMT_IF: lower_if(s, st, out); break;
+        case STMT_REGION: lower_region(s, st, out); break;
         }
+        if (st->kind == STMT_DECL || st->kind == STMT_ASSIGN)
+            for (int k = first; k < out->len; k++)
+                out->items[k]->area = s->scope->area;
     }
 }
+
 
 /* ---------------------------------------------------------------- intervals */
 

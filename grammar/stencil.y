@@ -159,6 +159,7 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
     Computation *comp;
     Interval *interval;
     BoundaryDecl *boundary;
+    RegionRange range;
 }
 
 %token
@@ -176,6 +177,7 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
     DIRICHLET "dirichlet" NEUMANN "neumann" MIRROR "mirror" FIELD "field"
     OUT "out" DOUBLE "double" FLOAT "float" INT "int" BOOL "bool"
     TRUE "true" FALSE "false" AXIS_I "i" AXIS_J "j" AXIS_K "k" INDEX "index"
+    REGION "region"
 %token INVALID "invalid character"
 %token <name> NAME "identifier" STRING "string literal"
 %token <ival> INTLIT "integer literal"
@@ -184,7 +186,9 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
 %nterm <name> name keyword
 %nterm <expr> expr primary offsets constexpr
 %nterm <exprs> args
-%nterm <stmt> stmt decl assign ifstmt
+%nterm <stmt> stmt decl assign ifstmt regionstmt regionranges
+%nterm <range> regionrange
+%nterm <level> regionpos
 %nterm <stmts> block stmts
 %nterm <type> scalartype
 %nterm <axes> axes axes_opt bc_axes_opt bc_axis_list
@@ -313,6 +317,7 @@ keyword:
 |   "computation" | "interval" | "parallel" | "forward" | "backward" | "end"
 |   "boundary" | "periodic" | "dirichlet" | "neumann" | "mirror" | "field" | "out"
 |   "double" | "float" | "int" | "bool" | "true" | "false" | "i" | "j" | "k" | "index"
+|   "region"
 ;
 
 /* stencil = 'stencil' NAME '(' param {',' param} ')' '{' body '}' */
@@ -534,11 +539,13 @@ bc:
     }
 ;
 
-/* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block] */
+/* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block]
+ *           | 'region' '(' range {',' range} ')' block */
 stmt:
     decl
 |   assign
 |   ifstmt
+|   regionstmt
 |   error ";"   { $$ = NULL; yyerrok; }
 ;
 
@@ -624,6 +631,57 @@ ifstmt:
         $$->iff.then = *$5;
         $$->iff.els = *$7;
         $$->iff.has_else = true;
+    }
+;
+
+/* region = 'region' '(' range {',' range} ')' block (sema: at most one range per axis) */
+regionstmt:
+    regionranges ")" block {
+        $$ = $1;
+        $$->region.body = *$3;
+    }
+;
+
+regionranges:
+    "region" "(" regionrange {
+        $$ = new_stmt(p, STMT_REGION, @1);
+        vec_push(p->c->arena, &$$->region.ranges, $3);
+    }
+|   regionranges "," regionrange {
+        $$ = $1;
+        vec_push(p->c->arena, &$$->region.ranges, $3);
+    }
+;
+
+/* range = ('i' | 'j') '(' pos ',' pos ')'; 'k' is parsed for sema's message */
+regionrange:
+    axis "(" regionpos "," regionpos ")" {
+        $$ = (RegionRange){.axis = $1, .loc = at(p, @1), .lo = $3, .hi = $5};
+    }
+;
+
+/* pos = INT | '-' INT | 'end' | 'end' ('+' | '-') INT */
+regionpos:
+    INTLIT              { $$ = (Level){false, $1}; }
+|   "-" INTLIT          { $$ = (Level){false, -$2}; }
+|   "end"               { $$ = (Level){true, 0}; }
+|   "end" "-" INTLIT    { $$ = (Level){true, -$3}; }
+|   "end" "+" INTLIT    { $$ = (Level){true, $3}; }
+|   FLOATLIT            {
+        diag_error(&p->c->diag, at(p, @1), "a region position is an integer, 'end' or "
+                   "'end +/- N', not a floating literal");
+        $$ = (Level){false, 0};
+    }
+|   "-" FLOATLIT        {
+        diag_error(&p->c->diag, at(p, @2), "a region position is an integer, 'end' or "
+                   "'end +/- N', not a floating literal");
+        $$ = (Level){false, 0};
+    }
+|   NAME                {
+        diag_error(&p->c->diag, at(p, @1), "a region position is an integer, 'end' or "
+                   "'end +/- N', not '%s'; for a condition on the position, use an if on "
+                   "index(i) or index(j)", $1);
+        $$ = (Level){false, 0};
     }
 ;
 
@@ -915,7 +973,7 @@ static const char *saw_text(Parser *p, yysymbol_kind_t la)
 
 static bool is_keyword(yysymbol_kind_t sym)
 {
-    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_INDEX;
+    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_REGION;
 }
 
 static bool ends_expression(int tok)
@@ -1083,7 +1141,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
             || s == YYSYMBOL_NOT;
         bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
             || s == YYSYMBOL_BOOL;
-        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
+        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_REGION || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
             || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY;
         bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;
         if ((stmt_class && stmt_start) || (expr_class && starter) || (type_class && type)
