@@ -466,6 +466,7 @@ struct IrField {
     bool is_written;          /* written somewhere: parameters that are written are outputs */
     bool read_at_offset;      /* read at a non-zero offset somewhere (aliasing rule) */
     bool block_local;         /* declared inside an if block: only read at zero offset */
+    bool region_local;        /* block_local, in a region block (messages say so) */
     /* Parameters: the region read, the hull of every read (what halo the input
      * needs). Temporaries: the region where they are computed. Always contains
      * the origin; K is given relative to the intervals (see IrStencil). */

@@ -74,10 +74,11 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
     }
     if (f->block_local && (off[AXIS_I] || off[AXIS_J] || off[AXIS_K])) {
         sema_error(sh->s, sh->use,
-                   "temporary '%s' is declared inside an if block, so it is read only at zero "
+                   "temporary '%s' is declared inside %s block, so it is read only at zero "
                    "offset, but parameter '%s' of function '%s' is bound to it and read at an "
-                   "offset; declare '%s' before the if",
-                   f->name, sh->param, sh->fn, f->name);
+                   "offset; declare '%s' before the %s",
+                   f->name, f->region_local ? "a region" : "an if", sh->param, sh->fn, f->name,
+                   f->region_local ? "region" : "if");
         sh->failed = true;
         return;
     }

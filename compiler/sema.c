@@ -550,6 +550,8 @@ struct Scope {
     int mask;                 /* if statements open whose condition is not constant */
     unsigned mask_shape;      /* the union of their conditions' shapes */
     Area area;                /* the intersection of the open regions (language.md 10.1) */
+    bool region_block;        /* the innermost open block is a region's */
+    NameMap *region_decls;    /* temporaries first declared in a region block -> non-NULL */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
     bool writes_output;       /* some live statement assigns a field parameter or out
@@ -575,8 +577,10 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
             return;
         }
         if (decl) {
-            sema_error(s, loc, "'%s' is declared inside an if block at line %d and is not "
-                       "visible here; declare it before the if", name, decl->line);
+            bool region = map_get(s->scope->region_decls, name) != NULL;
+            sema_error(s, loc, "'%s' is declared inside %s block at line %d and is not "
+                       "visible here; declare it before the %s", name,
+                       region ? "a region" : "an if", decl->line, region ? "region" : "if");
             return;
         }
     }
@@ -642,9 +646,10 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     if (!shape_check_offset(s, e->loc, name, f->axes, off, NULL))
         return (Typed){0};
     if (f->block_local && any_offset(off)) {
-        sema_error(s, e->loc, "temporary '%s' is declared inside an if block, so it can be read "
-                   "only at zero offset, not at %s; declare it before the if", name,
-                   ir_offset_text(buf, off));
+        sema_error(s, e->loc, "temporary '%s' is declared inside %s block, so it can be read "
+                   "only at zero offset, not at %s; declare it before the %s", name,
+                   f->region_local ? "a region" : "an if", ir_offset_text(buf, off),
+                   f->region_local ? "region" : "if");
         return (Typed){0};
     }
     if (!s->scope->dead)
@@ -1122,7 +1127,7 @@ static void lower_params(Sema *s, const Stencil *ast)
 
 /* Records where each temporary is first declared, for "used before its
  * declaration" messages. */
-static void prescan_stmts(Sema *s, const StmtVec *v)
+static void prescan_stmts(Sema *s, const StmtVec *v, bool region)
 {
     for (int i = 0; i < v->len; i++) {
         const Stmt *st = v->items[i];
@@ -1130,11 +1135,13 @@ static void prescan_stmts(Sema *s, const StmtVec *v)
             Loc *loc = arena_alloc(s->c->arena, sizeof *loc);
             *loc = st->decl.name_loc;
             map_put(s->scope->decls, st->decl.name, loc);
+            if (region)
+                map_put(s->scope->region_decls, st->decl.name, loc);
         } else if (st->kind == STMT_IF) {
-            prescan_stmts(s, &st->iff.then);
-            prescan_stmts(s, &st->iff.els);
+            prescan_stmts(s, &st->iff.then, false);
+            prescan_stmts(s, &st->iff.els, false);
         } else if (st->kind == STMT_REGION) {
-            prescan_stmts(s, &st->region.body);
+            prescan_stmts(s, &st->region.body, true);
         }
     }
 }
@@ -1201,6 +1208,7 @@ static void lower_decl(Sema *s, const Stmt *d, IrStmtVec *out)
     t->type = d->decl.type;
     t->axes = d->decl.is_field && d->decl.axes ? d->decl.axes : AXES_IJK;
     t->block_local = sc->block > 0;
+    t->region_local = t->block_local && sc->region_block;
     if (!sc->dead) {
         t->id = sc->st->fields.len;
         vec_push(a, &sc->st->fields, t);
@@ -1350,15 +1358,21 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
          * both are lowered for their own errors only. */
         bool take_then = c.e && c.e->cnst.i;
         bool take_else = c.e && !c.e->cnst.i;
+        bool saved_region = s->scope->region_block;
+        s->scope->region_block = false;
         lower_branch(s, &st->iff.then, out, !take_then, false, 0);
         lower_branch(s, &st->iff.els, out, !take_else, false, 0);
+        s->scope->region_block = saved_region;
         return;
     }
     IrStmt *iff = ir_stmt_new(s->c->arena, IR_IF, st->loc);
     iff->iff.cond = c.e;
     iff->area = s->scope->area;
+    bool saved_region = s->scope->region_block;
+    s->scope->region_block = false;
     lower_branch(s, &st->iff.then, &iff->iff.then, false, true, c.e->shape);
     lower_branch(s, &st->iff.els, &iff->iff.els, false, true, c.e->shape);
+    s->scope->region_block = saved_region;
     if (!iff->iff.then.len && !iff->iff.els.len)
         return;
     if (!s->scope->dead && (!branch_in_area(&iff->iff.then, &iff->area) ||
@@ -1527,10 +1541,13 @@ static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
                          pos_text(hi, rg->hi));
     }
     Area saved = sc->area;
+    bool saved_region = sc->region_block;
     area_intersect(&sc->area, &area);
+    sc->region_block = true;
     /* after an error the body is lowered for its own errors only */
     lower_branch(s, &st->region.body, out, !ok, false, 0);
     sc->area = saved;
+    sc->region_block = saved_region;
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
@@ -1747,6 +1764,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     sc->st = st;
     sc->names = map_new(a);
     sc->decls = map_new(a);
+    sc->region_decls = map_new(a);
     s->scope = sc;
     s->module = s->main;
     s->user = (Loc){0};
@@ -1756,7 +1774,8 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     for (int i = 0; i < ast->body.len; i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             for (int j = 0; j < ast->body.items[i].computation->intervals.len; j++)
-                prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts);
+                prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts,
+                              false);
     for (int i = 0; i < ast->body.len && !diag_full(&s->c->diag); i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             lower_computation(s, ast->body.items[i].computation);

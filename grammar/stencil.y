@@ -127,6 +127,7 @@ static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l);
 static void add_toplevel_stmt(Parser *p, Stmt *s, YYLTYPE l);
 static void add_item(Parser *p, BodyItem item);
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
+static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
 }
 
 %define api.pure full
@@ -678,10 +679,20 @@ regionpos:
         $$ = (Level){false, 0};
     }
 |   NAME                {
-        diag_error(&p->c->diag, at(p, @1), "a region position is an integer, 'end' or "
-                   "'end +/- N', not '%s'; for a condition on the position, use an if on "
-                   "index(i) or index(j)", $1);
+        region_pos_name(p, @1, $1);
         $$ = (Level){false, 0};
+    }
+|   "-" NAME            {
+        region_pos_name(p, @2, $2);
+        $$ = (Level){false, 0};
+    }
+|   "end" "-" NAME      {
+        region_pos_name(p, @3, $3);
+        $$ = (Level){true, 0};
+    }
+|   "end" "+" NAME      {
+        region_pos_name(p, @3, $3);
+        $$ = (Level){true, 0};
     }
 ;
 
@@ -858,6 +869,14 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l)
     s->kind = kind;
     s->loc = at(p, l);
     return s;
+}
+
+/* A name where a region position goes (positions are integer literals). */
+static void region_pos_name(Parser *p, YYLTYPE l, const char *name)
+{
+    diag_error(&p->c->diag, at(p, l), "a region position is an integer, 'end' or 'end +/- N', "
+               "not '%s'; for a condition on the position, use an if on index(i) or index(j)",
+               name);
 }
 
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
@@ -1141,7 +1160,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
             || s == YYSYMBOL_NOT;
         bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
             || s == YYSYMBOL_BOOL;
-        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_REGION || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
+        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_REGION || s == YYSYMBOL_FIELD
+            || s == YYSYMBOL_NAME
             || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY;
         bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;
         if ((stmt_class && stmt_start) || (expr_class && starter) || (type_class && type)
