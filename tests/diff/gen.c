@@ -34,7 +34,16 @@
  * The seeds halfway between (seed % FALLBACK_EVERY == FALLBACK_EVERY / 2) get
  * an output outk computed by a forward or backward computation whose `if`
  * reads at k-1 (k+1) the field it writes: the openmp backend fell back for
- * it too before it learnt to run such an `if` level by level (fuse.c). */
+ * it too before it learnt to run such an `if` level by level (fuse.c).
+ *
+ * About one seed in three (decided by a hash of the seed, so that the other
+ * programs stay as they were; drawn after everything else) also gets an
+ * output outr computed with horizontal regions (language.md 10.1): a
+ * temporary computed everywhere, then again in regions that may lie in the
+ * halo, read at offsets; regions on the domain's edges, nested, around and
+ * inside an `if` (with an else branch), and in a forward computation. Each
+ * region statement only changes a value computed everywhere before it, so
+ * every program keeps one defined result. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -360,6 +369,9 @@ static void kif(const Scope *s, bool fwd)
     printf("    }\n  }\n");
 }
 
+static void regions(const Scope *s);
+static bool has_regions(unsigned seed);
+
 static void program(unsigned seed)
 {
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x2545f4914f6cdd1dull);
@@ -408,6 +420,9 @@ static void program(unsigned seed)
         printf(", field<double> outk");
     if (reduce)
         printf(", out double total");
+    bool with_regions = !fb && has_regions(seed);
+    if (with_regions)
+        printf(", field<double> outr");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
     for (int i = 0; i < s.ninputs; i++)
@@ -546,7 +561,116 @@ static void program(unsigned seed)
         fallback(&s, fb_kind);
     if (kf)
         kif(&s, kf_fwd);
+    if (with_regions)
+        regions(&s);
     printf("}\n");
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* A program gets regions from its seed alone (not from rng): one in three. */
+static bool has_regions(unsigned seed)
+{
+    uint64_t h = (uint64_t)seed * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h % 3 == 0;
+}
+
+/* A region position: from the start, or from `end`. */
+static void region_pos(Buf *b, bool from_end, int p)
+{
+    if (!from_end)
+        put(b, "%d", p);
+    else if (p == 0)
+        put(b, "end");
+    else
+        put(b, "end %c %d", p < 0 ? '-' : '+', p < 0 ? -p : p);
+}
+
+/* axis(lo, hi): a non-empty range that meets [-reach, end + reach) (a
+ * statement computed there runs somewhere in it), near one of the edges. */
+static void region_range(Buf *b, char axis, int reach)
+{
+    int w = 1 + (int)rnd(3);
+    put(b, "%c(", axis);
+    if (chance(50)) {   /* near the first point: [lo, lo + w) with lo + w > -reach */
+        int lo = (int)rnd(4 + (unsigned)reach) - reach - 1;
+        if (lo + w <= -reach)
+            w = -reach - lo + 1;
+        region_pos(b, false, lo);
+        put(b, ", ");
+        region_pos(b, false, lo + w);
+    } else {            /* near end: [end + lo, end + lo + w) with end + lo < end + reach */
+        int lo = -(int)rnd(4) + (int)rnd((unsigned)reach + 1);
+        if (lo >= reach)
+            lo = reach - 1;
+        region_pos(b, true, lo);
+        put(b, ", ");
+        region_pos(b, true, lo + w);
+    }
+    put(b, ")");
+}
+
+/* region(...) with one or two ranges, for statements computed on the domain
+ * grown by reach along I and J. */
+static void region_head(Buf *b, int reach)
+{
+    put(b, "region(");
+    unsigned axes = 1 + rnd(3);   /* 1: i, 2: j, 3: both */
+    if (axes & 1)
+        region_range(b, 'i', reach);
+    if (axes == 3)
+        put(b, ", ");
+    if (axes & 2)
+        region_range(b, 'j', reach);
+    put(b, ")");
+}
+
+static void regions(const Scope *s)
+{
+    Scope r = *s;
+    r.allow_col = false;
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0}, e = {{0}, 0}, f = {{0}, 0};
+    Buf h1 = {{0}, 0}, h2 = {{0}, 0}, o1 = {{0}, 0}, o2 = {{0}, 0}, o3 = {{0}, 0};
+    Buf o4 = {{0}, 0}, o5 = {{0}, 0};
+    expr(&a, &r, 2);
+    expr(&b, &r, 2);
+    expr(&c, &r, 2);
+    expr(&d, &r, 2);
+    expr(&e, &r, 1);
+    expr(&f, &r, 1);
+    /* rr is read at (i-1, j+1) and (i+1, j-1): computed on i[-1,+1] j[-1,+1] */
+    region_head(&h1, 1);
+    region_head(&h2, 1);
+    region_head(&o1, 0);
+    region_head(&o2, 0);
+    region_head(&o3, 0);
+    region_head(&o4, 0);
+    region_head(&o5, 0);
+    printf("  double rr = %s;\n", a.text);
+    printf("  %s { rr = rr * 0.5 + %s; }\n", h1.text, b.text);
+    printf("  %s rr = -rr;\n", h2.text);
+    printf("  outr = rr[i-1, j+1] - 0.5 * rr[i+1, j-1] + %s;\n", c.text);
+    printf("  %s { outr = outr + 1.5; }\n", o1.text);
+    switch (rnd(3)) {
+    case 0:   /* nested regions, an if inside */
+        printf("  %s {\n    %s {\n      if (%s > 0.0) { outr = outr * 0.5; } else "
+               "{ outr = outr - %s; }\n    }\n  }\n", o2.text, o3.text, d.text, e.text);
+        break;
+    case 1:   /* an if holding regions (its condition reads what they write) */
+        printf("  if (outr > %s) {\n    outr = outr - 0.25;\n    %s { double q = outr * 2.0; "
+               "outr = q + %s; }\n  } else {\n    %s { %s outr = outr + 2.0; }\n  }\n",
+               e.text, o2.text, f.text, o3.text, o4.text);
+        break;
+    default:  /* a region around an if holding a region */
+        printf("  %s {\n    if (%s < 0.5) {\n      %s outr = outr * 0.25;\n    }\n  }\n",
+               o2.text, d.text, o3.text);
+        break;
+    }
+    printf("  computation(forward) {\n    interval(1, end) {\n      %s { outr = outr + 0.5 * "
+           "outr[k-1]; }\n    }\n  }\n", o5.text);
 }
 
 /* ---------------------------------------------------------------- shims */
