@@ -84,7 +84,7 @@ struct EmitStencil {
     /* where the domain lies in the global domain (gt__place, language.md section 10.7) */
     const char *place;        /* the gt_place local */
     bool placed;              /* the code reads its bounds or origin (boundary conditions
-                                 along I or J, index(i), index(j)): the locals below */
+                                 along I or J, index(i), index(j), regions): the locals below */
     const char *lo[NAXES], *hi[NAXES];  /* the global domain [lo, hi) in positions of the
                                  domain along I and J; "0" and nk along K */
     const char *wrap[2];      /* periodic bcs wrap within the domain (1) or read the halo */
@@ -140,6 +140,19 @@ const char *emit_size_name(const EmitStencil *es, int axis);
  * K the domain's own edges "reach" and "nk - reach". The edge tests of boundary slabs. */
 const char *emit_edge_lo(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
 const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
+/* The range [lo, hi) of a loop along axis (0: I, 1: J) clamped to region a
+ * (language.md 10.1): lo raised to the region's lower bound, hi lowered to its
+ * upper bound, both against the place's bounds (lo_i + p, hi_i + p: global
+ * positions under MPI; EmitStencil.placed is set). lo or hi itself where a
+ * does not restrict the axis. The clamped range may be empty (hi <= lo). */
+const char *emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int axis,
+                         const char *lo);
+const char *emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int axis,
+                         const char *hi);
+/* `i >= lo_i + 0 && i < lo_i + 1 && ...`: the point (idx[0], idx[1]) lies in
+ * region a; NULL where a restricts nothing. */
+const char *emit_area_test(Arena *arena, const EmitStencil *es, const Area *a,
+                           const char *const idx[2]);
 
 /* A read of field f at offset off from the point idx (boundary conditions:
  * language.md section 7). The one place where reads are remapped: a backend

@@ -193,7 +193,10 @@ static bool columns_alike(const IrComputation *comp)
     for (int ii = 0; ii < comp->intervals.len; ii++) {
         const IrInterval *iv = comp->intervals.items[ii];
         for (int k = 0; k < iv->kernels.len; k++) {
-            const Extent *r = &iv->stmts.items[iv->kernels.items[k].first]->region;
+            const IrStmt *s0 = iv->stmts.items[iv->kernels.items[k].first];
+            const Extent *r = &s0->region;
+            if (area_any(&s0->area))
+                return false;   /* some columns of the launch skip the kernel */
             if (!r0)
                 r0 = r;
             for (int a = 0; a < 2; a++)
@@ -446,10 +449,16 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
     Out *o = u->o;
     Arena *a = u->c->arena;
     const Extent *r = &iv->stmts.items[k->first]->region;
+    /* a region statement's kernel: each point tests whether it lies in it */
+    static const char *const ij[2] = {"i", "j"};
+    const char *in_area = emit_area_test(a, u->es, &iv->stmts.items[k->first]->area, ij);
     if (guard)
-        emit_line(o, "if (i >= %" PRId64 " && i < %s && j >= %" PRId64 " && j < %s) {",
+        emit_line(o, "if (i >= %" PRId64 " && i < %s && j >= %" PRId64 " && j < %s%s%s) {",
                   r->r[AXIS_I].lo, emit_offset(a, u->es->ni, r->r[AXIS_I].hi), r->r[AXIS_J].lo,
-                  emit_offset(a, u->es->nj, r->r[AXIS_J].hi));
+                  emit_offset(a, u->es->nj, r->r[AXIS_J].hi), in_area ? " && " : "",
+                  in_area ? in_area : "");
+    else if (in_area)
+        emit_line(o, "if (%s) {", in_area);
     else
         emit_line(o, "{");
     o->indent++;

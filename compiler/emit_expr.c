@@ -277,6 +277,65 @@ const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t 
     return emit_offset(arena, es->hi[axis], -reach);
 }
 
+/* ============================================================== regions */
+
+/* The terms of one bound of a region (AreaBound) as C positions of the
+ * domain: the global position p is the place's lo + p, end + p is hi + p. */
+static int area_terms(Arena *arena, const EmitStencil *es, const AreaBound *b, int ax,
+                      const char *out[2])
+{
+    int n = 0;
+    if (b->has_start)
+        out[n++] = emit_offset(arena, es->lo[ax], b->start);
+    if (b->has_end)
+        out[n++] = emit_offset(arena, es->hi[ax], b->end);
+    return n;
+}
+
+static const char *area_bound(Arena *arena, const EmitStencil *es, const Area *a, int ax,
+                              const char *base, bool upper)
+{
+    if (!a->set[ax])
+        return base;
+    const char *t[2];
+    int n = area_terms(arena, es, upper ? &a->hi[ax] : &a->lo[ax], ax, t);
+    const char *r = base;
+    for (int i = 0; i < n; i++)
+        r = arena_printf(arena, "(%s %c %s ? %s : %s)", r, upper ? '<' : '>', t[i], r, t[i]);
+    return r;
+}
+
+const char *emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int ax,
+                         const char *lo)
+{
+    return area_bound(arena, es, a, ax, lo, false);
+}
+
+const char *emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int ax,
+                         const char *hi)
+{
+    return area_bound(arena, es, a, ax, hi, true);
+}
+
+const char *emit_area_test(Arena *arena, const EmitStencil *es, const Area *a,
+                           const char *const idx[2])
+{
+    const char *test = NULL;
+    for (int ax = 0; ax < 2; ax++) {
+        if (!a->set[ax])
+            continue;
+        const char *t[2];
+        for (int upper = 0; upper < 2; upper++) {
+            int n = area_terms(arena, es, upper ? &a->hi[ax] : &a->lo[ax], ax, t);
+            for (int i = 0; i < n; i++) {
+                const char *c = arena_printf(arena, "%s %s %s", idx[ax], upper ? "<" : ">=", t[i]);
+                test = test ? arena_printf(arena, "%s && %s", test, c) : c;
+            }
+        }
+    }
+    return test;
+}
+
 EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
                            void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e),
                            void *user)

@@ -252,10 +252,11 @@ static bool stmt_has_cols(const IrStmt *s)
 }
 
 /* Opens the loops over the axes in `axes` (K only when kloop) with the
- * region's I and J ranges and the K range [klo, khi); the innermost loop
- * opens a brace when `block`. Returns the number of loops opened. */
-static int open_loops(Naive *n, unsigned axes, const Extent *region, bool kloop, Level klo,
-                      Level khi, bool block)
+ * region's I and J ranges, clamped to the region statement's area, and the K
+ * range [klo, khi); the innermost loop opens a brace when `block`. Returns
+ * the number of loops opened. */
+static int open_loops(Naive *n, unsigned axes, const Extent *region, const Area *area,
+                      bool kloop, Level klo, Level khi, bool block)
 {
     Out *o = n->o;
     Arena *arena = n->c->arena;
@@ -272,10 +273,15 @@ static int open_loops(Naive *n, unsigned axes, const Extent *region, bool kloop,
             sp = (Span){klo, khi};
         else
             sp = (Span){{false, region->r[a].lo}, {true, region->r[a].hi}};
+        /* the span stays the unclamped range: reads remap as there */
         n->span[a] = sp;
-        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v,
-                  emit_level(arena, emit_size_name(n->es, a), sp.lo, 0), v,
-                  emit_level(arena, emit_size_name(n->es, a), sp.hi, 0), v,
+        const char *lo = emit_level(arena, emit_size_name(n->es, a), sp.lo, 0);
+        const char *hi = emit_level(arena, emit_size_name(n->es, a), sp.hi, 0);
+        if (a != AXIS_K) {
+            lo = emit_area_lo(arena, n->es, area, a, lo);
+            hi = emit_area_hi(arena, n->es, area, a, hi);
+        }
+        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v, lo, v, hi, v,
                   block && a == last ? " {" : "");
         o->indent++;
         count++;
@@ -360,7 +366,7 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     Extent region = mk->hull;
     bool cols = ir_expr_has(s->iff.cond, IR_COLREDUCE);
     EmitExprCtx cx = naive_ctx(n, kvar);
-    int loops = open_loops(n, axes, &region, kloop, klo, khi, cols);
+    int loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, cols);
     if (cols && guard) {
         emit_line(o, "%s = false;", m);
         emit_line(o, "if (%s) {", guard);
@@ -390,7 +396,7 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     if (guard) {
         /* the else mask: the guard and not the condition, one mask long */
         const char *e = arena_printf(arena, "%s%s", mask_of(n, s, true)->name, idx);
-        loops = open_loops(n, axes, &region, kloop, klo, khi, false);
+        loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, false);
         emit_line(o, "%s = %s && !%s;", e, guard, m);
         close_loops(n, loops, false);
         not_m = e;
@@ -408,7 +414,7 @@ static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
         return;
     }
     bool block = !guard && stmt_has_cols(s);
-    int loops = open_loops(n, axes, &s->region, kloop, klo, khi, block);
+    int loops = open_loops(n, axes, &s->region, &s->area, kloop, klo, khi, block);
     naive_point_stmt(n, s, guard, "k");
     close_loops(n, loops, block);
 }

@@ -136,6 +136,8 @@ static bool stmts_read_ij_index(const IrStmtVec *v)
 {
     for (int i = 0; i < v->len; i++) {
         const IrStmt *x = v->items[i];
+        if (area_any(&x->area))
+            return true;   /* a region's bounds are the place's */
         switch (x->kind) {
         case IR_ASSIGN:
             if (reads_ij_index(x->assign.value))
@@ -155,7 +157,8 @@ static bool stmts_read_ij_index(const IrStmtVec *v)
     return false;
 }
 
-/* Does the code of st need the place's bounds or origin (EmitStencil.placed)? */
+/* Does the code of st need the place's bounds or origin (EmitStencil.placed):
+ * boundary conditions along I or J, index(i), index(j), regions? */
 static bool uses_place(const IrStencil *st)
 {
     for (int f = 0; f < st->fields.len; f++) {

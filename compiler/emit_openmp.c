@@ -233,6 +233,10 @@ static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, boo
                                         plus(arena, hi[a], rh), hi[a])
                          : hi[a];
         }
+        /* a region statement's kernel: its range clamped to the region, so
+         * that the loops over I test nothing (fuse.c: one region per kernel) */
+        *olo[a] = emit_area_lo(arena, m->es, &s0->area, a, *olo[a]);
+        *ohi[a] = emit_area_hi(arena, m->es, &s0->area, a, *ohi[a]);
     }
     return out;
 }
@@ -687,7 +691,10 @@ static bool columns_alike(const Omp *m, int c0, int c1)
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *iv = comp->intervals.items[ii];
             for (int kk = 0; kk < iv->kernels.len; kk++) {
-                const Extent *r = &iv->stmts.items[iv->kernels.items[kk].first]->region;
+                const IrStmt *s0 = iv->stmts.items[iv->kernels.items[kk].first];
+                const Extent *r = &s0->region;
+                if (area_any(&s0->area))
+                    return false;   /* clamped ranges: by rows */
                 if (!r0)
                     r0 = r;
                 for (int a = 0; a < 2; a++)

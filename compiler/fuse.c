@@ -17,8 +17,11 @@
  *    one loop nest unless one reads, at a non-zero offset (horizontal only in
  *    forward/backward computations, where each level is a barrier anyway), a
  *    field another one writes (either order), or their loops differ: axes,
- *    region (the extent they are computed on), or how a cache block covers
- *    the region (redundantly for tiles, a partition for arrays).
+ *    region (the extent they are computed on), the region statement that
+ *    restricts them (IrStmt.area: a kernel's loops are clamped to it), or how
+ *    a cache block covers the region (redundantly for tiles, a partition for
+ *    arrays). A temporary computed under a region statement is never
+ *    recomputed (outside the region it is not computed).
  * 3. Groups. Consecutive three-dimensional kernels of a parallel interval
  *    share one cache-blocked loop (blocks of I x J, one K level at a time)
  *    unless a kernel reads at a K offset (or a whole column of) a field
@@ -219,12 +222,29 @@ static bool if_pointwise(Fuse *f, IrStmt *s, const Extent *region)
     return true;
 }
 
+/* Does every statement nested in s run in region a (sema.c splits an `if`
+ * whose statements do not)? */
+static bool if_in_area(const IrStmt *s, const Area *a)
+{
+    if (!area_equal(&s->area, a))
+        return false;
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (!if_in_area(s->iff.then.items[i], a))
+                return false;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (!if_in_area(s->iff.els.items[i], a))
+                return false;
+    }
+    return true;
+}
+
 static const char *check_if(Fuse *f, StmtInfo *si)
 {
     IrStmt *s = si->stmt;
     if (s->kind != IR_IF)
         return NULL;
-    if (!if_pointwise(f, s, &si->region))
+    if (!if_pointwise(f, s, &si->region) || !if_in_area(s, &s->area))
         return "an if whose branches run over different regions or hold a reduction";
     /* in a forward/backward computation a point of a level writes that
      * point only, so a read of its column (at a K offset, or a column
@@ -363,7 +383,8 @@ static void plan_recompute(Fuse *f)
                 producer = si;
             }
         }
-        if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN ||
+        /* a producer restricted by a region computes the temporary only there */
+        if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN || area_any(&producer->stmt->area) ||
             st->computations.items[producer->comp]->order != ORDER_PARALLEL ||
             ir_expr_size(producer->stmt->assign.value) > (size_t)f->params->recompute_max_nodes)
             continue;
@@ -509,7 +530,7 @@ static IrField *rk_candidate(Rk *r, int i, int last, size_t *ops)
         StmtInfo *si = &r->f->stmts.items[s];
         if (si->skip)
             continue;
-        if (stmt_has_any(si->stmt, ops) || si->axes != AXES_IJK)
+        if (stmt_has_any(si->stmt, ops) || si->axes != AXES_IJK || area_any(&si->stmt->area))
             return NULL;
         for (int k = 0; k < si->acc.len; k++) {
             Access *a = &si->acc.items[k];
@@ -765,6 +786,7 @@ static void plan_kernels(Fuse *f)
         if (!new_kernel) {
             static const Extent zero;
             new_kernel = first->axes != si->axes || !same_region(&first->region, &si->region) ||
+                         !area_equal(&first->stmt->area, &si->stmt->area) ||
                          (first_redundant != si_redundant &&
                           !same_region(&si->region, &zero)) ||
                          first->has_reduce || si->has_reduce;

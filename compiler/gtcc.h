@@ -198,6 +198,14 @@ typedef struct {
     int64_t offset;
 } Level;
 
+/* One range of a region statement as written (language.md 10.1):
+ * axis(lo, hi), each bound a Level-like position (`end + 2` is {true, 2}). */
+typedef struct {
+    int axis;                 /* AXIS_I, AXIS_J; AXIS_K is an error of sema */
+    Loc loc;
+    Level lo, hi;
+} RegionRange;
+
 /* ====================================================================== AST */
 
 typedef struct Expr Expr;
@@ -288,7 +296,8 @@ struct Expr {
     X(STMT_ASSIGN)   /* name op= value: assign */                                  \
     X(STMT_IF)       /* if (cond) then else: iff */                                \
     X(STMT_RETURN)   /* return e {, e}: ret (function bodies only) */              \
-    X(STMT_MULTI)    /* a, b = f(...): multi (several targets, one call) */
+    X(STMT_MULTI)    /* a, b = f(...): multi (several targets, one call) */        \
+    X(STMT_REGION)   /* region(ranges) body: region */
 typedef enum {
 #define X(id) id,
     STMT_KINDS(X)
@@ -327,6 +336,10 @@ struct Stmt {
             VEC(Loc) name_locs;
             Expr *value;         /* the call */
         } multi;
+        struct {
+            VEC(RegionRange) ranges;   /* as written (sema checks the axes) */
+            StmtVec body;
+        } region;
     };
 };
 
@@ -423,6 +436,21 @@ typedef struct {
     Range r[NAXES];
 } Extent;
 
+/* A horizontal region (language.md 10.1) restricting where a statement runs,
+ * per axis I (0) and J (1): the positions p with lo <= p < hi. Nested
+ * regions intersect, so each bound is the greatest (lo) or least (hi) of a
+ * position counted from the domain's first point (`start`) and one counted
+ * from its end (`end + end`), either of them absent. Positions are global
+ * under MPI (10.7). */
+typedef struct {
+    bool has_start, has_end;
+    int64_t start, end;
+} AreaBound;
+typedef struct {
+    bool set[2];              /* restricted along I, J */
+    AreaBound lo[2], hi[2];   /* where set */
+} Area;
+
 typedef struct IrField IrField;
 typedef struct IrScalar IrScalar;
 typedef struct IrExpr IrExpr;
@@ -469,6 +497,7 @@ struct IrField {
     bool implicit_ijk;        /* a temporary declared `T name = e`: IJK by that form */
     unsigned value_shape;     /* temporaries: the union of the shapes assigned so far (sema) */
     bool read_at_run_time_k;  /* parameters: read at a run-time K level (language.md 10.3) */
+    bool region_local;        /* block_local, in a region block (messages say so) */
     /* Parameters: the region read, the hull of every read (what halo the input
      * needs). Temporaries: the region where they are computed. Always contains
      * the origin; K is given relative to the intervals (see IrStencil). */
@@ -613,6 +642,9 @@ struct IrStmt {
     /* The horizontal region (I and J ranges of the extent) where the statement
      * runs; its K range is its interval's. K of `region` is unused ({0,0}). */
     Extent region;
+    /* Where a region statement restricts it to (nothing set: no region); a
+     * statement nested in an `if` has the `if`'s (sema.c). */
+    Area area;
     union {
         struct {
             IrField *dst;
@@ -944,6 +976,17 @@ extern const Extent extent_zero;
 /* Grows e to contain region + offset, along the axes in `axes` only. */
 void extent_add(Extent *e, const Extent *region, const int64_t offset[NAXES], unsigned axes);
 bool extent_equal(const Extent *a, const Extent *b);
+/* Regions (Area) of statements: restricted along some axis; equal; a
+ * intersected with b, into a. */
+bool area_any(const Area *a);
+bool area_equal(const Area *a, const Area *b);
+void area_intersect(Area *a, const Area *b);
+/* Along axis ax, is a empty for every domain size n >= 1 when the statement
+ * runs on [lo, n + hi) (lo = INT64_MIN, hi = INT64_MAX: unbounded there)? */
+bool area_never(const Area *a, int ax, int64_t lo, int64_t hi);
+/* `i(0, 1), j(end - 1, end)`, with max(...)/min(...) for bounds that
+ * intersect both kinds: into buf (size n), which is returned. */
+const char *area_text(char *buf, size_t n, const Area *a);
 
 /* --- access.c: checks the access rules (language.md sections 5 and 6) on
  * the IR of st if sema lowered it completely; reports, changes nothing. */

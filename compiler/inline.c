@@ -88,10 +88,11 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
     }
     if (f->block_local && (off[AXIS_I] || off[AXIS_J] || off[AXIS_K])) {
         sema_error(sh->s, sh->use,
-                   "temporary '%s' is declared inside an if block, so it is read only at zero "
+                   "temporary '%s' is declared inside %s block, so it is read only at zero "
                    "offset, but parameter '%s' of function '%s' is bound to it and read at an "
-                   "offset; declare '%s' before the if",
-                   f->name, sh->param, sh->fn, f->name);
+                   "offset; declare '%s' before the %s",
+                   f->name, f->region_local ? "a region" : "an if", sh->param, sh->fn, f->name,
+                   f->region_local ? "region" : "if");
         sh->failed = true;
         return;
     }
@@ -412,6 +413,11 @@ static void lower_fstmts(Sema *s, FnEnv *env, const StmtVec *body, bool top)
         case STMT_ASSIGN: lower_fassign(s, env, st); break;
         case STMT_IF: lower_fif(s, env, st); break;
         case STMT_MULTI: lower_fmulti(s, env, st); break;
+        case STMT_REGION:
+            sema_error(s, st->loc, "a region is not allowed in function '%s' (its statements "
+                       "are pointwise values); put the region around the call in the stencil",
+                       env->fn->fn->name);
+            break;
         case STMT_RETURN: {
             const ExprVec *v = &st->ret.values;
             bool last = top && i == body->len - 1;

@@ -372,3 +372,130 @@ bool extent_equal(const Extent *a, const Extent *b)
             return false;
     return true;
 }
+
+/* ---------------------------------------------------------------- regions */
+
+bool area_any(const Area *a)
+{
+    return a->set[0] || a->set[1];
+}
+
+static bool bound_equal(const AreaBound *a, const AreaBound *b)
+{
+    return a->has_start == b->has_start && a->has_end == b->has_end &&
+           (!a->has_start || a->start == b->start) && (!a->has_end || a->end == b->end);
+}
+
+bool area_equal(const Area *a, const Area *b)
+{
+    for (int ax = 0; ax < 2; ax++) {
+        if (a->set[ax] != b->set[ax])
+            return false;
+        if (a->set[ax] && (!bound_equal(&a->lo[ax], &b->lo[ax]) ||
+                           !bound_equal(&a->hi[ax], &b->hi[ax])))
+            return false;
+    }
+    return true;
+}
+
+/* x tightened by y: the greater (lower bounds, upper false: the lesser) of
+ * the terms of each kind. */
+static void bound_meet(AreaBound *x, const AreaBound *y, bool upper)
+{
+    if (y->has_start) {
+        if (!x->has_start || (upper ? y->start < x->start : y->start > x->start))
+            x->start = y->start;
+        x->has_start = true;
+    }
+    if (y->has_end) {
+        if (!x->has_end || (upper ? y->end < x->end : y->end > x->end))
+            x->end = y->end;
+        x->has_end = true;
+    }
+}
+
+void area_intersect(Area *a, const Area *b)
+{
+    for (int ax = 0; ax < 2; ax++) {
+        if (!b->set[ax])
+            continue;
+        if (!a->set[ax]) {
+            a->set[ax] = true;
+            a->lo[ax] = b->lo[ax];
+            a->hi[ax] = b->hi[ax];
+            continue;
+        }
+        bound_meet(&a->lo[ax], &b->lo[ax], false);
+        bound_meet(&a->hi[ax], &b->hi[ax], true);
+    }
+}
+
+/* max(lo terms) - min(hi terms) at domain size n: the range is empty where
+ * it is >= 0 (lo has a start term, hi an end term). */
+static int64_t area_gap(const AreaBound *lo, const AreaBound *hi, int64_t n)
+{
+    int64_t l = lo->start, h = n + hi->end;
+    if (lo->has_end && n + lo->end > l)
+        l = n + lo->end;
+    if (hi->has_start && hi->start < h)
+        h = hi->start;
+    return l - h;
+}
+
+bool area_never(const Area *a, int ax, int64_t lo, int64_t hi)
+{
+    if (!a->set[ax])
+        return false;
+    /* the statement's own range [lo, n + hi) as two more terms. The gap is
+     * piecewise linear in n, with kinks where a start term meets an end
+     * term: it is >= 0 for every n >= 1 when it does not fall for large n
+     * and is >= 0 at n = 1 and at every kink */
+    AreaBound l = a->lo[ax], h = a->hi[ax];
+    bound_meet(&l, &(AreaBound){true, false, lo, 0}, false);
+    bound_meet(&h, &(AreaBound){false, true, 0, hi}, true);
+    if (!l.has_end && !h.has_start)
+        return false;
+    int64_t kinks[3] = {1, l.has_end ? l.start - l.end : 1, h.has_start ? h.start - h.end : 1};
+    for (int k = 0; k < 3; k++)
+        for (int64_t d = -1; d <= 1; d++) {
+            int64_t n = kinks[k] + d;
+            if (n >= 1 && area_gap(&l, &h, n) < 0)
+                return false;
+        }
+    return true;
+}
+
+static void bound_text(char *buf, size_t n, const AreaBound *b, bool upper)
+{
+    char s[32], e[40];
+    if (b->has_start)
+        snprintf(s, sizeof s, "%" PRId64, b->start);
+    if (b->has_end) {
+        if (b->end == 0)
+            snprintf(e, sizeof e, "end");
+        else
+            snprintf(e, sizeof e, "end %c %" PRId64, b->end < 0 ? '-' : '+',
+                     b->end < 0 ? -b->end : b->end);
+    }
+    if (b->has_start && b->has_end)
+        snprintf(buf, n, "%s(%s, %s)", upper ? "min" : "max", s, e);
+    else
+        snprintf(buf, n, "%s", b->has_start ? s : e);
+}
+
+const char *area_text(char *buf, size_t n, const Area *a)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int ax = 0; ax < 2; ax++) {
+        if (!a->set[ax])
+            continue;
+        char lo[96], hi[96];
+        bound_text(lo, sizeof lo, &a->lo[ax], false);
+        bound_text(hi, sizeof hi, &a->hi[ax], true);
+        int w = snprintf(buf + len, n - len, "%s%c(%s, %s)", len ? ", " : "", "ij"[ax], lo, hi);
+        if (w > 0 && (size_t)w < n - len)
+            len += (size_t)w;
+    }
+    return buf;
+}

@@ -9,7 +9,7 @@
  *     temp NAME: TYPE AXES extent i[..] j[..] k[..] [FLAGS]
  *     computation parallel|forward|backward
  *       interval(LO, HI)
- *         DST = EXPR @ i[..] j[..]
+ *         DST = EXPR @ i[..] j[..] [in region(i(LO, HI), j(LO, HI))]
  *         if (EXPR) @ i[..] j[..]
  *           ...
  *         else
@@ -26,7 +26,9 @@
  * two points each side. Expressions are .stn-like infix with C precedence
  * and every access spelled out along each axis of its field (u[i-1,j,k]);
  * conversions show as casts, (double)n[i,j,k]; float constants carry an f.
- * After `@` comes the statement's horizontal region. The text depends on
+ * After `@` comes the statement's horizontal region, then `in region(i(0, 1))`
+ * where a region statement restricts it (language.md 10.1; a bound of
+ * nested regions that meet both ways prints as max(..) or min(..)). The text depends on
  * nothing but the IR: no addresses, no file names, no timing.
  */
 #include <inttypes.h>
@@ -222,6 +224,10 @@ static void print_region(FILE *out, const IrStmt *st)
 {
     fputs(" @ ", out);
     print_extent(out, &st->region, 2);
+    if (area_any(&st->area)) {
+        char buf[512];
+        fprintf(out, " in region(%s)", area_text(buf, sizeof buf, &st->area));
+    }
     fputc('\n', out);
 }
 

@@ -565,6 +565,9 @@ struct Scope {
     int block;                /* if blocks open */
     int mask;                 /* if statements open whose condition is not constant */
     unsigned mask_shape;      /* the union of their conditions' shapes */
+    Area area;                /* the intersection of the open regions (language.md 10.1) */
+    bool region_block;        /* the innermost open block is a region's */
+    NameMap *region_decls;    /* temporaries first declared in a region block -> non-NULL */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
     bool writes_output;       /* some live statement assigns a field parameter or out
@@ -590,8 +593,10 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
             return;
         }
         if (decl) {
-            sema_error(s, loc, "'%s' is declared inside an if block at line %d and is not "
-                       "visible here; declare it before the if", name, decl->line);
+            bool region = map_get(s->scope->region_decls, name) != NULL;
+            sema_error(s, loc, "'%s' is declared inside %s block at line %d and is not "
+                       "visible here; declare it before the %s", name,
+                       region ? "a region" : "an if", decl->line, region ? "region" : "if");
             return;
         }
     }
@@ -657,9 +662,10 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     if (!shape_check_offset(s, e->loc, name, f->axes, off, NULL))
         return (Typed){0};
     if (f->block_local && any_offset(off)) {
-        sema_error(s, e->loc, "temporary '%s' is declared inside an if block, so it can be read "
-                   "only at zero offset, not at %s; declare it before the if", name,
-                   ir_offset_text(buf, off));
+        sema_error(s, e->loc, "temporary '%s' is declared inside %s block, so it can be read "
+                   "only at zero offset, not at %s; declare it before the %s", name,
+                   f->region_local ? "a region" : "an if", ir_offset_text(buf, off),
+                   f->region_local ? "region" : "if");
         return (Typed){0};
     }
     if (!s->scope->dead)
@@ -1253,7 +1259,7 @@ static void lower_params(Sema *s, const Stencil *ast)
 
 /* Records where each temporary is first declared, for "used before its
  * declaration" messages. */
-static void prescan_stmts(Sema *s, const StmtVec *v)
+static void prescan_stmts(Sema *s, const StmtVec *v, bool region)
 {
     for (int i = 0; i < v->len; i++) {
         const Stmt *st = v->items[i];
@@ -1261,14 +1267,21 @@ static void prescan_stmts(Sema *s, const StmtVec *v)
             Loc *loc = arena_alloc(s->c->arena, sizeof *loc);
             *loc = st->decl.name_loc;
             map_put(s->scope->decls, st->decl.name, loc);
+            if (region)
+                map_put(s->scope->region_decls, st->decl.name, loc);
         } else if (st->kind == STMT_IF) {
-            prescan_stmts(s, &st->iff.then);
-            prescan_stmts(s, &st->iff.els);
+            prescan_stmts(s, &st->iff.then, false);
+            prescan_stmts(s, &st->iff.els, false);
+        } else if (st->kind == STMT_REGION) {
+            prescan_stmts(s, &st->region.body, true);
         }
     }
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
+static bool branch_in_area(const IrStmtVec *v, const Area *a);
+static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
+#define REGION_FAR ((int64_t)1 << 40)
 
 /* A temporary declared `T t = e` read in e, that makes e vary along an axis
  * in `extra` though no value assigned to t so far did: NULL if none. */
@@ -1338,6 +1351,13 @@ static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc lo
         !shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
         return;
     dst->value_shape |= v.e->shape;
+    for (int ax = 0; ax < 2; ax++)
+        if (sc->area.set[ax] && !(dst->axes & (1u << ax))) {
+            sema_error(s, loc, "'%s' has no axis %c, so a region cannot restrict it along %c; "
+                       "assign it outside the region, or restrict only axes it has", dst->name,
+                       "IJ"[ax], "ij"[ax]);
+            return;
+        }
     IrStmt *st = ir_stmt_new(a, IR_ASSIGN, loc);
     st->assign.dst = dst;
     st->assign.value = v.e;
@@ -1367,6 +1387,7 @@ static void lower_decl(Sema *s, const Stmt *d, IrStmtVec *out)
     t->axes = d->decl.is_field && d->decl.axes ? d->decl.axes : AXES_IJK;
     t->block_local = sc->block > 0;
     t->implicit_ijk = !d->decl.is_field;
+    t->region_local = t->block_local && sc->region_block;
     if (!sc->dead) {
         t->id = sc->st->fields.len;
         vec_push(a, &sc->st->fields, t);
@@ -1412,6 +1433,10 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
     if (sc->mask > 0) {
         sema_error(s, st->loc, "a reduction over the domain cannot be inside an if; reduce a "
                    "conditional expression instead, e.g. sum(c ? e : 0.0)");
+        ok = false;
+    } else if (area_any(&sc->area)) {
+        sema_error(s, st->loc, "a reduction over the domain cannot be inside a region; reduce "
+                   "a conditional expression instead, e.g. sum(index(i) == 0 ? e : 0.0)");
         ok = false;
     }
     if (dst->type == TY_BOOL) {
@@ -1609,22 +1634,203 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
          * both are lowered for their own errors only. */
         bool take_then = c.e && c.e->cnst.i;
         bool take_else = c.e && !c.e->cnst.i;
+        bool saved_region = s->scope->region_block;
+        s->scope->region_block = false;
         lower_branch(s, &st->iff.then, out, !take_then, false, 0);
         lower_branch(s, &st->iff.els, out, !take_else, false, 0);
+        s->scope->region_block = saved_region;
         return;
     }
     IrStmt *iff = ir_stmt_new(s->c->arena, IR_IF, st->loc);
     iff->iff.cond = c.e;
+    iff->area = s->scope->area;
+    bool saved_region = s->scope->region_block;
+    s->scope->region_block = false;
     lower_branch(s, &st->iff.then, &iff->iff.then, false, true, c.e->shape);
     lower_branch(s, &st->iff.els, &iff->iff.els, false, true, c.e->shape);
-    if (iff->iff.then.len || iff->iff.els.len)
-        vec_push(s->c->arena, out, iff);
+    s->scope->region_block = saved_region;
+    if (!iff->iff.then.len && !iff->iff.els.len)
+        return;
+    if (!s->scope->dead && (!branch_in_area(&iff->iff.then, &iff->area) ||
+                            !branch_in_area(&iff->iff.els, &iff->area))) {
+        split_if(s, iff, out);
+        return;
+    }
+    vec_push(s->c->arena, out, iff);
+}
+
+/* Does every statement of v run in region a (as every statement of an `if`
+ * must, for the backends: fuse.c fuses an `if` as one unit)? */
+static bool branch_in_area(const IrStmtVec *v, const Area *a)
+{
+    for (int i = 0; i < v->len; i++)
+        if (!area_equal(&v->items[i]->area, a))
+            return false;
+    return true;
+}
+
+/* The intersection of the axes of the fields that s and the statements
+ * nested in it assign (every axis: none assigned). */
+static unsigned assigned_axes(const IrStmt *s)
+{
+    unsigned axes = AXES_IJK;
+    if (s->kind == IR_ASSIGN)
+        return s->assign.dst->axes;
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            axes &= assigned_axes(s->iff.then.items[i]);
+        for (int i = 0; i < s->iff.els.len; i++)
+            axes &= assigned_axes(s->iff.els.items[i]);
+    }
+    return axes;
+}
+
+/* Appends to out the statements of branch v, consecutive ones of one region
+ * under one `if` on cond (on its negation for an else branch). */
+static void split_branch(Sema *s, const IrStmt *iff, const IrStmtVec *v, bool is_else,
+                         IrField *mask, IrStmtVec *out)
+{
+    Arena *a = s->c->arena;
+    static const int64_t zero[NAXES];
+    for (int i = 0; i < v->len;) {
+        int j = i + 1;
+        while (j < v->len && area_equal(&v->items[j]->area, &v->items[i]->area))
+            j++;
+        IrStmt *g = ir_stmt_new(a, IR_IF, iff->loc);
+        g->area = v->items[i]->area;
+        g->iff.cond = mask ? ir_load(a, iff->loc, mask, zero) : ir_copy(a, iff->iff.cond);
+        for (int k = i; k < j; k++)
+            vec_push(a, is_else ? &g->iff.els : &g->iff.then, v->items[k]);
+        vec_push(a, out, g);
+        i = j;
+    }
+}
+
+/* An `if` holding statements of other regions than its own: its condition
+ * goes into a mask temporary where it runs, then each run of statements of
+ * one region becomes an `if` on the mask in that region (the naive order:
+ * the condition first, then the branches). A condition that varies along no
+ * axis and reads no field is repeated instead. */
+static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Arena *a = s->c->arena;
+    IrExpr *cond = iff->iff.cond;
+    unsigned axes = cond->shape | sc->mask_shape | assigned_axes(iff);
+    IrField *mask = NULL;
+    if (cond->shape || ir_expr_has(cond, IR_LOAD)) {
+        if (!axes) {
+            sema_error(s, iff->loc, "this if holds a region, but its condition and the fields "
+                       "it assigns share no axis to hold the condition in; put the if inside "
+                       "the region");
+            return;
+        }
+        mask = arena_alloc(a, sizeof *mask);
+        mask->name = "region_mask";
+        mask->loc = iff->loc;
+        mask->kind = IR_TEMP;
+        mask->param_pos = -1;
+        mask->type = TY_BOOL;
+        mask->axes = axes;
+        mask->is_written = mask->is_read = true;
+        mask->id = sc->st->fields.len;
+        vec_push(a, &sc->st->fields, mask);
+        IrStmt *set = ir_stmt_new(a, IR_ASSIGN, iff->loc);
+        set->area = iff->area;
+        set->assign.dst = mask;
+        set->assign.value = cond;
+        vec_push(a, out, set);
+    }
+    split_branch(s, iff, &iff->iff.then, false, mask, out);
+    split_branch(s, iff, &iff->iff.els, true, mask, out);
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* A far position: more than this from 0 or end is an error. */
+enum { REGION_MAX_POS = SEMA_MAX_OFFSET };
+
+static const char *pos_text(char buf[40], Level p)
+{
+    if (!p.from_end)
+        snprintf(buf, 40, "%" PRId64, p.offset);
+    else if (p.offset == 0)
+        snprintf(buf, 40, "end");
+    else
+        snprintf(buf, 40, "end %c %" PRId64, p.offset < 0 ? '-' : '+',
+                 p.offset < 0 ? -p.offset : p.offset);
+    return buf;
+}
+
+static AreaBound area_bound(Level p)
+{
+    AreaBound b = {0};
+    if (p.from_end) {
+        b.has_end = true;
+        b.end = p.offset;
+    } else {
+        b.has_start = true;
+        b.start = p.offset;
+    }
+    return b;
+}
+
+/* region(ranges) body: the body's statements, each restricted to the
+ * intersection of the open regions; a block scope, as an if's branch. */
+static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
+{
+    Scope *sc = s->scope;
+    Area area = {0};
+    bool ok = true;
+    for (int r = 0; r < st->region.ranges.len; r++) {
+        const RegionRange *rg = &st->region.ranges.items[r];
+        char lo[40], hi[40];
+        if (rg->axis == AXIS_K) {
+            sema_error(s, rg->loc, "a region restricts i and j only, not k; use an "
+                       "interval for levels");
+            ok = false;
+            continue;
+        }
+        if (area.set[rg->axis]) {
+            sema_error(s, rg->loc, "axis %c appears twice in the region; write one range per "
+                       "axis, or nest a second region to intersect them", "ij"[rg->axis]);
+            ok = false;
+            continue;
+        }
+        if (llabs(rg->lo.offset) > REGION_MAX_POS || llabs(rg->hi.offset) > REGION_MAX_POS) {
+            sema_error(s, rg->loc, "region %c(%s, %s) has a position too far from 0 or end "
+                       "(at most %d)", "ij"[rg->axis], pos_text(lo, rg->lo), pos_text(hi, rg->hi),
+                       REGION_MAX_POS);
+            ok = false;
+            continue;
+        }
+        area.set[rg->axis] = true;
+        area.lo[rg->axis] = area_bound(rg->lo);
+        area.hi[rg->axis] = area_bound(rg->hi);
+        Area one = {0};
+        one.set[rg->axis] = true;
+        one.lo[rg->axis] = area.lo[rg->axis];
+        one.hi[rg->axis] = area.hi[rg->axis];
+        if (!sc->dead && area_never(&one, rg->axis, -REGION_FAR, REGION_FAR))
+            diag_warning(&s->c->diag, rg->loc, "region %c(%s, %s) is empty for every domain "
+                         "size: its statements never run", "ij"[rg->axis], pos_text(lo, rg->lo),
+                         pos_text(hi, rg->hi));
+    }
+    Area saved = sc->area;
+    bool saved_region = sc->region_block;
+    area_intersect(&sc->area, &area);
+    sc->region_block = true;
+    /* after an error the body is lowered for its own errors only */
+    lower_branch(s, &st->region.body, out, !ok, false, 0);
+    sc->area = saved;
+    sc->region_block = saved_region;
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
 {
     for (int i = 0; i < in->len && !diag_full(&s->c->diag); i++) {
         const Stmt *st = in->items[i];
+        int first = out->len;
         switch (st->kind) {
         case STMT_DECL: lower_decl(s, st, out); break;
         case STMT_ASSIGN: lower_assign(s, st, out); break;
@@ -1633,9 +1839,14 @@ static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
         case STMT_RETURN:
             sema_error(s, st->loc, "return is allowed only at the end of a function body");
             break;
+        case STMT_REGION: lower_region(s, st, out); break;
         }
+        if (st->kind == STMT_DECL || st->kind == STMT_ASSIGN || st->kind == STMT_MULTI)
+            for (int k = first; k < out->len; k++)
+                out->items[k]->area = s->scope->area;
     }
 }
+
 
 /* ---------------------------------------------------------------- intervals */
 
@@ -1833,6 +2044,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     sc->st = st;
     sc->names = map_new(a);
     sc->decls = map_new(a);
+    sc->region_decls = map_new(a);
     s->scope = sc;
     s->module = s->main;
     s->user = (Loc){0};
@@ -1842,7 +2054,8 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     for (int i = 0; i < ast->body.len; i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             for (int j = 0; j < ast->body.items[i].computation->intervals.len; j++)
-                prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts);
+                prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts,
+                              false);
     for (int i = 0; i < ast->body.len && !diag_full(&s->c->diag); i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             lower_computation(s, ast->body.items[i].computation);

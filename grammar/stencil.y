@@ -128,6 +128,7 @@ static unsigned parse_axes(Parser *p, const char *name, YYLTYPE l);
 static void add_toplevel_stmt(Parser *p, Stmt *s, YYLTYPE l);
 static void add_item(Parser *p, BodyItem item);
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
+static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
 }
 
 %define api.pure full
@@ -160,6 +161,7 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
     Computation *comp;
     Interval *interval;
     BoundaryDecl *boundary;
+    RegionRange range;
 }
 
 %token
@@ -177,6 +179,7 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
     DIRICHLET "dirichlet" NEUMANN "neumann" MIRROR "mirror" FIELD "field"
     OUT "out" DOUBLE "double" FLOAT "float" INT "int" BOOL "bool"
     TRUE "true" FALSE "false" AXIS_I "i" AXIS_J "j" AXIS_K "k" INDEX "index"
+    REGION "region"
 %token INVALID "invalid character"
 %token <name> NAME "identifier" STRING "string literal"
 %token <ival> INTLIT "integer literal"
@@ -185,8 +188,10 @@ static void push_stmt(Parser *p, StmtVec *v, Stmt *s);
 %nterm <name> name keyword
 %nterm <expr> expr primary offsets constexpr
 %nterm <exprs> args
-%nterm <stmt> stmt decl assign ifstmt return multi
+%nterm <stmt> stmt decl assign ifstmt return multi regionstmt regionranges
 %nterm <exprs> targets
+%nterm <range> regionrange
+%nterm <level> regionpos
 %nterm <stmts> block stmts
 %nterm <type> scalartype
 %nterm <axes> axes axes_opt bc_axes_opt bc_axis_list
@@ -308,6 +313,7 @@ keyword:
 |   "computation" | "interval" | "parallel" | "forward" | "backward" | "end"
 |   "boundary" | "periodic" | "dirichlet" | "neumann" | "mirror" | "field" | "out"
 |   "double" | "float" | "int" | "bool" | "true" | "false" | "i" | "j" | "k" | "index"
+|   "region"
 ;
 
 /* stencil = 'stencil' NAME '(' param {',' param} ')' '{' body '}' */
@@ -530,13 +536,15 @@ bc:
 ;
 
 /* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block]
- *           | NAME {',' NAME} '=' call ';' | 'return' expr {',' expr} ';' */
+ *           | NAME {',' NAME} '=' call ';' | 'return' expr {',' expr} ';'
+ *           | 'region' '(' range {',' range} ')' block */
 stmt:
     decl
 |   assign
 |   ifstmt
 |   multi
 |   return
+|   regionstmt
 |   error ";"   { $$ = NULL; yyerrok; }
 ;
 
@@ -660,6 +668,67 @@ ifstmt:
         $$->iff.then = *$5;
         $$->iff.els = *$7;
         $$->iff.has_else = true;
+    }
+;
+
+/* region = 'region' '(' range {',' range} ')' block (sema: at most one range per axis) */
+regionstmt:
+    regionranges ")" block {
+        $$ = $1;
+        $$->region.body = *$3;
+    }
+;
+
+regionranges:
+    "region" "(" regionrange {
+        $$ = new_stmt(p, STMT_REGION, @1);
+        vec_push(p->c->arena, &$$->region.ranges, $3);
+    }
+|   regionranges "," regionrange {
+        $$ = $1;
+        vec_push(p->c->arena, &$$->region.ranges, $3);
+    }
+;
+
+/* range = ('i' | 'j') '(' pos ',' pos ')'; 'k' is parsed for sema's message */
+regionrange:
+    axis "(" regionpos "," regionpos ")" {
+        $$ = (RegionRange){.axis = $1, .loc = at(p, @1), .lo = $3, .hi = $5};
+    }
+;
+
+/* pos = INT | '-' INT | 'end' | 'end' ('+' | '-') INT */
+regionpos:
+    INTLIT              { $$ = (Level){false, $1}; }
+|   "-" INTLIT          { $$ = (Level){false, -$2}; }
+|   "end"               { $$ = (Level){true, 0}; }
+|   "end" "-" INTLIT    { $$ = (Level){true, -$3}; }
+|   "end" "+" INTLIT    { $$ = (Level){true, $3}; }
+|   FLOATLIT            {
+        diag_error(&p->c->diag, at(p, @1), "a region position is an integer, 'end' or "
+                   "'end +/- N', not a floating literal");
+        $$ = (Level){false, 0};
+    }
+|   "-" FLOATLIT        {
+        diag_error(&p->c->diag, at(p, @2), "a region position is an integer, 'end' or "
+                   "'end +/- N', not a floating literal");
+        $$ = (Level){false, 0};
+    }
+|   NAME                {
+        region_pos_name(p, @1, $1);
+        $$ = (Level){false, 0};
+    }
+|   "-" NAME            {
+        region_pos_name(p, @2, $2);
+        $$ = (Level){false, 0};
+    }
+|   "end" "-" NAME      {
+        region_pos_name(p, @3, $3);
+        $$ = (Level){true, 0};
+    }
+|   "end" "+" NAME      {
+        region_pos_name(p, @3, $3);
+        $$ = (Level){true, 0};
     }
 ;
 
@@ -855,6 +924,14 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l)
     return s;
 }
 
+/* A name where a region position goes (positions are integer literals). */
+static void region_pos_name(Parser *p, YYLTYPE l, const char *name)
+{
+    diag_error(&p->c->diag, at(p, l), "a region position is an integer, 'end' or 'end +/- N', "
+               "not '%s'; for a condition on the position, use an if on index(i) or index(j)",
+               name);
+}
+
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
 {
     if (s)
@@ -983,7 +1060,7 @@ static const char *saw_text(Parser *p, yysymbol_kind_t la)
 
 static bool is_keyword(yysymbol_kind_t sym)
 {
-    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_INDEX;
+    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_REGION;
 }
 
 static bool ends_expression(int tok)
@@ -1149,8 +1226,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
             || s == YYSYMBOL_NOT;
         bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
             || s == YYSYMBOL_BOOL;
-        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_FIELD || s == YYSYMBOL_NAME
-            || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY || s == YYSYMBOL_RETURN;
+        bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_REGION || s == YYSYMBOL_FIELD
+            || s == YYSYMBOL_NAME || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY
+            || s == YYSYMBOL_RETURN;
         bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;
         if ((stmt_class && stmt_start) || (expr_class && starter) || (type_class && type)
             || level_class)

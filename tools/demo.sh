@@ -5,7 +5,7 @@
 # temporaries and computations it has, read from the IR dump (the format is
 # described at the top of compiler/ir_dump.c). GTCC names the compiler
 # (default build/bin/gtcc). Exits 1 if gtcc rejects an example. Then it
-# installs into $BUILD/demo/prefix and builds and runs the hdiff and heat2d
+# installs into $BUILD/demo/prefix and builds and runs the hdiff, heat2d and regions
 # examples with their own Makefiles, printing what they computed and where
 # the heat2d image is.
 set -u
@@ -51,7 +51,7 @@ BUILD=${BUILD:-$here/build}
 prefix=$BUILD/demo/prefix
 echo "== make install PREFIX=$prefix"
 make -s -C "$here" install PREFIX="$prefix" BUILD="$BUILD" >/dev/null || exit 1
-for ex in hdiff heat2d; do
+for ex in hdiff heat2d regions; do
     out=$BUILD/demo/$ex
     echo "== examples/$ex: make run (gtcc -b openmp, built in $out)"
     log=$(PATH="$prefix/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \

@@ -57,6 +57,14 @@
  * these with k + (cond ? 1 : 0), past the top level where cond holds there:
  * every backend must then refuse the call with the same GT_ESHAPE message
  * (unless the storages' K halo, which the driver sometimes adds, holds it). */
+ * About one seed in three (decided by a hash of the seed, so that the other
+ * programs stay as they were; drawn after everything else) also gets an
+ * output outz computed with horizontal regions (language.md 10.1): a
+ * temporary computed everywhere, then again in regions that may lie in the
+ * halo, read at offsets; regions on the domain's edges, nested, around and
+ * inside an `if` (with an else branch), and in a forward computation. Each
+ * region statement only changes a value computed everywhere before it, so
+ * every program keeps one defined result. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -583,6 +591,8 @@ static void kdyn(const Scope *s, const bool *kbc)
         printf("  outr = tr[i-1] + tr * 0.5 + %s;\n", r[1].text);
     }
 }
+static void regions(const Scope *s);
+static bool has_regions(unsigned seed);
 
 static void program(unsigned seed)
 {
@@ -641,6 +651,9 @@ static void program(unsigned seed)
         printf(", field<double> outr");
     if (reduce)
         printf(", out double total");
+    bool with_regions = !fb && has_regions(seed);
+    if (with_regions)
+        printf(", field<double> outz");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
     bool kbc[3] = {false, false, false};   /* a boundary condition along K */
@@ -785,7 +798,116 @@ static void program(unsigned seed)
         calls(&s, seed);
     if (kd)
         kdyn(&s, kbc);
+    if (with_regions)
+        regions(&s);
     printf("}\n");
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* A program gets regions from its seed alone (not from rng): one in three. */
+static bool has_regions(unsigned seed)
+{
+    uint64_t h = (uint64_t)seed * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h % 3 == 0;
+}
+
+/* A region position: from the start, or from `end`. */
+static void region_pos(Buf *b, bool from_end, int p)
+{
+    if (!from_end)
+        put(b, "%d", p);
+    else if (p == 0)
+        put(b, "end");
+    else
+        put(b, "end %c %d", p < 0 ? '-' : '+', p < 0 ? -p : p);
+}
+
+/* axis(lo, hi): a non-empty range that meets [-reach, end + reach) (a
+ * statement computed there runs somewhere in it), near one of the edges. */
+static void region_range(Buf *b, char axis, int reach)
+{
+    int w = 1 + (int)rnd(3);
+    put(b, "%c(", axis);
+    if (chance(50)) {   /* near the first point: [lo, lo + w) with lo + w > -reach */
+        int lo = (int)rnd(4 + (unsigned)reach) - reach - 1;
+        if (lo + w <= -reach)
+            w = -reach - lo + 1;
+        region_pos(b, false, lo);
+        put(b, ", ");
+        region_pos(b, false, lo + w);
+    } else {            /* near end: [end + lo, end + lo + w) with end + lo < end + reach */
+        int lo = -(int)rnd(4) + (int)rnd((unsigned)reach + 1);
+        if (lo >= reach)
+            lo = reach - 1;
+        region_pos(b, true, lo);
+        put(b, ", ");
+        region_pos(b, true, lo + w);
+    }
+    put(b, ")");
+}
+
+/* region(...) with one or two ranges, for statements computed on the domain
+ * grown by reach along I and J. */
+static void region_head(Buf *b, int reach)
+{
+    put(b, "region(");
+    unsigned axes = 1 + rnd(3);   /* 1: i, 2: j, 3: both */
+    if (axes & 1)
+        region_range(b, 'i', reach);
+    if (axes == 3)
+        put(b, ", ");
+    if (axes & 2)
+        region_range(b, 'j', reach);
+    put(b, ")");
+}
+
+static void regions(const Scope *s)
+{
+    Scope r = *s;
+    r.allow_col = false;
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0}, e = {{0}, 0}, f = {{0}, 0};
+    Buf h1 = {{0}, 0}, h2 = {{0}, 0}, o1 = {{0}, 0}, o2 = {{0}, 0}, o3 = {{0}, 0};
+    Buf o4 = {{0}, 0}, o5 = {{0}, 0};
+    expr(&a, &r, 2);
+    expr(&b, &r, 2);
+    expr(&c, &r, 2);
+    expr(&d, &r, 2);
+    expr(&e, &r, 1);
+    expr(&f, &r, 1);
+    /* rr is read at (i-1, j+1) and (i+1, j-1): computed on i[-1,+1] j[-1,+1] */
+    region_head(&h1, 1);
+    region_head(&h2, 1);
+    region_head(&o1, 0);
+    region_head(&o2, 0);
+    region_head(&o3, 0);
+    region_head(&o4, 0);
+    region_head(&o5, 0);
+    printf("  double rr = %s;\n", a.text);
+    printf("  %s { rr = rr * 0.5 + %s; }\n", h1.text, b.text);
+    printf("  %s rr = -rr;\n", h2.text);
+    printf("  outz = rr[i-1, j+1] - 0.5 * rr[i+1, j-1] + %s;\n", c.text);
+    printf("  %s { outz = outz + 1.5; }\n", o1.text);
+    switch (rnd(3)) {
+    case 0:   /* nested regions, an if inside */
+        printf("  %s {\n    %s {\n      if (%s > 0.0) { outz = outz * 0.5; } else "
+               "{ outz = outz - %s; }\n    }\n  }\n", o2.text, o3.text, d.text, e.text);
+        break;
+    case 1:   /* an if holding regions (its condition reads what they write) */
+        printf("  if (outz > %s) {\n    outz = outz - 0.25;\n    %s { double q = outz * 2.0; "
+               "outz = q + %s; }\n  } else {\n    %s { %s outz = outz + 2.0; }\n  }\n",
+               e.text, o2.text, f.text, o3.text, o4.text);
+        break;
+    default:  /* a region around an if holding a region */
+        printf("  %s {\n    if (%s < 0.5) {\n      %s outz = outz * 0.25;\n    }\n  }\n",
+               o2.text, d.text, o3.text);
+        break;
+    }
+    printf("  computation(forward) {\n    interval(1, end) {\n      %s { outz = outz + 0.5 * "
+           "outz[k-1]; }\n    }\n  }\n", o5.text);
 }
 
 /* ---------------------------------------------------------------- shims */

@@ -35,6 +35,17 @@
 #include "edges_cuda.h"
 #undef edges
 #undef edges_info
+#include "regions.h"
+#define regions regions_naive
+#define regions_info regions_naive_info
+#include "regions_naive.h"
+#undef regions
+#undef regions_info
+#define regions regions_cuda
+#define regions_info regions_cuda_info
+#include "regions_cuda.h"
+#undef regions
+#undef regions_info
 
 /* the fake device of the cuda build: host memory that starts as NaN (tests/diff) */
 #include "nan_device.h"
@@ -369,6 +380,72 @@ static void edges_case(int backend, const int64_t global[3], const int dims[2],
     gt_mpi_decomp_release(d);
 }
 
+/* ---- regions.stn: region positions are global ------------------------------------------ */
+
+typedef struct {
+    int backend;   /* 0 openmp, 1 naive, 2 cuda (SIMT emulator, storages on the fake device) */
+    gt_storage *f[2];   /* u, res */
+} Regions;
+
+static int run_regions(void *ctx, const gt_domain *dom)
+{
+    Regions *r = ctx;
+    static int (*const fn[3])(gt_storage *, gt_storage *, const gt_domain *) = {
+        regions, regions_naive, regions_cuda};
+    return fn[r->backend](r->f[0], r->f[1], dom);
+}
+
+/* regions through gt_mpi_call against one process, res bit for bit. */
+static void regions_case(int backend, const int64_t global[3], const int dims[2],
+                         const int periodic[2], bool overlap)
+{
+    char name[200], why[300] = "";
+    snprintf(name, sizeof name, "regions (%s) %lld x %lld x %lld, grid %s, periodic %s, %s",
+             backend == 2 ? "cuda" : backend ? "naive" : "openmp", (long long)global[0],
+             (long long)global[1], (long long)global[2],
+             dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
+             periodic[0] ? "I and J" : "none", overlap ? "overlapped" : "blocking");
+    const int h = 3;
+    size_t total = (size_t)(global[0] * global[1] * global[2]);
+    double *ref = NULL;
+    if (rank == 0) {
+        const int64_t zero[3] = {0, 0, 0};
+        Regions one = {backend, {NULL, NULL}};
+        for (int f = 0; f < 2; f++)
+            one.f[f] = make_edges_field(NULL, global, f, h, backend);
+        fill(one.f[0], 0, zero, global, periodic, false);
+        gt_domain dom = {{global[0], global[1], global[2]}};
+        if (run_regions(&one, &dom) != 0)
+            snprintf(why, sizeof why, "single process: %s", gt_last_error());
+        ref = malloc(total * sizeof *ref);
+        interior(one.f[1], ref);
+        for (int f = 0; f < 2; f++)
+            gt_release(one.f[f]);
+    }
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    Regions e = {backend, {NULL, NULL}};
+    for (int f = 0; f < 2; f++)
+        e.f[f] = make_edges_field(d, global, f, h, backend);
+    fill(e.f[0], 0, off, global, periodic, true);
+    int rc = gt_mpi_call(d, e.f, 2, NULL, run_regions, &e, overlap, NULL);
+    MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rc && !why[0])
+        snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
+    gather_compare(e.f[1], ref, global, off, box, why, sizeof why);
+    int ok = !why[0] && rc == 0, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
+               all_ok ? "" : why[0] ? why : "failed on another rank");
+    failures += !all_ok;
+    free(ref);
+    for (int f = 0; f < 2; f++)
+        gt_release(e.f[f]);
+    gt_mpi_decomp_release(d);
+}
+
 /* ---- the distributed call's errors: every rank fails alike, nothing is written --------- */
 
 typedef struct {
@@ -566,6 +643,9 @@ int main(int argc, char **argv)
             edges_case(backend, g1, NULL, periodic, ov);
             edges_case(backend, g2, (const int[2]){nproc, 1}, along_i, ov);
             edges_case(backend, g2, (const int[2]){1, nproc}, periodic, ov);
+            regions_case(backend, g1, NULL, open, ov);
+            regions_case(backend, g2, (const int[2]){nproc, 1}, open, ov);
+            regions_case(backend, g2, (const int[2]){1, nproc}, periodic, ov);
         }
     MPI_Finalize();
     return failures;

@@ -4,7 +4,8 @@
 # Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
 # tests/mpi/check_mpi_stencil.c (distributed calls of hdiff, jacobi3d and tridiagonal, gtcc -b openmp,
 # of tests/mpi/edges.stn (every boundary kind, index(), out scalars) from the openmp, naive and
-# cuda backends (cuda on the SIMT emulator), of 25 steps of examples/heat2d's stencil, blocking
+# cuda backends (cuda on the SIMT emulator), of tests/mpi/regions.stn (regions on the global
+# edges and in the global halo, the same three backends), of 25 steps of examples/heat2d's stencil, blocking
 # and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
@@ -68,6 +69,17 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
        -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
        -I"$root/runtime/include" -I"$work" -Dedges=edges_cuda -Dedges_info=edges_cuda_info \
        -c -o "$work/edges_cuda.o" "$work/edges_cuda.cu" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/regions.c" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b naive -o "$work/regions_naive.c" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
+       -Dregions=regions_naive -Dregions_info=regions_naive_info -c \
+       -o "$work/regions_naive.o" "$work/regions_naive.c" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b cuda -o "$work/regions_cuda.cu" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
+   $CXX_SIMT -x c++ -std=c++17 -O1 -ffp-contract=off -Wall -Wextra -Werror \
+       -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
+       -I"$root/runtime/include" -I"$work" -Dregions=regions_cuda \
+       -Dregions_info=regions_cuda_info -c -o "$work/regions_cuda.o" "$work/regions_cuda.cu" \
+       >>"$work/build.log" 2>&1 &&
    $CXX_SIMT -std=c++17 -O1 -DGT_SIMT -I"$root/tests/simt" -I"$root/runtime/include" \
        -c -o "$work/simt.o" "$root/tests/simt/simt.cc" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
@@ -75,7 +87,8 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
        -I"$root/tests/diff" -I"$work" \
        -o "$work/check_mpi_stencil" \
        "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
-       "$work/edges.c" "$work/heat2d.c" "$work/edges_naive.o" "$work/edges_cuda.o" "$work/simt.o" -lstdc++ \
+       "$work/edges.c" "$work/heat2d.c" "$work/edges_naive.o" "$work/edges_cuda.o" \
+       "$work/regions.c" "$work/regions_naive.o" "$work/regions_cuda.o" "$work/simt.o" -lstdc++ \
        "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"
