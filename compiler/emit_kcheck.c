@@ -354,6 +354,8 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         o->indent += 2;
         emit_line(o, "const int64_t gt_n0, const int64_t gt_n1, const int64_t gt_n2,");
         emit_line(o, "const int64_t gt_lv0, const int64_t gt_lv1,");
+        if (es->placed)
+            emit_line(o, "const gt_place gt_pl,");
         for (int f = 0; f < es->nfield_params; f++)
             if (uses[f])
                 emit_line(o, "const gt_bound gt_b%d,", f);
@@ -370,6 +372,18 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         emit_line(o, "const int64_t %s = gt_n0, %s = gt_n1, %s = gt_n2;", es->ni, es->nj,
                   es->nk);
         emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
+        if (es->placed) {
+            /* the place's bounds and origin, as the stencil's function has them */
+            emit_line(o, "const int64_t %s = gt_pl.lo[0], %s = gt_pl.hi[0], %s = gt_pl.lo[1], "
+                         "%s = gt_pl.hi[1];", es->lo[0], es->hi[0], es->lo[1], es->hi[1]);
+            emit_line(o, "const int64_t %s = gt_pl.origin[0], %s = gt_pl.origin[1];",
+                      es->origin[0], es->origin[1]);
+            emit_line(o, "const int %s = gt_pl.wrap[0], %s = gt_pl.wrap[1];", es->wrap[0],
+                      es->wrap[1]);
+            emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; "
+                         "(void)%s;", es->lo[0], es->hi[0], es->lo[1], es->hi[1], es->origin[0],
+                      es->origin[1], es->wrap[0], es->wrap[1]);
+        }
         emit_line(o, "gt_bound %s[%d];", es->bound, es->nfield_params);
         emit_line(o, "(void)%s;", es->bound);
         for (int f = 0; f < es->nfield_params; f++) {
@@ -465,6 +479,8 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag)
             emit_begin_line(o);
             emit_text(o, "GT_LAUNCH(%s, gt_grid, gt_block, %s[0], %s[1], %s[2], %s[0], %s[1]",
                       kernel_name(es, d), es->size, es->size, es->size, levels, levels);
+            if (es->placed)
+                emit_text(o, ", %s", es->place);
             for (int f = 0; f < es->nfield_params; f++)
                 if (uses[f])
                     emit_text(o, ", %s[%d]", es->bound, f);

@@ -716,10 +716,15 @@ static bool kernel_read_conflicts(const Access *a, bool horizontal_only)
     return offset_nonzero(a, horizontal_only) || a->in_column;
 }
 
-static bool group_read_conflicts(const Fuse *f, const Access *a)
+static bool group_read_conflicts(const Fuse *f, const StmtInfo *si, const Access *a)
 {
+    /* a statement computed beyond the domain (a tile's producer, over the block grown by
+     * its extent) reads a field at zero offset outside the block too: where the
+     * neighbouring blocks write it, which they may have done already */
+    bool wide = si->region.r[AXIS_I].lo || si->region.r[AXIS_I].hi ||
+                si->region.r[AXIS_J].lo || si->region.r[AXIS_J].hi;
     return a->offset[AXIS_K] || a->in_column ||
-           ((a->offset[AXIS_I] || a->offset[AXIS_J]) && !f->tile_ok[a->field->id]);
+           ((a->offset[AXIS_I] || a->offset[AXIS_J] || wide) && !f->tile_ok[a->field->id]);
 }
 
 /* Does si conflict with a statement of kernel `kernel`? */
@@ -741,7 +746,7 @@ static bool group_conflict(const Fuse *f, const StmtInfo *si, int group)
     for (int i = 0; i < si->acc.len; i++) {
         const Access *a = &si->acc.items[i];
         int t = a->field->id;
-        if (a->write ? f->gr[t] == group : group_read_conflicts(f, a) && f->gw[t] == group)
+        if (a->write ? f->gr[t] == group : group_read_conflicts(f, si, a) && f->gw[t] == group)
             return true;
     }
     return false;
@@ -826,7 +831,7 @@ static void plan_kernels(Fuse *f)
             }
             if (kernel_read_conflicts(a, !parallel))
                 f->kr[t] = kernel;
-            if (group_read_conflicts(f, a))
+            if (group_read_conflicts(f, si, a))
                 f->gr[t] = group;
         }
     }

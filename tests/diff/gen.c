@@ -45,9 +45,10 @@
  * and outh2): a, b = fh0(...) into temporaries read at offsets, a, b =
  * fsw(a, b), fh1 under an if, and a forward computation with multiple
  * assignments per level (one through temporaries: outh2, m = fsw(outh2[k-1]
- * * 0.5, ...) reads the target it assigns first). The functions are drawn from a generator of their
- * own and the calls after every other draw, so that the rest of the program
- * is what it was before functions were added. */
+ * * 0.5, ...) reads the target it assigns first). The functions are drawn
+ * from a generator of their own and the calls after every other draw, so
+ * that the rest of the program is what it was before functions were added.
+ *
  * One seed in KDYN_EVERY (seed % KDYN_EVERY == 2) gets an output outr that
  * reads inputs at run-time K levels (language.md 10.3), drawn after
  * everything else so that the rest of the program is the one the seed made
@@ -56,7 +57,8 @@
  * I offset, sometimes in a forward computation, and one program in four of
  * these with k + (cond ? 1 : 0), past the top level where cond holds there:
  * every backend must then refuse the call with the same GT_ESHAPE message
- * (unless the storages' K halo, which the driver sometimes adds, holds it). */
+ * (unless the storages' K halo, which the driver sometimes adds, holds it).
+ *
  * About one seed in three (decided by a hash of the seed, so that the other
  * programs stay as they were; drawn after everything else) also gets an
  * output outz computed with horizontal regions (language.md 10.1): a
