@@ -1,6 +1,7 @@
 /* test_kremap.c: kremap.stn (reads at run-time K levels) against plain loops: levels at
  * both ends of the column and in the storages' K halos (readable), then levels past them
- * (GT_ESHAPE naming the field, the level and the position; outputs untouched), also with
+ * (GT_ESHAPE naming the field, the level and the position; outputs untouched; one a million
+ * levels up, which ASan would report if the check let it be read), also with
  * an explicit domain shorter than the storages (the levels above it are readable). */
 #include <stdio.h>
 #include <string.h>
@@ -121,6 +122,8 @@ static void pe_below(Fields *f, int64_t dk) { (void)dk; fld_set(&f->n, 4, 2, 0, 
 static void t_west(Fields *f, int64_t dk) { (void)dk; fld_set(&f->n, -1, 4, 3, -5); }
 static void q_kbot(Fields *f, int64_t dk) { (void)dk; fld_set(&f->kbot, 3, 2, 0, NK + 1); }
 static void q_rel(Fields *f, int64_t dk) { (void)dk; fld_set(&f->n, 5, 0, 1, 3); }
+/* far past every buffer: a read there is what ASan (make numeric SANITIZE=1) would report */
+static void pe_far(Fields *f, int64_t dk) { (void)dk; fld_set(&f->n, 0, 0, 0, 1000000); }
 
 int main(void)
 {
@@ -141,6 +144,8 @@ int main(void)
             (const char *const[]){"'q' read at level 10 at (3, 2, 0)", NULL});
     refused("q at level -3", NK, q_rel,
             (const char *const[]){"'q' read at level -3 at (5, 0, 1)", NULL});
+    refused("pe a million levels up", NK, pe_far,
+            (const char *const[]){"'pe' read at level 1000000 at (0, 0, 0)", NULL});
     refused("domain of 6 levels: pe past the storage", 6, pe_above,
             (const char *const[]){"'pe' read at level 10 at (2, 3, 5)", NULL});
     return failures() != 0;
