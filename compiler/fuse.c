@@ -109,6 +109,7 @@ typedef struct {
     /* per field id scratch for plan_kernels: the kernel/group that last
      * wrote it, that last read it in a way that conflicts with a write */
     int *kw, *kr, *gw, *gr;
+    int *wk, *wg;             /* per field: the kernel and group of its last wide read */
 } Fuse;
 
 static void *xcalloc(size_t n, size_t size)
@@ -716,15 +717,22 @@ static bool kernel_read_conflicts(const Access *a, bool horizontal_only)
     return offset_nonzero(a, horizontal_only) || a->in_column;
 }
 
-static bool group_read_conflicts(const Fuse *f, const StmtInfo *si, const Access *a)
+static bool group_read_conflicts(const Fuse *f, const Access *a)
 {
-    /* a statement computed beyond the domain (a tile's producer, over the block grown by
-     * its extent) reads a field at zero offset outside the block too: where the
-     * neighbouring blocks write it, which they may have done already */
-    bool wide = si->region.r[AXIS_I].lo || si->region.r[AXIS_I].hi ||
-                si->region.r[AXIS_J].lo || si->region.r[AXIS_J].hi;
     return a->offset[AXIS_K] || a->in_column ||
-           ((a->offset[AXIS_I] || a->offset[AXIS_J] || wide) && !f->tile_ok[a->field->id]);
+           ((a->offset[AXIS_I] || a->offset[AXIS_J]) && !f->tile_ok[a->field->id]);
+}
+
+/* A statement computed beyond the domain (a tile's producer, over the block grown by its
+ * extent) reads a non-tile field at zero offset outside the block too: where the other
+ * blocks write it, which they may have done already. Such a wide read conflicts with a
+ * write of the field by another kernel of its group (in one kernel each point is written
+ * and read once, in order). */
+static bool wide_read(const Fuse *f, const StmtInfo *si, const Access *a)
+{
+    return !a->write && !f->tile_ok[a->field->id] &&
+           (si->region.r[AXIS_I].lo || si->region.r[AXIS_I].hi || si->region.r[AXIS_J].lo ||
+            si->region.r[AXIS_J].hi);
 }
 
 /* Does si conflict with a statement of kernel `kernel`? */
@@ -740,13 +748,15 @@ static bool conflict(const Fuse *f, const StmtInfo *si, int kernel, bool horizon
     return false;
 }
 
-/* Does si conflict with a kernel of group `group`? */
-static bool group_conflict(const Fuse *f, const StmtInfo *si, int group)
+/* Does si, to run in kernel `kernel`, conflict with a kernel of group `group`? */
+static bool group_conflict(const Fuse *f, const StmtInfo *si, int group, int kernel)
 {
     for (int i = 0; i < si->acc.len; i++) {
         const Access *a = &si->acc.items[i];
         int t = a->field->id;
-        if (a->write ? f->gr[t] == group : group_read_conflicts(f, si, a) && f->gw[t] == group)
+        if (a->write ? f->gr[t] == group || (f->wg[t] == group && f->wk[t] != kernel)
+                     : (group_read_conflicts(f, a) && f->gw[t] == group) ||
+                           (wide_read(f, si, a) && f->gw[t] == group && f->kw[t] != kernel))
             return true;
     }
     return false;
@@ -774,7 +784,7 @@ static void plan_kernels(Fuse *f)
     int gstart = 0;  /* first statement of the current group */
     bool first_redundant = false;   /* redundant(f, first statement of the kernel) */
     for (int t = 0; t < st->fields.len; t++)
-        f->kw[t] = f->kr[t] = f->gw[t] = f->gr[t] = -1;
+        f->kw[t] = f->kr[t] = f->gw[t] = f->gr[t] = f->wk[t] = f->wg[t] = -1;
     for (int i = 0; i < f->stmts.len; i++) {
         StmtInfo *si = &f->stmts.items[i];
         if (si->skip) {
@@ -802,7 +812,8 @@ static void plan_kernels(Fuse *f)
         if (!new_group) {
             /* groups: 3-D kernels of one parallel interval; a statement that
              * conflicts with the group starts a new kernel and group */
-            bool split = parallel && group_conflict(f, si, group);
+            bool split =
+                parallel && group_conflict(f, si, group, new_kernel ? kernel + 1 : kernel);
             if (split)
                 new_kernel = new_group = true;
             else if (new_kernel)
@@ -831,8 +842,12 @@ static void plan_kernels(Fuse *f)
             }
             if (kernel_read_conflicts(a, !parallel))
                 f->kr[t] = kernel;
-            if (group_read_conflicts(f, si, a))
+            if (group_read_conflicts(f, a))
                 f->gr[t] = group;
+            if (wide_read(f, si, a)) {
+                f->wg[t] = group;
+                f->wk[t] = kernel;
+            }
         }
     }
 }
@@ -1380,6 +1395,8 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
     f.kr = xcalloc((size_t)nf, sizeof(int));
     f.gw = xcalloc((size_t)nf, sizeof(int));
     f.gr = xcalloc((size_t)nf, sizeof(int));
+    f.wk = xcalloc((size_t)nf, sizeof(int));
+    f.wg = xcalloc((size_t)nf, sizeof(int));
     plan_recompute(&f);
     /* tile candidates: 3-D temporaries read at K offset 0 in one parallel
      * interval, first written there */
@@ -1416,7 +1433,7 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
     plan_classes(&f);
     plan_columns(&f);
     plan_buffers(&f);
-    free(f.kw), free(f.kr), free(f.gw), free(f.gr);
+    free(f.kw), free(f.kr), free(f.gw), free(f.gr), free(f.wk), free(f.wg);
     int nkernels = 0;
     for (int i = 0; i < f.stmts.len; i++)
         if (!f.stmts.items[i].skip && f.stmts.items[i].kernel + 1 > nkernels)
