@@ -398,6 +398,7 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         for (int a = AXIS_I; a <= AXIS_J; a++) {
             if (!check_axis(r, a)) {
                 emit_line(o, "const int64_t %c = 0;", "ijk"[a]);
+                emit_line(o, "(void)%c;", "ijk"[a]);
                 emit_line(o, "if (blockIdx.%c || threadIdx.%c)", "xy"[a], "xy"[a]);
                 emit_line(o, "    return;");
                 continue;
