@@ -206,16 +206,17 @@ static void check_read(void *ctx, IrExpr *load, bool in_column)
     if (top_writes(r, f) && (horizontal || (parallel && (off[AXIS_K] || in_column)))) {
         if (!report_once(r, f))
             return;
+        const char *what = r->top->kind != IR_IF ? "statement"
+                           : r->top->iff.loop ? "while loop" : "if";
         if (in_column && !horizontal)
             diag_error(&r->c->diag, load->loc, "'%s' is reduced over its column in the %s that writes "
                        "it, in a parallel computation: the result would depend on the order of "
-                       "the levels; write the result into another %s", f->name,
-                       r->top->kind == IR_IF ? "if" : "statement",
+                       "the levels; write the result into another %s", f->name, what,
                        f->kind == IR_TEMP ? "temporary" : "field");
         else if (r->top->kind == IR_IF)
-            diag_error(&r->c->diag, load->loc, "'%s' is written inside this if, so it cannot be read at "
-                       "an offset (%s) inside it; compute what the if reads before it", f->name,
-                       ir_offset_text(buf, off));
+            diag_error(&r->c->diag, load->loc, "'%s' is written inside this %s, so it cannot be read "
+                       "at an offset (%s) inside it; compute what the %s reads before it", f->name,
+                       what, ir_offset_text(buf, off), r->top->iff.loop ? "loop" : "if");
         else
             diag_error(&r->c->diag, load->loc, "'%s' is read at %s by the statement that writes it; "
                        "the result would depend on the order of the points: write the result "

@@ -405,10 +405,62 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
         emit_stmt(n, s->iff.els.items[i], axes, kloop, klo, khi, not_m);
 }
 
+/* A while loop: its mask starts as its guard; each round, the condition
+ * where the mask still holds (the mask keeps it), and while it holds
+ * anywhere, each statement as its own loop nest where it holds. Each point
+ * runs the rounds its own loop would: what a statement reads at a point is
+ * written only at that point (access.c), so a point's condition, once
+ * false, stays false. */
+static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo, Level khi,
+                      const char *guard)
+{
+    Out *o = n->o;
+    Arena *arena = n->c->arena;
+    const MaskName *mk = mask_of(n, s, false);
+    const char *idx = arena_printf(arena, "(%s, %s, %s)", axes & AXES_I ? "i" : "0",
+                                   axes & AXES_J ? "j" : "0",
+                                   (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
+    const char *m = arena_printf(arena, "%s%s", mk->name, idx);
+    const char *more = emit_unique(arena, &n->es->names, "more");
+    Extent region = mk->hull;
+    EmitExprCtx cx = naive_ctx(n, "k");
+    emit_line(o, "/* while (line %d): %s starts where the loop is reached */", s->loc.line,
+              mk->name);
+    int loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, false);
+    emit_line(o, "%s = %s;", m, guard ? guard : "true");
+    close_loops(n, loops, false);
+    emit_line(o, "for (;;) {");
+    o->indent++;
+    emit_line(o, "bool %s = false;", more);
+    loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, true);
+    emit_line(o, "if (%s) {", m);
+    o->indent++;
+    emit_hoist_columns(o, &cx, s->iff.cond, s->loc, n->kk);
+    emit_begin_stn_line(o, s->loc);
+    emit_text(o, "%s = ", m);
+    emit_expr(o, &cx, s->iff.cond);
+    emit_text(o, ";");
+    emit_end_line(o);
+    emit_line(o, "%s = %s || %s;", more, more, m);
+    o->indent--;
+    emit_line(o, "}");
+    close_loops(n, loops, true);
+    emit_line(o, "if (!%s)", more);
+    emit_line(o, "    break;");
+    for (int i = 0; i < s->iff.then.len; i++)
+        emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
+    o->indent--;
+    emit_line(o, "}");
+}
+
 /* One statement: its own loop nest over its region (and K range when kloop). */
 static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo,
                       Level khi, const char *guard)
 {
+    if (s->kind == IR_IF && s->iff.loop) {
+        emit_loop(n, s, axes, kloop, klo, khi, guard);
+        return;
+    }
     if (s->kind == IR_IF) {
         emit_if(n, s, axes, kloop, klo, khi, guard);
         return;

@@ -148,6 +148,19 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
     case IR_IF:
         if (!p->producing && plan_stmt_recomputed(s))
             return;
+        if (s->iff.loop) {
+            /* fuse.c keeps column reductions out of a loop's test */
+            emit_begin_stn_line(o, s->loc);
+            emit_text(o, "while (");
+            emit_expr(o, &cx, s->iff.cond);
+            emit_text(o, ") {");
+            emit_end_line(o);
+            o->indent++;
+            point_stmts(p, &s->iff.then, kvar);
+            o->indent--;
+            emit_line(o, "}");
+            return;
+        }
         emit_hoist_columns(o, &cx, s->iff.cond, s->loc, p->kk);
         emit_begin_stn_line(o, s->loc);
         emit_text(o, "if (");
@@ -161,7 +174,8 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
             /* an else branch that is one `if` (an else-if chain) continues
              * at this indentation: nested, N branches took O(N^2) spaces */
             const IrStmt *next = s->iff.els.len == 1 ? s->iff.els.items[0] : NULL;
-            if (next && next->kind == IR_IF && !ir_expr_has(next->iff.cond, IR_COLREDUCE)) {
+            if (next && next->kind == IR_IF && !next->iff.loop &&
+                !ir_expr_has(next->iff.cond, IR_COLREDUCE)) {
                 s = next;
                 emit_begin_stn_line(o, s->loc);
                 emit_text(o, "} else if (");

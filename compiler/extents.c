@@ -143,6 +143,110 @@ static void warn(Ext *x, Loc loc, char *text)
 }
 
 static bool visit_stmts(Ext *x, IrStmtVec *v);
+static bool visit_stmt(Ext *x, IrStmt *st);
+
+typedef VEC(IrField *) FieldList;
+
+/* Appends to w the fields that the statements of v assign (nested too). */
+static void loop_writes(Ext *x, const IrStmtVec *v, FieldList *w)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *s = v->items[i];
+        if (s->kind == IR_ASSIGN) {
+            vec_push(x->c->arena, w, s->assign.dst);
+        } else if (s->kind == IR_IF) {
+            loop_writes(x, &s->iff.then, w);
+            loop_writes(x, &s->iff.els, w);
+        }
+    }
+}
+
+/* The first statement nested in v whose region differs from r along I or J. */
+static const IrStmt *loop_odd_region(const IrStmtVec *v, const Extent *r)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *s = v->items[i];
+        for (int a = 0; a < 2; a++)
+            if (s->region.r[a].lo != r->r[a].lo || s->region.r[a].hi != r->r[a].hi)
+                return s;
+        if (s->kind == IR_IF) {
+            const IrStmt *odd = loop_odd_region(&s->iff.then, r);
+            if (odd)
+                return odd;
+        }
+    }
+    return NULL;
+}
+
+static const char *region_text(Arena *a, const Extent *r)
+{
+    return arena_printf(a, "i[%" PRId64 ",%" PRId64 "] j[%" PRId64 ",%" PRId64 "]", r->r[0].lo,
+                        r->r[0].hi, r->r[1].lo, r->r[1].hi);
+}
+
+/* A while loop (language.md 10.4). Its test and every statement in it run at
+ * the same points: at a point where the test ran but a statement that
+ * changes what it reads did not, the loop would never end. So the loop's
+ * region is where anything after it reads what it writes (the compute domain
+ * for a field parameter, the demand for a temporary), every temporary it
+ * writes is computed over all of it (the loop also reads what it writes, in
+ * its next round, which a single backward walk would not see), and a field
+ * parameter written in a loop whose region is wider is an error. A loop that
+ * writes nothing used later is dead. */
+static bool visit_loop(Ext *x, IrStmt *st)
+{
+    static const int64_t zero[NAXES];
+    FieldList w = {0};
+    loop_writes(x, &st->iff.then, &w);
+    Extent h = extent_zero;
+    bool live = false;
+    const IrField *param = NULL, *wide = NULL;
+    for (int i = 0; i < w.len; i++) {
+        const IrField *f = w.items[i];
+        if (f->kind == IR_PARAM_FIELD) {
+            live = true;
+            param = param ? param : f;
+        } else if (x->live[f->id]) {
+            live = true;
+            Extent before = h;
+            extent_add(&h, &x->demand[f->id], zero, AXES_IJ);
+            if (!extent_equal(&before, &h))
+                wide = f;
+        }
+    }
+    if (!live) {
+        visit_stmts(x, &st->iff.then);   /* the final pass removes them, with warnings */
+        return false;
+    }
+    for (int i = 0; i < w.len; i++) {
+        IrField *f = w.items[i];
+        if (f->kind != IR_TEMP)
+            continue;
+        Extent before = x->demand[f->id];
+        extent_add(&x->demand[f->id], &h, zero, AXES_IJ & f->axes);
+        if (!x->live[f->id] || !extent_equal(&before, &x->demand[f->id])) {
+            x->live[f->id] = true;
+            x->changed = true;
+            x->grown = f;
+        }
+    }
+    visit_stmts(x, &st->iff.then);
+    st->region = h;
+    st->region.r[AXIS_K] = (Range){0, 0};
+    add_reads(x, st->iff.cond, &st->region);
+    const IrStmt *odd = loop_odd_region(&st->iff.then, &st->region);
+    if (x->final && odd && param && wide)
+        diag_error(&x->c->diag, st->loc, "this while loop writes field '%s', on the compute "
+                   "domain, and temporary '%s', which is read after it at offsets that need it "
+                   "over %s; a loop runs all its statements at the same points: compute '%s' "
+                   "in a while loop that writes no field parameter", param->name, wide->name,
+                   region_text(x->c->arena, &h), wide->name);
+    else if (x->final && odd)
+        diag_error(&x->c->diag, odd->loc, "internal: a statement of this while loop runs over "
+                   "%s, the loop over %s", region_text(x->c->arena, &odd->region),
+                   region_text(x->c->arena, &h));
+    return true;
+}
 
 /* Sets the region of st from what later statements need; false if dead. */
 static bool visit_stmt(Ext *x, IrStmt *st)
@@ -170,6 +274,8 @@ static bool visit_stmt(Ext *x, IrStmt *st)
         add_reads(x, st->reduce.value, &st->region);
         return true;
     case IR_IF: {
+        if (st->iff.loop)
+            return visit_loop(x, st);
         /* Both branches see the demand after the if. */
         bool live_then = visit_stmts(x, &st->iff.then);
         bool live_else = visit_stmts(x, &st->iff.els);

@@ -246,7 +246,10 @@ static const char *check_if(Fuse *f, StmtInfo *si)
     if (s->kind != IR_IF)
         return NULL;
     if (!if_pointwise(f, s, &si->region) || !if_in_area(s, &s->area))
-        return "an if whose branches run over different regions or hold a reduction";
+        return s->iff.loop ? "a while loop whose statements run over different regions"
+                           : "an if whose branches run over different regions or hold a reduction";
+    if (s->iff.loop && ir_expr_has(s->iff.cond, IR_COLREDUCE))
+        return "a while loop whose condition reduces a column";
     /* in a forward/backward computation a point of a level writes that
      * point only, so a read of its column (at a K offset, or a column
      * reduction) sees no other point's write of the if */
@@ -257,7 +260,8 @@ static const char *check_if(Fuse *f, StmtInfo *si)
             continue;
         if ((offset_nonzero(r, vertical) || (r->in_column && !vertical)) &&
             writes(si, r->field))
-            return "an if that reads a field it writes at an offset";
+            return s->iff.loop ? "a while loop that reads a field it writes at an offset"
+                               : "an if that reads a field it writes at an offset";
     }
     return NULL;
 }
@@ -440,7 +444,7 @@ static bool stmt_has_any(const IrStmt *s, size_t *ops)
         return true;
     case IR_IF:
         *ops += ir_expr_size(s->iff.cond);
-        if (expr_has_any(s->iff.cond))
+        if (s->iff.loop || expr_has_any(s->iff.cond))   /* a loop's cost is unknown */
             return true;
         for (int i = 0; i < s->iff.then.len; i++)
             if (stmt_has_any(s->iff.then.items[i], ops))

@@ -327,6 +327,7 @@ struct Stmt {
             StmtVec then;
             StmtVec els;         /* an else-if is one STMT_IF in els */
             bool has_else;
+            bool loop;           /* while (cond) then: no else */
         } iff;
         struct {
             ExprVec values;      /* one per result */
@@ -498,6 +499,7 @@ struct IrField {
     unsigned value_shape;     /* temporaries: the union of the shapes assigned so far (sema) */
     bool read_at_run_time_k;  /* parameters: read at a run-time K level (language.md 10.3) */
     bool region_local;        /* block_local, in a region block (messages say so) */
+    bool loop_local;          /* block_local, in a while loop's block (messages say so) */
     /* Parameters: the region read, the hull of every read (what halo the input
      * needs). Temporaries: the region where they are computed. Always contains
      * the origin; K is given relative to the intervals (see IrStencil). */
@@ -628,7 +630,7 @@ struct IrExpr {
 
 #define IR_STMT_KINDS(X)                                                            \
     X(IR_ASSIGN)     /* dst = value at zero offset: assign */                       \
-    X(IR_IF)         /* masked branches: iff */                                     \
+    X(IR_IF)         /* masked branches, or a while loop: iff */                                     \
     X(IR_REDUCE)     /* out scalar = sum/min/max(value) over the region: reduce */
 typedef enum {
 #define X(id) id,
@@ -654,6 +656,7 @@ struct IrStmt {
             IrExpr *cond;
             IrStmtVec then;
             IrStmtVec els;
+            bool loop;        /* a while loop (then repeats while cond holds; no else) */
         } iff;
         struct {
             IrScalar *dst;

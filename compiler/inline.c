@@ -91,8 +91,10 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
                    "temporary '%s' is declared inside %s block, so it is read only at zero "
                    "offset, but parameter '%s' of function '%s' is bound to it and read at an "
                    "offset; declare '%s' before the %s",
-                   f->name, f->region_local ? "a region" : "an if", sh->param, sh->fn, f->name,
-                   f->region_local ? "region" : "if");
+                   f->name, f->region_local ? "a region" : f->loop_local ? "a while loop's"
+                                                                         : "an if",
+                   sh->param, sh->fn, f->name,
+                   f->region_local ? "region" : f->loop_local ? "while loop" : "if");
         sh->failed = true;
         return;
     }
@@ -411,7 +413,14 @@ static void lower_fstmts(Sema *s, FnEnv *env, const StmtVec *body, bool top)
         switch (st->kind) {
         case STMT_DECL: lower_fdecl(s, env, st); break;
         case STMT_ASSIGN: lower_fassign(s, env, st); break;
-        case STMT_IF: lower_fif(s, env, st); break;
+        case STMT_IF:
+            if (st->iff.loop)
+                sema_error(s, st->loc, "a while loop is not allowed in function '%s' (a function "
+                           "body is if-converted into one expression); put the loop around the "
+                           "call in the stencil", env->fn->fn->name);
+            else
+                lower_fif(s, env, st);
+            break;
         case STMT_MULTI: lower_fmulti(s, env, st); break;
         case STMT_REGION:
             sema_error(s, st->loc, "a region is not allowed in function '%s' (its statements "

@@ -249,7 +249,7 @@ static void print_stmt(FILE *out, const IrStmt *st, int depth)
         print_region(out, st);
         break;
     case IR_IF:
-        fputs("if (", out);
+        fputs(st->iff.loop ? "while (" : "if (", out);
         print_expr(out, st->iff.cond, PREC_COND);
         fputc(')', out);
         print_region(out, st);

@@ -567,7 +567,9 @@ struct Scope {
     unsigned mask_shape;      /* the union of their conditions' shapes */
     Area area;                /* the intersection of the open regions (language.md 10.1) */
     bool region_block;        /* the innermost open block is a region's */
+    bool loop_block;          /* the innermost open block is a while loop's */
     NameMap *region_decls;    /* temporaries first declared in a region block -> non-NULL */
+    NameMap *loop_decls;      /* temporaries first declared in a while loop's block */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
     bool writes_output;       /* some live statement assigns a field parameter or out
@@ -594,9 +596,11 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
         }
         if (decl) {
             bool region = map_get(s->scope->region_decls, name) != NULL;
+            bool loop = map_get(s->scope->loop_decls, name) != NULL;
             sema_error(s, loc, "'%s' is declared inside %s block at line %d and is not "
                        "visible here; declare it before the %s", name,
-                       region ? "a region" : "an if", decl->line, region ? "region" : "if");
+                       region ? "a region" : loop ? "a while loop's" : "an if", decl->line,
+                       region ? "region" : loop ? "while loop" : "if");
             return;
         }
     }
@@ -664,8 +668,9 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     if (f->block_local && any_offset(off)) {
         sema_error(s, e->loc, "temporary '%s' is declared inside %s block, so it can be read "
                    "only at zero offset, not at %s; declare it before the %s", name,
-                   f->region_local ? "a region" : "an if", ir_offset_text(buf, off),
-                   f->region_local ? "region" : "if");
+                   f->region_local ? "a region" : f->loop_local ? "a while loop's" : "an if",
+                   ir_offset_text(buf, off),
+                   f->region_local ? "region" : f->loop_local ? "while loop" : "if");
         return (Typed){0};
     }
     if (!s->scope->dead)
@@ -1259,7 +1264,7 @@ static void lower_params(Sema *s, const Stencil *ast)
 
 /* Records where each temporary is first declared, for "used before its
  * declaration" messages. */
-static void prescan_stmts(Sema *s, const StmtVec *v, bool region)
+static void prescan_stmts(Sema *s, const StmtVec *v, bool region, bool loop)
 {
     for (int i = 0; i < v->len; i++) {
         const Stmt *st = v->items[i];
@@ -1269,17 +1274,20 @@ static void prescan_stmts(Sema *s, const StmtVec *v, bool region)
             map_put(s->scope->decls, st->decl.name, loc);
             if (region)
                 map_put(s->scope->region_decls, st->decl.name, loc);
+            if (loop)
+                map_put(s->scope->loop_decls, st->decl.name, loc);
         } else if (st->kind == STMT_IF) {
-            prescan_stmts(s, &st->iff.then, false);
-            prescan_stmts(s, &st->iff.els, false);
+            prescan_stmts(s, &st->iff.then, false, st->iff.loop);
+            prescan_stmts(s, &st->iff.els, false, false);
         } else if (st->kind == STMT_REGION) {
-            prescan_stmts(s, &st->region.body, true);
+            prescan_stmts(s, &st->region.body, true, false);
         }
     }
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
 static bool branch_in_area(const IrStmtVec *v, const Area *a);
+static bool stmts_in_area(const IrStmtVec *v, const Area *a);
 static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
 #define REGION_FAR ((int64_t)1 << 40)
 
@@ -1388,6 +1396,7 @@ static void lower_decl(Sema *s, const Stmt *d, IrStmtVec *out)
     t->block_local = sc->block > 0;
     t->implicit_ijk = !d->decl.is_field;
     t->region_local = t->block_local && sc->region_block;
+    t->loop_local = t->block_local && sc->loop_block;
     if (!sc->dead) {
         t->id = sc->st->fields.len;
         vec_push(a, &sc->st->fields, t);
@@ -1431,8 +1440,8 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
         ok = false;
     }
     if (sc->mask > 0) {
-        sema_error(s, st->loc, "a reduction over the domain cannot be inside an if; reduce a "
-                   "conditional expression instead, e.g. sum(c ? e : 0.0)");
+        sema_error(s, st->loc, "a reduction over the domain cannot be inside an if or a while "
+                   "loop; reduce a conditional expression instead, e.g. sum(c ? e : 0.0)");
         ok = false;
     } else if (area_any(&sc->area)) {
         sema_error(s, st->loc, "a reduction over the domain cannot be inside a region; reduce "
@@ -1622,35 +1631,53 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
 {
     s->nodes = 0;
     Typed c = sema_expr(s, st->iff.cond);
+    bool loop = st->iff.loop;
     if (c.e && c.e->type != TY_BOOL) {
-        sema_error(s, st->iff.cond->loc, "the condition of an if must be bool, not %s; compare "
-                   "it, e.g. x != 0", type_names[c.e->type]);
+        sema_error(s, st->iff.cond->loc, "the condition of %s must be bool, not %s; compare "
+                   "it, e.g. x != 0", loop ? "a while loop" : "an if", type_names[c.e->type]);
         c.e = NULL;
     }
     if (c.e)
         c.e = fold_expr(s->c, c.e);
-    if (!c.e || c.e->kind == IR_CONST) {
+    if (loop && c.e && c.e->kind == IR_CONST && !s->scope->dead)
+        diag_warning(&s->c->diag, st->iff.cond->loc, c.e->cnst.i
+                     ? "the condition of this while loop is always true: the loop never ends"
+                     : "the condition of this while loop is always false: its statements never "
+                       "run");
+    if (!c.e || (c.e->kind == IR_CONST && !(loop && c.e->cnst.i))) {
         /* A constant condition keeps one branch, unmasked; after an error
          * both are lowered for their own errors only. */
         bool take_then = c.e && c.e->cnst.i;
         bool take_else = c.e && !c.e->cnst.i;
-        bool saved_region = s->scope->region_block;
+        bool saved_region = s->scope->region_block, saved_loop = s->scope->loop_block;
         s->scope->region_block = false;
+        s->scope->loop_block = loop;
         lower_branch(s, &st->iff.then, out, !take_then, false, 0);
+        s->scope->loop_block = saved_loop;
         lower_branch(s, &st->iff.els, out, !take_else, false, 0);
         s->scope->region_block = saved_region;
         return;
     }
     IrStmt *iff = ir_stmt_new(s->c->arena, IR_IF, st->loc);
     iff->iff.cond = c.e;
+    iff->iff.loop = loop;
     iff->area = s->scope->area;
-    bool saved_region = s->scope->region_block;
+    bool saved_region = s->scope->region_block, saved_loop = s->scope->loop_block;
     s->scope->region_block = false;
+    s->scope->loop_block = loop;
     lower_branch(s, &st->iff.then, &iff->iff.then, false, true, c.e->shape);
+    s->scope->loop_block = false;
     lower_branch(s, &st->iff.els, &iff->iff.els, false, true, c.e->shape);
     s->scope->region_block = saved_region;
+    s->scope->loop_block = saved_loop;
     if (!iff->iff.then.len && !iff->iff.els.len)
         return;
+    if (loop && !s->scope->dead && !stmts_in_area(&iff->iff.then, &iff->area)) {
+        /* the loop's test and its statements run at the same points */
+        sema_error(s, st->loc, "this while loop holds a region; put the while loop inside the "
+                   "region instead");
+        return;
+    }
     if (!s->scope->dead && (!branch_in_area(&iff->iff.then, &iff->area) ||
                             !branch_in_area(&iff->iff.els, &iff->area))) {
         split_if(s, iff, out);
@@ -1666,6 +1693,20 @@ static bool branch_in_area(const IrStmtVec *v, const Area *a)
     for (int i = 0; i < v->len; i++)
         if (!area_equal(&v->items[i]->area, a))
             return false;
+    return true;
+}
+
+/* Does every statement of v, and every one nested in them, run in region a? */
+static bool stmts_in_area(const IrStmtVec *v, const Area *a)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *x = v->items[i];
+        if (!area_equal(&x->area, a))
+            return false;
+        if (x->kind == IR_IF &&
+            (!stmts_in_area(&x->iff.then, a) || !stmts_in_area(&x->iff.els, a)))
+            return false;
+    }
     return true;
 }
 
@@ -1817,13 +1858,15 @@ static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
                          pos_text(hi, rg->hi));
     }
     Area saved = sc->area;
-    bool saved_region = sc->region_block;
+    bool saved_region = sc->region_block, saved_loop = sc->loop_block;
     area_intersect(&sc->area, &area);
     sc->region_block = true;
+    sc->loop_block = false;
     /* after an error the body is lowered for its own errors only */
     lower_branch(s, &st->region.body, out, !ok, false, 0);
     sc->area = saved;
     sc->region_block = saved_region;
+    sc->loop_block = saved_loop;
 }
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out)
@@ -2045,6 +2088,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     sc->names = map_new(a);
     sc->decls = map_new(a);
     sc->region_decls = map_new(a);
+    sc->loop_decls = map_new(a);
     s->scope = sc;
     s->module = s->main;
     s->user = (Loc){0};
@@ -2055,7 +2099,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             for (int j = 0; j < ast->body.items[i].computation->intervals.len; j++)
                 prescan_stmts(s, &ast->body.items[i].computation->intervals.items[j]->stmts,
-                              false);
+                              false, false);
     for (int i = 0; i < ast->body.len && !diag_full(&s->c->diag); i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             lower_computation(s, ast->body.items[i].computation);

@@ -179,7 +179,7 @@ static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
     DIRICHLET "dirichlet" NEUMANN "neumann" MIRROR "mirror" FIELD "field"
     OUT "out" DOUBLE "double" FLOAT "float" INT "int" BOOL "bool"
     TRUE "true" FALSE "false" AXIS_I "i" AXIS_J "j" AXIS_K "k" INDEX "index"
-    REGION "region"
+    REGION "region" WHILE "while"
 %token INVALID "invalid character"
 %token <name> NAME "identifier" STRING "string literal"
 %token <ival> INTLIT "integer literal"
@@ -188,7 +188,7 @@ static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
 %nterm <name> name keyword
 %nterm <expr> expr primary offsets constexpr
 %nterm <exprs> args
-%nterm <stmt> stmt decl assign ifstmt return multi regionstmt regionranges
+%nterm <stmt> stmt decl assign ifstmt whilestmt return multi regionstmt regionranges
 %nterm <exprs> targets
 %nterm <range> regionrange
 %nterm <level> regionpos
@@ -313,7 +313,7 @@ keyword:
 |   "computation" | "interval" | "parallel" | "forward" | "backward" | "end"
 |   "boundary" | "periodic" | "dirichlet" | "neumann" | "mirror" | "field" | "out"
 |   "double" | "float" | "int" | "bool" | "true" | "false" | "i" | "j" | "k" | "index"
-|   "region"
+|   "region" | "while"
 ;
 
 /* stencil = 'stencil' NAME '(' param {',' param} ')' '{' body '}' */
@@ -537,11 +537,12 @@ bc:
 
 /* statement = localdecl | NAME assignop expr ';' | 'if' '(' expr ')' block ['else' block]
  *           | NAME {',' NAME} '=' call ';' | 'return' expr {',' expr} ';'
- *           | 'region' '(' range {',' range} ')' block */
+ *           | 'region' '(' range {',' range} ')' block | 'while' '(' expr ')' block */
 stmt:
     decl
 |   assign
 |   ifstmt
+|   whilestmt
 |   multi
 |   return
 |   regionstmt
@@ -668,6 +669,16 @@ ifstmt:
         $$->iff.then = *$5;
         $$->iff.els = *$7;
         $$->iff.has_else = true;
+    }
+;
+
+/* while = 'while' '(' expr ')' block: an `if` that repeats (sema.c, language.md 10.4) */
+whilestmt:
+    "while" "(" expr ")" block {
+        $$ = new_stmt(p, STMT_IF, @1);
+        $$->iff.cond = $3;
+        $$->iff.then = *$5;
+        $$->iff.loop = true;
     }
 ;
 
@@ -1060,7 +1071,7 @@ static const char *saw_text(Parser *p, yysymbol_kind_t la)
 
 static bool is_keyword(yysymbol_kind_t sym)
 {
-    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_REGION;
+    return sym >= YYSYMBOL_STENCIL && sym <= YYSYMBOL_WHILE;
 }
 
 static bool ends_expression(int tok)
@@ -1156,9 +1167,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     else if (has[YYSYMBOL_INTERVAL] && !has[YYSYMBOL_IF] && la != YYSYMBOL_RBRACE)
         hint = "; the statements of a computation go inside 'interval(LO, HI) { ... }'";
     else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
-             && (strcmp(p->last_name, "for") == 0 || strcmp(p->last_name, "while") == 0))
-        hint = "; there are no loops: the K loop is 'computation(forward)' or "
-               "'computation(backward)', I and J are implicit";
+             && strcmp(p->last_name, "for") == 0)
+        hint = "; there are no for loops: the K loop is 'computation(forward)' or "
+               "'computation(backward)', I and J are implicit, and a loop at each point is "
+               "'while (cond) { ... }'";
     else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
         hint = "; an offset is written like 'i+1' or 'k-1'";
 
@@ -1227,6 +1239,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         bool type = s == YYSYMBOL_DOUBLE || s == YYSYMBOL_FLOAT || s == YYSYMBOL_INT
             || s == YYSYMBOL_BOOL;
         bool stmt_start = type || s == YYSYMBOL_IF || s == YYSYMBOL_REGION || s == YYSYMBOL_FIELD
+            || s == YYSYMBOL_WHILE
             || s == YYSYMBOL_NAME || s == YYSYMBOL_COMPUTATION || s == YYSYMBOL_BOUNDARY
             || s == YYSYMBOL_RETURN;
         bool compound = s >= YYSYMBOL_ADD_ASSIGN && s <= YYSYMBOL_DIV_ASSIGN;

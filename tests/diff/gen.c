@@ -66,7 +66,14 @@
  * halo, read at offsets; regions on the domain's edges, nested, around and
  * inside an `if` (with an else branch), and in a forward computation. Each
  * region statement only changes a value computed everywhere before it, so
- * every program keeps one defined result. */
+ * every program keeps one defined result.
+ *
+ * Another one seed in three (by another hash of the seed, drawn last) gets an
+ * output outw computed with while loops (language.md 10.4), each bounded by a
+ * counter so that it ends whatever the data: temporaries computed by a loop
+ * and read at offsets after it, a loop writing the output with an if inside,
+ * nested loops inside an if, a loop in a forward computation reading the level
+ * below. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -595,6 +602,8 @@ static void kdyn(const Scope *s, const bool *kbc)
 }
 static void regions(const Scope *s);
 static bool has_regions(unsigned seed);
+static void loops(const Scope *s);
+static bool has_loops(unsigned seed);
 
 static void program(unsigned seed)
 {
@@ -656,6 +665,9 @@ static void program(unsigned seed)
     bool with_regions = !fb && has_regions(seed);
     if (with_regions)
         printf(", field<double> outz");
+    bool with_loops = !fb && has_loops(seed);
+    if (with_loops)
+        printf(", field<double> outw");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
     bool kbc[3] = {false, false, false};   /* a boundary condition along K */
@@ -802,6 +814,8 @@ static void program(unsigned seed)
         kdyn(&s, kbc);
     if (with_regions)
         regions(&s);
+    if (with_loops)
+        loops(&s);
     printf("}\n");
 }
 
@@ -910,6 +924,54 @@ static void regions(const Scope *s)
     }
     printf("  computation(forward) {\n    interval(1, end) {\n      %s { outz = outz + 0.5 * "
            "outz[k-1]; }\n    }\n  }\n", o5.text);
+}
+
+/* ------------------------------------------------------------------ loops */
+
+/* A program gets while loops from its seed alone: one in three. */
+static bool has_loops(unsigned seed)
+{
+    uint64_t h = (uint64_t)seed * 0xd1b54a32d192ed03ull + 0x8cb92ba72f3d8dd7ull;
+    h ^= h >> 31;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    return h % 3 == 1;
+}
+
+static void loops(const Scope *s)
+{
+    Scope r = *s;
+    r.allow_col = false;
+    Buf a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
+    expr(&a, &r, 2);
+    expr(&b, &r, 2);
+    expr(&c, &r, 1);
+    int n = 2 + (int)rnd(4);   /* at most this many rounds */
+    switch (rnd(4)) {
+    case 0:   /* temporaries only, read at offsets after the loop: it runs on their extent */
+        printf("  double wv = %s;\n  int wn = 0;\n", a.text);
+        printf("  while (wn < %d && wv < %s) {\n    wv = wv + 0.5 + %s * 0.25;\n    wn += 1;\n"
+               "  }\n", n, b.text, c.text);
+        printf("  outw = wv[i+1] - wv[j-1] * 0.5 + double(wn);\n");
+        break;
+    case 1:   /* the output and a counter, an if inside */
+        printf("  outw = %s;\n  int wn = 0;\n", a.text);
+        printf("  while (outw < %s && wn < %d) {\n    if (%s > 0.0) { outw = outw + 0.75; } "
+               "else { outw = outw * 0.5 + 0.5; }\n    wn += 1;\n  }\n", b.text, n, c.text);
+        printf("  outw = outw + double(wn) * 0.125;\n");
+        break;
+    case 2:   /* nested loops inside an if */
+        printf("  outw = %s;\n  if (%s > -0.5) {\n    int wa = 0;\n    while (wa < %d) {\n"
+               "      int wb = 0;\n      while (wb < wa && outw < %s) { outw = outw + 0.25; "
+               "wb += 1; }\n      wa += 1;\n    }\n  }\n", a.text, b.text, n, c.text);
+        break;
+    default:  /* a forward computation, reading the level below, which the loop wrote */
+        printf("  computation(forward) {\n    interval(0, 1) { outw = %s; }\n"
+               "    interval(1, end) {\n      outw = %s;\n      int wn = 0;\n"
+               "      while (wn < %d && outw < outw[k-1] + %s) { outw = outw + 0.375; wn += 1; }\n"
+               "    }\n  }\n", a.text, b.text, n, c.text);
+        break;
+    }
 }
 
 /* ---------------------------------------------------------------- shims */
