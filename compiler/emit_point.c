@@ -148,22 +148,11 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
     case IR_IF:
         if (!p->producing && plan_stmt_recomputed(s))
             return;
-        if (s->iff.loop) {
-            /* fuse.c keeps column reductions out of a loop's test */
-            emit_begin_stn_line(o, s->loc);
-            emit_text(o, "while (");
-            emit_expr(o, &cx, s->iff.cond);
-            emit_text(o, ") {");
-            emit_end_line(o);
-            o->indent++;
-            point_stmts(p, &s->iff.then, kvar);
-            o->indent--;
-            emit_line(o, "}");
-            return;
-        }
+        /* a while loop has no else; fuse.c keeps column reductions out of
+         * its test (they would be hoisted out of the loop) */
         emit_hoist_columns(o, &cx, s->iff.cond, s->loc, p->kk);
         emit_begin_stn_line(o, s->loc);
-        emit_text(o, "if (");
+        emit_text(o, s->iff.loop ? "while (" : "if (");
         for (;;) {
             emit_expr(o, &cx, s->iff.cond);
             emit_text(o, ") {");

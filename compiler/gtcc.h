@@ -888,6 +888,9 @@ Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what);
 /* sema.c: `a op b` with the typing rules of language.md (NULL operands give
  * NULL silently). */
 Typed sema_binary(Sema *s, Op op, Typed a, Typed b, Loc loc);
+/* sema.c: false, after an error, if target i of multiple assignment st
+ * repeats an earlier one. */
+bool sema_multi_target_new(Sema *s, const Stmt *st, int i);
 /* sema.c: reports an assignment to name, which is no variable in view. */
 void sema_bad_target(Sema *s, const char *name, Loc loc);
 /* sema.c: the n results of `call`, the right-hand side of an assignment with

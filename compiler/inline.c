@@ -319,12 +319,8 @@ static void lower_fmulti(Sema *s, FnEnv *env, const Stmt *st)
     for (int i = 0; i < n; i++) {
         const char *name = st->multi.names.items[i];
         Loc loc = st->multi.name_locs.items[i];
-        for (int j = 0; j < i; j++) {
-            if (strcmp(st->multi.names.items[j], name) == 0) {
-                sema_error(s, loc, "'%s' is a target twice in one multiple assignment", name);
-                ok = false;
-            }
-        }
+        if (!sema_multi_target_new(s, st, i))
+            ok = false;
         dst[i] = assigned_local(s, env, name, loc);
         ok = ok && dst[i];
     }

@@ -1469,6 +1469,19 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
     vec_push(s->c->arena, out, r);
 }
 
+bool sema_multi_target_new(Sema *s, const Stmt *st, int i)
+{
+    const char *name = st->multi.names.items[i];
+    for (int j = 0; j < i; j++) {
+        if (strcmp(st->multi.names.items[j], name) == 0) {
+            sema_error(s, st->multi.name_locs.items[i], "'%s' is a target twice in one "
+                       "multiple assignment", name);
+            return false;
+        }
+    }
+    return true;
+}
+
 void sema_bad_target(Sema *s, const char *name, Loc loc)
 {
     bool reported;
@@ -1496,12 +1509,8 @@ static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
     for (int i = 0; i < n; i++) {
         const char *name = st->multi.names.items[i];
         Loc loc = st->multi.name_locs.items[i];
-        for (int j = 0; j < i; j++) {
-            if (strcmp(st->multi.names.items[j], name) == 0) {
-                sema_error(s, loc, "'%s' is a target twice in one multiple assignment", name);
-                ok = false;
-            }
-        }
+        if (!sema_multi_target_new(s, st, i))
+            ok = false;
         Sym *sym = map_get(sc->names, name);
         if (sym && sym->field) {
             dst[i] = sym->field;
