@@ -506,7 +506,7 @@ static const struct {
     {"stencil s(field<double> u) { for (i = 0; i < 3; i++) u = 1.0; }",
      "t.stn:1:34: error: expected '=', saw '('; there are no for loops"},
     {"stencil s(field<double> u) { while (u > 1.0) { u = u * 0.5; } u = u; while u > 0.0 {} }",
-     "t.stn:1:70: error: expected '(', saw 'u'"},
+     "t.stn:1:76: error: expected '(', saw 'u'"},
     {"stencil s(field<double> while) { }", "'while' is a keyword and cannot be a name"},
 };
 
