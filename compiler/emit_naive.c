@@ -348,6 +348,15 @@ static void naive_point_stmt(Naive *n, const IrStmt *s, const char *guard, const
 static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo,
                       Level khi, const char *guard);
 
+/* The index of a mask at the current point: masks are IJK arrays; an axis
+ * the nest does not loop over is at 0. */
+static const char *mask_index(const Naive *n, unsigned axes, bool kloop)
+{
+    return arena_printf(n->c->arena, "(%s, %s, %s)", axes & AXES_I ? "i" : "0",
+                        axes & AXES_J ? "j" : "0",
+                        (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
+}
+
 /* An `if`: its mask over the hull of its region, then each branch statement
  * as its own loop nest, at the points where its guard holds. */
 static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo, Level khi,
@@ -357,12 +366,8 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     Arena *arena = n->c->arena;
     const char *kvar = "k";
     const MaskName *mk = mask_of(n, s, false);
-    const char *mask = mk->name;
-    /* masks are IJK arrays; an axis the nest does not loop over is at 0 */
-    const char *idx = arena_printf(arena, "(%s, %s, %s)", axes & AXES_I ? "i" : "0",
-                                   axes & AXES_J ? "j" : "0",
-                                   (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
-    const char *m = arena_printf(arena, "%s%s", mask, idx);
+    const char *idx = mask_index(n, axes, kloop);
+    const char *m = arena_printf(arena, "%s%s", mk->name, idx);
     Extent region = mk->hull;
     bool cols = ir_expr_has(s->iff.cond, IR_COLREDUCE);
     EmitExprCtx cx = naive_ctx(n, kvar);
@@ -417,10 +422,7 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     Out *o = n->o;
     Arena *arena = n->c->arena;
     const MaskName *mk = mask_of(n, s, false);
-    const char *idx = arena_printf(arena, "(%s, %s, %s)", axes & AXES_I ? "i" : "0",
-                                   axes & AXES_J ? "j" : "0",
-                                   (axes & AXES_K) && (kloop || n->k_defined) ? "k" : "0");
-    const char *m = arena_printf(arena, "%s%s", mk->name, idx);
+    const char *m = arena_printf(arena, "%s%s", mk->name, mask_index(n, axes, kloop));
     const char *more = emit_unique(arena, &n->es->names, "more");
     Extent region = mk->hull;
     EmitExprCtx cx = naive_ctx(n, "k");

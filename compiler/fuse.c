@@ -223,29 +223,12 @@ static bool if_pointwise(Fuse *f, IrStmt *s, const Extent *region)
     return true;
 }
 
-/* Does every statement nested in s run in region a (sema.c splits an `if`
- * whose statements do not)? */
-static bool if_in_area(const IrStmt *s, const Area *a)
-{
-    if (!area_equal(&s->area, a))
-        return false;
-    if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!if_in_area(s->iff.then.items[i], a))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!if_in_area(s->iff.els.items[i], a))
-                return false;
-    }
-    return true;
-}
-
 static const char *check_if(Fuse *f, StmtInfo *si)
 {
     IrStmt *s = si->stmt;
     if (s->kind != IR_IF)
         return NULL;
-    if (!if_pointwise(f, s, &si->region) || !if_in_area(s, &s->area))
+    if (!if_pointwise(f, s, &si->region) || !ir_stmt_in_area(s, &s->area))
         return s->iff.loop ? "a while loop whose statements run over different regions"
                            : "an if whose branches run over different regions or hold a reduction";
     if (s->iff.loop && ir_expr_has(s->iff.cond, IR_COLREDUCE))

@@ -891,6 +891,11 @@ Typed sema_binary(Sema *s, Op op, Typed a, Typed b, Loc loc);
 /* sema.c: false, after an error, if target i of multiple assignment st
  * repeats an earlier one. */
 bool sema_multi_target_new(Sema *s, const Stmt *st, int i);
+/* sema.c: how messages name the block a temporary is local to, "inside %s
+ * block" ("a region", "a while loop's", "an if") and "before the %s"
+ * ("region", "while loop", "if"). */
+const char *sema_block_inside(bool region, bool loop);
+const char *sema_block_name(bool region, bool loop);
 /* sema.c: reports an assignment to name, which is no variable in view. */
 void sema_bad_target(Sema *s, const char *name, Loc loc);
 /* sema.c: the n results of `call`, the right-hand side of an assignment with
@@ -987,6 +992,9 @@ bool extent_equal(const Extent *a, const Extent *b);
 bool area_any(const Area *a);
 bool area_equal(const Area *a, const Area *b);
 void area_intersect(Area *a, const Area *b);
+/* Do s and every statement nested in it run in region a? (sema.c splits an
+ * `if` whose statements do not; fuse.c fuses an `if` or a loop as one unit.) */
+bool ir_stmt_in_area(const IrStmt *s, const Area *a);
 /* Along axis ax, is a empty for every domain size n >= 1 when the statement
  * runs on [lo, n + hi) (lo = INT64_MIN, hi = INT64_MAX: unbounded there)? */
 bool area_never(const Area *a, int ax, int64_t lo, int64_t hi);

@@ -91,10 +91,8 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
                    "temporary '%s' is declared inside %s block, so it is read only at zero "
                    "offset, but parameter '%s' of function '%s' is bound to it and read at an "
                    "offset; declare '%s' before the %s",
-                   f->name, f->region_local ? "a region" : f->loop_local ? "a while loop's"
-                                                                         : "an if",
-                   sh->param, sh->fn, f->name,
-                   f->region_local ? "region" : f->loop_local ? "while loop" : "if");
+                   f->name, sema_block_inside(f->region_local, f->loop_local), sh->param,
+                   sh->fn, f->name, sema_block_name(f->region_local, f->loop_local));
         sh->failed = true;
         return;
     }

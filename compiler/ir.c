@@ -386,6 +386,21 @@ static bool bound_equal(const AreaBound *a, const AreaBound *b)
            (!a->has_start || a->start == b->start) && (!a->has_end || a->end == b->end);
 }
 
+bool ir_stmt_in_area(const IrStmt *s, const Area *a)
+{
+    if (!area_equal(&s->area, a))
+        return false;
+    if (s->kind == IR_IF) {
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (!ir_stmt_in_area(s->iff.then.items[i], a))
+                return false;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (!ir_stmt_in_area(s->iff.els.items[i], a))
+                return false;
+    }
+    return true;
+}
+
 bool area_equal(const Area *a, const Area *b)
 {
     for (int ax = 0; ax < 2; ax++) {

@@ -599,8 +599,7 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
             bool loop = map_get(s->scope->loop_decls, name) != NULL;
             sema_error(s, loc, "'%s' is declared inside %s block at line %d and is not "
                        "visible here; declare it before the %s", name,
-                       region ? "a region" : loop ? "a while loop's" : "an if", decl->line,
-                       region ? "region" : loop ? "while loop" : "if");
+                       sema_block_inside(region, loop), decl->line, sema_block_name(region, loop));
             return;
         }
     }
@@ -668,9 +667,8 @@ static Typed lower_sym(Sema *s, const Expr *e, Sym *sym, const int64_t off[NAXES
     if (f->block_local && any_offset(off)) {
         sema_error(s, e->loc, "temporary '%s' is declared inside %s block, so it can be read "
                    "only at zero offset, not at %s; declare it before the %s", name,
-                   f->region_local ? "a region" : f->loop_local ? "a while loop's" : "an if",
-                   ir_offset_text(buf, off),
-                   f->region_local ? "region" : f->loop_local ? "while loop" : "if");
+                   sema_block_inside(f->region_local, f->loop_local), ir_offset_text(buf, off),
+                   sema_block_name(f->region_local, f->loop_local));
         return (Typed){0};
     }
     if (!s->scope->dead)
@@ -1287,7 +1285,6 @@ static void prescan_stmts(Sema *s, const StmtVec *v, bool region, bool loop)
 
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
 static bool branch_in_area(const IrStmtVec *v, const Area *a);
-static bool stmts_in_area(const IrStmtVec *v, const Area *a);
 static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
 #define REGION_FAR ((int64_t)1 << 40)
 
@@ -1467,6 +1464,16 @@ static void lower_reduction(Sema *s, IrScalar *dst, const Stmt *st, IrStmtVec *o
     r->reduce.op = op;
     r->reduce.value = fold_expr(s->c, v.e);
     vec_push(s->c->arena, out, r);
+}
+
+const char *sema_block_inside(bool region, bool loop)
+{
+    return region ? "a region" : loop ? "a while loop's" : "an if";
+}
+
+const char *sema_block_name(bool region, bool loop)
+{
+    return region ? "region" : loop ? "while loop" : "if";
 }
 
 bool sema_multi_target_new(Sema *s, const Stmt *st, int i)
@@ -1681,7 +1688,7 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
     s->scope->loop_block = saved_loop;
     if (!iff->iff.then.len && !iff->iff.els.len)
         return;
-    if (loop && !s->scope->dead && !stmts_in_area(&iff->iff.then, &iff->area)) {
+    if (loop && !s->scope->dead && !ir_stmt_in_area(iff, &iff->area)) {
         /* the loop's test and its statements run at the same points */
         sema_error(s, st->loc, "this while loop holds a region; put the while loop inside the "
                    "region instead");
@@ -1702,20 +1709,6 @@ static bool branch_in_area(const IrStmtVec *v, const Area *a)
     for (int i = 0; i < v->len; i++)
         if (!area_equal(&v->items[i]->area, a))
             return false;
-    return true;
-}
-
-/* Does every statement of v, and every one nested in them, run in region a? */
-static bool stmts_in_area(const IrStmtVec *v, const Area *a)
-{
-    for (int i = 0; i < v->len; i++) {
-        const IrStmt *x = v->items[i];
-        if (!area_equal(&x->area, a))
-            return false;
-        if (x->kind == IR_IF &&
-            (!stmts_in_area(&x->iff.then, a) || !stmts_in_area(&x->iff.els, a)))
-            return false;
-    }
     return true;
 }
 
