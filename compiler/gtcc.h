@@ -630,7 +630,7 @@ struct IrExpr {
 
 #define IR_STMT_KINDS(X)                                                            \
     X(IR_ASSIGN)     /* dst = value at zero offset: assign */                       \
-    X(IR_IF)         /* masked branches, or a while loop: iff */                                     \
+    X(IR_IF)         /* masked branches, or a while loop: iff */                    \
     X(IR_REDUCE)     /* out scalar = sum/min/max(value) over the region: reduce */
 typedef enum {
 #define X(id) id,

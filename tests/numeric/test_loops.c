@@ -10,23 +10,15 @@
 
 enum { NI = 9, NJ = 7, NK = 4 };
 
-static const int64_t h0[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-
-static int64_t (*halo(const int64_t h[3][2]))[2]
-{
-    static int64_t copy[3][2];
-    for (int a = 0; a < 3; a++)
-        copy[a][0] = h[a][0], copy[a][1] = h[a][1];
-    return copy;
-}
+static int64_t h0[3][2];   /* no halo */
 
 static void test_newton(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld x = fld_new_range(GT_FLOAT64, lay, n, halo(h0), 0.01, 100.0);
-    Fld r = fld_new(GT_FLOAT64, lay, n, halo(h0));
-    Fld c = fld_new(GT_INT32, lay, n, halo(h0));
+    Fld x = fld_new_range(GT_FLOAT64, lay, n, h0, 0.01, 100.0);
+    Fld r = fld_new(GT_FLOAT64, lay, n, h0);
+    Fld c = fld_new(GT_INT32, lay, n, h0);
     int rc = newton(x.s, r.s, c.s, NULL);
     snprintf(label, sizeof label, "newton %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -64,9 +56,9 @@ static void test_halving(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld a = fld_new(GT_INT32, lay, n, halo(h0));
-    Fld steps = fld_new(GT_INT32, lay, n, halo(h0));
-    Fld rest = fld_new(GT_INT32, lay, n, halo(h0));
+    Fld a = fld_new(GT_INT32, lay, n, h0);
+    Fld steps = fld_new(GT_INT32, lay, n, h0);
+    Fld rest = fld_new(GT_INT32, lay, n, h0);
     int rc = halving(a.s, steps.s, rest.s, NULL);
     snprintf(label, sizeof label, "halving %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -105,9 +97,9 @@ static void test_nested(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld a = fld_new_range(GT_INT32, lay, n, halo(h0), -2, 6);
-    Fld b = fld_new_range(GT_INT32, lay, n, halo(h0), -1, 5);
-    Fld c = fld_new(GT_INT32, lay, n, halo(h0));
+    Fld a = fld_new_range(GT_INT32, lay, n, h0, -2, 6);
+    Fld b = fld_new_range(GT_INT32, lay, n, h0, -1, 5);
+    Fld c = fld_new(GT_INT32, lay, n, h0);
     int rc = nested(a.s, b.s, c.s, NULL);
     snprintf(label, sizeof label, "nested %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -144,10 +136,10 @@ static double halved(double u, int *m)
 static void test_spread(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
-    const int64_t hu[3][2] = {{1, 1}, {0, 2}, {0, 0}};
+    int64_t hu[3][2] = {{1, 1}, {0, 2}, {0, 0}};
     char label[128];
-    Fld u = fld_new_range(GT_FLOAT64, lay, n, halo(hu), 0.05, 3.0);
-    Fld res = fld_new(GT_FLOAT64, lay, n, halo(h0));
+    Fld u = fld_new_range(GT_FLOAT64, lay, n, hu, 0.05, 3.0);
+    Fld res = fld_new(GT_FLOAT64, lay, n, h0);
     int rc = spread(u.s, res.s, NULL);
     snprintf(label, sizeof label, "spread %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -175,8 +167,8 @@ static void test_upward(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld u = fld_new(GT_FLOAT64, lay, n, halo(h0));
-    Fld v = fld_new(GT_FLOAT64, lay, n, halo(h0));
+    Fld u = fld_new(GT_FLOAT64, lay, n, h0);
+    Fld v = fld_new(GT_FLOAT64, lay, n, h0);
     int rc = upward(u.s, v.s, NULL);
     snprintf(label, sizeof label, "upward %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -203,8 +195,8 @@ static void test_colsum(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld u = fld_new_range(GT_FLOAT64, lay, n, halo(h0), -3.0, 1.0);
-    Fld w = fld_new(GT_FLOAT64, lay, n, halo(h0));
+    Fld u = fld_new_range(GT_FLOAT64, lay, n, h0, -3.0, 1.0);
+    Fld w = fld_new(GT_FLOAT64, lay, n, h0);
     int rc = colsum(u.s, w.s, NULL);
     snprintf(label, sizeof label, "colsum %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
@@ -234,8 +226,8 @@ static void test_inregion(Layout lay, int l)
 {
     int64_t n[3] = {NI, NJ, NK};
     char label[128];
-    Fld u = fld_new(GT_FLOAT64, lay, n, halo(h0));
-    Fld w = fld_new(GT_FLOAT64, lay, n, halo(h0));
+    Fld u = fld_new(GT_FLOAT64, lay, n, h0);
+    Fld w = fld_new(GT_FLOAT64, lay, n, h0);
     int rc = inregion(u.s, w.s, NULL);
     snprintf(label, sizeof label, "inregion %d: returns 0", l);
     if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
