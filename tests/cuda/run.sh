@@ -86,7 +86,7 @@ while [ $made -lt "$want" ]; do
     fi
     seed=$((seed + 1))
 done
-xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+xargs -L 1 -P "${JOBS:-2}" "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
 # the instances of one file link into one program: no name defined twice, and
 # every name they define (but C++'s weak ones) starts with that instance's -P prefix
 [ -e "$work/instances" ] && while read -r stn dir; do

@@ -189,7 +189,7 @@ while [ $made -lt "$want" ]; do
 done
 flush
 
-xargs -L 1 -P 2 "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+xargs -L 1 -P "${JOBS:-2}" "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
 
 # The emulator must expose a missing barrier: the cuda output of
 # tests/diff/programs/reductions.stn without the __syncthreads that follows

@@ -11,6 +11,7 @@
 #     math library's functions round differently from glibc's);
 #   - the cuda group (tests/cuda/run.sh): nvcc builds, resources, and examples/hdiff
 #     built with BACKEND=cuda, which on a GPU must run and succeed.
+# Both build in parallel on $JOBS cores (default: nproc).
 # Prints "check-gpu: N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +47,9 @@ if ! "$work/probe" >"$work/device"; then
 fi
 echo "check-gpu: on $(cat "$work/device")"
 mkdir -p "$work/results"
+# the builds (nvcc is slow) in parallel over every core of the GPU host
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+export JOBS
 DIFF_GPU=1 RESULTS="$work/results" "$root/tests/diff/run.sh"
 RESULTS="$work/results" "$root/tests/cuda/run.sh"
 passed=0; failed=0
