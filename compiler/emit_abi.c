@@ -107,6 +107,140 @@ static const char *bc_text(Arena *arena, const IrField *f)
     return s;
 }
 
+/* Writes `head`, then the items separated by ", " and wrapped before column 96 (a
+   continuation aligned after head), then `tail`: a parameter or argument list. */
+static void emit_list(Out *o, const char *head, const char *const *items, int n,
+                      const char *tail)
+{
+    size_t open = (size_t)o->indent * 4 + strlen(head), col = open;
+    emit_text(o, "%s", head);
+    for (int k = 0; k < n; k++) {
+        size_t len = strlen(items[k]) + (k + 1 < n ? 1 : strlen(tail));
+        if (k > 0 && col + 1 + len > 96) {
+            emit_text(o, "\n%*s", (int)open, "");
+            col = open;
+        } else if (k > 0) {
+            emit_text(o, " ");
+            col++;
+        }
+        emit_text(o, "%s%s", items[k], k + 1 < n ? "," : "");
+        col += strlen(items[k]) + (k + 1 < n);
+    }
+    emit_text(o, "%s", tail);
+}
+
+/* The distributed entry of one stencil S (docs/mpi.md): S_mpi(decomp, S's arguments,
+   overlap, times), a static inline function that puts S's arguments into a context and
+   calls gt__mpi_entry with S_info, its field storages and a function that calls S with
+   the arguments of the context and the domain it is given. Its names avoid S's own and the
+   file's globals (a stencil named `args`). */
+static void emit_mpi_entry(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    Arena *arena = es->arena;
+    NameSet names = {.parent = &es->names};
+    const char *entry = arena_printf(arena, "%s_mpi", es->fn);
+    const char *type = arena_printf(arena, "gt__%s_args", entry);
+    const char *call = arena_printf(arena, "gt__%s_call", entry);
+    const char *decomp = emit_unique(arena, &names, "decomp");
+    const char *overlap = emit_unique(arena, &names, "overlap");
+    const char *times = emit_unique(arena, &names, "times");
+    const char *args = emit_unique(arena, &names, "arguments");
+    const char *fields = emit_unique(arena, &names, "fields");
+    const char *ctx = emit_unique(arena, &names, "ctx");
+    int np = st->params.len, nf = es->nfield_params;
+    const char **decl = arena_alloc(arena, sizeof *decl * (size_t)(np + 3));
+    const char **pass = arena_alloc(arena, sizeof *pass * (size_t)(np + 1));
+    const char **name = arena_alloc(arena, sizeof *name * (size_t)(np + 1));
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field) {
+            name[p] = es->field[par->field->id];
+            decl[p + 1] = arena_printf(arena, "gt_storage *%s", name[p]);
+        } else {
+            name[p] = es->scalar[par->scalar->id];
+            decl[p + 1] = arena_printf(arena, "%s %s%s", emit_c_type(par->scalar->type),
+                                       par->scalar->is_output ? "*" : "", name[p]);
+        }
+        pass[p] = arena_printf(arena, "%s->%s", args, name[p]);
+    }
+    emit_blank(o);
+    emit_line(o, "typedef struct {");
+    for (int p = 0; p < np; p++)
+        emit_line(o, "    %s;", decl[p + 1]);
+    emit_line(o, "} %s;", type);
+    emit_blank(o);
+    emit_line(o, "static inline int %s(void *%s, const gt_domain *%s)", call, ctx, es->domain);
+    emit_line(o, "{");
+    emit_line(o, "    const %s *%s = (const %s *)%s;", type, args, type, ctx);
+    pass[np] = es->domain;
+    o->indent++;
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "return %s(", es->fn), pass, np + 1, ");");
+    emit_end_line(o);
+    o->indent--;
+    emit_line(o, "}");
+    emit_blank(o);
+    decl[0] = arena_printf(arena, "const gt_decomp *%s", decomp);
+    decl[np + 1] = arena_printf(arena, "int %s", overlap);
+    decl[np + 2] = arena_printf(arena, "double %s[2]", times);
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "static inline int %s(", entry), decl, np + 3, ")");
+    emit_end_line(o);
+    emit_line(o, "{");
+    o->indent++;
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "%s %s = {", type, args), name, np, "};");
+    emit_end_line(o);
+    const char **field = arena_alloc(arena, sizeof *field * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++)
+        field[f] = es->field[f];
+    if (nf) {
+        emit_begin_line(o);
+        emit_list(o, arena_printf(arena, "gt_storage *%s[%d] = {", fields, nf), field, nf,
+                  "};");
+        emit_end_line(o);
+    }
+    const char *const entry_args[] = {arena_printf(arena, "&%s", es->info), decomp,
+                                      nf ? fields : "NULL", call,
+                                      arena_printf(arena, "&%s", args), overlap, times};
+    emit_begin_line(o);
+    emit_list(o, "return gt__mpi_entry(", entry_args, 7, ");");
+    emit_end_line(o);
+    o->indent--;
+    emit_line(o, "}");
+}
+
+/* After the header's own guard: the distributed entries, where <gt/gt_mpi.h> (its guard
+   GT_MPI_H) was included before the header; a single process's program sees nothing of
+   them. A guard of their own lets a later inclusion of the header, after <gt/gt_mpi.h>,
+   add them. */
+static void emit_mpi_entries(Out *o, Compiler *c, const char *guard,
+                             EmitStencil *const *stencils)
+{
+    emit_blank(o);
+    emit_line(o, "/* Distributed calls (docs/mpi.md), where <gt/gt_mpi.h> is included before this");
+    emit_line(o, " * header: S_mpi(decomp, the arguments of S but its domain, overlap, times)");
+    emit_line(o, " * calls S on this rank's box of the decomposition through gt_mpi_call, the");
+    emit_line(o, " * halos of its storages exchanged as far as S reads (their halos: gt_mpi_halo),");
+    emit_line(o, " * the exchange overlapped with the inner box if overlap is nonzero; times (may");
+    emit_line(o, " * be NULL): seconds exchanging and computing on this rank. Collective. */");
+    emit_line(o, "#if defined(GT_MPI_H) && !defined(%s_MPI)", guard);
+    emit_line(o, "#define %s_MPI", guard);
+    emit_blank(o);
+    emit_line(o, "#ifdef __cplusplus");
+    emit_line(o, "extern \"C\" {");
+    emit_line(o, "#endif");
+    for (int s = 0; s < c->ir->stencils.len; s++)
+        emit_mpi_entry(o, stencils[s]);
+    emit_blank(o);
+    emit_line(o, "#ifdef __cplusplus");
+    emit_line(o, "}");
+    emit_line(o, "#endif");
+    emit_blank(o);
+    emit_line(o, "#endif /* GT_MPI_H */");
+}
+
 void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
                  const NameSet *globals, EmitStencil *const *stencils)
 {
@@ -171,6 +305,7 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
     emit_line(o, "#endif");
     emit_blank(o);
     emit_line(o, "#endif /* %s */", guard);
+    emit_mpi_entries(o, c, guard, stencils);
 }
 
 void emit_info(Out *o, const EmitStencil *es)

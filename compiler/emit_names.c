@@ -322,6 +322,18 @@ bool emit_globals(Compiler *c, NameSet *globals)
         }
         emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, info));
     }
+    /* and so is S_mpi, the distributed entry the header declares under MPI (docs/mpi.md) */
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const IrStencil *st = c->ir->stencils.items[s];
+        const IrStencil *other = map_get(by_name, arena_printf(c->arena, "%s_mpi", st->name));
+        if (other) {
+            diag_error(&c->diag, other->loc,
+                       "stencil name '%s' is the name of the distributed entry of stencil "
+                       "'%s' (line %d) in the generated C code; rename one of them",
+                       other->name, st->name, st->loc.line);
+            ok = false;
+        }
+    }
     return ok;
 }
 

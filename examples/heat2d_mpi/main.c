@@ -4,9 +4,11 @@
  *
  * The same problem as examples/heat2d: two hot squares, one of them across the plane's
  * edge, spread for STEPS steps. The plane is decomposed over the ranks of MPI_COMM_WORLD
- * (gt_mpi_decompose, periodic along I and J); each rank holds its box with a halo of one
- * point, and each step is one gt_mpi_call (halo exchange, then the stencil on the box, the
- * exchange overlapped with the inner box). Rank 0 gathers the field, prints the peak
+ * (gt_mpi_decompose, periodic along I and J); each rank holds its box with the halo
+ * gt_mpi_halo gives (one point: what heat reads across an edge), and each step is one call
+ * of heat_mpi, the distributed entry the generated header defines after <gt/gt_mpi.h>
+ * (halo exchange, then the stencil on the box, the exchange overlapped with the inner
+ * box). Rank 0 gathers the field, prints the peak
  * temperature and the total heat, and writes heat2d_mpi.pgm (or argv[1]): the same bytes
  * whatever the number of ranks (tests/mpi/run.sh compares -np 1 with -np 4). */
 #include <stdio.h>
@@ -17,14 +19,6 @@
 #include "heat2d_mpi.gen.h"
 
 enum { NI = 128, NJ = 96, STEPS = 400 };
-
-typedef struct { gt_storage *u, *unew; } Args;
-
-static int step(void *ctx, const gt_domain *dom)
-{
-    Args *a = ctx;
-    return heat(a->u, a->unew, 0.2, dom);
-}
 
 static void die(const char *what)
 {
@@ -45,36 +39,41 @@ int main(int argc, char **argv)
         die("gt_mpi_decompose");
     int64_t off[3], box[3];
     gt_mpi_box(d, off, box);
+    /* the halo of heat's u (its field 0) in a distributed run: 1 along I and J, where one
+       process needs none (the periodic condition wraps); unew takes it too, since the two
+       swap roles after each step */
     gt_storage_opts o = {0};
-    o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = 1;
-    Args a = {gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o), gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o)};
-    if (!a.u || !a.unew)
+    if (gt_mpi_halo(&heat_info, 0, "IJK", o.halo) != 0)
+        die("gt_mpi_halo");
+    const int64_t halo_i = o.halo[0][0], halo_j = o.halo[1][0];
+    gt_storage *u = gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o);
+    gt_storage *unew = gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o);
+    if (!u || !unew)
         die("gt_mpi_zeros");
-    double *p = gt_host(a.u, GT_WRITE);
-    const int64_t *st = gt_strides(a.u);
+    double *p = gt_host(u, GT_WRITE);
+    const int64_t *st = gt_strides(u);
     for (int64_t i = 0; i < box[0]; i++)
         for (int64_t j = 0; j < box[1]; j++) {
             int64_t gi = off[0] + i, gj = off[1] + j;
             int hot = (gi >= 30 && gi < 50 && gj >= 40 && gj < 60) ||            /* inside */
                       ((gi < 10 || gi >= NI - 10) && gj >= 10 && gj < 25);     /* across */
-            p[(i + 1) * st[0] + (j + 1) * st[1]] = hot ? 1.0 : 0.0;
+            p[(i + halo_i) * st[0] + (j + halo_j) * st[1]] = hot ? 1.0 : 0.0;
         }
     for (int s = 0; s < STEPS; s++) {
-        gt_storage *both[2] = {a.u, a.unew};
-        /* widths NULL: what the stencil reads (u: 1 on each side, unew: none) */
-        if (gt_mpi_call(d, both, 2, NULL, step, &a, 1, NULL) != 0)
-            die("gt_mpi_call");
-        gt_storage *t = a.u;
-        a.u = a.unew;
-        a.unew = t;
+        /* the halos exchanged as far as heat reads (u: 1 on each side, unew: none) */
+        if (heat_mpi(d, u, unew, 0.2, 1 /* overlap */, NULL) != 0)
+            die("heat_mpi");
+        gt_storage *t = u;
+        u = unew;
+        unew = t;
     }
     /* gather the boxes on rank 0: offsets and sizes, then the values (I fastest) */
     double *mine = malloc(sizeof *mine * (size_t)(box[0] * box[1]));
-    p = gt_host(a.u, GT_READ);
-    st = gt_strides(a.u);
+    p = gt_host(u, GT_READ);
+    st = gt_strides(u);
     for (int64_t j = 0; j < box[1]; j++)
         for (int64_t i = 0; i < box[0]; i++)
-            mine[j * box[0] + i] = p[(i + 1) * st[0] + (j + 1) * st[1]];
+            mine[j * box[0] + i] = p[(i + halo_i) * st[0] + (j + halo_j) * st[1]];
     int64_t me[4] = {off[0], off[1], box[0], box[1]}, *boxes = malloc(sizeof *boxes * 4 * (size_t)nproc);
     MPI_Gather(me, 4, MPI_INT64_T, boxes, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
     int *counts = malloc(sizeof *counts * (size_t)nproc), *displs = malloc(sizeof *displs * (size_t)nproc);
@@ -126,8 +125,8 @@ int main(int argc, char **argv)
     free(counts);
     free(displs);
     free(parts);
-    gt_release(a.u);
-    gt_release(a.unew);
+    gt_release(u);
+    gt_release(unew);
     gt_mpi_decomp_release(d);
     MPI_Finalize();
     return rc;

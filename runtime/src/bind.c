@@ -145,6 +145,34 @@ static int compute_domain(const gt_stencil_info *info, gt_storage *const *fields
     return 0;
 }
 
+/* What a distributed call needs of field fi's storage along I and J, where it is more than
+   one process needs (a boundary condition: one process applies it, a rank reads its halo
+   on an internal edge): "; a distributed run needs [2,2] along I and [1,1] along J
+   (gt_mpi_halo)", or "". */
+static void distributed_need(const gt_field_info *fi, char *buf, size_t len)
+{
+    int more = 0;
+    for (int a = 0; a < 2; a++)
+        for (int side = 0; side < 2; side++)
+            more |= has_axis(fi, axis_names[a]) && fi->reach[a][side] > fi->halo[a][side];
+    buf[0] = '\0';
+    if (!more)
+        return;
+    size_t at = (size_t)snprintf(buf, len, "; a distributed run needs");
+    for (int a = 0, n = 0; a < 2 && at < len; a++) {
+        if (!has_axis(fi, axis_names[a]))
+            continue;
+        int64_t need[2];
+        for (int side = 0; side < 2; side++)
+            need[side] = fi->reach[a][side] > fi->halo[a][side] ? fi->reach[a][side]
+                                                                 : fi->halo[a][side];
+        at += (size_t)snprintf(buf + at, len - at, "%s [%lld,%lld] along %c", n++ ? " and" : "",
+                               (long long)need[0], (long long)need[1], axis_names[a]);
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, " (gt_mpi_halo)");
+}
+
 static int check_fit(const gt_stencil_info *info, gt_storage *const *fields,
                      const int64_t size[3])
 {
@@ -164,11 +192,14 @@ static int check_fit(const gt_stencil_info *info, gt_storage *const *fields,
                                  (long long)n, (long long)s->shape[d], (long long)lo,
                                  (long long)hi);
             int64_t room = s->shape[d] - lo - size[a];
-            if (lo < fi->halo[a][0] || room < fi->halo[a][1])
+            if (lo < fi->halo[a][0] || room < fi->halo[a][1]) {
+                char need[120];
+                distributed_need(fi, need, sizeof need);
                 return gt__error(GT_EHALO, "stencil '%s': field '%s': halo along %c is "
-                                 "[%lld,%lld] but the stencil needs [%lld,%lld]", info->name,
+                                 "[%lld,%lld] but the stencil needs [%lld,%lld]%s", info->name,
                                  fi->name, c, (long long)lo, (long long)room,
-                                 (long long)fi->halo[a][0], (long long)fi->halo[a][1]);
+                                 (long long)fi->halo[a][0], (long long)fi->halo[a][1], need);
+            }
         }
     }
     return 0;

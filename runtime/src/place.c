@@ -26,6 +26,23 @@ void gt__where_set(gt__where *w)
 static const char *const axis_name[2] = {"I", "J"};
 static const char *const side_name[2] = {"lower", "upper"};
 
+/* Whether storage s has room for what field f reads beyond the internal side `side` of
+   axis a (r points), from the halo the exchange fills: a storage made with S_info's halo
+   has none along an axis with a boundary condition, which one process applies instead. */
+static int check_room(const gt__where *w, const gt_stencil_info *info, int f,
+                      const gt_storage *s, int a, int side, int64_t r)
+{
+    int x = gt__axis_pos(s, "IJ"[a]);
+    if (x < 0 || s->halo[x][side] >= r)
+        return 0;
+    return gt__error(GT_EHALO, "stencil '%s': rank %d: field '%s' reads %lld point(s) beyond "
+                     "the %s %s edge of this rank's box, from its halo, but the storage's "
+                     "halo there is %lld: a distributed call needs the halo gt_mpi_halo gives "
+                     "(S_info.fields[%d].reach along I and J)", info->name, w->rank,
+                     info->fields[f].name, (long long)r, side_name[side], axis_name[a],
+                     (long long)s->halo[x][side], f);
+}
+
 /* What field f of a distributed call needs: each internal side's halo exchanged as far as
    it reads (its reach), and a periodic bc only along an axis that the decomposition wraps.
    The checking call records the reach per storage in w->needed. */
@@ -55,6 +72,9 @@ static int check_field(gt__where *w, const gt_stencil_info *info, int f, gt_stor
                                  w->rank, fi->name, (long long)r, side_name[side],
                                  axis_name[a]);
             if (w->check) {
+                int rc = check_room(w, info, f, s, a, side, r);
+                if (rc)
+                    return rc;
                 if (w->needed[k][a][side] < r) {
                     w->needed[k][a][side] = r;
                     w->needed_by[k] = fi->name;

@@ -4,7 +4,8 @@
 # Every test, example and bench program (the golden error tests aside) and
 # $CUDA_PROGRAMS (default 210) random programs of tests/diff/gen.c, 30 to a
 # file, are compiled by gtcc -b cuda and then by nvcc for sm_80 (A100) and
-# sm_90 (H100) with every warning an error. Where nvcc is not found (on PATH
+# sm_90 (H100) with every warning an error, <gt/gt_mpi.h> included first where
+# mpicc is found (the header's distributed entries). Where nvcc is not found (on PATH
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
 # of the same output are checked by the differential test (tests/diff), which
 # builds it for the CPU against the SIMT emulator of tests/simt. Then the
@@ -34,6 +35,11 @@ if [ -z "$NVCC" ]; then
     exit 0
 fi
 NVFLAGS="-c -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+# where Open MPI's mpicc is found, <gt/gt_mpi.h> comes first in every build (-include), so
+# that the header's distributed entries (S_mpi, static inline) compile under nvcc too
+MPICC=$(command -v mpicc || true)
+[ -n "$MPICC" ] &&
+    NVFLAGS="$NVFLAGS -DOMPI_SKIP_MPICXX -include gt/gt_mpi.h $("$MPICC" --showme:incdirs | sed 's/[^ ][^ ]*/-I&/g')"
 
 # --- worker: run.sh --one STN DIR [GTCC ARGS...] ------------------------------------
 if [ "${1:-}" = "--one" ]; then

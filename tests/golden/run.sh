@@ -6,7 +6,8 @@
 #   NAME.ir    gtcc --emit=ir NAME.stn       exit 0, stdout must equal NAME.ir
 #   NAME.err   gtcc --emit=ir NAME.stn       exit 1 (or the status in an
 #              `// EXIT: N` line), stderr must equal NAME.err
-#   NAME.c     gtcc -b naive -o OUT.c NAME.stn   OUT.c must equal NAME.c
+#   NAME.c     gtcc -b naive -o OUT.c NAME.stn   OUT.c must equal NAME.c, and the
+#              header OUT.h NAME.h where a NAME.h sits beside it
 # Extra options come from a `// ARGS: ...` line in the .stn file. gtcc runs in
 # the test's directory on the bare file name, so paths in messages are stable.
 # A .stn with no expectation beside it fails (run --update to create one).
@@ -65,6 +66,7 @@ for stn in "$here"/*/*.stn; do
             continue
         fi
         cp "$got" "$want"
+        [ $mode = c ] && [ -e "$dir/$base.h" ] && cp "$tmp/$base.h" "$dir/$base.h"
         passed=$((passed + 1)); continue
     fi
     if [ "$status" -gt 2 ]; then
@@ -73,6 +75,9 @@ for stn in "$here"/*/*.stn; do
         fail "$name: exit status $status, expected $want_status"; sed 's/^/  | /' "$tmp/err" | head -n 20
     elif ! diff -u "$want" "$got" >"$tmp/diff"; then
         fail "$name: output differs from $(basename "$want")"; cat "$tmp/diff"
+    elif [ $mode = c ] && [ -e "$dir/$base.h" ] &&
+         ! diff -u "$dir/$base.h" "$tmp/$base.h" >"$tmp/diff" 2>&1; then
+        fail "$name: header differs from $base.h"; cat "$tmp/diff"
     else
         passed=$((passed + 1))
     fi

@@ -9,6 +9,11 @@
  * gt_mpi_call (the internal halos start as NaN: only the exchange fills them), blocking
  * and overlapped, and the outputs gathered on rank 0 must equal the single-process ones
  * bit for bit. Domains that the process grids do not divide evenly, open and periodic.
+ * The generated entries S_mpi (edges from the three backends, the naive and cuda ones
+ * built with gtcc -P, heat, and entries.stn: a stencil read beyond boundary conditions,
+ * one taking a storage twice, one without fields) against one process, their storages'
+ * halos from gt_mpi_halo; S_info's halos refused with GT_EHALO once a rank has a
+ * neighbour, and one process's GT_EHALO naming the distributed need.
  * Prints PASS/FAIL lines from rank 0; exits with the number of failures. */
 #include <math.h>
 #include <stdbool.h>
@@ -23,29 +28,15 @@
 #include "tridiagonal.h"
 #include "edges.h"
 #include "heat2d.h"
-/* the same stencil from the naive backend (built with these names) */
-#define edges edges_naive
-#define edges_info edges_naive_info
+/* the same stencils from the naive backend (gtcc -P naive_: naive_edges, naive_edges_mpi),
+   and from the cuda backend (-P cuda_), built for the CPU against the SIMT emulator of
+   tests/simt */
 #include "edges_naive.h"
-#undef edges
-#undef edges_info
-/* and from the cuda backend, built for the CPU against the SIMT emulator of tests/simt */
-#define edges edges_cuda
-#define edges_info edges_cuda_info
 #include "edges_cuda.h"
-#undef edges
-#undef edges_info
 #include "regions.h"
-#define regions regions_naive
-#define regions_info regions_naive_info
 #include "regions_naive.h"
-#undef regions
-#undef regions_info
-#define regions regions_cuda
-#define regions_info regions_cuda_info
 #include "regions_cuda.h"
-#undef regions
-#undef regions_info
+#include "entries.h"
 
 /* the fake device of the cuda build: host memory that starts as NaN (tests/diff) */
 #include "nan_device.h"
@@ -287,7 +278,7 @@ static int run_edges(void *ctx, const gt_domain *dom)
     static int (*const fn[3])(gt_storage *, gt_storage *, gt_storage *, gt_storage *,
                               gt_storage *, gt_storage *, gt_storage *, double *, double *,
                               double *, double *, int32_t *, int32_t *, const gt_domain *) = {
-        edges, edges_naive, edges_cuda};
+        edges, naive_edges, cuda_edges};
     return fn[e->backend](f[0], f[1], f[2], f[3], f[4], f[5], f[6], &e->r[0],
                                             &e->r[1], &e->r[2], &e->r[3], &e->n[0], &e->n[1],
                                             dom);
@@ -305,18 +296,37 @@ static gt_storage *make_edges_field(const gt_decomp *d, const int64_t global[3],
     return gt_zeros(f == 6 ? GT_INT32 : GT_FLOAT64, "IJK", shape, &o);
 }
 
-/* edges through gt_mpi_call (widths: NULL, what the stencil reads) against one process:
-   the outputs and the min, max and int out scalars bit for bit, the sums within
-   1e-13 of the sum of magnitudes (their order of additions differs). */
+/* edges through its generated distributed entry: edges_mpi, naive_edges_mpi (gtcc -P
+   naive_), cuda_edges_mpi (-P cuda_). */
+static int edges_entry(const gt_decomp *d, Edges *e, int overlap, double times[2])
+{
+    gt_storage **f = e->f;
+    double *r = e->r;
+    int32_t *n = e->n;
+    if (e->backend == 0)
+        return edges_mpi(d, f[0], f[1], f[2], f[3], f[4], f[5], f[6], &r[0], &r[1], &r[2],
+                         &r[3], &n[0], &n[1], overlap, times);
+    if (e->backend == 1)
+        return naive_edges_mpi(d, f[0], f[1], f[2], f[3], f[4], f[5], f[6], &r[0], &r[1],
+                               &r[2], &r[3], &n[0], &n[1], overlap, times);
+    return cuda_edges_mpi(d, f[0], f[1], f[2], f[3], f[4], f[5], f[6], &r[0], &r[1], &r[2],
+                          &r[3], &n[0], &n[1], overlap, times);
+}
+
+/* edges through gt_mpi_call (widths: NULL, what the stencil reads), or through its entry
+   S_mpi (entry), against one process: the outputs and the min, max and int out scalars bit
+   for bit, the sums within 1e-13 of the sum of magnitudes (their order of additions
+   differs); the entry's times written. */
 static void edges_case(int backend, const int64_t global[3], const int dims[2],
-                       const int periodic[2], bool overlap)
+                       const int periodic[2], bool overlap, bool entry)
 {
     char name[200], why[300] = "";
-    snprintf(name, sizeof name, "edges (%s) %lld x %lld x %lld, grid %s, periodic %s, %s",
+    snprintf(name, sizeof name, "edges (%s) %lld x %lld x %lld, grid %s, periodic %s, %s%s",
              backend == 2 ? "cuda" : backend ? "naive" : "openmp", (long long)global[0],
              (long long)global[1],
              (long long)global[2], dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
-             periodic[1] ? "I and J" : "I", overlap ? "overlapped" : "blocking");
+             periodic[1] ? "I and J" : "I", overlap ? "overlapped" : "blocking",
+             entry ? ", through S_mpi" : "");
     const int h = 4;
     size_t total = (size_t)(global[0] * global[1] * global[2]);
     double *ref[2] = {NULL, NULL};
@@ -349,11 +359,16 @@ static void edges_case(int backend, const int64_t global[3], const int dims[2],
         if (f < 5)
             fill(e.f[f], f, off, global, periodic, true);
     }
-    int rc = gt_mpi_call(d, e.f, NE, NULL, run_edges, &e, overlap, NULL);
+    double times[2] = {-1, -1};
+    int rc = entry ? edges_entry(d, &e, overlap, times)
+                   : gt_mpi_call(d, e.f, NE, NULL, run_edges, &e, overlap, NULL);
     int bad = rc != 0;
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rc && !why[0])
-        snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
+        snprintf(why, sizeof why, "%s: %s", entry ? "S_mpi" : "gt_mpi_call", gt_last_error());
+    if (!rc && entry && !(times[0] >= 0 && times[1] >= 0))
+        snprintf(why, sizeof why, "rank %d: times not written: %g, %g", rank, times[0],
+                 times[1]);
     for (int o = 0; o < 2; o++)
         gather_compare(e.f[5 + o], ref[o], global, off, box, why, sizeof why);
     /* every rank holds the combined scalars */
@@ -391,7 +406,7 @@ static int run_regions(void *ctx, const gt_domain *dom)
 {
     Regions *r = ctx;
     static int (*const fn[3])(gt_storage *, gt_storage *, const gt_domain *) = {
-        regions, regions_naive, regions_cuda};
+        regions, naive_regions, cuda_regions};
     return fn[r->backend](r->f[0], r->f[1], dom);
 }
 
@@ -559,14 +574,17 @@ static int run_heat(void *ctx, const gt_domain *dom)
 
 /* steps of heat, the storages swapped after each, distributed (widths NULL) against one
    process: the final field bit for bit. The local storages' halo of 1 is what heat reads
-   across a rank's edge; one process's storages have none (the periodic condition wraps). */
-static void heat_case(const int64_t global[3], const int dims[2], int steps, bool overlap)
+   across a rank's edge; one process's storages have none (the periodic condition wraps).
+   entry: each step through heat_mpi, the halo of both storages (they swap roles) what
+   gt_mpi_halo gives for u. */
+static void heat_case(const int64_t global[3], const int dims[2], int steps, bool overlap,
+                      bool entry)
 {
     char name[200], why[300] = "";
-    snprintf(name, sizeof name, "heat2d %d steps %lld x %lld, grid %s, %s", steps,
+    snprintf(name, sizeof name, "heat2d %d steps %lld x %lld, grid %s, %s%s", steps,
              (long long)global[0], (long long)global[1],
              dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
-             overlap ? "overlapped" : "blocking");
+             overlap ? "overlapped" : "blocking", entry ? ", through heat_mpi" : "");
     const int periodic[2] = {1, 1};
     size_t total = (size_t)(global[0] * global[1] * global[2]);
     double *ref = NULL;
@@ -593,15 +611,19 @@ static void heat_case(const int64_t global[3], const int dims[2], int steps, boo
     gt_mpi_box(d, off, box);
     gt_storage_opts o = {0};
     o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = 1;
+    if (entry && gt_mpi_halo(&heat_info, 0, NULL, o.halo) != 0)
+        snprintf(why, sizeof why, "gt_mpi_halo: %s", gt_last_error());
     Heat h = {gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o), gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o)};
     fill(h.u, 0, off, global, periodic, true);
     int bad = 0;
     for (int t = 0; t < steps && !bad; t++) {
         gt_storage *both[2] = {h.u, h.unew};
-        if (gt_mpi_call(d, both, 2, NULL, run_heat, &h, overlap, NULL) != 0) {
+        if ((entry ? heat_mpi(d, h.u, h.unew, 0.2, overlap, NULL)
+                   : gt_mpi_call(d, both, 2, NULL, run_heat, &h, overlap, NULL)) != 0) {
             bad = 1;
             if (!why[0])
-                snprintf(why, sizeof why, "gt_mpi_call, step %d: %s", t, gt_last_error());
+                snprintf(why, sizeof why, "%s, step %d: %s", entry ? "heat_mpi" : "gt_mpi_call",
+                         t, gt_last_error());
         }
         gt_storage *x = h.u;
         h.u = h.unew;
@@ -613,6 +635,246 @@ static void heat_case(const int64_t global[3], const int dims[2], int steps, boo
     gt_release(h.u);
     gt_release(h.unew);
     gt_mpi_decomp_release(d);
+}
+
+/* ---- entries.stn: the generated entries S_mpi and gt_mpi_halo ------------------------- */
+
+/* gt_mpi_halo against the halos read off entries.stn's bc: u (dirichlet along I and J) read
+   at i-2, i+1 and j-1; v (neumann along I) at i-1 and j+1; res nowhere beyond the domain.
+   Rows in the order of the axes asked for; nothing written on error. */
+static void halo_values(void)
+{
+    static const int64_t want[3][3][2] = {{{2, 1}, {1, 0}, {0, 0}},
+                                          {{1, 0}, {0, 1}, {0, 0}},
+                                          {{0, 0}, {0, 0}, {0, 0}}};
+    char why[300] = "";
+    int64_t h[3][2];
+    for (int f = 0; f < 3 && !why[0]; f++) {
+        if (gt_mpi_halo(&bc_info, f, NULL, h) != 0)
+            snprintf(why, sizeof why, "field %d: %s", f, gt_last_error());
+        else if (memcmp(h, want[f], sizeof h) != 0)
+            snprintf(why, sizeof why, "field %d: [%lld,%lld] [%lld,%lld] [%lld,%lld]", f,
+                     (long long)h[0][0], (long long)h[0][1], (long long)h[1][0],
+                     (long long)h[1][1], (long long)h[2][0], (long long)h[2][1]);
+    }
+    /* a KJI storage of u: its rows K, J, I */
+    if (!why[0] && (gt_mpi_halo(&bc_info, 0, "KJI", h) != 0 || h[0][0] || h[0][1] ||
+                    h[1][0] != 1 || h[1][1] != 0 || h[2][0] != 2 || h[2][1] != 1))
+        snprintf(why, sizeof why, "axes KJI: [%lld,%lld] [%lld,%lld] [%lld,%lld] (%s)",
+                 (long long)h[0][0], (long long)h[0][1], (long long)h[1][0],
+                 (long long)h[1][1], (long long)h[2][0], (long long)h[2][1], gt_last_error());
+    memset(h, 0x11, sizeof h);
+    int64_t same[3][2];
+    memcpy(same, h, sizeof h);
+    if (!why[0] && gt_mpi_halo(&bc_info, 0, "IJ", h) != GT_EAXES)
+        snprintf(why, sizeof why, "axes IJ of an IJK field: not GT_EAXES");
+    if (!why[0] && gt_mpi_halo(&bc_info, 3, NULL, h) != GT_EINVAL)
+        snprintf(why, sizeof why, "field 3 of 3: not GT_EINVAL");
+    if (!why[0] && memcmp(h, same, sizeof h) != 0)
+        snprintf(why, sizeof why, "a refused call wrote the halo");
+    report("", "gt_mpi_halo: bc's halos, by axes; errors", !why[0], why, sizeof why);
+}
+
+/* A storage of bc's field f: this rank's (d) or the whole domain's (NULL), its halo what
+   gt_mpi_halo gives (mpi_halo) or what S_info says one process needs. */
+static gt_storage *bc_field(const gt_decomp *d, const int64_t global[3], int f, bool mpi_halo)
+{
+    gt_storage_opts o = {0};
+    if (mpi_halo)
+        gt_mpi_halo(&bc_info, f, NULL, o.halo);
+    else
+        memcpy(o.halo, bc_info.fields[f].halo, sizeof o.halo);
+    if (d)
+        return gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o);
+    int64_t shape[3];
+    for (int a = 0; a < 3; a++)
+        shape[a] = global[a] + o.halo[a][0] + o.halo[a][1];
+    return gt_zeros(GT_FLOAT64, "IJK", shape, &o);
+}
+
+/* bc through bc_mpi against one process (storages with S_info's halos): res bit for bit,
+   total within 1e-13 of the sum of magnitudes. mpi_halo: the local storages' halos from
+   gt_mpi_halo; otherwise S_info's, which one process does with, and a distributed call
+   refuses once a rank has a neighbour (GT_EHALO, pointing at gt_mpi_halo). */
+static void bc_case(const int64_t global[3], const int dims[2], bool overlap, bool mpi_halo)
+{
+    char name[200], why[300] = "";
+    snprintf(name, sizeof name, "bc through bc_mpi %lld x %lld x %lld, grid %s, %s, halos %s",
+             (long long)global[0], (long long)global[1], (long long)global[2],
+             dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
+             overlap ? "overlapped" : "blocking",
+             mpi_halo ? "of gt_mpi_halo"
+             : nproc > 1 ? "of S_info: refused (GT_EHALO naming gt_mpi_halo)"
+                         : "of S_info: enough on one rank");
+    const int open[2] = {0, 0};
+    const int64_t zero[3] = {0, 0, 0};
+    size_t total = (size_t)(global[0] * global[1] * global[2]);
+    double *ref = NULL, sums[2] = {0, 0};   /* total, the sum of magnitudes */
+    if (rank == 0) {
+        gt_storage *f[3];
+        for (int k = 0; k < 3; k++)
+            f[k] = bc_field(NULL, global, k, false);
+        fill(f[0], 0, zero, global, open, false);
+        fill(f[1], 1, zero, global, open, false);
+        if (bc(f[0], f[1], f[2], 0.75, &sums[0], NULL) != 0)
+            snprintf(why, sizeof why, "single process: %s", gt_last_error());
+        ref = malloc(total * sizeof *ref);
+        interior(f[2], ref);
+        for (size_t at = 0; at < total; at++)
+            sums[1] += fabs(ref[at]);
+        for (int k = 0; k < 3; k++)
+            gt_release(f[k]);
+    }
+    MPI_Bcast(sums, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, open);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *f[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = bc_field(d, global, k, mpi_halo);
+    fill(f[0], 0, off, global, open, true);
+    fill(f[1], 1, off, global, open, true);
+    set_all(f[2], 7.0);
+    double sum = -1, times[2] = {-1, -1};
+    int rc = bc_mpi(d, f[0], f[1], f[2], 0.75, &sum, overlap, times);
+    int dims_got[2];
+    gt_mpi_grid(d, dims_got, NULL, NULL);
+    bool refused = !mpi_halo && dims_got[0] * dims_got[1] > 1;   /* a rank has a neighbour */
+    if (refused) {
+        /* nothing written, on every rank */
+        if (rc != GT_EHALO)
+            snprintf(why, sizeof why, "rank %d: returned %d (%s), want GT_EHALO", rank, rc,
+                     rc ? gt_last_error() : "");
+        else if (!strstr(gt_last_error(), "gt_mpi_halo") &&
+                 (rank == nproc - 1 || !strstr(gt_last_error(), "(see its message)")))
+            /* the last rank reads u beyond its lower internal edge (2 along I, 1 along J);
+               a rank that does not may name the one that failed */
+            snprintf(why, sizeof why, "rank %d: message \"%s\" does not point at gt_mpi_halo",
+                     rank, gt_last_error());
+        else if (sum != -1)
+            snprintf(why, sizeof why, "rank %d: total was written: %g", rank, sum);
+        size_t count = (size_t)(box[0] * box[1] * box[2]);
+        double *out = malloc(count * sizeof *out);
+        interior(f[2], out);
+        for (size_t at = 0; at < count && !why[0]; at++)
+            if (out[at] != 7.0)
+                snprintf(why, sizeof why, "rank %d: res was written: %g", rank, out[at]);
+        free(out);
+        report("", name, !why[0], why, sizeof why);
+    } else {
+        if (rc && !why[0])
+            snprintf(why, sizeof why, "bc_mpi: %s", gt_last_error());
+        if (!rc && !(times[0] >= 0 && times[1] >= 0))
+            snprintf(why, sizeof why, "rank %d: times not written", rank);
+        if (!why[0] && !(fabs(sum - sums[0]) <= 1e-13 * sums[1]))
+            snprintf(why, sizeof why, "rank %d: total %.17g, single process %.17g", rank, sum,
+                     sums[0]);
+        gather_compare(f[2], ref, global, off, box, why, sizeof why);
+        report("", name, !why[0] && rc == 0, why, sizeof why);
+    }
+    free(ref);
+    for (int k = 0; k < 3; k++)
+        gt_release(f[k]);
+    gt_mpi_decomp_release(d);
+}
+
+/* One process's GT_EHALO for a field with a boundary condition names what a distributed
+   run needs: v (neumann along I, read at i-1 and j+1) without a halo along J. */
+static void bc_single_message(void)
+{
+    const int64_t global[3] = {9, 8, 2}, shape[3] = {9, 8, 2};
+    char why[300] = "";
+    gt_storage *u = bc_field(NULL, global, 0, false), *res = bc_field(NULL, global, 2, false);
+    gt_storage *v = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
+    double sum = -1;
+    int rc = bc(u, v, res, 0.75, &sum, NULL);
+    const char *want = "stencil 'bc': field 'v': halo along J is [0,0] but the stencil needs "
+                       "[0,1]; a distributed run needs [1,0] along I and [0,1] along J "
+                       "(gt_mpi_halo)";
+    if (rc != GT_EHALO || strcmp(gt_last_error(), want) != 0)
+        snprintf(why, sizeof why, "rank %d: %d, \"%s\"", rank, rc, gt_last_error());
+    report("", "one process's GT_EHALO names the distributed need", !why[0], why, sizeof why);
+    gt_release(u);
+    gt_release(v);
+    gt_release(res);
+}
+
+/* twice_mpi(d, x, x): one storage as input (read at offset 0 only) and output, which one
+   exchange cannot take twice: x becomes 2 x, exactly. */
+static void twice_in_place(const int64_t global[3], bool overlap)
+{
+    char name[120], why[300] = "";
+    snprintf(name, sizeof name, "twice_mpi on one storage in place, %s",
+             overlap ? "overlapped" : "blocking");
+    const int open[2] = {0, 0};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, open);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *x = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    fill(x, 0, off, global, open, false);
+    int rc = twice_mpi(d, x, x, overlap, NULL);
+    if (rc)
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+    const double *p = gt_host(x, GT_READ);
+    const int64_t *st = gt_strides(x);
+    for (int64_t k = 0; k < box[2] && !why[0]; k++)
+        for (int64_t j = 0; j < box[1] && !why[0]; j++)
+            for (int64_t i = 0; i < box[0] && !why[0]; i++) {
+                double want = 2.0 * input(0, off[0] + i, off[1] + j, k);
+                double got = p[i * st[0] + j * st[1] + k * st[2]];
+                if (memcmp(&got, &want, sizeof got) != 0)
+                    snprintf(why, sizeof why, "rank %d, (%lld, %lld, %lld): %.17g, want %.17g",
+                             rank, (long long)i, (long long)j, (long long)k, got, want);
+            }
+    report("", name, !why[0], why, sizeof why);
+    gt_release(x);
+    gt_mpi_decomp_release(d);
+}
+
+/* nofield_mpi: no field, no domain to split: every rank gets one process's values, s =
+   3.0 * 0.5 + 1.0 and n = 7 (one point, index 0); a NULL out pointer on the last rank fails
+   the call on every rank, and the others' out scalars are untouched. */
+static void nofield_case(bool overlap)
+{
+    char name[120], why[300] = "";
+    snprintf(name, sizeof name, "nofield_mpi (no field), %s", overlap ? "overlapped" : "blocking");
+    const int64_t global[3] = {6, 5, 3};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
+    double s = -1, s1 = -1, times[2] = {-1, -1};
+    int32_t n = -1, n1 = -1;
+    int rc = nofield_mpi(d, 3.0, &s, &n, overlap, times);
+    if (nofield(3.0, &s1, &n1, NULL) != 0 || s1 != 2.5 || n1 != 7)
+        snprintf(why, sizeof why, "rank %d: one process: %g, %d (%s)", rank, s1, (int)n1,
+                 gt_last_error());
+    else if (rc != 0)
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+    else if (s != 2.5 || n != 7)
+        snprintf(why, sizeof why, "rank %d: %g, %d, want 2.5, 7", rank, s, (int)n);
+    else if (!(times[0] == 0 && times[1] >= 0))
+        snprintf(why, sizeof why, "rank %d: times %g, %g", rank, times[0], times[1]);
+    s = -1;
+    rc = nofield_mpi(d, 3.0, rank == nproc - 1 ? NULL : &s, &n, overlap, NULL);
+    if (!why[0] && (rc != GT_EINVAL || s != -1))
+        snprintf(why, sizeof why, "rank %d: a NULL out pointer on rank %d: %d (%s), s %g",
+                 rank, nproc - 1, rc, gt_last_error(), s);
+    report("", name, !why[0], why, sizeof why);
+    gt_mpi_decomp_release(d);
+}
+
+static void entry_cases(const int64_t g1[3], const int64_t g2[3])
+{
+    halo_values();
+    bc_single_message();
+    for (int ov = 0; ov < 2; ov++) {
+        bc_case(g1, NULL, ov, true);
+        bc_case(g2, (const int[2]){nproc, 1}, ov, true);
+        bc_case(g2, (const int[2]){1, nproc}, ov, true);
+        twice_in_place(g1, ov);
+        nofield_case(ov);
+    }
+    bc_case(g1, (const int[2]){nproc, 1}, false, false);
+    bc_case(g2, (const int[2]){1, nproc}, true, false);
 }
 
 int main(int argc, char **argv)
@@ -631,18 +893,23 @@ int main(int argc, char **argv)
         }
     error_cases();
     for (int ov = 0; ov < 2; ov++) {
-        heat_case(g1, NULL, 25, ov);
-        heat_case(g2, (const int[2]){nproc, 1}, 25, ov);
-        heat_case(g2, (const int[2]){1, nproc}, 25, ov);
+        heat_case(g1, NULL, 25, ov, false);
+        heat_case(g2, (const int[2]){nproc, 1}, 25, ov, false);
+        heat_case(g2, (const int[2]){1, nproc}, 25, ov, false);
+        heat_case(g1, NULL, 25, ov, true);
+        heat_case(g2, (const int[2]){1, nproc}, 25, ov, true);
     }
+    entry_cases(g1, g2);
     const int along_i[2] = {1, 0};
     gt__set_device_ops(&nan_device);
     for (int backend = 0; backend < 3; backend++)
         for (int ov = 0; ov < 2; ov++) {
-            edges_case(backend, g1, NULL, along_i, ov);
-            edges_case(backend, g1, NULL, periodic, ov);
-            edges_case(backend, g2, (const int[2]){nproc, 1}, along_i, ov);
-            edges_case(backend, g2, (const int[2]){1, nproc}, periodic, ov);
+            edges_case(backend, g1, NULL, along_i, ov, false);
+            edges_case(backend, g1, NULL, periodic, ov, false);
+            edges_case(backend, g2, (const int[2]){nproc, 1}, along_i, ov, false);
+            edges_case(backend, g2, (const int[2]){1, nproc}, periodic, ov, false);
+            edges_case(backend, g1, NULL, along_i, ov, true);
+            edges_case(backend, g2, (const int[2]){1, nproc}, periodic, ov, true);
             regions_case(backend, g1, NULL, open, ov);
             regions_case(backend, g2, (const int[2]){nproc, 1}, open, ov);
             regions_case(backend, g2, (const int[2]){1, nproc}, periodic, ov);

@@ -4,9 +4,11 @@
 # Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
 # tests/mpi/check_mpi_stencil.c (distributed calls of hdiff, jacobi3d and tridiagonal, gtcc -b openmp,
 # of tests/mpi/edges.stn (every boundary kind, index(), out scalars) from the openmp, naive and
-# cuda backends (cuda on the SIMT emulator), of tests/mpi/regions.stn (regions on the global
+# cuda backends (cuda on the SIMT emulator; naive and cuda built with -P naive_, -P cuda_),
+# of tests/mpi/regions.stn (regions on the global
 # edges and in the global halo, the same three backends), of 25 steps of examples/heat2d's stencil, blocking
-# and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors) against
+# and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors;
+# the generated entries S_mpi and gt_mpi_halo, with tests/mpi/entries.stn) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
@@ -60,26 +62,24 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
    "$GTCC" -b openmp -o "$work/tridiagonal.c" "$root/bench/stencils/tridiagonal.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/edges.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/heat2d.c" "$root/examples/heat2d/heat2d.stn" >>"$work/build.log" 2>&1 &&
-   "$GTCC" -b naive -o "$work/edges_naive.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b naive -P naive_ -o "$work/edges_naive.c" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
-       -Dedges=edges_naive -Dedges_info=edges_naive_info -c -o "$work/edges_naive.o" \
-       "$work/edges_naive.c" >>"$work/build.log" 2>&1 &&
-   "$GTCC" -b cuda -o "$work/edges_cuda.cu" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
+       -c -o "$work/edges_naive.o" "$work/edges_naive.c" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b cuda -P cuda_ -o "$work/edges_cuda.cu" "$here/edges.stn" >>"$work/build.log" 2>&1 &&
    $CXX_SIMT -x c++ -std=c++17 -O1 -ffp-contract=off -Wall -Wextra -Werror \
        -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
-       -I"$root/runtime/include" -I"$work" -Dedges=edges_cuda -Dedges_info=edges_cuda_info \
+       -I"$root/runtime/include" -I"$work" \
        -c -o "$work/edges_cuda.o" "$work/edges_cuda.cu" >>"$work/build.log" 2>&1 &&
    "$GTCC" -b openmp -o "$work/regions.c" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
-   "$GTCC" -b naive -o "$work/regions_naive.c" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
-   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
-       -Dregions=regions_naive -Dregions_info=regions_naive_info -c \
+   "$GTCC" -b naive -P naive_ -o "$work/regions_naive.c" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" -c \
        -o "$work/regions_naive.o" "$work/regions_naive.c" >>"$work/build.log" 2>&1 &&
-   "$GTCC" -b cuda -o "$work/regions_cuda.cu" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b cuda -P cuda_ -o "$work/regions_cuda.cu" "$here/regions.stn" >>"$work/build.log" 2>&1 &&
    $CXX_SIMT -x c++ -std=c++17 -O1 -ffp-contract=off -Wall -Wextra -Werror \
        -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
-       -I"$root/runtime/include" -I"$work" -Dregions=regions_cuda \
-       -Dregions_info=regions_cuda_info -c -o "$work/regions_cuda.o" "$work/regions_cuda.cu" \
+       -I"$root/runtime/include" -I"$work" -c -o "$work/regions_cuda.o" "$work/regions_cuda.cu" \
        >>"$work/build.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/entries.c" "$here/entries.stn" >>"$work/build.log" 2>&1 &&
    $CXX_SIMT -std=c++17 -O1 -DGT_SIMT -I"$root/tests/simt" -I"$root/runtime/include" \
        -c -o "$work/simt.o" "$root/tests/simt/simt.cc" >>"$work/build.log" 2>&1 &&
    $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
@@ -88,7 +88,8 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
        -o "$work/check_mpi_stencil" \
        "$here/check_mpi_stencil.c" "$work/hdiff.c" "$work/jacobi3d.c" "$work/tridiagonal.c" \
        "$work/edges.c" "$work/heat2d.c" "$work/edges_naive.o" "$work/edges_cuda.o" \
-       "$work/regions.c" "$work/regions_naive.o" "$work/regions_cuda.o" "$work/simt.o" -lstdc++ \
+       "$work/regions.c" "$work/regions_naive.o" "$work/regions_cuda.o" "$work/entries.c" \
+       "$work/simt.o" -lstdc++ \
        "$BUILD/lib/libgtrt-mpi.a" \
        "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build.log" 2>&1; then
     progs="$progs check_mpi_stencil"
@@ -96,12 +97,50 @@ else
     echo "FAIL mpi: check_mpi_stencil.c does not build"; sed 's/^/  | /' "$work/build.log" | head -n 20
     echo "FAIL check_mpi_stencil: build" >"$work/results.build"
 fi
+# the generated headers' distributed entries (S_mpi: static inline functions where
+# <gt/gt_mpi.h> came first) compile as C11 and as C++17 with -Wpedantic and -Wshadow, every
+# warning an error (nvcc builds them in the cuda group); a header included before
+# <gt/gt_mpi.h> and again after it declares them then
+cat >"$work/headers.c" <<'EOF'
+#include "entries.h"
+#include <gt/gt_mpi.h>
+#include "entries.h"
+#include "hdiff.h"
+#include "jacobi3d.h"
+#include "tridiagonal.h"
+#include "edges.h"
+#include "edges_naive.h"
+#include "edges_cuda.h"
+#include "heat2d.h"
+#include "regions.h"
+#include "regions_naive.h"
+#include "regions_cuda.h"
+int entries(const gt_decomp *d, gt_storage *u, double *t, int32_t *n);
+int entries(const gt_decomp *d, gt_storage *u, double *t, int32_t *n)
+{
+    return bc_mpi(d, u, u, u, 0.5, t, 1, NULL) + nofield_mpi(d, 1.0, t, n, 0, NULL) +
+           cuda_regions_mpi(d, u, u, 0, t) + naive_edges_mpi(d, u, u, u, u, u, u, u, t, t, t,
+                                                             t, n, n, 0, NULL);
+}
+EOF
+for lang in c c++; do
+    if [ $lang = c ]; then compiler="$CC -std=c11"; else compiler="$CXX_SIMT -std=c++17 -DOMPI_SKIP_MPICXX"; fi
+    if $compiler -x $lang -Wall -Wextra -Wpedantic -Wshadow -Werror $("$MPICC" --showme:compile) \
+           -I"$root/runtime/include" -I"$work" -c -o "$work/headers.o" "$work/headers.c" \
+           >"$work/headers.log" 2>&1; then
+        echo "PASS headers: the distributed entries compile as $lang (-Wpedantic -Wshadow -Werror)"
+    else
+        echo "FAIL headers: the distributed entries do not compile as $lang"
+        sed 's/^/  | /' "$work/headers.log" | head -n 20
+    fi
+done >"$work/results.headers"
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 # Open MPI keeps memory until exit that LeakSanitizer would report
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 : >"$work/results"
 [ -e "$work/results.build" ] && cat "$work/results.build" >>"$work/results"
+cat "$work/results.headers" >>"$work/results"
 for prog in $progs; do
     for np in 1 2 3 4; do
         log=$work/$prog.np$np.log

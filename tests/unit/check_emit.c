@@ -451,8 +451,8 @@ static bool emit_named(const char *const *name, int n, char **diag, char **src, 
     return ok;
 }
 
-/* A stencil named like another's S_info is an error (S_info is the API's
- * name); one named like its field table gets the table renamed; <omp.h>'s
+/* A stencil named like another's S_info or S_mpi is an error (they are the
+ * API's names); one named like its field table gets the table renamed; <omp.h>'s
  * names are reserved. */
 START_TEST(global_name_clashes)
 {
@@ -461,6 +461,13 @@ START_TEST(global_name_clashes)
     ck_assert(!emit_named(info, 2, &diag, &src, &hdr));
     ck_assert_ptr_nonnull(strstr(diag, "stencil name 's_info' is the name of the metadata "
                                        "object of stencil 's' (line 1)"));
+    free(diag), free(src), free(hdr);
+    /* so is one named like another's distributed entry S_mpi, which the header declares
+       under MPI */
+    const char *const entry[] = {"s", "s_mpi"};
+    ck_assert(!emit_named(entry, 2, &diag, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(diag, "stencil name 's_mpi' is the name of the distributed "
+                                       "entry of stencil 's' (line 1)"));
     free(diag), free(src), free(hdr);
     const char *const table[] = {"s", "s_fields", "t_fields", "t"};
     ck_assert(emit_named(table, 4, &diag, &src, &hdr));

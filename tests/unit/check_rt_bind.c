@@ -354,6 +354,59 @@ START_TEST(index32_limits)
 }
 END_TEST
 
+/* GT_EHALO of a field with a boundary condition says what a distributed run needs of its
+   storage along I and J (its reach there, which one process does not need); the message of
+   a field without one, whose need is the same under MPI, is as it was. */
+START_TEST(bind_ehalo_distributed)
+{
+    /* u: neumann along I (reach 2, halo 0), read at j-1 and j+1 (halo 1); v: none; w: IK,
+       mirror along I (reach [1,3]), read 2 levels below along K */
+    static const gt_field_info f[4] = {
+        {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {1, 1}, {0, 0}}, {{2, 2}, {1, 1}, {0, 0}},
+         {1 + GT_BC_NEUMANN, 0, 0}},
+        {"v", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 1}, {0, 0}}, {{0, 0}, {0, 1}, {0, 0}},
+         {0, 0, 0}},
+        {"w", "IK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {2, 0}}, {{1, 3}, {0, 0}, {2, 0}},
+         {1 + GT_BC_MIRROR, 0, 0}},
+        {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}},
+         {0, 0, 0}},
+    };
+    static const gt_stencil_info info = {"bcs", 4, f};
+    gt_storage *u0 = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *u1 = field(GT_FLOAT64, "IJK", N, 1, NULL);
+    gt_storage *w0 = field(GT_FLOAT64, "IK", N, 0, NULL);
+    gt_storage_opts ko = {0};
+    ko.halo[1][0] = 2;
+    gt_storage *w2 = gt_zeros(GT_FLOAT64, "IK", (const int64_t[2]){N[0], N[2] + 2}, &ko);
+    gt_storage *out = field(GT_FLOAT64, "IJK", N, 0, NULL);
+    gt_storage *args[4] = {u0, u1, w2, out};
+    int64_t size[3];
+    gt_bound b[4];
+    ck_assert_int_eq(gt__bind(&info, NULL, args, NULL, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'bcs': field 'u': halo along J is [0,0] but the stencil "
+                              "needs [1,1]; a distributed run needs [2,2] along I and [1,1] "
+                              "along J (gt_mpi_halo)");
+    args[0] = u1;
+    args[1] = u0;
+    ck_assert_int_eq(gt__bind(&info, NULL, args, NULL, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'bcs': field 'v': halo along J is [0,0] but the stencil "
+                              "needs [0,1]");
+    ck_assert_ptr_null(strstr(gt_last_error(), "distributed"));
+    args[1] = u1;
+    args[2] = w0;
+    ck_assert_int_eq(gt__bind(&info, NULL, args, NULL, size, b), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'bcs': field 'w': halo along K is [0,0] but the stencil "
+                              "needs [2,0]; a distributed run needs [1,3] along I (gt_mpi_halo)");
+    args[2] = w2;
+    ck_assert_msg(gt__bind(&info, NULL, args, NULL, size, b) == 0, "%s", gt_last_error());
+    gt_release(u0);
+    gt_release(u1);
+    gt_release(w0);
+    gt_release(w2);
+    gt_release(out);
+}
+END_TEST
+
 Suite *suite_rt_bind(void); /* collected by tests/unit/main.c */
 
 Suite *suite_rt_bind(void)
@@ -366,6 +419,7 @@ Suite *suite_rt_bind(void)
     tcase_add_test(t, bind_edtype_eaxes);
     tcase_add_test(t, bind_eshape_ehalo);
     tcase_add_test(t, bind_ealias);
+    tcase_add_test(t, bind_ehalo_distributed);
     tcase_add_test(t, index32_limits);
     suite_add_tcase(s, t);
     return s;

@@ -64,7 +64,9 @@ static gt__where part(gt_storage *const *s, gt_halo_widths_ *widths, gt_halo_wid
 START_TEST(place_part)
 {
     const int64_t size[3] = {4, 5, 3}, shape[3] = {10, 11, 3};
-    gt_storage *u = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
+    /* u with the halo it is read in (its reach), v without */
+    gt_storage_opts reach = {.halo = {{2, 1}, {0, 3}, {0, 0}}};
+    gt_storage *u = gt_zeros(GT_FLOAT64, "IJK", shape, &reach);
     gt_storage *v = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
     gt_storage *s[2] = {u, v};
     gt_halo_widths_ widths[2] = {{{2, 1}, {0, 3}}, {{0, 0}, {0, 0}}}, needed[2];
@@ -91,6 +93,18 @@ START_TEST(place_part)
     ck_assert_int_eq(needed[0][0][1], 1);
     ck_assert_int_eq(needed[0][1][1], 0);
     ck_assert_str_eq(by[0], "u");
+    /* a storage whose halo has no room for what is read beyond an internal side (made
+       with S_info's halo, 0 along the periodic I): the checking call refuses it */
+    gt_storage *u0 = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
+    gt_storage *s0[2] = {u0, v};
+    w.storages = s0;
+    ck_assert_int_eq(gt__place(&info, s0, size, &p), GT_EHALO);
+    ck_assert_error(GT_EHALO, "stencil 'f': rank 3: field 'u' reads 2 point(s) beyond the "
+                              "lower I edge of this rank's box, from its halo, but the "
+                              "storage's halo there is 0: a distributed call needs the halo "
+                              "gt_mpi_halo gives");
+    gt_release(u0);
+    w.storages = s;
     w.check = 0;
     /* another domain */
     const int64_t other[3] = {4, 4, 3};

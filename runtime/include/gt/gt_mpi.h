@@ -100,6 +100,24 @@ int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
                 const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
                 double times[2]);
 
+/* The halo a local storage of field `field` of a stencil (S_info) needs in any distributed
+   call: along I and J as far as the stencil reads beyond its domain (S_info.fields[f].reach,
+   which a boundary condition does not reduce: on a rank's internal edges the field is read
+   from its halo), along K S_info.fields[f].halo. One row per axis of `axes`, in its order
+   (NULL: the field's own axes), as gt_storage_opts.halo wants for a storage of those axes;
+   the rows after them 0. Not collective. GT_EINVAL for a NULL info or halo or a field out of
+   range, GT_EAXES when axes are not the field's (in any order). */
+int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_t halo[3][2]);
+
+/* For the generated distributed entries S_mpi (docs/generated-api.md), not to be called
+   otherwise: gt_mpi_call(d, the distinct non-NULL storages of fields (info->nfields of them,
+   compacted in place), widths NULL, call, ctx, overlap, times), call() passing S its
+   arguments from ctx. A stencil without fields has no domain to split: every rank checks its
+   arguments, the ranks agree, and every rank calls it once as one process does (call(ctx,
+   NULL)). */
+int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
+                  gt_mpi_stencil_fn *call, void *ctx, int overlap, double times[2]);
+
 #ifdef __cplusplus
 }
 #endif

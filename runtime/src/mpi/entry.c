@@ -1,0 +1,114 @@
+/* entry.c: what the generated distributed entries S_mpi build on (gt__mpi_entry), and the
+ * halo a local storage needs for them (gt_mpi_halo); gt/gt_mpi.h says what each does,
+ * docs/mpi.md how to use them.
+ *
+ * S_mpi is a static inline function of the generated header (compiler/emit_abi.c): it
+ * puts S's arguments into a context, its field storages into an array, and calls
+ * gt__mpi_entry with S_info and a function that calls S from the context. Here the
+ * storages become gt_mpi_call's (each once: a stencil may take one storage for an input
+ * read at offset 0 and an output, which one exchange cannot hold twice), or, for a
+ * stencil without fields, the one point every process computes alike. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gt/gt_mpi.h>
+
+#include "rt.h"
+
+int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_t halo[3][2])
+{
+    static const char fn[] = "gt_mpi_halo";
+    if (!info || !info->fields || !halo || field < 0 || field >= info->nfields)
+        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, field %d of %d, halo %s)", fn,
+                         info ? "given" : "NULL", field, info ? info->nfields : 0,
+                         halo ? "given" : "NULL");
+    const gt_field_info *fi = &info->fields[field];
+    const char *ax = axes ? axes : fi->axes;
+    size_t n = strlen(ax);
+    int same = fi->axes && n == strlen(fi->axes);
+    for (size_t x = 0; same && x < n; x++)
+        same = strchr(fi->axes, ax[x]) && !memchr(ax, ax[x], x);
+    if (!same)
+        return gt__error(GT_EAXES, "%s: stencil '%s': field '%s' has axes %s, a storage of "
+                         "axes \"%s\" cannot hold it", fn, info->name ? info->name : "?",
+                         fi->name ? fi->name : "?", fi->axes ? fi->axes : "(null)", ax);
+    int64_t out[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    for (size_t x = 0; x < n; x++) {
+        int a = ax[x] - 'I';
+        for (int side = 0; side < 2; side++) {
+            int64_t h = fi->halo[a][side], r = fi->reach[a][side];
+            out[x][side] = a < 2 && r > h ? r : h;
+        }
+    }
+    memcpy(halo, out, sizeof out);
+    return 0;
+}
+
+/* The worst of every rank's rc (where another rank failed, this rank's message names it). */
+static int agree(const gt_stencil_info *info, MPI_Comm comm, int rank, int rc, const char *what)
+{
+    int mine[2] = {rc, rank}, worst[2];
+    int err = MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MINLOC, comm);
+    if (err != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(err, text, &len);
+        return gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed: %s",
+                         info->name, rank, text);
+    }
+    if (rc != 0 || worst[0] == 0)
+        return rc;
+    return gt__error(worst[0], "stencil '%s': rank %d failed (see its message); %s",
+                     info->name, worst[1], what);
+}
+
+/* A stencil without fields: its arguments checked on every rank (the stencil returns after
+   its checks, as in gt_mpi_call's checking call), the outcome agreed, then one call as one
+   process makes it. */
+static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
+                          gt_mpi_stencil_fn *call, void *ctx, double times[2])
+{
+    int rank = 0;
+    gt_mpi_grid(d, NULL, NULL, &rank);
+    MPI_Comm comm = gt_mpi_comm(d);
+    /* the checking call: a one-point domain at the global origin, nothing exchanged */
+    gt__where w = {.check = 1, .rank = rank, .global = {1, 1}, .size = {1, 1}};
+    gt__where_set(&w);
+    int rc = call(ctx, NULL);
+    gt__where_set(NULL);
+    free(w.red);
+    if (rc == 0 && w.calls != 1)
+        rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the entry's function called %d "
+                       "generated stencil(s)", info->name, rank, w.calls);
+    if ((rc = agree(info, comm, rank, rc, "nothing was computed")) != 0)
+        return rc;
+    double t0 = MPI_Wtime();
+    rc = call(ctx, NULL);
+    if (times) {
+        times[0] = 0;
+        times[1] = MPI_Wtime() - t0;
+    }
+    return agree(info, comm, rank, rc, "the call failed");
+}
+
+int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
+                  gt_mpi_stencil_fn *call, void *ctx, int overlap, double times[2])
+{
+    if (!info || !info->name || info->nfields < 0 || (info->nfields > 0 && !fields) || !call)
+        return gt__error(GT_EINVAL, "gt__mpi_entry: invalid call (generated code of another "
+                         "gtcc?)");
+    if (!d)
+        return gt__error(GT_EINVAL, "stencil '%s': decomposition is NULL", info->name);
+    if (info->nfields == 0)
+        return without_fields(info, d, call, ctx, times);
+    /* each storage once; NULL ones are left to the stencil's own check, which names them */
+    int n = 0;
+    for (int f = 0; f < info->nfields; f++) {
+        int seen = fields[f] == NULL;
+        for (int g = 0; g < n && !seen; g++)
+            seen = fields[g] == fields[f];
+        if (!seen)
+            fields[n++] = fields[f];
+    }
+    return gt_mpi_call(d, fields, n, NULL, call, ctx, overlap, times);
+}
