@@ -7,6 +7,8 @@
 #   make check [SANITIZE=1]   unit tests (Check), golden tests, robustness test
 #   make golden-update        rewrite golden expectations for review (git diff)
 #   make fuzz [FUZZ_SECONDS=N] fuzz the emitters with generated programs (tests/fuzz/emit.sh)
+#   make vec-report [VEC_MARCH=isa] which point loops of the openmp output gcc and clang
+#                             vectorise (tools/vec_report.sh; the `vec` group checks it)
 #   make demo                 run gtcc on examples/*.stn
 #   make bench                benchmarks (never part of check)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig

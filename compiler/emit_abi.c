@@ -47,6 +47,12 @@ void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char 
     emit_line(o, "#pragma GCC optimize(\"fp-contract=off\")");
     emit_line(o, "#endif");
     emit_line(o, "#endif");
+    emit_line(o, "/* gcc keeps a branch whose arithmetic could raise a floating-point exception");
+    emit_line(o, "   (-ftrapping-math), so an `if` in a point loop stops the loop vectorising;");
+    emit_line(o, "   without traps it computes both sides and blends, with the same values. */");
+    emit_line(o, "#if defined(__GNUC__) && !defined(__clang__)");
+    emit_line(o, "#pragma GCC optimize(\"no-trapping-math\")");
+    emit_line(o, "#endif");
 }
 
 void emit_signature(Out *o, const EmitStencil *es)

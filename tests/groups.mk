@@ -71,3 +71,18 @@ gencc: all
 FUZZ_SECONDS ?= 600
 fuzz: all
 	@$(TEST_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/emit.sh
+
+VEC_MARCH ?= x86-64-v3
+
+# vec: every point loop (`omp simd`) of the openmp output of the bench stencils and
+# examples vectorises under gcc and clang at -O3 -march=x86-64-v3 without fast-math
+# flags, and the report matches the reviewed tests/vec/report.golden
+# (tools/vec_report.sh --check; `make vec-report` prints it).
+CHECK_GROUPS += vec
+.PHONY: vec vec-report
+vec: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) VEC_MARCH=x86-64-v3 tools/vec_report.sh --check tests/vec/report.golden
+
+vec-report: all
+	@$(TEST_ENV) VEC_MARCH=$(VEC_MARCH) tools/vec_report.sh

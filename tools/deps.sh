@@ -16,6 +16,7 @@ need check      pkg-config --exists check
 need libomp-dev sh -c 'ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gnu/libomp.so* 2>/dev/null | grep -q .'
 need gcc        command -v cc
 need g++        command -v g++
+need clang      command -v clang
 need make       command -v make
 need libopenmpi-dev command -v mpicc
 need openmpi-bin command -v mpirun

@@ -20,6 +20,12 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #endif
+/* gcc keeps a branch whose arithmetic could raise a floating-point exception
+   (-ftrapping-math), so an `if` in a point loop stops the loop vectorising;
+   without traps it computes both sides and blends, with the same values. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
 
 static const gt_field_info column_if_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
@@ -93,7 +99,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 6 "masks.stn"
                 s(i, j) = u(i, j, k);
-#line 97 "masks.c"
+#line 103 "masks.c"
     }
     /* interval(1, end) */
     for (int64_t k = 1; k < nk; k++) {
@@ -105,7 +111,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     column_sum += u(i, j, kk);
 #line 8 "masks.stn"
                 mask(i, j, 0) = column_sum > 0.0;
-#line 109 "masks.c"
+#line 115 "masks.c"
             }
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++) {
@@ -117,7 +123,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_max = fmax(column_max, u(i, j, kk));
 #line 9 "masks.stn"
                     mask_2(i, j, 0) = column_max > u(i, j, k) + 0.5;
-#line 121 "masks.c"
+#line 127 "masks.c"
                 }
             }
         for (int64_t i = 0; i < ni; i++)
@@ -125,7 +131,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_2(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) + u(i, j, k);
-#line 129 "masks.c"
+#line 135 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 mask_3(i, j, 0) = mask(i, j, 0) && !mask_2(i, j, 0);
@@ -134,7 +140,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                 if (mask_3(i, j, 0))
 #line 9 "masks.stn"
                     s(i, j) = s(i, j) - u(i, j, k);
-#line 138 "masks.c"
+#line 144 "masks.c"
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (!mask(i, j, 0)) {
@@ -144,7 +150,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                         column_min = fmin(column_min, u(i, j, kk));
 #line 11 "masks.stn"
                     s(i, j) = column_min * s(i, j);
-#line 148 "masks.c"
+#line 154 "masks.c"
                 }
     }
 
