@@ -495,6 +495,27 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
         exchange_refused("the second storage's widths differ on the last rank", d, two, 2,
                          rank == last ? wide2 : ones, GT_EINVAL, pair,
                          "storage 1's width of the upper halo along J", two, 2);
+        /* 30 storages: 300 values, agreed in two rounds of MPI_Allreduce (256 a round) */
+        enum { NS = 30 };
+        gt_storage *lots[NS];
+        gt_halo_widths lw[NS];
+        for (int k = 0; k < NS; k++) {
+            lots[k] = storage(d, GT_FLOAT64, "IJK", NULL, 1, k1);
+            memcpy(lw[k], ones[0], sizeof lw[k]);
+        }
+        if (rank == last)
+            lw[NS - 1][0][1] = 0;
+        exchange_refused("the 30th storage's widths differ on the last rank", d, lots, NS, lw,
+                         GT_EINVAL, pair, "storage 29's width of the upper halo along I",
+                         lots + NS - 4, 4);
+        if (begin_case("gt_halo_exchange: 30 storages alike (agreed in two rounds)")) {
+            char why[600] = "";
+            if (gt_halo_exchange(d, lots, NS, NULL) != 0)
+                snprintf(why, sizeof why, "refused: %s", gt_last_error());
+            end_case(!why[0], why, sizeof why);
+        }
+        for (int k = 0; k < NS; k++)
+            gt_release(lots[k]);
         if (begin_case("gt_halo_exchange: NULL widths on the last rank, the halos elsewhere "
                        "(alike)")) {
             char why[600] = "";

@@ -167,7 +167,7 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
                      r1, outcome);
 }
 
-enum { AGREE_CHUNK = 64 };   /* values per MPI_Allreduce of an agreement */
+enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB of stack) */
 
 /* Agrees on rc (this rank's outcome so far) and on the values value(ctx, 0 .. count - 1),
    which every rank must hold alike; count must itself be alike on every rank (a constant,
