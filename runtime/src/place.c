@@ -106,6 +106,7 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
         return 0;
     }
     w->calls++;
+    w->info = info;
     if (size[0] != w->size[0] || size[1] != w->size[1])
         return gt__error(GT_ESHAPE, "stencil '%s': rank %d: called with a domain of %lld x "
                          "%lld along I and J in a distributed call whose part is %lld x "

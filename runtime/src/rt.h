@@ -312,6 +312,7 @@ typedef struct {
                                        it, filled by the checking call */
     const char **needed_by;         /* per storage: the field that needs the most */
     int calls;                      /* gt__place calls seen */
+    const gt_stencil_info *info;    /* the stencil of the last gt__place call (NULL: none) */
     gt__reduction *red;             /* the out scalars, by slot */
     int nred, cap;
     int red_error;                  /* 0, or GT_ENOMEM when red could not grow */

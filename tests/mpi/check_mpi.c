@@ -297,17 +297,20 @@ static void untouched(gt_storage *s, const int64_t off[3], const int64_t g[3], b
 }
 
 /* An error: the call on every rank fails with code, every rank's message names the rank
-   where it failed: itself, or else `culprit` (the lowest rank that failed), and the halos
-   of s (if any) are untouched. */
+   where it failed: itself, or else `culprit` (the lowest rank that failed; of arguments
+   that differ between ranks, the lower of the two ranks named), and the halos of s (if
+   any) are untouched. */
 static void error_case(const char *name, int rc, int code, int culprit, gt_storage *s,
                        const int64_t off[3])
 {
-    char why[400] = "", mine[32], theirs[32];
+    char why[400] = "", mine[32], theirs[32], pair[32];
     snprintf(mine, sizeof mine, "rank %d:", rank);
     snprintf(theirs, sizeof theirs, "rank %d failed", culprit);
+    snprintf(pair, sizeof pair, "ranks %d and ", culprit);
     if (rc != code)
         snprintf(why, sizeof why, "status %d, want %d (%s)", rc, code, gt_last_error());
-    else if (!strstr(gt_last_error(), mine) && !strstr(gt_last_error(), theirs))
+    else if (!strstr(gt_last_error(), mine) && !strstr(gt_last_error(), theirs) &&
+             !strstr(gt_last_error(), pair))
         snprintf(why, sizeof why, "message \"%s\" names neither this rank nor rank %d",
                  gt_last_error(), culprit);
     if (s && !why[0]) {

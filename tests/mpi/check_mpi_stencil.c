@@ -315,8 +315,9 @@ static int edges_entry(const gt_decomp *d, Edges *e, int overlap, double times[2
 
 /* edges through gt_mpi_call (widths: NULL, what the stencil reads), or through its entry
    S_mpi (entry), against one process: the outputs and the min, max and int out scalars bit
-   for bit, the sums within 1e-13 of the sum of magnitudes (their order of additions
-   differs); the entry's times written. */
+   for bit, the sums to a relative 1e-12 of the larger of 1 and the two values (their order
+   of additions differs; the bound tests/diff holds the backends' sums to,
+   docs/generated-api.md); the entry's times written. */
 static void edges_case(int backend, const int64_t global[3], const int dims[2],
                        const int periodic[2], bool overlap, bool entry)
 {
@@ -373,11 +374,12 @@ static void edges_case(int backend, const int64_t global[3], const int dims[2],
         gather_compare(e.f[5 + o], ref[o], global, off, box, why, sizeof why);
     /* every rank holds the combined scalars */
     if (!why[0]) {
-        double tol = 1e-13 * one.r[1];
-        for (int k = 0; k < 2 && !why[0]; k++)
+        for (int k = 0; k < 2 && !why[0]; k++) {
+            double tol = 1e-12 * fmax(1.0, fmax(fabs(e.r[k]), fabs(one.r[k])));
             if (!(fabs(e.r[k] - one.r[k]) <= tol))
                 snprintf(why, sizeof why, "rank %d: sum %d is %.17g, single process %.17g "
                          "(tolerance %.3g)", rank, k, e.r[k], one.r[k], tol);
+        }
         for (int k = 2; k < 4 && !why[0]; k++)
             if (memcmp(&e.r[k], &one.r[k], sizeof(double)) != 0)
                 snprintf(why, sizeof why, "rank %d: %s is %.17g, single process %.17g", rank,
@@ -693,7 +695,7 @@ static gt_storage *bc_field(const gt_decomp *d, const int64_t global[3], int f, 
 }
 
 /* bc through bc_mpi against one process (storages with S_info's halos): res bit for bit,
-   total within 1e-13 of the sum of magnitudes. mpi_halo: the local storages' halos from
+   total to the documented relative 1e-12 (of the larger of 1 and the two values). mpi_halo: the local storages' halos from
    gt_mpi_halo; otherwise S_info's, which one process does with, and a distributed call
    refuses once a rank has a neighbour (GT_EHALO, pointing at gt_mpi_halo). */
 static void bc_case(const int64_t global[3], const int dims[2], bool overlap, bool mpi_halo)
@@ -709,7 +711,7 @@ static void bc_case(const int64_t global[3], const int dims[2], bool overlap, bo
     const int open[2] = {0, 0};
     const int64_t zero[3] = {0, 0, 0};
     size_t total = (size_t)(global[0] * global[1] * global[2]);
-    double *ref = NULL, sums[2] = {0, 0};   /* total, the sum of magnitudes */
+    double *ref = NULL, sums[1] = {0};   /* the single process's total */
     if (rank == 0) {
         gt_storage *f[3];
         for (int k = 0; k < 3; k++)
@@ -720,12 +722,10 @@ static void bc_case(const int64_t global[3], const int dims[2], bool overlap, bo
             snprintf(why, sizeof why, "single process: %s", gt_last_error());
         ref = malloc(total * sizeof *ref);
         interior(f[2], ref);
-        for (size_t at = 0; at < total; at++)
-            sums[1] += fabs(ref[at]);
         for (int k = 0; k < 3; k++)
             gt_release(f[k]);
     }
-    MPI_Bcast(sums, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(sums, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, open);
     int64_t off[3], box[3];
@@ -767,7 +767,7 @@ static void bc_case(const int64_t global[3], const int dims[2], bool overlap, bo
             snprintf(why, sizeof why, "bc_mpi: %s", gt_last_error());
         if (!rc && !(times[0] >= 0 && times[1] >= 0))
             snprintf(why, sizeof why, "rank %d: times not written", rank);
-        if (!why[0] && !(fabs(sum - sums[0]) <= 1e-13 * sums[1]))
+        if (!why[0] && !(fabs(sum - sums[0]) <= 1e-12 * fmax(1.0, fmax(fabs(sum), fabs(sums[0])))))
             snprintf(why, sizeof why, "rank %d: total %.17g, single process %.17g", rank, sum,
                      sums[0]);
         gather_compare(f[2], ref, global, off, box, why, sizeof why);

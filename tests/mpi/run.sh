@@ -2,6 +2,9 @@
 # tests/mpi/run.sh: libgtrt-mpi under mpirun, `make mpi`.
 #
 # Builds tests/mpi/check_mpi.c (decompositions, halo exchanges, errors) and
+# tests/mpi/check_mpi_misuse.c (every refusal of every collective function: bad arguments,
+# arguments that differ between ranks, out of memory on one rank; nothing written; each case
+# under a watchdog, a hang being a failure of that case, the run then going on after it),
 # tests/mpi/check_mpi_stencil.c (distributed calls of hdiff, jacobi3d and tridiagonal, gtcc -b openmp,
 # of tests/mpi/edges.stn (every boundary kind, index(), out scalars) from the openmp, naive and
 # cuda backends (cuda on the SIMT emulator; naive and cuda built with -P naive_, -P cuda_),
@@ -134,6 +137,24 @@ for lang in c c++; do
         sed 's/^/  | /' "$work/headers.log" | head -n 20
     fi
 done >"$work/results.headers"
+# check_mpi_misuse.c: every refusal of every collective function (tests/mpi/misuse.stn and
+# misuse_twin.stn through the naive backend)
+if "$GTCC" -b naive -o "$work/misuse.c" "$here/misuse.stn" >"$work/misuse.log" 2>&1 &&
+   "$GTCC" -b naive -o "$work/misuse_twin.c" "$here/misuse_twin.stn" >>"$work/misuse.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
+       -Dtwin=twin_int -Dtwin_info=twin_int_info -c -o "$work/misuse_twin.o" \
+       "$work/misuse_twin.c" >>"$work/misuse.log" 2>&1 &&
+   $CC -std=c11 -O1 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" -I"$work" \
+       -o "$work/check_mpi_misuse" "$here/check_mpi_misuse.c" "$work/misuse.c" \
+       "$work/misuse_twin.o" "$BUILD/lib/libgtrt-mpi.a" "$BUILD/lib/libgtrt.a" \
+       $("$MPICC" --showme:link) -lm >>"$work/misuse.log" 2>&1; then
+    misuse=yes
+else
+    misuse=
+    echo "FAIL mpi: check_mpi_misuse.c does not build"; sed 's/^/  | /' "$work/misuse.log" | head -n 20
+    echo "FAIL check_mpi_misuse: build" >>"$work/results.build"
+fi
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 # Open MPI keeps memory until exit that LeakSanitizer would report
@@ -151,6 +172,32 @@ for prog in $progs; do
             echo "FAIL $prog, mpirun -np $np: exit status $status$( [ $status -eq 124 ] && echo ' (timed out)')" >>"$work/results"
             sed 's/^/  | /' "$log" | tail -n 15 >>"$work/results"
         fi
+    done
+done
+# check_mpi_misuse: case after case, each under its own watchdog (60 s): a case that hangs,
+# or stops the run otherwise, fails, and the program runs again from the case after it
+for np in 1 2 3 4; do
+    [ -n "$misuse" ] || break
+    next=0 runs=0
+    while [ $runs -lt 40 ]; do
+        runs=$((runs + 1))
+        log=$work/check_mpi_misuse.np$np.from$next.log
+        timeout 600 "$MPIRUN" --oversubscribe -np $np "$work/check_mpi_misuse" $next \
+            >"$log" 2>&1
+        status=$?
+        grep -E '^(PASS|FAIL) ' "$log" >>"$work/results"
+        grep -q '^DONE' "$log" && break
+        case_no=$(sed -n 's/^BEGIN \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+        if [ -z "$case_no" ]; then
+            echo "FAIL check_mpi_misuse, mpirun -np $np from case $next: exit status $status before any case" >>"$work/results"
+            sed 's/^/  | /' "$log" | tail -n 15 >>"$work/results"
+            break
+        fi
+        if ! grep -qE "^(PASS|FAIL) misuse $case_no:" "$log"; then
+            echo "FAIL misuse $case_no: $(sed -n "s/^BEGIN $case_no //p" "$log") (np $np): the run stopped in it (exit status $status$( [ $status -eq 124 ] && echo ', timed out'))" >>"$work/results"
+            grep -v -E '^(PASS|BEGIN) ' "$log" | sed 's/^/  | /' | tail -n 6 >>"$work/results"
+        fi
+        next=$((case_no + 1))
     done
 done
 # examples/heat2d_mpi through its own Makefile against an installed gtcc, on 1, 3 and 4

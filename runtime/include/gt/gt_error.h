@@ -37,7 +37,9 @@ typedef enum {
 const char *gt_last_error(void);
 
 /* Code of the last failure on the calling thread (0 if none yet): the way to learn why a
-   pointer-returning function gave NULL. Not part of runtime.md; an addition. */
+   pointer-returning function gave NULL (gt_empty, gt_mpi_decompose, gt_mpi_empty, ...).
+   Part of the documented API (docs/runtime.md, sections 1 and 13: an addition to the
+   spec's runtime.md). */
 int gt_last_error_code(void);
 
 /* Static description of a code ("invalid argument", ...; "success" for 0, "unknown error"

@@ -10,11 +10,16 @@
  * a periodic axis, wraps around the process grid. Halos on the global edges of a
  * non-periodic axis are left as they are.
  *
- * Every function is collective over the decomposition's communicator: all ranks call it
- * with the same arguments (storages of the same roles). Every function that can fail
- * returns a negative GT_E... code (or NULL) on every rank when it fails on any, with
- * gt_last_error() naming the rank where it failed ("rank 2: ..."); nothing is sent and no
- * halo is written then. MPI failures are GT_EMPI with MPI's error string. */
+ * Every function but gt_mpi_box, gt_mpi_grid, gt_mpi_comm and gt_mpi_widths is collective
+ * over the decomposition's communicator: every rank calls it, with arguments that agree
+ * (docs/mpi.md, "Agreement": the same sizes, dtypes, axes, layouts, K extents and widths;
+ * each rank its own storages). It checks them before anything is sent: when a rank's
+ * arguments are wrong, or differ from another rank's, every rank returns the same negative
+ * GT_E... code (GT_EINVAL for a difference; the worst code where ranks fail differently),
+ * or NULL with gt_last_error_code() giving it, and gt_last_error() names the rank where it
+ * failed ("rank 2: ...") or the ranks whose arguments differ, what differs and their values
+ * ("ranks 0 and 3 disagree on ..."); nothing is sent, written or made then. MPI failures
+ * are GT_EMPI with MPI's error string. */
 #ifndef GT_MPI_H
 #define GT_MPI_H
 

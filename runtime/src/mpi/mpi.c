@@ -11,10 +11,14 @@
  * it travels, so a receiver matches it with the neighbour in the opposite direction even
  * when that neighbour is itself (a periodic axis of one process).
  *
- * Errors are agreed on before anything is sent: every rank checks its arguments, then one
- * MPI_Allreduce of the worst error code makes every rank fail alike (the others' message
- * names the rank that failed), so no rank is left waiting for a message that never comes
- * and no halo is written. */
+ * Errors and arguments are agreed on before anything is sent (agree_same): every rank
+ * checks its arguments, then one MPI_Allreduce of a fixed size agrees on the worst error
+ * code and on what every rank must pass alike (docs/mpi.md, "Agreement"), before any
+ * collective whose size depends on the arguments; a list as long as the storages is
+ * agreed once their number is. Every rank then fails alike, with the same code (the
+ * others' message names the rank that failed, or the two ranks whose arguments differ and
+ * what), so no rank is left waiting for a message that never comes and no halo is
+ * written. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,28 +35,6 @@ struct gt_decomp {
     int neighbour[3][3]; /* [di + 1][dj + 1]: the rank in that direction, or MPI_PROC_NULL */
 };
 
-/* ---- errors agreed by every rank ---------------------------------------------------------- */
-
-/* The worst (most negative) of every rank's rc; where another rank failed, this rank's
-   message says which. MPI failures of the reduction itself are GT_EMPI. */
-static int agree(MPI_Comm comm, const char *fn, int rc)
-{
-    int mine[2] = {rc, 0}, worst[2];
-    MPI_Comm_rank(comm, &mine[1]);
-    /* MINLOC: the most negative code and the lowest rank that has it */
-    int err = MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MINLOC, comm);
-    if (err != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(err, text, &len);
-        return gt__error(GT_EMPI, "%s: rank %d: MPI_Allreduce failed: %s", fn, mine[1], text);
-    }
-    if (worst[0] == 0 || rc != 0)
-        return worst[0] ? rc : 0;
-    return gt__error(worst[0], "%s: rank %d failed (see its message); nothing was exchanged",
-                     fn, worst[1]);
-}
-
 static int mpi_fail(const char *fn, int rank, const char *call, int err)
 {
     char text[MPI_MAX_ERROR_STRING];
@@ -60,6 +42,191 @@ static int mpi_fail(const char *fn, int rank, const char *call, int err)
     if (MPI_Error_string(err, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "error %d", err);
     return gt__error(GT_EMPI, "%s: rank %d: %s failed: %s", fn, rank, call, text);
+}
+
+/* count zeroed elements of size bytes, from the runtime's allocator (gt__malloc, which tests
+   make fail), or NULL. */
+static void *zalloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = gt__malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+/* ---- errors and arguments agreed by every rank ---------------------------------------------
+
+   Every collective function checks its arguments on each rank, then agrees with the other
+   ranks in one MPI_Allreduce of a fixed size, before any collective whose size depends on
+   them: on the worst error code (the most negative, and the lowest rank that has it), and
+   on the values that every rank must pass alike (their largest and smallest, as the MAX of
+   v and -v). A list whose length comes from the arguments (one set of values per storage)
+   is agreed in a second round, once its length has been agreed in the first. A failure or
+   a disagreement returns the same code on every rank, before anything is sent or
+   written. */
+
+/* How an agreed value reads in a message. */
+typedef enum {
+    V_NUMBER,   /* a count, size or width */
+    V_DTYPE,    /* a gt_dtype */
+    V_AXES,     /* axes or a layout (axes_code) */
+    V_GIVEN,    /* a pointer: 1 given, 0 NULL */
+    V_HASH      /* a digest (hash_text): no value to show */
+} ValueKind;
+
+/* One value that every rank must pass alike: what it is, for messages. */
+typedef struct {
+    const char *what;
+    ValueKind kind;
+} Item;
+
+/* What the values of one agreement are: items[i], or, with a group, items[i % per] of
+   member i / per of the group ("storage 2's dtype"). */
+typedef struct {
+    const Item *items;
+    int per;              /* items per member (with a group) */
+    const char *group;    /* NULL, "storage" or "out scalar" */
+    const char *outcome;  /* what a failure leaves (NULL: "nothing was done") */
+} Agreed;
+
+/* The values of an agreement, produced one by one (so that long lists need no memory). */
+typedef int64_t ValueFn(const void *ctx, int i);
+
+static int64_t array_value(const void *ctx, int i)
+{
+    return ((const int64_t *)ctx)[i];
+}
+
+/* Axes or a layout as a number: per letter (1 + I, J or K) in base 4. */
+static int64_t axes_code(const char *axes)
+{
+    int64_t code = 0;
+    for (int x = (int)strlen(axes) - 1; x >= 0; x--)
+        code = code * 4 + (axes[x] - 'I' + 1);
+    return code;
+}
+
+/* A digest of a text, within +-2^62 (agreed values must negate safely). */
+static int64_t hash_text(int64_t h, const char *text)
+{
+    uint64_t u = (uint64_t)h ^ 1469598103934665603ull;
+    for (; text && *text; text++)
+        u = (u ^ (unsigned char)*text) * 1099511628211ull;
+    return (int64_t)(u >> 2);
+}
+
+static void describe(char *out, size_t len, ValueKind kind, int64_t v)
+{
+    char axes[4] = "";
+    switch (kind) {
+    case V_DTYPE:
+        snprintf(out, len, "%s", gt_dtype_name((gt_dtype)v));
+        break;
+    case V_AXES:
+        for (int x = 0; x < 3 && v > 0; x++, v /= 4)
+            axes[x] = (char)('I' + v % 4 - 1);
+        snprintf(out, len, "\"%s\"", axes);
+        break;
+    case V_GIVEN:
+        snprintf(out, len, "%s", v ? "given" : "NULL");
+        break;
+    default:
+        snprintf(out, len, "%lld", (long long)v);
+        break;
+    }
+}
+
+/* Value i disagrees (this rank has mine; hi and lo the largest and smallest): every rank
+   fails with GT_EINVAL, naming it and the lowest ranks that hold its smallest and largest
+   value. */
+static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine, int64_t lo,
+                    int64_t hi, const Agreed *what)
+{
+    const char *outcome = what->outcome ? what->outcome : "nothing was done";
+    int have[2] = {mine == lo ? rank : INT_MAX, mine == hi ? rank : INT_MAX}, first[2];
+    int err = MPI_Allreduce(have, first, 2, MPI_INT, MPI_MIN, comm);
+    if (err != MPI_SUCCESS)
+        return mpi_fail(fn, rank, "MPI_Allreduce", err);
+    const Item *it = &what->items[what->group ? i % what->per : i];
+    char name[160], a[40], b[40];
+    if (what->group)
+        snprintf(name, sizeof name, "%s %d's %s", what->group, i / what->per, it->what);
+    else
+        snprintf(name, sizeof name, "%s", it->what);
+    int r0 = first[0] < first[1] ? first[0] : first[1];
+    int r1 = first[0] < first[1] ? first[1] : first[0];
+    if (it->kind == V_HASH)
+        return gt__error(GT_EINVAL, "%s: ranks %d and %d disagree on %s: every rank must pass "
+                         "it alike; %s", fn, r0, r1, name, outcome);
+    describe(a, sizeof a, it->kind, r0 == first[0] ? lo : hi);
+    describe(b, sizeof b, it->kind, r0 == first[0] ? hi : lo);
+    return gt__error(GT_EINVAL, "%s: ranks %d and %d disagree on %s (%s on rank %d, %s on "
+                     "rank %d): every rank must pass it alike; %s", fn, r0, r1, name, a, r0, b,
+                     r1, outcome);
+}
+
+enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB of stack) */
+
+/* Agrees on rc (this rank's outcome so far) and on the values value(ctx, 0 .. count - 1),
+   which every rank must hold alike; count must itself be alike on every rank (a constant,
+   or agreed by an earlier agreement). Returns 0, or the same code on every rank: the worst
+   rc (this rank's message kept where it failed with that code; the others' naming the
+   lowest rank that did), else GT_EINVAL for the first value that differs; GT_EMPI where
+   MPI fails. Values beyond +-2^62 compare as +-2^62. */
+static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn *value,
+                      const void *ctx, const Agreed *what)
+{
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const int64_t ranks = (int64_t)1 << 32, bound = (int64_t)1 << 62;
+    int start = 0;
+    do {
+        int m = count - start < AGREE_CHUNK ? count - start : AGREE_CHUNK;
+        int64_t mine[1 + 2 * AGREE_CHUNK], most[1 + 2 * AGREE_CHUNK];
+        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank */
+        mine[0] = -((int64_t)rc * ranks + rank);
+        for (int i = 0; i < m; i++) {
+            int64_t v = value(ctx, start + i);
+            mine[1 + i] = v < -bound ? -bound : v > bound ? bound : v;
+            mine[1 + m + i] = -mine[1 + i];
+        }
+        int err = MPI_Allreduce(mine, most, 1 + 2 * m, MPI_INT64_T, MPI_MAX, comm);
+        if (err != MPI_SUCCESS)
+            return mpi_fail(fn, rank, "MPI_Allreduce", err);
+        int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
+        int worst = (int)((key - low) / ranks), who = (int)low;
+        if (rc != 0 && rc == worst)
+            return rc;   /* its own message */
+        if (worst != 0) {
+            char own[600] = "";
+            if (rc != 0)
+                snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
+            return gt__error(worst, "%s: rank %d failed (see its message); %s%s", fn, who,
+                             what && what->outcome ? what->outcome : "nothing was done", own);
+        }
+        for (int i = 0; i < m; i++)
+            if (most[1 + i] != -most[1 + m + i])
+                return disagree(comm, fn, rank, start + i, mine[1 + i], -most[1 + m + i],
+                                most[1 + i], what);
+        start += m;
+    } while (start < count);
+    return 0;
+}
+
+/* The worst of every rank's rc, the same on every rank (agree_same without values). */
+static int agree(MPI_Comm comm, const char *fn, int rc)
+{
+    return agree_same(comm, fn, rc, 0, NULL, NULL, NULL);
+}
+
+/* The same, once the stencil of a distributed call has run. */
+static const Agreed ran_agreed = {NULL, 0, NULL, "the stencil may have run: its outputs may be "
+                                   "written"};
+static int agree_ran(MPI_Comm comm, const char *fn, int rc)
+{
+    return agree_same(comm, fn, rc, 0, NULL, NULL, &ran_agreed);
 }
 
 /* ---- decompositions ----------------------------------------------------------------------- */
@@ -71,6 +238,15 @@ static void split(int64_t n, int p, int c, int64_t *offset, int64_t *size)
     *size = base + (c < extra);
     *offset = (int64_t)c * base + (c < extra ? c : extra);
 }
+
+/* What every rank must pass gt_mpi_decompose alike (dims and periodic as given, NULL as 0). */
+static const Item decomposition_items[] = {
+    {"the global size (global)", V_GIVEN},  {"the global size along I (global[0])", V_NUMBER},
+    {"the global size along J (global[1])", V_NUMBER},
+    {"the global size along K (global[2])", V_NUMBER},
+    {"the processes along I (dims[0])", V_NUMBER}, {"the processes along J (dims[1])", V_NUMBER},
+    {"periodic along I (periodic[0])", V_NUMBER}, {"periodic along J (periodic[1])", V_NUMBER}};
+static const Agreed decomposition_agreed = {decomposition_items, 8, NULL, NULL};
 
 gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int dims_in[2],
                             const int periodic_in[2])
@@ -88,6 +264,10 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
     int rc = 0;
     int dims[2] = {dims_in ? dims_in[0] : 0, dims_in ? dims_in[1] : 0};
     int periodic[2] = {periodic_in && periodic_in[0], periodic_in && periodic_in[1]};
+    /* what every rank must pass alike (decomposition_items) */
+    const int64_t same[8] = {global != NULL, global ? global[0] : 0, global ? global[1] : 0,
+                             global ? global[2] : 0, dims[0], dims[1], periodic[0],
+                             periodic[1]};
     if (!global)
         rc = gt__error(GT_EINVAL, "%s: rank %d: global size is NULL", fn, rank);
     for (int a = 0; !rc && a < 3; a++)
@@ -97,9 +277,10 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
     if (!rc && (dims[0] < 0 || dims[1] < 0))
         rc = gt__error(GT_EINVAL, "%s: rank %d: process grid %d x %d has a negative entry", fn,
                        rank, dims[0], dims[1]);
-    if (!rc && dims[0] > 0 && dims[1] > 0 && dims[0] * dims[1] != size)
-        rc = gt__error(GT_EINVAL, "%s: rank %d: a process grid of %d x %d needs %d processes, "
-                       "the communicator has %d", fn, rank, dims[0], dims[1], dims[0] * dims[1],
+    const int64_t grid = (int64_t)dims[0] * dims[1];   /* beyond int: no overflow */
+    if (!rc && dims[0] > 0 && dims[1] > 0 && grid != size)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: a process grid of %d x %d needs %lld processes, "
+                       "the communicator has %d", fn, rank, dims[0], dims[1], (long long)grid,
                        size);
     if (!rc && ((dims[0] > 0 && size % dims[0]) || (dims[1] > 0 && size % dims[1])))
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d processes cannot be split with %d along %c",
@@ -115,19 +296,23 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
             rc = gt__error(GT_ESHAPE, "%s: rank %d: %lld points along %c cannot be split over %d "
                            "processes (each must own at least one)", fn, rank,
                            (long long)global[a], "IJ"[a], dims[a]);
-    if ((rc = agree(comm, fn, rc)) != 0)
-        return NULL;
-    gt_decomp *d = calloc(1, sizeof *d);
-    if (!d) {
-        agree(comm, fn, gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, rank));
+    /* allocated before the agreement: a rank out of memory fails every rank */
+    gt_decomp *d = rc ? NULL : zalloc(1, sizeof *d);
+    if (!rc && !d)
+        rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, rank);
+    if (agree_same(comm, fn, rc, 8, array_value, same, &decomposition_agreed) != 0) {
+        gt__free(d);
         return NULL;
     }
+    d->comm = MPI_COMM_NULL;
     int err = MPI_Cart_create(comm, 2, dims, periodic, 0, &d->comm);
     if (err == MPI_SUCCESS)
         err = MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN);
-    if (err != MPI_SUCCESS) {
-        mpi_fail(fn, rank, "MPI_Cart_create", err);
-        free(d);
+    rc = err != MPI_SUCCESS ? mpi_fail(fn, rank, "MPI_Cart_create", err) : 0;
+    if (agree(comm, fn, rc) != 0) {
+        if (d->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&d->comm);
+        gt__free(d);
         return NULL;
     }
     MPI_Comm_rank(d->comm, &d->rank);
@@ -167,7 +352,7 @@ void gt_mpi_decomp_release(gt_decomp *d)
     MPI_Finalized(&finalized);
     if (!finalized)
         MPI_Comm_free(&d->comm);
-    free(d);
+    gt__free(d);
 }
 
 int gt_mpi_box(const gt_decomp *d, int64_t offset[3], int64_t size[3])
@@ -201,6 +386,16 @@ MPI_Comm gt_mpi_comm(const gt_decomp *d)
 
 /* ---- local storages ------------------------------------------------------------------------ */
 
+/* What every rank must pass gt_mpi_empty and gt_mpi_zeros alike: the storages of one role
+   take part in the same exchanges (opts->halo by storage axis, 0 beyond them; the layout
+   as made, from opts->layout or the preset). */
+static const Item local_items[] = {
+    {"the dtype", V_DTYPE}, {"the axes", V_AXES}, {"the layout", V_AXES},
+    {"opts->halo[0][0]", V_NUMBER}, {"opts->halo[0][1]", V_NUMBER},
+    {"opts->halo[1][0]", V_NUMBER}, {"opts->halo[1][1]", V_NUMBER},
+    {"opts->halo[2][0]", V_NUMBER}, {"opts->halo[2][1]", V_NUMBER}};
+static const Agreed local_agreed = {local_items, 9, NULL, NULL};
+
 static gt_storage *local(const char *fn, const gt_decomp *d, gt_dtype t, const char *axes,
                          const gt_storage_opts *opts, bool zero)
 {
@@ -215,19 +410,34 @@ static gt_storage *local(const char *fn, const gt_decomp *d, gt_dtype t, const c
                        d->rank, ax);
     for (size_t x = 0; !rc && x < nd; x++) {
         int a = ax[x] - 'I';
+        int64_t lo = opts ? opts->halo[x][0] : 0, hi = opts ? opts->halo[x][1] : 0;
         if (a < 0 || a > 2)
             rc = gt__error(GT_EAXES, "%s: rank %d: axes \"%s\": '%c' is not I, J or K", fn,
                            d->rank, ax, ax[x]);
+        else if (lo < 0 || hi < 0 || lo > INT64_MAX / 4 || hi > INT64_MAX / 4)
+            rc = gt__error(GT_EINVAL, "%s: rank %d: halo (%lld, %lld) along %c", fn, d->rank,
+                           (long long)lo, (long long)hi, ax[x]);
         else
-            shape[x] = d->box[a] + (opts ? opts->halo[x][0] + opts->halo[x][1] : 0);
+            shape[x] = d->box[a] + lo + hi;
     }
     gt_storage *s = NULL;
     if (!rc) {
         s = zero ? gt_zeros(t, ax, shape, opts) : gt_empty(t, ax, shape, opts);
-        if (!s)
-            rc = gt__error(gt_last_error_code(), "%s: rank %d: %s", fn, d->rank, gt_last_error());
+        if (!s) {
+            char why[900];
+            snprintf(why, sizeof why, "%s", gt_last_error());
+            rc = gt__error(gt_last_error_code(), "%s: rank %d: %s", fn, d->rank, why);
+        }
     }
-    if (agree(d->comm, fn, rc) != 0) {
+    int64_t same[9] = {t, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (s) {
+        same[1] = axes_code(s->axes);
+        same[2] = axes_code(s->layout);
+        for (int x = 0; x < s->ndim; x++)
+            for (int side = 0; side < 2; side++)
+                same[3 + 2 * x + side] = s->halo[x][side];
+    }
+    if (agree_same(d->comm, fn, rc, 9, array_value, same, &local_agreed) != 0) {
         gt_release(s);
         return NULL;
     }
@@ -342,14 +552,14 @@ static void exchange_free(gt_exchange *x)
     if (!x)
         return;
     for (int m = 0; m < x->nrecv; m++)
-        free(x->recv[m].buf);
+        gt__free(x->recv[m].buf);
     for (int m = 0; m < x->nsend; m++)
-        free(x->send[m].buf);
-    free(x->recv);
-    free(x->send);
-    free(x->req);
-    free(x->s);
-    free(x);
+        gt__free(x->send[m].buf);
+    gt__free(x->recv);
+    gt__free(x->send);
+    gt__free(x->req);
+    gt__free(x->s);
+    gt__free(x);
 }
 
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
@@ -425,13 +635,13 @@ static int plan_storage(const char *fn, gt_exchange *x, int k, const gt_halo_wid
                                  "(one message holds at most %d)", fn, d->rank, k,
                                  snd.bytes > rcv.bytes ? snd.bytes : rcv.bytes, INT_MAX);
             if (snd.peer != MPI_PROC_NULL && snd.bytes) {
-                if (!(snd.buf = malloc(snd.bytes)))
+                if (!(snd.buf = gt__malloc(snd.bytes)))
                     return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
                 pack(s, &snd, false);
                 x->send[x->nsend++] = snd;
             }
             if (rcv.peer != MPI_PROC_NULL && rcv.bytes) {
-                if (!(rcv.buf = malloc(rcv.bytes)))
+                if (!(rcv.buf = gt__malloc(rcv.bytes)))
                     return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
                 x->recv[x->nrecv++] = rcv;
             }
@@ -439,28 +649,49 @@ static int plan_storage(const char *fn, gt_exchange *x, int k, const gt_halo_wid
     return 0;
 }
 
-/* A signature of what this rank exchanges (the number of storages, each one's dtype, axes,
-   halo and widths): ranks whose signatures differ would post messages that do not match,
-   and wait for ever. */
-static long long signature(gt_storage *const *storages, int n, const gt_halo_widths *widths)
+/* What every rank must pass alike for each storage of an exchange: what sizes its messages
+   and orders their elements (a message holds the storage's whole extent along K, halo
+   included, packed in the storage's layout). */
+static const Item storage_items[] = {
+    {"dtype", V_DTYPE}, {"axes", V_AXES}, {"layout", V_AXES},
+    {"extent along K, halo included", V_NUMBER}, {"lower halo along K", V_NUMBER},
+    {"upper halo along K", V_NUMBER}, {"width of the lower halo along I", V_NUMBER},
+    {"width of the upper halo along I", V_NUMBER}, {"width of the lower halo along J", V_NUMBER},
+    {"width of the upper halo along J", V_NUMBER}};
+enum { STORAGE_ITEMS = 10 };
+static const Agreed storage_agreed = {storage_items, STORAGE_ITEMS, "storage", NULL};
+
+/* The storages of an exchange or of a distributed call, for agree_same. */
+typedef struct {
+    gt_storage *const *s;
+    const gt_halo_widths *widths;
+    bool call;   /* gt_mpi_call: NULL widths are what the stencil reads (agreed later): 0 here */
+} Storages;
+
+/* Value i of the storages: item i % STORAGE_ITEMS of storage i / STORAGE_ITEMS. */
+static int64_t storage_value(const void *ctx, int i)
 {
-    unsigned long long h = 1469598103934665603ull;
-#define MIX(v) (h = (h ^ (unsigned long long)(v)) * 1099511628211ull)
-    MIX(n);
-    for (int k = 0; k < n; k++) {
-        const gt_storage *s = storages[k];
-        gt_halo_widths w;
-        widths_of(s, widths, k, w);
-        MIX(s->dtype);
+    const Storages *st = ctx;
+    int k = i / STORAGE_ITEMS, item = i % STORAGE_ITEMS;
+    const gt_storage *s = st->s[k];
+    if (item == 0)
+        return s->dtype;
+    if (item < 3)
+        return axes_code(item == 1 ? s->axes : s->layout);
+    if (item < 6) {
         for (int x = 0; x < s->ndim; x++)
-            MIX(s->axes[x]);
-        for (int a = 0; a < 2; a++)
-            for (int side = 0; side < 2; side++)
-                MIX(w[a][side]);
+            if (s->axes[x] == 'K')
+                return item == 3 ? s->shape[x] : s->halo[x][item - 4];
+        return 0;
     }
-#undef MIX
-    return (long long)(h >> 1);
+    gt_halo_widths w = {{0, 0}, {0, 0}};
+    if (!st->call || st->widths)
+        widths_of(s, st->widths, k, w);
+    return w[(item - 6) / 2][(item - 6) % 2];
 }
+
+static const Item exchange_items[] = {{"the number of storages (n)", V_NUMBER}};
+static const Agreed exchange_agreed = {exchange_items, 1, NULL, NULL};
 
 gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
                                     const gt_halo_widths *widths)
@@ -468,15 +699,22 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     static const char fn[] = "gt_halo_exchange";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
+    /* first what can be checked without reading the storages, and their number */
     int rc = 0;
     if (n < 0 || (n > 0 && !storages))
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
                        (const void *)storages);
-    for (int k = 0; !rc && k < n; k++) {
-        if (!storages[k]) {
+    else if (n > 32767 / 9)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages in one exchange (at most %d)", fn,
+                       d->rank, n, 32767 / 9);
+    for (int k = 0; !rc && k < n; k++)
+        if (!storages[k])
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
-            break;
-        }
+    const int64_t count = n;
+    if (agree_same(d->comm, fn, rc, 1, array_value, &count, &exchange_agreed) != 0)
+        return NULL;
+    /* then each storage: this rank's checks, and what every rank must pass alike */
+    for (int k = 0; !rc && k < n; k++) {
         gt_halo_widths w;
         widths_of(storages[k], widths, k, w);
         rc = check_storage(fn, d, storages[k], k, w);
@@ -486,33 +724,22 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
             if (storages[k]->buf == storages[m]->buf)
                 rc = gt__error(GT_EALIAS, "%s: rank %d: storages %d and %d share a buffer", fn,
                                d->rank, m, k);
-    if (!rc && n > 32767 / 9)
-        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages in one exchange (at most %d)", fn,
-                       d->rank, n, 32767 / 9);
-    if (agree(d->comm, fn, rc) != 0)
+    const Storages st = {storages, widths, false};
+    if (agree_same(d->comm, fn, rc, n * STORAGE_ITEMS, storage_value, &st, &storage_agreed))
         return NULL;
-    /* the same storages and widths on every rank */
-    long long sig[2] = {signature(storages, n, widths), 0}, range[2];
-    sig[1] = -sig[0];
-    int err = MPI_Allreduce(sig, range, 2, MPI_LONG_LONG, MPI_MIN, d->comm);
-    if (err != MPI_SUCCESS)
-        return mpi_fail(fn, d->rank, "MPI_Allreduce", err), NULL;
-    if (range[0] != -range[1])
-        return gt__error(GT_EINVAL, "%s: rank %d: the ranks were called with different "
-                         "storages or widths (their number, dtypes, axes or widths differ)",
-                         fn, d->rank), NULL;
+    int err;
     for (int k = 0; !rc && k < n; k++)
         rc = gt__sync_host(fn, storages[k], GT_READWRITE);
     gt_exchange *x = NULL;
     size_t most = (size_t)(n > 0 ? n : 1) * 8;
     if (!rc) {
-        x = calloc(1, sizeof *x);
+        x = zalloc(1, sizeof *x);
         if (x) {
             x->d = d;
-            x->s = calloc((size_t)(n > 0 ? n : 1), sizeof *x->s);
-            x->recv = calloc(most, sizeof *x->recv);
-            x->send = calloc(most, sizeof *x->send);
-            x->req = calloc(2 * most, sizeof *x->req);
+            x->s = zalloc((size_t)(n > 0 ? n : 1), sizeof *x->s);
+            x->recv = zalloc(most, sizeof *x->recv);
+            x->send = zalloc(most, sizeof *x->send);
+            x->req = zalloc(2 * most, sizeof *x->req);
         }
         if (!x || !x->s || !x->recv || !x->send || !x->req)
             rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
@@ -639,8 +866,26 @@ static int check_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call,
     return rc;
 }
 
+/* What the ranks' stencils must have alike: their out scalars (each slot's operation and
+   dtype; combine_results), and the stencil itself (its name and fields; stencil_digest). */
+static const Item results_items[] = {{"the number of out scalars of the stencil", V_NUMBER}};
+static const char ran[] = "the stencil has run: its outputs are written, its out scalars hold "
+                         "this rank's part";
+static const Agreed results_agreed = {results_items, 1, NULL, ran};
+static const Item slot_items[] = {{"operation (0 sum, 1 min, 2 max)", V_NUMBER},
+                                  {"dtype", V_DTYPE}};
+static const Agreed slot_agreed = {slot_items, 2, "out scalar", ran};
+
+static int64_t slot_value(const void *ctx, int i)
+{
+    const gt__reduction *r = &((const gt__where *)ctx)->red[i / 2];
+    return i % 2 ? (int64_t)r->dtype : (int64_t)r->op;
+}
+
 /* Combines each out scalar over the ranks, in rank order, and writes it where the stencil
-   wrote its part's value. */
+   wrote its part's value. Every rank's stencil must have the same out scalars: their
+   number agreed first, then each one's operation and dtype, then one MPI_Allgather of
+   every value. */
 static int combine_results(const gt_decomp *d, gt__where *w)
 {
     static const char fn[] = "gt_mpi_call";
@@ -651,41 +896,58 @@ static int combine_results(const gt_decomp *d, gt__where *w)
                                                                  : "their parts disagree")
                            : 0;
     MPI_Comm_size(d->comm, &size);
-    gt__reduction *all = calloc((size_t)size, sizeof *all);
-    size_t bytes = sizeof all->value;
-    if (!rc && !all)
+    size_t bytes = sizeof w->red->value, slots = (size_t)(w->nred > 0 ? w->nred : 1);
+    /* every rank's values, rank after rank, slot after slot */
+    unsigned char *mine = zalloc(slots, bytes), *all = zalloc((size_t)size * slots, bytes);
+    if (!rc && (!mine || !all))
         rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
-    /* every rank ran the same stencil: the same out scalars */
-    int counts[2] = {w->nred, -w->nred}, most[2];
-    int err = MPI_Allreduce(counts, most, 2, MPI_INT, MPI_MAX, d->comm);
-    if (err != MPI_SUCCESS) {
-        rc = rc ? rc : mpi_fail(fn, d->rank, "MPI_Allreduce", err);
-    } else if (!rc) {
-        if (most[0] != -most[1])
-            rc = gt__error(GT_EINVAL, "%s: rank %d: the ranks' stencils have different out "
-                           "scalars (%d here, up to %d elsewhere)", fn, d->rank, w->nred,
-                           most[0]);
+    const int64_t count = w->nred;
+    rc = agree_same(d->comm, fn, rc, 1, array_value, &count, &results_agreed);
+    if (!rc)
+        rc = agree_same(d->comm, fn, 0, 2 * w->nred, slot_value, w, &slot_agreed);
+    if (!rc && w->nred > 0) {
+        for (int slot = 0; slot < w->nred; slot++)
+            memcpy(mine + (size_t)slot * bytes, &w->red[slot].value, bytes);
+        int each = (int)(slots * bytes);
+        int err = MPI_Allgather(mine, each, MPI_BYTE, all, each, MPI_BYTE, d->comm);
+        rc = agree_same(d->comm, fn, err == MPI_SUCCESS ? 0 : mpi_fail(fn, d->rank,
+                        "MPI_Allgather", err), 0, NULL, NULL, &results_agreed);
     }
-    rc = agree(d->comm, fn, rc);
     for (int slot = 0; !rc && slot < w->nred; slot++) {
         gt__reduction *r = &w->red[slot];
-        /* packed: one value per rank, back to back at the start of all */
-        err = MPI_Allgather(&r->value, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE,
-                            d->comm);
-        if (err != MPI_SUCCESS) {
-            rc = agree(d->comm, fn, mpi_fail(fn, d->rank, "MPI_Allgather", err));
-            break;
-        }
-        unsigned char *packed = (unsigned char *)all;
         gt__reduction total = {.op = r->op, .dtype = r->dtype};
         for (int k = 0; k < size; k++)
-            gt__reduction_combine(&total, packed + (size_t)k * bytes);
+            gt__reduction_combine(&total, all + ((size_t)k * slots + (size_t)slot) * bytes);
         if (r->result)
             memcpy(r->result, &total.value, gt_dtype_size(r->dtype));
     }
-    free(all);
+    gt__free(mine);
+    gt__free(all);
     return rc;
 }
+
+/* A digest of the stencil the checking call saw: its name and each field's name, dtype,
+   axes and role (0 where it called none). */
+static int64_t stencil_digest(const gt_stencil_info *info)
+{
+    if (!info)
+        return 0;
+    int64_t h = hash_text(info->nfields, info->name);
+    for (int f = 0; f < info->nfields; f++) {
+        h = hash_text(h, info->fields[f].name);
+        h = hash_text(h ^ (info->fields[f].dtype * 2 + (info->fields[f].is_output != 0)),
+                      info->fields[f].axes);
+    }
+    return h;
+}
+
+/* What every rank must pass gt_mpi_call alike before the checking call (then each
+   storage: storage_items, explicit widths only), and after it. */
+static const Item call_items[] = {{"the number of storages (n)", V_NUMBER},
+                                  {"the widths (widths)", V_GIVEN}};
+static const Agreed call_agreed = {call_items, 2, NULL, NULL};
+static const Item checked_items[] = {{"the stencil called (its name or fields)", V_HASH}};
+static const Agreed checked_agreed = {checked_items, 1, NULL, NULL};
 
 int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                 const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
@@ -700,24 +962,31 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     if (!rc && (n < 0 || (n > 0 && !storages)))
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
                        (const void *)storages);
+    else if (!rc && n > 32767 / 9)   /* as gt_halo_exchange */
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages (at most %d)", fn, d->rank, n,
+                       32767 / 9);
     for (int k = 0; !rc && k < n; k++)
         if (!storages[k])
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
-    if (agree(d->comm, fn, rc) != 0)
-        return rc ? rc : gt_last_error_code();
     size_t count = (size_t)(n > 0 ? n : 1);
-    int64_t (*saved)[3][2] = calloc(count, sizeof *saved);
-    gt_halo_widths *needed = calloc(count, sizeof *needed);
-    const char **needed_by = calloc(count, sizeof *needed_by);
+    int64_t (*saved)[3][2] = zalloc(count, sizeof *saved);
+    gt_halo_widths *needed = zalloc(count, sizeof *needed);
+    const char **needed_by = zalloc(count, sizeof *needed_by);
     gt__where w = {.rank = d->rank, .n = n, .storages = storages, .needed = needed,
                    .needed_by = needed_by};
-    if (!saved || !needed || !needed_by)
+    if (!rc && (!saved || !needed || !needed_by))
         rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
-    if (agree(d->comm, fn, rc) != 0) {
-        free(saved);
-        free(needed);
-        free(needed_by);
-        return rc ? rc : gt_last_error_code();
+    /* the number of storages before anything sized by it, then each storage */
+    const int64_t same[2] = {n, widths != NULL};
+    const Storages st = {storages, widths, true};
+    rc = agree_same(d->comm, fn, rc, 2, array_value, same, &call_agreed);
+    if (!rc)
+        rc = agree_same(d->comm, fn, 0, n * STORAGE_ITEMS, storage_value, &st, &storage_agreed);
+    if (rc) {
+        gt__free(saved);
+        gt__free(needed);
+        gt__free(needed_by);
+        return rc;
     }
     for (int a = 0; a < 2; a++) {
         w.global[a] = d->global[a];
@@ -748,12 +1017,14 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                                    a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
     const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
     w.widths = (const gt_halo_widths_ *)use;
-    if (agree(d->comm, fn, rc) != 0) {
-        free(saved);
-        free(needed);
-        free(needed_by);
+    /* every rank's checks passed, and every rank calls the same stencil */
+    const int64_t digest = stencil_digest(w.info);
+    if ((rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed)) != 0) {
+        gt__free(saved);
+        gt__free(needed);
+        gt__free(needed_by);
         free(w.red);
-        return rc ? rc : gt_last_error_code();
+        return rc;
     }
     /* the widest width on each side of each axis: the inner box needs none of the halo */
     int64_t wide[2][2] = {{0, 0}, {0, 0}};
@@ -769,9 +1040,9 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     double t0 = MPI_Wtime();
     gt_exchange *x = gt_halo_exchange_begin(d, storages, n, use);
     if (!x) {
-        free(saved);
-        free(needed);
-        free(needed_by);
+        gt__free(saved);
+        gt__free(needed);
+        gt__free(needed_by);
         free(w.red);
         return gt_last_error_code();
     }
@@ -805,15 +1076,15 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         t[0] = (t1 - t0) + (t3 - t2);   /* posting (packing), then the wait */
         t[1] = (t2 - t1) + (MPI_Wtime() - t3);
     }
-    free(saved);
-    free(needed);
-    free(needed_by);
+    gt__free(saved);
+    gt__free(needed);
+    gt__free(needed_by);
     if (times) {
         times[0] = t[0];
         times[1] = t[1];
     }
     /* a stencil that failed on one rank fails the call on every rank */
-    rc = agree(d->comm, fn, rc);
+    rc = agree_ran(d->comm, fn, rc);
     if (!rc)
         rc = combine_results(d, &w);
     free(w.red);
