@@ -28,17 +28,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gt/gt_mpi.h>
-
-#include "rt.h"   /* gt__set_allocator: out of memory on one rank */
-
-#include "misuse.h"
-/* misuse_twin.stn's twin, built under the name twin_int */
+/* misuse_twin.stn's twin, built under the name twin_int; included before <gt/gt_mpi.h>, so
+   that its header declares no distributed entry (twin_mpi is misuse.h's) */
 #define twin twin_int
 #define twin_info twin_int_info
 #include "misuse_twin.h"
 #undef twin
 #undef twin_info
+
+#include <gt/gt_mpi.h>
+
+#include "rt.h"   /* gt__set_allocator: out of memory on one rank */
+
+#include "misuse.h"
 
 static int rank, nproc, last, failures, number, first;
 static unsigned watchdog = 60;
