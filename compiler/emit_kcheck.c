@@ -55,9 +55,12 @@ typedef struct {
 } KRead;
 typedef VEC(KRead) KReads;
 
-/* A stencil's reads at run-time levels: checked up front, or as they read. */
+/* A stencil's reads at run-time levels: checked up front, or as they read;
+ * per field id, whether a recomputed temporary's statements hold one of the
+ * latter (0: not known yet, 1: no, 2: yes). */
 struct EmitKdyn {
     KReads upfront, guarded;
+    signed char *recomputed;
 };
 
 typedef struct {
@@ -128,6 +131,7 @@ static struct EmitKdyn *kdyn_of(EmitStencil *es)
         return es->kdyn;
     const IrStencil *st = es->st;
     struct EmitKdyn *kd = arena_alloc(es->arena, sizeof *kd);
+    kd->recomputed = arena_alloc(es->arena, (size_t)st->fields.len + 1);
     Collect c = {es->arena, kd, NULL, NULL, NULL, NULL, 0};
     for (int i = 0; i < st->computations.len; i++) {
         c.comp = st->computations.items[i];
@@ -165,7 +169,6 @@ bool emit_kguard_any(EmitStencil *es)
 typedef struct {
     EmitStencil *es;
     bool found;
-    int depth;
 } Find;
 
 static void find_stmts(Find *f, IrStmt *const *v, int n);
@@ -177,12 +180,17 @@ static void find_load(void *ctx, IrExpr *load, bool in_column)
     if (load->load.klevel && guarded_read(f->es, load))
         f->found = true;
     const IrField *fd = load->load.field;
-    /* a recomputed temporary's statements run where it is read */
-    if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_RECOMPUTE && f->depth < 64) {
-        f->depth++;
-        find_stmts(f, fd->producer, fd->nproducer);
-        f->depth--;
+    if (f->found || fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_RECOMPUTE)
+        return;
+    /* a recomputed temporary's statements run where it is read (each searched once) */
+    signed char *known = &kdyn_of(f->es)->recomputed[fd->id];
+    if (!*known) {
+        *known = 1;
+        Find inner = {f->es, false};
+        find_stmts(&inner, fd->producer, fd->nproducer);
+        *known = inner.found ? 2 : 1;
     }
+    f->found = *known == 2;
 }
 
 static void find_stmts(Find *f, IrStmt *const *v, int n)
@@ -205,7 +213,7 @@ bool emit_kguard_stmt(EmitStencil *es, const IrStmt *s)
 {
     if (!emit_kguard_any(es))
         return false;
-    Find f = {es, false, 0};
+    Find f = {es, false};
     find_stmts(&f, (IrStmt *const *)&s, 1);
     return f.found;
 }
@@ -214,7 +222,7 @@ bool emit_kguard_kernel(EmitStencil *es, const IrInterval *iv, const IrKernel *k
 {
     if (!emit_kguard_any(es))
         return false;
-    Find f = {es, false, 0};
+    Find f = {es, false};
     find_stmts(&f, iv->stmts.items + k->first, k->count);
     return f.found;
 }
