@@ -13,11 +13,11 @@
  * statement and changes nothing.
  *
  * It also checks the reads at run-time K levels (language.md 10.3, and
- * docs/language.md on what an offset expression may read): the field read so
- * is an input without a K boundary condition, not inside a column reduction,
- * and its level expression reads only inputs (no temporary, no field the
- * stencil writes, no other run-time read, no column reduction), so that the
- * generated code can check every level before any statement runs. */
+ * docs/language.md 5.7): the field read so is an input without a K boundary
+ * condition, not inside a column reduction. Its level expression may read
+ * anything an int expression may; whether the generated code checks the levels
+ * before any statement runs (the expression reads only inputs) or as each read
+ * happens (it reads computed values) is emit_kcheck.c's choice. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -326,34 +326,6 @@ static void rules_computation(Rules *r, IrComputation *comp)
 
 /* ------------------------------------------------ run-time K levels */
 
-/* An error at e unless the level expression of `of` (a read of field name)
- * may contain it. */
-static void kdyn_level_expr(Compiler *c, const char *name, const IrExpr *e)
-{
-    const char *why = NULL;
-    if (e->kind == IR_COLREDUCE)
-        why = "a column reduction";
-    else if (e->kind == IR_LOAD && e->load.klevel)
-        why = "another read at a run-time K offset";
-    else if (e->kind == IR_LOAD && e->load.field->kind == IR_TEMP)
-        why = arena_printf(c->arena, "temporary '%s'", e->load.field->name);
-    else if (e->kind == IR_LOAD && e->load.field->is_written)
-        why = arena_printf(c->arena, "field '%s', which this stencil writes",
-                           e->load.field->name);
-    if (why) {
-        diag_error(&c->diag, e->loc, "the run-time K offset of '%s' reads %s; it may read only "
-                   "input fields, scalars, index(), consts and literals (the levels are checked "
-                   "before the stencil computes anything)", name, why);
-        return;
-    }
-    if (e->kind == IR_LOAD)
-        return;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        kdyn_level_expr(c, name, sub[i]);
-}
-
 static void kdyn_read(void *ctx, IrExpr *load, bool in_column)
 {
     Compiler *c = ctx;
@@ -371,7 +343,6 @@ static void kdyn_read(void *ctx, IrExpr *load, bool in_column)
         diag_error(&c->diag, load->loc, "field '%s' has a boundary condition along K, so it "
                    "cannot be read at a run-time K offset (the levels read must lie in its "
                    "storage)", f->name);
-    kdyn_level_expr(c, f->name, load->load.klevel);
 }
 
 static void kdyn_stmts(Compiler *c, const IrStmtVec *v)

@@ -94,6 +94,11 @@ struct EmitStencil {
                                  the cuda backend's kernels: their index type) */
     /* the locals of column reductions, in the order they were named */
     VEC(struct EmitColumn { const IrExpr *expr; const char *name; }) columns;
+    bool device;              /* the code runs in device kernels (the cuda backend's) */
+    struct EmitKdyn *kdyn;    /* the reads at run-time K levels (emit_kcheck.c), or NULL */
+    const char *kgo;          /* while emitting a while loop holding reads checked as they
+                                 read: the address of the flag a failed read clears to end
+                                 the loop at its point (NULL elsewhere) */
 };
 /* Names a stencil: user names first, then generated ones. `globals` holds the
  * file's global names (every stencil S and S_info, after `prefix`: -P). */
@@ -323,18 +328,43 @@ void emit_kcache_end(EmitPoint *p, const IrComputation *comp);
 /* --- emit_kcheck.c: reads at run-time K levels (language.md 10.3) */
 /* Does st read a field at a run-time K level? */
 bool emit_kcheck_any(const IrStencil *st);
+/* Does es have reads whose levels are checked as they are read (their level
+ * expressions read computed values)? Then the generated code keeps its
+ * outputs (gt__keep) and records failures in gt_kf (gt_kfail *, with the
+ * levels gt_klv: two per field parameter), which device kernels get as
+ * parameters. */
+bool emit_kguard_any(EmitStencil *es);
+/* Does a statement of kernel k of iv hold such a read? Does statement s? */
+bool emit_kguard_kernel(EmitStencil *es, const IrInterval *iv, const IrKernel *k);
+bool emit_kguard_stmt(EmitStencil *es, const IrStmt *s);
 /* The C text of the level that load (IrExpr.load.klevel set) reads at the
- * point of cx, its compile-time K offset (shifted) being koff. */
-const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff);
-/* The check of every run-time level before any statement runs, as host
- * loops (omp: parallel): on a failure, rc = GT_ESHAPE and goto done. Writes
- * nothing for a stencil without such reads. */
+ * point of cx, its compile-time K offset (shifted) being koff: for a read
+ * checked as it reads, the checked level (gt_klevel, gt_dklevel) at the point
+ * of cx moved by shift (NULL: none), clearing *es->kgo when it fails (a
+ * while loop around it ends there: on clamped levels it might never end). */
+const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff,
+                            const int64_t *shift);
+/* The check of every run-time level that depends on inputs only before any
+ * statement runs, as host loops (omp: parallel): on a failure, rc =
+ * GT_ESHAPE and goto done; then, for reads checked as they read, the outputs
+ * kept and the record set up; in a distributed call's checking calls, goto
+ * done after that. Writes nothing for a stencil without such reads. */
 void emit_kcheck_host(Out *o, EmitStencil *es, bool omp);
+/* After the statements (host code): a recorded failure as rc = GT_ESHAPE
+ * naming the read, and goto done. */
+void emit_kguard_report(Out *o, EmitStencil *es);
+/* After `done:`: the outputs put back if rc != 0 (gt__keep_end). */
+void emit_kguard_done(Out *o, EmitStencil *es);
 /* cuda: the check's kernels (before the host function), and their launches
  * in the host function (on a failure, rc = GT_ESHAPE and goto done), with a
  * device flag held by the storage variable named flag (declared NULL before,
- * released after done by the caller). */
+ * released after done by the caller); then the outputs kept and the record
+ * on the device, held by the storage variable named rec (declared NULL
+ * before, released after done by the caller). */
 void emit_kcheck_kernels(Out *o, EmitStencil *es);
-void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag);
+void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *rec);
+/* cuda, after the kernels ran (gt__device_wait): the record copied back and
+ * a failure reported as by emit_kguard_report. */
+void emit_kguard_device_report(Out *o, EmitStencil *es);
 
 #endif /* GTCC_EMIT_H */

@@ -404,8 +404,17 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
     emit_line(o, "gt_place %s;", es->place);
     emit_line(o, "%s = gt__place(&%s, %s, %s, &%s);", es->rc, es->info, es->args, es->size,
               es->place);
-    emit_line(o, "if (%s != 0)", es->rc);
-    emit_line(o, "    return %s < 0 ? %s : 0;", es->rc, es->rc);
+    if (emit_kcheck_any(st)) {
+        /* run-time K levels: the checking calls check them (emit_kcheck.c) */
+        emit_line(o, "if (%s < 0)", es->rc);
+        emit_line(o, "    return %s;", es->rc);
+        emit_line(o, "const int gt_checking = %s;   /* 1, 2: check the levels, compute "
+                     "nothing */", es->rc);
+        emit_line(o, "%s = 0;", es->rc);
+    } else {
+        emit_line(o, "if (%s != 0)", es->rc);
+        emit_line(o, "    return %s < 0 ? %s : 0;", es->rc, es->rc);
+    }
     if (es->placed) {
         emit_line(o, "const int64_t %s = %s.lo[0], %s = %s.hi[0], %s = %s.lo[1], %s = %s.hi[1];",
                   es->lo[0], es->place, es->hi[0], es->place, es->lo[1], es->place, es->hi[1],

@@ -271,6 +271,13 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
         else
             emit_text(o, "const %s %s", emit_c_type(sc->type), es->scalar[s]);
     }
+    if (emit_kguard_any(u->es)) {
+        /* reads at run-time levels checked as they read: the record, the levels */
+        emit_text(o, ",");
+        emit_end_line(o);
+        emit_begin_line(o);
+        emit_text(o, "gt_kfail *const gt_kf, const int64_t *const gt_klv");
+    }
     emit_text(o, ")");
     emit_end_line(o);
     o->indent -= 2;
@@ -306,6 +313,8 @@ static void kernel_args(Cuda *u, const char *klev, bool sets, bool expand)
     }
     for (int s = 0; s < st->scalars.len; s++)
         emit_text(o, ", %s", st->scalars.items[s]->is_output ? u->acc_d[s] : es->scalar[s]);
+    if (emit_kguard_any(u->es))
+        emit_text(o, ", gt_kf, gt_klv");
 }
 
 /* Each array the kernels of the unit access at its block's origin: base
@@ -1127,23 +1136,29 @@ static void cuda_function(Cuda *u)
             emit_line(o, "gt_storage *%s = NULL;", u->acc_s[s]);
             gotos = true;
         }
-    const char *kflag = NULL;
+    const char *kflag = NULL, *krec = NULL;
     if (emit_kcheck_any(st)) {
         kflag = emit_unique(u->c->arena, &es->names, "gt_kcheck");
         emit_line(o, "gt_storage *%s = NULL;", kflag);
+        if (emit_kguard_any(es)) {
+            krec = emit_unique(u->c->arena, &es->names, "gt_krecord");
+            emit_line(o, "gt_storage *%s = NULL;", krec);
+            emit_line(o, "gt__kept *gt_kept = NULL;");
+        }
         gotos = true;
     }
     /* C++: no goto may skip an initialized declaration still in scope at done */
     emit_line(o, "{");
     o->indent++;
     if (kflag)
-        emit_kcheck_device(o, es, kflag);
+        emit_kcheck_device(o, es, kflag, krec);
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
     accumulators(u);
     kernel_variant(u);
     u->nunits = 0;
     for_each_unit(u, launch_unit, true);
     emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
+    emit_kguard_device_report(o, es);
     for (int s = 0; s < st->scalars.len; s++) {
         if (!st->scalars.items[s]->is_output)
             continue;
@@ -1158,12 +1173,15 @@ static void cuda_function(Cuda *u)
     close_block(o);
     if (gotos)
         emit_done_label(o);
+    emit_kguard_done(o, es);
     emit_full_releases(o, es);
     for (int s = 0; s < st->scalars.len; s++)
         if (st->scalars.items[s]->is_output)
             emit_line(o, "gt_release(%s);", u->acc_s[s]);
     if (kflag)
         emit_line(o, "gt_release(%s);", kflag);
+    if (krec)
+        emit_line(o, "gt_release(%s);", krec);
     emit_line(o, "return %s;", es->rc);
     o->indent--;
     emit_line(o, "}");
@@ -1186,6 +1204,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     u->es = es;
     u->st = es->st;
     es->bind = "gt__bind_device";
+    es->device = true;
     int nf = u->st->fields.len, ns = u->st->scalars.len;
     u->used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
     plan_fields_used(u->st, u->used);

@@ -209,8 +209,9 @@ static void naive_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     const char *idx[NAXES] = {cx->idx[0], cx->idx[1], cx->idx[2]};
     int64_t off[NAXES] = {e->load.offset[0], e->load.offset[1], e->load.offset[2]};
     if (e->load.klevel) {
-        /* a run-time level, checked before the statements ran: never remapped */
-        idx[AXIS_K] = emit_kdyn_level(cx, e, off[AXIS_K]);
+        /* a run-time level, checked before the statements ran or as it reads (then
+           clamped into the storage): never remapped */
+        idx[AXIS_K] = emit_kdyn_level(cx, e, off[AXIS_K], NULL);
         off[AXIS_K] = 0;
         remap[AXIS_K] = false;
     }
@@ -438,9 +439,23 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     emit_line(o, "if (%s) {", m);
     o->indent++;
     emit_hoist_columns(o, &cx, s->iff.cond, s->loc, n->kk);
+    /* reads checked as they read: one that fails ends the loop at the point (in the test:
+       through go; in the body: its mask) */
+    const char *saved = n->es->kgo;
+    const char *go = NULL;
+    if (emit_kguard_stmt(n->es, s)) {
+        go = emit_unique(arena, &n->es->names, "gt_go");
+        emit_line(o, "bool %s = true;", go);
+        n->es->kgo = arena_printf(arena, "&%s", go);
+    }
     emit_begin_stn_line(o, s->loc);
     emit_text(o, "%s = ", m);
-    emit_expr(o, &cx, s->iff.cond);
+    if (go) {
+        emit_expr_prec(o, &cx, s->iff.cond, 6);
+        emit_text(o, " && %s", go);
+    } else {
+        emit_expr(o, &cx, s->iff.cond);
+    }
     emit_text(o, ";");
     emit_end_line(o);
     emit_line(o, "%s = %s || %s;", more, more, m);
@@ -449,8 +464,11 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     close_loops(n, loops, true);
     emit_line(o, "if (!%s)", more);
     emit_line(o, "    break;");
+    if (go)
+        n->es->kgo = arena_printf(arena, "&%s", m);
     for (int i = 0; i < s->iff.then.len; i++)
         emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
+    n->es->kgo = saved;
     o->indent--;
     emit_line(o, "}");
 }
@@ -757,10 +775,12 @@ static void naive_function(Naive *n, const bool used[NAXES])
 
     naive_body(n);
 
+    emit_kguard_report(o, es);
     emit_scalar_results(o, es);
     if (has_temps || emit_kcheck_any(st)) {
         emit_blank(o);
         emit_done_label(o);
+        emit_kguard_done(o, es);
         for (int f = es->nfield_params; f < st->fields.len; f++)
             emit_line(o, "gt_release(%s);", es->storage[f]);
         for (int m = 0; m < n->masks.len; m++)

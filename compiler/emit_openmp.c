@@ -298,7 +298,8 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
         declare_restrict(m);
     /* a full reduction: each SIMD lane keeps its own partial result, combined
      * at the end of the row (deterministic for one binary) */
-    const char *simd = reach.cols ? NULL
+    /* (a read checked as it reads records its failure in one place for all lanes) */
+    const char *simd = reach.cols || emit_kguard_kernel(m->es, iv, k) ? NULL
                        : reach.reduce
                            ? arena_printf(arena, "GT_OMP(omp simd reduction(%s:%s))",
                                           reduction_id(reach.reduce->reduce.op,
@@ -1013,10 +1014,12 @@ static void omp_function(Omp *m, const bool *used)
     o->indent--;
     emit_line(o, "}");
 
+    emit_kguard_report(o, es);
     emit_scalar_results(o, es);
     emit_blank(o);
     if (has_full || m->tile_bytes > 0 || emit_kcheck_any(st))
         emit_done_label(o);
+    emit_kguard_done(o, es);
     emit_full_releases(o, es);
     emit_line(o, "free(%s);", m->tiles);
     emit_line(o, "return %s;", es->rc);

@@ -62,10 +62,10 @@ static void point_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
         }
     }
     if (e->load.klevel) {
-        /* a run-time level (checked before the statements ran) */
+        /* a run-time level (checked before the statements ran, or as it reads) */
         EmitExprCtx at = *cx;
         at.idx[AXIS_K] = emit_kdyn_level(
-            cx, e, e->load.kmode == KDYN_ABS ? e->load.offset[AXIS_K] : off[AXIS_K]);
+            cx, e, e->load.kmode == KDYN_ABS ? e->load.offset[AXIS_K] : off[AXIS_K], p->shift);
         off[AXIS_K] = 0;
         p->access(o, &at, f, off, false);
         return;
@@ -151,6 +151,28 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
         /* a while loop has no else; fuse.c keeps column reductions out of
          * its test (they would be hoisted out of the loop) */
         emit_hoist_columns(o, &cx, s->iff.cond, s->loc, p->kk);
+        if (s->iff.loop && emit_kguard_stmt(p->es, s)) {
+            /* reads checked as they read: one that fails ends the loop at the point */
+            const char *go = emit_unique(p->es->arena, &p->es->names, "gt_go");
+            const char *saved = p->es->kgo;
+            emit_line(o, "{");
+            o->indent++;
+            emit_line(o, "bool %s = true;", go);
+            p->es->kgo = arena_printf(p->es->arena, "&%s", go);
+            emit_begin_stn_line(o, s->loc);
+            emit_text(o, "while (%s && (", go);
+            emit_expr(o, &cx, s->iff.cond);
+            emit_text(o, ")) {");
+            emit_end_line(o);
+            o->indent++;
+            point_stmts(p, &s->iff.then, kvar);
+            o->indent--;
+            emit_line(o, "}");
+            p->es->kgo = saved;
+            o->indent--;
+            emit_line(o, "}");
+            return;
+        }
         emit_begin_stn_line(o, s->loc);
         emit_text(o, s->iff.loop ? "while (" : "if (");
         for (;;) {

@@ -9,8 +9,17 @@
  * internal (their halos come from the exchange), and what was exchanged. gt__place then
  * checks the call against it, before the stencil touches any data, and tells the
  * generated code the global origin (index(i), index(j)) and the global edges (boundary
- * conditions apply there only). */
+ * conditions apply there only).
+ *
+ * Reads at run-time K levels (language.md 10.3, compiler/emit_kcheck.c): when the stencil
+ * checks the levels that depend on inputs only (gt__levels_now: before any rank computes
+ * anything), the record of the first failure of those that depend on computed values
+ * (gt__kfail_note), and the outputs such a stencil keeps to put them back when the call
+ * fails (gt__keep: in a distributed call, kept by the checking call and put back by
+ * gt_mpi_call once the ranks agree that one failed, gt__where_end). */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,7 +80,7 @@ static int check_field(gt__where *w, const gt_stencil_info *info, int f, gt_stor
                                  "storages: nothing would fill that halo", info->name,
                                  w->rank, fi->name, (long long)r, side_name[side],
                                  axis_name[a]);
-            if (w->check) {
+            if (w->check == 1) {
                 int rc = check_room(w, info, f, s, a, side, r);
                 if (rc)
                     return rc;
@@ -129,7 +138,7 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
         place->wrap[a] = 0;
     }
     place->distributed = w;
-    return w->check ? 1 : 0;
+    return w->check;
 }
 
 void gt__reduction_combine(gt__reduction *r, const void *value)
@@ -200,4 +209,265 @@ void gt__place_result(const gt_place *place, int slot, int op, gt_dtype dtype, v
     r->dtype = dtype;
     r->result = result;
     gt__reduction_combine(r, result);
+}
+
+/* ---- reads at run-time K levels ----------------------------------------------------------- */
+
+int gt__levels_now(const gt_place *place, int checking, const int64_t reach[4])
+{
+    gt__where *w = place->distributed;
+    if (!w || checking == 2)
+        return 1;
+    if (checking == 0)
+        return 0;   /* a part: checked before any part ran */
+    /* the checking call: now, unless the check reads a halo the exchange fills */
+    for (int a = 0; a < 2; a++)
+        for (int side = 0; side < 2; side++)
+            if (reach[2 * a + side] > 0 && w->internal[a][side]) {
+                w->levels = 2;
+                return 0;
+            }
+    w->levels = 1;
+    return 1;
+}
+
+void gt__kfail_init(gt_kfail *f)
+{
+    memset(f, 0, sizeof *f);
+    f->key[0] = INT64_MAX;
+    f->read = -1;
+}
+
+static atomic_flag kfail_lock = ATOMIC_FLAG_INIT;
+
+void gt__kfail_note(gt_kfail *f, int64_t phase, int64_t korder, int32_t read, int64_t i,
+                    int64_t j, int64_t k, int64_t level)
+{
+    const int64_t key[5] = {phase, korder, read, j, i};
+    while (atomic_flag_test_and_set_explicit(&kfail_lock, memory_order_acquire))
+        ;
+    int x = 0;
+    while (x < 5 && key[x] == f->key[x])
+        x++;
+    if (x < 5 && key[x] < f->key[x]) {
+        memcpy(f->key, key, sizeof key);
+        f->k = k;
+        f->level = level;
+        f->read = read;
+    }
+    atomic_flag_clear_explicit(&kfail_lock, memory_order_release);
+}
+
+/* One output kept: its box on the host (a dense copy, the storage's smallest stride
+   innermost), or its bytes on the device (a block of the pool). */
+typedef struct {
+    gt_storage *s;
+    int device;
+    size_t bytes;              /* of the copy */
+    void *copy;                /* host: the box; device: the block's start */
+    int64_t offset;            /* host: elements from element (0,0,0) to the box's first */
+    int64_t extent[3], dense[3];
+    unsigned char *at;         /* device: the storage's first byte */
+    void *raw;                 /* device: the block, for gt__pool_put, and its size */
+    size_t raw_bytes;
+} Kept;
+
+/* An out scalar kept: where it is, its bytes. */
+typedef struct {
+    void *result;
+    size_t bytes;
+    unsigned char value[8];
+} KeptResult;
+
+struct gt__kept {
+    Kept *fields;
+    int nfields, cap;
+    KeptResult *results;
+    int nresults, rcap;
+};
+
+/* The device copy of nbytes from src to dst (device addresses): the device layer's, or
+   through the host where it has none. */
+static int device_within(const gt__device_ops *ops, void *dst, const void *src, size_t nbytes)
+{
+    if (ops->device_copy)
+        return ops->device_copy(dst, src, nbytes);
+    void *tmp = gt__malloc(nbytes ? nbytes : 1);
+    if (!tmp)
+        return -1;
+    int err = ops->to_host(tmp, src, nbytes);
+    if (!err)
+        err = ops->to_device(dst, tmp, nbytes);
+    gt__free(tmp);
+    return err;
+}
+
+/* Keeps output s of stencil sn: its box of size[] (by axis name) on the host, or all its
+   bytes on the device. */
+static int keep_one(const char *sn, gt__kept *k, gt_storage *s, const int64_t size[3],
+                    int device)
+{
+    char what[160];
+    snprintf(what, sizeof what, "stencil '%s'", sn);
+    if (k->nfields == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 4;
+        Kept *f = realloc(k->fields, sizeof *f * (size_t)cap);
+        if (!f)
+            return gt__error(GT_ENOMEM, "%s: no memory to keep its outputs", what);
+        k->fields = f;
+        k->cap = cap;
+    }
+    Kept *e = &k->fields[k->nfields];
+    memset(e, 0, sizeof *e);
+    e->s = s;
+    e->device = device;
+    size_t es = gt_dtype_size(s->dtype);
+    if (device) {
+        const gt__device_ops *ops = s->buf->ops ? s->buf->ops : gt__device_ops_get();
+        uintptr_t lo, hi;
+        gt__byte_range(s, &lo, &hi);
+        e->bytes = hi - lo;
+        if (e->bytes == 0) {
+            k->nfields++;
+            return 0;
+        }
+        e->at = (unsigned char *)s->buf->device + (lo - (uintptr_t)s->buf->host);
+        int err = 0;
+        e->copy = gt__pool_get(ops, e->bytes, &e->raw, &e->raw_bytes, &err);
+        if (!e->copy)
+            return gt__error(GT_EDEVICE, "%s: no device memory to keep an output (%zu "
+                             "bytes: %s)", what, e->bytes, gt__device_why(ops, err));
+        k->nfields++;   /* gt__keep_end gives the block back */
+        err = device_within(ops, e->copy, e->at, e->bytes);
+        if (err)
+            return gt__error(GT_EDEVICE, "%s: keeping an output on the device failed (%s: "
+                             "%s)", what, ops->name, gt__device_why(ops, err));
+        return 0;
+    }
+    int rc = gt__sync_host(what, s, GT_READ);
+    if (rc)
+        return rc;
+    /* the box, dense in the storage's order of strides */
+    int order[3] = {0, 1, 2};
+    for (int x = 0; x < s->ndim; x++)
+        for (int y = x + 1; y < s->ndim; y++)
+            if (s->strides[order[y]] < s->strides[order[x]]) {
+                int t = order[x];
+                order[x] = order[y];
+                order[y] = t;
+            }
+    size_t count = 1;
+    for (int x = 0; x < s->ndim; x++) {
+        e->extent[x] = size[s->axes[x] - 'I'];
+        e->offset += s->halo[x][0] * s->strides[x];
+        count *= (size_t)e->extent[x];
+    }
+    int64_t step = 1;
+    for (int x = 0; x < s->ndim; x++) {
+        e->dense[order[x]] = step;
+        step *= e->extent[order[x]];
+    }
+    e->bytes = count * es;
+    e->copy = gt__malloc(e->bytes ? e->bytes : 1);
+    if (!e->copy)
+        return gt__error(GT_ENOMEM, "%s: no memory to keep an output (%zu bytes)", what,
+                         e->bytes);
+    k->nfields++;
+    if (count)
+        gt__copy_box(e->copy, e->dense, (unsigned char *)gt__host_raw(s) + e->offset *
+                     (int64_t)es, s->strides, e->extent, s->ndim, es);
+    return 0;
+}
+
+int gt__keep(const gt_place *place, const gt_stencil_info *info, gt_storage *const *fields,
+             const int64_t size[3], int checking, int device, gt__kept **kept)
+{
+    *kept = NULL;
+    gt__where *w = place->distributed;
+    if (w && checking != 1)
+        return 0;   /* kept by the checking call */
+    gt__kept *k = w && w->kept ? w->kept : calloc(1, sizeof *k);
+    if (!k)
+        return gt__error(GT_ENOMEM, "stencil '%s': no memory to keep its outputs", info->name);
+    int rc = 0;
+    for (int f = 0; f < info->nfields && !rc; f++)
+        if (info->fields[f].is_output)
+            rc = keep_one(info->name, k, fields[f], size, w ? 0 : device);
+    if (w)
+        w->kept = k;   /* freed (and put back) by gt__where_end */
+    else if (rc)
+        gt__keep_end(k, 0);
+    else
+        *kept = k;
+    return rc;
+}
+
+void gt__keep_result(const gt_place *place, int checking, const void *result, size_t bytes)
+{
+    gt__where *w = place->distributed;
+    if (!w || checking != 1 || bytes > sizeof ((KeptResult *)0)->value)
+        return;
+    gt__kept *k = w->kept ? w->kept : calloc(1, sizeof *k);
+    if (!k)
+        goto nomem;
+    w->kept = k;
+    if (k->nresults == k->rcap) {
+        int cap = k->rcap ? 2 * k->rcap : 4;
+        KeptResult *r = realloc(k->results, sizeof *r * (size_t)cap);
+        if (!r)
+            goto nomem;
+        k->results = r;
+        k->rcap = cap;
+    }
+    KeptResult *r = &k->results[k->nresults++];
+    r->result = (void *)result;
+    r->bytes = bytes;
+    memcpy(r->value, result, bytes);
+    return;
+nomem:
+    w->red_error = GT_ENOMEM;   /* the call fails (combine_results) */
+}
+
+int gt__keep_end(gt__kept *k, int rc)
+{
+    if (!k)
+        return rc;
+    int fail = 0;
+    for (int n = 0; n < k->nfields; n++) {
+        Kept *e = &k->fields[n];
+        gt_storage *s = e->s;
+        size_t es = gt_dtype_size(s->dtype);
+        if (e->device) {
+            const gt__device_ops *ops = s->buf->ops ? s->buf->ops : gt__device_ops_get();
+            int err = rc && e->bytes ? device_within(ops, e->at, e->copy, e->bytes) : 0;
+            if (err && !fail)
+                fail = gt__error(GT_EDEVICE, "putting an output back on the device failed "
+                                 "(%s: %s)", ops->name, gt__device_why(ops, err));
+            if (e->raw)
+                gt__pool_put(ops, e->raw, e->raw_bytes);
+            continue;
+        }
+        if (rc && e->bytes) {
+            int err = gt__sync_host("putting an output back", s, GT_READWRITE);
+            if (err && !fail)
+                fail = err;
+            if (!err)
+                gt__copy_box((unsigned char *)gt__host_raw(s) + e->offset * (int64_t)es,
+                             s->strides, e->copy, e->dense, e->extent, s->ndim, es);
+        }
+        gt__free(e->copy);
+    }
+    for (int n = 0; rc && n < k->nresults; n++)
+        memcpy(k->results[n].result, k->results[n].value, k->results[n].bytes);
+    free(k->fields);
+    free(k->results);
+    free(k);
+    return fail ? fail : rc;
+}
+
+int gt__where_end(gt__where *w, int rc)
+{
+    gt__kept *k = w->kept;
+    w->kept = NULL;
+    return gt__keep_end(k, rc);
 }

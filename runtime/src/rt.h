@@ -172,6 +172,9 @@ typedef struct gt__device_ops_ {
     int (*copy_async)(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                       size_t height, int to_device, void *stream);
     int (*stream_wait)(void *stream);                /* until the stream's copies are done */
+    /* Copies nbytes between device addresses (NULL: through the host); ordered after the
+       kernels launched before it, and before those after it. */
+    int (*device_copy)(void *dst, const void *src, size_t nbytes);
 } gt__device_ops;
 
 /* cuda/device_cuda.c (libgtrt-cuda): installs the CUDA device ops, "unavailable" with the
@@ -316,10 +319,16 @@ typedef struct {
     gt__reduction *red;             /* the out scalars, by slot */
     int nred, cap;
     int red_error;                  /* 0, or GT_ENOMEM when red could not grow */
+    int levels;                     /* run-time K levels checked before the parts: 1 by the
+                                       checking call, 2 after the exchange (gt__levels_now) */
+    gt__kept *kept;                 /* outputs and out scalars the checking call kept (gt__keep) */
 } gt__where;
 
 /* Makes w the calling thread's distributed call (NULL: none). */
 void gt__where_set(gt__where *w);
+/* The end of a distributed call: the outputs and out scalars w kept put back if rc != 0,
+   and freed; returns rc (or GT_EDEVICE if putting them back failed). */
+int gt__where_end(gt__where *w, int rc);
 /* Combines value (of the reduction's dtype) into r: sum, fmin/fmax, min/max, and/or. */
 void gt__reduction_combine(gt__reduction *r, const void *value);
 

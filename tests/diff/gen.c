@@ -58,6 +58,8 @@
  * these with k + (cond ? 1 : 0), past the top level where cond holds there:
  * every backend must then refuse the call with the same GT_ESHAPE message
  * (unless the storages' K halo, which the driver sometimes adds, holds it).
+ * In every other such seed (by the seed alone) the conditions are temporaries
+ * (tc0, tc1), so that the levels are checked as they are read, not up front.
  *
  * About one seed in three (decided by a hash of the seed, so that the other
  * programs stay as they were; drawn after everything else) also gets an
@@ -547,8 +549,10 @@ static void calls(const Scope *s, unsigned seed)
 }
 
 /* outr: reads at run-time K levels of the inputs without a K boundary
- * condition (kbc[i]), of the K field kc too (see KDYN_EVERY). */
-static void kdyn(const Scope *s, const bool *kbc)
+ * condition (kbc[i]), of the K field kc too (see KDYN_EVERY); with temp, the
+ * conditions of the levels are temporaries, so that the levels are checked as
+ * they are read rather than up front. */
+static void kdyn(const Scope *s, const bool *kbc, bool temp)
 {
     Scope z = {0};   /* what a level expression may read: inputs, index() */
     z.ninputs = s->ninputs;
@@ -564,6 +568,11 @@ static void kdyn(const Scope *s, const bool *kbc)
     for (int n = 0; n < 2; n++) {
         Buf c = {{0}, 0};
         expr(&c, &z, 1);
+        if (temp) {
+            printf("  double tc%d = %s;\n", n, c.text);
+            c.len = 0;
+            put(&c, "tc%d", n);
+        }
         const char *field = "kc";
         char name[8];
         if (nok > 0 && (!s->has_k || chance(75))) {
@@ -626,6 +635,7 @@ static void program(unsigned seed)
     bool kf_fwd = seed / FALLBACK_EVERY % 2 == 0;
     bool fns = seed % FUNCTIONS_EVERY == 1;
     bool kd = seed % KDYN_EVERY == 2;
+    bool kd_temp = seed / KDYN_EVERY % 2 == 1;
     if (fb)
         printf("// random program, seed %u, fallback (%s)\n", seed, fallback_kinds[fb_kind]);
     else if (kf)
@@ -811,7 +821,7 @@ static void program(unsigned seed)
     if (fns)
         calls(&s, seed);
     if (kd)
-        kdyn(&s, kbc);
+        kdyn(&s, kbc, kd_temp);
     if (with_regions)
         regions(&s);
     if (with_loops)

@@ -73,6 +73,7 @@ static const gt__device_ops nan_device = {
     .to_device = copy_to,
     .to_host = copy_to,
     .barrier = no_wait,
+    .device_copy = copy_to,
 };
 
 #endif /* NAN_DEVICE_H */

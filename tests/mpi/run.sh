@@ -11,7 +11,10 @@
 # of tests/mpi/regions.stn (regions on the global
 # edges and in the global halo, the same three backends), of 25 steps of examples/heat2d's stencil, blocking
 # and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors;
-# the generated entries S_mpi and gt_mpi_halo, with tests/mpi/entries.stn) against
+# the generated entries S_mpi and gt_mpi_halo, with tests/mpi/entries.stn),
+# tests/mpi/check_mpi_klevels.c (run-time K levels of tests/mpi/klevels.stn in distributed
+# calls, the same three backends: levels checked before any rank writes, and levels read as
+# computed put back on every rank when one rank's read runs off its column) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
@@ -154,6 +157,32 @@ else
     misuse=
     echo "FAIL mpi: check_mpi_misuse.c does not build"; sed 's/^/  | /' "$work/misuse.log" | head -n 20
     echo "FAIL check_mpi_misuse: build" >>"$work/results.build"
+fi
+# check_mpi_klevels.c: run-time K levels in distributed calls (tests/mpi/klevels.stn) from
+# the openmp, naive and cuda backends (cuda on the SIMT emulator)
+kl_rename="-Dkpoint=kpoint_B -Dkpoint_info=kpoint_B_info -Dkhalo=khalo_B -Dkhalo_info=khalo_B_info -Dkmap=kmap_B -Dkmap_info=kmap_B_info"
+if "$GTCC" -b openmp -o "$work/klevels.c" "$here/klevels.stn" >"$work/build_kl.log" 2>&1 &&
+   "$GTCC" -b naive -o "$work/klevels_naive.c" "$here/klevels.stn" >>"$work/build_kl.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -I"$root/runtime/include" \
+       $(echo "$kl_rename" | sed 's/_B/_naive/g') -c -o "$work/klevels_naive.o" \
+       "$work/klevels_naive.c" >>"$work/build_kl.log" 2>&1 &&
+   "$GTCC" -b cuda -o "$work/klevels_cuda.cu" "$here/klevels.stn" >>"$work/build_kl.log" 2>&1 &&
+   $CXX_SIMT -x c++ -std=c++17 -O1 -ffp-contract=off -Wall -Wextra -Werror \
+       -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
+       -I"$root/runtime/include" -I"$work" $(echo "$kl_rename" | sed 's/_B/_cuda/g') \
+       -c -o "$work/klevels_cuda.o" "$work/klevels_cuda.cu" >>"$work/build_kl.log" 2>&1 &&
+   $CXX_SIMT -std=c++17 -O1 -DGT_SIMT -I"$root/tests/simt" -I"$root/runtime/include" \
+       -c -o "$work/simt_kl.o" "$root/tests/simt/simt.cc" >>"$work/build_kl.log" 2>&1 &&
+   $CC -std=c11 -O2 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" \
+       -I"$root/tests/diff" -I"$work" -o "$work/check_mpi_klevels" \
+       "$here/check_mpi_klevels.c" "$work/klevels.c" "$work/klevels_naive.o" \
+       "$work/klevels_cuda.o" "$work/simt_kl.o" -lstdc++ "$BUILD/lib/libgtrt-mpi.a" \
+       "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build_kl.log" 2>&1; then
+    progs="$progs check_mpi_klevels"
+else
+    echo "FAIL mpi: check_mpi_klevels.c does not build"; sed 's/^/  | /' "$work/build_kl.log" | head -n 20
+    echo "FAIL check_mpi_klevels: build" >>"$work/results.build"
 fi
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader

@@ -16,6 +16,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <gt/gt_generated.h>   /* gt_kfail */
+
 struct dim3 {
     unsigned x, y, z;
     dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
@@ -101,6 +103,23 @@ static inline void gt_atomic_max(int32_t *p, int32_t v) { *p = v > *p ? v : *p; 
 static inline void gt_atomic_min_rank(unsigned long long *p, unsigned long long v)
 {
     *p = v < *p ? v : *p;
+}
+/* a failed run-time K level (gt_kfail of gt_generated.h): a fiber runs alone until its
+   next barrier, so the record needs no lock; the first failure by its key */
+static inline void gt_dkfail_note(gt_kfail *f, long long phase, long long korder, int read,
+                                  long long i, long long j, long long k, long long level)
+{
+    const long long key[5] = {phase, korder, read, j, i};
+    int x = 0;
+    while (x < 5 && key[x] == f->key[x])
+        x++;
+    if (x < 5 && key[x] < f->key[x]) {
+        for (int y = 0; y < 5; y++)
+            f->key[y] = key[y];
+        f->k = k;
+        f->level = level;
+        f->read = read;
+    }
 }
 
 #endif /* GT_SIMT_H */

@@ -43,6 +43,35 @@ static __device__ __forceinline__ void gt_atomic_min_rank(unsigned long long *p,
     atomicMin(p, v);
 }
 
+/* a failed run-time K level read as it is read (gt_generated.h's gt_kfail): the record
+   changes under its lock, taken and given back in one branch of the same loop (no thread
+   of a warp waits for another that cannot run on); the first failure by its key */
+static __device__ __noinline__ void gt_dkfail_note(gt_kfail *f, long long phase,
+                                                   long long korder, int read, long long i,
+                                                   long long j, long long k, long long level)
+{
+    const long long key[5] = {phase, korder, read, j, i};
+    for (bool done = false; !done;) {
+        if (atomicCAS(&f->lock, 0, 1) == 0) {
+            __threadfence();
+            volatile gt_kfail *v = f;
+            int x = 0;
+            while (x < 5 && key[x] == v->key[x])
+                x++;
+            if (x < 5 && key[x] < v->key[x]) {
+                for (int y = 0; y < 5; y++)
+                    v->key[y] = key[y];
+                v->k = k;
+                v->level = level;
+                v->read = read;
+            }
+            __threadfence();
+            atomicExch(&f->lock, 0);
+            done = true;
+        }
+    }
+}
+
 /* min and max of reals as fmin and fmax take them (a NaN loses), by compare-and-swap on
    the bits */
 #define GT_ATOMIC_REAL(name, T, U, combine, to_bits, from_bits)                               \
@@ -61,6 +90,22 @@ GT_ATOMIC_REAL(gt_atomic_max, double, unsigned long long, fmax, GT_DOUBLE_BITS, 
 GT_ATOMIC_REAL(gt_atomic_min, float, unsigned, fminf, __float_as_uint, __uint_as_float)
 GT_ATOMIC_REAL(gt_atomic_max, float, unsigned, fmaxf, __float_as_uint, __uint_as_float)
 #endif
+
+/* gt_klevel (gt_generated.h) in device code: the level, or the nearest one the storage
+   holds with the failure recorded (and the while loop around it ended at the point). */
+static __device__ __forceinline__ int64_t gt_dklevel(int64_t level, const int64_t *lv,
+                                                     gt_kfail *f, int64_t phase, int kdir,
+                                                     int32_t read, int64_t i, int64_t j,
+                                                     int64_t k, bool *go)
+{
+    const int64_t lo = lv[0], hi = lv[1];
+    if (level >= lo && level < hi)
+        return level;
+    gt_dkfail_note(f, phase, kdir * k, read, i, j, k, level);
+    if (go)
+        *go = false;
+    return level < lo ? lo : hi - 1;
+}
 
 /* The remapping of gt_generated.h for kernels with 32-bit indices (gt_kN<int32_t>, gt_sN):
    the same functions on int32_t (C++ overloads), so that a remapped read stays 32-bit. */

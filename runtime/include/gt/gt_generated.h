@@ -69,11 +69,14 @@ typedef struct {
 } gt_place;
 
 /* Fills *place for a call of the stencil info over the domain size[3] (after gt__bind,
-   fields in parameter order): 0 to go on, 1 when the call must return 0 at once (a
-   distributed call checking its arguments first), or a GT_E... code with gt_last_error()
-   set: the domain is not the part the distributed call gives, a field reads further into
-   an internal edge's halo than was exchanged, a periodic bc along an axis the
-   decomposition does not wrap. */
+   fields in parameter order): 0 to go on; 1 when the call must compute nothing (a
+   distributed call checking its arguments first: the stencil returns 0 at once, or, if it
+   reads at run-time K levels, after checking them where gt__levels_now says and keeping
+   its outputs, gt__keep); 2 when it must only check its run-time K levels (a distributed
+   call whose check reads halos waits for the exchange, then calls it so before any part);
+   or a GT_E... code with gt_last_error() set: the domain is not the part the distributed
+   call gives, a field reads further into an internal edge's halo than was exchanged, a
+   periodic bc along an axis the decomposition does not wrap. */
 int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
               gt_place *place);
 
@@ -86,6 +89,70 @@ void gt__place_result(const gt_place *place, int slot, int op, gt_dtype dtype, v
    included: [levels[0], levels[1]) (both 0 if it has no K axis). The code of a stencil that
    reads a field at run-time K levels (language.md 10.3) checks every level against them. */
 void gt__levels(const gt_storage *s, int64_t levels[2]);
+
+/* ---- reads at run-time K levels (language.md 10.3; compiler/emit_kcheck.c) ----------------
+
+   A read whose level expression reads only inputs is checked before the stencil computes
+   anything, by a pass over the level expressions. checking is what gt__place returned;
+   reach: how far that pass reads beyond the domain {below I, above I, below J, above J}.
+   1: check now (a single process; a distributed call's checking call when the pass reads no
+   halo that the exchange fills; its level check, 2); 0: not now (a part of a distributed
+   call, checked before it; the checking call when the pass reads such a halo: gt_mpi_call
+   then exchanges first and calls the stencil again with 2, before any part). */
+int gt__levels_now(const gt_place *place, int checking, const int64_t reach[4]);
+
+/* A read whose level expression reads computed values (temporaries, outputs) is checked as
+   it reads: gt_klevel (gt_dklevel in device code, gt/gt_cuda.h) returns the level if it
+   lies in lv[0] .. lv[1] - 1, else records the failure in *f, clears *go (a while loop's
+   flag: the loop ends at the point, which its condition on clamped values might never do;
+   NULL outside loops) and returns the nearest level that the storage holds, so that no
+   read leaves the buffer. The record keeps the first failure in the
+   order (phase, level order, read, j, i): phase numbers the stencil's statements in the
+   order its semantics runs them (a forward or backward interval is one phase), the level
+   order is k (-k in a backward computation), read numbers the reads; a failure that is a
+   consequence of another (a level computed from a clamped read) comes later in it, and
+   the order does not depend on how a backend schedules the points. */
+typedef struct {
+    int64_t key[5];   /* phase, level order, read, j, i; key[0] INT64_MAX: no failure */
+    int64_t k;        /* the failure's level index */
+    int64_t level;    /* the level it read */
+    int32_t read;     /* the read's number */
+    int32_t lock;     /* device code: held while the record changes */
+} gt_kfail;
+
+/* No failure yet. */
+void gt__kfail_init(gt_kfail *f);
+/* Records a failure (thread-safe), if it comes before the one recorded. */
+void gt__kfail_note(gt_kfail *f, int64_t phase, int64_t korder, int32_t read, int64_t i,
+                    int64_t j, int64_t k, int64_t level);
+
+static inline int64_t gt_klevel(int64_t level, const int64_t *lv, gt_kfail *f, int64_t phase,
+                                int kdir, int32_t read, int64_t i, int64_t j, int64_t k,
+                                bool *go)
+{
+    if (level >= lv[0] && level < lv[1])
+        return level;
+    gt__kfail_note(f, phase, kdir * k, read, i, j, k, level);
+    if (go)
+        *go = false;   /* a while loop around the read ends at this point */
+    return level < lv[0] ? lv[0] : lv[1] - 1;
+}
+
+/* The outputs of a stencil with such reads: kept before it computes, put back if the call
+   fails (a level out of range, or anything else), so that a refused call leaves them as
+   they were. A single process keeps each output's compute-domain box on the host (device
+   0), or its storage's bytes on the device (device 1: the cuda backend); *kept, for
+   gt__keep_end. A distributed call keeps every output's box on the host in its checking
+   call (checking 1; *kept NULL), and gt_mpi_call puts them back on every rank when any
+   rank's part failed; the parts keep nothing. */
+typedef struct gt__kept gt__kept;
+int gt__keep(const gt_place *place, const gt_stencil_info *info, gt_storage *const *fields,
+             const int64_t size[3], int checking, int device, gt__kept **kept);
+/* An out scalar's value, kept by a distributed call's checking call (nothing otherwise). */
+void gt__keep_result(const gt_place *place, int checking, const void *result, size_t bytes);
+/* Puts the outputs back when rc != 0, frees kept (NULL: nothing); returns rc, or
+   GT_EDEVICE if putting them back failed. */
+int gt__keep_end(gt__kept *kept, int rc);
 
 /* ---- for the code of device backends (cuda) ----------------------------------------------- */
 

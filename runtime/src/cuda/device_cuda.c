@@ -1,8 +1,8 @@
 /* device_cuda.c: the CUDA implementation of the device-ops table (runtime.md section 4),
  * libgtrt-cuda. Plain C against the CUDA runtime's C API (cudaMalloc, cudaMallocManaged,
- * cudaMemcpy, cudaDeviceSynchronize; for the streamed transfers of transfer.c
- * cudaMallocHost, cudaStreamCreate, cudaMemcpyAsync / cudaMemcpy2DAsync and
- * cudaStreamSynchronize); linked with -lcudart.
+ * cudaMemcpy, also device to device for the outputs a stencil keeps, cudaDeviceSynchronize;
+ * for the streamed transfers of transfer.c cudaMallocHost, cudaStreamCreate,
+ * cudaMemcpyAsync / cudaMemcpy2DAsync and cudaStreamSynchronize); linked with -lcudart.
  *
  * It installs itself when the program starts (a constructor; the object is linked in because
  * the code of the cuda backend calls gt__cuda_init) if the CUDA runtime finds a device.
@@ -39,6 +39,13 @@ static int cuda_to_device(void *dst, const void *src, size_t nbytes)
 static int cuda_to_host(void *dst, const void *src, size_t nbytes)
 {
     return (int)cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost);
+}
+
+/* cudaMemcpy between device addresses: ordered on the legacy default stream with the
+   kernels (the outputs a stencil keeps, gt__keep). */
+static int cuda_device_copy(void *dst, const void *src, size_t nbytes)
+{
+    return (int)cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToDevice);
 }
 
 static int cuda_alloc_pinned(void **out, size_t nbytes)
@@ -112,6 +119,7 @@ static gt__device_ops cuda_ops = {
     .stream_destroy = cuda_stream_destroy,
     .copy_async = cuda_copy_async,
     .stream_wait = cuda_stream_wait,
+    .device_copy = cuda_device_copy,
 };
 
 int gt__cuda_init(void)

@@ -866,6 +866,24 @@ static int check_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call,
     return rc;
 }
 
+/* The check of the run-time K levels after the exchange (gt__levels_now deferred it: the
+   check reads halos the exchange fills): call() over the whole box, the stencil checking
+   its levels and returning (gt__place returns 2). */
+static int level_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call, void *ctx)
+{
+    gt_domain dom = {{d->box[0], d->box[1], d->box[2]}};
+    for (int a = 0; a < 2; a++) {
+        w->origin[a] = d->offset[a];
+        w->size[a] = d->box[a];
+    }
+    w->check = 2;
+    gt__where_set(w);
+    int rc = call(ctx, &dom);
+    gt__where_set(NULL);
+    w->check = 0;
+    return rc;
+}
+
 /* What the ranks' stencils must have alike: their out scalars (each slot's operation and
    dtype; combine_results), and the stencil itself (its name and fields; stencil_digest). */
 static const Item results_items[] = {{"the number of out scalars of the stencil", V_NUMBER}};
@@ -970,7 +988,8 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
     size_t count = (size_t)(n > 0 ? n : 1);
     int64_t (*saved)[3][2] = zalloc(count, sizeof *saved);
-    gt_halo_widths *needed = zalloc(count, sizeof *needed);
+    /* one more: whether the run-time K levels are checked after the exchange */
+    gt_halo_widths *needed = zalloc(count + 1, sizeof *needed);
     const char **needed_by = zalloc(count, sizeof *needed_by);
     gt__where w = {.rank = d->rank, .n = n, .storages = storages, .needed = needed,
                    .needed_by = needed_by};
@@ -1000,12 +1019,17 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
        the internal sides) or, NULL, what the stencil reads */
     rc = check_call(d, &w, call, ctx);
     /* one exchange for all: what any rank's stencil reads (a rank on a global edge reads
-       nothing beyond it; the exchange wants the same widths everywhere) */
-    if (n > 0) {
-        int err = MPI_Allreduce(MPI_IN_PLACE, needed, 4 * n, MPI_INT64_T, MPI_MAX, d->comm);
+       nothing beyond it; the exchange wants the same widths everywhere); and whether any
+       rank checks the run-time K levels only after the exchange (gt__levels_now). n is
+       agreed: the same count on every rank */
+    needed[n][0][0] = w.levels == 2;
+    {
+        int err = MPI_Allreduce(MPI_IN_PLACE, needed, 4 * (n + 1), MPI_INT64_T, MPI_MAX,
+                                d->comm);
         if (err != MPI_SUCCESS && !rc)
             rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
     }
+    const bool levels_after = needed[n][0][0] > 0;
     for (int k = 0; !rc && widths && k < n; k++)
         for (int a = 0; !rc && a < 2; a++)
             for (int side = 0; !rc && side < 2; side++)
@@ -1024,6 +1048,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         gt__free(needed);
         gt__free(needed_by);
         free(w.red);
+        gt__where_end(&w, 0);   /* nothing was written */
         return rc;
     }
     /* the widest width on each side of each axis: the inner box needs none of the halo */
@@ -1044,9 +1069,23 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         gt__free(needed);
         gt__free(needed_by);
         free(w.red);
+        gt__where_end(&w, 0);
         return gt_last_error_code();
     }
-    if (!overlap) {
+    if (levels_after) {
+        /* the check of the run-time K levels reads halos: once they are exchanged, every
+           rank checks, then they agree, then the box is computed (no overlap) */
+        rc = gt_halo_exchange_end(x);
+        double t1 = MPI_Wtime();
+        t[0] = t1 - t0;
+        if (!rc)
+            rc = level_call(d, &w, call, ctx);
+        rc = agree(d->comm, fn, rc);
+        const int64_t origin[2] = {0, 0};
+        if (!rc)
+            rc = call_part(d, &w, storages, n, origin, box, nk, halos, call, ctx);
+        t[1] = MPI_Wtime() - t1;
+    } else if (!overlap) {
         rc = gt_halo_exchange_end(x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
@@ -1083,8 +1122,10 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         times[0] = t[0];
         times[1] = t[1];
     }
-    /* a stencil that failed on one rank fails the call on every rank */
+    /* a stencil that failed on one rank fails the call on every rank; the outputs a
+       stencil with run-time K levels read as computed kept are put back (gt__keep) */
     rc = agree_ran(d->comm, fn, rc);
+    rc = gt__where_end(&w, rc);
     if (!rc)
         rc = combine_results(d, &w);
     free(w.red);
