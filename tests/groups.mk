@@ -48,8 +48,9 @@ mpi: all
 
 # scaling: big legal programs (a 4,000,000-term sum, 10,000 stencils, a
 # 10,000-branch else-if chain, 100,000 unused temporaries, a chain of 10,000
-# imports) get an answer within CPU, memory and output-size limits that the
-# quadratic behaviour each once had would exceed (tests/scaling/run.sh).
+# imports, 20,000 if blocks and 20,000 multiple assignments that each declare
+# two temporaries) get an answer within CPU, memory and output-size limits that
+# the quadratic behaviour each once had would exceed (tests/scaling/run.sh).
 CHECK_GROUPS += scaling
 .PHONY: scaling
 scaling: all
