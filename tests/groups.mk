@@ -21,7 +21,9 @@ diff: all
 
 # warnings: the C both backends generate for every test, example and bench
 # program compiles with -std=c11 -Wall -Wextra -Wpedantic -Werror -fopenmp,
-# by gcc and by clang when installed (tests/warnings/run.sh).
+# by gcc and by clang when installed; and names that the headers, C, C++ or the
+# cuda backend's output claim, as fields, scalars and temporaries, go through
+# them and through nvcc where it is found (tests/warnings/run.sh).
 CHECK_GROUPS += warnings
 .PHONY: warnings
 warnings: all
