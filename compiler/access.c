@@ -30,6 +30,18 @@ typedef struct {
 } LevelRange;
 typedef VEC(LevelRange) LevelRanges;
 
+/* A set of fields of one stencil: a flag per field, and the fields whose flag
+ * is set, in the order they were added. An if joins what its branches add
+ * (fieldset_join) in time proportional to those fields, not to the fields of
+ * the stencil: a stencil of n if blocks that each declare temporaries takes
+ * linear time and memory, not quadratic. */
+typedef struct {
+    bool *has;                /* per field: in the set */
+    VEC(int) added;           /* the ids of the fields in the set, each once */
+    int *mark;                /* per field: the last join that saw it in a then branch */
+    int joins;                /* the number of joins so far */
+} FieldSet;
+
 /* The state of the access-rule walk over one stencil. */
 typedef struct {
     Compiler *c;
@@ -44,11 +56,61 @@ typedef struct {
     bool *param_written;      /* per field: written in the current computation */
     int *last_write;          /* per field: last top-level position writing it in it */
     bool **end_written;       /* per interval: per field, definitely written in it */
-    bool *written;            /* per field: definitely written so far in the interval */
+    FieldSet written;         /* definitely written so far in the interval */
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
     IrStmt *reported_top;
 } Rules;
+
+static void fieldset_init(Arena *a, FieldSet *s, int nfields)
+{
+    size_t n = (size_t)nfields + 1;
+    s->has = arena_alloc(a, sizeof(bool) * n);
+    s->mark = arena_alloc(a, sizeof(int) * n);
+}
+
+static void fieldset_add(Arena *a, FieldSet *s, int id)
+{
+    if (!s->has[id]) {
+        s->has[id] = true;
+        vec_push(a, &s->added, id);
+    }
+}
+
+/* Empties s, in time proportional to its size. */
+static void fieldset_clear(FieldSet *s)
+{
+    for (int i = 0; i < s->added.len; i++)
+        s->has[s->added.items[i]] = false;
+    s->added.len = 0;
+}
+
+/* The then branch of an if has added s->added[start, then_end) to s: s forgets
+ * them, the way it was before the if, for the else branch. */
+static void fieldset_undo(FieldSet *s, int start, int then_end)
+{
+    for (int i = start; i < then_end; i++)
+        s->has[s->added.items[i]] = false;
+}
+
+/* After an if whose then branch added s->added[start, then_end) (undone by
+ * fieldset_undo) and whose else branch added the rest: s keeps only what both
+ * branches added (with what it held before the if). */
+static void fieldset_join(FieldSet *s, int start, int then_end)
+{
+    int join = ++s->joins;
+    for (int i = start; i < then_end; i++)
+        s->mark[s->added.items[i]] = join;
+    int kept = start;
+    for (int i = then_end; i < s->added.len; i++) {
+        int id = s->added.items[i];
+        if (s->mark[id] == join)
+            s->added.items[kept++] = id;
+        else
+            s->has[id] = false;
+    }
+    s->added.len = kept;
+}
 
 static void collect_writes(Rules *r, const IrStmtVec *v)
 {
@@ -73,21 +135,19 @@ static bool top_writes(const Rules *r, const IrField *f)
 
 /* Definite writes of one statement list: `written` gains what it assigns
  * on every path (an if assigns what both of its branches assign). */
-static void definite_writes(Rules *r, const IrStmtVec *v, bool *written)
+static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
 {
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
         if (st->kind == IR_ASSIGN) {
-            written[st->assign.dst->id] = true;
+            fieldset_add(r->c->arena, written, st->assign.dst->id);
         } else if (st->kind == IR_IF) {
-            size_t n = sizeof(bool) * (size_t)r->nfields;
-            bool *a = arena_alloc(r->c->arena, n), *b = arena_alloc(r->c->arena, n);
-            memcpy(a, written, n);
-            memcpy(b, written, n);
-            definite_writes(r, &st->iff.then, a);
-            definite_writes(r, &st->iff.els, b);
-            for (int f = 0; f < r->nfields; f++)
-                written[f] = written[f] || (a[f] && b[f]);
+            int start = written->added.len;
+            definite_writes(r, &st->iff.then, written);
+            int then_end = written->added.len;
+            fieldset_undo(written, start, then_end);
+            definite_writes(r, &st->iff.els, written);
+            fieldset_join(written, start, then_end);
         }
     }
 }
@@ -141,7 +201,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
     IterOrder order = r->comp->order;
     int64_t o = load->load.offset[AXIS_K];
     if (!(f->axes & AXES_K)) {
-        bool ok = r->avail[f->id].len > 0 || r->written[f->id];
+        bool ok = r->avail[f->id].len > 0 || r->written.has[f->id];
         for (int i = 0; i < r->iv_index && !ok; i++)
             ok = r->end_written[i][f->id];
         if (!ok && report_once(r, f))
@@ -159,13 +219,13 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         bool use;
         if (order == ORDER_PARALLEL)
             use = i < r->iv_index ? r->end_written[i][f->id]
-                                  : i == r->iv_index && r->written[f->id];
+                                  : i == r->iv_index && r->written.has[f->id];
         else if (in_column)
             use = false;
         else if (processed)
             use = r->end_written[i][f->id];
         else
-            use = o == 0 && i == r->iv_index && r->written[f->id];
+            use = o == 0 && i == r->iv_index && r->written.has[f->id];
         if (use)
             vec_push(a, &have, ((LevelRange){iv->lo, iv->hi}));
     }
@@ -251,23 +311,19 @@ static void rules_stmt(Rules *r, IrStmt *st)
     switch (st->kind) {
     case IR_ASSIGN:
         ir_for_each_load(st->assign.value, check_read, r);
-        r->written[st->assign.dst->id] = true;
+        fieldset_add(r->c->arena, &r->written, st->assign.dst->id);
         break;
     case IR_REDUCE:
         ir_for_each_load(st->reduce.value, check_read, r);
         break;
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
-        size_t n = sizeof(bool) * (size_t)r->nfields;
-        bool *before = arena_alloc(r->c->arena, n);
-        bool *after_then = arena_alloc(r->c->arena, n);
-        memcpy(before, r->written, n);
+        int start = r->written.added.len;
         rules_stmts(r, &st->iff.then);
-        memcpy(after_then, r->written, n);
-        memcpy(r->written, before, n);
+        int then_end = r->written.added.len;
+        fieldset_undo(&r->written, start, then_end);
         rules_stmts(r, &st->iff.els);
-        for (int f = 0; f < r->nfields; f++)
-            r->written[f] = before[f] || (after_then[f] && r->written[f]);
+        fieldset_join(&r->written, start, then_end);
         break;
     }
     }
@@ -292,7 +348,10 @@ static void rules_computation(Rules *r, IrComputation *comp)
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];
         r->end_written[i] = arena_alloc(a, n);
-        definite_writes(r, &iv->stmts, r->end_written[i]);
+        fieldset_clear(&r->written);
+        definite_writes(r, &iv->stmts, &r->written);
+        for (int w = 0; w < r->written.added.len; w++)
+            r->end_written[i][r->written.added.items[w]] = true;
         for (int j = 0; j < iv->stmts.len; j++, pos++) {
             r->top_writes.len = 0;
             collect_writes(r, &(IrStmtVec){&iv->stmts.items[j], 1, 1});
@@ -308,7 +367,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
     for (int i = 0; i < comp->intervals.len; i++) {
         r->iv_index = i;
         r->iv = comp->intervals.items[i];
-        memset(r->written, 0, n);
+        fieldset_clear(&r->written);
         for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
             r->top = r->iv->stmts.items[j];
             r->top_writes.len = 0;
@@ -377,7 +436,7 @@ static void access_stencil(Compiler *c, IrStencil *st)
     size_t n = (size_t)r.nfields + 1;
     r.param_written = arena_alloc(a, sizeof(bool) * n);
     r.last_write = arena_alloc(a, sizeof(int) * n);
-    r.written = arena_alloc(a, sizeof(bool) * n);
+    fieldset_init(a, &r.written, r.nfields);
     r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
         rules_computation(&r, st->computations.items[i]);

@@ -93,7 +93,7 @@ typedef struct {
      * origin in the domain for the current block */
     const char **tile, **tile_i0, **tile_j0;
     int *tile_w, *tile_h;
-    /* per array field: its address at the current block's origin (ib, jb), so
+    /* per array field: its address at the current block's origin (gt_ib, gt_jb), so
      * that a thread indexes it with small offsets; its stride set: fields
      * whose storages agree (same axes and element size: parameters; the same
      * halo too: temporaries) share the strides of the set's first field in
@@ -235,12 +235,13 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
         emit_line(o, "const %s %s, const %s %s, const int %s, const int %s,", t, es->origin[0],
                   t, es->origin[1], es->wrap[0], es->wrap[1]);
     }
-    emit_line(o, "const %s ilo, const %s ihi, const %s jlo, const %s jhi,", t, t, t, t);
+    emit_line(o, "const %s gt_ilo, const %s gt_ihi, const %s gt_jlo, const %s gt_jhi,", t, t, t,
+              t);
     emit_begin_line(o);
     if (kind == UNIT_LEVEL)
         emit_text(o, "const %s k", t);
     else
-        emit_text(o, "const %s klo, const %s khi", t, t);
+        emit_text(o, "const %s gt_klo, const %s gt_khi", t, t);
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
         if (!u->used[f] || !is_array(fd))
@@ -295,7 +296,7 @@ static void kernel_args(Cuda *u, const char *klev, bool sets, bool expand)
     if (es->placed)
         emit_text(o, "%s, %s, %s, %s, %s, %s, %s, %s, ", es->lo[0], es->hi[0], es->lo[1],
                   es->hi[1], es->origin[0], es->origin[1], es->wrap[0], es->wrap[1]);
-    emit_text(o, "ilo, ihi, jlo, jhi, %s", klev);
+    emit_text(o, "gt_ilo, gt_ihi, gt_jlo, gt_jhi, %s", klev);
     for (int f = 0; f < st->fields.len; f++) {
         if (!u->used[f] || !is_array(st->fields.items[f]))
             continue;
@@ -538,7 +539,8 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
     Arena *ar = u->c->arena;
     const Extent *r = &iv->stmts.items[k->first]->region;
     int64_t rl = r->r[a].lo, rh = r->r[a].hi;
-    const char *b = a ? "jb" : "ib", *e = a ? "je" : "ie", *n = a ? u->es->nj : u->es->ni;
+    const char *b = a ? "gt_jb" : "gt_ib", *e = a ? "gt_je" : "gt_ie";
+    const char *n = a ? u->es->nj : u->es->ni;
     if (kernel_redundant(iv, k)) {
         *lo = emit_offset(ar, b, rl);
         *hi = emit_offset(ar, e, rh);
@@ -598,28 +600,28 @@ static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKerne
     free(buf);
 }
 
-/* The block's points of kernel k (i0, w, j0, np), a thread's in steps of
+/* The block's points of kernel k (gt_i0, gt_w, gt_j0, gt_np), a thread's in steps of
  * 256. */
 static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = u->o;
-    emit_line(o, "for (gt_idx p = t; p < np; p += %d) {", CUDA_THREADS);
+    emit_line(o, "for (gt_idx gt_p = gt_tid; gt_p < gt_np; gt_p += %d) {", CUDA_THREADS);
     o->indent++;
-    emit_line(o, "const gt_idx i = i0 + p %% w, j = j0 + p / w;");
+    emit_line(o, "const gt_idx i = gt_i0 + gt_p %% gt_w, j = gt_j0 + gt_p / gt_w;");
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
     close_block(o);
 }
 
-/* When does a block's part of kernel k, [i0, i0 + w) x [j0, j1) at level
+/* When does a block's part of kernel k, [gt_i0, gt_i0 + gt_w) x [gt_j0, gt_j1) at level
  * k, read a field with a boundary condition outside the domain? NULL:
  * never (no such read). */
 static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Arena *a = u->c->arena;
     PlanReach reach = plan_kernel_reach(iv, k);
-    static const char *const lo[NAXES] = {"i0", "j0", "k"};
-    static const char *const hi[NAXES] = {"i0 + w", "j1", "k + 1"};
+    static const char *const lo[NAXES] = {"gt_i0", "gt_j0", "k"};
+    static const char *const hi[NAXES] = {"gt_i0 + gt_w", "gt_j1", "k + 1"};
     const char *test = NULL;
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
@@ -647,27 +649,28 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     const IrStencil *st = u->st;
     bool *tiles = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
     bool any = group_tiles(st, iv, k0, count, tiles);
-    emit_line(o, "const gt_idx ib = (gt_idx)blockIdx.x * %d, jb = (gt_idx)blockIdx.y * %d;",
+    emit_line(o, "const gt_idx gt_ib = (gt_idx)blockIdx.x * %d, gt_jb = (gt_idx)blockIdx.y * %d;",
               CUDA_BLOCK_I, CUDA_BLOCK_J);
-    emit_line(o, "const gt_idx ie = ib + %d < %s ? ib + %d : %s, je = jb + %d < %s ? jb + %d "
-                 ": %s;", CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J,
-              u->es->nj, CUDA_BLOCK_J, u->es->nj);
-    emit_line(o, "const int t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
+    emit_line(o, "const gt_idx gt_ie = gt_ib + %d < %s ? gt_ib + %d : %s, "
+                 "gt_je = gt_jb + %d < %s ? gt_jb + %d : %s;", CUDA_BLOCK_I, u->es->ni,
+              CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
+    emit_line(o, "const int gt_tid = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     for (int f = 0; f < st->fields.len; f++) {
         if (!tiles[f])
             continue;
         const IrField *fd = st->fields.items[f];
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
                   u->tile_w[f] * u->tile_h[f]);
-        emit_line(o, "const gt_idx %s = ib - %" PRId64 ", %s = jb - %" PRId64 ";", u->tile_i0[f],
-                  -fd->extent.r[AXIS_I].lo, u->tile_j0[f], -fd->extent.r[AXIS_J].lo);
+        emit_line(o, "const gt_idx %s = gt_ib - %" PRId64 ", %s = gt_jb - %" PRId64 ";",
+                  u->tile_i0[f], -fd->extent.r[AXIS_I].lo, u->tile_j0[f],
+                  -fd->extent.r[AXIS_J].lo);
     }
     bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
     group_syncs(st, iv, k0, count, any, sync);
-    u->ib = "ib";
-    u->jb = "jb";
+    u->ib = "gt_ib";
+    u->jb = "gt_jb";
     block_bases(u);
-    emit_line(o, "for (gt_idx k = klo; k < khi; k++) {");
+    emit_line(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
     o->indent++;
     for (int m = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
@@ -678,8 +681,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             u->point.red_acc = locals[0];
         emit_line(o, "{");
         o->indent++;
-        emit_line(o, "const gt_idx i0 = %s, w = %s - i0, j0 = %s, j1 = %s, np = w * (j1 - j0);",
-                  ilo, ihi, jlo, jhi);
+        emit_line(o, "const gt_idx gt_i0 = %s, gt_w = %s - gt_i0, gt_j0 = %s, gt_j1 = %s, "
+                     "gt_np = gt_w * (gt_j1 - gt_j0);", ilo, ihi, jlo, jhi);
         /* seed 003: a block whose points' boundary-condition reads all stay
          * inside the domain runs without remapping; an edge block remaps */
         const char *edge = block_edge(u, iv, k);
@@ -734,14 +737,14 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     }
     u->ib = u->jb = NULL;
     if (axes & AXES_I) {
-        emit_line(o, "const gt_idx ib = ilo + (gt_idx)(blockIdx.x * blockDim.x), "
-                     "i = ib + (gt_idx)threadIdx.x;");
-        u->ib = "ib";
+        emit_line(o, "const gt_idx gt_ib = gt_ilo + (gt_idx)(blockIdx.x * blockDim.x), "
+                     "i = gt_ib + (gt_idx)threadIdx.x;");
+        u->ib = "gt_ib";
     }
     if (axes & AXES_J) {
-        emit_line(o, "const gt_idx jb = jlo + (gt_idx)(blockIdx.y * blockDim.y), "
-                     "j = jb + (gt_idx)threadIdx.y;");
-        u->jb = "jb";
+        emit_line(o, "const gt_idx gt_jb = gt_jlo + (gt_idx)(blockIdx.y * blockDim.y), "
+                     "j = gt_jb + (gt_idx)threadIdx.y;");
+        u->jb = "gt_jb";
     }
     block_bases(u);
     /* the reductions of the unit: a partial result per thread */
@@ -766,9 +769,9 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         }
     }
     /* threads outside the range do nothing, but reach every __syncthreads */
-    const char *inside = (axes & AXES_IJ) == AXES_IJ ? "i < ihi && j < jhi"
-                         : axes & AXES_I              ? "i < ihi"
-                         : axes & AXES_J              ? "j < jhi"
+    const char *inside = (axes & AXES_IJ) == AXES_IJ ? "i < gt_ihi && j < gt_jhi"
+                         : axes & AXES_I              ? "i < gt_ihi"
+                         : axes & AXES_J              ? "j < gt_jhi"
                                                       : "true";
     emit_line(o, "if (%s) {", inside);
     o->indent++;
@@ -802,7 +805,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
             u->point.red_acc = locals[0];
         bool loop = kind == UNIT_PARALLEL && (axes & AXES_K);
         if (loop) {
-            emit_line(o, "for (gt_idx k = klo; k < khi; k++) {");
+            emit_line(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
             o->indent++;
         }
         unit_body(u, iv, k, false);
@@ -825,7 +828,7 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
 {
     Out *o = u->o;
     int n = u->nunits++;
-    const char *lev = kind == UNIT_LEVEL ? "k" : "klo, khi";
+    const char *lev = kind == UNIT_LEVEL ? "k" : "gt_klo, gt_khi";
     emit_blank(o);
     emit_line(o, "template <typename gt_idx>");
     emit_line(o, "static __device__ __forceinline__ void %s(", variant_name(u, 'b', n));
@@ -968,9 +971,10 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     }
     emit_line(o, "{");
     o->indent++;
-    emit_line(o, "const int64_t ilo = %s, ihi = %s, jlo = %s, jhi = %s;", range[0], range[1],
-              range[2], range[3]);
-    emit_line(o, "const dim3 gt_grid = GT_GRID((ihi - ilo + %d) / %d, (jhi - jlo + %d) / %d), "
+    emit_line(o, "const int64_t gt_ilo = %s, gt_ihi = %s, gt_jlo = %s, gt_jhi = %s;", range[0],
+              range[1], range[2], range[3]);
+    emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ihi - gt_ilo + %d) / %d, (gt_jhi - gt_jlo + %d) "
+                 "/ %d), "
                  "gt_block = GT_BLOCK(%d, %d);", CUDA_BLOCK_I - 1, CUDA_BLOCK_I,
               CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
     const char *lev = kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi);
@@ -980,7 +984,7 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     static const char *const tests[3] = {"if (%s)", "else if (%s)", "else"};
     static const char *const kernels[3] = {"%s", "%s<int32_t>", "%s<int64_t>"};
     const char *const conds[3] = {u->shared, u->index32, ""};
-    emit_line(o, "if (ihi > ilo && jhi > jlo && %s < %s) {", klo, khi);
+    emit_line(o, "if (gt_ihi > gt_ilo && gt_jhi > gt_jlo && %s < %s) {", klo, khi);
     o->indent++;
     for (int v = 0; v < 3; v++) {
         emit_line(o, tests[v], conds[v]);

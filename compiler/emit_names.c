@@ -20,6 +20,15 @@ static const char *const reserved_names[] = {
     "typedef", "union", "unsigned", "void", "volatile", "while", "alignas", "alignof", "bool",
     "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
     "typeof_unqual", "asm", "main",
+    /* C++ keywords and alternative tokens: the cuda backend's output is C++, and every
+     * backend's header may be included from C++ */
+    "and", "and_eq", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
+    "compl", "concept", "consteval", "constinit", "const_cast", "co_await", "co_return",
+    "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "operator", "or", "or_eq",
+    "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
+    "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t",
+    "xor", "xor_eq",
     /* <math.h>, <stdlib.h>: functions and macros the generated code may use */
     "abs", "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf", "sqrt", "sqrtf", "cbrt",
     "cbrtf", "exp", "expf", "log", "logf", "log10", "log10f", "pow", "powf", "sin", "sinf",

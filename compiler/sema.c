@@ -2061,17 +2061,30 @@ static void check_intents(Sema *s, const Stencil *ast)
 }
 
 /* Temporaries get names unique in their stencil (two if blocks may each
- * declare their own `t`): later ones get a suffix _2, _3, ... */
+ * declare their own `t`): later ones get a suffix _2, _3, ..., the first one
+ * not taken. The search for a name resumes where the last one for the same
+ * name stopped (every suffix below it is taken, and stays taken), so n
+ * blocks that each declare `t` take linear time, not quadratic. */
 static void unique_names(Compiler *c, IrStencil *st)
 {
     NameMap *taken = map_new(c->arena);
+    NameMap *next_suffix = map_new(c->arena);   /* declared name -> int *: the suffix to try */
     for (int i = 0; i < st->scalars.len; i++)
         map_put(taken, st->scalars.items[i]->name, st);
     for (int i = 0; i < st->fields.len; i++) {
         IrField *f = st->fields.items[i];
         const char *name = f->name;
-        for (int n = 2; map_get(taken, name); n++)
-            name = arena_printf(c->arena, "%s_%d", f->name, n);
+        if (map_get(taken, name)) {
+            int *n = map_get(next_suffix, f->name);
+            if (!n) {
+                n = arena_alloc(c->arena, sizeof *n);
+                *n = 2;
+                map_put(next_suffix, f->name, n);
+            }
+            do
+                name = arena_printf(c->arena, "%s_%d", f->name, (*n)++);
+            while (map_get(taken, name));
+        }
         f->name = name;
         map_put(taken, name, st);
     }

@@ -21,7 +21,9 @@ diff: all
 
 # warnings: the C both backends generate for every test, example and bench
 # program compiles with -std=c11 -Wall -Wextra -Wpedantic -Werror -fopenmp,
-# by gcc and by clang when installed (tests/warnings/run.sh).
+# by gcc and by clang when installed; and names that the headers, C, C++ or the
+# cuda backend's output claim, as fields, scalars and temporaries, go through
+# them and through nvcc where it is found (tests/warnings/run.sh).
 CHECK_GROUPS += warnings
 .PHONY: warnings
 warnings: all
@@ -48,8 +50,9 @@ mpi: all
 
 # scaling: big legal programs (a 4,000,000-term sum, 10,000 stencils, a
 # 10,000-branch else-if chain, 100,000 unused temporaries, a chain of 10,000
-# imports) get an answer within CPU, memory and output-size limits that the
-# quadratic behaviour each once had would exceed (tests/scaling/run.sh).
+# imports, 20,000 if blocks and 20,000 multiple assignments that each declare
+# two temporaries) get an answer within CPU, memory and output-size limits that
+# the quadratic behaviour each once had would exceed (tests/scaling/run.sh).
 CHECK_GROUPS += scaling
 .PHONY: scaling
 scaling: all

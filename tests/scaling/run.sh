@@ -19,6 +19,13 @@
 #              (each warning searched the file from its start: 29 s)
 #   imports    a chain of 10,000 files, each importing the next (cubic: 20,000
 #              files took 6 min 37 s)
+#   blocktemps 20,000 if blocks that each declare the same two temporaries
+#              (--emit=ir, naive, openmp, cuda): each new name tried every
+#              suffix taken before it, and each if copied a flag per temporary
+#              of the stencil (10,000 took 81 s and 2.4 GB)
+#   multi      20,000 multiple assignments `c, d = f(c, d + 1.0);`, two
+#              temporaries each (--emit=ir, naive, openmp, cuda): the same
+#              search for a free name (10,000 took 82 s and 1.65 GB)
 # Limits: 20 CPU seconds per gtcc run (60 under the sanitizers), 3 GiB of
 # address space (gtcc reserves a 1 GiB stack), 200 MB per output file.
 # Prints "scaling: N passed, N failed" and writes "PASSED FAILED" to
@@ -127,6 +134,37 @@ awk -v dir="$work/imports" 'BEGIN {
 run imports --emit=ir imports/main.stn
 expect_ok "imports: a chain of 10,000 files"
 rm -rf "$work/imports"
+
+# --- blocktemps, multi -------------------------------------------------------------
+# Block-local temporaries: every block declares p and q, which become p, p_2,
+# ..., p_20000 (checked in the IR), and the same for the temporaries of the
+# multiple assignments (f_c, f_c_2, ...).
+awk 'BEGIN { printf "stencil s(field<double> a, field<double> b) {\n  b = a;\n";
+             for (n = 0; n < 20000; n++)
+                 printf "  if (a > %d.0) { double p = a[i+1] * 2.0; double q = p + a; b = b + q; }\n", n;
+             printf "}\n" }' >"$work/blocktemps.stn"
+awk 'BEGIN { printf "function f(x, y) { return y, x; }\n";
+             printf "stencil s(field<double> a, field<double> b) {\n  double c = a;\n  double d = a;\n";
+             for (n = 0; n < 20000; n++) printf "  c, d = f(c, d + 1.0);\n";
+             printf "  b = c + d;\n}\n" }' >"$work/multi.stn"
+for case in blocktemps:p:q multi:f_c:f_d; do
+    prog=${case%%:*}; rest=${case#*:}; t1=${rest%%:*}; t2=${rest#*:}
+    run $prog --emit=ir $prog.stn
+    if [ $st -ne 0 ]; then
+        fail "$prog: 20,000 pairs of temporaries, --emit=ir: exit status $st after $secs s"
+    elif ! grep -q "^  temp ${t1}_20000: " "$work/out" || ! grep -q "^  temp ${t2}_20000: " "$work/out" \
+         || grep -q "^  temp ${t1}_20001: " "$work/out" \
+         || [ "$(grep -c "^  temp ${t1}\(_[0-9]*\)\{0,1\}: " "$work/out")" -ne 20000 ]; then
+        fail "$prog: 20,000 pairs of temporaries, --emit=ir: not named ${t1}, ${t1}_2, ..., ${t1}_20000"
+    else
+        pass "$prog: 20,000 pairs of temporaries, --emit=ir ($secs s)"
+    fi
+    for be in naive openmp cuda; do
+        run $prog -b $be -o "${prog}_$be.c" $prog.stn
+        expect_ok "$prog: 20,000 pairs of temporaries, -b $be"
+        rm -f "$work"/${prog}_$be.c*
+    done
+done
 
 echo "scaling: $passed passed, $failed failed"
 [ -n "${RESULTS:-}" ] && echo "$passed $failed" >"$RESULTS/scaling"

@@ -256,6 +256,13 @@ START_TEST(names)
     ck_assert(emit_is_reserved("threadIdx") && emit_is_reserved("cudaMalloc"));
     ck_assert(emit_is_reserved("CUDA_VERSION") && !emit_is_reserved("cuda_step"));
     ck_assert(!emit_is_reserved("l") && !emit_is_reserved("f") && !emit_is_reserved("flux"));
+    /* C++ keywords and alternative tokens: the cuda output is C++, the headers may be
+     * included from C++ */
+    ck_assert_str_eq(emit_user_name(a, &set, "new"), "new_");
+    ck_assert_str_eq(emit_user_name(a, &set, "template"), "template_");
+    ck_assert(emit_is_reserved("typename") && emit_is_reserved("class") &&
+              emit_is_reserved("this") && emit_is_reserved("and") && emit_is_reserved("xor_eq"));
+    ck_assert(!emit_is_reserved("ie") && !emit_is_reserved("np") && !emit_is_reserved("w"));
     /* a stencil's names see the globals without copying them */
     NameSet globals = {0}, local = {.parent = &globals};
     emit_take(a, &globals, "s");

@@ -12,6 +12,16 @@
 # case = one program, one backend, one compiler (a gtcc failure counts one
 # failed case per backend). Compiles run two at a time.
 #
+# The hostile names (below) go through nvcc too, where it is found (on PATH or
+# in /usr/local/cuda/bin): as fields, scalars and temporaries of stencils of
+# the cuda backend, 240 names to a stencil in three stencils (each name once a
+# field, once a scalar, once a temporary), with a group of three-dimensional
+# kernels (temporaries, some read at offsets), a kernel over I and J, a
+# columnar forward computation and a reduction, in two .cu files that nvcc
+# preprocesses, parses and compiles for the device (--cuda, PTX for
+# compute_80, -O0; the host compile of the cuda output is the cuda group's)
+# with every warning an error. One case = one file.
+#
 # Prints "warnings: N passed, N failed" and writes "PASSED FAILED" to
 # $RESULTS/warnings when RESULTS is set.
 set -u
@@ -21,18 +31,26 @@ BUILD=${BUILD:-$root/build}
 GTCC=${GTCC:-$BUILD/bin/gtcc}
 FLAGS="-std=c11 -Wall -Wextra -Wpedantic -Werror -fopenmp -O2 ${WARN_EXTRA_FLAGS:-}"
 
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
+NVFLAGS="--cuda -std=c++17 -Xcicc -O0 -Werror all-warnings -gencode arch=compute_80,code=compute_80"
+
 # --- worker: run.sh --one DIR NAME CC WHAT ------------------------------------
-# compiles DIR/NAME.c (NAME.h beside it) with CC; prints PASS/FAIL WHAT [CC]
+# compiles DIR/NAME.c (NAME.h beside it) with CC, or DIR/NAME.cu with nvcc when
+# CC is nvcc; prints PASS/FAIL WHAT [CC]
 if [ "${1:-}" = "--one" ]; then
     dir=$2; name=$3; cc=$4; shift 4; what=$*
     log=$dir/$name.$cc.log
-    if $cc $FLAGS -I"$root/runtime/include" -I"$dir" -c "$dir/$name.c" -o "$dir/$name.$cc.o" \
-            >"$log" 2>&1; then
+    if [ "$cc" = nvcc ]; then
+        set -- "$NVCC" $NVFLAGS -I"$root/runtime/include" -I"$dir" "$dir/$name.cu"
+    else
+        set -- $cc $FLAGS -I"$root/runtime/include" -I"$dir" -c "$dir/$name.c"
+    fi
+    if "$@" -o "$dir/$name.$cc.o" >"$log" 2>&1; then
         echo "PASS $what [$cc]"
     else
         # one write, so that the lines of two workers do not interleave
         { echo "FAIL $what [$cc]: does not compile cleanly"
-          sed 's/^/  | /' "$log" | head -n 20; } >"$log.msg"
+          sed 's/^/  | /' "$log" | head -n 20 | cut -c1-300; } >"$log.msg"
         cat "$log.msg"
     fi
     exit 0
@@ -54,9 +72,14 @@ done
 
 # One more program, hostile names: every macro the headers of the generated
 # code define and every function they declare (as the compilers installed
-# preprocess them, <omp.h> included), as field and scalar names, and as the
-# names of one-stencil programs that gtcc must either reject with an error
-# or compile; the accepted ones join the program as stencils.
+# preprocess them, <omp.h> included), as the names of one-stencil programs
+# that gtcc must either reject with an error or compile (the accepted ones
+# join the program as stencils), and as field and scalar names. These names
+# too are tried as fields and scalars (and through nvcc, below): every
+# identifier of the cuda backend's output for the test programs (comments and
+# strings left out: the names its kernels and host functions declare) and of
+# the string literals of compiler/emit_cuda.c, the kernels' locals of once
+# (ie, je, ...), and i, j, k (keywords: refused).
 names=$work/names
 mkdir -p "$names"
 printf '#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <gt/gt.h>\n#include <gt/gt_generated.h>\n#include <omp.h>\n' >"$names/inc.c"
@@ -66,7 +89,27 @@ for cc in $compilers; do
         sed 's/(.*//'
     $cc -std=c11 -fopenmp -I"$root/runtime/include" -E -P "$names/inc.c" |
         grep -oE '[A-Za-z_][A-Za-z0-9_]* *\(' | sed 's/ *(//'
-done | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | grep -v -x -E "$kw" | LC_ALL=C sort -u >"$names/list"
+done | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | grep -v -x -E "$kw" | LC_ALL=C sort -u >"$names/headers"
+# (a C++ preprocessor removes the comments of the cuda output)
+mkdir -p "$names/cuda"
+cxx=$(command -v g++ || command -v clang++ || true)
+m=0
+for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn \
+           "$root"/tests/golden/emit/*.stn "$root"/tests/diff/programs/*.stn; do
+    m=$((m + 1))
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1 | sed 's/-b *[a-z]*//')
+    (cd "$(dirname "$stn")" &&
+     eval "\"$GTCC\" -b cuda $args -o \"$names/cuda/p$m.cu\" \"$(basename "$stn")\"") >/dev/null 2>&1
+done
+for f in "$names"/cuda/*.cu "$names"/cuda/*.h; do
+    [ -e "$f" ] || continue
+    if [ -n "$cxx" ]; then "$cxx" -x c++ -fpreprocessed -dD -E -P "$f" 2>/dev/null; else cat "$f"; fi
+done | sed 's/"\([^"\\]\|\\.\)*"//g' | grep -oE '[A-Za-z_][A-Za-z0-9_]*' >"$names/cuda_ids"
+grep -oE '"([^"\\]|\\.)*"' "$root/compiler/emit_cuda.c" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' >>"$names/cuda_ids"
+LC_ALL=C sort -u "$names/cuda_ids" | grep -v -x -E "$kw" >"$names/cuda_list"
+{ cat "$names/headers" "$names/cuda_list"
+  printf '%s\n' ie je ib jb t p w np i0 j0 j1 ilo ihi jlo jhi klo khi i j k; } |
+    LC_ALL=C sort -u >"$names/list"
 hostile=$work/hostile_names.stn
 : >"$hostile"
 : >"$names/params"
@@ -79,6 +122,8 @@ while read -r name; do
     elif [ $st -ne 1 ] || ! grep -q 'error:' "$names/one.log"; then
         echo "FAIL stencil named $name: gtcc exit status $st" >>"$results"
     fi
+done <"$names/headers"
+while read -r name; do
     # a name the language refuses for a parameter (a builtin's) is left out
     echo "stencil f(field<double> $name, field<double> b) { b = $name; }" >"$names/one.stn"
     "$GTCC" --emit=ir "$names/one.stn" >/dev/null 2>&1 && echo "$name" >>"$names/params"
@@ -91,7 +136,37 @@ for chunk in "$names"/chunk.*; do
         END { print "stencil fields_" c "(" p ", field<double> res_) { res_ = " e "; }" }' \
         "$chunk" >>"$hostile"
 done
-echo "warnings: $(wc -l <"$names/list") names from the headers (build/warnings/hostile_names.stn)"
+echo "warnings: $(wc -l <"$names/list") names: $(wc -l <"$names/headers") from the headers," \
+    "$(wc -l <"$names/cuda_list") from the cuda output (build/warnings/hostile_names.stn)"
+
+# the accepted names through nvcc (build/warnings/cuda_names_0.stn, _1.stn), first in the
+# job list: its two compiles take longest
+: >"$work/cuda_jobs"
+rel=${work#"$root"/}
+if [ -n "$NVCC" ]; then
+    split -l 240 "$names/params" "$names/cuchunk."
+    x=0
+    for chunk in "$names"/cuchunk.*; do
+        for rot in 0 1 2; do
+            awk -v chunk="${chunk##*.}" -v rot=$rot -f "$here/cuda_names.awk" "$chunk" \
+                >>"$work/cuda_names_$x.stn"
+            x=$((1 - x))
+        done
+    done
+    for x in 0 1; do
+        dir=$work/cuda$x
+        mkdir -p "$dir"
+        if "$GTCC" -b cuda -o "$dir/cuda_names_$x.cu" "$work/cuda_names_$x.stn" \
+                >"$dir/gtcc.log" 2>&1; then
+            echo "$dir cuda_names_$x nvcc $rel/cuda_names_$x.stn -b cuda" >>"$work/cuda_jobs"
+        else
+            echo "FAIL $rel/cuda_names_$x.stn -b cuda: gtcc failed" >>"$results"
+            sed 's/^/  | /' "$dir/gtcc.log" | head -n 20 >>"$results"
+        fi
+    done
+else
+    echo "warnings: SKIP nvcc: not found (PATH, /usr/local/cuda/bin), the names do not go through it"
+fi
 
 # generate every program with both backends; list the compile jobs
 jobs=$work/jobs
@@ -120,10 +195,11 @@ for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/st
     done
 done
 
-xargs -r -L 1 -P 2 "$here/run.sh" --one <"$jobs" >>"$results" 2>&1
+cat "$work/cuda_jobs" "$jobs" | xargs -r -L 1 -P 2 "$here/run.sh" --one >>"$results" 2>&1
 grep -v '^PASS ' "$results" | head -n 80
 passed=$(grep -c '^PASS ' "$results")
 failed=$(grep -c '^FAIL ' "$results")
-echo "warnings: $passed passed, $failed failed ($n programs x 2 backends x compilers:$compilers)"
+echo "warnings: $passed passed, $failed failed ($n programs x 2 backends x compilers:$compilers;" \
+    "$(wc -l <"$work/cuda_jobs") files of the names through nvcc)"
 [ -n "${RESULTS:-}" ] && echo "$passed $failed" >"$RESULTS/warnings"
 [ "$failed" -eq 0 ]
