@@ -312,6 +312,23 @@ static void copy_tiles(word1 *dst, const word1 *src, const dim *d, int nd, int x
 #endif
 }
 
+void gt__dense_strides(const gt_storage *s, const int64_t *extent, int64_t dense[3])
+{
+    int order[3] = {0, 1, 2};   /* the dimensions by increasing stride */
+    for (int x = 0; x < s->ndim; x++)
+        for (int y = x + 1; y < s->ndim; y++)
+            if (s->strides[order[y]] < s->strides[order[x]]) {
+                int t = order[x];
+                order[x] = order[y];
+                order[y] = t;
+            }
+    int64_t step = 1;
+    for (int x = 0; x < s->ndim; x++) {
+        dense[order[x]] = step;
+        step *= extent[order[x]];
+    }
+}
+
 void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
                   const int64_t *src_strides, const int64_t *extent, int ndim, size_t esize)
 {

@@ -348,25 +348,13 @@ static int keep_one(const char *sn, gt__kept *k, gt_storage *s, const int64_t si
     if (rc)
         return rc;
     /* the box, dense in the storage's order of strides */
-    int order[3] = {0, 1, 2};
-    for (int x = 0; x < s->ndim; x++)
-        for (int y = x + 1; y < s->ndim; y++)
-            if (s->strides[order[y]] < s->strides[order[x]]) {
-                int t = order[x];
-                order[x] = order[y];
-                order[y] = t;
-            }
     size_t count = 1;
     for (int x = 0; x < s->ndim; x++) {
         e->extent[x] = size[s->axes[x] - 'I'];
         e->offset += s->halo[x][0] * s->strides[x];
         count *= (size_t)e->extent[x];
     }
-    int64_t step = 1;
-    for (int x = 0; x < s->ndim; x++) {
-        e->dense[order[x]] = step;
-        step *= e->extent[order[x]];
-    }
+    gt__dense_strides(s, e->extent, e->dense);
     e->bytes = count * es;
     e->copy = gt__malloc(e->bytes ? e->bytes : 1);
     if (!e->copy)

@@ -230,6 +230,11 @@ gt__sync_state gt__sync_state_of(const gt_storage *s);
 void gt__copy_box(void *dst, const int64_t *dst_strides, const void *src,
                   const int64_t *src_strides, const int64_t *extent, int ndim, size_t esize);
 
+/* The strides (in elements) of a dense box of extent[x] elements along the storage's
+   dimension x, laid out in the storage's own order of strides: copies between the storage
+   and such a buffer run along the storage's rows (gt__copy_box). */
+void gt__dense_strides(const gt_storage *s, const int64_t *extent, int64_t dense[3]);
+
 /* Whether gt__copy_box would transpose this box (the destination's contiguous dimension,
    extent-1 dimensions left out, is not the source's): the copies between layouts. */
 int gt__box_transposes(const int64_t *dst_strides, const int64_t *src_strides,

@@ -522,23 +522,10 @@ static void pack(gt_storage *s, const Strip *st, bool unpack)
 {
     size_t es = gt_dtype_size(s->dtype);
     unsigned char *base = (unsigned char *)gt__host_raw(s);
-    int64_t off = 0, dense[3] = {0, 0, 0};
+    int64_t off = 0, dense[3] = {0, 0, 0};   /* st->buf's strides */
     for (int x = 0; x < s->ndim; x++)
         off += st->lo[x] * s->strides[x];
-    /* dense strides: the axes by increasing storage stride */
-    int order[3] = {0, 1, 2};
-    for (int x = 0; x < s->ndim; x++)
-        for (int y = x + 1; y < s->ndim; y++)
-            if (s->strides[order[y]] < s->strides[order[x]]) {
-                int t = order[x];
-                order[x] = order[y];
-                order[y] = t;
-            }
-    int64_t step = 1;
-    for (int x = 0; x < s->ndim; x++) {
-        dense[order[x]] = step;
-        step *= st->n[order[x]];
-    }
+    gt__dense_strides(s, st->n, dense);
     if (st->bytes == 0)
         return;
     if (unpack)
