@@ -1061,6 +1061,14 @@ static void wrap(const char *path)
             }
             strcat(args, a);
         }
+        /* driver.c passes 16 scalar inputs and takes 16 out scalars (double in[16],
+           out[16]): more would read and write past its arrays */
+        if (ni > 16 || no > 16) {
+            fprintf(stderr, "gen --wrap: %s: stencil '%s' has %d scalar inputs and %d out "
+                    "scalars; the differential driver handles at most 16 of each\n", path,
+                    names[n], ni, no);
+            exit(2);
+        }
         printf("%s    int rc = %s(%s);\n%s    return rc;\n}\n\n", pre, names[n], args, post);
         n++;
     }

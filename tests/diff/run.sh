@@ -81,8 +81,8 @@ if [ "${1:-}" = "--one" ]; then
         >"$dir/log" 2>&1 || fail "gtcc -b naive"
     (cd "$(dirname "$stn")" && "$GTCC" -b openmp "$@" -o "$dir/openmp.c" "$(basename "$stn")") \
         >"$dir/log" 2>&1 || fail "gtcc -b openmp"
-    "$work/gen" --wrap "$dir/naive.h" >"$dir/wrap_naive.c"
-    "$work/gen" --wrap "$dir/openmp.h" >"$dir/wrap_omp.c"
+    "$work/gen" --wrap "$dir/naive.h" >"$dir/wrap_naive.c" 2>"$dir/log" || fail "gen --wrap naive.h"
+    "$work/gen" --wrap "$dir/openmp.h" >"$dir/wrap_omp.c" 2>"$dir/log" || fail "gen --wrap openmp.h"
     $CC $CFLAGS -I"$dir" -shared -o "$dir/naive.so" "$dir/naive.c" "$dir/wrap_naive.c" \
         >"$dir/log" 2>&1 || fail "the naive output does not build"
     $CC $CFLAGS -fopenmp -I"$dir" -shared -o "$dir/omp.so" "$dir/openmp.c" "$dir/wrap_omp.c" \
@@ -103,7 +103,7 @@ if [ "${1:-}" = "--one" ]; then
     [ -n "$CXX_SIMT" ] || exit 0
     (cd "$(dirname "$stn")" && "$GTCC" -b cuda "$@" -o "$dir/cuda.cu" "$(basename "$stn")") \
         >"$dir/log" 2>&1 || fail "gtcc -b cuda"
-    "$work/gen" --wrap "$dir/cuda.h" >"$dir/wrap_cuda.c"
+    "$work/gen" --wrap "$dir/cuda.h" >"$dir/wrap_cuda.c" 2>"$dir/log" || fail "gen --wrap cuda.h"
     if [ -n "${DIFF_GPU:-}" ]; then
         { $CC -std=c11 -O1 -fPIC -c -I"$root/runtime/include" -I"$here" -I"$dir" \
               -o "$dir/wrap_cuda.o" "$dir/wrap_cuda.c" &&
