@@ -62,6 +62,7 @@
 
 /* the fake device of the cuda build: host memory that starts as NaN (tests/diff) */
 #include "nan_device.h"
+#include "set_all.h"
 
 enum { GI = 13, GJ = 11, NK = 6 };
 static const int64_t global[3] = {GI, GJ, NK};
@@ -140,22 +141,6 @@ static void poke(gt_storage *s, const int64_t off[3], const int64_t box[3], cons
         ((int32_t *)p)[e] = (int32_t)v;
     else
         ((double *)p)[e] = v;
-}
-
-/* Every element of s (double or int) to v. */
-static void set_all(gt_storage *s, double v)
-{
-    const int64_t *shape = gt_shape(s), *st = gt_strides(s);
-    void *p = gt_host(s, GT_WRITE);
-    for (int64_t k = 0; k < shape[2]; k++)
-        for (int64_t j = 0; j < shape[1]; j++)
-            for (int64_t i = 0; i < shape[0]; i++) {
-                int64_t e = i * st[0] + j * st[1] + k * st[2];
-                if (gt_dtype_of(s) == GT_INT32)
-                    ((int32_t *)p)[e] = (int32_t)v;
-                else
-                    ((double *)p)[e] = v;
-            }
 }
 
 /* ---- the calls ---------------------------------------------------------------------------- */

@@ -40,6 +40,7 @@
 
 /* the fake device of the cuda build: host memory that starts as NaN (tests/diff) */
 #include "nan_device.h"
+#include "set_all.h"
 
 static int rank, nproc, failures;
 
@@ -482,22 +483,6 @@ static int run_bad(void *ctx, const gt_domain *dom)
     }
     int rc = run_edges(b->e, dom);
     return rc || b->mode != 2 ? rc : run_edges(b->e, dom);
-}
-
-/* Every element of s (double or int) to v. */
-static void set_all(gt_storage *s, double v)
-{
-    const int64_t *shape = gt_shape(s), *st = gt_strides(s);
-    void *p = gt_host(s, GT_WRITE);
-    for (int64_t k = 0; k < shape[2]; k++)
-        for (int64_t j = 0; j < shape[1]; j++)
-            for (int64_t i = 0; i < shape[0]; i++) {
-                int64_t e = i * st[0] + j * st[1] + k * st[2];
-                if (gt_dtype_of(s) == GT_INT32)
-                    ((int32_t *)p)[e] = (int32_t)v;
-                else
-                    ((double *)p)[e] = v;
-            }
 }
 
 static void error_case(const char *what, int want, int mode, const int periodic[2],
