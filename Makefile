@@ -11,6 +11,7 @@
 #                             vectorise (tools/vec_report.sh; the `vec` group checks it)
 #   make demo                 run gtcc on examples/*.stn
 #   make bench                benchmarks (never part of check)
+#   make bench-peers          gtcc against Devito and GT4Py (a bench-only venv)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig
 #   make clean
 #
@@ -192,7 +193,7 @@ sed -e 's|@PREFIX@|$(1)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(PC_LIBS)
 endef
 
 .DEFAULT_GOAL := all
-.PHONY: all check unit golden golden-update robust demo bench check-gpu bench-gpu install clean
+.PHONY: all check unit golden golden-update robust demo bench bench-peers check-gpu bench-gpu install clean
 all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA) $(RT_MPI)
 
 # --- unit tests (Check) ------------------------------------------------------------
@@ -272,6 +273,10 @@ check-gpu: all
 
 bench-gpu: all
 	@$(TEST_ENV) bench/bench_gpu.sh
+
+# gtcc against Devito and GT4Py (installed into a bench-only venv): never part of check
+bench-peers: all
+	@$(TEST_ENV) bench/peers/run.sh
 
 # --- install ---------------------------------------------------------------------------
 install: all

@@ -20,8 +20,11 @@
  * The program built by the Makefile is a launcher: it runs gtcc (GTCC_BIN)
  * on the stencils, then builds the harness (this file again, with
  * -DBENCH_HARNESS) with the generated code, the hand-fused code, libgtrt and
- * LLVM's libomp at -O3 -march=native -fopenmp, and runs it. OMP_NUM_THREADS
- * is respected (default: every core); BENCH_ONLY=NAME runs one stencil. */
+ * LLVM's libomp at -O3 -march=native -fopenmp, and runs it: once built by
+ * $CC (default cc), then once more built by clang when it is installed and is
+ * not $CC, each table headed by the compiler, the CPU model and the widest
+ * vector instructions the build uses. OMP_NUM_THREADS is respected (default:
+ * every core); BENCH_ONLY=NAME runs one stencil. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +48,47 @@ static int run(const char *cmd)
     return rc;
 }
 
+/* Builds the harness with compiler cc (its objects under w/tag) and runs it. */
+static int build_and_run(const char *w, const char *cc, const char *tag, const char *build)
+{
+    const char *flags = "-std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L "
+                        "-Iruntime/include";
+    char cmd[16384], objs[8192] = "";
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/%s", w, tag);
+    if (run(cmd))
+        return 1;
+    for (int b = 0; b < NFILES; b++) {
+        const char *n = names[b];
+        int len = snprintf(cmd, sizeof cmd,
+                           "%s %s -D%s=%s_naive -D%s_info=%s_naive_info -c %s/naive/%s.c "
+                           "-o %s/%s/%s_naive.o",
+                           cc, flags, n, n, n, n, w, n, w, tag, n);
+        if (len < 0 || (size_t)len >= sizeof cmd) {
+            fprintf(stderr, "bench_stencils: build command too long\n");
+            return 1;
+        }
+        if (run(cmd))
+            return 1;
+        size_t used = strlen(objs);
+        len = snprintf(objs + used, sizeof objs - used, " %s/omp/%s.c %s/%s/%s_naive.o", w, n,
+                       w, tag, n);
+        if (len < 0 || (size_t)len >= sizeof objs - used) {
+            fprintf(stderr, "bench_stencils: object list too long\n");
+            return 1;
+        }
+    }
+    snprintf(cmd, sizeof cmd,
+             BENCH_OMP_LINK "%s %s -DBENCH_HARNESS -I%s/omp -Ibench -o %s/%s/run "
+             "bench/bench_stencils.c bench/handfused_stencils.c%s %s/lib/libgtrt.a $omp -lm",
+             cc, flags, w, w, tag, objs, build);
+    if (run(cmd))
+        return 1;
+    snprintf(cmd, sizeof cmd, "%s/%s/run", w, tag);
+    return run(cmd) ? 1 : 0;
+}
+
+/* Every stencil with $CC (default cc: gcc on Debian), then again with clang
+ * when it is installed and $CC is not clang already: users build with either. */
 int main(void)
 {
     const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
@@ -54,37 +98,27 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/omp %s/naive", w, w, w);
     if (run(cmd))
         return 1;
-    const char *flags = "-std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L "
-                        "-Iruntime/include";
-    char objs[8192] = "";
     for (int b = 0; b < NFILES; b++) {
         const char *n = names[b];
-        int len = snprintf(cmd, sizeof cmd,
+        snprintf(cmd, sizeof cmd,
                  "%s -b openmp -o %s/omp/%s.c bench/stencils/%s.stn && "
-                 "%s -b naive -o %s/naive/%s.c bench/stencils/%s.stn && "
-                 "%s %s -D%s=%s_naive -D%s_info=%s_naive_info -c %s/naive/%s.c -o %s/%s_naive.o",
-                 GTCC_BIN, w, n, n, GTCC_BIN, w, n, n, cc, flags, n, n, n, n, w, n, w, n);
-        if (len < 0 || (size_t)len >= sizeof cmd) {
-            fprintf(stderr, "bench_stencils: build command too long\n");
-            return 1;
-        }
+                 "%s -b naive -o %s/naive/%s.c bench/stencils/%s.stn",
+                 GTCC_BIN, w, n, n, GTCC_BIN, w, n, n);
         if (run(cmd))
             return 1;
-        size_t used = strlen(objs);
-        len = snprintf(objs + used, sizeof objs - used, " %s/omp/%s.c %s/%s_naive.o", w, n, w, n);
-        if (len < 0 || (size_t)len >= sizeof objs - used) {
-            fprintf(stderr, "bench_stencils: object list too long\n");
-            return 1;
-        }
     }
+    int rc = build_and_run(w, cc, "cc", build);
     snprintf(cmd, sizeof cmd,
-             BENCH_OMP_LINK "%s %s -DBENCH_HARNESS -I%s/omp -Ibench -o %s/run bench/bench_stencils.c "
-             "bench/handfused_stencils.c%s %s/lib/libgtrt.a $omp -lm",
-             cc, flags, w, w, objs, build);
-    if (run(cmd))
-        return 1;
-    snprintf(cmd, sizeof cmd, "%s/run", w);
-    return run(cmd) ? 1 : 0;
+             "command -v clang >/dev/null 2>&1 && ! %s --version 2>/dev/null | grep -q clang",
+             cc);
+    if (system(cmd) == 0) {
+        printf("\n");
+        fflush(stdout);
+        rc |= build_and_run(w, "clang", "clang", build);
+    } else {
+        printf("\n(no second compiler: clang is not installed or is $CC)\n");
+    }
+    return rc;
 }
 
 #else
@@ -328,10 +362,53 @@ static double difference(Bench *b, gt_storage *x, gt_storage *y)
     return worst;
 }
 
+/* The CPU's model name from /proc/cpuinfo, or "unknown". */
+static const char *cpu_model(void)
+{
+    static char model[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!strncmp(line, "model name", 10) && colon) {
+            snprintf(model, sizeof model, "%s", colon + 2);
+            model[strcspn(model, "\n")] = '\0';
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return model;
+}
+
+/* The widest vector instructions this build may use (-march=native). */
+static const char *vector_isa(void)
+{
+#if defined(__AVX512F__)
+    return "AVX-512 (512-bit)";
+#elif defined(__AVX2__)
+    return "AVX2 (256-bit)";
+#elif defined(__AVX__)
+    return "AVX (256-bit)";
+#elif defined(__SSE2__)
+    return "SSE2 (128-bit)";
+#elif defined(__ARM_NEON)
+    return "NEON (128-bit)";
+#else
+    return "none known";
+#endif
+}
+
 int main(void)
 {
-    printf("bench_stencils: %d threads, median of %d calls (after %d)\n", omp_get_max_threads(),
-           RUNS, WARMUP);
+#ifdef __clang__
+    const char *cc_name = "clang";
+#else
+    const char *cc_name = "gcc";
+#endif
+    printf("bench_stencils with %s %s -O3 -march=native\n", cc_name, __VERSION__);
+    printf("cpu: %s; vector ISA: %s\n", cpu_model(), vector_isa());
+    printf("%d threads, median of %d calls (after %d)\n", omp_get_max_threads(), RUNS, WARMUP);
     printf("copy: STREAM copy (2^26 doubles, OpenMP) right before each call (evicting the caches);\n"
            "%%copy: median over runs of the openmp bandwidth / that run's copy bandwidth\n\n");
     Bench benches[NBENCH] = {

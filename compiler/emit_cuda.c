@@ -1247,8 +1247,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
         u->tile[f] = emit_unique(a, &es->names, arena_printf(a, "tile_%s", es->field[f]));
         u->tile_i0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_i0", u->tile[f]));
         u->tile_j0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_j0", u->tile[f]));
-        shared += (int64_t)u->tile_w[f] * u->tile_h[f] *
-                  (fd->type == TY_DOUBLE ? 8 : fd->type == TY_BOOL ? 1 : 4);
+        shared += (int64_t)u->tile_w[f] * u->tile_h[f] * type_size(fd->type);
     }
     if (shared > CUDA_SHARED_MAX)
         diag_error(&c->diag, u->st->loc, "stencil '%s': its tiles need %" PRId64 " bytes of "

@@ -89,7 +89,7 @@ typedef struct {
     int64_t tile_bytes;       /* per thread */
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
-    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk;
+    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
@@ -432,6 +432,107 @@ static bool mark_tiles_written(const IrStmt *s, bool *uses)
     return any;
 }
 
+/* The K offsets a group reads each field at (plan_visit_stmt's walk). */
+typedef struct {
+    int64_t *klo, *khi;       /* per field id; klo > khi: not read */
+} KReach;
+
+static void note_kreach(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    KReach *r = ctx;
+    if (in_column)
+        return;               /* a column reduction walks its own levels */
+    if (off[AXIS_K] < r->klo[f->id])
+        r->klo[f->id] = off[AXIS_K];
+    if (off[AXIS_K] > r->khi[f->id])
+        r->khi[f->id] = off[AXIS_K];
+}
+
+/* The bytes per point of the planes a group keeps live from one level to the
+ * next: per field read at more than one K offset, its element size times the
+ * levels read (gt__blocks sizes the blocks by it). */
+static int64_t group_kbytes(Omp *m, const IrInterval *iv, int kfirst, int klast)
+{
+    int nf = m->st->fields.len;
+    KReach r = {arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1)),
+                arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1))};
+    for (int f = 0; f < nf; f++)
+        r.klo[f] = INT64_MAX, r.khi[f] = INT64_MIN;
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        for (int s = k->first; s < k->first + k->count; s++)
+            plan_visit_stmt(iv->stmts.items[s], note_kreach, &r);
+    }
+    int64_t bytes = 0;
+    for (int f = 0; f < nf; f++)
+        if (r.khi[f] > r.klo[f])
+            bytes += (r.khi[f] - r.klo[f] + 1) * type_size(m->st->fields.items[f]->type);
+    return bytes;
+}
+
+/* The rows of a group's kernels for the block [ib, ie) x [jb, je) at level k:
+ * one kernel's rows, or row steps where each kernel computes its row jt - lag,
+ * in [jb, je) grown by its region. */
+static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
+{
+    Arena *arena = m->c->arena;
+    if (kfirst == klast) {
+        const IrKernel *k = &iv->kernels.items[kfirst];
+        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false, NULL);
+        return;
+    }
+    int64_t t0 = 0, t1 = 0;
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        const Extent *r = &iv->stmts.items[k->first]->region;
+        if (kk == kfirst || r->r[AXIS_J].lo + k->lag < t0)
+            t0 = r->r[AXIS_J].lo + k->lag;
+        if (kk == kfirst || r->r[AXIS_J].hi + k->lag > t1)
+            t1 = r->r[AXIS_J].hi + k->lag;
+    }
+    open_block(m->o, arena_printf(arena, "for (int64_t %s = %s; %s < %s; %s++) {", m->jt,
+                                  plus(arena, m->jb, t0), m->jt, plus(arena, m->je, t1), m->jt),
+               "");
+    for (int kk = kfirst; kk <= klast; kk++) {
+        const IrKernel *k = &iv->kernels.items[kk];
+        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
+                    plus(arena, m->jt, -k->lag));
+    }
+    close_block(m->o);
+}
+
+/* A group without tiles or reduction: whole rows, in blocks of bk levels by bj
+ * rows that gt__blocks sizes at run time from the caches (docs/internals.md,
+ * "3-D blocks"): one level at a time while the planes read at K offsets fit,
+ * else every level of a slab of rows before the next slab. */
+static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
+{
+    Out *o = m->o;
+    const char *lo = level(m, iv->lo, 0), *hi = level(m, iv->hi, 0);
+    emit_line(o, "int64_t %s, %s;", m->bk, m->bj);
+    emit_line(o, "gt__blocks(%s - %s, %s, %s, %" PRId64 ", %s, &%s, &%s);", hi, lo, m->es->nj,
+              m->es->ni, group_kbytes(m, iv, kfirst, klast), m->nth, m->bk, m->bj);
+    emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
+    emit_line(o, "for (int64_t %s = %s; %s < %s; %s += %s)", m->kb, lo, m->kb, hi, m->kb,
+              m->bk);
+    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %s) {", m->jb, m->jb, m->es->nj, m->jb,
+              m->bj);
+    o->indent++;
+    emit_line(o, "const int64_t %s = 0, %s = %s;", m->ib, m->ie, m->es->ni);
+    emit_line(o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->je, m->jb, m->bj,
+              m->es->nj, m->jb, m->bj, m->es->nj);
+    emit_line(o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->ke, m->kb, m->bk, hi,
+              m->kb, m->bk, hi);
+    emit_line(o, "(void)%s; (void)%s;", m->ib, m->ie);
+    declare_restrict(m);
+    open_block(o, arena_printf(m->c->arena, "for (int64_t k = %s; k < %s; k++) {", m->kb, m->ke),
+               "");
+    group_rows(m, iv, kfirst, klast);
+    close_block(o);
+    o->indent--;
+    emit_line(o, "}");
+}
+
 /* A group of 3-D kernels of a parallel interval: blocks of one level. */
 static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
@@ -469,6 +570,12 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_red_identity(o, reduce->reduce.op, rt);
         emit_text(o, ";");
         emit_end_line(o);
+    }
+    if (!any_tile && !reduce) {
+        emit_streamed(m, iv, kfirst, klast);
+        o->indent--;
+        emit_line(o, "}");
+        return;
     }
     /* rows per block: fewer while there are too few blocks for the threads */
     const PlanParams *p = &openmp_plan;
@@ -515,31 +622,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
             emit_line(o, "const int64_t %s = %" PRId64 " - %s;", m->bufs[b].off, m->bufs[b].pad,
                       m->ib);
     declare_restrict(m);
-    if (kfirst == klast) {
-        const IrKernel *k = &iv->kernels.items[kfirst];
-        kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false, NULL);
-    } else {
-        /* row steps: each kernel computes its row jt - lag, in [jb, je) grown
-         * by its region */
-        int64_t t0 = 0, t1 = 0;
-        for (int kk = kfirst; kk <= klast; kk++) {
-            const IrKernel *k = &iv->kernels.items[kk];
-            const Extent *r = &iv->stmts.items[k->first]->region;
-            if (kk == kfirst || r->r[AXIS_J].lo + k->lag < t0)
-                t0 = r->r[AXIS_J].lo + k->lag;
-            if (kk == kfirst || r->r[AXIS_J].hi + k->lag > t1)
-                t1 = r->r[AXIS_J].hi + k->lag;
-        }
-        open_block(o, arena_printf(arena, "for (int64_t %s = %s; %s < %s; %s++) {", m->jt,
-                                   plus(arena, m->jb, t0), m->jt, plus(arena, m->je, t1), m->jt),
-                   "");
-        for (int kk = kfirst; kk <= klast; kk++) {
-            const IrKernel *k = &iv->kernels.items[kk];
-            kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
-                        plus(arena, m->jt, -k->lag));
-        }
-        close_block(o);
-    }
+    group_rows(m, iv, kfirst, klast);
     o->indent--;
     emit_line(o, "}");
     if (region) {
@@ -881,6 +964,9 @@ static void omp_analyse(Omp *m)
     m->je = emit_unique(arena, &es->names, "je");
     m->jt = emit_unique(arena, &es->names, "jt");
     m->bj = emit_unique(arena, &es->names, "bj");
+    m->bk = emit_unique(arena, &es->names, "bk");
+    m->kb = emit_unique(arena, &es->names, "kb");
+    m->ke = emit_unique(arena, &es->names, "ke");
     m->unit = emit_unique(arena, &es->names, "unit");
     m->kk = emit_unique(arena, &es->names, "kk");
     emit_point_init(&m->point, es, m->kk);
@@ -918,8 +1004,7 @@ static void omp_analyse(Omp *m)
         Buffer *bf = &m->bufs[b];
         if (!bf->name)
             continue;
-        int64_t esize = st->fields.items[bf->owner]->type == TY_DOUBLE ? 8
-                        : st->fields.items[bf->owner]->type == TY_BOOL ? 1 : 4;
+        int64_t esize = type_size(st->fields.items[bf->owner]->type);
         int64_t per_line = TILE_ALIGN / esize;
         bf->pad = (bf->halo[0] + per_line - 1) / per_line * per_line;
         bf->width = (bf->pad + openmp_plan.block_i + bf->halo[1] + per_line - 1) / per_line *

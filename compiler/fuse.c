@@ -1333,7 +1333,7 @@ static bool tile_fits(const PlanParams *params, const IrField *fd)
     if (!params->tile_bytes_max)
         return true;
     const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
-    int64_t esize = fd->type == TY_DOUBLE ? 8 : fd->type == TY_BOOL ? 1 : 4;
+    int64_t esize = type_size(fd->type);
     int64_t bytes = ((int64_t)params->block_i + ri->hi - ri->lo) *
                     ((int64_t)params->block_j_max + rj->hi - rj->lo) * esize;
     return bytes <= params->tile_bytes_max;

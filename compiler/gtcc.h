@@ -973,6 +973,8 @@ void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);
  * expressions vary along (all three for a full reduction). */
 unsigned ir_stmt_axes(const IrStmt *s);
 static inline bool type_is_floating(Type t) { return t == TY_FLOAT || t == TY_DOUBLE; }
+/* Bytes of one element of type t in a storage or buffer (int and float: 4; bool: 1). */
+static inline int64_t type_size(Type t) { return t == TY_DOUBLE ? 8 : t == TY_BOOL ? 1 : 4; }
 /* Levels compared for a large NK: every start-relative level is below every
  * end-relative one. Returns <0, 0 or >0. */
 int level_cmp(Level a, Level b);

@@ -43,7 +43,8 @@
 # the call shims of `gen --wrap`, and driver.c calls both builds on the same
 # random storages in five layouts ("cpu": the unit-stride fast path; "F",
 # "JKI", "IKJ": the generic-stride path; "IJK": K contiguous) with
-# OMP_NUM_THREADS=2, and compares
+# OMP_NUM_THREADS=2 (and for odd seeds GT_CACHE_BYTES=1: the openmp code's
+# slab order of docs/internals.md, "3-D blocks"), and compares
 # every element of every storage (halos included) exactly, and out scalars to
 # a relative 1e-12 (1e-5 for float): full sums are reassociated by threads.
 #
@@ -89,7 +90,10 @@ if [ "${1:-}" = "--one" ]; then
         $OMPLIBS >"$dir/log" 2>&1 || fail "the openmp output does not build"
     # LeakSanitizer crashes at exit when libomp's worker threads are alive
     # ("Tracer caught signal 11"): leaks are not checked here (ASan and UBSan are)
-    ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" OMP_NUM_THREADS=2 \
+    # odd seeds: a cache share of 1 byte, so that every group reading at K
+    # offsets streams its levels through slabs of one row (gt__blocks)
+    cache=; [ $((seed % 2)) = 1 ] && cache=1
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" OMP_NUM_THREADS=2 GT_CACHE_BYTES=$cache \
         "$work/driver" "$dir/naive.so" "$dir/omp.so" "$seed" >"$dir/out" 2>&1
     status=$?
     grep -E '^(PASS|FAIL) ' "$dir/out"

@@ -46,6 +46,16 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
              gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
              gt_bound *bound_out);
 
+/* The cache blocks of a parallel group of the openmp backend without tiles (blocks.c): its
+   nk levels, nj rows of ni points, kbytes the bytes per point of the planes it keeps live
+   from one level to the next (per field read at K offsets, its element size times the
+   number of levels read plus one; 0 when none). Sets *bk to 1 and *bj to the rows of a
+   block when those planes fit this machine's caches (levels walked one by one), else *bk to
+   nk and *bj to the rows of a slab that fits (levels streamed through each slab).
+   GT_CACHE_BYTES, when set, is the cache share of a thread in bytes. */
+void gt__blocks(int64_t nk, int64_t nj, int64_t ni, int64_t kbytes, int nthreads,
+                int64_t *bk, int64_t *bj);
+
 /* Allocates a temporary of dtype over the axes named (a subset of "IJK" in that order) and
    the compute domain size[3] (NI, NJ, NK) grown by halo {ilo, ihi, jlo, jhi, klo, khi}, and
    returns the host address of its element at the compute-domain origin (in the "cpu" layout:

@@ -194,27 +194,28 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
 
         /* computation(parallel) at line 13 */
         {
-            int64_t bj = 64;
-            while (bj > 8 && (nk - 0) * ((nj + bj - 1) / bj) * ((ni + 255) / 256) < 8 * (int64_t)nthreads)
-                bj /= 2;
-            GT_OMP(omp parallel for collapse(3) schedule(static))
-            for (int64_t k = 0; k < nk; k++)
-            for (int64_t jb = 0; jb < nj; jb += bj)
-            for (int64_t ib = 0; ib < ni; ib += 256) {
-                const int64_t ie = ib + 256 < ni ? ib + 256 : ni;
+            int64_t bk, bj;
+            gt__blocks(nk - 0, nj, ni, 0, nthreads, &bk, &bj);
+            GT_OMP(omp parallel for collapse(2) schedule(static))
+            for (int64_t kb = 0; kb < nk; kb += bk)
+            for (int64_t jb = 0; jb < nj; jb += bj) {
+                const int64_t ib = 0, ie = ni;
                 const int64_t je = jb + bj < nj ? jb + bj : nj;
-                (void)ie; (void)je;
+                const int64_t ke = kb + bk < nk ? kb + bk : nk;
+                (void)ib; (void)ie;
                 const double *restrict const u_r = u_p;
                 (void)u_r;
                 double *restrict const o_r = o_p;
                 (void)o_r;
-                /* kernel: statements 0 to 0 at lines 13 to 13 */
-                for (int64_t j = jb; j < je; j++) {
-                    GT_OMP(omp simd)
-                    for (int64_t i = ib; i < ie; i++) {
+                for (int64_t k = kb; k < ke; k++) {
+                    /* kernel: statements 0 to 0 at lines 13 to 13 */
+                    for (int64_t j = jb; j < je; j++) {
+                        GT_OMP(omp simd)
+                        for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
-                        o_r[i + j * o_sj + k * o_sk] = u_r[i + 1 + j * u_sj + k * u_sk] - u_r[i - 1 + j * u_sj + k * u_sk];
+                            o_r[i + j * o_sj + k * o_sk] = u_r[i + 1 + j * u_sj + k * u_sk] - u_r[i - 1 + j * u_sj + k * u_sk];
 #line 218 "fallback.c"
+                        }
                     }
                 }
             }
@@ -223,23 +224,24 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
 
         /* computation(parallel) at line 13 */
         {
-            int64_t bj = 64;
-            while (bj > 8 && (nk - 0) * ((nj + bj - 1) / bj) * ((ni + 255) / 256) < 8 * (int64_t)nthreads)
-                bj /= 2;
-            GT_OMP(omp parallel for collapse(3) schedule(static))
-            for (int64_t k = 0; k < nk; k++)
-            for (int64_t jb = 0; jb < nj; jb += bj)
-            for (int64_t ib = 0; ib < ni; ib += 256) {
-                const int64_t ie = ib + 256 < ni ? ib + 256 : ni;
+            int64_t bk, bj;
+            gt__blocks(nk - 0, nj, ni, 0, nthreads, &bk, &bj);
+            GT_OMP(omp parallel for collapse(2) schedule(static))
+            for (int64_t kb = 0; kb < nk; kb += bk)
+            for (int64_t jb = 0; jb < nj; jb += bj) {
+                const int64_t ib = 0, ie = ni;
                 const int64_t je = jb + bj < nj ? jb + bj : nj;
-                (void)ie; (void)je;
-                /* kernel: statements 0 to 0 at lines 13 to 13 */
-                for (int64_t j = jb; j < je; j++) {
-                    GT_OMP(omp simd)
-                    for (int64_t i = ib; i < ie; i++) {
+                const int64_t ke = kb + bk < nk ? kb + bk : nk;
+                (void)ib; (void)ie;
+                for (int64_t k = kb; k < ke; k++) {
+                    /* kernel: statements 0 to 0 at lines 13 to 13 */
+                    for (int64_t j = jb; j < je; j++) {
+                        GT_OMP(omp simd)
+                        for (int64_t i = ib; i < ie; i++) {
 #line 13 "fallback.stn"
-                        o_p[i * o_si + j * o_sj + k * o_sk] = u_p[(i + 1) * u_si + j * u_sj + k * u_sk] - u_p[(i - 1) * u_si + j * u_sj + k * u_sk];
-#line 243 "fallback.c"
+                            o_p[i * o_si + j * o_sj + k * o_sk] = u_p[(i + 1) * u_si + j * u_sj + k * u_sk] - u_p[(i - 1) * u_si + j * u_sj + k * u_sk];
+#line 244 "fallback.c"
+                        }
                     }
                 }
             }
