@@ -1,30 +1,32 @@
 /* bench_stencils.c: speed of the openmp backend (`make bench`).
  *
- * For each stencil of bench/stencils (hdiff, laplacian, jacobi3d, box27,
- * tridiagonal on 256x256x64 doubles, heat2d on 2048x2048 doubles with periodic
- * boundaries; tridiagonal again on storages with K contiguous, "tridiag-kfirst",
- * which the openmp backend runs one column at a time with its k-cache) it times the code gtcc generates with the openmp backend, with
- * the naive backend, and the hand-fused OpenMP C of handfused_stencils.c: the
- * median of RUNS calls each (after WARMUP calls), inputs of in-out fields
- * restored before each call outside the timing. It prints one table: median
- * time per call, effective bandwidth (compulsory bytes: every field read once
- * and every output written once, per call / time), that as a percentage of
- * the STREAM copy bandwidth measured in the same run (OpenMP, arrays of
- * 2^26 doubles, far beyond the caches, bytes counted as STREAM does: 16 per
- * element; one copy right before each call, so every variant starts with
- * cold caches; the percentage the median over rounds of the openmp
- * bandwidth over that of the copy right before it), and the ratios naive / openmp and openmp / hand-fused. It also
- * checks that openmp and naive give the same bits and hand-fused the same
- * numbers (to 1e-12), and states whether the issue's targets were met.
+ * For each stencil of bench/stencils (hdiff, laplacian, jacobi3d, box27, tridiagonal on
+ * 256x256x64 doubles, heat2d on 2048x2048 doubles with periodic boundaries; tridiagonal again
+ * on storages with K contiguous, "tridiag-kfirst", which the openmp backend runs one column at
+ * a time with its k-cache) it times the code gtcc generates with the openmp backend, with the
+ * naive backend, and the hand-fused OpenMP C of handfused_stencils.c: the median of RUNS calls
+ * each (after WARMUP calls), inputs of in-out fields restored before each call outside the
+ * timing. It prints one table: median time per call, effective bandwidth (compulsory bytes:
+ * every field read once and every output written once, per call / time), that as a percentage
+ * of the STREAM copy bandwidth measured in the same run (OpenMP, arrays of 2^26 doubles, far
+ * beyond the caches, bytes counted as STREAM does: 16 per element; one copy right before each
+ * call, so every variant starts with cold caches; the percentage the median over rounds of the
+ * openmp bandwidth over that of the copy right before it), the median over rounds of naive
+ * time / openmp time, and openmp / hand-fused. It also checks that openmp and naive give the
+ * same bits and hand-fused the same numbers (to 1e-12), and states whether the issue's targets
+ * were met.
  *
- * The program built by the Makefile is a launcher: it runs gtcc (GTCC_BIN)
- * on the stencils, then builds the harness (this file again, with
- * -DBENCH_HARNESS) with the generated code, the hand-fused code, libgtrt and
- * LLVM's libomp at -O3 -march=native -fopenmp, and runs it: once built by
- * $CC (default cc), then once more built by clang when it is installed and is
- * not $CC, each table headed by the compiler, the CPU model and the widest
- * vector instructions the build uses. OMP_NUM_THREADS is respected (default:
- * every core); BENCH_ONLY=NAME runs one stencil. */
+ * With BENCH_BASE=GTCC (another gtcc binary: an older build, say) that gtcc's openmp output
+ * takes the naive backend's place, in the column "base": a before/after comparison taken in
+ * one run, calls alternated.
+ *
+ * The program built by the Makefile is a launcher: it runs gtcc (GTCC_BIN) on the stencils,
+ * then builds the harness (this file again, with -DBENCH_HARNESS) with the generated code, the
+ * hand-fused code, libgtrt and LLVM's libomp at -O3 -march=native -fopenmp, and runs it: once
+ * built by $CC (default cc), then once more built by clang when it is installed and is not
+ * $CC, each table headed by the compiler, the CPU model and the widest vector instructions the
+ * build uses. OMP_NUM_THREADS is respected (default: every core); BENCH_ONLY=NAME runs one
+ * stencil. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,10 +51,13 @@ static int run(const char *cmd)
 }
 
 /* Builds the harness with compiler cc (its objects under w/tag) and runs it. */
-static int build_and_run(const char *w, const char *cc, const char *tag, const char *build)
+static int build_and_run(const char *w, const char *cc, const char *tag, const char *build,
+                         bool with_base)
 {
-    const char *flags = "-std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L "
-                        "-Iruntime/include";
+    const char *flags = with_base ? "-std=c11 -O3 -march=native -fopenmp "
+                                    "-D_POSIX_C_SOURCE=200809L -Iruntime/include -DBENCH_BASE"
+                                  : "-std=c11 -O3 -march=native -fopenmp "
+                                    "-D_POSIX_C_SOURCE=200809L -Iruntime/include";
     char cmd[16384], objs[8192] = "";
     snprintf(cmd, sizeof cmd, "mkdir -p %s/%s", w, tag);
     if (run(cmd))
@@ -98,23 +103,27 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/omp %s/naive", w, w, w);
     if (run(cmd))
         return 1;
+    /* BENCH_BASE=GTCC: that gtcc's openmp output takes the naive column's place */
+    const char *base = getenv("BENCH_BASE");
+    bool with_base = base && *base;
     for (int b = 0; b < NFILES; b++) {
         const char *n = names[b];
         snprintf(cmd, sizeof cmd,
                  "%s -b openmp -o %s/omp/%s.c bench/stencils/%s.stn && "
-                 "%s -b naive -o %s/naive/%s.c bench/stencils/%s.stn",
-                 GTCC_BIN, w, n, n, GTCC_BIN, w, n, n);
+                 "%s -b %s -o %s/naive/%s.c bench/stencils/%s.stn",
+                 GTCC_BIN, w, n, n, with_base ? base : GTCC_BIN, with_base ? "openmp" : "naive",
+                 w, n, n);
         if (run(cmd))
             return 1;
     }
-    int rc = build_and_run(w, cc, "cc", build);
+    int rc = build_and_run(w, cc, "cc", build, with_base);
     snprintf(cmd, sizeof cmd,
              "command -v clang >/dev/null 2>&1 && ! %s --version 2>/dev/null | grep -q clang",
              cc);
     if (system(cmd) == 0) {
         printf("\n");
         fflush(stdout);
-        rc |= build_and_run(w, "clang", "clang", build);
+        rc |= build_and_run(w, "clang", "clang", build, with_base);
     } else {
         printf("\n(no second compiler: clang is not installed or is $CC)\n");
     }
@@ -302,9 +311,9 @@ static void restore(Bench *b)
  * openmp one, found its inputs in the development machine's last-level cache
  * of 480 MiB: its jacobi3d took 3.7-3.9 ms instead of 4.5.) The copy right
  * before the openmp variant is the run's yardstick. */
-static void time_variants(Bench *b, double out[3], double *copy, double *pct)
+static void time_variants(Bench *b, double out[3], double *copy, double *pct, double *r1)
 {
-    double t[3][RUNS], c[RUNS], ratio[RUNS];
+    double t[3][RUNS], c[RUNS], ratio[RUNS], second[RUNS];
     static const int order[3] = {0, 2, 1};
     for (int r = 0; r < RUNS + WARMUP; r++) {
         double bw_copy = 0;
@@ -327,12 +336,14 @@ static void time_variants(Bench *b, double out[3], double *copy, double *pct)
         if (r >= WARMUP) {
             c[r - WARMUP] = bw_copy;
             ratio[r - WARMUP] = b->bytes / t[0][r - WARMUP] / bw_copy;
+            second[r - WARMUP] = t[1][r - WARMUP] / t[0][r - WARMUP];
         }
     }
     for (int v = 0; v < 3; v++)
         out[v] = median(t[v], RUNS);
     *copy = median(c, RUNS);
     *pct = 100.0 * median(ratio, RUNS);
+    *r1 = median(second, RUNS);
 }
 
 /* The output after one call of a variant, as a new storage. */
@@ -399,6 +410,13 @@ static const char *vector_isa(void)
 #endif
 }
 
+/* The second variant: the naive backend, or with BENCH_BASE another gtcc's openmp output. */
+#ifdef BENCH_BASE
+#define VARIANT1 "base"
+#else
+#define VARIANT1 "naive"
+#endif
+
 int main(void)
 {
 #ifdef __clang__
@@ -421,7 +439,8 @@ int main(void)
         {"tridiag-kfirst", "256x256x64", 5, 2, {NI, NJ, NK}, 0, 0, "IJK", {0}, {0}, 0, 4, "IJK"},
     };
     printf("%-14s %-11s %10s %8s %8s %7s %10s %9s %10s %9s  %s\n", "stencil", "size",
-           "openmp ms", "GB/s", "copy", "%copy", "naive ms", "naive/omp", "hand ms", "omp/hand",
+           "openmp ms", "GB/s", "copy", "%copy", VARIANT1 " ms", VARIANT1 "/omp", "hand ms",
+           "omp/hand",
            "check");
     int ok = 1;
     double hdiff_pct = 0, hdiff_ratio = 0, jacobi_pct = 0;
@@ -447,8 +466,8 @@ int main(void)
         /* fields read + outputs written; tridiagonal writes c, d and x */
         double accesses = tri ? 4 + 3 : b->nfields;
         b->bytes = accesses * 8.0 * points;
-        double tv[3], copy, pct;
-        time_variants(b, tv, &copy, &pct);
+        double tv[3], copy, pct, r1;
+        time_variants(b, tv, &copy, &pct, &r1);
         double t_omp = tv[0], t_naive = tv[1], t_hand = tv[2];
         gt_storage *r_omp = result(b, 0), *r_naive = result(b, 1), *r_hand = result(b, 2);
         double d_naive = difference(b, r_omp, r_naive), d_hand = difference(b, r_omp, r_hand);
@@ -458,7 +477,7 @@ int main(void)
         double bw = b->bytes / t_omp;
         printf("%-14s %-11s %10.3f %8.2f %8.2f %6.1f%% %10.3f %9.2f %10.3f %9.2f  %s", b->name,
                b->size, t_omp * 1e3, bw * 1e-9, copy * 1e-9, pct, t_naive * 1e3,
-               t_naive / t_omp, t_hand * 1e3, t_omp / t_hand, check);
+               r1, t_hand * 1e3, t_omp / t_hand, check);
         if (strcmp(check, "ok"))
             printf(" (naive %.3g, hand %.3g)", d_naive, d_hand);
         printf("\n");

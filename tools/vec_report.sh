@@ -2,17 +2,17 @@
 # tools/vec_report.sh [--check GOLDEN]: which point loops of the openmp backend's output
 # vectorise (`make vec-report`; with --check, the `vec` test group of `make check`).
 #
-# For every bench/stencils/*.stn and examples/*/*.stn it writes the openmp output (gtcc -b
-# openmp, the #line directives removed so that the compilers' remarks point into the C), and
-# builds it with gcc (-fopt-info-vec-all) and with clang (-Rpass=loop-vectorize
+# For every bench/stencils/*.stn, bench/peers/*.stn and examples/*/*.stn it writes the openmp
+# output (gtcc -b openmp, the #line directives removed so that the compilers' remarks point into
+# the C), and builds it with gcc (-fopt-info-vec-all) and with clang (-Rpass=loop-vectorize
 # -Rpass-missed=loop-vectorize), both at -O3 -march=$VEC_MARCH (default x86-64-v3: AVX2, the
 # vector ISA every machine of the project has; `make vec-report VEC_MARCH=native` for this
-# machine's own) without fast-math flags, as a user builds. Each loop the emitter marks
-# `omp simd` (the loops over I of every kernel) gets one line per compiler: "vectorized", or
-# "NOT vectorized" with the compiler's reason. A loop's remarks are the ones whose line lies
-# between its `for` and its closing brace (gcc places them on the body's statements, clang on
-# the pragma or the `for`); a loop that gcc turns into a call of memset or memcpy counts as
-# vectorised (the library's vector code runs); a loop with no remark is "no remark".
+# machine's own) without fast-math flags, as a user builds. Each loop the emitter marks `omp
+# simd` (the loops over I of every kernel) gets one line per compiler: "vectorized", or "NOT
+# vectorized" with the compiler's reason. A loop's remarks are the ones whose line lies between
+# its `for` and its closing brace (gcc places them on the body's statements, clang on the pragma
+# or the `for`); a loop that gcc turns into a call of memset or memcpy counts as vectorised (the
+# library's vector code runs); a loop with no remark is "no remark".
 #
 # Other innermost loops (the two-iteration edge loops of periodic and boundary-condition
 # kernels, which run over at most the reach's few points of a row) are not listed.
@@ -30,7 +30,7 @@ work=$BUILD/vec
 rm -rf "$work"; mkdir -p "$work"
 report=$work/report.txt
 : >"$report"
-for stn in "$root"/bench/stencils/*.stn "$root"/examples/*/*.stn; do
+for stn in "$root"/bench/stencils/*.stn "$root"/bench/peers/*.stn "$root"/examples/*/*.stn; do
     rel=${stn#"$root"/}
     name=$(echo "$rel" | tr '/' '_' | sed 's/\.stn$//')
     c=$work/$name.c
