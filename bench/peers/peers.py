@@ -172,8 +172,8 @@ def main():
 
     print("\ncopy: %.1f GB/s (median over %d rounds, 2^26 doubles, OpenMP, 16 bytes an element)"
           % (median(copies) / 1e9, rounds))
-    print("%-24s %-8s %10s %8s %12s %8s" % ("probe", "who", "ms/call", "%copy", "peer/gtcc",
-                                            "target"))
+    print("%-24s %-11s %10s %8s %10s  %s" % ("probe", "who", "ms/call", "%copy", "peer/gtcc",
+                                               "target"))
     for probe, (title, _, peer, target) in PROBES.items():
         for label, _ in gtccs + [(peer, None)]:
             ms, pc = row(probe, label)
@@ -183,7 +183,7 @@ def main():
                           zip(times[(probe, label)], times[(probe, peer)])]
                 ratio = "%.2f" % median(ratios)
                 verdict = "met" if median(ratios) >= target else "NOT met"
-            print("%-24s %-8s %10.3f %7.1f%% %12s %8s" % (
+            print("%-24s %-11s %10.3f %7.1f%% %10s  %s" % (
                 title, label, ms, pc, ratio,
                 (">=%.2f %s" % (target, verdict)) if ratio else ""))
 
