@@ -54,6 +54,8 @@ enum { CUDA_BLOCK_I = 32, CUDA_BLOCK_J = 8, CUDA_THREADS = CUDA_BLOCK_I * CUDA_B
 static const PlanParams cuda_plan = {
     .tiles = true,
     .tile_bytes_max = 16 * 1024,
+    .group_tile_bytes_max = 48 * 1024,   /* the static shared memory of one block */
+    .tile_row_align = 8,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
     .block_i = CUDA_BLOCK_I,
@@ -108,10 +110,6 @@ typedef struct {
     const char *index32, *shared;  /* host: the variables that choose a kernel's variant */
     EmitPoint point;
 } Cuda;
-
-/* Rows of a tile padded to a multiple of this many elements; the shared
- * memory a block's tiles may take (static shared memory: 48 KiB). */
-enum { TILE_ROW_ALIGN = 8, CUDA_SHARED_MAX = 48 * 1024 };
 
 /* ================================================================ points */
 
@@ -655,16 +653,22 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
                  "gt_je = gt_jb + %d < %s ? gt_jb + %d : %s;", CUDA_BLOCK_I, u->es->ni,
               CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
     emit_line(o, "const int gt_tid = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
+    int64_t shared = 0;
     for (int f = 0; f < st->fields.len; f++) {
         if (!tiles[f])
             continue;
         const IrField *fd = st->fields.items[f];
+        shared += plan_tile_bytes(&cuda_plan, fd, NULL, NULL);
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
                   u->tile_w[f] * u->tile_h[f]);
         emit_line(o, "const gt_idx %s = gt_ib - %" PRId64 ", %s = gt_jb - %" PRId64 ";",
                   u->tile_i0[f], -fd->extent.r[AXIS_I].lo, u->tile_j0[f],
                   -fd->extent.r[AXIS_J].lo);
     }
+    /* planning kept every group within the budget (fuse.c: demote_over_budget) */
+    if (shared > cuda_plan.group_tile_bytes_max)
+        gtcc_die("stencil '%s': a group's tiles take %" PRId64 " bytes, over the plan's "
+                 "budget of %" PRId64, st->name, shared, cuda_plan.group_tile_bytes_max);
     bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
     group_syncs(st, iv, k0, count, any, sync);
     u->ib = "gt_ib";
@@ -1235,24 +1239,18 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     u->tile_j0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->tile_w = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
     u->tile_h = arena_alloc(a, sizeof(int) * (size_t)(nf + 1));
-    int64_t shared = 0;
     for (int f = 0; f < nf; f++) {
         const IrField *fd = u->st->fields.items[f];
         if (fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
             continue;
-        const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
-        int64_t w = CUDA_BLOCK_I + ri->hi - ri->lo;
-        u->tile_w[f] = (int)((w + TILE_ROW_ALIGN - 1) / TILE_ROW_ALIGN * TILE_ROW_ALIGN);
-        u->tile_h[f] = (int)(CUDA_BLOCK_J + rj->hi - rj->lo);
+        int64_t w, h;
+        plan_tile_bytes(&cuda_plan, fd, &w, &h);
+        u->tile_w[f] = (int)w;
+        u->tile_h[f] = (int)h;
         u->tile[f] = emit_unique(a, &es->names, arena_printf(a, "tile_%s", es->field[f]));
         u->tile_i0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_i0", u->tile[f]));
         u->tile_j0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_j0", u->tile[f]));
-        shared += (int64_t)u->tile_w[f] * u->tile_h[f] * type_size(fd->type);
     }
-    if (shared > CUDA_SHARED_MAX)
-        diag_error(&c->diag, u->st->loc, "stencil '%s': its tiles need %" PRId64 " bytes of "
-                   "shared memory per block, more than the cuda backend's %d", u->st->name,
-                   shared, CUDA_SHARED_MAX);
     u->kk = emit_unique(a, &es->names, "kk");
     emit_point_init(&u->point, es, u->kk);
     u->safe = true;
@@ -1278,8 +1276,14 @@ static void dump_temps(FILE *out, const IrStencil *st)
     };
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
-        if (fd->kind == IR_TEMP)
-            fprintf(out, "    temp %s: %s\n", fd->name, where[fd->temp_class]);
+        if (fd->kind != IR_TEMP)
+            continue;
+        fprintf(out, "    temp %s: %s", fd->name, where[fd->temp_class]);
+        if (fd->temp_class == IR_TEMP_TILE) {
+            int64_t w, h, bytes = plan_tile_bytes(&cuda_plan, fd, &w, &h);
+            fprintf(out, ", %" PRId64 " x %" PRId64 " (%" PRId64 " bytes)", w, h, bytes);
+        }
+        fprintf(out, "\n");
     }
 }
 

@@ -1326,17 +1326,73 @@ static void plan_lags(Fuse *f, int *klag)
 
 /* ============================================================ driver */
 
-/* A tile of fd (one block of the backend grown by fd's extent) within the
- * backend's limit (PlanParams.tile_bytes_max; 0: none)? */
+int64_t plan_tile_bytes(const PlanParams *params, const IrField *fd, int64_t *width,
+                        int64_t *height)
+{
+    const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
+    int64_t w = (int64_t)params->block_i + ri->hi - ri->lo;
+    int64_t h = (int64_t)params->block_j_max + rj->hi - rj->lo;
+    if (params->tile_row_align > 1)
+        w = (w + params->tile_row_align - 1) / params->tile_row_align * params->tile_row_align;
+    if (width)
+        *width = w;
+    if (height)
+        *height = h;
+    return w * h * type_size(fd->type);
+}
+
+/* A tile of fd within the backend's limit (PlanParams.tile_bytes_max; 0: none)? */
 static bool tile_fits(const PlanParams *params, const IrField *fd)
 {
-    if (!params->tile_bytes_max)
-        return true;
-    const Range *ri = &fd->extent.r[AXIS_I], *rj = &fd->extent.r[AXIS_J];
-    int64_t esize = type_size(fd->type);
-    int64_t bytes = ((int64_t)params->block_i + ri->hi - ri->lo) *
-                    ((int64_t)params->block_j_max + rj->hi - rj->lo) * esize;
-    return bytes <= params->tile_bytes_max;
+    return !params->tile_bytes_max ||
+           plan_tile_bytes(params, fd, NULL, NULL) <= params->tile_bytes_max;
+}
+
+/* Demotes, in each group whose tiles together take more than
+ * PlanParams.group_tile_bytes_max, its largest tile (of equal ones, the last
+ * declared); true if any. Called once every tile candidate lies in one group
+ * (demote_tiles), so each is counted in exactly one. */
+static bool demote_over_budget(Fuse *f, const PlanParams *params)
+{
+    if (!params->group_tile_bytes_max)
+        return false;
+    IrStencil *st = f->st;
+    int nf = st->fields.len, ng = 0;
+    int *group = xcalloc((size_t)nf + 1, sizeof *group);
+    for (int t = 0; t < nf; t++)
+        group[t] = -1;
+    for (int i = 0; i < f->stmts.len; i++) {
+        StmtInfo *si = &f->stmts.items[i];
+        if (si->skip)
+            continue;
+        if (si->group + 1 > ng)
+            ng = si->group + 1;
+        for (int k = 0; k < si->acc.len; k++)
+            if (f->tile_ok[si->acc.items[k].field->id])
+                group[si->acc.items[k].field->id] = si->group;
+    }
+    int64_t *bytes = xcalloc((size_t)ng + 1, sizeof *bytes);
+    int *largest = xcalloc((size_t)ng + 1, sizeof *largest);
+    for (int g = 0; g < ng; g++)
+        largest[g] = -1;
+    for (int t = 0; t < nf; t++) {
+        int g = group[t];
+        if (!f->tile_ok[t] || g < 0)
+            continue;
+        int64_t b = plan_tile_bytes(params, st->fields.items[t], NULL, NULL);
+        bytes[g] += b;
+        if (largest[g] < 0 || b >= plan_tile_bytes(params, st->fields.items[largest[g]], NULL,
+                                                   NULL))
+            largest[g] = t;
+    }
+    bool changed = false;
+    for (int g = 0; g < ng; g++)
+        if (bytes[g] > params->group_tile_bytes_max) {
+            f->tile_ok[largest[g]] = false;
+            changed = true;
+        }
+    free(group), free(bytes), free(largest);
+    return changed;
 }
 
 static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
@@ -1409,13 +1465,17 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
         f.tile_ok[t] = params->tiles && ok && first >= 0 && tile_fits(params, fd) &&
                        first_access_writes(&f.stmts.items[first], fd);
     }
-    do
-        plan_kernels(&f);
-    while (demote_tiles(&f));
-    if (plan_recompute_kernels(&f)) {
+    do {
         do
             plan_kernels(&f);
         while (demote_tiles(&f));
+    } while (demote_over_budget(&f, params));
+    if (plan_recompute_kernels(&f)) {
+        do {
+            do
+                plan_kernels(&f);
+            while (demote_tiles(&f));
+        } while (demote_over_budget(&f, params));
     }
     plan_classes(&f);
     plan_columns(&f);

@@ -114,18 +114,20 @@ bool diag_full(const Diag *d);
 
 /* ========================================================= common enumerations */
 
-/* Scalar types, in the order of C's usual arithmetic conversions. */
-#define SCALAR_TYPES(X)     \
-    X(TY_BOOL, "bool")      \
-    X(TY_INT, "int")        \
-    X(TY_FLOAT, "float")    \
-    X(TY_DOUBLE, "double")
+/* Scalar types, in the order of C's usual arithmetic conversions: name, and
+ * bytes of one element in a storage or buffer (type_size). */
+#define SCALAR_TYPES(X)        \
+    X(TY_BOOL, "bool", 1)      \
+    X(TY_INT, "int", 4)        \
+    X(TY_FLOAT, "float", 4)    \
+    X(TY_DOUBLE, "double", 8)
 typedef enum {
-#define X(id, name) id,
+#define X(id, name, size) id,
     SCALAR_TYPES(X)
 #undef X
 } Type;
 extern const char *const type_names[];
+extern const int type_sizes[];
 
 /* Axes. An axis set is a bit mask: AXES_I | AXES_K is "IK". */
 enum { AXIS_I = 0, AXIS_J = 1, AXIS_K = 2, NAXES = 3 };
@@ -973,8 +975,8 @@ void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);
  * expressions vary along (all three for a full reduction). */
 unsigned ir_stmt_axes(const IrStmt *s);
 static inline bool type_is_floating(Type t) { return t == TY_FLOAT || t == TY_DOUBLE; }
-/* Bytes of one element of type t in a storage or buffer (int and float: 4; bool: 1). */
-static inline int64_t type_size(Type t) { return t == TY_DOUBLE ? 8 : t == TY_BOOL ? 1 : 4; }
+/* Bytes of one element of type t in a storage or buffer (SCALAR_TYPES). */
+static inline int64_t type_size(Type t) { return type_sizes[t]; }
 /* Levels compared for a large NK: every start-relative level is below every
  * end-relative one. Returns <0, 0 or >0. */
 int level_cmp(Level a, Level b);
@@ -1023,8 +1025,14 @@ void ext_compute(Compiler *c);
 typedef struct {
     bool tiles;               /* temporaries may be TILEs (block-private buffers) */
     int64_t tile_bytes_max;   /* a tile over one block (block_i x block_j_max grown by the
-                                 temporary's extent) takes at most this many bytes, else
-                                 the temporary is not a tile; 0: no limit */
+                                 temporary's extent: plan_tile_bytes) takes at most this
+                                 many bytes, else the temporary is not a tile; 0: no limit */
+    int64_t group_tile_bytes_max; /* the tiles of one group together (the shared memory of
+                                 one cuda kernel) take at most this many bytes: planning
+                                 demotes the largest tile of a group over it until none
+                                 is; 0: no limit */
+    int tile_row_align;       /* a tile's rows are rounded up to a multiple of this many
+                                 elements (plan_tile_bytes); 0 or 1: not rounded */
     int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
                                  at most this many nodes */
     int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this
@@ -1037,6 +1045,12 @@ typedef struct {
     int block_i, block_j_max, block_j_min, blocks_per_thread, block_j_column;
 } PlanParams;
 void fuse_plan(Compiler *c, const PlanParams *params);
+/* The bytes of temporary fd's tile over one block of params: (block_i grown by its I
+ * extent, rounded up to tile_row_align) x (block_j_max grown by its J extent) elements;
+ * *width and *height (when not NULL) get the two. The budgets above and the cuda
+ * emitter's shared-memory tiles both use it. */
+int64_t plan_tile_bytes(const PlanParams *params, const IrField *fd, int64_t *width,
+                        int64_t *height);
 extern const char *const ir_temp_class_names[];
 
 /* --- plan.c: what the plan of fuse.c means, asked alike by every backend

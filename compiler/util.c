@@ -139,7 +139,13 @@ _Noreturn void gtcc_die_(const char *file, int line, const char *fmt, ...)
 /* ------------------------------------------------------------- name tables */
 
 const char *const type_names[] = {
-#define X(id, name) [id] = name,
+#define X(id, name, size) [id] = name,
+    SCALAR_TYPES(X)
+#undef X
+};
+
+const int type_sizes[] = {
+#define X(id, name, size) [id] = size,
     SCALAR_TYPES(X)
 #undef X
 };
