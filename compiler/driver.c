@@ -182,6 +182,72 @@ static int emit_ir(Compiler *c)
     return outfile_commit(c, &out) ? 0 : 2;
 }
 
+int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *write,
+                       void *ctx)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(paths[i], paths[j]) == 0) {
+                diag_error(&c->diag, (Loc){0}, "two outputs would both be '%s'", paths[i]);
+                return 2;
+            }
+    OutFile *out = arena_alloc(c->arena, sizeof *out * (size_t)n);
+    FILE **files = arena_alloc(c->arena, sizeof *files * (size_t)n);
+    int opened = 0;
+    for (; opened < n; opened++) {
+        if (!outfile_open(c, &out[opened], paths[opened]))
+            break;
+        files[opened] = out[opened].f;
+    }
+    int errors = c->diag.errors, status = 0;
+    if (opened < n)
+        status = 2;
+    else if (!write(c, files, ctx) || c->diag.errors > errors)
+        status = c->diag.errors > errors ? 1 : 2;
+    for (int i = 0; i < opened && status == 0; i++)
+        if (!outfile_close(c, &out[i]))
+            status = 2;
+    if (status != 0) {
+        for (int i = 0; i < opened; i++)
+            outfile_discard(&out[i]);
+        return status;
+    }
+    /* in order, the last one last: a failed rename takes back the ones made */
+    for (int i = 0; i < n; i++)
+        if (!outfile_commit(c, &out[i])) {
+            for (int j = 0; j < i; j++)
+                unlink(paths[j]);
+            for (int j = i + 1; j < n; j++)
+                outfile_discard(&out[j]);
+            return 2;
+        }
+    return 0;
+}
+
+typedef struct {
+    const Backend *be;
+    const char *src_name, *hdr_name;
+} EmitCtx;
+
+/* The files of emit_c in driver_write_files' order: the backend's extra
+ * files, the header, the source. */
+static bool write_emit(Compiler *c, FILE *const *files, void *ctx)
+{
+    const EmitCtx *x = ctx;
+    int nextra = 0;
+    while (x->be->extra_suffixes && x->be->extra_suffixes[nextra])
+        nextra++;
+    if (!emit_files(c, x->be, files[nextra + 1], files[nextra], x->hdr_name))
+        return false;
+    return nextra == 0 || x->be->extra(c, files, x->src_name, x->hdr_name);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static int emit_c(Compiler *c, const char *src_path)
 {
     const Backend *be = backend_find(c->opts.backend);
@@ -189,43 +255,23 @@ static int emit_c(Compiler *c, const char *src_path)
         diag_error(&c->diag, (Loc){0}, "backend '%s' is not available yet", c->opts.backend);
         return 2;
     }
-    const char *hdr_path = driver_sibling_path(c, src_path, ".h");
-    if (strcmp(hdr_path, src_path) == 0) {
-        diag_error(&c->diag, (Loc){0}, "output '%s' would be overwritten by its header; "
-                   "give the source a suffix such as '%s'", src_path, be->suffix);
-        return 2;
-    }
-    const char *slash = strrchr(hdr_path, '/');
-    const char *hdr_name = slash ? slash + 1 : hdr_path;
-
-    OutFile src, hdr;
-    if (!outfile_open(c, &src, src_path))
-        return 2;
-    if (!outfile_open(c, &hdr, hdr_path)) {
-        outfile_discard(&src);
-        return 2;
-    }
-    int errors = c->diag.errors;
-    bool ok = emit_files(c, be, src.f, hdr.f, hdr_name);
-    if (!ok || c->diag.errors > errors) {
-        outfile_discard(&src);
-        outfile_discard(&hdr);
-        return c->diag.errors > errors ? 1 : 2;
-    }
-    if (!outfile_close(c, &hdr) || !outfile_close(c, &src)) {
-        outfile_discard(&src);
-        outfile_discard(&hdr);
-        return 2;
-    }
-    if (!outfile_commit(c, &hdr)) {
-        outfile_discard(&src);
-        return 2;
-    }
-    if (!outfile_commit(c, &src)) {
-        unlink(hdr_path);   /* never one half of the output */
-        return 2;
-    }
-    return 0;
+    int nextra = 0;
+    while (be->extra_suffixes && be->extra_suffixes[nextra])
+        nextra++;
+    const char **paths = arena_alloc(c->arena, sizeof *paths * (size_t)(nextra + 2));
+    for (int i = 0; i < nextra; i++)
+        paths[i] = driver_sibling_path(c, src_path, be->extra_suffixes[i]);
+    paths[nextra] = driver_sibling_path(c, src_path, ".h");
+    paths[nextra + 1] = src_path;
+    for (int i = 0; i <= nextra; i++)
+        if (strcmp(paths[i], src_path) == 0) {
+            diag_error(&c->diag, (Loc){0}, "output '%s' would be overwritten by its %s; "
+                       "give the source a suffix such as '%s'", src_path,
+                       i == nextra ? "header" : "companion file", be->suffix);
+            return 2;
+        }
+    EmitCtx x = {be, base_name(src_path), base_name(paths[nextra])};
+    return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }
 
 /* The pipeline, one stage per line (architecture.md). */

@@ -1126,6 +1126,14 @@ struct Backend {
     /* Writes the backend's own plan lines (how it runs fuse.c's plan) after
      * the plan in --emit=ir, for a fused stencil; NULL: none. */
     void (*dump_plan)(FILE *out, const IrStencil *st);
+    /* The files it writes besides the source and the header (a wrapper's
+     * module, say): their suffixes, NULL-terminated, each file named as the
+     * source with its suffix replaced; extra writes them all, files[i] for
+     * extra_suffixes[i], given the base names of the source and the header.
+     * The driver commits them with the source and header, all or none
+     * (driver_write_files). NULL: none. */
+    const char *const *extra_suffixes;
+    bool (*extra)(Compiler *c, FILE *const *files, const char *src_name, const char *hdr_name);
 };
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */
@@ -1170,6 +1178,15 @@ typedef struct {
 bool outfile_open(Compiler *c, OutFile *out, const char *path);
 bool outfile_commit(Compiler *c, OutFile *out);
 void outfile_discard(OutFile *out);
+/* Writes n files all or none: a temporary beside each of paths (all
+ * distinct), write(c, files, ctx) with their FILE *s in order, then each
+ * renamed onto its path in order, the last one last; if write fails or
+ * reports an error, or a file cannot be made, closed or renamed, none of the
+ * paths is left changed (the renamed ones are removed). Returns 0, 1 (errors
+ * in the program, reported by write) or 2 (I/O, reported). */
+typedef bool OutWriter(Compiler *c, FILE *const *files, void *ctx);
+int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *write,
+                       void *ctx);
 /* options.c: command-line parsing (main.c only calls it), reusable by tests:
  * fills opts; returns 0, 2 after printing a usage error, or -1 after printing
  * --help or --version (nothing left to do: exit status 0). */

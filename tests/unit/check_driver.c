@@ -475,6 +475,90 @@ START_TEST(test_no_partial_output)
 }
 END_TEST
 
+/* driver_write_files, the all-or-none commit of every output of an emission
+ * (a backend's extra files, the header, the source): a writer that writes
+ * every file, one that fails after writing, one that reports an error, and
+ * paths that clash or cannot be made. */
+typedef struct {
+    int fail_at;              /* -1: write all; else stop (false) at this file */
+    bool report;              /* report an error in the program instead */
+} FakeWriter;
+
+static bool fake_write(Compiler *c, FILE *const *files, void *ctx)
+{
+    const FakeWriter *w = ctx;
+    for (int i = 0; i < 3; i++) {
+        if (i == w->fail_at)
+            return false;
+        fprintf(files[i], "new %d\n", i);
+    }
+    if (w->report)
+        diag_error(&c->diag, (Loc){0}, "a program error found while writing");
+    return true;
+}
+
+START_TEST(test_write_files_all_or_none)
+{
+    make_tmpdir();
+    char p[3][512];
+    const char *paths[3] = {p[0], p[1], p[2]};
+    const char *names[3] = {"x.f90", "x.h", "x.c"};
+    for (int i = 0; i < 3; i++)
+        snprintf(p[i], sizeof p[i], "%s/%s", tmpdir, names[i]);
+    /* every file written */
+    Ctx x;
+    ctx_new(&x);
+    FakeWriter all = {-1, false};
+    ck_assert_int_eq(driver_write_files(x.c, paths, 3, fake_write, &all), 0);
+    for (int i = 0; i < 3; i++) {
+        char want[16], *got = read_file(names[i]);
+        snprintf(want, sizeof want, "new %d\n", i);
+        ck_assert_str_eq(got, want);
+        free(got);
+    }
+    ck_assert_int_eq(count_entries("."), 3);
+    ctx_done(&x);
+    /* old contents survive a writer that fails (status 2) or reports an error (1) */
+    for (int t = 0; t < 2; t++) {
+        for (int i = 0; i < 3; i++)
+            write_file(names[i], "old\n");
+        ctx_new(&x);
+        FakeWriter w = {t == 0 ? 2 : -1, t == 1};
+        ck_assert_int_eq(driver_write_files(x.c, paths, 3, fake_write, &w), t == 0 ? 2 : 1);
+        for (int i = 0; i < 3; i++) {
+            char *got = read_file(names[i]);
+            ck_assert_str_eq(got, "old\n");
+            free(got);
+        }
+        ck_assert_int_eq(count_entries("."), 3);   /* no temporary left */
+        ctx_done(&x);
+    }
+    /* two outputs of one name: refused before anything is made */
+    ctx_new(&x);
+    const char *twice[3] = {p[0], p[2], p[2]};
+    ck_assert_int_eq(driver_write_files(x.c, twice, 3, fake_write, &all), 2);
+    fflush(x.out);
+    ck_assert_ptr_nonnull(strstr(x.diag, "two outputs would both be"));
+    ctx_done(&x);
+    /* a file that cannot be made (no such directory): nothing written */
+    ctx_new(&x);
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/nodir/x.c", tmpdir);
+    const char *some[3] = {p[0], p[1], bad};
+    for (int i = 0; i < 2; i++)
+        write_file(names[i], "old\n");
+    ck_assert_int_eq(driver_write_files(x.c, some, 3, fake_write, &all), 2);
+    for (int i = 0; i < 2; i++) {
+        char *got = read_file(names[i]);
+        ck_assert_str_eq(got, "old\n");
+        free(got);
+    }
+    ck_assert_int_eq(count_entries("."), 3);
+    ctx_done(&x);
+    remove_tmpdir();
+}
+END_TEST
+
 /* A stencil the fusion plan does not cover: a warning, and with -Werror an
  * error that leaves the old outputs as they were (the warning comes after
  * every check of the program, from fuse.c); the naive backend plans nothing
@@ -566,6 +650,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
+    tcase_add_test(tc, test_write_files_all_or_none);
     tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);
     suite_add_tcase(s, tc);
