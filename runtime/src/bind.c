@@ -31,7 +31,7 @@ static int valid_axes(const char *axes)
 static int64_t interior(const gt_storage *s, char c)
 {
     int d = gt__axis_pos(s, c);
-    return s->shape[d] - s->halo[d][0] - s->halo[d][1];
+    return s->shape[d] - gt__halo(s, d, 0) - gt__halo(s, d, 1);
 }
 
 static int is_empty(const gt_storage *s)
@@ -63,7 +63,7 @@ static void bind_at(const gt_storage *s, gt_bound *b, int device)
     for (int a = 0; a < 3; a++) {
         int d = gt__axis_pos(s, axis_names[a]);
         b->stride[a] = d < 0 ? 0 : s->strides[d];
-        off += d < 0 ? 0 : s->halo[d][0] * s->strides[d];
+        off += d < 0 ? 0 : gt__halo(s, d, 0) * s->strides[d];
     }
     unsigned char *base = device ? gt__device_raw(s) : gt__host_raw(s);
     b->origin = base ? base + off * (int64_t)gt_dtype_size(s->dtype) : NULL;
@@ -184,7 +184,7 @@ static int check_fit(const gt_stencil_info *info, gt_storage *const *fields,
             if (!has_axis(fi, c))
                 continue;
             int d = gt__axis_pos(s, c);
-            int64_t lo = s->halo[d][0], hi = s->halo[d][1], n = s->shape[d] - lo - hi;
+            int64_t lo = gt__halo(s, d, 0), hi = gt__halo(s, d, 1), n = s->shape[d] - lo - hi;
             if (size[a] > n)
                 return gt__error(GT_ESHAPE, "stencil '%s': field '%s': the domain is %lld along "
                                  "%c but the storage's interior is %lld (shape %lld, halo "

@@ -32,6 +32,21 @@ void gt__where_set(gt__where *w)
     current = w;
 }
 
+int64_t gt__halo(const gt_storage *s, int d, int side)
+{
+    const gt__where *w = current;
+    int64_t h = s->halo[d][side];
+    int a = s->axes[d] - 'I';
+    if (!w || !w->in_part || a > 1)
+        return h;
+    for (int k = 0; k < w->n; k++)
+        if (w->storages[k] == s) {
+            int64_t n0 = s->shape[d] - s->halo[d][0] - s->halo[d][1];
+            return side == 0 ? h + w->part[a] : h + (n0 - w->part[a] - w->size[a]);
+        }
+    return h;
+}
+
 static const char *const axis_name[2] = {"I", "J"};
 static const char *const side_name[2] = {"lower", "upper"};
 
@@ -42,14 +57,14 @@ static int check_room(const gt__where *w, const gt_stencil_info *info, int f,
                       const gt_storage *s, int a, int side, int64_t r)
 {
     int x = gt__axis_pos(s, "IJ"[a]);
-    if (x < 0 || s->halo[x][side] >= r)
+    if (x < 0 || gt__halo(s, x, side) >= r)
         return 0;
     return gt__error(GT_EHALO, "stencil '%s': rank %d: field '%s' reads %lld point(s) beyond "
                      "the %s %s edge of this rank's box, from its halo, but the storage's "
                      "halo there is %lld: a distributed call needs the halo gt_mpi_halo gives "
                      "(S_info.fields[%d].reach along I and J)", info->name, w->rank,
                      info->fields[f].name, (long long)r, side_name[side], axis_name[a],
-                     (long long)s->halo[x][side], f);
+                     (long long)gt__halo(s, x, side), f);
 }
 
 /* What field f of a distributed call needs: each internal side's halo exchanged as far as
@@ -351,7 +366,7 @@ static int keep_one(const char *sn, gt__kept *k, gt_storage *s, const int64_t si
     size_t count = 1;
     for (int x = 0; x < s->ndim; x++) {
         e->extent[x] = size[s->axes[x] - 'I'];
-        e->offset += s->halo[x][0] * s->strides[x];
+        e->offset += gt__halo(s, x, 0) * s->strides[x];
         count *= (size_t)e->extent[x];
     }
     gt__dense_strides(s, e->extent, e->dense);

@@ -310,6 +310,9 @@ typedef struct {
     int rank;                       /* for messages */
     int64_t origin[2], global[2];   /* the part's first point (global); the global size */
     int64_t size[2];                /* the part's size: the domain the stencil must get */
+    int in_part;                    /* a part is being computed: the storages' interiors,
+                                       seen through gt__halo, are [part, part + size) */
+    int64_t part[2];                /* the part's first point in the rank's box (I, J) */
     int wrap[2];                    /* the decomposition is periodic along the axis */
     int internal[2][2];             /* [axis][lower, upper]: the rank's box borders another
                                        box there (or wraps): its halo comes from the exchange */
@@ -331,6 +334,11 @@ typedef struct {
 
 /* Makes w the calling thread's distributed call (NULL: none). */
 void gt__where_set(gt__where *w);
+/* The halo of storage s along its dimension d, side 0 (lower) or 1 (upper), as the stencil
+   being called sees it: s->halo, except that in a part of a distributed call the interior of
+   each of its storages is the part (along I and J, the rest of the rank's box counted as
+   halo). The storages themselves are never changed. */
+int64_t gt__halo(const gt_storage *s, int d, int side);
 /* The end of a distributed call: the outputs and out scalars w kept put back if rc != 0,
    and freed; returns rc (or GT_EDEVICE if putting them back failed). */
 int gt__where_end(gt__where *w, int rc);

@@ -104,6 +104,9 @@ static gt_storage *make(const int64_t n[3], int64_t h)
 typedef struct {
     int which;                 /* 0 hdiff, 1 jacobi3d, 2 tridiagonal */
     gt_storage *f[5];
+    int64_t h;                 /* the halo along I and J every storage was made with */
+    int moved;                 /* calls that saw a storage's halo changed (gt_mpi_call must
+                                  never change the caller's storages, not even in a part) */
 } Call;
 
 static const int nfields[3] = {3, 3, 5};
@@ -113,6 +116,11 @@ static int run(void *ctx, const gt_domain *dom)
 {
     Call *c = ctx;
     gt_storage **f = c->f;
+    for (int i = 0; i < nfields[c->which]; i++) {
+        const int64_t (*hh)[2] = gt_halo(f[i]);
+        if (hh[0][0] != c->h || hh[0][1] != c->h || hh[1][0] != c->h || hh[1][1] != c->h)
+            c->moved++;
+    }
     return c->which == 0   ? hdiff(f[0], f[1], f[2], dom)
            : c->which == 1 ? jacobi3d(f[0], f[1], f[2], 0.25, dom)
                            : tridiagonal(f[0], f[1], f[2], f[3], f[4], dom);
@@ -218,7 +226,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     double *ref = NULL;
     size_t total = (size_t)(global[0] * global[1] * global[2]);
     if (rank == 0) {
-        Call c = {which, {NULL}};
+        Call c = {which, {NULL}, h, 0};
         const int64_t zero[3] = {0, 0, 0};
         for (int f = 0; f < nf; f++) {
             c.f[f] = make(global, h);
@@ -240,7 +248,7 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     gt_storage_opts o = {0};
     o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = h;
     o.halo[2][0] = o.halo[2][1] = 1;
-    Call c = {which, {NULL}};
+    Call c = {which, {NULL}, h, 0};
     gt_halo_widths w[5];
     for (int f = 0; f < nf; f++) {
         c.f[f] = gt_mpi_zeros(d, GT_FLOAT64, "IJK", &o);
@@ -253,6 +261,9 @@ static void one_case(int which, const int64_t global[3], const int dims[2],
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rc && !why[0])
         snprintf(why, sizeof why, "gt_mpi_call: %s", gt_last_error());
+    if (c.moved && !why[0])
+        snprintf(why, sizeof why, "the storages' halos were changed during %d of the calls",
+                 c.moved);
     gather_compare(c.f[nf - 1], ref, global, off, box, why, sizeof why);
     report("", name, !why[0] && !bad, why, sizeof why);
     free(ref);

@@ -790,43 +790,25 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
 
 /* ---- distributed calls ----------------------------------------------------------------- */
 
-/* Moves the interiors of the storages to [lo, lo + size) of this rank's box along I and J
-   (their halos grown by what is left out), or back (restore: the saved halos). */
-static void move_interiors(gt_storage *const *s, int n, const int64_t lo[2],
-                           const int64_t size[2], const int64_t (*saved)[3][2], bool restore)
-{
-    for (int k = 0; k < n; k++)
-        for (int x = 0; x < s[k]->ndim; x++) {
-            int a = s[k]->axes[x] - 'I';
-            if (restore) {
-                s[k]->halo[x][0] = saved[k][x][0];
-                s[k]->halo[x][1] = saved[k][x][1];
-            } else if (a < 2) {
-                int64_t n0 = s[k]->shape[x] - saved[k][x][0] - saved[k][x][1];
-                s[k]->halo[x][0] = saved[k][x][0] + lo[a];
-                s[k]->halo[x][1] = saved[k][x][1] + (n0 - lo[a] - size[a]);
-            }
-        }
-}
-
 /* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
-   current place of the stencil (gt__place): its global origin and size. */
-static int call_part(const gt_decomp *d, gt__where *w, gt_storage *const *s, int n,
-                     const int64_t lo[2], const int64_t size[2], int64_t nk,
-                     const int64_t (*saved)[3][2], gt_mpi_stencil_fn *call, void *ctx)
+   current place of the stencil (gt__place): its global origin and size, and the interior
+   that the binding of each storage sees (gt__halo; the storages are not changed). */
+static int call_part(const gt_decomp *d, gt__where *w, const int64_t lo[2],
+                     const int64_t size[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
 {
     if (size[0] <= 0 || size[1] <= 0)
         return 0;
     for (int a = 0; a < 2; a++) {
         w->origin[a] = d->offset[a] + lo[a];
         w->size[a] = size[a];
+        w->part[a] = lo[a];
     }
-    move_interiors(s, n, lo, size, saved, false);
     gt_domain dom = {{size[0], size[1], nk}};
+    w->in_part = 1;
     gt__where_set(w);
     int rc = call(ctx, &dom);
     gt__where_set(NULL);
-    move_interiors(s, n, lo, size, saved, true);
+    w->in_part = 0;
     return rc;
 }
 
@@ -974,13 +956,12 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         if (!storages[k])
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
     size_t count = (size_t)(n > 0 ? n : 1);
-    int64_t (*saved)[3][2] = zalloc(count, sizeof *saved);
     /* one more: whether the run-time K levels are checked after the exchange */
     gt_halo_widths *needed = zalloc(count + 1, sizeof *needed);
     const char **needed_by = zalloc(count, sizeof *needed_by);
     gt__where w = {.rank = d->rank, .n = n, .storages = storages, .needed = needed,
                    .needed_by = needed_by};
-    if (!rc && (!saved || !needed || !needed_by))
+    if (!rc && (!needed || !needed_by))
         rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
     /* the number of storages before anything sized by it, then each storage */
     const int64_t same[2] = {n, widths != NULL};
@@ -989,7 +970,6 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     if (!rc)
         rc = agree_same(d->comm, fn, 0, n * STORAGE_ITEMS, storage_value, &st, &storage_agreed);
     if (rc) {
-        gt__free(saved);
         gt__free(needed);
         gt__free(needed_by);
         return rc;
@@ -1000,8 +980,6 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         w.internal[a][0] = d->periodic[a] || d->offset[a] > 0;
         w.internal[a][1] = d->periodic[a] || d->offset[a] + d->box[a] < d->global[a];
     }
-    for (int k = 0; k < n; k++)
-        memcpy(saved[k], storages[k]->halo, sizeof saved[k]);
     /* the checking call, then the widths: as given (at least what the stencil reads on
        the internal sides) or, NULL, what the stencil reads */
     rc = check_call(d, &w, call, ctx);
@@ -1031,7 +1009,6 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     /* every rank's checks passed, and every rank calls the same stencil */
     const int64_t digest = stencil_digest(w.info);
     if ((rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed)) != 0) {
-        gt__free(saved);
         gt__free(needed);
         gt__free(needed_by);
         free(w.red);
@@ -1048,11 +1025,9 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                 wide[a][side] = x[a][side] > wide[a][side] ? x[a][side] : wide[a][side];
     }
     const int64_t box[2] = {d->box[0], d->box[1]}, nk = d->box[2];
-    const int64_t (*halos)[3][2] = (const int64_t(*)[3][2])saved;
     double t0 = MPI_Wtime();
     gt_exchange *x = gt_halo_exchange_begin(d, storages, n, use);
     if (!x) {
-        gt__free(saved);
         gt__free(needed);
         gt__free(needed_by);
         free(w.red);
@@ -1070,7 +1045,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         rc = agree(d->comm, fn, rc);
         const int64_t origin[2] = {0, 0};
         if (!rc)
-            rc = call_part(d, &w, storages, n, origin, box, nk, halos, call, ctx);
+            rc = call_part(d, &w, origin, box, nk, call, ctx);
         t[1] = MPI_Wtime() - t1;
     } else if (!overlap) {
         rc = gt_halo_exchange_end(x);
@@ -1078,13 +1053,13 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         t[0] = t1 - t0;
         const int64_t origin[2] = {0, 0};
         if (!rc)
-            rc = call_part(d, &w, storages, n, origin, box, nk, halos, call, ctx);
+            rc = call_part(d, &w, origin, box, nk, call, ctx);
         t[1] = MPI_Wtime() - t1;
     } else {
         double t1 = MPI_Wtime();
         const int64_t in_lo[2] = {wide[0][0], wide[1][0]};
         const int64_t in_n[2] = {box[0] - wide[0][0] - wide[0][1], box[1] - wide[1][0] - wide[1][1]};
-        rc = call_part(d, &w, storages, n, in_lo, in_n, nk, halos, call, ctx);
+        rc = call_part(d, &w, in_lo, in_n, nk, call, ctx);
         double t2 = MPI_Wtime();
         int end = gt_halo_exchange_end(x);
         double t3 = MPI_Wtime();
@@ -1098,11 +1073,10 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                                       {in_lo[0], jhi - jlo},
                                       {box[0] - in_lo[0] - in_n[0], jhi - jlo}};
         for (int p = 0; p < 4 && !rc; p++)
-            rc = call_part(d, &w, storages, n, part_lo[p], part_n[p], nk, halos, call, ctx);
+            rc = call_part(d, &w, part_lo[p], part_n[p], nk, call, ctx);
         t[0] = (t1 - t0) + (t3 - t2);   /* posting (packing), then the wait */
         t[1] = (t2 - t1) + (MPI_Wtime() - t3);
     }
-    gt__free(saved);
     gt__free(needed);
     gt__free(needed_by);
     if (times) {
