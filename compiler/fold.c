@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "sema.h"
 
 static bool is_const(const IrExpr *e)
 {

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "sema.h"
 
 /* A local of the function being inlined, while it is visible. */
 typedef struct {

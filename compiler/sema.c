@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "sema.h"
 
 /* ============================================================ diagnostics */
 

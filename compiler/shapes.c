@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "gtcc.h"
+#include "sema.h"
 
 const char *shape_name(unsigned shape)
 {
