@@ -28,6 +28,41 @@ static inline double median(double *t, int n)
     return t[n / 2];
 }
 
+#ifdef _OPENMP
+#include <stdint.h>
+#include <stdio.h>
+
+/* STREAM copy, b = a, over 2^26 doubles (plain aligned_alloc arrays, as STREAM's, made on
+ * the first call): one call's bandwidth in bytes per second, 16 per element. */
+static inline double bench_stream_copy(void)
+{
+    enum { STREAM_N = 1 << 26 };
+    static double *stream_a, *stream_b;
+    const int64_t n = STREAM_N;
+    if (!stream_a) {
+        stream_a = aligned_alloc(64, (size_t)n * sizeof(double));
+        stream_b = aligned_alloc(64, (size_t)n * sizeof(double));
+        if (!stream_a || !stream_b) {
+            fprintf(stderr, "bench: no memory for the STREAM copy\n");
+            exit(1);
+        }
+        double *a = stream_a, *b = stream_b;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = (double)i, b[i] = 0.0;
+    }
+    double *restrict a = stream_a, *restrict b = stream_b;
+    double t0 = now();
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        b[i] = a[i];
+    double dt = now() - t0;
+    if (b[n - 1] != (double)(n - 1))
+        exit(1);
+    return 16.0 * (double)n / dt;
+}
+#endif
+
 /* A shell prefix that sets $omp to the link flags of LLVM's libomp (as
  * pkg-config gtrt links it), or to -fopenmp when no libomp is installed. */
 #define BENCH_OMP_LINK                                                                     \

@@ -156,37 +156,6 @@ int heat2d_naive(gt_storage *, gt_storage *, double, const gt_domain *);
 
 enum { WARMUP = 2, RUNS = 15, NI = 256, NJ = 256, NK = 64, N2 = 2048 };
 
-/* STREAM copy, b = a, over 2^26 doubles (plain aligned_alloc arrays, as STREAM's):
- * one call, bytes per second, 16 per element. */
-enum { STREAM_N = 1 << 26 };
-static double *stream_a, *stream_b;
-
-static double stream_copy(void)
-{
-    const int64_t n = STREAM_N;
-    if (!stream_a) {
-        stream_a = aligned_alloc(64, (size_t)n * sizeof(double));
-        stream_b = aligned_alloc(64, (size_t)n * sizeof(double));
-        if (!stream_a || !stream_b) {
-            fprintf(stderr, "bench_stencils: no memory for STREAM\n");
-            exit(1);
-        }
-        double *a = stream_a, *b = stream_b;
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n; i++)
-            a[i] = (double)i, b[i] = 0.0;
-    }
-    double *restrict a = stream_a, *restrict b = stream_b;
-    double t0 = now();
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        b[i] = a[i];
-    double dt = now() - t0;
-    if (b[n - 1] != (double)(n - 1))
-        exit(1);
-    return 16.0 * (double)n / dt;
-}
-
 /* A benchmark: up to 5 fields of one shape and halo, random contents. */
 typedef struct {
     const char *name, *size;
@@ -319,7 +288,7 @@ static void time_variants(Bench *b, double out[3], double *copy, double *pct, do
         double bw_copy = 0;
         for (int o = 0; o < 3; o++) {
             int v = order[o];
-            double bw = stream_copy();
+            double bw = bench_stream_copy();
             if (v == 0)
                 bw_copy = bw;
             restore(b);

@@ -24,7 +24,7 @@ static uint64_t rng = 88172645463325252ull;
 static gt_storage *make(gt_dtype t, const char *axes, const int64_t *n, int64_t halo)
 {
     gt_storage_opts o = {0};
-    int64_t shape[3];
+    int64_t shape[3] = {0, 0, 0};
     int nd = (int)strlen(axes);
     int64_t total = 1;
     for (int d = 0; d < nd; d++) {
@@ -60,32 +60,6 @@ static void check(int rc)
     }
 }
 
-enum { COPY_N = 1 << 26 };
-
-static double copy_bandwidth(void)
-{
-    static double *a, *b;
-    const int64_t n = COPY_N;
-    if (!a) {
-        a = aligned_alloc(64, (size_t)n * sizeof(double));
-        b = aligned_alloc(64, (size_t)n * sizeof(double));
-        if (!a || !b)
-            exit(1);
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n; i++)
-            a[i] = (double)i, b[i] = 0.0;
-    }
-    double *restrict x = a, *restrict y = b;
-    double t0 = now();
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        y[i] = x[i];
-    double dt = now() - t0;
-    if (y[n - 1] != (double)(n - 1))
-        exit(1);
-    return 16.0 * (double)n / dt;
-}
-
 int main(void)
 {
     const int64_t h3[3] = {256, 256, 64}, l7[3] = {384, 384, 384}, l5[2] = {8192, 8192};
@@ -100,7 +74,7 @@ int main(void)
         line[strcspn(line, "\n")] = '\0';
         double r;
         if (!strcmp(line, "copy")) {
-            r = copy_bandwidth();
+            r = bench_stream_copy();
         } else if (!strcmp(line, "hdiff")) {
             double t0 = now();
             for (int c = 0; c < 8; c++)
