@@ -195,30 +195,8 @@ PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k)
         const IrStmt *st = iv->stmts.items[s];
         plan_visit_stmt(st, reach_load, &r);
         r.cols = r.cols || plan_stmt_has(st, IR_COLREDUCE);
-        if (st->kind == IR_REDUCE)
-            r.reduce = st;
     }
     return r;
-}
-
-bool plan_writes_tile_only(const IrStmt *s)
-{
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
-                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
-    case IR_REDUCE:
-        return false;
-    case IR_IF:
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!plan_writes_tile_only(s->iff.then.items[i]))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!plan_writes_tile_only(s->iff.els.items[i]))
-                return false;
-        return true;
-    }
-    unreachable();
 }
 
 /* ============================================================== buffers */

@@ -458,6 +458,83 @@ START_TEST(alloc_halo_many_statements)
 }
 END_TEST
 
+/* The facts the plan records on each kernel for the emitters (fuse.c:
+ * kernel_facts), against the classes checked above.
+ * hdiff (hdiff_plan): kernel [0] writes only l, a tile: redundant; kernel
+ * [1] (flx's and fly's producers, left out, then out) writes out: a
+ * partition. One group, one tile: l, listed on both kernels. No reduction.
+ * row_lags' program: [0]-[2] write only the tiles t and b: redundant; [3]
+ * writes res: a partition; the group's tiles are t and b, in field order.
+ * A reduction is a kernel of its own, whose statement is recorded; the
+ * kernel before it writes o: a partition with no reduction. Scalars are
+ * not tiles: scalars_and_substitution's one kernel is a partition with no
+ * tiles. */
+START_TEST(kernel_facts)
+{
+    Comp k;
+    IrStencil *st = compile(&k, HDIFF_STN);
+    const IrInterval *iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    ck_assert(iv->kernels.items[0].redundant);
+    ck_assert(!iv->kernels.items[1].redundant);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_ptr_null(iv->kernels.items[i].reduce);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 1);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[0], field(st, "l")->id);
+    }
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> a, field<double> c, field<double> res) {\n"
+        "  double t = a;\n"
+        "  double b = t[j+1] - t[j-1];\n"
+        "  t = c * 2.0 + b[i+1];\n"
+        "  res = t[j+1] + t[j-1] + b;\n"
+        "}\n");
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 4);
+    int t = field(st, "t")->id, b = field(st, "b")->id;
+    for (int i = 0; i < 4; i++) {
+        ck_assert(iv->kernels.items[i].redundant == (i < 3));
+        ck_assert_ptr_null(iv->kernels.items[i].reduce);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 2);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[0], t < b ? t : b);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[1], t < b ? b : t);
+    }
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> u, field<double> o, out double total) {\n"
+        "  o = u * 2.0;\n"
+        "  total = sum(u * u);\n"
+        "}\n");
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    ck_assert_int_eq(iv->kernels.items[1].first, 1);
+    ck_assert_int_eq(iv->stmts.items[1]->kind, IR_REDUCE);
+    ck_assert_ptr_eq(iv->kernels.items[1].reduce, iv->stmts.items[1]);
+    ck_assert_ptr_null(iv->kernels.items[0].reduce);
+    for (int i = 0; i < 2; i++) {
+        ck_assert(!iv->kernels.items[i].redundant);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 0);
+    }
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> u, field<double> o) {\n"
+        "  double a = u * 2.0;\n"
+        "  double b = a + 1.0;\n"
+        "  o = b * a;\n"
+        "}\n");
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(field(st, "a")->temp_class, IR_TEMP_SCALAR);
+    ck_assert_int_eq(iv->kernels.len, 1);
+    ck_assert(!iv->kernels.items[0].redundant);
+    ck_assert_int_eq(iv->kernels.items[0].ntiles, 0);
+    done(&k);
+}
+END_TEST
+
 Suite *suite_fuse(void);
 Suite *suite_fuse(void)
 {
@@ -476,6 +553,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, recompute_kernel_reads);
     tcase_add_test(tc, recompute_consumer_loads);
     tcase_add_test(tc, alloc_halo_many_statements);
+    tcase_add_test(tc, kernel_facts);
     suite_add_tcase(s, tc);
     return s;
 }
