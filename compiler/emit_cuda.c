@@ -175,27 +175,6 @@ static bool columns_unit(const IrComputation *comp)
     return true;
 }
 
-/* Do all kernels of comp run over the same columns? */
-static bool columns_alike(const IrComputation *comp)
-{
-    const Extent *r0 = NULL;
-    for (int ii = 0; ii < comp->intervals.len; ii++) {
-        const IrInterval *iv = comp->intervals.items[ii];
-        for (int k = 0; k < iv->kernels.len; k++) {
-            const IrStmt *s0 = iv->stmts.items[iv->kernels.items[k].first];
-            const Extent *r = &s0->region;
-            if (area_any(&s0->area))
-                return false;   /* some columns of the launch skip the kernel */
-            if (!r0)
-                r0 = r;
-            for (int a = 0; a < 2; a++)
-                if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
-                    return false;
-        }
-    }
-    return true;
-}
-
 /* The kernel's name: stencil names are unique, and no user name starts
  * with gt_. Variant 'k': the kernel for any storages (a template on its
  * index type), 's': the kernel for storages that agree by stride set
@@ -739,7 +718,8 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         /* the levels read back are carried in registers (k-caching) where
          * every kernel covers the same columns (else a thread's preload
          * could read where a kernel of a smaller region does not) */
-        bool kcache = columns_alike(comp);
+        const Extent *same = NULL;
+        bool kcache = plan_columns_alike(comp, &same);
         u->point.o = o;
         if (kcache)
             emit_kcache_begin(&u->point, comp);

@@ -737,27 +737,13 @@ static void emit_column_rows(Omp *m, int c0, int c1)
 }
 
 /* Can the group run one column at a time (every kernel over the same
- * columns)? */
+ * columns: plan_columns_alike)? */
 static bool columns_alike(const Omp *m, int c0, int c1)
 {
     const Extent *r0 = NULL;
-    for (int c = c0; c <= c1; c++) {
-        const IrComputation *comp = m->st->computations.items[c];
-        for (int ii = 0; ii < comp->intervals.len; ii++) {
-            const IrInterval *iv = comp->intervals.items[ii];
-            for (int kk = 0; kk < iv->kernels.len; kk++) {
-                const IrStmt *s0 = iv->stmts.items[iv->kernels.items[kk].first];
-                const Extent *r = &s0->region;
-                if (area_any(&s0->area))
-                    return false;   /* clamped ranges: by rows */
-                if (!r0)
-                    r0 = r;
-                for (int a = 0; a < 2; a++)
-                    if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
-                        return false;
-            }
-        }
-    }
+    for (int c = c0; c <= c1; c++)
+        if (!plan_columns_alike(m->st->computations.items[c], &r0))
+            return false;
     return r0 != NULL;
 }
 

@@ -1090,6 +1090,11 @@ typedef struct {
     bool cols;                /* holds a column reduction */
 } PlanReach;
 PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k);
+/* Every kernel of comp runs over the same columns as *same (set to the
+ * first kernel's region when NULL), none clamped to a region: a column group
+ * can run one column at a time. Call it for each computation of a group in
+ * turn with one *same. */
+bool plan_columns_alike(const IrComputation *comp, const Extent **same);
 /* Field f (index in st->fields) is the first FULL temporary of its buffer:
  * the one that allocates it. */
 bool plan_owns_buffer(const IrStencil *st, int f);

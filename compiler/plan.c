@@ -13,6 +13,8 @@
  *   temporaries are expanded into what they read (plan_visit_stmt);
  * - how far a kernel's boundary-condition reads reach outside the domain,
  *   per axis (plan_kernel_reach): the width of its boundary slabs;
+ * - whether the kernels of a column group all run over the same columns
+ *   (plan_columns_alike);
  * - which FULL temporary allocates the buffer it shares with others, and
  *   with which halo (plan_owns_buffer, plan_buffer_halo);
  * - which fields and domain sizes a stencil's code uses (plan_fields_used). */
@@ -197,6 +199,25 @@ PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k)
         r.cols = r.cols || plan_stmt_has(st, IR_COLREDUCE);
     }
     return r;
+}
+
+bool plan_columns_alike(const IrComputation *comp, const Extent **same)
+{
+    for (int ii = 0; ii < comp->intervals.len; ii++) {
+        const IrInterval *iv = comp->intervals.items[ii];
+        for (int kk = 0; kk < iv->kernels.len; kk++) {
+            const IrStmt *s0 = iv->stmts.items[iv->kernels.items[kk].first];
+            const Extent *r = &s0->region;
+            if (area_any(&s0->area))
+                return false;   /* clamped ranges: some columns skip the kernel */
+            if (!*same)
+                *same = r;
+            for (int a = 0; a < 2; a++)
+                if (r->r[a].lo != (*same)->r[a].lo || r->r[a].hi != (*same)->r[a].hi)
+                    return false;
+        }
+    }
+    return true;
 }
 
 /* ============================================================== buffers */

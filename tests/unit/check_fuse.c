@@ -535,6 +535,47 @@ START_TEST(kernel_facts)
 }
 END_TEST
 
+/* plan_columns_alike: the tridiagonal solver's kernels (columnar_sweeps) all
+ * run over the domain's columns, in either computation and across both; in
+ * barriers' second interval the kernel writing t, which v reads at i+1,
+ * runs over I 0..+1 and v's over I 0 only: not alike. */
+START_TEST(columns_alike)
+{
+    Comp k;
+    IrStencil *st = compile(&k,
+        "stencil tri(field<double> a, field<double> b, field<double> c,\n"
+        "            field<double> d, field<double> x) {\n"
+        "  computation(forward) {\n"
+        "    interval(0, 1) { c = c / b; d = d / b; }\n"
+        "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
+        "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
+        "  }\n"
+        "  computation(backward) {\n"
+        "    interval(end-1, end) { x = d; }\n"
+        "    interval(0, end-1) { x = d - c * x[k+1]; }\n"
+        "  }\n"
+        "}\n");
+    const Extent *same = NULL;
+    ck_assert(plan_columns_alike(st->computations.items[0], &same));
+    ck_assert_ptr_nonnull(same);
+    for (int a = 0; a < 2; a++)
+        ck_assert(same->r[a].lo == 0 && same->r[a].hi == 0);
+    ck_assert(plan_columns_alike(st->computations.items[1], &same));
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> u, field<double> v) {\n"
+        "  computation(forward) {\n"
+        "    interval(0, 1) { double t = u; v = t; }\n"
+        "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
+        "  }\n"
+        "}\n");
+    same = NULL;
+    ck_assert(!plan_columns_alike(st->computations.items[0], &same));
+    done(&k);
+}
+END_TEST
+
 Suite *suite_fuse(void);
 Suite *suite_fuse(void)
 {
@@ -554,6 +595,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, recompute_consumer_loads);
     tcase_add_test(tc, alloc_halo_many_statements);
     tcase_add_test(tc, kernel_facts);
+    tcase_add_test(tc, columns_alike);
     suite_add_tcase(s, tc);
     return s;
 }
