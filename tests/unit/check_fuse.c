@@ -73,6 +73,14 @@ START_TEST(tile_slices)
 }
 END_TEST
 
+static const char row_lags_stn[] =
+    "stencil s(field<double> a, field<double> c, field<double> res) {\n"
+    "  double t = a;\n"
+    "  double b = t[j+1] - t[j-1];\n"
+    "  t = c * 2.0 + b[i+1];\n"
+    "  res = t[j+1] + t[j-1] + b;\n"
+    "}\n";
+
 /* Row lags (plan_lags), one group of four kernels:
  *   [0] t = a          writes t at row r                     lag 0
  *   [1] b = t[j+/-1]   reads t rows r-1 .. r+1: after [0]'s  lag 0 + 1 = 1
@@ -85,13 +93,7 @@ END_TEST
 START_TEST(row_lags)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil s(field<double> a, field<double> c, field<double> res) {\n"
-        "  double t = a;\n"
-        "  double b = t[j+1] - t[j-1];\n"
-        "  t = c * 2.0 + b[i+1];\n"
-        "  res = t[j+1] + t[j-1] + b;\n"
-        "}\n");
+    IrStencil *st = compile(&k, row_lags_stn);
     ck_assert(st->fused);
     const IrInterval *iv = interval(st, 0, 0);
     ck_assert_int_eq(iv->kernels.len, 4);
@@ -163,19 +165,7 @@ END_TEST
 START_TEST(columnar_sweeps)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil tri(field<double> a, field<double> b, field<double> c,\n"
-        "            field<double> d, field<double> x) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { c = c / b; d = d / b; }\n"
-        "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
-        "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
-        "  }\n"
-        "  computation(backward) {\n"
-        "    interval(end-1, end) { x = d; }\n"
-        "    interval(0, end-1) { x = d - c * x[k+1]; }\n"
-        "  }\n"
-        "}\n");
+    IrStencil *st = compile(&k, TRIDIAGONAL_STN);
     ck_assert(st->computations.items[0]->columnar);
     ck_assert(st->computations.items[1]->columnar);
     ck_assert_int_eq(field(st, "m")->temp_class, IR_TEMP_SCALAR);
@@ -214,18 +204,20 @@ START_TEST(column_group_lifetimes)
 }
 END_TEST
 
+static const char barriers_stn[] =
+    "stencil s(field<double> u, field<double> v) {\n"
+    "  computation(forward) {\n"
+    "    interval(0, 1) { double t = u; v = t; }\n"
+    "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
+    "  }\n"
+    "}\n";
+
 /* A forward sweep reading a temporary it writes at a horizontal offset runs
  * level by level, and the read starts a new kernel. */
 START_TEST(barriers)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil s(field<double> u, field<double> v) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { double t = u; v = t; }\n"
-        "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
-        "  }\n"
-        "}\n");
+    IrStencil *st = compile(&k, barriers_stn);
     ck_assert(!st->computations.items[0]->columnar);
     ck_assert_int_eq(interval(st, 0, 1)->kernels.len, 2);
     done(&k);
@@ -484,13 +476,7 @@ START_TEST(kernel_facts)
     }
     done(&k);
 
-    st = compile(&k,
-        "stencil s(field<double> a, field<double> c, field<double> res) {\n"
-        "  double t = a;\n"
-        "  double b = t[j+1] - t[j-1];\n"
-        "  t = c * 2.0 + b[i+1];\n"
-        "  res = t[j+1] + t[j-1] + b;\n"
-        "}\n");
+    st = compile(&k, row_lags_stn);
     iv = interval(st, 0, 0);
     ck_assert_int_eq(iv->kernels.len, 4);
     int t = field(st, "t")->id, b = field(st, "b")->id;
@@ -542,19 +528,7 @@ END_TEST
 START_TEST(columns_alike)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil tri(field<double> a, field<double> b, field<double> c,\n"
-        "            field<double> d, field<double> x) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { c = c / b; d = d / b; }\n"
-        "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
-        "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
-        "  }\n"
-        "  computation(backward) {\n"
-        "    interval(end-1, end) { x = d; }\n"
-        "    interval(0, end-1) { x = d - c * x[k+1]; }\n"
-        "  }\n"
-        "}\n");
+    IrStencil *st = compile(&k, TRIDIAGONAL_STN);
     const Extent *same = NULL;
     ck_assert(plan_columns_alike(st->computations.items[0], &same));
     ck_assert_ptr_nonnull(same);
@@ -563,13 +537,7 @@ START_TEST(columns_alike)
     ck_assert(plan_columns_alike(st->computations.items[1], &same));
     done(&k);
 
-    st = compile(&k,
-        "stencil s(field<double> u, field<double> v) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { double t = u; v = t; }\n"
-        "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
-        "  }\n"
-        "}\n");
+    st = compile(&k, barriers_stn);
     same = NULL;
     ck_assert(!plan_columns_alike(st->computations.items[0], &same));
     done(&k);
