@@ -162,15 +162,6 @@ static unsigned kernel_axes(const IrInterval *iv, const IrKernel *k)
     return axes;
 }
 
-/* The full reduction of kernel k (a reduction is a kernel of its own), or NULL. */
-static const IrStmt *kernel_reduce(const IrInterval *iv, const IrKernel *k)
-{
-    for (int s = k->first; s < k->first + k->count; s++)
-        if (iv->stmts.items[s]->kind == IR_REDUCE)
-            return iv->stmts.items[s];
-    return NULL;
-}
-
 static bool columns_unit(const IrComputation *comp)
 {
     if (comp->order == ORDER_PARALLEL || !comp->columnar)
@@ -180,27 +171,6 @@ static bool columns_unit(const IrComputation *comp)
         for (int k = 0; k < iv->kernels.len; k++)
             if ((kernel_axes(iv, &iv->kernels.items[k]) & AXES_IJ) != AXES_IJ)
                 return false;
-    }
-    return true;
-}
-
-/* Do all kernels of comp run over the same columns? */
-static bool columns_alike(const IrComputation *comp)
-{
-    const Extent *r0 = NULL;
-    for (int ii = 0; ii < comp->intervals.len; ii++) {
-        const IrInterval *iv = comp->intervals.items[ii];
-        for (int k = 0; k < iv->kernels.len; k++) {
-            const IrStmt *s0 = iv->stmts.items[iv->kernels.items[k].first];
-            const Extent *r = &s0->region;
-            if (area_any(&s0->area))
-                return false;   /* some columns of the launch skip the kernel */
-            if (!r0)
-                r0 = r;
-            for (int a = 0; a < 2; a++)
-                if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
-                    return false;
-        }
     }
     return true;
 }
@@ -492,45 +462,11 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
     close_block(o);
 }
 
-/* Does kernel k write only tiles and recomputed temporaries? A block then
- * runs it over the block grown by its region, redundantly with its
- * neighbours; else over its share of the region (the overhang at the
- * domain's edges goes to the edge blocks). */
-static bool kernel_redundant(const IrInterval *iv, const IrKernel *k)
-{
-    for (int s = k->first; s < k->first + k->count; s++)
-        if (!plan_writes_tile_only(iv->stmts.items[s]))
-            return false;
-    return true;
-}
-
-static void mark_tiles(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    (void)off, (void)in_column;
-    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE)
-        ((bool *)ctx)[f->id] = true;
-}
-
-/* Marks in tiles (per field id, if not NULL) the tiles the count kernels
- * from k0 access; true if any. */
-static bool group_tiles(const IrStencil *st, const IrInterval *iv, const IrKernel *k0, int count,
-                        bool *tiles)
-{
-    bool *mark = tiles ? tiles : calloc((size_t)st->fields.len + 1, sizeof *mark);
-    if (!mark)
-        gtcc_die("out of memory");
-    for (int m = 0; m < count; m++)
-        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
-            plan_visit_stmt(iv->stmts.items[s], mark_tiles, mark);
-    bool any = false;
-    for (int f = 0; f < st->fields.len; f++)
-        any = any || mark[f];
-    if (!tiles)
-        free(mark);
-    return any;
-}
-
-/* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi. */
+/* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi:
+ * the block grown by its region when k is redundant (writes only tiles and
+ * recomputed temporaries), redundantly with its neighbours; else its share
+ * of the region (the overhang at the domain's edges goes to the edge
+ * blocks). */
 static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a, const char **lo,
                         const char **hi)
 {
@@ -539,7 +475,7 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
     int64_t rl = r->r[a].lo, rh = r->r[a].hi;
     const char *b = a ? "gt_jb" : "gt_ib", *e = a ? "gt_je" : "gt_ie";
     const char *n = a ? u->es->nj : u->es->ni;
-    if (kernel_redundant(iv, k)) {
+    if (k->redundant) {
         *lo = emit_offset(ar, b, rl);
         *hi = emit_offset(ar, e, rh);
     } else {
@@ -645,8 +581,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
 {
     Out *o = u->o;
     const IrStencil *st = u->st;
-    bool *tiles = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    bool any = group_tiles(st, iv, k0, count, tiles);
+    bool any = k0->ntiles > 0;   /* the group's tiles: the plan's, on its kernels */
     emit_line(o, "const gt_idx gt_ib = (gt_idx)blockIdx.x * %d, gt_jb = (gt_idx)blockIdx.y * %d;",
               CUDA_BLOCK_I, CUDA_BLOCK_J);
     emit_line(o, "const gt_idx gt_ie = gt_ib + %d < %s ? gt_ib + %d : %s, "
@@ -654,9 +589,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
               CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
     emit_line(o, "const int gt_tid = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     int64_t shared = 0;
-    for (int f = 0; f < st->fields.len; f++) {
-        if (!tiles[f])
-            continue;
+    for (int t = 0; t < k0->ntiles; t++) {
+        int f = k0->tiles[t];
         const IrField *fd = st->fields.items[f];
         shared += plan_tile_bytes(&cuda_plan, fd, NULL, NULL);
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
@@ -681,7 +615,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         const char *ilo, *ihi, *jlo, *jhi;
         group_range(u, iv, k, 0, &ilo, &ihi);
         group_range(u, iv, k, 1, &jlo, &jhi);
-        if (kernel_reduce(iv, k))
+        if (k->reduce)
             u->point.red_acc = locals[0];
         emit_line(o, "{");
         o->indent++;
@@ -728,7 +662,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         unit_fields(u, iv, k, u->unit_kernels);
     if (kind == UNIT_GROUP) {
         /* a reduction is a group of its own */
-        const IrStmt *red = kernel_reduce(iv, k);
+        const IrStmt *red = k->reduce;
         const char *local = NULL;
         if (red) {
             local = emit_unique(u->c->arena, &u->es->names, "local");
@@ -758,11 +692,11 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *x = comp->intervals.items[ii];
             for (int kk = 0; kk < x->kernels.len; kk++)
-                if (kernel_reduce(x, &x->kernels.items[kk]))
-                    vec_push(u->c->arena, &reds, kernel_reduce(x, &x->kernels.items[kk]));
+                if (x->kernels.items[kk].reduce)
+                    vec_push(u->c->arena, &reds, x->kernels.items[kk].reduce);
         }
-    } else if (kernel_reduce(iv, k)) {
-        vec_push(u->c->arena, &reds, kernel_reduce(iv, k));
+    } else if (k->reduce) {
+        vec_push(u->c->arena, &reds, k->reduce);
     }
     if (reds.len) {
         locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)reds.len);
@@ -784,7 +718,8 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         /* the levels read back are carried in registers (k-caching) where
          * every kernel covers the same columns (else a thread's preload
          * could read where a kernel of a smaller region does not) */
-        bool kcache = columns_alike(comp);
+        const Extent *same = NULL;
+        bool kcache = plan_columns_alike(comp, &same);
         u->point.o = o;
         if (kcache)
             emit_kcache_begin(&u->point, comp);
@@ -794,7 +729,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
                 emit_kcache_interval_begin(&u->point, comp, x);
             open_levels(u, x, comp->order == ORDER_FORWARD);
             for (int kk = 0; kk < x->kernels.len; kk++) {
-                if (kernel_reduce(x, &x->kernels.items[kk]))
+                if (x->kernels.items[kk].reduce)
                     u->point.red_acc = locals[r++];
                 unit_body(u, x, &x->kernels.items[kk], true);
             }
@@ -1301,8 +1236,7 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                 iter_order_names[comp->order]);
         for (int ii = 0; ii < comp->intervals.len; ii++)
             for (int kk = 0; kk < comp->intervals.items[ii]->kernels.len; kk++)
-                reduce = reduce || kernel_reduce(comp->intervals.items[ii],
-                                                 &comp->intervals.items[ii]->kernels.items[kk]);
+                reduce = reduce || comp->intervals.items[ii]->kernels.items[kk].reduce;
     } else if (kind == UNIT_GROUP) {
         fprintf(out, "group %d:", k->group);
         bool *sync = calloc((size_t)u->unit_kernels + 1, sizeof *sync);
@@ -1313,10 +1247,9 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
             if (k[m].count > 1)
                 fprintf(out, "-%d", k[m].first + k[m].count - 1);
             fputc(']', out);
-            reduce = reduce || kernel_reduce(iv, &k[m]);
+            reduce = reduce || k[m].reduce;
         }
-        group_syncs(u->st, iv, k, u->unit_kernels,
-                    group_tiles(u->st, iv, k, u->unit_kernels, NULL), sync);
+        group_syncs(u->st, iv, k, u->unit_kernels, k->ntiles > 0, sync);
         fprintf(out, " of interval(%s, %s), blocks over the domain, levels looped per block",
                 level_text(lo, iv->lo), level_text(hi, iv->hi));
         const char *sep = "; syncs: after kernel";
@@ -1341,7 +1274,7 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                 kind == UNIT_LEVEL ? "one launch per level"
                 : axes & AXES_K    ? "levels looped per thread"
                                    : "once");
-        reduce = kernel_reduce(iv, k) != NULL;
+        reduce = k->reduce != NULL;
     }
     fprintf(out, "; syncs: %s\n",
             reduce ? "the block reduction's (warp shuffles, then the warps' results in shared "

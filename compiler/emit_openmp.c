@@ -209,10 +209,7 @@ static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, boo
     Arena *arena = m->c->arena;
     const IrStmt *s0 = iv->stmts.items[k->first];
     Extent r = s0->region;
-    bool redundant = blocked;
-    for (int s = k->first; s < k->first + k->count; s++)
-        if (!plan_writes_tile_only(iv->stmts.items[s]))
-            redundant = false;
+    bool redundant = blocked && k->redundant;
     Ranges out;
     const char *lo[2] = {m->ib, m->jb}, *hi[2] = {m->ie, m->je};
     const char *n[2] = {m->es->ni, m->es->nj};
@@ -300,10 +297,10 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
      * at the end of the row (deterministic for one binary) */
     /* (a read checked as it reads records its failure in one place for all lanes) */
     const char *simd = reach.cols || emit_kguard_kernel(m->es, iv, k) ? NULL
-                       : reach.reduce
+                       : k->reduce
                            ? arena_printf(arena, "GT_OMP(omp simd reduction(%s:%s))",
-                                          reduction_id(reach.reduce->reduce.op,
-                                                       reach.reduce->reduce.dst->type),
+                                          reduction_id(k->reduce->reduce.op,
+                                                       k->reduce->reduce.dst->type),
                                           m->point.red_acc)
                            : "GT_OMP(omp simd)";
     /* the rows that may read outside along J or K */
@@ -412,26 +409,6 @@ static void block_bounds(Omp *m, const char *bj)
               m->es->nj, m->jb, bj, m->es->nj);
 }
 
-/* Sets uses[buffer] for each tile that s (or a statement nested in it)
- * assigns; true if any. */
-static bool mark_tiles_written(const IrStmt *s, bool *uses)
-{
-    bool any = false;
-    if (s->kind == IR_ASSIGN) {
-        const IrField *fd = s->assign.dst;
-        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE) {
-            uses[fd->buffer] = true;
-            any = true;
-        }
-    } else if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            any = mark_tiles_written(s->iff.then.items[i], uses) || any;
-        for (int i = 0; i < s->iff.els.len; i++)
-            any = mark_tiles_written(s->iff.els.items[i], uses) || any;
-    }
-    return any;
-}
-
 /* The K offsets a group reads each field at (plan_visit_stmt's walk). */
 typedef struct {
     int64_t *klo, *khi;       /* per field id; klo > khi: not read */
@@ -538,22 +515,16 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
     Out *o = m->o;
     Arena *arena = m->c->arena;
-    /* tiles used by the group */
+    /* the buffers of the group's tiles (the plan's, on its kernels) */
+    const IrKernel *k0 = &iv->kernels.items[kfirst];
     bool *uses = arena_alloc(arena, sizeof(bool) * (size_t)(m->nbufs + 1));
-    bool any_tile = false;
-    const IrStmt *reduce = NULL;
-    for (int kk = kfirst; kk <= klast; kk++) {
-        const IrKernel *k = &iv->kernels.items[kk];
-        for (int s = k->first; s < k->first + k->count; s++)
-            if (iv->stmts.items[s]->kind == IR_REDUCE)
-                reduce = iv->stmts.items[s];
-    }
-    /* a tile lives in one group: the tiles this group's statements write */
-    for (int kk = kfirst; kk <= klast; kk++) {
-        const IrKernel *k = &iv->kernels.items[kk];
-        for (int s = k->first; s < k->first + k->count; s++)
-            any_tile = mark_tiles_written(iv->stmts.items[s], uses) || any_tile;
-    }
+    for (int t = 0; t < k0->ntiles; t++)
+        uses[m->st->fields.items[k0->tiles[t]]->buffer] = true;
+    bool any_tile = k0->ntiles > 0;
+    const IrStmt *reduce = NULL;   /* a reduction is a group of its own */
+    for (int kk = kfirst; kk <= klast; kk++)
+        if (iv->kernels.items[kk].reduce)
+            reduce = iv->kernels.items[kk].reduce;
     const char *part = NULL;
     Type rt = TY_DOUBLE;
     if (reduce) {
@@ -766,27 +737,13 @@ static void emit_column_rows(Omp *m, int c0, int c1)
 }
 
 /* Can the group run one column at a time (every kernel over the same
- * columns)? */
+ * columns: plan_columns_alike)? */
 static bool columns_alike(const Omp *m, int c0, int c1)
 {
     const Extent *r0 = NULL;
-    for (int c = c0; c <= c1; c++) {
-        const IrComputation *comp = m->st->computations.items[c];
-        for (int ii = 0; ii < comp->intervals.len; ii++) {
-            const IrInterval *iv = comp->intervals.items[ii];
-            for (int kk = 0; kk < iv->kernels.len; kk++) {
-                const IrStmt *s0 = iv->stmts.items[iv->kernels.items[kk].first];
-                const Extent *r = &s0->region;
-                if (area_any(&s0->area))
-                    return false;   /* clamped ranges: by rows */
-                if (!r0)
-                    r0 = r;
-                for (int a = 0; a < 2; a++)
-                    if (r->r[a].lo != r0->r[a].lo || r->r[a].hi != r0->r[a].hi)
-                        return false;
-            }
-        }
-    }
+    for (int c = c0; c <= c1; c++)
+        if (!plan_columns_alike(m->st->computations.items[c], &r0))
+            return false;
     return r0 != NULL;
 }
 

@@ -42,6 +42,10 @@
  * 6. Rows. A group's block runs row step by row step, each kernel at a lag
  *    behind the kernels before it that leaves their rows in place for it;
  *    a tile keeps only the rows still to be read (plan_lags).
+ * 7. Facts. Once the classes are final, each kernel records what the
+ *    emitters read instead of working it out again (kernel_facts): whether
+ *    it covers a block redundantly (IrKernel.redundant), its reduction
+ *    (.reduce), and its group's tiles (.tiles).
  *
  * A forward/backward computation is `columnar` when no statement reads a
  * field written in it at a horizontal offset: the backend then runs whole
@@ -749,8 +753,10 @@ static bool group_conflict(const Fuse *f, const StmtInfo *si, int group, int ker
     return false;
 }
 
-/* A statement covers a block redundantly (it writes tiles only) or as a
- * partition (anything else). */
+/* A statement covers a block redundantly (it writes tile candidates only)
+ * or as a partition (anything else): the planning-time test, on the
+ * candidates left (tile_ok). What the emitters read is the kernel's final
+ * fact, IrKernel.redundant (kernel_facts: on the final classes). */
 static bool redundant(const Fuse *f, const StmtInfo *si)
 {
     bool any = false;
@@ -1395,6 +1401,83 @@ static bool demote_over_budget(Fuse *f, const PlanParams *params)
     return changed;
 }
 
+/* ============================================================ kernel facts */
+
+/* s writes only tiles and recomputed temporaries (as classed). */
+static bool writes_tile_only(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN:
+        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
+                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
+    case IR_REDUCE:
+        return false;
+    case IR_IF:
+        for (int i = 0; i < s->iff.then.len; i++)
+            if (!writes_tile_only(s->iff.then.items[i]))
+                return false;
+        for (int i = 0; i < s->iff.els.len; i++)
+            if (!writes_tile_only(s->iff.els.items[i]))
+                return false;
+        return true;
+    }
+    unreachable();
+}
+
+static void mark_tile(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    (void)off, (void)in_column;
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE)
+        ((bool *)ctx)[f->id] = true;
+}
+
+/* Records on each kernel, once the classes are final, what the emitters
+ * read: IrKernel.redundant, .reduce, and its group's tiles (.tiles). */
+static void kernel_facts(Compiler *c, IrStencil *st)
+{
+    int nf = st->fields.len;
+    bool *mark = xcalloc((size_t)nf + 1, sizeof *mark);
+    for (int ci = 0; ci < st->computations.len; ci++) {
+        IrComputation *comp = st->computations.items[ci];
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            IrInterval *iv = comp->intervals.items[ii];
+            IrKernel *ks = iv->kernels.items;
+            for (int kk = 0; kk < iv->kernels.len; kk++) {
+                IrKernel *k = &ks[kk];
+                k->redundant = true;
+                k->reduce = NULL;
+                for (int s = k->first; s < k->first + k->count; s++) {
+                    const IrStmt *x = iv->stmts.items[s];
+                    k->redundant = k->redundant && writes_tile_only(x);
+                    if (x->kind == IR_REDUCE)
+                        k->reduce = x;
+                }
+            }
+            /* the kernels of one group are consecutive in their interval */
+            for (int g0 = 0, g1; g0 < iv->kernels.len; g0 = g1) {
+                for (g1 = g0; g1 < iv->kernels.len && ks[g1].group == ks[g0].group; g1++)
+                    for (int s = ks[g1].first; s < ks[g1].first + ks[g1].count; s++)
+                        plan_visit_stmt(iv->stmts.items[s], mark_tile, mark);
+                int n = 0;
+                for (int t = 0; t < nf; t++)
+                    n += mark[t];
+                int *tiles = n ? arena_alloc(c->arena, sizeof(int) * (size_t)n) : NULL;
+                n = 0;
+                for (int t = 0; t < nf; t++)
+                    if (mark[t]) {
+                        tiles[n++] = t;
+                        mark[t] = false;
+                    }
+                for (int kk = g0; kk < g1; kk++) {
+                    ks[kk].tiles = tiles;
+                    ks[kk].ntiles = n;
+                }
+            }
+        }
+    }
+    free(mark);
+}
+
 static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
 {
     Fuse f = {.c = c, .params = params, .st = st};
@@ -1502,11 +1585,13 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
             /* skipped producers inside the range are left out by the backend */
             last->count = si->index - last->first + 1;
         } else {
-            IrKernel k = {si->index, 1, si->group, klag[si->kernel]};
+            IrKernel k = {.first = si->index, .count = 1, .group = si->group,
+                          .lag = klag[si->kernel]};
             vec_push(c->arena, &iv->kernels, k);
         }
     }
     free(klag);
+    kernel_facts(c, st);
     st->fused = true;
 }
 

@@ -679,6 +679,16 @@ typedef struct {
     int first, count;
     int group;
     int lag;
+    /* It writes only tiles and recomputed temporaries: a cache block runs it
+     * over the block grown by its region, redundantly with its neighbours
+     * (else over its share of the region, a partition). */
+    bool redundant;
+    const IrStmt *reduce;     /* its full reduction, NULL if none (a reduction is a
+                                 kernel of its own) */
+    /* The tiles its group accesses as planned (field ids, increasing; the
+     * same list on every kernel of the group; a tile lives in one group). */
+    const int *tiles;
+    int ntiles;
 } IrKernel;
 
 typedef struct {
@@ -951,9 +961,6 @@ bool plan_stmt_recompute(const IrField *f);
 bool plan_stmt_recomputed(const IrStmt *s);
 /* s (not left out) holds an expression of kind k. */
 bool plan_stmt_has(const IrStmt *s, IrExprKind k);
-/* s writes only tiles and recomputed temporaries (a block may run it over
- * its region redundantly). */
-bool plan_writes_tile_only(const IrStmt *s);
 /* Calls fn on every field s accesses when run as planned, with the offset:
  * recomputed temporaries are expanded into what they read (shifted by the
  * read's offset; a statement-recomputed one is also visited itself), and
@@ -969,9 +976,13 @@ typedef struct {
     bool has[NAXES];
     int64_t lo[NAXES], hi[NAXES];
     bool cols;                /* holds a column reduction */
-    const IrStmt *reduce;     /* its full reduction (a reduction is a kernel of its own) */
 } PlanReach;
 PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k);
+/* Every kernel of comp runs over the same columns as *same (set to the
+ * first kernel's region when NULL), none clamped to a region: a column group
+ * can run one column at a time. Call it for each computation of a group in
+ * turn with one *same. */
+bool plan_columns_alike(const IrComputation *comp, const Extent **same);
 /* Field f (index in st->fields) is the first FULL temporary of its buffer:
  * the one that allocates it. */
 bool plan_owns_buffer(const IrStencil *st, int f);

@@ -357,8 +357,7 @@ static void print_plan(FILE *out, const IrStencil *st)
         if (f->temp_class == IR_TEMP_TILE)
             fprintf(out, ", %d row%s", f->tile_rows, f->tile_rows == 1 ? "" : "s");
         if (f->temp_class == IR_TEMP_RECOMPUTE)
-            fprintf(out, f->nproducer == 1 && f->producer[0]->kind == IR_ASSIGN
-                             ? " (expression, at each read)"
+            fprintf(out, plan_expr_recompute(f) ? " (expression, at each read)"
                              : " (%d statements, per read offset)", f->nproducer);
         fputc('\n', out);
     }

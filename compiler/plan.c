@@ -13,6 +13,8 @@
  *   temporaries are expanded into what they read (plan_visit_stmt);
  * - how far a kernel's boundary-condition reads reach outside the domain,
  *   per axis (plan_kernel_reach): the width of its boundary slabs;
+ * - whether the kernels of a column group all run over the same columns
+ *   (plan_columns_alike);
  * - which FULL temporary allocates the buffer it shares with others, and
  *   with which halo (plan_owns_buffer, plan_buffer_halo);
  * - which fields and domain sizes a stencil's code uses (plan_fields_used). */
@@ -195,30 +197,27 @@ PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k)
         const IrStmt *st = iv->stmts.items[s];
         plan_visit_stmt(st, reach_load, &r);
         r.cols = r.cols || plan_stmt_has(st, IR_COLREDUCE);
-        if (st->kind == IR_REDUCE)
-            r.reduce = st;
     }
     return r;
 }
 
-bool plan_writes_tile_only(const IrStmt *s)
+bool plan_columns_alike(const IrComputation *comp, const Extent **same)
 {
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
-                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
-    case IR_REDUCE:
-        return false;
-    case IR_IF:
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!plan_writes_tile_only(s->iff.then.items[i]))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!plan_writes_tile_only(s->iff.els.items[i]))
-                return false;
-        return true;
+    for (int ii = 0; ii < comp->intervals.len; ii++) {
+        const IrInterval *iv = comp->intervals.items[ii];
+        for (int kk = 0; kk < iv->kernels.len; kk++) {
+            const IrStmt *s0 = iv->stmts.items[iv->kernels.items[kk].first];
+            const Extent *r = &s0->region;
+            if (area_any(&s0->area))
+                return false;   /* clamped ranges: some columns skip the kernel */
+            if (!*same)
+                *same = r;
+            for (int a = 0; a < 2; a++)
+                if (r->r[a].lo != (*same)->r[a].lo || r->r[a].hi != (*same)->r[a].hi)
+                    return false;
+        }
     }
-    unreachable();
+    return true;
 }
 
 /* ============================================================== buffers */

@@ -73,6 +73,14 @@ START_TEST(tile_slices)
 }
 END_TEST
 
+static const char row_lags_stn[] =
+    "stencil s(field<double> a, field<double> c, field<double> res) {\n"
+    "  double t = a;\n"
+    "  double b = t[j+1] - t[j-1];\n"
+    "  t = c * 2.0 + b[i+1];\n"
+    "  res = t[j+1] + t[j-1] + b;\n"
+    "}\n";
+
 /* Row lags (plan_lags), one group of four kernels:
  *   [0] t = a          writes t at row r                     lag 0
  *   [1] b = t[j+/-1]   reads t rows r-1 .. r+1: after [0]'s  lag 0 + 1 = 1
@@ -85,13 +93,7 @@ END_TEST
 START_TEST(row_lags)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil s(field<double> a, field<double> c, field<double> res) {\n"
-        "  double t = a;\n"
-        "  double b = t[j+1] - t[j-1];\n"
-        "  t = c * 2.0 + b[i+1];\n"
-        "  res = t[j+1] + t[j-1] + b;\n"
-        "}\n");
+    IrStencil *st = compile(&k, row_lags_stn);
     ck_assert(st->fused);
     const IrInterval *iv = interval(st, 0, 0);
     ck_assert_int_eq(iv->kernels.len, 4);
@@ -163,19 +165,7 @@ END_TEST
 START_TEST(columnar_sweeps)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil tri(field<double> a, field<double> b, field<double> c,\n"
-        "            field<double> d, field<double> x) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { c = c / b; d = d / b; }\n"
-        "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
-        "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
-        "  }\n"
-        "  computation(backward) {\n"
-        "    interval(end-1, end) { x = d; }\n"
-        "    interval(0, end-1) { x = d - c * x[k+1]; }\n"
-        "  }\n"
-        "}\n");
+    IrStencil *st = compile(&k, TRIDIAGONAL_STN);
     ck_assert(st->computations.items[0]->columnar);
     ck_assert(st->computations.items[1]->columnar);
     ck_assert_int_eq(field(st, "m")->temp_class, IR_TEMP_SCALAR);
@@ -214,18 +204,20 @@ START_TEST(column_group_lifetimes)
 }
 END_TEST
 
+static const char barriers_stn[] =
+    "stencil s(field<double> u, field<double> v) {\n"
+    "  computation(forward) {\n"
+    "    interval(0, 1) { double t = u; v = t; }\n"
+    "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
+    "  }\n"
+    "}\n";
+
 /* A forward sweep reading a temporary it writes at a horizontal offset runs
  * level by level, and the read starts a new kernel. */
 START_TEST(barriers)
 {
     Comp k;
-    IrStencil *st = compile(&k,
-        "stencil s(field<double> u, field<double> v) {\n"
-        "  computation(forward) {\n"
-        "    interval(0, 1) { double t = u; v = t; }\n"
-        "    interval(1, end) { t = t[k-1] + u; v = t[i+1] + u; }\n"
-        "  }\n"
-        "}\n");
+    IrStencil *st = compile(&k, barriers_stn);
     ck_assert(!st->computations.items[0]->columnar);
     ck_assert_int_eq(interval(st, 0, 1)->kernels.len, 2);
     done(&k);
@@ -458,6 +450,100 @@ START_TEST(alloc_halo_many_statements)
 }
 END_TEST
 
+/* The facts the plan records on each kernel for the emitters (fuse.c:
+ * kernel_facts), against the classes checked above.
+ * hdiff (hdiff_plan): kernel [0] writes only l, a tile: redundant; kernel
+ * [1] (flx's and fly's producers, left out, then out) writes out: a
+ * partition. One group, one tile: l, listed on both kernels. No reduction.
+ * row_lags' program: [0]-[2] write only the tiles t and b: redundant; [3]
+ * writes res: a partition; the group's tiles are t and b, in field order.
+ * A reduction is a kernel of its own, whose statement is recorded; the
+ * kernel before it writes o: a partition with no reduction. Scalars are
+ * not tiles: scalars_and_substitution's one kernel is a partition with no
+ * tiles. */
+START_TEST(kernel_facts)
+{
+    Comp k;
+    IrStencil *st = compile(&k, HDIFF_STN);
+    const IrInterval *iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    ck_assert(iv->kernels.items[0].redundant);
+    ck_assert(!iv->kernels.items[1].redundant);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_ptr_null(iv->kernels.items[i].reduce);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 1);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[0], field(st, "l")->id);
+    }
+    done(&k);
+
+    st = compile(&k, row_lags_stn);
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 4);
+    int t = field(st, "t")->id, b = field(st, "b")->id;
+    for (int i = 0; i < 4; i++) {
+        ck_assert(iv->kernels.items[i].redundant == (i < 3));
+        ck_assert_ptr_null(iv->kernels.items[i].reduce);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 2);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[0], t < b ? t : b);
+        ck_assert_int_eq(iv->kernels.items[i].tiles[1], t < b ? b : t);
+    }
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> u, field<double> o, out double total) {\n"
+        "  o = u * 2.0;\n"
+        "  total = sum(u * u);\n"
+        "}\n");
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    ck_assert_int_eq(iv->kernels.items[1].first, 1);
+    ck_assert_int_eq(iv->stmts.items[1]->kind, IR_REDUCE);
+    ck_assert_ptr_eq(iv->kernels.items[1].reduce, iv->stmts.items[1]);
+    ck_assert_ptr_null(iv->kernels.items[0].reduce);
+    for (int i = 0; i < 2; i++) {
+        ck_assert(!iv->kernels.items[i].redundant);
+        ck_assert_int_eq(iv->kernels.items[i].ntiles, 0);
+    }
+    done(&k);
+
+    st = compile(&k,
+        "stencil s(field<double> u, field<double> o) {\n"
+        "  double a = u * 2.0;\n"
+        "  double b = a + 1.0;\n"
+        "  o = b * a;\n"
+        "}\n");
+    iv = interval(st, 0, 0);
+    ck_assert_int_eq(field(st, "a")->temp_class, IR_TEMP_SCALAR);
+    ck_assert_int_eq(iv->kernels.len, 1);
+    ck_assert(!iv->kernels.items[0].redundant);
+    ck_assert_int_eq(iv->kernels.items[0].ntiles, 0);
+    done(&k);
+}
+END_TEST
+
+/* plan_columns_alike: the tridiagonal solver's kernels (columnar_sweeps) all
+ * run over the domain's columns, in either computation and across both; in
+ * barriers' second interval the kernel writing t, which v reads at i+1,
+ * runs over I 0..+1 and v's over I 0 only: not alike. */
+START_TEST(columns_alike)
+{
+    Comp k;
+    IrStencil *st = compile(&k, TRIDIAGONAL_STN);
+    const Extent *same = NULL;
+    ck_assert(plan_columns_alike(st->computations.items[0], &same));
+    ck_assert_ptr_nonnull(same);
+    for (int a = 0; a < 2; a++)
+        ck_assert(same->r[a].lo == 0 && same->r[a].hi == 0);
+    ck_assert(plan_columns_alike(st->computations.items[1], &same));
+    done(&k);
+
+    st = compile(&k, barriers_stn);
+    same = NULL;
+    ck_assert(!plan_columns_alike(st->computations.items[0], &same));
+    done(&k);
+}
+END_TEST
+
 Suite *suite_fuse(void);
 Suite *suite_fuse(void)
 {
@@ -476,6 +562,8 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, recompute_kernel_reads);
     tcase_add_test(tc, recompute_consumer_loads);
     tcase_add_test(tc, alloc_halo_many_statements);
+    tcase_add_test(tc, kernel_facts);
+    tcase_add_test(tc, columns_alike);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -133,19 +133,7 @@ START_TEST(test_hdiff)
 }
 END_TEST
 
-static const char tridiagonal[] =
-    "stencil tridiagonal(field<double> a, field<double> b, field<double> c,\n"
-    "                    field<double> d, field<double> x) {\n"
-    "  computation(forward) {\n"
-    "    interval(0, 1)   { c = c / b; d = d / b; }\n"
-    "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"
-    "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"
-    "  }\n"
-    "  computation(backward) {\n"
-    "    interval(end-1, end) { x = d; }\n"
-    "    interval(0, end-1)   { x = d - c * x[k+1]; }\n"
-    "  }\n"
-    "}\n";
+static const char tridiagonal[] = TRIDIAGONAL_STN;
 
 START_TEST(test_tridiagonal)
 {

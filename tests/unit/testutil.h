@@ -23,6 +23,22 @@
     "  out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);\n"                            \
     "}\n"
 
+/* A tridiagonal solve: a forward sweep and a backward one, reading back only
+ * along K (check_parser.c, check_fuse.c). */
+#define TRIDIAGONAL_STN                                                                    \
+    "stencil tridiagonal(field<double> a, field<double> b, field<double> c,\n"               \
+    "                    field<double> d, field<double> x) {\n"                              \
+    "  computation(forward) {\n"                                                            \
+    "    interval(0, 1)   { c = c / b; d = d / b; }\n"                                      \
+    "    interval(1, end) { double m = 1.0 / (b - a * c[k-1]);\n"                           \
+    "                       c = c * m; d = (d - a * d[k-1]) * m; }\n"                       \
+    "  }\n"                                                                                 \
+    "  computation(backward) {\n"                                                           \
+    "    interval(end-1, end) { x = d; }\n"                                                 \
+    "    interval(0, end-1)   { x = d - c * x[k+1]; }\n"                                    \
+    "  }\n"                                                                                 \
+    "}\n"
+
 /* One compilation; its diagnostics are collected in diag (diag_len bytes,
  * complete after a fflush of out). */
 typedef struct {
