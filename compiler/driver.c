@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gtcc.h"
+#include "plan.h"
 
 /* ------------------------------------------------------------ atomic files */
 

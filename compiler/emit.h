@@ -14,6 +14,7 @@
 #define GTCC_EMIT_H
 
 #include "gtcc.h"
+#include "plan.h"
 
 
 /* Generated text in memory, with the line count that #line directives need.

@@ -41,7 +41,7 @@
  *    interleave them). Each TILE has its own: its group runs row by row.
  * 6. Rows. A group's block runs row step by row step, each kernel at a lag
  *    behind the kernels before it that leaves their rows in place for it;
- *    a tile keeps only the rows still to be read (plan_lags).
+ *    a tile keeps only the rows still to be read (fuse_lags).
  * 7. Facts. Once the classes are final, each kernel records what the
  *    emitters read instead of working it out again (kernel_facts): whether
  *    it covers a block redundantly (IrKernel.redundant), its reduction
@@ -68,6 +68,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "plan.h"
 
 /* One access of a field by a top-level statement (nested ones included). */
 typedef struct {
@@ -106,11 +107,11 @@ typedef struct {
     VEC(StmtInfo) stmts;
     bool *tile_ok;               /* per field id: may still become a tile */
     /* per field id t: its accesses fa[fa_start[t] .. fa_start[t + 1]), in
-     * execution order, as collected (before plan_recompute_kernels adds the
+     * execution order, as collected (before fuse_recompute_kernels adds the
      * reads of recomputed kernels) */
     int *fa_start;
     AccRef *fa;
-    /* per field id scratch for plan_kernels: the kernel/group that last
+    /* per field id scratch for fuse_kernels: the kernel/group that last
      * wrote it, that last read it in a way that conflicts with a write */
     int *kw, *kr, *gw, *gr;
     int *wk, *wg;             /* per field: the kernel and group of its last wide read */
@@ -357,7 +358,7 @@ static size_t count_loads(const IrExpr *e, bool *pure)
     return loads;
 }
 
-static void plan_recompute(Fuse *f)
+static void fuse_recompute(Fuse *f)
 {
     IrStencil *st = f->st;
     FoSet offs = {0};
@@ -445,7 +446,7 @@ static bool stmt_has_any(const IrStmt *s, size_t *ops)
 }
 
 /* Is field t written by a statement that was not skipped on entry to
- * plan_recompute_kernels in (after, end)? writers[wstart[t] .. wstart[t + 1])
+ * fuse_recompute_kernels in (after, end)? writers[wstart[t] .. wstart[t + 1])
  * are those statements, in order. */
 static bool written_in(const int *wstart, const int *writers, int t, int after, int end)
 {
@@ -466,7 +467,7 @@ static bool written_in(const int *wstart, const int *writers, int t, int after, 
  * per read offset, into locals, when that reads fewer distinct elements than
  * a tile (store + reads + the producer's own loads) and the extra arithmetic
  * stays small (PlanParams.recompute_max_ops per point: 16 for openmp). */
-/* The state of plan_recompute_kernels. Statements after the kernel being
+/* The state of fuse_recompute_kernels. Statements after the kernel being
  * looked at keep their skip flags and their writes while it runs (reads are
  * added only after a recomputed kernel, and skip flags set only inside it),
  * so what it asks about them is indexed on entry: the last statement of each
@@ -658,7 +659,7 @@ static void rk_apply(Rk *r, IrField *t, const StmtInfo *p0, int i, int last)
     }
 }
 
-static bool plan_recompute_kernels(Fuse *f)
+static bool fuse_recompute_kernels(Fuse *f)
 {
     Rk r = {.f = f};
     rk_index(&r);
@@ -700,7 +701,7 @@ static bool same_region(const Extent *a, const Extent *b)
  * K offsets do not count) or a whole column of it. Kernels of one
  * cache-blocked group conflict if one reads a field the other writes at a K
  * offset, a whole column of it, or at a horizontal offset if it is not a tile.
- * plan_kernels checks a statement against all those of its kernel and group
+ * fuse_kernels checks a statement against all those of its kernel and group
  * at once: f->kw/f->gw hold, per field, the last kernel/group that writes it,
  * f->kr/f->gr the last one that reads it in a conflicting way. */
 static bool kernel_read_conflicts(const Access *a, bool horizontal_only)
@@ -769,7 +770,7 @@ static bool redundant(const Fuse *f, const StmtInfo *si)
     return any;
 }
 
-static void plan_kernels(Fuse *f)
+static void fuse_kernels(Fuse *f)
 {
     IrStencil *st = f->st;
     int kernel = -1, group = -1;
@@ -889,7 +890,7 @@ static bool demote_tiles(Fuse *f)
     return changed;
 }
 
-static void plan_classes(Fuse *f)
+static void fuse_classes(Fuse *f)
 {
     IrStencil *st = f->st;
     int nf = st->fields.len;
@@ -1012,7 +1013,7 @@ static int bufkey_cmp(const void *pa, const void *pb)
  * uses only grow, so a buffer free for one temporary is free for every later
  * one until it is taken: per key, a heap of the free buffers by number and
  * one of the busy ones by the end of their use. */
-static void plan_buffers(Fuse *f)
+static void fuse_buffers(Fuse *f)
 {
     IrStencil *st = f->st;
     int nf = st->fields.len;
@@ -1140,7 +1141,7 @@ static void plan_buffers(Fuse *f)
 /* Which computations run by columns, how they group into column loops, and
  * their k-caches. Linear in the accesses: per computation, the fields it
  * writes and the fields it reads at a horizontal offset. */
-static void plan_columns(Fuse *f)
+static void fuse_columns(Fuse *f)
 {
     IrStencil *st = f->st;
     int nc = st->computations.len, nf = st->fields.len;
@@ -1243,7 +1244,7 @@ static void plan_columns(Fuse *f)
  * kernels (all, and writers only). A tile's rows live from its first writer's
  * row to the oldest one still read: max(lag - dmin) - min(writer lag) + 1.
  * Linear in the accesses; the fields' entries are reset per group by stamps. */
-static void plan_lags(Fuse *f, int *klag)
+static void fuse_lags(Fuse *f, int *klag)
 {
     IrStencil *st = f->st;
     int nf = st->fields.len;
@@ -1478,7 +1479,7 @@ static void kernel_facts(Compiler *c, IrStencil *st)
     free(mark);
 }
 
-static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
+static void fuse_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
 {
     Fuse f = {.c = c, .params = params, .st = st};
     st->fused = false;
@@ -1523,7 +1524,7 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
     f.gr = xcalloc((size_t)nf, sizeof(int));
     f.wk = xcalloc((size_t)nf, sizeof(int));
     f.wg = xcalloc((size_t)nf, sizeof(int));
-    plan_recompute(&f);
+    fuse_recompute(&f);
     /* tile candidates: 3-D temporaries read at K offset 0 in one parallel
      * interval, first written there */
     for (int t = 0; t < st->fields.len; t++) {
@@ -1550,26 +1551,26 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
     }
     do {
         do
-            plan_kernels(&f);
+            fuse_kernels(&f);
         while (demote_tiles(&f));
     } while (demote_over_budget(&f, params));
-    if (plan_recompute_kernels(&f)) {
+    if (fuse_recompute_kernels(&f)) {
         do {
             do
-                plan_kernels(&f);
+                fuse_kernels(&f);
             while (demote_tiles(&f));
         } while (demote_over_budget(&f, params));
     }
-    plan_classes(&f);
-    plan_columns(&f);
-    plan_buffers(&f);
+    fuse_classes(&f);
+    fuse_columns(&f);
+    fuse_buffers(&f);
     free(f.kw), free(f.kr), free(f.gw), free(f.gr), free(f.wk), free(f.wg);
     int nkernels = 0;
     for (int i = 0; i < f.stmts.len; i++)
         if (!f.stmts.items[i].skip && f.stmts.items[i].kernel + 1 > nkernels)
             nkernels = f.stmts.items[i].kernel + 1;
     int *klag = xcalloc((size_t)nkernels, sizeof *klag);
-    plan_lags(&f, klag);
+    fuse_lags(&f, klag);
 
     /* the kernels, and whether vertical computations can run by columns */
     int prev_kernel = -1;
@@ -1598,5 +1599,5 @@ static void plan_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
 void fuse_plan(Compiler *c, const PlanParams *params)
 {
     for (int s = 0; s < c->ir->stencils.len; s++)
-        plan_stencil(c, params, c->ir->stencils.items[s]);
+        fuse_stencil(c, params, c->ir->stencils.items[s]);
 }

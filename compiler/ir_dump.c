@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "plan.h"
 
 /* v with its sign ("+2", "-1"); "0" for zero. Hot in big dumps: no printf. */
 static void print_signed(FILE *out, int64_t v)

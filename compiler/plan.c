@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gtcc.h"
+#include "plan.h"
 
 bool plan_expr_recompute(const IrField *f)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "testutil.h"
 
 static IrStencil *compile(Comp *k, const char *text)
