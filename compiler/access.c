@@ -52,7 +52,7 @@ typedef struct {
     IrInterval *iv;
     int pos;                  /* the current top-level statement, in execution order */
     IrStmt *top;
-    VEC(IrField *) top_writes;   /* what the current top-level statement writes */
+    IrFieldVec top_writes;       /* what the current top-level statement writes */
     bool *param_written;      /* per field: written in the current computation */
     int *last_write;          /* per field: last top-level position writing it in it */
     bool **end_written;       /* per interval: per field, definitely written in it */
@@ -110,19 +110,6 @@ static void fieldset_join(FieldSet *s, int start, int then_end)
             s->has[id] = false;
     }
     s->added.len = kept;
-}
-
-static void collect_writes(Rules *r, const IrStmtVec *v)
-{
-    for (int i = 0; i < v->len; i++) {
-        IrStmt *st = v->items[i];
-        if (st->kind == IR_ASSIGN) {
-            vec_push(r->c->arena, &r->top_writes, st->assign.dst);
-        } else if (st->kind == IR_IF) {
-            collect_writes(r, &st->iff.then);
-            collect_writes(r, &st->iff.els);
-        }
-    }
 }
 
 static bool top_writes(const Rules *r, const IrField *f)
@@ -354,7 +341,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
             r->end_written[i][r->written.added.items[w]] = true;
         for (int j = 0; j < iv->stmts.len; j++, pos++) {
             r->top_writes.len = 0;
-            collect_writes(r, &(IrStmtVec){&iv->stmts.items[j], 1, 1});
+            ir_collect_writes(r->c->arena, &(IrStmtVec){&iv->stmts.items[j], 1, 1}, &r->top_writes);
             for (int w = 0; w < r->top_writes.len; w++) {
                 IrField *f = r->top_writes.items[w];
                 r->last_write[f->id] = pos;
@@ -371,7 +358,8 @@ static void rules_computation(Rules *r, IrComputation *comp)
         for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
             r->top = r->iv->stmts.items[j];
             r->top_writes.len = 0;
-            collect_writes(r, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1});
+            ir_collect_writes(r->c->arena, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1},
+                              &r->top_writes);
             rules_stmt(r, r->top);
         }
     }

@@ -145,23 +145,6 @@ static void warn(Ext *x, Loc loc, char *text)
 static bool visit_stmts(Ext *x, IrStmtVec *v);
 static bool visit_stmt(Ext *x, IrStmt *st);
 
-typedef VEC(IrField *) FieldList;
-
-/* Appends to w the fields that the statements of v assign (nested too). */
-static void loop_writes(Ext *x, const IrStmtVec *v, FieldList *w)
-{
-    for (int i = 0; i < v->len; i++) {
-        const IrStmt *s = v->items[i];
-        if (s->kind == IR_ASSIGN) {
-            vec_push(x->c->arena, w, s->assign.dst);
-        } else if (s->kind == IR_IF) {
-            loop_writes(x, &s->iff.then, w);
-            loop_writes(x, &s->iff.els, w);
-        }
-    }
-}
-
-
 /* A while loop (language.md 10.4). Its test and every statement in it run at
  * the same points: at a point where the test ran but a statement that
  * changes what it reads did not, the loop would never end. So the loop's
@@ -174,8 +157,8 @@ static void loop_writes(Ext *x, const IrStmtVec *v, FieldList *w)
 static bool visit_loop(Ext *x, IrStmt *st)
 {
     static const int64_t zero[NAXES];
-    FieldList w = {0};
-    loop_writes(x, &st->iff.then, &w);
+    IrFieldVec w = {0};
+    ir_collect_writes(x->c->arena, &st->iff.then, &w);
     Extent h = extent_zero;
     bool live = false;
     const IrField *param = NULL, *wide = NULL;

@@ -422,27 +422,28 @@ static bool expr_has_any(const IrExpr *e)
     return ir_expr_has(e, IR_INDEX) || ir_expr_has(e, IR_COLREDUCE) || ir_expr_has_kdyn(e);
 }
 
-static bool stmt_has_any(const IrStmt *s, size_t *ops)
+/* Walker callback of stmt_has_any: adds each expression's size to *ops and
+ * stops at an index, a column reduction, a run-time K level, a full
+ * reduction or a loop (a loop's cost is unknown). */
+static IrWalk has_any(void *ctx, const IrStmt *s)
 {
+    size_t *ops = ctx;
     switch (s->kind) {
     case IR_ASSIGN:
         *ops += ir_expr_size(s->assign.value);
-        return expr_has_any(s->assign.value);
+        return expr_has_any(s->assign.value) ? IR_WALK_STOP : IR_WALK_ON;
     case IR_REDUCE:
-        return true;
+        return IR_WALK_STOP;
     case IR_IF:
         *ops += ir_expr_size(s->iff.cond);
-        if (s->iff.loop || expr_has_any(s->iff.cond))   /* a loop's cost is unknown */
-            return true;
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (stmt_has_any(s->iff.then.items[i], ops))
-                return true;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (stmt_has_any(s->iff.els.items[i], ops))
-                return true;
-        return false;
+        return s->iff.loop || expr_has_any(s->iff.cond) ? IR_WALK_STOP : IR_WALK_ON;
     }
-    return true;
+    return IR_WALK_STOP;
+}
+
+static bool stmt_has_any(const IrStmt *s, size_t *ops)
+{
+    return !ir_walk_stmt(s, has_any, ops);
 }
 
 /* Is field t written by a statement that was not skipped on entry to
@@ -1404,25 +1405,26 @@ static bool demote_over_budget(Fuse *f, const PlanParams *params)
 
 /* ============================================================ kernel facts */
 
+/* Walker callback of writes_tile_only: stops at a reduction or at an
+ * assignment to anything but a tile or a recomputed temporary. */
+static IrWalk tile_write(void *ctx, const IrStmt *s)
+{
+    (void)ctx;
+    if (s->kind == IR_REDUCE)
+        return IR_WALK_STOP;
+    if (s->kind != IR_ASSIGN)
+        return IR_WALK_ON;
+    const IrField *d = s->assign.dst;
+    return d->kind == IR_TEMP && (d->temp_class == IR_TEMP_TILE ||
+                                  d->temp_class == IR_TEMP_RECOMPUTE)
+               ? IR_WALK_ON
+               : IR_WALK_STOP;
+}
+
 /* s writes only tiles and recomputed temporaries (as classed). */
 static bool writes_tile_only(const IrStmt *s)
 {
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return s->assign.dst->kind == IR_TEMP && (s->assign.dst->temp_class == IR_TEMP_TILE ||
-                                                  s->assign.dst->temp_class == IR_TEMP_RECOMPUTE);
-    case IR_REDUCE:
-        return false;
-    case IR_IF:
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!writes_tile_only(s->iff.then.items[i]))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!writes_tile_only(s->iff.els.items[i]))
-                return false;
-        return true;
-    }
-    unreachable();
+    return ir_walk_stmt(s, tile_write, NULL);
 }
 
 static void mark_tile(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)

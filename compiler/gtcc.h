@@ -459,6 +459,7 @@ typedef struct IrScalar IrScalar;
 typedef struct IrExpr IrExpr;
 typedef struct IrStmt IrStmt;
 typedef VEC(IrStmt *) IrStmtVec;
+typedef VEC(IrField *) IrFieldVec;
 
 /* Where a temporary lives in the plan of fuse.c, with its name in the IR
  * dump. The classes are the target-neutral ones of seed 001 (register,
@@ -870,6 +871,18 @@ bool ir_expr_has_kdyn(const IrExpr *e);
 /* Calls fn on every load of e; in_column: inside a column reduction. */
 typedef void IrLoadFn(void *ctx, IrExpr *load, bool in_column);
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx);
+/* The one pre-order walker of IR statements, for queries and collectors:
+ * ir_walk_stmt calls fn on s, then, unless fn said IR_WALK_SKIP, on the
+ * statements nested in s in program order (an if's then and else branches, a
+ * while loop's body). IR_WALK_STOP ends the whole walk, which then returns
+ * false; true when it ran to the end. */
+typedef enum { IR_WALK_ON, IR_WALK_SKIP, IR_WALK_STOP } IrWalk;
+typedef IrWalk IrStmtFn(void *ctx, const IrStmt *s);
+bool ir_walk_stmt(const IrStmt *s, IrStmtFn *fn, void *ctx);
+bool ir_walk_stmts(const IrStmtVec *v, IrStmtFn *fn, void *ctx);
+/* Appends to out the destination of every assignment in v, nested ones too,
+ * in program order (a field assigned twice appears twice). */
+void ir_collect_writes(Arena *a, const IrStmtVec *v, IrFieldVec *out);
 /* The axes a statement's loop nest runs over: what its destinations and
  * expressions vary along (all three for a full reduction). */
 unsigned ir_stmt_axes(const IrStmt *s);

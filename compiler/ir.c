@@ -248,24 +248,66 @@ static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
         for_each_load(sub[i], fn, ctx, in_column || e->kind == IR_COLREDUCE);
 }
 
-unsigned ir_stmt_axes(const IrStmt *s)
+bool ir_walk_stmt(const IrStmt *s, IrStmtFn *fn, void *ctx)
 {
+    IrWalk w = fn(ctx, s);
+    if (w == IR_WALK_STOP)
+        return false;
+    if (w == IR_WALK_SKIP || s->kind != IR_IF)
+        return true;
+    return ir_walk_stmts(&s->iff.then, fn, ctx) && ir_walk_stmts(&s->iff.els, fn, ctx);
+}
+
+bool ir_walk_stmts(const IrStmtVec *v, IrStmtFn *fn, void *ctx)
+{
+    for (int i = 0; i < v->len; i++)
+        if (!ir_walk_stmt(v->items[i], fn, ctx))
+            return false;
+    return true;
+}
+
+typedef struct {
+    Arena *arena;
+    IrFieldVec *out;
+} Writes;
+
+static IrWalk note_write(void *ctx, const IrStmt *s)
+{
+    Writes *w = ctx;
+    if (s->kind == IR_ASSIGN)
+        vec_push(w->arena, w->out, s->assign.dst);
+    return IR_WALK_ON;
+}
+
+void ir_collect_writes(Arena *a, const IrStmtVec *v, IrFieldVec *out)
+{
+    Writes w = {a, out};
+    ir_walk_stmts(v, note_write, &w);
+}
+
+static IrWalk add_axes(void *ctx, const IrStmt *s)
+{
+    unsigned *axes = ctx;
     switch (s->kind) {
     case IR_ASSIGN:
-        return s->assign.dst->axes | s->assign.value->shape;
+        *axes |= s->assign.dst->axes | s->assign.value->shape;
+        break;
     case IR_REDUCE:
         /* a full reduction runs over the whole domain, whatever e varies along */
-        return AXES_IJK;
-    case IR_IF: {
-        unsigned axes = s->iff.cond->shape;
-        for (int i = 0; i < s->iff.then.len; i++)
-            axes |= ir_stmt_axes(s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            axes |= ir_stmt_axes(s->iff.els.items[i]);
-        return axes;
+        *axes |= AXES_IJK;
+        break;
+    case IR_IF:
+        *axes |= s->iff.cond->shape;
+        break;
     }
-    }
-    unreachable();
+    return IR_WALK_ON;
+}
+
+unsigned ir_stmt_axes(const IrStmt *s)
+{
+    unsigned axes = 0;
+    ir_walk_stmt(s, add_axes, &axes);
+    return axes;
 }
 
 void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
@@ -386,19 +428,14 @@ static bool bound_equal(const AreaBound *a, const AreaBound *b)
            (!a->has_start || a->start == b->start) && (!a->has_end || a->end == b->end);
 }
 
+static IrWalk in_area(void *ctx, const IrStmt *s)
+{
+    return area_equal(&s->area, ctx) ? IR_WALK_ON : IR_WALK_STOP;
+}
+
 bool ir_stmt_in_area(const IrStmt *s, const Area *a)
 {
-    if (!area_equal(&s->area, a))
-        return false;
-    if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (!ir_stmt_in_area(s->iff.then.items[i], a))
-                return false;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (!ir_stmt_in_area(s->iff.els.items[i], a))
-                return false;
-    }
-    return true;
+    return ir_walk_stmt(s, in_area, (void *)a);
 }
 
 bool area_equal(const Area *a, const Area *b)

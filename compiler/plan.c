@@ -168,27 +168,24 @@ static void reach_load(void *ctx, const IrField *f, const int64_t off[NAXES], bo
     }
 }
 
-bool plan_stmt_has(const IrStmt *s, IrExprKind k)
+static IrWalk has_kind(void *ctx, const IrStmt *s)
 {
-    if (plan_stmt_recomputed(s))
-        return false;
+    IrExprKind k = *(const IrExprKind *)ctx;
     switch (s->kind) {
     case IR_ASSIGN:
-        return !assigns_recomputed(s) && ir_expr_has(s->assign.value, k);
+        return !assigns_recomputed(s) && ir_expr_has(s->assign.value, k) ? IR_WALK_STOP
+                                                                          : IR_WALK_ON;
     case IR_REDUCE:
-        return ir_expr_has(s->reduce.value, k);
+        return ir_expr_has(s->reduce.value, k) ? IR_WALK_STOP : IR_WALK_ON;
     case IR_IF:
-        if (ir_expr_has(s->iff.cond, k))
-            return true;
-        for (int i = 0; i < s->iff.then.len; i++)
-            if (plan_stmt_has(s->iff.then.items[i], k))
-                return true;
-        for (int i = 0; i < s->iff.els.len; i++)
-            if (plan_stmt_has(s->iff.els.items[i], k))
-                return true;
-        return false;
+        return ir_expr_has(s->iff.cond, k) ? IR_WALK_STOP : IR_WALK_ON;
     }
     unreachable();
+}
+
+bool plan_stmt_has(const IrStmt *s, IrExprKind k)
+{
+    return !ir_walk_stmt(s, has_kind, &k);
 }
 
 PlanReach plan_kernel_reach(const IrInterval *iv, const IrKernel *k)

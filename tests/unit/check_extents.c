@@ -296,6 +296,66 @@ START_TEST(test_read_through_temporary_counts_as_offset)
 }
 END_TEST
 
+/* ir_walk_stmt / ir_walk_stmts, the one pre-order walker of statements (ir.c):
+ * program order into branches, SKIP leaves a statement's nested ones out,
+ * STOP ends the walk (false); ir_collect_writes, one of its collectors. */
+typedef struct {
+    const IrStmt *seen[16];
+    int n;
+    const IrStmt *skip, *stop;
+} WalkLog;
+
+static IrWalk log_stmt(void *ctx, const IrStmt *s)
+{
+    WalkLog *w = ctx;
+    ck_assert_int_lt(w->n, 16);
+    w->seen[w->n++] = s;
+    return s == w->stop ? IR_WALK_STOP : s == w->skip ? IR_WALK_SKIP : IR_WALK_ON;
+}
+
+START_TEST(test_walker)
+{
+    Comp k;
+    compile_ok(&k, "stencil s(field<double> u, field<double> v, field<double> w) {\n"
+                   "  double t = u;\n"
+                   "  if (u > 0.5) { v = t; if (u > 0.7) { w = 1.0; } else { w = 2.0; } }\n"
+                   "  else { v = 0.0; w = t; }\n"
+                   "}\n");
+    IrStencil *st = stencil0(&k);
+    IrStmtVec *top = &st->computations.items[0]->intervals.items[0]->stmts;
+    ck_assert_int_eq(top->len, 2);
+    IrStmt *a = top->items[0], *iff = top->items[1];
+    ck_assert_int_eq(iff->kind, IR_IF);
+    IrStmt *v1 = iff->iff.then.items[0], *inner = iff->iff.then.items[1];
+    IrStmt *w1 = inner->iff.then.items[0], *w2 = inner->iff.els.items[0];
+    IrStmt *v0 = iff->iff.els.items[0], *w3 = iff->iff.els.items[1];
+    /* every statement, in program order: the if before its branches, then before else */
+    const IrStmt *order[] = {a, iff, v1, inner, w1, w2, v0, w3};
+    WalkLog w = {{0}, 0, NULL, NULL};
+    ck_assert(ir_walk_stmts(top, log_stmt, &w));
+    ck_assert_int_eq(w.n, 8);
+    for (int i = 0; i < 8; i++)
+        ck_assert_ptr_eq(w.seen[i], order[i]);
+    /* SKIP on the inner if: its branches are left out, the walk goes on */
+    WalkLog s = {{0}, 0, inner, NULL};
+    ck_assert(ir_walk_stmts(top, log_stmt, &s));
+    ck_assert_int_eq(s.n, 6);
+    ck_assert_ptr_eq(s.seen[4], v0);
+    /* STOP at the first assignment of v: nothing after it, and false */
+    WalkLog p = {{0}, 0, NULL, v1};
+    ck_assert(!ir_walk_stmts(top, log_stmt, &p));
+    ck_assert_int_eq(p.n, 3);
+    /* the writes, nested ones too, in program order */
+    IrFieldVec writes = {0};
+    ir_collect_writes(k.c->arena, top, &writes);
+    ck_assert_int_eq(writes.len, 6);
+    const char *names[] = {"t", "v", "w", "w", "v", "w"};
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(writes.items[i]->name, names[i]);
+    done(&k);
+}
+END_TEST
+
 Suite *suite_extents(void);
 Suite *suite_extents(void)
 {
@@ -318,6 +378,7 @@ Suite *suite_extents(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("dead");
     tcase_add_test(tc, test_dead_code);
+    tcase_add_test(tc, test_walker);
     suite_add_tcase(s, tc);
     return s;
 }
