@@ -283,12 +283,18 @@ static void visit_computation(Ext *x, IrComputation *comp)
     }
 }
 
+static IrWalk count_one(void *ctx, const IrStmt *s)
+{
+    (void)s;
+    ++*(int *)ctx;
+    return IR_WALK_ON;
+}
+
+/* The statements of v, nested ones too. */
 static int count_stmts(const IrStmtVec *v)
 {
-    int n = v->len;
-    for (int i = 0; i < v->len; i++)
-        if (v->items[i]->kind == IR_IF)
-            n += count_stmts(&v->items[i]->iff.then) + count_stmts(&v->items[i]->iff.els);
+    int n = 0;
+    ir_walk_stmts(v, count_one, &n);
     return n;
 }
 
@@ -401,17 +407,11 @@ static void finish(Ext *x)
 
 /* Grows the alloc_halo of the temporaries that s (or a statement nested in
  * it) assigns to the region where it runs. */
-static void grow_alloc_halo(const IrStmt *s)
+static IrWalk grow_one(void *ctx, const IrStmt *s)
 {
-    if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            grow_alloc_halo(s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            grow_alloc_halo(s->iff.els.items[i]);
-        return;
-    }
+    (void)ctx;
     if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_TEMP)
-        return;
+        return IR_WALK_ON;
     int64_t (*h)[2] = s->assign.dst->alloc_halo;
     for (int a = 0; a < 2; a++) {
         if (-s->region.r[a].lo > h[a][0])
@@ -419,6 +419,12 @@ static void grow_alloc_halo(const IrStmt *s)
         if (s->region.r[a].hi > h[a][1])
             h[a][1] = s->region.r[a].hi;
     }
+    return IR_WALK_ON;
+}
+
+static void grow_alloc_halo(const IrStmt *s)
+{
+    ir_walk_stmt(s, grow_one, NULL);
 }
 
 /* The alloc_halo of every temporary: its extent and the regions written. */

@@ -209,23 +209,23 @@ static bool offset_nonzero(const Access *a, bool horizontal_only)
     return a->offset[AXIS_I] || a->offset[AXIS_J] || (!horizontal_only && a->offset[AXIS_K]);
 }
 
+/* Walker callback of if_pointwise: stops at a statement not run over the
+ * region ctx, or one neither an assignment nor an if (a reduction). */
+static IrWalk pointwise(void *ctx, const IrStmt *s)
+{
+    const Extent *region = ctx;
+    for (int a = 0; a < 2; a++)
+        if (s->region.r[a].lo != region->r[a].lo || s->region.r[a].hi != region->r[a].hi)
+            return IR_WALK_STOP;
+    return s->kind == IR_IF || s->kind == IR_ASSIGN ? IR_WALK_ON : IR_WALK_STOP;
+}
+
 /* Is every read inside an `if` of something the `if` writes at zero offset,
  * and every nested statement run over the `if`'s region? Then the `if` can run
  * point by point (a C if) instead of mask first, branches after. */
-static bool if_pointwise(Fuse *f, IrStmt *s, const Extent *region)
+static bool if_pointwise(IrStmt *s, const Extent *region)
 {
-    for (int a = 0; a < 2; a++)
-        if (s->region.r[a].lo != region->r[a].lo || s->region.r[a].hi != region->r[a].hi)
-            return false;
-    if (s->kind != IR_IF)
-        return s->kind == IR_ASSIGN;
-    for (int i = 0; i < s->iff.then.len; i++)
-        if (!if_pointwise(f, s->iff.then.items[i], region))
-            return false;
-    for (int i = 0; i < s->iff.els.len; i++)
-        if (!if_pointwise(f, s->iff.els.items[i], region))
-            return false;
-    return true;
+    return ir_walk_stmt(s, pointwise, (void *)region);
 }
 
 static const char *check_if(Fuse *f, StmtInfo *si)
@@ -233,7 +233,7 @@ static const char *check_if(Fuse *f, StmtInfo *si)
     IrStmt *s = si->stmt;
     if (s->kind != IR_IF)
         return NULL;
-    if (!if_pointwise(f, s, &si->region) || !ir_stmt_in_area(s, &s->area))
+    if (!if_pointwise(s, &si->region) || !ir_stmt_in_area(s, &s->area))
         return s->iff.loop ? "a while loop whose statements run over different regions"
                            : "an if whose branches run over different regions or hold a reduction";
     if (s->iff.loop && ir_expr_has(s->iff.cond, IR_COLREDUCE))
