@@ -6,11 +6,21 @@
 
 #include "gtcc.h"
 
-/* In the order --help lists them. */
+/* One row a backend, in the order --help lists them: X(NAME) for the
+ * `const Backend backend_NAME` that compiler/emit_NAME.c defines. */
+#define BACKENDS(X) \
+    X(naive)        \
+    X(openmp)       \
+    X(cuda)
+
+#define X(name) extern const Backend backend_##name;
+BACKENDS(X)
+#undef X
+
 static const Backend *const backends[] = {
-    &backend_naive,
-    &backend_openmp,
-    &backend_cuda,
+#define X(name) &backend_##name,
+    BACKENDS(X)
+#undef X
     NULL,
 };
 

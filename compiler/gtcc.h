@@ -983,9 +983,9 @@ bool backend_available(const Backend *b);
 const char *backend_list(Arena *arena, const char *sep, const char *last_sep,
                          bool mark_default);
 extern const Backend *const backend_default;
-extern const Backend backend_naive;   /* emit_naive.c */
-extern const Backend backend_openmp;  /* emit_openmp.c */
-extern const Backend backend_cuda;    /* emit_cuda.c */
+/* The naive backend, the fallback of the others (emit_naive.c); the table
+ * of backends.c declares every backend. */
+extern const Backend backend_naive;
 
 /* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
  * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for

@@ -13,7 +13,7 @@ static IrStencil *compile(Comp *k, const char *text)
     comp_open(k);
     comp_lower(k, text);
     comp_extents(k);
-    fuse_plan(k->c, backend_openmp.plan);
+    fuse_plan(k->c, backend_find("openmp")->plan);
     fflush(k->out);
     return stencil0(k);
 }
@@ -62,7 +62,7 @@ START_TEST(tile_slices)
     char *src = NULL, *hdr = NULL;
     size_t src_len = 0, hdr_len = 0;
     FILE *fs = open_memstream(&src, &src_len), *fh = open_memstream(&hdr, &hdr_len);
-    ck_assert(emit_files(k.c, &backend_openmp, fs, fh, "hdiff.h"));
+    ck_assert(emit_files(k.c, backend_find("openmp"), fs, fh, "hdiff.h"));
     fclose(fs);
     fclose(fh);
     ck_assert_ptr_nonnull(strstr(src, "+ ((j) & 3) * 272]"));
@@ -235,7 +235,7 @@ END_TEST
  * a tile. */
 START_TEST(plan_params)
 {
-    PlanParams p = *backend_openmp.plan;
+    PlanParams p = *backend_find("openmp")->plan;
     p.tiles = false;
     Comp k;
     comp_open(&k);
@@ -247,7 +247,7 @@ START_TEST(plan_params)
     ck_assert_int_eq(field(st, "flx")->temp_class, IR_TEMP_RECOMPUTE);
     done(&k);
 
-    p = *backend_openmp.plan;
+    p = *backend_find("openmp")->plan;
     p.recompute_max_ops = 0;
     comp_open(&k);
     comp_lower(&k, HDIFF_STN);
@@ -265,7 +265,7 @@ START_TEST(plan_params)
         "  o = c[i-1] + c[i+1] + c[j-1] + c[j+1] + c[i-2] + c[i+2] + c[j+2];\n"
         "}\n";
     for (int nodes = 2; nodes <= 3; nodes++) {
-        p = *backend_openmp.plan;
+        p = *backend_find("openmp")->plan;
         p.recompute_max_nodes = nodes;
         comp_open(&k);
         comp_lower(&k, prog);
