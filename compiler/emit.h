@@ -41,6 +41,8 @@ void emit_end_line(Out *o);
 /* s as the inside of a C string literal: quotes, backslashes and
  * unprintable bytes escaped. */
 void emit_quoted(Out *o, const char *s);
+/* The text of scratch output t as a string in arena; t is freed (emptied). */
+const char *emit_out_string(Arena *arena, Out *t);
 /* Writes the text to f and frees it; false (reported) on an I/O error. */
 bool emit_flush(Compiler *c, Out *o, FILE *f);
 
@@ -106,6 +108,42 @@ struct EmitStencil {
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
                        const IrStencil *st, const char *prefix);
 
+/* Generated index and bound expressions are values, not text: a term plus a
+ * constant (`0`, `3`, `nk`, `ib - 1`, `gt_clamp(k + 1, nk) - ib`), where the
+ * term is a variable's name or a C expression of known precedence. The
+ * emitters build them, add constants, test and compare them as values, and
+ * print them with emit_val_print, which adds the parentheses that precedence
+ * needs; nothing reads the printed text back. A zero EmitVal is no value. */
+typedef struct {
+    enum { EV_NONE, EV_CONST, EV_NAME, EV_TERM } kind;
+    const char *term;         /* EV_NAME: the name; EV_TERM: the C expression */
+    int prec;                 /* EV_TERM: the term's C precedence (PREC_PRIMARY: a call) */
+    int64_t k;                /* the constant added (EV_CONST: the value) */
+} EmitVal;
+EmitVal emit_val_const(int64_t k);
+EmitVal emit_val_name(const char *name);
+/* The C expression text, of precedence prec (PREC_PRIMARY for a call). */
+EmitVal emit_val_term(const char *text, int prec);
+/* v + k, the constant folded into v's: (ib - 1) + 1 is ib. */
+EmitVal emit_val_add(EmitVal v, int64_t k);
+/* a - b and a + b (a constant b folds into a); `(v)`, a primary written with
+ * its parentheses whatever v's precedence. */
+EmitVal emit_val_sub(Arena *arena, EmitVal a, EmitVal b);
+EmitVal emit_val_sum(Arena *arena, EmitVal a, EmitVal b);
+EmitVal emit_val_paren(Arena *arena, EmitVal v);
+/* Interval bound lv moved by delta: a constant, or nk plus a constant. */
+EmitVal emit_val_level(const char *nk, Level lv, int64_t delta);
+/* The C precedence of v as printed (PREC_ADD for a term plus a constant). */
+int emit_val_prec(EmitVal v);
+/* Is v the constant k? Are a and b the same value (equal constants, or the
+ * same name or term plus equal constants)? */
+bool emit_val_is_const(EmitVal v, int64_t k);
+bool emit_val_equal(EmitVal a, EmitVal b);
+/* Prints v, parenthesized if its precedence is below min_prec (the levels
+ * of emit_expr_prec); emit_val_text: the same as a string. */
+void emit_val_print(Out *o, EmitVal v, int min_prec);
+const char *emit_val_text(Arena *arena, EmitVal v, int min_prec);
+
 /* The type of level variables in loops the kit writes (EmitStencil.index_type). */
 const char *emit_index_type(const EmitStencil *es);
 /* "double", "float", "int32_t", "bool"; "GT_FLOAT64" ... */
@@ -124,7 +162,7 @@ const char *emit_offset(Arena *arena, const char *var, int64_t offset);
 typedef struct EmitExprCtx EmitExprCtx;
 struct EmitExprCtx {
     EmitStencil *es;
-    const char *idx[NAXES];   /* the variables of the current point */
+    EmitVal idx[NAXES];       /* the position of the current point (variables) */
     /* prints a field load (the backend knows where fields live) */
     void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e);
     /* if set, called before (enter) and after each column reduction's loop
@@ -144,17 +182,19 @@ const char *emit_size_name(const EmitStencil *es, int axis);
 /* Where reads that reach reach points below (above) a point stay inside the global
  * domain along axis: the point at "lo_i + reach" or above (below "hi_i - reach"); along
  * K the domain's own edges "reach" and "nk - reach". The edge tests of boundary slabs. */
-const char *emit_edge_lo(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
-const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t reach);
+EmitVal emit_edge_lo(const EmitStencil *es, int axis, int64_t reach);
+EmitVal emit_edge_hi(const EmitStencil *es, int axis, int64_t reach);
+/* `lo < EDGE_LO || hi >= EDGE_HI` (`>` where past is set): the points from lo to
+ * hi come within reach (plan_kernel_reach) of an edge along axis. */
+const char *emit_edge_test(Arena *arena, const EmitStencil *es, int axis, const PlanReach *reach,
+                           const char *lo, const char *hi, bool past);
 /* The range [lo, hi) of a loop along axis (0: I, 1: J) clamped to region a
  * (language.md 10.1): lo raised to the region's lower bound, hi lowered to its
  * upper bound, both against the place's bounds (lo_i + p, hi_i + p: global
  * positions under MPI; EmitStencil.placed is set). lo or hi itself where a
  * does not restrict the axis. The clamped range may be empty (hi <= lo). */
-const char *emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int axis,
-                         const char *lo);
-const char *emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int axis,
-                         const char *hi);
+EmitVal emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int axis, EmitVal lo);
+EmitVal emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int axis, EmitVal hi);
 /* `i >= lo_i + 0 && i < lo_i + 1 && ...`: the point (idx[0], idx[1]) lies in
  * region a; NULL where a restricts nothing. */
 const char *emit_area_test(Arena *arena, const EmitStencil *es, const Area *a,
@@ -167,20 +207,20 @@ const char *emit_area_test(Arena *arena, const EmitStencil *es, const Area *a,
  * there (periodic, neumann, mirror) or replaced by the constant outside
  * (dirichlet). */
 typedef struct {
-    const char *pos[NAXES];   /* per axis of f: the position read; NULL elsewhere */
+    EmitVal pos[NAXES];       /* per axis of f: the position read; EV_NONE elsewhere */
     const char *dirichlet;    /* where the Dirichlet constant replaces the value; NULL if never */
     double value;             /* that constant */
 } EmitRead;
 EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
-                   const char *const idx[NAXES], const int64_t off[NAXES],
+                   const EmitVal idx[NAXES], const int64_t off[NAXES],
                    const bool remap[NAXES]);
 /* base[pos_i * stride_i + pos_j * stride_j + ...] over the axes with a
- * position (pos of emit_read); a NULL or "1" stride is a unit one. */
-void emit_element(Out *o, const char *base, const char *const pos[NAXES],
+ * position (pos of emit_read); a NULL stride is a unit one. */
+void emit_element(Out *o, const char *base, const EmitVal pos[NAXES],
                   const char *const stride[NAXES]);
 /* MACRO(base, index): the same element through a macro of the backend's
  * dialect (the cuda backend's GT_LD and GT_ST). */
-void emit_element_macro(Out *o, const char *macro, const char *base, const char *const pos[NAXES],
+void emit_element_macro(Out *o, const char *macro, const char *base, const EmitVal pos[NAXES],
                         const char *const stride[NAXES]);
 /* `(TEST ? VALUE : ` before the element of a Dirichlet read, `)` after it;
  * nothing for other reads. */
@@ -338,13 +378,13 @@ bool emit_kguard_any(EmitStencil *es);
 /* Does a statement of kernel k of iv hold such a read? Does statement s? */
 bool emit_kguard_kernel(EmitStencil *es, const IrInterval *iv, const IrKernel *k);
 bool emit_kguard_stmt(EmitStencil *es, const IrStmt *s);
-/* The C text of the level that load (IrExpr.load.klevel set) reads at the
+/* The level that load (IrExpr.load.klevel set) reads at the
  * point of cx, its compile-time K offset (shifted) being koff: for a read
  * checked as it reads, the checked level (gt_klevel, gt_dklevel) at the point
  * of cx moved by shift (NULL: none), clearing *es->kgo when it fails (a
  * while loop around it ends there: on clamped levels it might never end). */
-const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff,
-                            const int64_t *shift);
+EmitVal emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff,
+                        const int64_t *shift);
 /* The check of every run-time level that depends on inputs only before any
  * statement runs, as host loops (omp: parallel): on a failure, rc =
  * GT_ESHAPE and goto done; then, for reads checked as they read, the outputs

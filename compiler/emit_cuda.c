@@ -129,23 +129,22 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
     if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
         Arena *a = u->c->arena;
         emit_text(o, "%s(%s, (%s - %s) * %d + %s - %s)", write ? "GT_SHS" : "GT_SHL", u->tile[f->id],
-                  emit_offset(a, cx->idx[AXIS_J], off[AXIS_J]), u->tile_j0[f->id],
-                  u->tile_w[f->id], emit_offset(a, cx->idx[AXIS_I], off[AXIS_I]),
+                  emit_val_text(a, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), PREC_ADD),
+                  u->tile_j0[f->id], u->tile_w[f->id],
+                  emit_val_text(a, emit_val_add(cx->idx[AXIS_I], off[AXIS_I]), PREC_ADD),
                   u->tile_i0[f->id]);
         return;
     }
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
-        remap[a] = !write && (u->safe || (a == AXIS_K && cx->idx[a] == u->kk));
+        remap[a] = !write && (u->safe || (a == AXIS_K && cx->idx[a].term == u->kk));
     EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
     /* positions from the block's origin (the base pointer's) */
     const char *origin[2] = {u->ib, u->jb};
     for (int a = 0; a < 2; a++)
-        if (r.pos[a] && origin[a])
-            r.pos[a] = arena_printf(u->c->arena, strncmp(r.pos[a], "gt_", 3) == 0 ? "(%s - %s)"
-                                                                                 : "%s - %s",
-                                    r.pos[a], origin[a]);
+        if (r.pos[a].kind != EV_NONE && origin[a])
+            r.pos[a] = emit_val_sub(u->c->arena, r.pos[a], emit_val_name(origin[a]));
     emit_read_open(o, &r, f->type);
     emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->base[f->id], r.pos, stride);
     emit_read_close(o, &r);
@@ -412,9 +411,7 @@ static const char *point_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
             continue;
-        const char *t = arena_printf(a, "%s < %s || %s >= %s", var[ax],
-                                     emit_edge_lo(a, u->es, ax, -reach.lo[ax]), var[ax],
-                                     emit_edge_hi(a, u->es, ax, reach.hi[ax]));
+        const char *t = emit_edge_test(a, u->es, ax, &reach, var[ax], var[ax], false);
         test = test ? arena_printf(a, "%s || %s", test, t) : t;
     }
     return test;
@@ -560,9 +557,7 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
             continue;
-        const char *t = arena_printf(a, "%s < %s || %s > %s", lo[ax],
-                                     emit_edge_lo(a, u->es, ax, -reach.lo[ax]), hi[ax],
-                                     emit_edge_hi(a, u->es, ax, reach.hi[ax]));
+        const char *t = emit_edge_test(a, u->es, ax, &reach, lo[ax], hi[ax], true);
         test = test ? arena_printf(a, "%s || %s", test, t) : t;
     }
     return test;

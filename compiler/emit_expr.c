@@ -74,23 +74,119 @@ void emit_const(Out *o, Type t, int64_t i, double d)
     unreachable();
 }
 
+/* ============================================================ values */
+
+EmitVal emit_val_const(int64_t k)
+{
+    return (EmitVal){.kind = EV_CONST, .k = k};
+}
+
+EmitVal emit_val_name(const char *name)
+{
+    return (EmitVal){.kind = EV_NAME, .term = name, .prec = PREC_PRIMARY};
+}
+
+EmitVal emit_val_term(const char *text, int prec)
+{
+    return (EmitVal){.kind = EV_TERM, .term = text, .prec = prec};
+}
+
+EmitVal emit_val_add(EmitVal v, int64_t k)
+{
+    v.k += k;
+    return v;
+}
+
+EmitVal emit_val_sub(Arena *arena, EmitVal a, EmitVal b)
+{
+    if (b.kind == EV_CONST)
+        return emit_val_add(a, -b.k);
+    return emit_val_term(arena_printf(arena, "%s - %s", emit_val_text(arena, a, PREC_ADD),
+                                      emit_val_text(arena, b, PREC_ADD + 1)),
+                         PREC_ADD);
+}
+
+EmitVal emit_val_sum(Arena *arena, EmitVal a, EmitVal b)
+{
+    if (b.kind == EV_CONST)
+        return emit_val_add(a, b.k);
+    /* positions are integers: a + (b - c) is a + b - c */
+    return emit_val_term(arena_printf(arena, "%s + %s", emit_val_text(arena, a, PREC_ADD),
+                                      emit_val_text(arena, b, PREC_ADD)),
+                         PREC_ADD);
+}
+
+EmitVal emit_val_paren(Arena *arena, EmitVal v)
+{
+    return emit_val_term(arena_printf(arena, "(%s)", emit_val_text(arena, v, 0)), PREC_PRIMARY);
+}
+
+EmitVal emit_val_level(const char *nk, Level lv, int64_t delta)
+{
+    EmitVal v = lv.from_end ? emit_val_name(nk) : emit_val_const(0);
+    return emit_val_add(v, lv.offset + delta);
+}
+
+int emit_val_prec(EmitVal v)
+{
+    switch (v.kind) {
+    case EV_CONST: return v.k < 0 ? PREC_UNARY : PREC_PRIMARY;
+    case EV_NAME:
+    case EV_TERM: return v.k ? PREC_ADD : v.prec;
+    case EV_NONE: break;
+    }
+    unreachable();
+}
+
+bool emit_val_is_const(EmitVal v, int64_t k)
+{
+    return v.kind == EV_CONST && v.k == k;
+}
+
+bool emit_val_equal(EmitVal a, EmitVal b)
+{
+    if (a.kind != b.kind || a.k != b.k)
+        return false;
+    switch (a.kind) {
+    case EV_NONE: case EV_CONST: return true;
+    case EV_NAME: return strcmp(a.term, b.term) == 0;
+    case EV_TERM: return a.term == b.term;   /* the same expression, not one spelt alike */
+    }
+    unreachable();
+}
+
+void emit_val_print(Out *o, EmitVal v, int min_prec)
+{
+    bool paren = emit_val_prec(v) < min_prec;
+    if (paren)
+        emit_text(o, "(");
+    if (v.kind == EV_CONST) {
+        emit_text(o, "%" PRId64, v.k);
+    } else {
+        bool inner = v.k && v.prec < PREC_ADD;
+        emit_text(o, inner ? "(%s)" : "%s", v.term);
+        if (v.k)
+            emit_text(o, " %c %" PRId64, v.k < 0 ? '-' : '+', v.k < 0 ? -v.k : v.k);
+    }
+    if (paren)
+        emit_text(o, ")");
+}
+
+const char *emit_val_text(Arena *arena, EmitVal v, int min_prec)
+{
+    Out t = {.name = ""};
+    emit_val_print(&t, v, min_prec);
+    return emit_out_string(arena, &t);
+}
+
 const char *emit_level(Arena *arena, const char *nk, Level lv, int64_t delta)
 {
-    int64_t off = lv.offset + delta;
-    if (!lv.from_end)
-        return arena_printf(arena, "%" PRId64, off);
-    if (off == 0)
-        return nk;
-    return arena_printf(arena, "%s %c %" PRId64, nk, off < 0 ? '-' : '+',
-                        off < 0 ? -off : off);
+    return emit_val_text(arena, emit_val_level(nk, lv, delta), 0);
 }
 
 const char *emit_offset(Arena *arena, const char *var, int64_t offset)
 {
-    if (offset == 0)
-        return var;
-    return arena_printf(arena, "%s %c %" PRId64, var, offset < 0 ? '-' : '+',
-                        offset < 0 ? -offset : offset);
+    return emit_val_text(arena, emit_val_add(emit_val_name(var), offset), 0);
 }
 
 static bool is_negative_const(const IrExpr *e)
@@ -228,14 +324,14 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
     }
     case IR_INDEX: {
         /* global positions along I and J (the place's origin) */
-        const char *p = e->index_axis == AXIS_K
-                            ? cx->idx[AXIS_K]
-                            : arena_printf(cx->es->arena, "(%s + %s)", cx->idx[e->index_axis],
-                                           cx->es->origin[e->index_axis]);
+        EmitVal p = cx->idx[e->index_axis];
+        if (e->index_axis != AXIS_K)
+            p = emit_val_paren(cx->es->arena,
+                               emit_val_sum(cx->es->arena, p,
+                                            emit_val_name(cx->es->origin[e->index_axis])));
         if (e->type == TY_INT)
-            emit_text(o, "(int32_t)%s", p);
-        else
-            emit_text(o, "%s", p);
+            emit_text(o, "(int32_t)");
+        emit_val_print(o, p, e->type == TY_INT ? PREC_UNARY : 0);
         break;
     }
     case IR_CAST:
@@ -266,15 +362,24 @@ const char *emit_size_name(const EmitStencil *es, int axis)
     return names[axis];
 }
 
-const char *emit_edge_lo(Arena *arena, const EmitStencil *es, int axis, int64_t reach)
+EmitVal emit_edge_lo(const EmitStencil *es, int axis, int64_t reach)
 {
-    return axis == AXIS_K ? arena_printf(arena, "%" PRId64, reach)
-                          : emit_offset(arena, es->lo[axis], reach);
+    return axis == AXIS_K ? emit_val_const(reach)
+                          : emit_val_add(emit_val_name(es->lo[axis]), reach);
 }
 
-const char *emit_edge_hi(Arena *arena, const EmitStencil *es, int axis, int64_t reach)
+EmitVal emit_edge_hi(const EmitStencil *es, int axis, int64_t reach)
 {
-    return emit_offset(arena, es->hi[axis], -reach);
+    return emit_val_add(emit_val_name(es->hi[axis]), -reach);
+}
+
+const char *emit_edge_test(Arena *arena, const EmitStencil *es, int axis, const PlanReach *reach,
+                           const char *lo, const char *hi, bool past)
+{
+    EmitVal elo = emit_edge_lo(es, axis, -reach->lo[axis]);
+    EmitVal ehi = emit_edge_hi(es, axis, reach->hi[axis]);
+    return arena_printf(arena, "%s < %s || %s %s %s", lo, emit_val_text(arena, elo, PREC_REL + 1),
+                        hi, past ? ">" : ">=", emit_val_text(arena, ehi, PREC_REL + 1));
 }
 
 /* ============================================================== regions */
@@ -292,27 +397,29 @@ static int area_terms(Arena *arena, const EmitStencil *es, const AreaBound *b, i
     return n;
 }
 
-static const char *area_bound(Arena *arena, const EmitStencil *es, const Area *a, int ax,
-                              const char *base, bool upper)
+static EmitVal area_bound(Arena *arena, const EmitStencil *es, const Area *a, int ax,
+                          EmitVal base, bool upper)
 {
     if (!a->set[ax])
         return base;
     const char *t[2];
     int n = area_terms(arena, es, upper ? &a->hi[ax] : &a->lo[ax], ax, t);
-    const char *r = base;
-    for (int i = 0; i < n; i++)
-        r = arena_printf(arena, "(%s %c %s ? %s : %s)", r, upper ? '<' : '>', t[i], r, t[i]);
+    EmitVal r = base;
+    for (int i = 0; i < n; i++) {
+        const char *b = emit_val_text(arena, r, 0);
+        r = emit_val_term(arena_printf(arena, "(%s %c %s ? %s : %s)", b, upper ? '<' : '>', t[i],
+                                       b, t[i]),
+                          PREC_PRIMARY);
+    }
     return r;
 }
 
-const char *emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int ax,
-                         const char *lo)
+EmitVal emit_area_lo(Arena *arena, const EmitStencil *es, const Area *a, int ax, EmitVal lo)
 {
     return area_bound(arena, es, a, ax, lo, false);
 }
 
-const char *emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int ax,
-                         const char *hi)
+EmitVal emit_area_hi(Arena *arena, const EmitStencil *es, const Area *a, int ax, EmitVal hi)
 {
     return area_bound(arena, es, a, ax, hi, true);
 }
@@ -340,22 +447,26 @@ EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
                            void (*load)(Out *o, const EmitExprCtx *cx, const IrExpr *e),
                            void *user)
 {
-    EmitExprCtx cx = {.es = es, .idx = {"i", "j", kvar}, .load = load, .user = user};
+    EmitExprCtx cx = {.es = es,
+                      .idx = {emit_val_name("i"), emit_val_name("j"), emit_val_name(kvar)},
+                      .load = load,
+                      .user = user};
     return cx;
 }
 
 /* ================================================================= reads */
 
 EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
-                   const char *const idx[NAXES], const int64_t off[NAXES],
+                   const EmitVal idx[NAXES], const int64_t off[NAXES],
                    const bool remap[NAXES])
 {
-    EmitRead r = {{0}, NULL, 0};
+    EmitRead r = {{{0}}, NULL, 0};
     for (int a = 0; a < NAXES; a++) {
         if (!(f->axes & (1u << a)))
             continue;
-        const char *p = emit_offset(arena, idx[a], off[a]);
-        r.pos[a] = p;
+        EmitVal pv = emit_val_add(idx[a], off[a]);
+        r.pos[a] = pv;
+        const char *p = emit_val_text(arena, pv, 0);
         BcKind bc = f->kind == IR_PARAM_FIELD ? f->bc[a].kind : BC_NONE;
         if (bc == BC_NONE || !remap[a])
             continue;
@@ -364,18 +475,19 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
          * own in a single process); along K, which is never split, the domain's */
         const char *lohi = a == AXIS_K ? NULL
                                        : arena_printf(arena, "%s, %s", es->lo[a], es->hi[a]);
+        const char *call = NULL;
         switch (bc) {
         case BC_PERIODIC:
-            r.pos[a] = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s)", p, n, es->wrap[a])
-                            : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
+            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s)", p, n, es->wrap[a])
+                        : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
             break;
         case BC_NEUMANN:
-            r.pos[a] = lohi ? arena_printf(arena, "gt_clamp_at(%s, %s)", p, lohi)
-                            : arena_printf(arena, "gt_clamp(%s, %s)", p, n);
+            call = lohi ? arena_printf(arena, "gt_clamp_at(%s, %s)", p, lohi)
+                        : arena_printf(arena, "gt_clamp(%s, %s)", p, n);
             break;
         case BC_MIRROR:
-            r.pos[a] = lohi ? arena_printf(arena, "gt_mirror_at(%s, %s)", p, lohi)
-                            : arena_printf(arena, "gt_mirror(%s, %s)", p, n);
+            call = lohi ? arena_printf(arena, "gt_mirror_at(%s, %s)", p, lohi)
+                        : arena_printf(arena, "gt_mirror(%s, %s)", p, n);
             break;
         case BC_DIRICHLET: {
             /* outside along this axis: the constant, whatever the other axes
@@ -388,36 +500,32 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
         }
         case BC_NONE: break;
         }
+        if (call)
+            r.pos[a] = emit_val_term(call, PREC_PRIMARY);
     }
     return r;
 }
 
 /* pos_i * stride_i + ...: the element's index from base. */
-static void emit_index(Out *o, const char *const pos[NAXES], const char *const stride[NAXES])
+static void emit_index(Out *o, const EmitVal pos[NAXES], const char *const stride[NAXES])
 {
     bool first = true;
     for (int a = 0; a < NAXES; a++) {
-        if (!pos[a])
+        if (pos[a].kind == EV_NONE)
             continue;
         if (!first)
             emit_text(o, " + ");
         first = false;
-        if (!stride[a] || strcmp(stride[a], "1") == 0) {
-            emit_text(o, "%s", pos[a]);   /* a sum of terms: no parentheses needed */
-        } else {
-            /* a variable, a call of a remapping function, or a parenthesized
-             * difference: no parentheses needed */
-            size_t n = strlen(pos[a]);
-            bool simple = strchr(pos[a], ' ') == NULL || strncmp(pos[a], "gt_", 3) == 0 ||
-                          (pos[a][0] == '(' && pos[a][n - 1] == ')');
-            emit_text(o, simple ? "%s * %s" : "(%s) * %s", pos[a], stride[a]);
-        }
+        /* a term of the sum (a difference needs no parentheses there), or a product */
+        emit_val_print(o, pos[a], stride[a] ? PREC_MUL : PREC_ADD);
+        if (stride[a])
+            emit_text(o, " * %s", stride[a]);
     }
     if (first)
         emit_text(o, "0");
 }
 
-void emit_element(Out *o, const char *base, const char *const pos[NAXES],
+void emit_element(Out *o, const char *base, const EmitVal pos[NAXES],
                   const char *const stride[NAXES])
 {
     emit_text(o, "%s[", base);
@@ -425,7 +533,7 @@ void emit_element(Out *o, const char *base, const char *const pos[NAXES],
     emit_text(o, "]");
 }
 
-void emit_element_macro(Out *o, const char *macro, const char *base, const char *const pos[NAXES],
+void emit_element_macro(Out *o, const char *macro, const char *base, const EmitVal pos[NAXES],
                         const char *const stride[NAXES])
 {
     emit_text(o, "%s(%s, ", macro, base);
@@ -483,7 +591,7 @@ void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc,
               kk);
     o->indent++;
     EmitExprCtx col = *cx;
-    col.idx[AXIS_K] = kk;
+    col.idx[AXIS_K] = emit_val_name(kk);
     if (cx->column)
         cx->column(cx, true);
     emit_begin_stn_line(o, loc);

@@ -38,9 +38,6 @@
  * the ranks agree that one failed. The OpenMP loops holding such a read lose
  * their `omp simd` (the record is shared by the lanes).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "emit.h"
 
 /* One read at a run-time level, with where it runs. */
@@ -235,32 +232,20 @@ bool emit_kcheck_any(const IrStencil *st)
     return false;
 }
 
-const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff,
-                            const int64_t *shift)
+EmitVal emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t koff,
+                        const int64_t *shift)
 {
-    Out t = {0};
-    t.name = "";
     Arena *a = cx->es->arena;
+    Out t = {.name = ""};
     emit_expr(&t, cx, load->load.klevel);
-    char *text = arena_alloc(a, t.len + 1);
-    memcpy(text, t.buf, t.len);
-    text[t.len] = '\0';
-    free(t.buf);
-    const char *level = NULL;
+    /* the level expression, always in parentheses */
+    EmitVal e = emit_val_term(arena_printf(a, "(%s)", emit_out_string(a, &t)), PREC_PRIMARY);
+    EmitVal level = {0};
     switch (load->load.kmode) {
-    case KDYN_ADD:
-        level = arena_printf(a, "%s + (%s)", emit_offset(a, cx->idx[AXIS_K], koff), text);
-        break;
-    case KDYN_SUB:
-        level = arena_printf(a, "%s - (%s)", emit_offset(a, cx->idx[AXIS_K], koff), text);
-        break;
-    case KDYN_ABS:
-        level = koff ? arena_printf(a, "(%s) %c %lld", text, koff < 0 ? '-' : '+',
-                                    (long long)(koff < 0 ? -koff : koff))
-                     : arena_printf(a, "(%s)", text);
-        break;
-    case KDYN_NONE:
-        unreachable();
+    case KDYN_ADD: level = emit_val_sum(a, emit_val_add(cx->idx[AXIS_K], koff), e); break;
+    case KDYN_SUB: level = emit_val_sub(a, emit_val_add(cx->idx[AXIS_K], koff), e); break;
+    case KDYN_ABS: level = emit_val_add(e, koff); break;
+    case KDYN_NONE: unreachable();
     }
     const KRead *r = guarded_read(cx->es, load);
     if (!r)
@@ -271,13 +256,15 @@ const char *emit_kdyn_level(const EmitExprCtx *cx, const IrExpr *load, int64_t k
     const char *pos[NAXES];
     for (int x = 0; x < NAXES; x++) {
         bool runs = (axes & (1u << x)) || (x == AXIS_K && r->comp->order != ORDER_PARALLEL);
-        pos[x] = runs ? emit_offset(a, cx->idx[x], shift ? shift[x] : 0) : "0";
+        pos[x] = emit_val_text(a, runs ? emit_val_add(cx->idx[x], shift ? shift[x] : 0)
+                                       : emit_val_const(0), 0);
     }
-    return arena_printf(a, "%s(%s, gt_klv + %d, gt_kf, %d, %d, %d, %s, %s, %s, %s)",
-                        cx->es->device ? "gt_dklevel" : "gt_klevel", level,
-                        2 * load->load.field->id, r->phase,
-                        r->comp->order == ORDER_BACKWARD ? -1 : 1, r->id, pos[0], pos[1],
-                        pos[2], cx->es->kgo ? cx->es->kgo : "NULL");
+    return emit_val_term(arena_printf(a, "%s(%s, gt_klv + %d, gt_kf, %d, %d, %d, %s, %s, %s, %s)",
+                                      cx->es->device ? "gt_dklevel" : "gt_klevel",
+                                      emit_val_text(a, level, 0), 2 * load->load.field->id,
+                                      r->phase, r->comp->order == ORDER_BACKWARD ? -1 : 1, r->id,
+                                      pos[0], pos[1], pos[2], cx->es->kgo ? cx->es->kgo : "NULL"),
+                         PREC_PRIMARY);
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -290,16 +277,21 @@ typedef struct {
     bool device;              /* cuda: element reads through GT_LD */
 } Check;
 
-/* "a - (b)", or a when b is "0". */
-static const char *minus(Arena *arena, const char *a, const char *b)
+/* "a - (b)", or a when b is 0. */
+static EmitVal minus(Arena *arena, EmitVal a, EmitVal b)
 {
-    return strcmp(b, "0") == 0 ? a : arena_printf(arena, "%s - (%s)", a, b);
+    return emit_val_is_const(b, 0) ? a : emit_val_sub(arena, a, emit_val_paren(arena, b));
 }
 
-/* "(a) + b", or b when a is "0". */
-static const char *plus(Arena *arena, const char *a, const char *b)
+/* "(a) + b", or b when a is 0. */
+static EmitVal plus(Arena *arena, EmitVal a, EmitVal b)
 {
-    return strcmp(a, "0") == 0 ? b : arena_printf(arena, "(%s) + %s", a, b);
+    return emit_val_is_const(a, 0) ? b : emit_val_sum(arena, emit_val_paren(arena, a), b);
+}
+
+static const char *text(const Check *k, EmitVal v)
+{
+    return emit_val_text(k->arena, v, 0);
 }
 
 /* A read of the level expression: the element of an input field (any axis
@@ -323,19 +315,24 @@ static void check_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 
 /* The C range [lo, hi) of axis a of read r. An absolute level that does
  * not vary along K is checked at the interval's first level only. */
-static void range_of(const Check *k, const KRead *r, int a, const char **lo, const char **hi)
+static void range_of(const Check *k, const KRead *r, int a, EmitVal *lo, EmitVal *hi)
 {
     const char *n = arena_printf(k->arena, "%s[%d]", k->es->size, a);
     if (a == AXIS_K) {
-        *lo = emit_level(k->arena, n, r->iv->lo, 0);
-        *hi = emit_level(k->arena, n, r->iv->hi, 0);
+        *lo = emit_val_level(n, r->iv->lo, 0);
+        *hi = emit_val_level(n, r->iv->hi, 0);
         if (r->load->load.kmode == KDYN_ABS && !(r->load->load.klevel->shape & AXES_K))
-            *hi = arena_printf(k->arena, "%s + (%s < %s)", *lo, *lo, *hi);
+            *hi = emit_val_sum(
+                k->arena, *lo,
+                emit_val_term(arena_printf(k->arena, "(%s < %s)",
+                                           emit_val_text(k->arena, *lo, PREC_REL + 1),
+                                           emit_val_text(k->arena, *hi, PREC_REL + 1)),
+                              PREC_PRIMARY));
         return;
     }
     const Range *g = &r->stmt->region.r[a];
-    *lo = arena_printf(k->arena, "%lld", (long long)g->lo);
-    *hi = emit_offset(k->arena, n, g->hi);
+    *lo = emit_val_const(g->lo);
+    *hi = emit_val_add(emit_val_name(n), g->hi);
 }
 
 /* The axes a check loops over: those its read varies along. */
@@ -352,12 +349,12 @@ static const char *rank_of(const Check *k, const KRead *r)
     for (int a = AXIS_K; a >= AXIS_I; a--) {
         if (!check_axis(r, a))
             continue;
-        const char *lo, *hi;
+        EmitVal lo, hi;
         range_of(k, r, a, &lo, &hi);
         const char *var = a == AXIS_I ? "i" : a == AXIS_J ? "j" : "k";
-        const char *term = minus(k->arena, var, lo);
-        rank = rank ? arena_printf(k->arena, "(%s) * (%s) + (%s)", rank, minus(k->arena, hi, lo),
-                                   term)
+        const char *term = text(k, minus(k->arena, emit_val_name(var), lo));
+        rank = rank ? arena_printf(k->arena, "(%s) * (%s) + (%s)", rank,
+                                   text(k, minus(k->arena, hi, lo)), term)
                     : term;
     }
     return rank;
@@ -367,30 +364,35 @@ static const char *rank_of(const Check *k, const KRead *r)
  * failure (0 along axes not looped). */
 static void decode_position(const Check *k, const KRead *r, const char *bad)
 {
-    const char *div = "";
-    const char *pos[NAXES];
+    const char *div = "";     /* the divisions by the axes decoded so far */
+    bool divided = false;
+    EmitVal pos[NAXES];
     for (int a = AXIS_I; a < NAXES; a++) {
         if (!check_axis(r, a)) {
-            pos[a] = "0";
+            pos[a] = emit_val_const(0);
             continue;
         }
-        const char *lo, *hi;
+        EmitVal lo, hi;
         range_of(k, r, a, &lo, &hi);
         const char *q = arena_printf(k->arena, "%s%s", bad, div);
-        const char *n = minus(k->arena, hi, lo);
-        pos[a] = a == AXIS_K ? plus(k->arena, lo, q)
-                             : plus(k->arena, lo, arena_printf(k->arena, "%s %% (%s)", q, n));
+        const char *n = text(k, minus(k->arena, hi, lo));
+        pos[a] = plus(k->arena, lo,
+                      a == AXIS_K ? emit_val_term(q, divided ? PREC_MUL : PREC_PRIMARY)
+                                  : emit_val_term(arena_printf(k->arena, "%s %% (%s)", q, n),
+                                                  PREC_MUL));
         div = arena_printf(k->arena, "%s / (%s)", div, n);
+        divided = true;
     }
-    emit_line(k->o, "const int64_t i = %s, j = %s, k = %s;", pos[0], pos[1], pos[2]);
+    emit_line(k->o, "const int64_t i = %s, j = %s, k = %s;", text(k, pos[0]), text(k, pos[1]),
+              text(k, pos[2]));
     emit_line(k->o, "(void)i; (void)j; (void)k;");
 }
 
 /* The level of read r at the point (i, j, k), as C text. */
 static const char *check_level_text(Check *k, const KRead *r)
 {
-    EmitExprCtx cx = {.es = k->es, .idx = {"i", "j", "k"}, .load = check_load, .user = k};
-    return emit_kdyn_level(&cx, r->load, r->load->load.offset[AXIS_K], NULL);
+    EmitExprCtx cx = emit_point_ctx(k->es, "k", check_load, k);
+    return text(k, emit_kdyn_level(&cx, r->load, r->load->load.offset[AXIS_K], NULL));
 }
 
 /* rc = gt__error(GT_ESHAPE, ...) naming the read of field f at line:col, at the point
@@ -533,10 +535,10 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
                               check_axis(r, AXIS_J) || check_axis(r, AXIS_I) ? " collapse(2)"
                                                                              : "",
                               bad);
-                const char *lo, *hi;
+                EmitVal lo, hi;
                 range_of(&k, r, a, &lo, &hi);
-                emit_line(o, "for (int64_t %c = %s; %c < %s; %c++)%s", "ijk"[a], lo, "ijk"[a],
-                          hi, "ijk"[a], " {");
+                emit_line(o, "for (int64_t %c = %s; %c < %s; %c++)%s", "ijk"[a], text(&k, lo),
+                          "ijk"[a], text(&k, hi), "ijk"[a], " {");
                 o->indent++;
                 loops++;
             }
@@ -692,7 +694,7 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
             emit_line(o, "const %s *const %s = (const %s *)%s[%d].origin;",
                       emit_c_type(fd->type), es->data[f], emit_c_type(fd->type), es->bound, f);
         }
-        const char *lo, *hi;
+        EmitVal lo, hi;
         for (int a = AXIS_I; a <= AXIS_J; a++) {
             if (!check_axis(r, a)) {
                 emit_line(o, "const int64_t %c = 0;", "ijk"[a]);
@@ -702,14 +704,16 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
                 continue;
             }
             range_of(&k, r, a, &lo, &hi);
-            emit_line(o, "const int64_t %c = %s;", "ijk"[a],
-                  plus(es->arena, lo, arena_printf(es->arena, "(int64_t)blockIdx.%c * blockDim.%c + "
-                                                   "threadIdx.%c", "xy"[a], "xy"[a], "xy"[a])));
-            emit_line(o, "if (%c >= %s)", "ijk"[a], hi);
+            EmitVal thread = emit_val_term(
+                arena_printf(es->arena, "(int64_t)blockIdx.%c * blockDim.%c + threadIdx.%c",
+                             "xy"[a], "xy"[a], "xy"[a]),
+                PREC_ADD);
+            emit_line(o, "const int64_t %c = %s;", "ijk"[a], text(&k, plus(es->arena, lo, thread)));
+            emit_line(o, "if (%c >= %s)", "ijk"[a], text(&k, hi));
             emit_line(o, "    return;");
         }
         range_of(&k, r, AXIS_K, &lo, &hi);
-        emit_line(o, "for (int64_t k = %s; k < %s; k++) {", lo, hi);
+        emit_line(o, "for (int64_t k = %s; k < %s; k++) {", text(&k, lo), text(&k, hi));
         o->indent++;
         emit_line(o, "const int64_t gt_level = %s;", check_level_text(&k, r));
         emit_line(o, "const unsigned long long gt_rank = (unsigned long long)(%s);",
@@ -754,26 +758,27 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *r
             const char *levels = lv[r->load->load.field->id];
             emit_line(o, "{");
             o->indent++;
-            const char *lo[NAXES], *hi[NAXES];
+            EmitVal lo[NAXES], hi[NAXES];
             for (int a = 0; a < NAXES; a++) {
                 if (a == AXIS_K || check_axis(r, a))
                     range_of(&k, r, a, &lo[a], &hi[a]);
                 else
-                    lo[a] = "0", hi[a] = "1";
+                    lo[a] = emit_val_const(0), hi[a] = emit_val_const(1);
             }
             emit_line(o, "unsigned long long gt_host[2] = {~0ull, 0};");
             emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", gt_flag, gt_host, sizeof "
                          "gt_host, 1);", es->rc, st->name);
             emit_line(o, "if (%s != 0)", es->rc);
             emit_line(o, "    goto done;");
-            emit_line(o, "const int64_t gt_ni = %s, gt_nj = %s;", minus(es->arena, hi[0], lo[0]),
-                      minus(es->arena, hi[1], lo[1]));
+            emit_line(o, "const int64_t gt_ni = %s, gt_nj = %s;",
+                      text(&k, minus(es->arena, hi[0], lo[0])),
+                      text(&k, minus(es->arena, hi[1], lo[1])));
             emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ni + 31) / 32, (gt_nj + 7) / 8), "
                          "gt_block = GT_BLOCK(32, 8);");
             for (int pass = 0; pass < 2; pass++) {
                 /* pass 0: the first failure's rank; pass 1, after one: its level */
                 emit_line(o, pass ? "if (gt_host[0] != ~0ull) {" : "if (gt_ni > 0 && gt_nj > 0 "
-                          "&& %s < %s) {", lo[2], hi[2]);
+                          "&& %s < %s) {", text(&k, lo[2]), text(&k, hi[2]));
                 o->indent++;
                 emit_begin_line(o);
                 emit_text(o, "GT_LAUNCH(%s, gt_grid, gt_block, %s[0], %s[1], %s[2], %s[0], %s[1]",

@@ -186,14 +186,15 @@ static bool in_domain(const Naive *n, Span sp, int64_t offset, int axis)
 }
 
 /* field(i, j, k): the access macro with one argument per axis of the field. */
-static void print_access(Out *o, const Naive *n, const IrField *f, const char *const idx[NAXES])
+static void print_access(Out *o, const Naive *n, const IrField *f, const EmitVal idx[NAXES])
 {
     emit_text(o, "%s(", n->es->field[f->id]);
     bool first = true;
     for (int a = 0; a < NAXES; a++) {
         if (!(f->axes & (1u << a)))
             continue;
-        emit_text(o, "%s%s", first ? "" : ", ", idx[a]);
+        emit_text(o, "%s", first ? "" : ", ");
+        emit_val_print(o, idx[a], 0);
         first = false;
     }
     emit_text(o, ")");
@@ -206,7 +207,7 @@ static void naive_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
         remap[a] = !in_domain(n, n->span[a], e->load.offset[a], a);
-    const char *idx[NAXES] = {cx->idx[0], cx->idx[1], cx->idx[2]};
+    EmitVal idx[NAXES] = {cx->idx[0], cx->idx[1], cx->idx[2]};
     int64_t off[NAXES] = {e->load.offset[0], e->load.offset[1], e->load.offset[2]};
     if (e->load.klevel) {
         /* a run-time level, checked before the statements ran or as it reads (then
@@ -276,14 +277,14 @@ static int open_loops(Naive *n, unsigned axes, const Extent *region, const Area 
             sp = (Span){{false, region->r[a].lo}, {true, region->r[a].hi}};
         /* the span stays the unclamped range: reads remap as there */
         n->span[a] = sp;
-        const char *lo = emit_level(arena, emit_size_name(n->es, a), sp.lo, 0);
-        const char *hi = emit_level(arena, emit_size_name(n->es, a), sp.hi, 0);
+        EmitVal lo = emit_val_level(emit_size_name(n->es, a), sp.lo, 0);
+        EmitVal hi = emit_val_level(emit_size_name(n->es, a), sp.hi, 0);
         if (a != AXIS_K) {
             lo = emit_area_lo(arena, n->es, area, a, lo);
             hi = emit_area_hi(arena, n->es, area, a, hi);
         }
-        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v, lo, v, hi, v,
-                  block && a == last ? " {" : "");
+        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v, emit_val_text(arena, lo, 0), v,
+                  emit_val_text(arena, hi, 0), v, block && a == last ? " {" : "");
         o->indent++;
         count++;
     }
@@ -319,9 +320,8 @@ static void naive_point_stmt(Naive *n, const IrStmt *s, const char *guard, const
     if (s->kind == IR_ASSIGN) {
         emit_hoist_columns(o, &cx, s->assign.value, s->loc, n->kk);
         const IrField *f = s->assign.dst;
-        const char *idx[NAXES] = {"i", "j", kvar};
         emit_begin_stn_line(o, s->loc);
-        print_access(o, n, f, idx);
+        print_access(o, n, f, cx.idx);
         emit_text(o, " = ");
         emit_expr(o, &cx, s->assign.value);
         emit_text(o, ";");

@@ -42,7 +42,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "emit.h"
 
@@ -164,22 +163,23 @@ static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const in
     if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
         const Buffer *b = &m->bufs[f->buffer];
         emit_text(o, "%s[%s + %s + ((%s) & %" PRId64 ") * %" PRId64 "]", b->name, b->off,
-                  emit_offset(arena, cx->idx[AXIS_I], off[AXIS_I]),
-                  emit_offset(arena, cx->idx[AXIS_J], off[AXIS_J]), b->height - 1, b->width);
+                  emit_val_text(arena, emit_val_add(cx->idx[AXIS_I], off[AXIS_I]), PREC_ADD),
+                  emit_val_text(arena, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), 0),
+                  b->height - 1, b->width);
         return;
     }
     /* an array: position per axis, remapped where a boundary condition applies */
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
-        remap[a] = !write && (m->safe || m->point.preload || (a == AXIS_K && cx->idx[a] == m->kk));
+        remap[a] = !write && (m->safe || m->point.preload ||
+                              (a == AXIS_K && cx->idx[a].term == m->kk));
     EmitRead r = emit_read(arena, m->es, f, cx->idx, off, remap);
-    const char *const *pos = r.pos;
     emit_read_open(o, &r, f->type);
     const char *base = m->es->data[f->id];
     if (m->fast && m->rp[f->id])
         base = m->rp[f->id];
     const char *stride[NAXES] = {m->fast ? NULL : m->si[f->id], m->sj[f->id], m->sk[f->id]};
-    emit_element(o, base, pos, stride);
+    emit_element(o, base, r.pos, stride);
     emit_read_close(o, &r);
 }
 
@@ -192,8 +192,9 @@ static void point_body(Omp *m, const IrInterval *iv, const IrKernel *k, const ch
 
 /* ============================================================ loops */
 
-/* How a kernel covers a block: the C expressions of its I and J ranges. */
+/* How a kernel covers a block: its I and J ranges [lo, hi), and their C text. */
 typedef struct {
+    EmitVal lo[2], hi[2];
     const char *ilo, *ihi, *jlo, *jhi;
 } Ranges;
 
@@ -213,28 +214,34 @@ static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, boo
     Ranges out;
     const char *lo[2] = {m->ib, m->jb}, *hi[2] = {m->ie, m->je};
     const char *n[2] = {m->es->ni, m->es->nj};
-    const char **olo[2] = {&out.ilo, &out.jlo}, **ohi[2] = {&out.ihi, &out.jhi};
     for (int a = 0; a < 2; a++) {
         int64_t rl = r.r[a].lo, rh = r.r[a].hi;
+        EmitVal *olo = &out.lo[a], *ohi = &out.hi[a];
         if (!blocked) {
-            *olo[a] = arena_printf(arena, "%" PRId64, rl);
-            *ohi[a] = plus(arena, n[a], rh);
+            *olo = emit_val_const(rl);
+            *ohi = emit_val_add(emit_val_name(n[a]), rh);
         } else if (redundant) {
-            *olo[a] = plus(arena, lo[a], rl);
-            *ohi[a] = plus(arena, hi[a], rh);
+            *olo = emit_val_add(emit_val_name(lo[a]), rl);
+            *ohi = emit_val_add(emit_val_name(hi[a]), rh);
         } else {
-            *olo[a] = rl ? arena_printf(arena, "(%s == 0 ? %s : %s)", lo[a],
-                                        plus(arena, lo[a], rl), lo[a])
-                         : lo[a];
-            *ohi[a] = rh ? arena_printf(arena, "(%s == %s ? %s : %s)", hi[a], n[a],
-                                        plus(arena, hi[a], rh), hi[a])
-                         : hi[a];
+            *olo = rl ? emit_val_term(arena_printf(arena, "(%s == 0 ? %s : %s)", lo[a],
+                                                   plus(arena, lo[a], rl), lo[a]),
+                                      PREC_PRIMARY)
+                      : emit_val_name(lo[a]);
+            *ohi = rh ? emit_val_term(arena_printf(arena, "(%s == %s ? %s : %s)", hi[a], n[a],
+                                                   plus(arena, hi[a], rh), hi[a]),
+                                      PREC_PRIMARY)
+                      : emit_val_name(hi[a]);
         }
         /* a region statement's kernel: its range clamped to the region, so
          * that the loops over I test nothing (fuse.c: one region per kernel) */
-        *olo[a] = emit_area_lo(arena, m->es, &s0->area, a, *olo[a]);
-        *ohi[a] = emit_area_hi(arena, m->es, &s0->area, a, *ohi[a]);
+        *olo = emit_area_lo(arena, m->es, &s0->area, a, *olo);
+        *ohi = emit_area_hi(arena, m->es, &s0->area, a, *ohi);
     }
+    out.ilo = emit_val_text(arena, out.lo[0], 0);
+    out.ihi = emit_val_text(arena, out.hi[0], 0);
+    out.jlo = emit_val_text(arena, out.lo[1], 0);
+    out.jhi = emit_val_text(arena, out.hi[1], 0);
     return out;
 }
 
@@ -306,13 +313,9 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     /* the rows that may read outside along J or K */
     const char *row_safe = NULL;
     if (reach.has[AXIS_J])
-        row_safe = arena_printf(arena, "j < %s || j >= %s",
-                                emit_edge_lo(arena, m->es, AXIS_J, -reach.lo[AXIS_J]),
-                                emit_edge_hi(arena, m->es, AXIS_J, reach.hi[AXIS_J]));
+        row_safe = emit_edge_test(arena, m->es, AXIS_J, &reach, "j", "j", false);
     if (reach.has[AXIS_K]) {
-        const char *t = arena_printf(arena, "%s < %s || %s >= %s", kvar,
-                                     emit_edge_lo(arena, m->es, AXIS_K, -reach.lo[AXIS_K]), kvar,
-                                     emit_edge_hi(arena, m->es, AXIS_K, reach.hi[AXIS_K]));
+        const char *t = emit_edge_test(arena, m->es, AXIS_K, &reach, kvar, kvar, false);
         row_safe = row_safe ? arena_printf(arena, "%s || %s", row_safe, t) : t;
     }
     if (row_safe || reach.has[AXIS_I]) {
@@ -322,13 +325,15 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
         const char *lo_in = r.ilo, *hi_in = r.ihi;
         if (reach.has[AXIS_I]) {
             /* max(ilo, -lo) and min(ihi, ni - hi), folded when both are the
-             * same text (clang warns of a tautological comparison) */
-            const char *lim = emit_edge_lo(arena, m->es, AXIS_I, -reach.lo[AXIS_I]);
-            if (strcmp(r.ilo, lim) != 0)
-                lo_in = arena_printf(arena, "(%s > %s ? %s : %s)", r.ilo, lim, r.ilo, lim);
-            lim = emit_edge_hi(arena, m->es, AXIS_I, reach.hi[AXIS_I]);
-            if (strcmp(r.ihi, lim) != 0)
-                hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, lim, r.ihi, lim);
+             * same value (clang warns of a tautological comparison) */
+            EmitVal lim = emit_edge_lo(m->es, AXIS_I, -reach.lo[AXIS_I]);
+            const char *t = emit_val_text(arena, lim, PREC_REL + 1);
+            if (!emit_val_equal(r.lo[AXIS_I], lim))
+                lo_in = arena_printf(arena, "(%s > %s ? %s : %s)", r.ilo, t, r.ilo, t);
+            lim = emit_edge_hi(m->es, AXIS_I, reach.hi[AXIS_I]);
+            t = emit_val_text(arena, lim, PREC_REL + 1);
+            if (!emit_val_equal(r.hi[AXIS_I], lim))
+                hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, t, r.ihi, t);
         }
         if (row_safe)
             emit_line(o, "const bool row_slab = %s;", row_safe);
@@ -759,9 +764,7 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
     for (int a = 0; a < NAXES; a++) {
         if (!reach.has[a])
             continue;
-        const char *t = arena_printf(arena, "%s < %s || %s >= %s", idx[a],
-                                     emit_edge_lo(arena, m->es, a, -reach.lo[a]), idx[a],
-                                     emit_edge_hi(arena, m->es, a, reach.hi[a]));
+        const char *t = emit_edge_test(arena, m->es, a, &reach, idx[a], idx[a], false);
         slab = slab ? arena_printf(arena, "%s || %s", slab, t) : t;
     }
     emit_line(o, "/* kernel: statements %d to %d at lines %d to %d */", k->first,
@@ -802,11 +805,11 @@ static void emit_column_points(Omp *m, int c0, int c1)
                 iv0 = comp->intervals.items[ii];
     }
     Ranges r = kernel_ranges(m, iv0, &iv0->kernels.items[0], false);
-    /* with unit K stride known, the K index needs no multiplication */
+    /* with unit K stride known, the K index needs no multiplication (a NULL stride) */
     const char **sk = m->sk;
     m->sk = arena_alloc(arena, sizeof *m->sk * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++)
-        m->sk[f] = st->fields.items[f]->kind == IR_PARAM_FIELD ? "1" : sk[f];
+        m->sk[f] = st->fields.items[f]->kind == IR_PARAM_FIELD ? NULL : sk[f];
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t j = %s; j < %s; j++)", r.jlo, r.jhi);
     open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");

@@ -47,6 +47,17 @@ void emit_text(Out *o, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *emit_out_string(Arena *arena, Out *t)
+{
+    char *text = arena_alloc(arena, t->len + 1);
+    if (t->len)
+        memcpy(text, t->buf, t->len);
+    text[t->len] = '\0';
+    free(t->buf);
+    *t = (Out){0};
+    return text;
+}
+
 static void indent(Out *o)
 {
     for (int i = 0; i < o->indent; i++)

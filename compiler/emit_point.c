@@ -54,7 +54,7 @@ static void point_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
     /* a k-cached value of a level just computed (never a column reduction's
      * read, which runs over the whole column) */
     if (p->kc_depth && p->kc_depth[f->id] && !off[AXIS_I] && !off[AXIS_J] && !e->load.klevel &&
-        cx->idx[AXIS_K] != p->kk) {
+        cx->idx[AXIS_K].term != p->kk) {
         int64_t d = off[AXIS_K] * p->kc_dir;
         if (d >= 1 && d <= p->kc_depth[f->id]) {
             emit_text(o, "%s", p->kc_name[f->id][d]);

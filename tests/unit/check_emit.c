@@ -307,7 +307,7 @@ static void dummy_load(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 static char *expr_text(const IrExpr *e)
 {
     static char buf[256];
-    EmitExprCtx cx = {.idx = {"i", "j", "k"}, .load = dummy_load};
+    EmitExprCtx cx = emit_point_ctx(NULL, "k", dummy_load, NULL);
     Out o = {0};
     emit_expr(&o, &cx, e);
     snprintf(buf, sizeof buf, "%.*s", (int)o.len, o.buf);
@@ -489,6 +489,82 @@ START_TEST(global_name_clashes)
 }
 END_TEST
 
+/* Index and bound values (EmitVal): constants fold, equality is on values,
+ * and the printer parenthesizes by precedence. Expected text written by hand. */
+static const char *val(Arena *a, EmitVal v, int min_prec)
+{
+    return emit_val_text(a, v, min_prec);
+}
+
+START_TEST(values)
+{
+    Arena *a = arena_new();
+    EmitVal ib = emit_val_name("ib");
+    ck_assert_str_eq(val(a, emit_val_const(3), 0), "3");
+    ck_assert_str_eq(val(a, emit_val_const(-2), PREC_MUL), "-2");
+    ck_assert_str_eq(val(a, emit_val_const(-2), PREC_PRIMARY), "(-2)");
+    ck_assert_str_eq(val(a, emit_val_add(ib, -1), 0), "ib - 1");
+    ck_assert_str_eq(val(a, emit_val_add(ib, -1), PREC_ADD), "ib - 1");
+    ck_assert_str_eq(val(a, emit_val_add(ib, -1), PREC_ADD + 1), "(ib - 1)");
+    ck_assert_str_eq(val(a, emit_val_add(emit_val_name("nj"), 2), PREC_MUL), "(nj + 2)");
+    /* constants fold */
+    ck_assert_str_eq(val(a, emit_val_add(emit_val_add(ib, -1), 1), PREC_MUL), "ib");
+    ck_assert(emit_val_is_const(emit_val_add(emit_val_const(2), -2), 0));
+    ck_assert(!emit_val_is_const(emit_val_add(ib, 0), 0));
+    ck_assert(!emit_val_is_const(emit_val_const(1), 0));
+    ck_assert_str_eq(val(a, emit_val_sub(a, emit_val_add(ib, 4), emit_val_const(3)), 0), "ib + 1");
+    ck_assert_str_eq(val(a, emit_val_sum(a, emit_val_add(ib, 4), emit_val_const(-4)), 0), "ib");
+    ck_assert_str_eq(val(a, emit_val_level("nk", (Level){true, -1}, 0), 0), "nk - 1");
+    ck_assert_str_eq(val(a, emit_val_level("nk", (Level){true, -1}, 1), 0), "nk");
+    ck_assert(emit_val_is_const(emit_val_level("nk", (Level){false, 1}, -1), 0));
+    /* equality on values: the same name (spelt in another string) plus the same constant */
+    char *lo = arena_printf(a, "%s", "lo_i");
+    ck_assert(emit_val_equal(emit_val_add(emit_val_name("lo_i"), 2),
+                             emit_val_add(emit_val_name(lo), 2)));
+    ck_assert(!emit_val_equal(emit_val_add(emit_val_name("lo_i"), 2), emit_val_name("lo_i")));
+    ck_assert(!emit_val_equal(emit_val_name("lo_i"), emit_val_name("hi_i")));
+    ck_assert(!emit_val_equal(emit_val_const(0), emit_val_name("0")));
+    ck_assert(emit_val_equal(emit_val_add(ib, -1), emit_val_sub(a, ib, emit_val_const(1))));
+    /* a term: equal to itself only, whatever another's spelling */
+    const char *t = "(x ? y : z)";
+    EmitVal tv = emit_val_term(t, PREC_PRIMARY);
+    ck_assert(emit_val_equal(emit_val_add(tv, 1), emit_val_add(tv, 1)));
+    ck_assert(!emit_val_equal(tv, emit_val_term(arena_printf(a, "%s", t), PREC_PRIMARY)));
+    /* differences and sums of terms */
+    EmitVal d = emit_val_sub(a, emit_val_add(emit_val_name("i"), -1), ib);
+    ck_assert_str_eq(val(a, d, 0), "i - 1 - ib");
+    ck_assert_str_eq(val(a, d, PREC_MUL), "(i - 1 - ib)");
+    ck_assert_str_eq(val(a, emit_val_sub(a, emit_val_name("a"), d), 0), "a - (i - 1 - ib)");
+    ck_assert_str_eq(val(a, emit_val_sum(a, emit_val_name("a"), d), 0), "a + i - 1 - ib");
+    EmitVal two = emit_val_paren(a, emit_val_const(2));
+    ck_assert(!emit_val_is_const(two, 2));
+    ck_assert_str_eq(val(a, emit_val_sub(a, emit_val_name("hi"), two), 0), "hi - (2)");
+    ck_assert_str_eq(val(a, emit_val_add(emit_val_paren(a, emit_val_name("n")), 3), 0), "(n) + 3");
+    /* a term of lower precedence than + gets parentheses before its constant */
+    ck_assert_str_eq(val(a, emit_val_add(emit_val_term("c ? x : y", PREC_COND), 1), 0),
+                     "(c ? x : y) + 1");
+    ck_assert_str_eq(val(a, emit_val_term("c ? x : y", PREC_COND), PREC_OR), "(c ? x : y)");
+    ck_assert_str_eq(val(a, emit_val_term("gt_clamp(k, nk)", PREC_PRIMARY), PREC_MUL),
+                     "gt_clamp(k, nk)");
+    /* elements: positions times strides, parenthesized where a product needs it */
+    EmitVal pos[NAXES] = {emit_val_add(emit_val_name("i"), -1),
+                          emit_val_term("gt_clamp(j + 1, nj)", PREC_PRIMARY),
+                          emit_val_add(emit_val_name("k"), 2)};
+    Out o = {.name = ""};
+    emit_element(&o, "u", pos, (const char *const[NAXES]){"si", "sj", NULL});
+    ck_assert_str_eq(emit_out_string(a, &o), "u[(i - 1) * si + gt_clamp(j + 1, nj) * sj + k + 2]");
+    EmitVal mirror = emit_val_term("gt_mirror_at(i, lo_i, hi_i)", PREC_PRIMARY);
+    EmitVal cuda[NAXES] = {emit_val_sub(a, mirror, ib),
+                           emit_val_sub(a, emit_val_name("j"), emit_val_name("jb")), {0}};
+    emit_element_macro(&o, "GT_LD", "p", cuda, (const char *const[NAXES]){"si", "sj", "sk"});
+    ck_assert_str_eq(emit_out_string(a, &o),
+                     "GT_LD(p, (gt_mirror_at(i, lo_i, hi_i) - ib) * si + (j - jb) * sj)");
+    emit_element(&o, "s", (EmitVal[NAXES]){{0}}, (const char *const[NAXES]){"si", "sj", "sk"});
+    ck_assert_str_eq(emit_out_string(a, &o), "s[0]");
+    arena_free(a);
+}
+END_TEST
+
 Suite *suite_emit(void); /* collected by tests/unit/main.c */
 Suite *suite_emit(void)
 {
@@ -498,6 +574,7 @@ Suite *suite_emit(void)
     tcase_add_test(tc, names);
     tcase_add_test(tc, constants);
     tcase_add_test(tc, precedence);
+    tcase_add_test(tc, values);
     tcase_add_test(tc, lap_file);
     tcase_add_test(tc, tri_file);
     tcase_add_test(tc, mix_file);
