@@ -217,6 +217,15 @@ static void emit_mpi_entry(Out *o, const EmitStencil *es)
     emit_line(o, "}");
 }
 
+/* The C linkage block around a header's declarations, for C++ includers:
+ * its opening (open) or its end. */
+static void extern_c(Out *o, bool open)
+{
+    emit_line(o, "#ifdef __cplusplus");
+    emit_line(o, open ? "extern \"C\" {" : "}");
+    emit_line(o, "#endif");
+}
+
 /* After the header's own guard: the distributed entries, where <gt/gt_mpi.h> (its guard
    GT_MPI_H) was included before the header; a single process's program sees nothing of
    them. A guard of their own lets a later inclusion of the header, after <gt/gt_mpi.h>,
@@ -234,15 +243,11 @@ static void emit_mpi_entries(Out *o, Compiler *c, const char *guard,
     emit_line(o, "#if defined(GT_MPI_H) && !defined(%s_MPI)", guard);
     emit_line(o, "#define %s_MPI", guard);
     emit_blank(o);
-    emit_line(o, "#ifdef __cplusplus");
-    emit_line(o, "extern \"C\" {");
-    emit_line(o, "#endif");
+    extern_c(o, true);
     for (int s = 0; s < c->ir->stencils.len; s++)
         emit_mpi_entry(o, stencils[s]);
     emit_blank(o);
-    emit_line(o, "#ifdef __cplusplus");
-    emit_line(o, "}");
-    emit_line(o, "#endif");
+    extern_c(o, false);
     emit_blank(o);
     emit_line(o, "#endif /* GT_MPI_H */");
 }
@@ -273,9 +278,7 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
     emit_blank(o);
     emit_line(o, "#include <gt/gt.h>");
     emit_blank(o);
-    emit_line(o, "#ifdef __cplusplus");
-    emit_line(o, "extern \"C\" {");
-    emit_line(o, "#endif");
+    extern_c(o, true);
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const EmitStencil *es = stencils[s];
         const IrStencil *st = es->st;
@@ -306,9 +309,7 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
         emit_line(o, "extern const gt_stencil_info %s;", es->info);
     }
     emit_blank(o);
-    emit_line(o, "#ifdef __cplusplus");
-    emit_line(o, "}");
-    emit_line(o, "#endif");
+    extern_c(o, false);
     emit_blank(o);
     emit_line(o, "#endif /* %s */", guard);
     emit_mpi_entries(o, c, guard, stencils);
