@@ -32,6 +32,10 @@ struct Out {
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole line of scaffolding, indented, newline added. */
 void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A block: its opening line (ending in `{`), indented contents after it;
+ * emit_close ends it with `}`. */
+void emit_open(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_close(Out *o);
 void emit_blank(Out *o);
 /* Starts a line (indentation) of scaffolding / of .stn code from loc; the
  * caller writes it with emit_text and ends it with emit_end_line. */

@@ -322,12 +322,6 @@ static void unit_fields(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             plan_visit_stmt(iv->stmts.items[s], mark_field, u->unit_used);
 }
 
-static void close_block(Out *o)
-{
-    o->indent--;
-    emit_line(o, "}");
-}
-
 /* v combined with the value of the lane delta above it: a step of a warp's
  * reduction by shuffles (bools go through int: there is no bool shuffle). */
 static void shuffle_step(Cuda *u, const IrStmt *red, const char *delta)
@@ -347,7 +341,7 @@ static void shuffle_step(Cuda *u, const IrStmt *red, const char *delta)
     emit_reduce_close(o, red->reduce.op, t);
     emit_text(o, ";");
     emit_end_line(o);
-    close_block(o);
+    emit_close(o);
 }
 
 /* The block's reduction of each thread's partial result red into the out
@@ -382,8 +376,8 @@ static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
     emit_line(o, "if (gt_lane == 0)");
     emit_line(o, "    gt_atomic_%s(%s, gt_v);", red_op_names[red->reduce.op],
               u->acc_d[red->reduce.dst->id]);
-    close_block(o);
-    close_block(o);
+    emit_close(o);
+    emit_close(o);
 }
 
 /* The levels of an interval in execution order: for (k = ...) {. */
@@ -452,11 +446,11 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
         u->safe = false;
         emit_point_body(&u->point, iv, k, "k");
         u->safe = true;
-        close_block(o);
+        emit_close(o);
     } else {
         emit_point_body(&u->point, iv, k, "k");
     }
-    close_block(o);
+    emit_close(o);
 }
 
 /* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi:
@@ -541,7 +535,7 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
     emit_line(o, "const gt_idx i = gt_i0 + gt_p %% gt_w, j = gt_j0 + gt_p / gt_w;");
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
-    close_block(o);
+    emit_close(o);
 }
 
 /* When does a block's part of kernel k, [gt_i0, gt_i0 + gt_w) x [gt_j0, gt_j1) at level
@@ -632,12 +626,12 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         group_points(u, iv, k);
         u->safe = true;
         if (edge)
-            close_block(o);
-        close_block(o);
+            emit_close(o);
+        emit_close(o);
         if (sync[m])
             emit_line(o, "__syncthreads();");
     }
-    close_block(o);
+    emit_close(o);
 }
 
 /* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
@@ -730,7 +724,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
             }
             if (kcache)
                 emit_kcache_interval_end(&u->point);
-            close_block(o);
+            emit_close(o);
         }
         if (kcache)
             emit_kcache_end(&u->point, comp);
@@ -744,9 +738,9 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         }
         unit_body(u, iv, k, false);
         if (loop)
-            close_block(o);
+            emit_close(o);
     }
-    close_block(o);
+    emit_close(o);
     for (int x = 0; x < reds.len; x++)
         block_reduce(u, reds.items[x], locals[x], x);
 }
@@ -776,7 +770,7 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     u->es->index_type = "gt_idx";
     write_body(u, kind, comp, iv, k);
     u->es->index_type = NULL;
-    close_block(o);
+    emit_close(o);
     emit_blank(o);
     emit_line(o, "template <typename gt_idx>");
     emit_line(o, "static __global__ void %s(", variant_name(u, 'k', n));
@@ -847,7 +841,7 @@ static void for_each_unit(Cuda *u, UnitFn *fn, bool launch)
                 k += u->unit_kernels - 1;
             }
             if (launch && levels)
-                close_block(u->o);
+                emit_close(u->o);
         }
     }
 }
@@ -930,8 +924,8 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
         emit_text(o, ");");
         emit_end_line(o);
     }
-    close_block(o);
-    close_block(o);
+    emit_close(o);
+    emit_close(o);
 }
 
 
@@ -1107,8 +1101,8 @@ static void cuda_function(Cuda *u)
     emit_line(o, "if (%s == 0) {", es->rc);
     o->indent++;
     emit_scalar_results(o, es);
-    close_block(o);
-    close_block(o);
+    emit_close(o);
+    emit_close(o);
     if (gotos)
         emit_done_label(o);
     emit_kguard_done(o, es);

@@ -245,20 +245,6 @@ static Ranges kernel_ranges(Omp *m, const IrInterval *iv, const IrKernel *k, boo
     return out;
 }
 
-static void open_block(Out *o, const char *fmt, const char *a)
-{
-    emit_begin_line(o);
-    emit_text(o, fmt, a);
-    emit_end_line(o);
-    o->indent++;
-}
-
-static void close_block(Out *o)
-{
-    o->indent--;
-    emit_line(o, "}");
-}
-
 /* The restrict pointers of the fast path, at the top of a block. */
 static void declare_restrict(Omp *m)
 {
@@ -291,12 +277,10 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
     if (par_rows)
         emit_line(o, "GT_OMP(omp parallel for schedule(static))");
     if (row) {
-        open_block(o, arena_printf(arena, "if (%s >= %s && %s < %s) {", row, r.jlo, row, r.jhi),
-                   "");
+        emit_open(o, "if (%s >= %s && %s < %s) {", row, r.jlo, row, r.jhi);
         emit_line(o, "const int64_t j = %s;", row);
     } else {
-        open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi),
-                   "");
+        emit_open(o, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi);
     }
     if (par_rows)
         declare_restrict(m);
@@ -345,25 +329,25 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
         m->safe = false;
         if (simd)
             emit_line(o, "%s", simd);
-        open_block(o, "for (int64_t i = i_in; i < i_out; i++) {", "");
+        emit_open(o, "for (int64_t i = i_in; i < i_out; i++) {");
         point_body(m, iv, k, kvar);
-        close_block(o);
+        emit_close(o);
         m->safe = true;
         emit_line(o, "for (int slab = 0; slab < 2; slab++)");
-        open_block(o, arena_printf(arena, "for (int64_t i = slab ? i_out : %s; i < (slab ? %s : "
-                                          "i_in); i++) {", r.ilo, r.ihi), "");
+        emit_open(o, "for (int64_t i = slab ? i_out : %s; i < (slab ? %s : i_in); i++) {",
+                  r.ilo, r.ihi);
         point_body(m, iv, k, kvar);
-        close_block(o);
+        emit_close(o);
     } else {
         m->safe = false;
         if (simd)
             emit_line(o, "%s", simd);
-        open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+        emit_open(o, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi);
         point_body(m, iv, k, kvar);
-        close_block(o);
+        emit_close(o);
     }
     m->safe = false;
-    close_block(o);
+    emit_close(o);
 }
 
 /* A kernel whose loops lack I or J: serial loops over its axes, every read
@@ -372,7 +356,6 @@ static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsig
                           const char *kvar)
 {
     Out *o = m->o;
-    Arena *arena = m->c->arena;
     Ranges r = kernel_ranges(m, iv, k, false);
     emit_line(o, "/* kernel: statements %d to %d (axes %s) */", k->first,
               k->first + k->count - 1, axes_name(axes));
@@ -380,11 +363,11 @@ static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsig
     o->indent++;
     int opened = 0;
     if (axes & AXES_J) {
-        open_block(o, arena_printf(arena, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi), "");
+        emit_open(o, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi);
         opened++;
     }
     if (axes & AXES_I) {
-        open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+        emit_open(o, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi);
         opened++;
     }
     bool fast = m->fast;
@@ -395,7 +378,7 @@ static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsig
     m->safe = false;
     m->fast = fast;
     while (opened--)
-        close_block(o);
+        emit_close(o);
     o->indent--;
     emit_line(o, "}");
 }
@@ -472,15 +455,14 @@ static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
         if (kk == kfirst || r->r[AXIS_J].hi + k->lag > t1)
             t1 = r->r[AXIS_J].hi + k->lag;
     }
-    open_block(m->o, arena_printf(arena, "for (int64_t %s = %s; %s < %s; %s++) {", m->jt,
-                                  plus(arena, m->jb, t0), m->jt, plus(arena, m->je, t1), m->jt),
-               "");
+    emit_open(m->o, "for (int64_t %s = %s; %s < %s; %s++) {", m->jt, plus(arena, m->jb, t0),
+              m->jt, plus(arena, m->je, t1), m->jt);
     for (int kk = kfirst; kk <= klast; kk++) {
         const IrKernel *k = &iv->kernels.items[kk];
         kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
                     plus(arena, m->jt, -k->lag));
     }
-    close_block(m->o);
+    emit_close(m->o);
 }
 
 /* A group without tiles or reduction: whole rows, in blocks of bk levels by bj
@@ -507,10 +489,9 @@ static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
               m->kb, m->bk, hi);
     emit_line(o, "(void)%s; (void)%s;", m->ib, m->ie);
     declare_restrict(m);
-    open_block(o, arena_printf(m->c->arena, "for (int64_t k = %s; k < %s; k++) {", m->kb, m->ke),
-               "");
+    emit_open(o, "for (int64_t k = %s; k < %s; k++) {", m->kb, m->ke);
     group_rows(m, iv, kfirst, klast);
-    close_block(o);
+    emit_close(o);
     o->indent--;
     emit_line(o, "}");
 }
@@ -812,7 +793,7 @@ static void emit_column_points(Omp *m, int c0, int c1)
         m->sk[f] = st->fields.items[f]->kind == IR_PARAM_FIELD ? NULL : sk[f];
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t j = %s; j < %s; j++)", r.jlo, r.jhi);
-    open_block(o, arena_printf(arena, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi), "");
+    emit_open(o, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi);
     m->point.o = o;
     for (int c = c0; c <= c1; c++) {
         const IrComputation *comp = st->computations.items[c];
@@ -835,7 +816,7 @@ static void emit_column_points(Omp *m, int c0, int c1)
         o->indent--;
         emit_line(o, "}");
     }
-    close_block(o);
+    emit_close(o);
     m->sk = sk;
 }
 

@@ -126,6 +126,23 @@ void emit_line(Out *o, const char *fmt, ...)
     emit_end_line(o);
 }
 
+void emit_open(Out *o, const char *fmt, ...)
+{
+    emit_begin_line(o);
+    va_list ap;
+    va_start(ap, fmt);
+    out_vprintf(o, fmt, ap);
+    va_end(ap);
+    emit_end_line(o);
+    o->indent++;
+}
+
+void emit_close(Out *o)
+{
+    o->indent--;
+    emit_line(o, "}");
+}
+
 bool emit_flush(Compiler *c, Out *o, FILE *f)
 {
     bool ok = fwrite(o->buf, 1, o->len, f) == o->len;
