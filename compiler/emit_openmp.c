@@ -89,6 +89,7 @@ typedef struct {
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
     const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
+    struct KReach *kreach;    /* group_kbytes' per-field arrays, made once */
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
@@ -397,9 +398,11 @@ static void block_bounds(Omp *m, const char *bj)
               m->es->nj, m->jb, bj, m->es->nj);
 }
 
-/* The K offsets a group reads each field at (plan_visit_stmt's walk). */
-typedef struct {
-    int64_t *klo, *khi;       /* per field id; klo > khi: not read */
+/* The K offsets a group reads each field at (plan_visit_stmt's walk): per
+ * field id, klo > khi while not read; the ids read, once each, in ids. */
+typedef struct KReach {
+    int64_t *klo, *khi;
+    int *ids, n;
 } KReach;
 
 static void note_kreach(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
@@ -407,6 +410,8 @@ static void note_kreach(void *ctx, const IrField *f, const int64_t off[NAXES], b
     KReach *r = ctx;
     if (in_column)
         return;               /* a column reduction walks its own levels */
+    if (r->klo[f->id] > r->khi[f->id])
+        r->ids[r->n++] = f->id;
     if (off[AXIS_K] < r->klo[f->id])
         r->klo[f->id] = off[AXIS_K];
     if (off[AXIS_K] > r->khi[f->id])
@@ -415,23 +420,33 @@ static void note_kreach(void *ctx, const IrField *f, const int64_t off[NAXES], b
 
 /* The bytes per point of the planes a group keeps live from one level to the
  * next: per field read at more than one K offset, its element size times the
- * levels read (gt__blocks sizes the blocks by it). */
+ * levels read (gt__blocks sizes the blocks by it). Linear in what the group
+ * reads: the per-field arrays are made once a stencil (m->kreach). */
 static int64_t group_kbytes(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
-    int nf = m->st->fields.len;
-    KReach r = {arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1)),
-                arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1))};
-    for (int f = 0; f < nf; f++)
-        r.klo[f] = INT64_MAX, r.khi[f] = INT64_MIN;
+    KReach *r = m->kreach;
+    if (!r) {
+        int nf = m->st->fields.len;
+        r = m->kreach = arena_alloc(m->c->arena, sizeof *r);
+        r->klo = arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1));
+        r->khi = arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1));
+        r->ids = arena_alloc(m->c->arena, sizeof(int) * (size_t)(nf + 1));
+        for (int f = 0; f < nf; f++)
+            r->klo[f] = INT64_MAX, r->khi[f] = INT64_MIN;
+    }
+    r->n = 0;
     for (int kk = kfirst; kk <= klast; kk++) {
         const IrKernel *k = &iv->kernels.items[kk];
         for (int s = k->first; s < k->first + k->count; s++)
-            plan_visit_stmt(iv->stmts.items[s], note_kreach, &r);
+            plan_visit_stmt(iv->stmts.items[s], note_kreach, r);
     }
     int64_t bytes = 0;
-    for (int f = 0; f < nf; f++)
-        if (r.khi[f] > r.klo[f])
-            bytes += (r.khi[f] - r.klo[f] + 1) * type_size(m->st->fields.items[f]->type);
+    for (int i = 0; i < r->n; i++) {
+        int f = r->ids[i];
+        if (r->khi[f] > r->klo[f])
+            bytes += (r->khi[f] - r->klo[f] + 1) * type_size(m->st->fields.items[f]->type);
+        r->klo[f] = INT64_MAX, r->khi[f] = INT64_MIN;
+    }
     return bytes;
 }
 

@@ -1356,16 +1356,35 @@ static bool tile_fits(const PlanParams *params, const IrField *fd)
            plan_tile_bytes(params, fd, NULL, NULL) <= params->tile_bytes_max;
 }
 
+/* A tile candidate of a group, for demote_over_budget. */
+typedef struct {
+    int group, id;
+    int64_t bytes;
+} GroupTile;
+
+/* By group, then the largest first, then the last declared first. */
+static int cmp_group_tile(const void *a, const void *b)
+{
+    const GroupTile *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return (x->id < y->id) - (x->id > y->id);
+}
+
 /* Demotes, in each group whose tiles together take more than
- * PlanParams.group_tile_bytes_max, its largest tile (of equal ones, the last
- * declared); true if any. Called once every tile candidate lies in one group
- * (demote_tiles), so each is counted in exactly one. */
+ * PlanParams.group_tile_bytes_max, its largest tiles (of equal ones, the last
+ * declared first) until the rest fit; true if any. Called once every tile
+ * candidate lies in one group (demote_tiles), so each is counted in exactly
+ * one. One round demotes all a group needs: a stencil of many tiles does not
+ * plan again once per tile. */
 static bool demote_over_budget(Fuse *f, const PlanParams *params)
 {
     if (!params->group_tile_bytes_max)
         return false;
     IrStencil *st = f->st;
-    int nf = st->fields.len, ng = 0;
+    int nf = st->fields.len;
     int *group = xcalloc((size_t)nf + 1, sizeof *group);
     for (int t = 0; t < nf; t++)
         group[t] = -1;
@@ -1373,33 +1392,30 @@ static bool demote_over_budget(Fuse *f, const PlanParams *params)
         StmtInfo *si = &f->stmts.items[i];
         if (si->skip)
             continue;
-        if (si->group + 1 > ng)
-            ng = si->group + 1;
         for (int k = 0; k < si->acc.len; k++)
             if (f->tile_ok[si->acc.items[k].field->id])
                 group[si->acc.items[k].field->id] = si->group;
     }
-    int64_t *bytes = xcalloc((size_t)ng + 1, sizeof *bytes);
-    int *largest = xcalloc((size_t)ng + 1, sizeof *largest);
-    for (int g = 0; g < ng; g++)
-        largest[g] = -1;
-    for (int t = 0; t < nf; t++) {
-        int g = group[t];
-        if (!f->tile_ok[t] || g < 0)
-            continue;
-        int64_t b = plan_tile_bytes(params, st->fields.items[t], NULL, NULL);
-        bytes[g] += b;
-        if (largest[g] < 0 || b >= plan_tile_bytes(params, st->fields.items[largest[g]], NULL,
-                                                   NULL))
-            largest[g] = t;
-    }
+    GroupTile *tiles = xcalloc((size_t)nf + 1, sizeof *tiles);
+    int n = 0;
+    for (int t = 0; t < nf; t++)
+        if (f->tile_ok[t] && group[t] >= 0)
+            tiles[n++] = (GroupTile){group[t], t,
+                                     plan_tile_bytes(params, st->fields.items[t], NULL, NULL)};
+    if (n > 1)
+        qsort(tiles, (size_t)n, sizeof *tiles, cmp_group_tile);
     bool changed = false;
-    for (int g = 0; g < ng; g++)
-        if (bytes[g] > params->group_tile_bytes_max) {
-            f->tile_ok[largest[g]] = false;
+    for (int g0 = 0, g1; g0 < n; g0 = g1) {
+        int64_t total = 0;
+        for (g1 = g0; g1 < n && tiles[g1].group == tiles[g0].group; g1++)
+            total += tiles[g1].bytes;
+        for (int i = g0; i < g1 && total > params->group_tile_bytes_max; i++) {
+            f->tile_ok[tiles[i].id] = false;
+            total -= tiles[i].bytes;
             changed = true;
         }
-    free(group), free(bytes), free(largest);
+    }
+    free(group), free(tiles);
     return changed;
 }
 
@@ -1427,11 +1443,27 @@ static bool writes_tile_only(const IrStmt *s)
     return ir_walk_stmt(s, tile_write, NULL);
 }
 
+/* The tiles a group accesses: mark[id] set, and each id listed once. */
+typedef struct {
+    bool *mark;
+    int *ids;
+    int n;
+} TileSet;
+
 static void mark_tile(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
 {
     (void)off, (void)in_column;
-    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE)
-        ((bool *)ctx)[f->id] = true;
+    TileSet *t = ctx;
+    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE && !t->mark[f->id]) {
+        t->mark[f->id] = true;
+        t->ids[t->n++] = f->id;
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
 }
 
 /* Records on each kernel, once the classes are final, what the emitters
@@ -1439,7 +1471,8 @@ static void mark_tile(void *ctx, const IrField *f, const int64_t off[NAXES], boo
 static void kernel_facts(Compiler *c, IrStencil *st)
 {
     int nf = st->fields.len;
-    bool *mark = xcalloc((size_t)nf + 1, sizeof *mark);
+    TileSet set = {xcalloc((size_t)nf + 1, sizeof(bool)), xcalloc((size_t)nf + 1, sizeof(int)),
+                   0};
     for (int ci = 0; ci < st->computations.len; ci++) {
         IrComputation *comp = st->computations.items[ci];
         for (int ii = 0; ii < comp->intervals.len; ii++) {
@@ -1460,17 +1493,17 @@ static void kernel_facts(Compiler *c, IrStencil *st)
             for (int g0 = 0, g1; g0 < iv->kernels.len; g0 = g1) {
                 for (g1 = g0; g1 < iv->kernels.len && ks[g1].group == ks[g0].group; g1++)
                     for (int s = ks[g1].first; s < ks[g1].first + ks[g1].count; s++)
-                        plan_visit_stmt(iv->stmts.items[s], mark_tile, mark);
-                int n = 0;
-                for (int t = 0; t < nf; t++)
-                    n += mark[t];
+                        plan_visit_stmt(iv->stmts.items[s], mark_tile, &set);
+                /* the group's own ids, sorted: linear in what it accesses */
+                int n = set.n;
                 int *tiles = n ? arena_alloc(c->arena, sizeof(int) * (size_t)n) : NULL;
-                n = 0;
-                for (int t = 0; t < nf; t++)
-                    if (mark[t]) {
-                        tiles[n++] = t;
-                        mark[t] = false;
-                    }
+                if (n)
+                    memcpy(tiles, set.ids, sizeof(int) * (size_t)n);
+                if (n > 1)
+                    qsort(tiles, (size_t)n, sizeof(int), cmp_int);
+                for (int i = 0; i < n; i++)
+                    set.mark[tiles[i]] = false;
+                set.n = 0;
                 for (int kk = g0; kk < g1; kk++) {
                     ks[kk].tiles = tiles;
                     ks[kk].ntiles = n;
@@ -1478,7 +1511,7 @@ static void kernel_facts(Compiler *c, IrStencil *st)
             }
         }
     }
-    free(mark);
+    free(set.mark), free(set.ids);
 }
 
 static void fuse_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
