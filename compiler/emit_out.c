@@ -116,24 +116,28 @@ void emit_blank(Out *o)
     emit_end_line(o);
 }
 
-void emit_line(Out *o, const char *fmt, ...)
+/* One line of scaffolding, printf-formatted. */
+static void line_v(Out *o, const char *fmt, va_list ap)
 {
     emit_begin_line(o);
+    out_vprintf(o, fmt, ap);
+    emit_end_line(o);
+}
+
+void emit_line(Out *o, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    out_vprintf(o, fmt, ap);
+    line_v(o, fmt, ap);
     va_end(ap);
-    emit_end_line(o);
 }
 
 void emit_open(Out *o, const char *fmt, ...)
 {
-    emit_begin_line(o);
     va_list ap;
     va_start(ap, fmt);
-    out_vprintf(o, fmt, ap);
+    line_v(o, fmt, ap);
     va_end(ap);
-    emit_end_line(o);
     o->indent++;
 }
 
