@@ -22,8 +22,8 @@ struct PlanParams {
                                  many bytes, else the temporary is not a tile; 0: no limit */
     int64_t group_tile_bytes_max; /* the tiles of one group together (the shared memory of
                                  one cuda kernel) take at most this many bytes: planning
-                                 demotes the largest tile of a group over it until none
-                                 is; 0: no limit */
+                                 demotes a group's largest tiles until the rest fit;
+                                 0: no limit */
     int tile_row_align;       /* a tile's rows are rounded up to a multiple of this many
                                  elements (plan_tile_bytes); 0 or 1: not rounded */
     int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
