@@ -389,13 +389,19 @@ static const char *level(Omp *m, Level lv, int64_t delta)
     return emit_level(m->c->arena, m->es->nk, lv, delta);
 }
 
+/* `const int64_t end = start + step < n ? start + step : n;`: the end of a
+ * block of step starting at start, within n. */
+static void block_end(Omp *m, const char *end, const char *start, const char *step,
+                      const char *n)
+{
+    emit_line(m->o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", end, start, step, n,
+              start, step, n);
+}
+
 static void block_bounds(Omp *m, const char *bj)
 {
-    int bi = openmp_plan.block_i;
-    emit_line(m->o, "const int64_t %s = %s + %d < %s ? %s + %d : %s;", m->ie, m->ib, bi,
-              m->es->ni, m->ib, bi, m->es->ni);
-    emit_line(m->o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->je, m->jb, bj,
-              m->es->nj, m->jb, bj, m->es->nj);
+    block_end(m, m->ie, m->ib, arena_printf(m->c->arena, "%d", openmp_plan.block_i), m->es->ni);
+    block_end(m, m->je, m->jb, bj, m->es->nj);
 }
 
 /* The K offsets a group reads each field at (plan_visit_stmt's walk): per
@@ -498,10 +504,8 @@ static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
               m->bj);
     o->indent++;
     emit_line(o, "const int64_t %s = 0, %s = %s;", m->ib, m->ie, m->es->ni);
-    emit_line(o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->je, m->jb, m->bj,
-              m->es->nj, m->jb, m->bj, m->es->nj);
-    emit_line(o, "const int64_t %s = %s + %s < %s ? %s + %s : %s;", m->ke, m->kb, m->bk, hi,
-              m->kb, m->bk, hi);
+    block_end(m, m->je, m->jb, m->bj, m->es->nj);
+    block_end(m, m->ke, m->kb, m->bk, hi);
     emit_line(o, "(void)%s; (void)%s;", m->ib, m->ie);
     declare_restrict(m);
     emit_open(o, "for (int64_t k = %s; k < %s; k++) {", m->kb, m->ke);

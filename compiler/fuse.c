@@ -858,18 +858,16 @@ static bool first_access_writes(const StmtInfo *si, const IrField *fd)
     return false;
 }
 
-/* Demotes tile candidates whose accesses span several groups; true if any. */
-static bool demote_tiles(Fuse *f)
+/* The group of each tile candidate's accesses, per field id (freed by the
+ * caller): -2 not accessed (or no candidate), -3 in several groups. */
+static int *tile_groups(const Fuse *f)
 {
-    IrStencil *st = f->st;
-    int nf = st->fields.len;
-    bool changed = false;
-    /* per field: -2 not accessed, -3 in several groups, else its group */
-    int *group = xcalloc((size_t)nf, sizeof *group);
+    int nf = f->st->fields.len;
+    int *group = xcalloc((size_t)nf + 1, sizeof *group);
     for (int t = 0; t < nf; t++)
         group[t] = -2;
     for (int i = 0; i < f->stmts.len; i++) {
-        StmtInfo *si = &f->stmts.items[i];
+        const StmtInfo *si = &f->stmts.items[i];
         if (si->skip)
             continue;
         for (int k = 0; k < si->acc.len; k++) {
@@ -882,6 +880,15 @@ static bool demote_tiles(Fuse *f)
                 group[t] = -3;
         }
     }
+    return group;
+}
+
+/* Demotes tile candidates whose accesses span several groups; true if any. */
+static bool demote_tiles(Fuse *f)
+{
+    int nf = f->st->fields.len;
+    bool changed = false;
+    int *group = tile_groups(f);
     for (int t = 0; t < nf; t++)
         if (f->tile_ok[t] && group[t] < 0) {
             f->tile_ok[t] = false;
@@ -1385,17 +1392,7 @@ static bool demote_over_budget(Fuse *f, const PlanParams *params)
         return false;
     IrStencil *st = f->st;
     int nf = st->fields.len;
-    int *group = xcalloc((size_t)nf + 1, sizeof *group);
-    for (int t = 0; t < nf; t++)
-        group[t] = -1;
-    for (int i = 0; i < f->stmts.len; i++) {
-        StmtInfo *si = &f->stmts.items[i];
-        if (si->skip)
-            continue;
-        for (int k = 0; k < si->acc.len; k++)
-            if (f->tile_ok[si->acc.items[k].field->id])
-                group[si->acc.items[k].field->id] = si->group;
-    }
+    int *group = tile_groups(f);
     GroupTile *tiles = xcalloc((size_t)nf + 1, sizeof *tiles);
     int n = 0;
     for (int t = 0; t < nf; t++)
