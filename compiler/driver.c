@@ -56,10 +56,8 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
 {
     out->path = path;
     out->f = NULL;
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)dirlen, path,
-                            slash ? slash + 1 : path);
+    const char *base = path_base(path);
+    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - path), path, base);
     int fd = mkstemp(out->tmp);
     if (fd < 0) {
         diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
@@ -142,9 +140,7 @@ const char *driver_output_path(Compiler *c)
 {
     if (c->opts.output)
         return c->opts.output;
-    const char *in = c->opts.input;
-    const char *slash = strrchr(in, '/');
-    const char *base = slash ? slash + 1 : in;
+    const char *base = path_base(c->opts.input);
     size_t n = strlen(base);
     if (n > 4 && strcmp(base + n - 4, ".stn") == 0)
         n -= 4;
@@ -227,6 +223,7 @@ int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *
 
 typedef struct {
     const Backend *be;
+    int nextra;               /* files before the header: the backend's extra files */
     const char *src_name, *hdr_name;
 } EmitCtx;
 
@@ -235,18 +232,9 @@ typedef struct {
 static bool write_emit(Compiler *c, FILE *const *files, void *ctx)
 {
     const EmitCtx *x = ctx;
-    int nextra = 0;
-    while (x->be->extra_suffixes && x->be->extra_suffixes[nextra])
-        nextra++;
-    if (!emit_files(c, x->be, files[nextra + 1], files[nextra], x->hdr_name))
+    if (!emit_files(c, x->be, files[x->nextra + 1], files[x->nextra], x->hdr_name))
         return false;
-    return nextra == 0 || x->be->extra(c, files, x->src_name, x->hdr_name);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    return x->nextra == 0 || x->be->extra(c, files, x->src_name, x->hdr_name);
 }
 
 static int emit_c(Compiler *c, const char *src_path)
@@ -271,7 +259,7 @@ static int emit_c(Compiler *c, const char *src_path)
                        i == nextra ? "header" : "companion file", be->suffix);
             return 2;
         }
-    EmitCtx x = {be, base_name(src_path), base_name(paths[nextra])};
+    EmitCtx x = {be, nextra, path_base(src_path), path_base(paths[nextra])};
     return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }
 

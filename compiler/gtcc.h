@@ -37,6 +37,8 @@ char *arena_strdup(Arena *arena, const char *s);
 char *arena_strndup(Arena *arena, const char *s, size_t n);
 char *arena_printf(Arena *arena, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The last component of a path: "out/x.c" -> "x.c". */
+const char *path_base(const char *path);
 
 /* A growable array of T allocated in an arena: declare with
  * `typedef VEC(Stmt *) StmtVec;`, append with vec_push(arena, &v, x). */

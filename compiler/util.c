@@ -110,6 +110,12 @@ char *arena_printf(Arena *arena, const char *fmt, ...)
     return p;
 }
 
+const char *path_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 void vec_grow_(Arena *arena, void **items, int *cap, size_t elem_size)
 {
     if (*cap > INT32_MAX / 2)
