@@ -54,10 +54,8 @@ static int run(const char *cmd)
 static int build_and_run(const char *w, const char *cc, const char *tag, const char *build,
                          bool with_base)
 {
-    const char *flags = with_base ? "-std=c11 -O3 -march=native -fopenmp "
-                                    "-D_POSIX_C_SOURCE=200809L -Iruntime/include -DBENCH_BASE"
-                                  : "-std=c11 -O3 -march=native -fopenmp "
-                                    "-D_POSIX_C_SOURCE=200809L -Iruntime/include";
+    const char *flags = "-std=c11 -O3 -march=native -fopenmp -D_POSIX_C_SOURCE=200809L "
+                        "-Iruntime/include";
     char cmd[16384], objs[8192] = "";
     snprintf(cmd, sizeof cmd, "mkdir -p %s/%s", w, tag);
     if (run(cmd))
@@ -83,9 +81,9 @@ static int build_and_run(const char *w, const char *cc, const char *tag, const c
         }
     }
     snprintf(cmd, sizeof cmd,
-             BENCH_OMP_LINK "%s %s -DBENCH_HARNESS -I%s/omp -Ibench -o %s/%s/run "
+             BENCH_OMP_LINK "%s %s -DBENCH_HARNESS%s -I%s/omp -Ibench -o %s/%s/run "
              "bench/bench_stencils.c bench/handfused_stencils.c%s %s/lib/libgtrt.a $omp -lm",
-             cc, flags, w, w, tag, objs, build);
+             cc, flags, with_base ? " -DBENCH_BASE" : "", w, w, tag, objs, build);
     if (run(cmd))
         return 1;
     snprintf(cmd, sizeof cmd, "%s/%s/run", w, tag);
