@@ -70,4 +70,31 @@ static inline double bench_stream_copy(void)
     "[ -e $x/libomp.so ] && echo $x; done | tail -n 1); "                                  \
     "if [ -n \"$d\" ]; then omp=\"-L$d -Wl,-rpath,$d -lomp\"; else omp=-fopenmp; fi; "
 
+#if defined(GT_GT_H)   /* <gt/gt.h> came first */
+#include <stdbool.h>
+#include <string.h>
+
+/* Fills every element of s (halos and padding too) with pseudo-random numbers in [0.5, 1),
+ * one sequence across the calls of a program: float64 or float32 storages. */
+static inline void bench_fill(gt_storage *s)
+{
+    static uint64_t rng = 88172645463325252ull;
+    const int64_t *shape = gt_shape(s), *st = gt_strides(s);
+    int64_t total = 0;
+    for (int d = 0; d < (int)strlen(gt_axes(s)); d++)
+        if (st[d] * shape[d] > total)
+            total = st[d] * shape[d];
+    bool f64 = gt_dtype_of(s) == GT_FLOAT64;
+    void *p = gt_host(s, GT_WRITE);
+    for (int64_t i = 0; i < total; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        double v = 0.5 + (double)(rng % 1000000) / 2000000.0;
+        if (f64)
+            ((double *)p)[i] = v;
+        else
+            ((float *)p)[i] = (float)v;
+    }
+}
+#endif
+
 #endif /* BENCH_H */

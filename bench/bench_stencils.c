@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gt/gt.h>
+
 #include "bench.h"
 
 static const char *const names[] = {"hdiff", "laplacian", "jacobi3d", "box27", "tridiagonal",
@@ -167,8 +169,6 @@ typedef struct {
     const char *layout;       /* NULL: the default ("cpu": I contiguous) */
 } Bench;
 
-static uint64_t rng = 88172645463325252ull;
-
 static gt_storage *make(const Bench *b)
 {
     gt_storage_opts o = {0};
@@ -186,16 +186,7 @@ static gt_storage *make(const Bench *b)
         fprintf(stderr, "bench_stencils: %s\n", gt_last_error());
         exit(1);
     }
-    double *p = gt_host(s, GT_WRITE);
-    const int64_t *st = gt_strides(s);
-    int64_t total = 0;
-    for (int d = 0; d < nd; d++)
-        if (st[d] * shape[d] > total)
-            total = st[d] * shape[d];
-    for (int64_t i = 0; i < total; i++) {
-        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        p[i] = 0.5 + (double)(rng % 1000000) / 2000000.0;   /* in [0.5, 1): b stays dominant */
-    }
+    bench_fill(s);   /* in [0.5, 1): b stays dominant */
     return s;
 }
 

@@ -19,14 +19,11 @@
 #include "hdiff.h"
 #include "probes.h"
 
-static uint64_t rng = 88172645463325252ull;
-
 static gt_storage *make(gt_dtype t, const char *axes, const int64_t *n, int64_t halo)
 {
     gt_storage_opts o = {0};
     int64_t shape[3] = {0, 0, 0};
     int nd = (int)strlen(axes);
-    int64_t total = 1;
     for (int d = 0; d < nd; d++) {
         o.halo[d][0] = o.halo[d][1] = halo;
         shape[d] = n[d] + 2 * halo;
@@ -36,19 +33,7 @@ static gt_storage *make(gt_dtype t, const char *axes, const int64_t *n, int64_t 
         fprintf(stderr, "gtcc_worker: %s\n", gt_last_error());
         exit(1);
     }
-    const int64_t *st = gt_strides(s);
-    for (int d = 0; d < nd; d++)
-        if (st[d] * shape[d] > total)
-            total = st[d] * shape[d];
-    void *p = gt_host(s, GT_WRITE);
-    for (int64_t i = 0; i < total; i++) {
-        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        double v = 0.5 + (double)(rng % 1000000) / 2000000.0;
-        if (t == GT_FLOAT64)
-            ((double *)p)[i] = v;
-        else
-            ((float *)p)[i] = (float)v;
-    }
+    bench_fill(s);
     return s;
 }
 
