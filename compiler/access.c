@@ -392,24 +392,13 @@ static void kdyn_read(void *ctx, IrExpr *load, bool in_column)
                    "storage)", f->name);
 }
 
-static void kdyn_stmts(Compiler *c, const IrStmtVec *v)
+static IrWalk kdyn_stmt(void *ctx, const IrStmt *s)
 {
-    for (int i = 0; i < v->len && !diag_full(&c->diag); i++) {
-        IrStmt *s = v->items[i];
-        switch (s->kind) {
-        case IR_ASSIGN:
-            ir_for_each_load(s->assign.value, kdyn_read, c);
-            break;
-        case IR_REDUCE:
-            ir_for_each_load(s->reduce.value, kdyn_read, c);
-            break;
-        case IR_IF:
-            ir_for_each_load(s->iff.cond, kdyn_read, c);
-            kdyn_stmts(c, &s->iff.then);
-            kdyn_stmts(c, &s->iff.els);
-            break;
-        }
-    }
+    Compiler *c = ctx;
+    if (diag_full(&c->diag))
+        return IR_WALK_STOP;
+    ir_for_each_load(ir_stmt_expr(s), kdyn_read, c);
+    return IR_WALK_ON;
 }
 
 static void access_stencil(Compiler *c, IrStencil *st)
@@ -417,7 +406,7 @@ static void access_stencil(Compiler *c, IrStencil *st)
     for (int i = 0; i < st->computations.len; i++) {
         IrComputation *comp = st->computations.items[i];
         for (int j = 0; j < comp->intervals.len; j++)
-            kdyn_stmts(c, &comp->intervals.items[j]->stmts);
+            ir_walk_stmts(&comp->intervals.items[j]->stmts, kdyn_stmt, c);
     }
     Arena *a = c->arena;
     Rules r = {.c = c, .st = st, .nfields = st->fields.len};

@@ -152,15 +152,6 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
 
 /* ================================================================ kernels */
 
-/* The axes the statements of kernel k run over. */
-static unsigned kernel_axes(const IrInterval *iv, const IrKernel *k)
-{
-    unsigned axes = 0;
-    for (int s = k->first; s < k->first + k->count; s++)
-        axes |= ir_stmt_axes(iv->stmts.items[s]);
-    return axes;
-}
-
 static bool columns_unit(const IrComputation *comp)
 {
     if (comp->order == ORDER_PARALLEL || !comp->columnar)
@@ -168,7 +159,7 @@ static bool columns_unit(const IrComputation *comp)
     for (int i = 0; i < comp->intervals.len; i++) {
         const IrInterval *iv = comp->intervals.items[i];
         for (int k = 0; k < iv->kernels.len; k++)
-            if ((kernel_axes(iv, &iv->kernels.items[k]) & AXES_IJ) != AXES_IJ)
+            if ((iv->kernels.items[k].axes & AXES_IJ) != AXES_IJ)
                 return false;
     }
     return true;
@@ -477,18 +468,15 @@ static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a,
 
 /* Sets writes[f] for each field s (or a statement nested in it) assigns,
  * recomputed temporaries aside (their statements are left out). */
-static void mark_writes(const IrStmt *s, bool *writes)
+static IrWalk mark_write(void *ctx, const IrStmt *s)
 {
+    bool *writes = ctx;
     if (s->kind == IR_ASSIGN) {
         const IrField *f = s->assign.dst;
         if (f->kind != IR_TEMP || f->temp_class != IR_TEMP_RECOMPUTE)
             writes[f->id] = true;
-    } else if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            mark_writes(s->iff.then.items[i], writes);
-        for (int i = 0; i < s->iff.els.len; i++)
-            mark_writes(s->iff.els.items[i], writes);
     }
+    return IR_WALK_ON;
 }
 
 /* The barriers of a group of count kernels from k0 (tiles: it has some):
@@ -507,14 +495,14 @@ static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKerne
     for (int m = 0; m < count; m++) {
         for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++) {
             plan_visit_stmt(iv->stmts.items[s], mark_field, since_r);
-            mark_writes(iv->stmts.items[s], since_w);
+            ir_walk_stmt(iv->stmts.items[s], mark_write, since_w);
         }
         sync[m] = m + 1 == count && tiles;
         if (m + 1 < count) {
             memset(next_r, 0, 2 * n * sizeof *buf);
             for (int s = k0[m + 1].first; s < k0[m + 1].first + k0[m + 1].count; s++) {
                 plan_visit_stmt(iv->stmts.items[s], mark_field, next_r);
-                mark_writes(iv->stmts.items[s], next_w);
+                ir_walk_stmt(iv->stmts.items[s], mark_write, next_w);
             }
             for (size_t f = 0; f < n; f++)
                 sync[m] = sync[m] || (since_w[f] && next_r[f]) || (since_r[f] && next_w[f]);
@@ -577,11 +565,9 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
                  "gt_je = gt_jb + %d < %s ? gt_jb + %d : %s;", CUDA_BLOCK_I, u->es->ni,
               CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
     emit_line(o, "const int gt_tid = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
-    int64_t shared = 0;
     for (int t = 0; t < k0->ntiles; t++) {
         int f = k0->tiles[t];
         const IrField *fd = st->fields.items[f];
-        shared += plan_tile_bytes(&cuda_plan, fd, NULL, NULL);
         emit_line(o, "__shared__ %s %s[%d];", emit_c_type(fd->type), u->tile[f],
                   u->tile_w[f] * u->tile_h[f]);
         emit_line(o, "const gt_idx %s = gt_ib - %" PRId64 ", %s = gt_jb - %" PRId64 ";",
@@ -589,9 +575,9 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
                   -fd->extent.r[AXIS_J].lo);
     }
     /* planning kept every group within the budget (fuse.c: demote_over_budget) */
-    if (shared > cuda_plan.group_tile_bytes_max)
+    if (k0->tile_bytes > cuda_plan.group_tile_bytes_max)
         gtcc_die("stencil '%s': a group's tiles take %" PRId64 " bytes, over the plan's "
-                 "budget of %" PRId64, st->name, shared, cuda_plan.group_tile_bytes_max);
+                 "budget of %" PRId64, st->name, k0->tile_bytes, cuda_plan.group_tile_bytes_max);
     bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
     group_syncs(st, iv, k0, count, any, sync);
     u->ib = "gt_ib";
@@ -641,7 +627,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
                        const IrKernel *k)
 {
     Out *o = u->o;
-    unsigned axes = kind == UNIT_COLUMNS || kind == UNIT_GROUP ? AXES_IJK : kernel_axes(iv, k);
+    unsigned axes = kind == UNIT_COLUMNS || kind == UNIT_GROUP ? AXES_IJK : k->axes;
     memset(u->unit_used, 0, sizeof(bool) * (size_t)(u->st->fields.len + 1));
     if (kind == UNIT_COLUMNS)
         for (int ii = 0; ii < comp->intervals.len; ii++)
@@ -807,11 +793,11 @@ typedef void UnitFn(Cuda *u, UnitKind kind, const IrComputation *comp, const IrI
 static bool unit_group(const IrInterval *iv, int k, int *count)
 {
     const IrKernel *ks = iv->kernels.items;
-    if (kernel_axes(iv, &ks[k]) != AXES_IJK)
+    if (ks[k].axes != AXES_IJK)
         return false;
     int last = k;
     while (last + 1 < iv->kernels.len && ks[last + 1].group == ks[k].group &&
-           kernel_axes(iv, &ks[last + 1]) == AXES_IJK)
+           ks[last + 1].axes == AXES_IJK)
         last++;
     *count = last - k + 1;
     return true;
@@ -870,7 +856,7 @@ static void unit_range(Cuda *u, UnitKind kind, const IrComputation *comp, const 
             first = false;
         }
     }
-    unsigned axes = kind == UNIT_COLUMNS ? AXES_IJK : kernel_axes(iv, k);
+    unsigned axes = kind == UNIT_COLUMNS ? AXES_IJK : k->axes;
     const char *n[2] = {u->es->ni, u->es->nj};
     for (int ax = 0; ax < 2; ax++) {
         bool has = axes & (1u << ax);
@@ -1241,6 +1227,8 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
         group_syncs(u->st, iv, k, u->unit_kernels, k->ntiles > 0, sync);
         fprintf(out, " of interval(%s, %s), blocks over the domain, levels looped per block",
                 level_text(lo, iv->lo), level_text(hi, iv->hi));
+        if (k->ntiles > 0)
+            fprintf(out, ", tiles in %" PRId64 " bytes of shared memory", k->tile_bytes);
         const char *sep = "; syncs: after kernel";
         bool any = false;
         for (int m = 0; m < u->unit_kernels; m++)
@@ -1258,7 +1246,7 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
         fprintf(out, "kernel [%d", k->first);
         if (k->count > 1)
             fprintf(out, "-%d", k->first + k->count - 1);
-        unsigned axes = kernel_axes(iv, k);
+        unsigned axes = k->axes;
         fprintf(out, "] of interval(%s, %s), %s", level_text(lo, iv->lo), level_text(hi, iv->hi),
                 kind == UNIT_LEVEL ? "one launch per level"
                 : axes & AXES_K    ? "levels looped per thread"

@@ -69,20 +69,19 @@ typedef struct {
     int phase;
 } Collect;
 
+static IrWalk not_input(void *ctx, const IrExpr *e)
+{
+    (void)ctx;
+    bool input = e->kind != IR_COLREDUCE &&
+                 (e->kind != IR_LOAD || (!e->load.klevel && e->load.field->kind != IR_TEMP &&
+                                         !e->load.field->is_written));
+    return input ? IR_WALK_ON : IR_WALK_STOP;
+}
+
 /* Does level expression e read only inputs (checked up front)? */
 static bool reads_inputs(const IrExpr *e)
 {
-    if (e->kind == IR_COLREDUCE)
-        return false;
-    if (e->kind == IR_LOAD && (e->load.klevel || e->load.field->kind == IR_TEMP ||
-                               e->load.field->is_written))
-        return false;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        if (!reads_inputs(sub[i]))
-            return false;
-    return true;
+    return ir_walk_expr(e, not_input, NULL);
 }
 
 static void collect_load(void *ctx, IrExpr *load, bool in_column)
@@ -101,21 +100,12 @@ static void collect_load(void *ctx, IrExpr *load, bool in_column)
     vec_push(c->arena, &c->kd->guarded, r);
 }
 
-static void collect_stmts(Collect *c, const IrStmtVec *v)
+static IrWalk collect_stmt(void *ctx, const IrStmt *s)
 {
-    for (int i = 0; i < v->len; i++) {
-        IrStmt *s = v->items[i];
-        c->stmt = s;
-        switch (s->kind) {
-        case IR_ASSIGN: ir_for_each_load(s->assign.value, collect_load, c); break;
-        case IR_REDUCE: ir_for_each_load(s->reduce.value, collect_load, c); break;
-        case IR_IF:
-            ir_for_each_load(s->iff.cond, collect_load, c);
-            collect_stmts(c, &s->iff.then);
-            collect_stmts(c, &s->iff.els);
-            break;
-        }
-    }
+    Collect *c = ctx;
+    c->stmt = s;
+    ir_for_each_load(ir_stmt_expr(s), collect_load, c);
+    return IR_WALK_ON;
 }
 
 /* Every read at a run-time level of es's stencil, in execution order; the
@@ -141,7 +131,7 @@ static struct EmitKdyn *kdyn_of(EmitStencil *es)
                 if (parallel)
                     c.phase++;
                 c.top = c.iv->stmts.items[s];
-                collect_stmts(&c, &(IrStmtVec){&c.iv->stmts.items[s], 1, 1});
+                ir_walk_stmt(c.top, collect_stmt, &c);
             }
         }
     }
@@ -190,20 +180,19 @@ static void find_load(void *ctx, IrExpr *load, bool in_column)
     f->found = *known == 2;
 }
 
+static IrWalk find_stmt(void *ctx, const IrStmt *s)
+{
+    Find *f = ctx;
+    ir_for_each_load(ir_stmt_expr(s), find_load, f);
+    return f->found ? IR_WALK_STOP : IR_WALK_ON;
+}
+
+/* Sets f->found if one of the n statements of v (or one nested in them)
+ * holds a guarded read. */
 static void find_stmts(Find *f, IrStmt *const *v, int n)
 {
-    for (int i = 0; i < n && !f->found; i++) {
-        IrStmt *s = v[i];
-        switch (s->kind) {
-        case IR_ASSIGN: ir_for_each_load(s->assign.value, find_load, f); break;
-        case IR_REDUCE: ir_for_each_load(s->reduce.value, find_load, f); break;
-        case IR_IF:
-            ir_for_each_load(s->iff.cond, find_load, f);
-            find_stmts(f, s->iff.then.items, s->iff.then.len);
-            find_stmts(f, s->iff.els.items, s->iff.els.len);
-            break;
-        }
-    }
+    for (int i = 0; i < n && !f->found; i++)
+        ir_walk_stmt(v[i], find_stmt, f);
 }
 
 bool emit_kguard_stmt(EmitStencil *es, const IrStmt *s)

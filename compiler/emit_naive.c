@@ -620,19 +620,14 @@ static void size_load(void *ctx, IrExpr *load, bool in_column)
         u->used[AXIS_K] = true;
 }
 
-static void size_stmt(SizeUse *u, IrStmt *s)
+static IrWalk size_stmt(void *ctx, const IrStmt *s)
 {
-    IrExpr *e = s->kind == IR_ASSIGN ? s->assign.value
-                : s->kind == IR_REDUCE ? s->reduce.value : s->iff.cond;
+    SizeUse *u = ctx;
+    IrExpr *e = ir_stmt_expr(s);
     if (ir_expr_has(e, IR_COLREDUCE))
         u->used[AXIS_K] = true;   /* the column's loop */
     ir_for_each_load(e, size_load, u);
-    if (s->kind == IR_IF) {
-        for (int i = 0; i < s->iff.then.len; i++)
-            size_stmt(u, s->iff.then.items[i]);
-        for (int i = 0; i < s->iff.els.len; i++)
-            size_stmt(u, s->iff.els.items[i]);
-    }
+    return IR_WALK_ON;
 }
 
 /* Which of ni, nj, nk the body prints: ni and nj in every loop over I and
@@ -653,35 +648,24 @@ static void sizes_used(const Naive *n, bool used[NAXES])
                 unsigned axes = ir_stmt_axes(iv->stmts.items[s]);
                 used[AXIS_I] = used[AXIS_I] || (axes & AXES_I);
                 used[AXIS_J] = used[AXIS_J] || (axes & AXES_J);
-                size_stmt(&u, iv->stmts.items[s]);
+                ir_walk_stmt(iv->stmts.items[s], size_stmt, &u);
             }
         }
 }
 
-/* Marks in read[] the scalar inputs that e reads. */
-static void scalars_read_expr(const IrExpr *e, bool *read)
+static IrWalk scalar_read(void *ctx, const IrExpr *e)
 {
+    bool *read = ctx;
     if (e->kind == IR_SCALAR)
         read[e->scalar->id] = true;
-    IrExpr *child[3];
-    for (int i = 0, nc = ir_expr_children(e, child); i < nc; i++)
-        scalars_read_expr(child[i], read);
+    return IR_WALK_ON;
 }
 
-static void scalars_read(const IrStmtVec *stmts, bool *read)
+/* Marks in read[] (ctx) the scalar inputs that s reads. */
+static IrWalk scalars_read(void *ctx, const IrStmt *s)
 {
-    for (int s = 0; s < stmts->len; s++) {
-        const IrStmt *st = stmts->items[s];
-        switch (st->kind) {
-        case IR_ASSIGN: scalars_read_expr(st->assign.value, read); break;
-        case IR_REDUCE: scalars_read_expr(st->reduce.value, read); break;
-        case IR_IF:
-            scalars_read_expr(st->iff.cond, read);
-            scalars_read(&st->iff.then, read);
-            scalars_read(&st->iff.els, read);
-            break;
-        }
-    }
+    ir_walk_expr(ir_stmt_expr(s), scalar_read, ctx);
+    return IR_WALK_ON;
 }
 
 /* `(void)x;` for each scalar input the body does not read (-Wunused-parameter). */
@@ -692,7 +676,7 @@ static void unread_scalars(Out *o, const EmitStencil *es)
     for (int c = 0; c < st->computations.len; c++) {
         const IrComputation *comp = st->computations.items[c];
         for (int v = 0; v < comp->intervals.len; v++)
-            scalars_read(&comp->intervals.items[v]->stmts, read);
+            ir_walk_stmts(&comp->intervals.items[v]->stmts, scalars_read, read);
     }
     for (int s = 0; s < st->scalars.len; s++)
         if (!st->scalars.items[s]->is_output && !read[s])

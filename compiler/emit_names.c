@@ -128,42 +128,19 @@ void emit_take(Arena *arena, NameSet *set, const char *name)
     vec_push(arena, &set->list, name);
 }
 
-/* Does e read index(i) or index(j)? */
-static bool reads_ij_index(const IrExpr *e)
+static IrWalk ij_index(void *ctx, const IrExpr *e)
 {
-    if (e->kind == IR_INDEX && e->index_axis != AXIS_K)
-        return true;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        if (reads_ij_index(sub[i]))
-            return true;
-    return false;
+    (void)ctx;
+    return e->kind == IR_INDEX && e->index_axis != AXIS_K ? IR_WALK_STOP : IR_WALK_ON;
 }
 
-static bool stmts_read_ij_index(const IrStmtVec *v)
+/* s reads index(i) or index(j), or has a region (whose bounds are the
+ * place's). */
+static IrWalk place_stmt(void *ctx, const IrStmt *s)
 {
-    for (int i = 0; i < v->len; i++) {
-        const IrStmt *x = v->items[i];
-        if (area_any(&x->area))
-            return true;   /* a region's bounds are the place's */
-        switch (x->kind) {
-        case IR_ASSIGN:
-            if (reads_ij_index(x->assign.value))
-                return true;
-            break;
-        case IR_REDUCE:
-            if (reads_ij_index(x->reduce.value))
-                return true;
-            break;
-        case IR_IF:
-            if (reads_ij_index(x->iff.cond) || stmts_read_ij_index(&x->iff.then) ||
-                stmts_read_ij_index(&x->iff.els))
-                return true;
-            break;
-        }
-    }
-    return false;
+    (void)ctx;
+    return area_any(&s->area) || !ir_walk_expr(ir_stmt_expr(s), ij_index, NULL) ? IR_WALK_STOP
+                                                                                 : IR_WALK_ON;
 }
 
 /* Does the code of st need the place's bounds or origin (EmitStencil.placed):
@@ -176,10 +153,12 @@ static bool uses_place(const IrStencil *st)
             (fd->bc[AXIS_I].kind != BC_NONE || fd->bc[AXIS_J].kind != BC_NONE))
             return true;
     }
-    for (int c = 0; c < st->computations.len; c++)
-        for (int i = 0; i < st->computations.items[c]->intervals.len; i++)
-            if (stmts_read_ij_index(&st->computations.items[c]->intervals.items[i]->stmts))
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int i = 0; i < comp->intervals.len; i++)
+            if (!ir_walk_stmts(&comp->intervals.items[i]->stmts, place_stmt, NULL))
                 return true;
+    }
     return false;
 }
 

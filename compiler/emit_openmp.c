@@ -89,7 +89,6 @@ typedef struct {
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
     const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
-    struct KReach *kreach;    /* group_kbytes' per-field arrays, made once */
     /* while emitting */
     bool fast;                /* unit-stride path */
     bool safe;                /* remapped reads */
@@ -404,58 +403,6 @@ static void block_bounds(Omp *m, const char *bj)
     block_end(m, m->je, m->jb, bj, m->es->nj);
 }
 
-/* The K offsets a group reads each field at (plan_visit_stmt's walk): per
- * field id, klo > khi while not read; the ids read, once each, in ids. */
-typedef struct KReach {
-    int64_t *klo, *khi;
-    int *ids, n;
-} KReach;
-
-static void note_kreach(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
-{
-    KReach *r = ctx;
-    if (in_column)
-        return;               /* a column reduction walks its own levels */
-    if (r->klo[f->id] > r->khi[f->id])
-        r->ids[r->n++] = f->id;
-    if (off[AXIS_K] < r->klo[f->id])
-        r->klo[f->id] = off[AXIS_K];
-    if (off[AXIS_K] > r->khi[f->id])
-        r->khi[f->id] = off[AXIS_K];
-}
-
-/* The bytes per point of the planes a group keeps live from one level to the
- * next: per field read at more than one K offset, its element size times the
- * levels read (gt__blocks sizes the blocks by it). Linear in what the group
- * reads: the per-field arrays are made once a stencil (m->kreach). */
-static int64_t group_kbytes(Omp *m, const IrInterval *iv, int kfirst, int klast)
-{
-    KReach *r = m->kreach;
-    if (!r) {
-        int nf = m->st->fields.len;
-        r = m->kreach = arena_alloc(m->c->arena, sizeof *r);
-        r->klo = arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1));
-        r->khi = arena_alloc(m->c->arena, sizeof(int64_t) * (size_t)(nf + 1));
-        r->ids = arena_alloc(m->c->arena, sizeof(int) * (size_t)(nf + 1));
-        for (int f = 0; f < nf; f++)
-            r->klo[f] = INT64_MAX, r->khi[f] = INT64_MIN;
-    }
-    r->n = 0;
-    for (int kk = kfirst; kk <= klast; kk++) {
-        const IrKernel *k = &iv->kernels.items[kk];
-        for (int s = k->first; s < k->first + k->count; s++)
-            plan_visit_stmt(iv->stmts.items[s], note_kreach, r);
-    }
-    int64_t bytes = 0;
-    for (int i = 0; i < r->n; i++) {
-        int f = r->ids[i];
-        if (r->khi[f] > r->klo[f])
-            bytes += (r->khi[f] - r->klo[f] + 1) * type_size(m->st->fields.items[f]->type);
-        r->klo[f] = INT64_MAX, r->khi[f] = INT64_MIN;
-    }
-    return bytes;
-}
-
 /* The rows of a group's kernels for the block [ib, ie) x [jb, je) at level k:
  * one kernel's rows, or row steps where each kernel computes its row jt - lag,
  * in [jb, je) grown by its region. */
@@ -496,7 +443,7 @@ static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
     const char *lo = level(m, iv->lo, 0), *hi = level(m, iv->hi, 0);
     emit_line(o, "int64_t %s, %s;", m->bk, m->bj);
     emit_line(o, "gt__blocks(%s - %s, %s, %s, %" PRId64 ", %s, &%s, &%s);", hi, lo, m->es->nj,
-              m->es->ni, group_kbytes(m, iv, kfirst, klast), m->nth, m->bk, m->bj);
+              m->es->ni, iv->kernels.items[kfirst].plane_bytes, m->nth, m->bk, m->bj);
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t %s = %s; %s < %s; %s += %s)", m->kb, lo, m->kb, hi, m->kb,
               m->bk);
@@ -526,10 +473,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     for (int t = 0; t < k0->ntiles; t++)
         uses[m->st->fields.items[k0->tiles[t]]->buffer] = true;
     bool any_tile = k0->ntiles > 0;
-    const IrStmt *reduce = NULL;   /* a reduction is a group of its own */
-    for (int kk = kfirst; kk <= klast; kk++)
-        if (iv->kernels.items[kk].reduce)
-            reduce = iv->kernels.items[kk].reduce;
+    const IrStmt *reduce = k0->reduce;   /* a reduction is a group of its own */
     const char *part = NULL;
     Type rt = TY_DOUBLE;
     if (reduce) {
@@ -629,7 +573,7 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
         int kk = 0;
         while (kk < iv->kernels.len) {
             const IrKernel *k = &iv->kernels.items[kk];
-            unsigned axes = ir_stmt_axes(iv->stmts.items[k->first]);
+            unsigned axes = k->axes;
             if (axes == AXES_IJ) {
                 /* a 2-D kernel: once, its rows over the threads */
                 emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
@@ -695,7 +639,7 @@ static void emit_levels(Omp *m, const IrComputation *comp)
         open_level_loop(m, iv, comp->order == ORDER_FORWARD);
         for (int kk = 0; kk < iv->kernels.len; kk++) {
             const IrKernel *k = &iv->kernels.items[kk];
-            unsigned axes = ir_stmt_axes(iv->stmts.items[k->first]) & ~(unsigned)AXES_K;
+            unsigned axes = k->axes & ~(unsigned)AXES_K;
             if (axes != AXES_IJ)
                 kernel_simple(m, iv, k, axes, "k");
             else

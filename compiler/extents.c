@@ -451,32 +451,26 @@ static void alloc_halos(IrStencil *st)
  * 10.1): along an axis, the region misses [lo, n + hi) for every n, lo and hi
  * of the region where the statement is computed. A region empty on its own
  * was reported by sema; the statements of a reported `if` are not checked. */
-static void never_run(Ext *x, const IrStmtVec *v)
+static IrWalk never_run(void *ctx, const IrStmt *s)
 {
-    for (int i = 0; i < v->len; i++) {
-        const IrStmt *s = v->items[i];
-        bool never = false;
-        int ax = 0;
-        for (; ax < 2 && !never; ax++) {
-            const Range *r = &s->region.r[ax];
-            never = !area_never(&s->area, ax, -((int64_t)1 << 40), (int64_t)1 << 40) &&
-                    area_never(&s->area, ax, r->lo, r->hi);
-        }
-        if (never) {
-            const Range *r = &s->region.r[ax - 1];
-            char buf[512];
-            warn(x, s->loc, arena_printf(x->c->arena, "this statement never runs: its region "
-                 "%s misses %c[%s%" PRId64 ",%s%" PRId64 "], where it is computed (a region "
-                 "restricts where a statement runs, it never extends it)",
-                 area_text(buf, sizeof buf, &s->area), "ij"[ax - 1], r->lo > 0 ? "+" : "",
-                 r->lo, r->hi > 0 ? "+" : "", r->hi));
-            continue;
-        }
-        if (s->kind == IR_IF) {
-            never_run(x, &s->iff.then);
-            never_run(x, &s->iff.els);
-        }
+    Ext *x = ctx;
+    bool never = false;
+    int ax = 0;
+    for (; ax < 2 && !never; ax++) {
+        const Range *r = &s->region.r[ax];
+        never = !area_never(&s->area, ax, -((int64_t)1 << 40), (int64_t)1 << 40) &&
+                area_never(&s->area, ax, r->lo, r->hi);
     }
+    if (!never)
+        return IR_WALK_ON;
+    const Range *r = &s->region.r[ax - 1];
+    char buf[512];
+    warn(x, s->loc, arena_printf(x->c->arena, "this statement never runs: its region "
+         "%s misses %c[%s%" PRId64 ",%s%" PRId64 "], where it is computed (a region "
+         "restricts where a statement runs, it never extends it)",
+         area_text(buf, sizeof buf, &s->area), "ij"[ax - 1], r->lo > 0 ? "+" : "",
+         r->lo, r->hi > 0 ? "+" : "", r->hi));
+    return IR_WALK_SKIP;
 }
 
 static void ext_stencil(Compiler *c, IrStencil *st)
@@ -501,7 +495,7 @@ static void ext_stencil(Compiler *c, IrStencil *st)
     alloc_halos(st);
     for (int cc = 0; cc < st->computations.len; cc++)
         for (int i = 0; i < st->computations.items[cc]->intervals.len; i++)
-            never_run(&x, &st->computations.items[cc]->intervals.items[i]->stmts);
+            ir_walk_stmts(&st->computations.items[cc]->intervals.items[i]->stmts, never_run, &x);
     if (x.warnings.len)
         qsort(x.warnings.items, (size_t)x.warnings.len, sizeof *x.warnings.items,
               compare_warnings);

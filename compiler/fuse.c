@@ -43,9 +43,10 @@
  *    behind the kernels before it that leaves their rows in place for it;
  *    a tile keeps only the rows still to be read (fuse_lags).
  * 7. Facts. Once the classes are final, each kernel records what the
- *    emitters read instead of working it out again (kernel_facts): whether
- *    it covers a block redundantly (IrKernel.redundant), its reduction
- *    (.reduce), and its group's tiles (.tiles).
+ *    emitters read instead of working it out again (kernel_facts): its
+ *    axes (IrKernel.axes), whether it covers a block redundantly
+ *    (.redundant), its reduction (.reduce), and its group's tiles (.tiles)
+ *    and resources (.tile_bytes, .plane_bytes: group_facts).
  *
  * A forward/backward computation is `columnar` when no statement reads a
  * field written in it at a horizontal offset: the backend then runs whole
@@ -166,34 +167,39 @@ static void add_load(void *ctx, IrExpr *load, bool in_column)
     vec_push(lc->f->c->arena, lc->v, a);
 }
 
+/* What collect gathers of a top-level statement. */
+typedef struct {
+    LoadCtx lc;
+    Extent *region;
+    bool *reduce;
+} Collect;
+
+static IrWalk collect_stmt(void *ctx, const IrStmt *s)
+{
+    Collect *c = ctx;
+    for (int a = 0; a < 2; a++) {
+        if (s->region.r[a].lo < c->region->r[a].lo)
+            c->region->r[a].lo = s->region.r[a].lo;
+        if (s->region.r[a].hi > c->region->r[a].hi)
+            c->region->r[a].hi = s->region.r[a].hi;
+    }
+    ir_for_each_load(ir_stmt_expr(s), add_load, &c->lc);
+    if (s->kind == IR_ASSIGN) {
+        Access w = {s->assign.dst, {0}, true, false};
+        vec_push(c->lc.f->c->arena, c->lc.v, w);
+    }
+    if (s->kind == IR_REDUCE)
+        *c->reduce = true;
+    return IR_WALK_ON;
+}
+
+/* The accesses of s and of the statements nested in it into v (each
+ * statement's reads, then its write), region grown by theirs, *reduce set
+ * if one is a reduction. */
 static void collect(Fuse *f, IrStmt *s, AccessVec *v, Extent *region, bool *reduce)
 {
-    LoadCtx lc = {f, v};
-    for (int a = 0; a < 2; a++) {
-        if (s->region.r[a].lo < region->r[a].lo)
-            region->r[a].lo = s->region.r[a].lo;
-        if (s->region.r[a].hi > region->r[a].hi)
-            region->r[a].hi = s->region.r[a].hi;
-    }
-    switch (s->kind) {
-    case IR_ASSIGN: {
-        ir_for_each_load(s->assign.value, add_load, &lc);
-        Access w = {s->assign.dst, {0}, true, false};
-        vec_push(f->c->arena, v, w);
-        return;
-    }
-    case IR_REDUCE:
-        ir_for_each_load(s->reduce.value, add_load, &lc);
-        *reduce = true;
-        return;
-    case IR_IF:
-        ir_for_each_load(s->iff.cond, add_load, &lc);
-        for (int i = 0; i < s->iff.then.len; i++)
-            collect(f, s->iff.then.items[i], v, region, reduce);
-        for (int i = 0; i < s->iff.els.len; i++)
-            collect(f, s->iff.els.items[i], v, region, reduce);
-        return;
-    }
+    Collect c = {{f, v}, region, reduce};
+    ir_walk_stmt(s, collect_stmt, &c);
 }
 
 static bool writes(const StmtInfo *si, const IrField *fd)
@@ -337,25 +343,34 @@ static void fo_free(FoSet *set)
 
 /* ============================================================ recompute */
 
+typedef struct {
+    size_t loads;
+    bool *pure;
+} LoadCount;
+
+static IrWalk count_load(void *ctx, const IrExpr *e)
+{
+    LoadCount *n = ctx;
+    if (e->kind == IR_LOAD) {
+        if (e->load.field->is_written || e->load.klevel)
+            *n->pure = false;
+        n->loads++;
+        return IR_WALK_SKIP;
+    }
+    if (e->kind == IR_INDEX || e->kind == IR_COLREDUCE) {
+        *n->pure = false;
+        return IR_WALK_SKIP;
+    }
+    return IR_WALK_ON;
+}
+
 /* The loads of e; pure becomes false if e reads a field that is written, an
  * index or a column. */
 static size_t count_loads(const IrExpr *e, bool *pure)
 {
-    if (e->kind == IR_LOAD) {
-        if (e->load.field->is_written || e->load.klevel)
-            *pure = false;
-        return 1;
-    }
-    if (e->kind == IR_INDEX || e->kind == IR_COLREDUCE) {
-        *pure = false;
-        return 0;
-    }
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    size_t loads = 0;
-    for (int i = 0; i < n; i++)
-        loads += count_loads(sub[i], pure);
-    return loads;
+    LoadCount n = {0, pure};
+    ir_walk_expr(e, count_load, &n);
+    return n.loads;
 }
 
 static void fuse_recompute(Fuse *f)
@@ -1440,21 +1455,29 @@ static bool writes_tile_only(const IrStmt *s)
     return ir_walk_stmt(s, tile_write, NULL);
 }
 
-/* The tiles a group accesses: mark[id] set, and each id listed once. */
+/* What a group accesses as planned (plan_visit_stmt's walk): each field once
+ * in ids (mark[id] set), and per field id the K offsets it is accessed at
+ * outside column reductions (klo > khi while none). */
 typedef struct {
     bool *mark;
     int *ids;
     int n;
-} TileSet;
+    int64_t *klo, *khi;
+} GroupScan;
 
-static void mark_tile(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+static void scan_access(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
 {
-    (void)off, (void)in_column;
-    TileSet *t = ctx;
-    if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE && !t->mark[f->id]) {
-        t->mark[f->id] = true;
-        t->ids[t->n++] = f->id;
+    GroupScan *g = ctx;
+    if (!g->mark[f->id]) {
+        g->mark[f->id] = true;
+        g->ids[g->n++] = f->id;
     }
+    if (in_column)
+        return;               /* a column reduction walks its own levels */
+    if (off[AXIS_K] < g->klo[f->id])
+        g->klo[f->id] = off[AXIS_K];
+    if (off[AXIS_K] > g->khi[f->id])
+        g->khi[f->id] = off[AXIS_K];
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -1463,13 +1486,59 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Records on each kernel, once the classes are final, what the emitters
- * read: IrKernel.redundant, .reduce, and its group's tiles (.tiles). */
-static void kernel_facts(Compiler *c, IrStencil *st)
+/* Records on the kernels of group [g0, g1) of iv what the group uses (the
+ * same on each): its tiles (sorted ids), their bytes over one block, and the
+ * bytes per point of the planes it keeps live from level to level. Linear in
+ * what the group accesses; leaves g's arrays as it found them. */
+static void group_facts(Compiler *c, const PlanParams *params, const IrStencil *st,
+                        IrInterval *iv, int g0, int g1, GroupScan *g)
 {
-    int nf = st->fields.len;
-    TileSet set = {xcalloc((size_t)nf + 1, sizeof(bool)), xcalloc((size_t)nf + 1, sizeof(int)),
-                   0};
+    IrKernel *ks = iv->kernels.items;
+    g->n = 0;
+    for (int kk = g0; kk < g1; kk++)
+        for (int s = ks[kk].first; s < ks[kk].first + ks[kk].count; s++)
+            plan_visit_stmt(iv->stmts.items[s], scan_access, g);
+    int ntiles = 0;
+    int64_t tile_bytes = 0, plane_bytes = 0;
+    for (int i = 0; i < g->n; i++) {
+        const IrField *fd = st->fields.items[g->ids[i]];
+        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE)
+            ntiles++;
+    }
+    int *tiles = ntiles ? arena_alloc(c->arena, sizeof(int) * (size_t)ntiles) : NULL;
+    ntiles = 0;
+    for (int i = 0; i < g->n; i++) {
+        int f = g->ids[i];
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE) {
+            tiles[ntiles++] = f;
+            tile_bytes += plan_tile_bytes(params, fd, NULL, NULL);
+        }
+        if (g->khi[f] > g->klo[f])
+            plane_bytes += (g->khi[f] - g->klo[f] + 1) * type_size(fd->type);
+        g->mark[f] = false;
+        g->klo[f] = INT64_MAX, g->khi[f] = INT64_MIN;
+    }
+    if (ntiles > 1)
+        qsort(tiles, (size_t)ntiles, sizeof(int), cmp_int);
+    for (int kk = g0; kk < g1; kk++) {
+        ks[kk].tiles = tiles;
+        ks[kk].ntiles = ntiles;
+        ks[kk].tile_bytes = tile_bytes;
+        ks[kk].plane_bytes = plane_bytes;
+    }
+}
+
+/* Records on each kernel, once the classes are final, what the emitters
+ * read: IrKernel.axes, .redundant, .reduce, and its group's tiles and
+ * resources (group_facts). */
+static void kernel_facts(Compiler *c, const PlanParams *params, IrStencil *st)
+{
+    size_t nf = (size_t)st->fields.len + 1;
+    GroupScan g = {xcalloc(nf, sizeof(bool)), xcalloc(nf, sizeof(int)), 0,
+                   xcalloc(nf, sizeof(int64_t)), xcalloc(nf, sizeof(int64_t))};
+    for (size_t f = 0; f < nf; f++)
+        g.klo[f] = INT64_MAX, g.khi[f] = INT64_MIN;
     for (int ci = 0; ci < st->computations.len; ci++) {
         IrComputation *comp = st->computations.items[ci];
         for (int ii = 0; ii < comp->intervals.len; ii++) {
@@ -1477,10 +1546,12 @@ static void kernel_facts(Compiler *c, IrStencil *st)
             IrKernel *ks = iv->kernels.items;
             for (int kk = 0; kk < iv->kernels.len; kk++) {
                 IrKernel *k = &ks[kk];
+                k->axes = 0;
                 k->redundant = true;
                 k->reduce = NULL;
                 for (int s = k->first; s < k->first + k->count; s++) {
                     const IrStmt *x = iv->stmts.items[s];
+                    k->axes |= ir_stmt_axes(x);
                     k->redundant = k->redundant && writes_tile_only(x);
                     if (x->kind == IR_REDUCE)
                         k->reduce = x;
@@ -1489,26 +1560,12 @@ static void kernel_facts(Compiler *c, IrStencil *st)
             /* the kernels of one group are consecutive in their interval */
             for (int g0 = 0, g1; g0 < iv->kernels.len; g0 = g1) {
                 for (g1 = g0; g1 < iv->kernels.len && ks[g1].group == ks[g0].group; g1++)
-                    for (int s = ks[g1].first; s < ks[g1].first + ks[g1].count; s++)
-                        plan_visit_stmt(iv->stmts.items[s], mark_tile, &set);
-                /* the group's own ids, sorted: linear in what it accesses */
-                int n = set.n;
-                int *tiles = n ? arena_alloc(c->arena, sizeof(int) * (size_t)n) : NULL;
-                if (n)
-                    memcpy(tiles, set.ids, sizeof(int) * (size_t)n);
-                if (n > 1)
-                    qsort(tiles, (size_t)n, sizeof(int), cmp_int);
-                for (int i = 0; i < n; i++)
-                    set.mark[tiles[i]] = false;
-                set.n = 0;
-                for (int kk = g0; kk < g1; kk++) {
-                    ks[kk].tiles = tiles;
-                    ks[kk].ntiles = n;
-                }
+                    ;
+                group_facts(c, params, st, iv, g0, g1, &g);
             }
         }
     }
-    free(set.mark), free(set.ids);
+    free(g.mark), free(g.ids), free(g.klo), free(g.khi);
 }
 
 static void fuse_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
@@ -1624,7 +1681,7 @@ static void fuse_stencil(Compiler *c, const PlanParams *params, IrStencil *st)
         }
     }
     free(klag);
-    kernel_facts(c, st);
+    kernel_facts(c, params, st);
     st->fused = true;
 }
 

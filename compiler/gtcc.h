@@ -683,6 +683,8 @@ typedef struct {
     int first, count;
     int group;
     int lag;
+    unsigned axes;            /* the axes its loop nest runs over (its statements', alike:
+                                 ir_stmt_axes) */
     /* It writes only tiles and recomputed temporaries: a cache block runs it
      * over the block grown by its region, redundantly with its neighbours
      * (else over its share of the region, a partition). */
@@ -693,6 +695,15 @@ typedef struct {
      * same list on every kernel of the group; a tile lives in one group). */
     const int *tiles;
     int ntiles;
+    /* What its group uses (the same on every kernel of the group): its tiles'
+     * bytes over one block (plan_tile_bytes with the plan's parameters: a
+     * cuda kernel's shared memory), and per point the bytes of the planes it
+     * keeps live from one level to the next (per field accessed at more than
+     * one K offset outside column reductions, the element size times the
+     * levels from the lowest offset to the highest: gt__blocks sizes the
+     * openmp backend's blocks by it). */
+    int64_t tile_bytes;
+    int64_t plane_bytes;
 } IrKernel;
 
 typedef struct {
@@ -882,6 +893,13 @@ typedef enum { IR_WALK_ON, IR_WALK_SKIP, IR_WALK_STOP } IrWalk;
 typedef IrWalk IrStmtFn(void *ctx, const IrStmt *s);
 bool ir_walk_stmt(const IrStmt *s, IrStmtFn *fn, void *ctx);
 bool ir_walk_stmts(const IrStmtVec *v, IrStmtFn *fn, void *ctx);
+/* The same for expressions: fn on e, then (unless IR_WALK_SKIP) on its
+ * operands in evaluation order (ir_expr_children), pre-order. */
+typedef IrWalk IrExprFn(void *ctx, const IrExpr *e);
+bool ir_walk_expr(const IrExpr *e, IrExprFn *fn, void *ctx);
+/* The expression s itself evaluates (not those nested in it): an
+ * assignment's or a reduction's value, an if's or a while's condition. */
+IrExpr *ir_stmt_expr(const IrStmt *s);
 /* Appends to out the destination of every assignment in v, nested ones too,
  * in program order (a field assigned twice appears twice). */
 void ir_collect_writes(Arena *a, const IrStmtVec *v, IrFieldVec *out);

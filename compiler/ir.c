@@ -228,14 +228,31 @@ IrExpr *ir_copy(Arena *a, const IrExpr *e)
     return copy;
 }
 
+static IrWalk count_node(void *ctx, const IrExpr *e)
+{
+    (void)e;
+    ++*(size_t *)ctx;
+    return IR_WALK_ON;
+}
+
 size_t ir_expr_size(const IrExpr *e)
 {
+    size_t size = 0;
+    ir_walk_expr(e, count_node, &size);
+    return size;
+}
+
+bool ir_walk_expr(const IrExpr *e, IrExprFn *fn, void *ctx)
+{
+    IrWalk w = fn(ctx, e);
+    if (w != IR_WALK_ON)
+        return w != IR_WALK_STOP;
     IrExpr *sub[3];
     int n = ir_expr_children(e, sub);
-    size_t size = 1;
     for (int i = 0; i < n; i++)
-        size += ir_expr_size(sub[i]);
-    return size;
+        if (!ir_walk_expr(sub[i], fn, ctx))
+            return false;
+    return true;
 }
 
 static void for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx, bool in_column)
@@ -315,40 +332,45 @@ void ir_for_each_load(IrExpr *e, IrLoadFn *fn, void *ctx)
     for_each_load(e, fn, ctx, false);
 }
 
+static IrWalk load_of(void *ctx, const IrExpr *e)
+{
+    return e->kind == IR_LOAD && e->load.field == ctx ? IR_WALK_STOP : IR_WALK_ON;
+}
+
 bool ir_reads_field(const IrExpr *e, const IrField *f)
 {
-    if (e->kind == IR_LOAD && e->load.field == f)
-        return true;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        if (ir_reads_field(sub[i], f))
-            return true;
-    return false;
+    return !ir_walk_expr(e, load_of, (void *)f);
+}
+
+static IrWalk kdyn_load(void *ctx, const IrExpr *e)
+{
+    (void)ctx;
+    return e->kind == IR_LOAD && e->load.klevel ? IR_WALK_STOP : IR_WALK_ON;
 }
 
 bool ir_expr_has_kdyn(const IrExpr *e)
 {
-    if (e->kind == IR_LOAD && e->load.klevel)
-        return true;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        if (ir_expr_has_kdyn(sub[i]))
-            return true;
-    return false;
+    return !ir_walk_expr(e, kdyn_load, NULL);
+}
+
+static IrWalk of_kind(void *ctx, const IrExpr *e)
+{
+    return e->kind == *(const IrExprKind *)ctx ? IR_WALK_STOP : IR_WALK_ON;
 }
 
 bool ir_expr_has(const IrExpr *e, IrExprKind k)
 {
-    if (e->kind == k)
-        return true;
-    IrExpr *sub[3];
-    int n = ir_expr_children(e, sub);
-    for (int i = 0; i < n; i++)
-        if (ir_expr_has(sub[i], k))
-            return true;
-    return false;
+    return !ir_walk_expr(e, of_kind, &k);
+}
+
+IrExpr *ir_stmt_expr(const IrStmt *s)
+{
+    switch (s->kind) {
+    case IR_ASSIGN: return s->assign.value;
+    case IR_REDUCE: return s->reduce.value;
+    case IR_IF: return s->iff.cond;
+    }
+    unreachable();
 }
 
 /* ----------------------------------------------------------------- levels */

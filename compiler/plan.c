@@ -40,27 +40,20 @@ static bool assigns_recomputed(const IrStmt *s)
            s->assign.dst->temp_class == IR_TEMP_RECOMPUTE;
 }
 
+/* Stops at a statement that runs: an assignment of anything but a recomputed
+ * temporary, a reduction, an if with no statement in it. */
+static IrWalk runs(void *ctx, const IrStmt *s)
+{
+    (void)ctx;
+    bool left_out = s->kind == IR_ASSIGN ? assigns_recomputed(s)
+                    : s->kind == IR_IF   ? s->iff.then.len + s->iff.els.len > 0
+                                         : false;
+    return left_out ? IR_WALK_ON : IR_WALK_STOP;
+}
+
 bool plan_stmt_recomputed(const IrStmt *s)
 {
-    switch (s->kind) {
-    case IR_ASSIGN:
-        return assigns_recomputed(s);
-    case IR_REDUCE:
-        return false;
-    case IR_IF: {
-        bool any = false;
-        for (int b = 0; b < 2; b++) {
-            const IrStmtVec *v = b ? &s->iff.els : &s->iff.then;
-            for (int i = 0; i < v->len; i++) {
-                if (!plan_stmt_recomputed(v->items[i]))
-                    return false;
-                any = true;
-            }
-        }
-        return any;
-    }
-    }
-    return false;
+    return ir_walk_stmt(s, runs, NULL);
 }
 
 /* ================================================================ visits */
@@ -113,31 +106,34 @@ static void visit_expr(const Visit *v, const IrExpr *e, const int64_t shift[NAXE
         visit_stmt_at(v, f->producer[i], off, true, &inner);
 }
 
-/* The loads of s shifted by shift; producer: s computes a recomputed
- * temporary (else such statements are left out). */
+/* A statement visit: its loads shifted by shift; producer: it computes a
+ * recomputed temporary (else such statements are left out). */
+typedef struct {
+    const Visit *v;
+    const int64_t *shift;
+    bool producer;
+    const Expanding *open;
+} StmtVisit;
+
+static IrWalk visit_one(void *ctx, const IrStmt *s)
+{
+    const StmtVisit *x = ctx;
+    if (!x->producer && plan_stmt_recomputed(s))
+        return IR_WALK_SKIP;
+    if (s->kind == IR_ASSIGN && assigns_recomputed(s) &&
+        (!x->producer || plan_expr_recompute(s->assign.dst)))
+        return IR_WALK_SKIP;
+    visit_expr(x->v, ir_stmt_expr(s), x->shift, false, x->open);
+    if (s->kind == IR_ASSIGN)
+        x->v->fn(x->v->ctx, s->assign.dst, x->shift, false);
+    return IR_WALK_ON;
+}
+
 static void visit_stmt_at(const Visit *v, const IrStmt *s, const int64_t shift[NAXES],
                           bool producer, const Expanding *open)
 {
-    if (!producer && plan_stmt_recomputed(s))
-        return;
-    switch (s->kind) {
-    case IR_ASSIGN:
-        if (assigns_recomputed(s) && (!producer || plan_expr_recompute(s->assign.dst)))
-            return;
-        visit_expr(v, s->assign.value, shift, false, open);
-        v->fn(v->ctx, s->assign.dst, shift, false);
-        return;
-    case IR_REDUCE:
-        visit_expr(v, s->reduce.value, shift, false, open);
-        return;
-    case IR_IF:
-        visit_expr(v, s->iff.cond, shift, false, open);
-        for (int i = 0; i < s->iff.then.len; i++)
-            visit_stmt_at(v, s->iff.then.items[i], shift, producer, open);
-        for (int i = 0; i < s->iff.els.len; i++)
-            visit_stmt_at(v, s->iff.els.items[i], shift, producer, open);
-        return;
-    }
+    StmtVisit x = {v, shift, producer, open};
+    ir_walk_stmt(s, visit_one, &x);
 }
 
 void plan_visit_stmt(const IrStmt *s, PlanLoadFn *fn, void *ctx)

@@ -1289,24 +1289,32 @@ static bool branch_in_area(const IrStmtVec *v, const Area *a);
 static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
 #define REGION_FAR ((int64_t)1 << 40)
 
+typedef struct {
+    unsigned extra;
+    const IrField *found;
+} ImplicitRead;
+
+static IrWalk implicit_read(void *ctx, const IrExpr *e)
+{
+    ImplicitRead *r = ctx;
+    if (e->kind != IR_LOAD)
+        return IR_WALK_ON;
+    const IrField *f = e->load.field;
+    if (f->kind == IR_TEMP && f->implicit_ijk && (f->axes & r->extra) &&
+        !(f->value_shape & r->extra)) {
+        r->found = f;
+        return IR_WALK_STOP;
+    }
+    return IR_WALK_SKIP;
+}
+
 /* A temporary declared `T t = e` read in e, that makes e vary along an axis
  * in `extra` though no value assigned to t so far did: NULL if none. */
 static const IrField *implicit_ijk_read(const IrExpr *e, unsigned extra)
 {
-    if (e->kind == IR_LOAD) {
-        const IrField *f = e->load.field;
-        bool by_decl = f->kind == IR_TEMP && f->implicit_ijk && (f->axes & extra) &&
-                       !(f->value_shape & extra);
-        return by_decl ? f : NULL;
-    }
-    IrExpr **slot[3];
-    int n = ir_expr_slots((IrExpr *)e, slot);
-    for (int i = 0; i < n; i++) {
-        const IrField *f = implicit_ijk_read(*slot[i], extra);
-        if (f)
-            return f;
-    }
-    return NULL;
+    ImplicitRead r = {extra, NULL};
+    ir_walk_expr(e, implicit_read, &r);
+    return r.found;
 }
 
 /* The shape rule of an assignment (shapes.c) where it fails only because of
