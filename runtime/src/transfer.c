@@ -24,7 +24,9 @@
  *
  * The sync states (runtime.md section 9): into a device storage, the source's host side is
  * brought up to date, the destination's device side too unless the copy covers all of it,
- * and the destination is then device-dirty; out of a device storage whose device side is
+ * and the destination is then device-dirty (if the transfer fails, host-dirty where its host
+ * side holds the old contents, so that no side written in part is marked newer); out of a
+ * device storage whose device side is
  * newer, the source keeps its state and the destination's host side is written
  * (host-dirty). */
 #include <stdatomic.h>
@@ -381,13 +383,17 @@ int gt__transfer_copy(const char *fn, int way, gt_storage *dst, const gt_storage
     int rc = acquire(fn, e.ops, &e.st);
     if (rc)
         return rc;
+    /* Up, the destination's host side still holds its old contents whole while the chunks
+       land, unless its device side is newer: a failed transfer then marks the host side
+       newer, not the device side written in part. (Down, the destination has no device side
+       the runtime manages, gt__transfer_way: its host side is its only copy.) */
+    int host_whole = 0;
     if (up) {
         rc = gt__sync_host(fn, src, GT_READ);
         /* the elements the copy leaves out must not go stale on the device */
         if (!rc && dst->buf->state == GT__HOST_DIRTY && !covers(dst, extent))
             rc = gt__sync_device(fn, dst, GT_READ);
-        if (!rc)
-            dst->buf->state = GT__DEVICE_DIRTY;
+        host_whole = dst->buf->state != GT__DEVICE_DIRTY;
     } else {
         rc = gt__sync_host(fn, dst, GT_WRITE);
     }
@@ -416,9 +422,14 @@ int gt__transfer_copy(const char *fn, int way, gt_storage *dst, const gt_storage
     unsigned char *devp = (unsigned char *)gt__device_raw(dev) + (up ? doff : soff) * e.es;
     unsigned char *hostp = (unsigned char *)gt__host_raw(host) + (up ? soff : doff) * e.es;
     rc = run(&e, devp, hostp, &it);
-    if (rc)
+    if (rc) {
         destroy(e.st); /* after a device failure the streams are not trusted again */
-    else
-        give_back(e.st);
-    return rc;
+        if (up && host_whole)
+            dst->buf->state = GT__HOST_DIRTY;
+        return rc;
+    }
+    give_back(e.st);
+    if (up)
+        dst->buf->state = GT__DEVICE_DIRTY;
+    return 0;
 }

@@ -527,13 +527,21 @@ START_TEST(failures)
     ck_assert_int_eq(gt__sync_state_of(d), GT__CLEAN);
     ck_assert_int_eq(fake.pinned_live + fake.streams_live, 0);
     /* the 5th copy fails: the error names it, what was queued is waited for, the buffers and
-       streams freed */
+       streams freed; the device side, written in part, is not marked newer: the host side
+       (value 7, uploaded before) is, and it is what the device side gets back */
+    fill(d, gt_host(d, GT_WRITE), 7);
+    ck_assert_int_eq(gt_sync(d), 0);
+    ck_assert_int_eq(gt__sync_state_of(d), GT__CLEAN);
     fake.fail_async = 5;
     ck_assert_int_eq(gt_copy_into(d, h), GT_EDEVICE);
     ck_assert_msg(strstr(gt_last_error(), "gt_copy_into: dst IJK int32 (16,12,10): queueing the "
                                           "copy of chunk 5 of 10 (host to device) failed (fake: "
                                           "illegal address)"), "%s", gt_last_error());
     ck_assert_int_eq(fake.pinned_live + fake.streams_live + fake.lost, 0);
+    ck_assert_int_eq(gt__sync_state_of(d), GT__HOST_DIRTY);
+    ck_assert_int_eq(check_box(d, gt__host_raw(d), every, none, 7, 0, "host kept"), 0);
+    ck_assert_ptr_nonnull(gt_device_ptr(d, GT_READ));
+    ck_assert_int_eq(check_box(d, gt__device_raw(d), every, none, 7, 0, "device restored"), 0);
     /* a failed wait */
     fake.fail_wait = 1;
     ck_assert_int_eq(gt_copy_into(d, h), GT_EDEVICE);
