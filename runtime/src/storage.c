@@ -78,11 +78,14 @@ static const struct {
     const char *name;   /* the `defaults` string */
     preset_order order; /* how it orders the storage's axes */
     const char *names;  /* ORDER_BY_NAME: axes names by decreasing stride */
+    int row_bytes;      /* with alignment 0: the first interior point of every row on this many
+                           bytes (alignment = row_bytes / element size); 0: none */
 } presets[] = {
-    {"C", ORDER_AS_GIVEN, NULL},
-    {"F", ORDER_REVERSED, NULL},
-    {"cpu", ORDER_BY_NAME, "KJI"},
-    {"cuda", ORDER_BY_NAME, "KJI"},
+    {"C", ORDER_AS_GIVEN, NULL, 0},
+    {"F", ORDER_REVERSED, NULL, 0},
+    {"cpu", ORDER_BY_NAME, "KJI", 0},
+    /* a warp's row of 32 floats or 16 doubles in whole 128-byte lines (4 sectors), not 5 */
+    {"cuda", ORDER_BY_NAME, "KJI", 128},
 };
 
 #define DEFAULT_PRESET "cpu"
@@ -97,28 +100,31 @@ static void restrict_by_name(const char *names, const char *axes, char out[4])
     out[n] = 0;
 }
 
-static int preset_layout(const char *fn, const char *name, const char *axes, int ndim, char out[4])
+/* The preset called name, or -1 (an error set) if none is. */
+static int preset_find(const char *fn, const char *name)
 {
-    for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
-        if (strcmp(presets[k].name, name) != 0)
-            continue;
-        switch (presets[k].order) {
-        case ORDER_AS_GIVEN:
-            memcpy(out, axes, 4);
-            break;
-        case ORDER_REVERSED:
-            for (int d = 0; d < ndim; d++)
-                out[d] = axes[ndim - 1 - d];
-            out[ndim] = 0;
-            break;
-        case ORDER_BY_NAME:
-            restrict_by_name(presets[k].names, axes, out);
-            break;
-        }
-        return 0;
-    }
+    for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++)
+        if (strcmp(presets[k].name, name) == 0)
+            return (int)k;
     return gt__error(GT_EINVAL, "%s: unknown defaults preset '%s' (known: \"C\", \"F\", "
-                     "\"cpu\", \"cuda\")", fn, name);
+                     "\"cpu\", \"cuda\")", fn, name), -1;
+}
+
+static void preset_layout(int k, const char *axes, int ndim, char out[4])
+{
+    switch (presets[k].order) {
+    case ORDER_AS_GIVEN:
+        memcpy(out, axes, 4);
+        break;
+    case ORDER_REVERSED:
+        for (int d = 0; d < ndim; d++)
+            out[d] = axes[ndim - 1 - d];
+        out[ndim] = 0;
+        break;
+    case ORDER_BY_NAME:
+        restrict_by_name(presets[k].names, axes, out);
+        break;
+    }
 }
 
 /* ---- parameter validation ------------------------------------------------------------- */
@@ -223,7 +229,12 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     if (opts->alignment < 0 || opts->alignment > GT__MAX_ALIGNMENT)
         return gt__error(GT_EINVAL, "%s: alignment %lld is not in [0, %lld]", fn,
                          (long long)opts->alignment, (long long)GT__MAX_ALIGNMENT);
+    int preset = preset_find(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET);
+    if (preset < 0)
+        return gt_last_error_code();
     p->alignment = opts->alignment > 1 ? opts->alignment : 1;
+    if (opts->alignment == 0 && presets[preset].row_bytes > 0)
+        p->alignment = presets[preset].row_bytes / (int64_t)gt_dtype_size(dtype);
     for (int d = 0; d < ndim; d++) {
         int64_t ai = opts->has_aligned_index ? opts->aligned_index[d] : p->halo[d][0];
         if (ai < 0 || ai > p->shape[d])
@@ -233,8 +244,8 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     }
     if (opts->layout)
         return parse_layout(fn, opts->layout, p->axes, ndim, p->layout);
-    return preset_layout(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET, p->axes, ndim,
-                         p->layout);
+    preset_layout(preset, p->axes, ndim, p->layout);
+    return 0;
 }
 
 /* ---- sizes ------------------------------------------------------------------------------- */
@@ -559,6 +570,10 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
     gt__params p;
     if (parse_params(fn, dtype, axes, shape, opts, &p))
         return NULL;
+    /* a preset's row alignment arranges fresh buffers; a wrapped one is checked only for
+       an alignment the caller claims */
+    if (opts && opts->alignment == 0)
+        p.alignment = 1;
     int64_t st[3] = {0, 0, 0}, span = 0, esize = (int64_t)gt_dtype_size(dtype);
     if (strides) {
         memcpy(st, strides, (size_t)p.ndim * sizeof st[0]);

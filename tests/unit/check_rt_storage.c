@@ -117,6 +117,9 @@ START_TEST(create_sweep)
             shape[d] = base_shape[d] + o.halo[d][0] + o.halo[d][1];
         }
         o.alignment = a;
+        /* the alignment in effect: the "cuda" preset's rows on 128 bytes when none is given */
+        if (a == 0 && preset && strcmp(preset, "cuda") == 0)
+            a = 128 / (int64_t)es;
         char want[4];
         if (preset && strcmp(preset, "explicit") == 0) {
             /* a permutation that no preset gives for 3 axes: middle axis first */
@@ -218,6 +221,61 @@ START_TEST(presets_table)
     ck_assert_int_eq(gt_strides(s)[1], 3);
     ck_assert_int_eq(gt_strides(s)[2], 12);
     gt_release(s);
+}
+END_TEST
+
+/* The "cuda" preset puts the first interior point of every row on 128 bytes when no
+   alignment is given: a 516-double row with a halo of 2 (the review's case, 16 bytes off a
+   sector before) is padded to 528 (33 lines of 16 doubles); an explicit alignment, 1
+   included, overrides it, and so does nothing else (an explicit layout keeps it). */
+START_TEST(cuda_rows)
+{
+    static const struct {
+        gt_dtype t;
+        int64_t alignment; /* given */
+        const char *layout;
+        int64_t row;       /* expected J stride: ceil(516 / (128 / size)) * (128 / size) */
+        int64_t line;      /* expected alignment of each row's first interior point, bytes */
+    } cases[] = {
+        {GT_FLOAT64, 0, NULL, 528, 128},  {GT_FLOAT32, 0, NULL, 544, 128},
+        {GT_INT32, 0, NULL, 544, 128},    {GT_BOOL, 0, NULL, 640, 128},
+        {GT_FLOAT64, 1, NULL, 516, 8},    {GT_FLOAT64, 4, NULL, 516, 32},
+        {GT_FLOAT64, 0, "KJI", 528, 128},
+    };
+    const int64_t shape[3] = {516, 6, 5};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        gt_storage_opts o = {0};
+        o.defaults = "cuda";
+        o.alignment = cases[c].alignment;
+        o.layout = cases[c].layout;
+        o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = 2;
+        gt_storage *s = gt_empty(cases[c].t, "IJK", shape, &o);
+        ck_assert_msg(s != NULL, "%s", gt_last_error());
+        ck_assert_int_eq(gt_strides(s)[0], 1);
+        ck_assert_int_eq(gt_strides(s)[1], cases[c].row);
+        unsigned char *base = gt_host(s, GT_READWRITE);
+        int64_t es = (int64_t)gt_dtype_size(cases[c].t);
+        for (int64_t j = 2; j < 4; j++)
+            for (int64_t k = 0; k < 5; k += 4) {
+                uintptr_t at = (uintptr_t)(base + (2 + j * gt_strides(s)[1] +
+                                                   k * gt_strides(s)[2]) * es);
+                ck_assert_msg(at % (uintptr_t)cases[c].line == 0,
+                              "case %zu: row (j %lld, k %lld) starts %llu bytes off %lld", c,
+                              (long long)j, (long long)k,
+                              (unsigned long long)(at % (uintptr_t)cases[c].line),
+                              (long long)cases[c].line);
+            }
+        gt_release(s);
+    }
+    /* gt_wrap arranges nothing: the preset's alignment is not claimed of the caller's memory */
+    static _Alignas(128) double mem[1 + 8 * 3 * 2]; /* mem + 1: 8 bytes off 128 */
+    gt_storage_opts o = {0};
+    o.defaults = "cuda";
+    const int64_t small[3] = {8, 3, 2};
+    gt_storage *w = gt_wrap(mem + 1, GT_FLOAT64, "IJK", small, NULL, &o);
+    ck_assert_msg(w != NULL, "%s", gt_last_error());
+    ck_assert_int_eq(gt_strides(w)[1], 8);
+    gt_release(w);
 }
 END_TEST
 
@@ -766,6 +824,7 @@ Suite *suite_rt_storage(void)
     suite_add_tcase(s, t);
     t = tcase_create("storage");
     tcase_add_test(t, presets_table);
+    tcase_add_test(t, cuda_rows);
     tcase_add_test(t, explicit_layout);
     tcase_add_test(t, aligned_index_explicit);
     tcase_add_loop_test(t, fill_values, 0, 4);

@@ -344,6 +344,7 @@ static gt_storage *cube(gt_dtype t, const char *defaults, int device, const int6
 {
     gt_storage_opts o = {0};
     o.defaults = defaults;
+    o.alignment = 1; /* dense rows, also in the "cuda" layout: the chunk counts depend on it */
     o.device = device ? GT_CUDA : GT_HOST;
     gt_storage *s = gt_empty(t, "IJK", shape, &o);
     ck_assert_msg(s != NULL, "%s", gt_last_error());

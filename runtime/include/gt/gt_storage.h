@@ -42,7 +42,8 @@ typedef enum {
 
 typedef struct {
     int64_t halo[3][2];        /* lower/upper halo per axis; default 0 */
-    int64_t alignment;         /* elements; 0 or 1 = none */
+    int64_t alignment;         /* elements; 1 = none; 0 = the preset's ("cuda": rows on 128
+                                  bytes; the others: none) */
     int64_t aligned_index[3];  /* default: the lower halo */
     int     has_aligned_index; /* 0: use the default */
     const char *layout;        /* permutation of the axes, largest stride first; NULL: preset */
