@@ -152,6 +152,17 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
 
 /* ================================================================ kernels */
 
+/* A field parameter the stencil only reads, at an offset somewhere: bind
+ * refuses a call where an output shares its memory (GT_EALIAS), so nothing
+ * writes it while a kernel runs and its pointers are __restrict__ (loads
+ * through the read-only path, LDG...CONSTANT, and never reloaded after a
+ * store). A field read only at offset 0 may be an output's very storage (an
+ * in-place call), and temporaries may share buffers: not theirs. */
+static bool read_only(const IrField *fd)
+{
+    return fd->kind == IR_PARAM_FIELD && !fd->is_written && fd->read_at_offset;
+}
+
 static bool columns_unit(const IrComputation *comp)
 {
     if (comp->order == ORDER_PARALLEL || !comp->columnar)
@@ -207,8 +218,8 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
         emit_text(o, ",");
         emit_end_line(o);
         emit_begin_line(o);
-        emit_text(o, "%s%s *const %s", fd->is_written ? "" : "const ", emit_c_type(fd->type),
-                  es->data[f]);
+        emit_text(o, "%s%s *%sconst %s", fd->is_written ? "" : "const ", emit_c_type(fd->type),
+                  read_only(fd) ? "__restrict__ " : "", es->data[f]);
         if (!sets)
             emit_text(o, ", const %s %s, const %s %s, const %s %s", t, u->si[f], t, u->sj[f], t,
                       u->sk[f]);
@@ -293,9 +304,9 @@ static void block_bases(Cuda *u)
             const char *t = arena_printf(u->c->arena, "%s * %s", u->jb, u->sj[f]);
             off = off ? arena_printf(u->c->arena, "%s + %s", off, t) : t;
         }
-        emit_line(o, "%s%s *const %s = %s%s%s%s;", fd->is_written ? "" : "const ",
-                  emit_c_type(fd->type), u->base[f], u->es->data[f], off ? " + (" : "",
-                  off ? off : "", off ? ")" : "");
+        emit_line(o, "%s%s *%sconst %s = %s%s%s%s;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), read_only(fd) ? "__restrict__ " : "", u->base[f],
+                  u->es->data[f], off ? " + (" : "", off ? off : "", off ? ")" : "");
     }
 }
 
@@ -513,20 +524,24 @@ static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKerne
     free(buf);
 }
 
-/* The block's points of kernel k (gt_i0, gt_w, gt_j0, gt_np), a thread's in steps of
- * 256. */
+/* The block's points of kernel k, [gt_i0, gt_i1) x [gt_j0, gt_j1): thread
+ * (x, y) takes the points i = gt_i0 + x + 32 m, j = gt_j0 + y + 8 n, so no
+ * index is divided (a range of the block itself is one point a thread; a
+ * range grown by a tile's extent, a second pass along I or J for a few). */
 static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = u->o;
-    emit_line(o, "for (gt_idx gt_p = gt_tid; gt_p < gt_np; gt_p += %d) {", CUDA_THREADS);
-    o->indent++;
-    emit_line(o, "const gt_idx i = gt_i0 + gt_p %% gt_w, j = gt_j0 + gt_p / gt_w;");
+    emit_open(o, "GT_ROLLED for (gt_idx j = gt_j0 + (gt_idx)threadIdx.y; j < gt_j1; j += %d) {",
+              CUDA_BLOCK_J);
+    emit_open(o, "GT_ROLLED for (gt_idx i = gt_i0 + (gt_idx)threadIdx.x; i < gt_i1; i += %d) {",
+              CUDA_BLOCK_I);
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
     emit_close(o);
+    emit_close(o);
 }
 
-/* When does a block's part of kernel k, [gt_i0, gt_i0 + gt_w) x [gt_j0, gt_j1) at level
+/* When does a block's part of kernel k, [gt_i0, gt_i1) x [gt_j0, gt_j1) at level
  * k, read a field with a boundary condition outside the domain? NULL:
  * never (no such read). */
 static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
@@ -534,7 +549,7 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     Arena *a = u->c->arena;
     PlanReach reach = plan_kernel_reach(iv, k);
     static const char *const lo[NAXES] = {"gt_i0", "gt_j0", "k"};
-    static const char *const hi[NAXES] = {"gt_i0 + gt_w", "gt_j1", "k + 1"};
+    static const char *const hi[NAXES] = {"gt_i1", "gt_j1", "k + 1"};
     const char *test = NULL;
     for (int ax = 0; ax < NAXES; ax++) {
         if (!reach.has[ax])
@@ -547,8 +562,9 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
 
 /* The kernels [k0, k0 + count) of one group: each block (32 x 8 points of
  * the domain) runs them in turn at each level, every thread taking the
- * block's points of a kernel's range in steps of 256 (so a thread's points
- * differ from kernel to kernel); a tile lives in shared memory for the
+ * block's points of a kernel's range in strides of 32 along I and 8 along J
+ * (group_points: a range grown by a region or a tile's extent gives a
+ * thread other points than the block's own); a tile lives in shared memory for the
  * block, over the block grown by its extent. A barrier comes between two
  * kernels where the later reads what the kernels since the last barrier
  * wrote, or writes what they read, and after the last kernel where there
@@ -564,7 +580,6 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     emit_line(o, "const gt_idx gt_ie = gt_ib + %d < %s ? gt_ib + %d : %s, "
                  "gt_je = gt_jb + %d < %s ? gt_jb + %d : %s;", CUDA_BLOCK_I, u->es->ni,
               CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
-    emit_line(o, "const int gt_tid = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     for (int t = 0; t < k0->ntiles; t++) {
         int f = k0->tiles[t];
         const IrField *fd = st->fields.items[f];
@@ -594,8 +609,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             u->point.red_acc = locals[0];
         emit_line(o, "{");
         o->indent++;
-        emit_line(o, "const gt_idx gt_i0 = %s, gt_w = %s - gt_i0, gt_j0 = %s, gt_j1 = %s, "
-                     "gt_np = gt_w * (gt_j1 - gt_j0);", ilo, ihi, jlo, jhi);
+        emit_line(o, "const gt_idx gt_i0 = %s, gt_i1 = %s, gt_j0 = %s, gt_j1 = %s;", ilo, ihi,
+                  jlo, jhi);
         /* seed 003: a block whose points' boundary-condition reads all stay
          * inside the domain runs without remapping; an edge block remaps */
         const char *edge = block_edge(u, iv, k);

@@ -73,6 +73,7 @@ template <typename T> static inline T *gt_simt_at(T *p, int64_t i, bool store)
     gt_simt_access(p + i, sizeof *p, store);
     return p + i;
 }
+#define GT_ROLLED
 #define GT_LD(p, i) (*gt_simt_at((p), (i), false))
 #define GT_ST(p, i) (*gt_simt_at((p), (i), true))
 
