@@ -24,7 +24,8 @@ struct Out {
     char *buf;                /* malloc'd text (not NUL-terminated) */
     size_t len, cap;
     int line;                 /* complete lines written so far */
-    int indent;               /* indentation of the next line, in steps of 4 spaces */
+    int indent;               /* indentation of the next line, in steps of 4 spaces
+                                 (emit_out.c's: changed only by the block functions) */
     const char *name;         /* this file's name, for #line back to it */
     const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
     int stn_next;             /* the .stn line the next output line would get */
@@ -32,10 +33,32 @@ struct Out {
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole line of scaffolding, indented, newline added. */
 void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A block: its opening line (ending in `{`), indented contents after it;
- * emit_close ends it with `}`. */
+/* Blocks: the only way the indentation changes. emit_open writes a block's
+ * opening line (ending in `{`; or a `for (...)`, `if (...)` or `case N:`
+ * over unbraced statements) and indents the lines after it; emit_close ends
+ * a braced block with `}`, emit_close_with with another line (`};`),
+ * emit_dedent an unbraced one. */
 void emit_open(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_close(Out *o);
+void emit_close_with(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line one step out between two indented parts of a block (a label:
+ * `done:`); emit_else: `} else {`. */
+void emit_reopen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_else(Out *o);
+/* Ends an opening line built with emit_begin_line (emit_begin_stn_line)
+ * and emit_text, and indents the lines after it: emit_open's line. */
+void emit_end_open(Out *o);
+/* Indentation without an opening line: continuation lines (a parameter
+ * list's, two steps in). */
+void emit_indent(Out *o);
+void emit_dedent(Out *o);
+/* The column where the current indentation puts a line's text (what a
+ * continuation line aligned with it needs). */
+int emit_column(const Out *o);
+/* A preprocessor line (#define, #undef) in column 0, whatever the
+ * indentation; emit_begin_directive begins one for emit_text. */
+void emit_directive(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_begin_directive(Out *o);
 void emit_blank(Out *o);
 /* Starts a line (indentation) of scaffolding / of .stn code from loc; the
  * caller writes it with emit_text and ends it with emit_end_line. */

@@ -71,7 +71,7 @@ void emit_signature(Out *o, const EmitStencil *es)
         }
         size_t len = strlen(text);
         if (col > open && col + 1 + len > 96) {
-            emit_text(o, "\n%*s", (int)(o->indent * 4 + open), "");
+            emit_text(o, "\n%*s", (int)(emit_column(o) + open), "");
             col = open;
         } else if (col > open) {
             emit_text(o, " ");
@@ -112,7 +112,7 @@ static const char *bc_text(Arena *arena, const IrField *f)
 static void emit_list(Out *o, const char *head, const char *const *items, int n,
                       const char *tail)
 {
-    size_t open = (size_t)o->indent * 4 + strlen(head), col = open;
+    size_t open = (size_t)emit_column(o) + strlen(head), col = open;
     emit_text(o, "%s", head);
     for (int k = 0; k < n; k++) {
         size_t len = strlen(items[k]) + (k + 1 < n ? 1 : strlen(tail));
@@ -171,15 +171,13 @@ static void emit_mpi_entry(Out *o, const EmitStencil *es)
     emit_line(o, "} %s;", type);
     emit_blank(o);
     emit_line(o, "static inline int %s(void *%s, const gt_domain *%s)", call, ctx, es->domain);
-    emit_line(o, "{");
-    emit_line(o, "    const %s *%s = (const %s *)%s;", type, args, type, ctx);
+    emit_open(o, "{");
+    emit_line(o, "const %s *%s = (const %s *)%s;", type, args, type, ctx);
     pass[np] = es->domain;
-    o->indent++;
     emit_begin_line(o);
     emit_list(o, arena_printf(arena, "return %s(", es->fn), pass, np + 1, ");");
     emit_end_line(o);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
     emit_blank(o);
     decl[0] = arena_printf(arena, "const gt_decomp *%s", decomp);
     decl[np + 1] = arena_printf(arena, "int %s", overlap);
@@ -187,8 +185,7 @@ static void emit_mpi_entry(Out *o, const EmitStencil *es)
     emit_begin_line(o);
     emit_list(o, arena_printf(arena, "static inline int %s(", entry), decl, np + 3, ")");
     emit_end_line(o);
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     emit_begin_line(o);
     emit_list(o, arena_printf(arena, "%s %s = {", type, args), name, np, "};");
     emit_end_line(o);
@@ -207,8 +204,7 @@ static void emit_mpi_entry(Out *o, const EmitStencil *es)
     emit_begin_line(o);
     emit_list(o, "return gt__mpi_entry(", entry_args, 7, ");");
     emit_end_line(o);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 /* The C linkage block around a header's declarations, for C++ includers:
@@ -313,9 +309,8 @@ void emit_info(Out *o, const EmitStencil *es)
 {
     const IrStencil *st = es->st;
     const char *table = es->table;
-    emit_line(o, "static const gt_field_info %s[%d] = {", table,
+    emit_open(o, "static const gt_field_info %s[%d] = {", table,
               es->nfield_params ? es->nfield_params : 1);
-    o->indent++;
     for (int f = 0; f < es->nfield_params; f++) {
         const IrField *fd = st->fields.items[f];
         emit_begin_line(o);
@@ -340,8 +335,7 @@ void emit_info(Out *o, const EmitStencil *es)
     }
     if (es->nfield_params == 0)
         emit_line(o, "{0},");
-    o->indent--;
-    emit_line(o, "};");
+    emit_close_with(o, "};");
     emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s};", es->info, st->name,
               es->nfield_params, table);
 }
@@ -520,8 +514,7 @@ void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES])
     emit_begin_line(o);
     emit_signature(o, es);
     emit_end_line(o);
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     emit_bind_prologue(o, es, sizes);
 }
 
@@ -546,9 +539,7 @@ void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,
 
 void emit_done_label(Out *o)
 {
-    o->indent--;
-    emit_line(o, "done:");
-    o->indent++;
+    emit_reopen(o, "done:");
 }
 
 bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name)

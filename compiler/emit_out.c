@@ -147,6 +147,69 @@ void emit_close(Out *o)
     emit_line(o, "}");
 }
 
+void emit_close_with(Out *o, const char *fmt, ...)
+{
+    o->indent--;
+    va_list ap;
+    va_start(ap, fmt);
+    line_v(o, fmt, ap);
+    va_end(ap);
+}
+
+void emit_reopen(Out *o, const char *fmt, ...)
+{
+    o->indent--;
+    va_list ap;
+    va_start(ap, fmt);
+    line_v(o, fmt, ap);
+    va_end(ap);
+    o->indent++;
+}
+
+void emit_else(Out *o)
+{
+    emit_reopen(o, "} else {");
+}
+
+void emit_end_open(Out *o)
+{
+    emit_end_line(o);
+    o->indent++;
+}
+
+void emit_indent(Out *o)
+{
+    o->indent++;
+}
+
+void emit_dedent(Out *o)
+{
+    o->indent--;
+}
+
+int emit_column(const Out *o)
+{
+    return o->indent * 4;
+}
+
+void emit_begin_directive(Out *o)
+{
+    int saved = o->indent;
+    o->indent = 0;
+    emit_begin_line(o);
+    o->indent = saved;
+}
+
+void emit_directive(Out *o, const char *fmt, ...)
+{
+    emit_begin_directive(o);
+    va_list ap;
+    va_start(ap, fmt);
+    out_vprintf(o, fmt, ap);
+    va_end(ap);
+    emit_end_line(o);
+}
+
 bool emit_flush(Compiler *c, Out *o, FILE *f)
 {
     bool ok = fwrite(o->buf, 1, o->len, f) == o->len;
