@@ -60,6 +60,10 @@ int emit_column(const Out *o);
 void emit_directive(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_begin_directive(Out *o);
 void emit_blank(Out *o);
+/* A block comment of text's lines (separated by '\n'): the first after the
+ * comment's opening, the others after ` * ` (an empty one: ` *`), the last
+ * one closing it. */
+void emit_comment(Out *o, const char *text);
 /* Starts a line (indentation) of scaffolding / of .stn code from loc; the
  * caller writes it with emit_text and ends it with emit_end_line. */
 void emit_begin_line(Out *o);
@@ -288,6 +292,9 @@ void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
  * the argument checks of emit_bind_prologue (sizes: which of ni, nj, nk the
  * body uses). */
 void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES]);
+/* Per field id: does the stencil's code use the field (plan_fields_used)?
+ * In es's arena. */
+bool *emit_fields_used(const EmitStencil *es);
 /* `T *const u_p = bound[F].origin;` for each field parameter the body uses,
  * under a comment, each followed by what strides() writes for it. */
 void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,

@@ -1118,8 +1118,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     es->bind = "gt__bind_device";
     es->device = true;
     int nf = u->st->fields.len, ns = u->st->scalars.len;
-    u->used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
-    plan_fields_used(u->st, u->used);
+    u->used = emit_fields_used(es);
     u->si = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->sj = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->sk = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));

@@ -778,8 +778,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
 /* The function of one stencil. */
 static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
-    Arena *arena = c->arena;
-    Naive *n = arena_alloc(arena, sizeof *n);
+    Naive *n = arena_alloc(c->arena, sizeof *n);
     n->c = c;
     n->es = es;
     naive_analyse(n);
@@ -787,8 +786,7 @@ static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
     sizes_used(n, used);
     if (emit_kcheck_any(es->st))   /* the check's loops */
         used[AXIS_I] = used[AXIS_J] = used[AXIS_K] = true;
-    n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(es->st->fields.len + 1));
-    plan_fields_used(es->st, n->field_used);
+    n->field_used = emit_fields_used(es);
     n->o = o;
     naive_function(n, used);
 }

@@ -1063,15 +1063,13 @@ static void omp_preamble(Compiler *c, Out *o)
 /* The function of one fused stencil. */
 static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
-    Arena *arena = c->arena;
-    Omp *m = arena_alloc(arena, sizeof *m);
+    Omp *m = arena_alloc(c->arena, sizeof *m);
     m->c = c;
     m->es = es;
     m->st = es->st;
     omp_analyse(m);
     const IrStencil *st = m->st;
-    bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    plan_fields_used(st, used);
+    bool *used = emit_fields_used(es);
     for (int f = 0; f < st->fields.len; f++)
         if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
             m->rp[f] = NULL;

@@ -147,23 +147,28 @@ void emit_close(Out *o)
     emit_line(o, "}");
 }
 
-void emit_close_with(Out *o, const char *fmt, ...)
+/* A line one step out; the indentation after it: `after` steps in from there. */
+static void outer_line_v(Out *o, int after, const char *fmt, va_list ap)
 {
     o->indent--;
+    line_v(o, fmt, ap);
+    o->indent += after;
+}
+
+void emit_close_with(Out *o, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    line_v(o, fmt, ap);
+    outer_line_v(o, 0, fmt, ap);
     va_end(ap);
 }
 
 void emit_reopen(Out *o, const char *fmt, ...)
 {
-    o->indent--;
     va_list ap;
     va_start(ap, fmt);
-    line_v(o, fmt, ap);
+    outer_line_v(o, 1, fmt, ap);
     va_end(ap);
-    o->indent++;
 }
 
 void emit_else(Out *o)
@@ -208,6 +213,21 @@ void emit_directive(Out *o, const char *fmt, ...)
     out_vprintf(o, fmt, ap);
     va_end(ap);
     emit_end_line(o);
+}
+
+void emit_comment(Out *o, const char *text)
+{
+    for (const char *p = text;;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        emit_begin_line(o);
+        emit_text(o, "%s%s%.*s%s", p == text ? "/*" : " *", n ? " " : "", (int)n, p,
+                  end ? "" : " */");
+        emit_end_line(o);
+        if (!end)
+            break;
+        p = end + 1;
+    }
 }
 
 bool emit_flush(Compiler *c, Out *o, FILE *f)

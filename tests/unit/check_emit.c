@@ -602,7 +602,10 @@ START_TEST(blocks)
     emit_reopen(&o, "done:");
     emit_line(&o, "return x;");
     emit_close(&o);
-    emit_line(&o, "/* end */");
+    emit_comment(&o, "end");
+    emit_open(&o, "{");
+    emit_comment(&o, "a\n\nb");
+    emit_close(&o);
     ck_assert_str_eq(emit_out_string(a, &o),
                      "static const int t[2] = {\n"
                      "    1,\n"
@@ -625,7 +628,12 @@ START_TEST(blocks)
                      "done:\n"
                      "    return x;\n"
                      "}\n"
-                     "/* end */\n");
+                     "/* end */\n"
+                     "{\n"
+                     "    /* a\n"
+                     "     *\n"
+                     "     * b */\n"
+                     "}\n");
     arena_free(a);
 }
 END_TEST
