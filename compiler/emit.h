@@ -2,7 +2,8 @@
  * (emit_*.c). A backend writes only its own emitter (emit_naive.c,
  * emit_openmp.c) on top of these, by concern:
  *
- *   emit_out.c    generated text in memory, #line directives
+ *   emit_out.c    generated text in memory, blocks (the indentation), #line
+ *                 directives
  *   emit_names.c  C names of a stencil's fields, scalars and locals
  *   emit_expr.c   C types, constants, expressions, reads with boundary
  *                 conditions, column reductions, reduction updates
