@@ -2,7 +2,8 @@
  * (emit_*.c). A backend writes only its own emitter (emit_naive.c,
  * emit_openmp.c) on top of these, by concern:
  *
- *   emit_out.c    generated text in memory, #line directives
+ *   emit_out.c    generated text in memory, blocks (the indentation), #line
+ *                 directives
  *   emit_names.c  C names of a stencil's fields, scalars and locals
  *   emit_expr.c   C types, constants, expressions, reads with boundary
  *                 conditions, column reductions, reduction updates
@@ -24,7 +25,8 @@ struct Out {
     char *buf;                /* malloc'd text (not NUL-terminated) */
     size_t len, cap;
     int line;                 /* complete lines written so far */
-    int indent;               /* indentation of the next line, in steps of 4 spaces */
+    int indent;               /* indentation of the next line, in steps of 4 spaces
+                                 (emit_out.c's: changed only by the block functions) */
     const char *name;         /* this file's name, for #line back to it */
     const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
     int stn_next;             /* the .stn line the next output line would get */
@@ -32,11 +34,37 @@ struct Out {
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole line of scaffolding, indented, newline added. */
 void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A block: its opening line (ending in `{`), indented contents after it;
- * emit_close ends it with `}`. */
+/* Blocks: the only way the indentation changes. emit_open writes a block's
+ * opening line (ending in `{`; or a `for (...)`, `if (...)` or `case N:`
+ * over unbraced statements) and indents the lines after it; emit_close ends
+ * a braced block with `}`, emit_close_with with another line (`};`),
+ * emit_dedent an unbraced one. */
 void emit_open(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_close(Out *o);
+void emit_close_with(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line one step out between two indented parts of a block (a label:
+ * `done:`); emit_else: `} else {`. */
+void emit_reopen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_else(Out *o);
+/* Ends an opening line built with emit_begin_line (emit_begin_stn_line)
+ * and emit_text, and indents the lines after it: emit_open's line. */
+void emit_end_open(Out *o);
+/* Indentation without an opening line: continuation lines (a parameter
+ * list's, two steps in). */
+void emit_indent(Out *o);
+void emit_dedent(Out *o);
+/* The column where the current indentation puts a line's text (what a
+ * continuation line aligned with it needs). */
+int emit_column(const Out *o);
+/* A preprocessor line (#define, #undef) in column 0, whatever the
+ * indentation; emit_begin_directive begins one for emit_text. */
+void emit_directive(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_begin_directive(Out *o);
 void emit_blank(Out *o);
+/* A block comment of text's lines (separated by '\n'): the first after the
+ * comment's opening, the others after ` * ` (an empty one: ` *`), the last
+ * one closing it. */
+void emit_comment(Out *o, const char *text);
 /* Starts a line (indentation) of scaffolding / of .stn code from loc; the
  * caller writes it with emit_text and ends it with emit_end_line. */
 void emit_begin_line(Out *o);
@@ -265,6 +293,9 @@ void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
  * the argument checks of emit_bind_prologue (sizes: which of ni, nj, nk the
  * body uses). */
 void emit_function_open(Out *o, const EmitStencil *es, const bool sizes[NAXES]);
+/* Per field id: does the stencil's code use the field (plan_fields_used)?
+ * In es's arena. */
+bool *emit_fields_used(const EmitStencil *es);
 /* `T *const u_p = bound[F].origin;` for each field parameter the body uses,
  * under a comment, each followed by what strides() writes for it. */
 void emit_field_origins(Out *o, const EmitStencil *es, const bool *used,

@@ -195,7 +195,8 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
     const EmitStencil *es = u->es;
     const IrStencil *st = u->st;
     const char *t = sets ? "int32_t" : "gt_idx";
-    o->indent += 2;
+    emit_indent(o);
+    emit_indent(o);
     emit_line(o, "const %s %s, const %s %s, const %s %s,", t, es->ni, t, es->nj, t, es->nk);
     if (es->placed) {
         /* the place: bounds (clipped to +-2^30: they fit int32_t), origin, wrap */
@@ -250,7 +251,8 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
     }
     emit_text(o, ")");
     emit_end_line(o);
-    o->indent -= 2;
+    emit_dedent(o);
+    emit_dedent(o);
 }
 
 /* The arguments matching kernel_params: klo and khi (or k) as given; with
@@ -330,8 +332,7 @@ static void shuffle_step(Cuda *u, const IrStmt *red, const char *delta)
 {
     Out *o = u->o;
     Type t = red->reduce.dst->type;
-    emit_line(o, "for (int gt_s = %s; gt_s > 0; gt_s >>= 1) {", delta);
-    o->indent++;
+    emit_open(o, "for (int gt_s = %s; gt_s > 0; gt_s >>= 1) {", delta);
     if (t == TY_BOOL)
         emit_line(o, "const bool gt_o = __shfl_down_sync(0xffffffffu, (int)gt_v, gt_s) != 0;");
     else
@@ -357,8 +358,7 @@ static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
     Type t = red->reduce.dst->type;
     const char *part = arena_printf(u->c->arena, "gt_part%d", n);
     enum { WARPS = CUDA_THREADS / 32 };
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     emit_line(o, "__shared__ %s %s[%d];", emit_c_type(t), part, WARPS);
     emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x), gt_lane = gt_t %% 32, "
                  "gt_warp = gt_t / 32;", CUDA_BLOCK_I);
@@ -367,8 +367,7 @@ static void block_reduce(Cuda *u, const IrStmt *red, const char *local, int n)
     emit_line(o, "if (gt_lane == 0)");
     emit_line(o, "    GT_SHS(%s, gt_warp) = gt_v;", part);
     emit_line(o, "__syncthreads();");
-    emit_line(o, "if (gt_warp == 0) {");
-    o->indent++;
+    emit_open(o, "if (gt_warp == 0) {");
     emit_begin_line(o);
     emit_text(o, "gt_v = gt_lane < %d ? GT_SHL(%s, gt_lane) : ", WARPS, part);
     emit_red_identity(o, red->reduce.op, t);
@@ -388,12 +387,11 @@ static void open_levels(Cuda *u, const IrInterval *iv, bool forward)
     Arena *a = u->c->arena;
     const char *nk = u->es->nk, *t = emit_index_type(u->es);
     if (forward)
-        emit_line(u->o, "for (%s k = %s; k < %s; k++) {", t, emit_level(a, nk, iv->lo, 0),
+        emit_open(u->o, "for (%s k = %s; k < %s; k++) {", t, emit_level(a, nk, iv->lo, 0),
                   emit_level(a, nk, iv->hi, 0));
     else
-        emit_line(u->o, "for (%s k = %s; k >= %s; k--) {", t, emit_level(a, nk, iv->hi, -1),
+        emit_open(u->o, "for (%s k = %s; k >= %s; k--) {", t, emit_level(a, nk, iv->hi, -1),
                   emit_level(a, nk, iv->lo, 0));
-    u->o->indent++;
 }
 
 /* When does the point (i, j, k) of kernel k read a field with a boundary
@@ -424,27 +422,23 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
     static const char *const ij[2] = {"i", "j"};
     const char *in_area = emit_area_test(a, u->es, &iv->stmts.items[k->first]->area, ij);
     if (guard)
-        emit_line(o, "if (i >= %" PRId64 " && i < %s && j >= %" PRId64 " && j < %s%s%s) {",
+        emit_open(o, "if (i >= %" PRId64 " && i < %s && j >= %" PRId64 " && j < %s%s%s) {",
                   r->r[AXIS_I].lo, emit_offset(a, u->es->ni, r->r[AXIS_I].hi), r->r[AXIS_J].lo,
                   emit_offset(a, u->es->nj, r->r[AXIS_J].hi), in_area ? " && " : "",
                   in_area ? in_area : "");
     else if (in_area)
-        emit_line(o, "if (%s) {", in_area);
+        emit_open(o, "if (%s) {", in_area);
     else
-        emit_line(o, "{");
-    o->indent++;
+        emit_open(o, "{");
     u->point.o = o;
     /* where reads may need remapping (outside a group, or in a group's edge
      * block: u->safe), each point tests whether it is within reach of the
      * domain's edge; the others read without remapping */
     const char *edge = u->safe ? point_edge(u, iv, k) : NULL;
     if (edge) {
-        emit_line(o, "if (%s) {", edge);
-        o->indent++;
+        emit_open(o, "if (%s) {", edge);
         emit_point_body(&u->point, iv, k, "k");
-        o->indent--;
-        emit_line(o, "} else {");
-        o->indent++;
+        emit_else(o);
         u->safe = false;
         emit_point_body(&u->point, iv, k, "k");
         u->safe = true;
@@ -598,8 +592,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     u->ib = "gt_ib";
     u->jb = "gt_jb";
     block_bases(u);
-    emit_line(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
-    o->indent++;
+    emit_open(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
     for (int m = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
         const char *ilo, *ihi, *jlo, *jhi;
@@ -607,21 +600,17 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         group_range(u, iv, k, 1, &jlo, &jhi);
         if (k->reduce)
             u->point.red_acc = locals[0];
-        emit_line(o, "{");
-        o->indent++;
+        emit_open(o, "{");
         emit_line(o, "const gt_idx gt_i0 = %s, gt_i1 = %s, gt_j0 = %s, gt_j1 = %s;", ilo, ihi,
                   jlo, jhi);
         /* seed 003: a block whose points' boundary-condition reads all stay
          * inside the domain runs without remapping; an edge block remaps */
         const char *edge = block_edge(u, iv, k);
         if (edge) {
-            emit_line(o, "if (%s) {", edge);
-            o->indent++;
+            emit_open(o, "if (%s) {", edge);
             u->safe = true;
             group_points(u, iv, k);
-            o->indent--;
-            emit_line(o, "} else {");
-            o->indent++;
+            emit_else(o);
         }
         u->safe = false;
         group_points(u, iv, k);
@@ -701,8 +690,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
                          : axes & AXES_I              ? "i < gt_ihi"
                          : axes & AXES_J              ? "j < gt_jhi"
                                                       : "true";
-    emit_line(o, "if (%s) {", inside);
-    o->indent++;
+    emit_open(o, "if (%s) {", inside);
     int r = 0;
     if (kind == UNIT_COLUMNS) {
         /* the levels read back are carried in registers (k-caching) where
@@ -734,8 +722,7 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
             u->point.red_acc = locals[0];
         bool loop = kind == UNIT_PARALLEL && (axes & AXES_K);
         if (loop) {
-            emit_line(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
-            o->indent++;
+            emit_open(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
         }
         unit_body(u, iv, k, false);
         if (loop)
@@ -762,8 +749,7 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     emit_line(o, "template <typename gt_idx>");
     emit_line(o, "static __device__ __forceinline__ void %s(", variant_name(u, 'b', n));
     kernel_params(u, kind, false);
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     if (u->es->placed)
         emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; "
                      "(void)%s;", u->es->lo[0], u->es->hi[0], u->es->lo[1], u->es->hi[1],
@@ -898,8 +884,7 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
         klo = emit_level(a, es->nk, iv->lo, 0);
         khi = emit_level(a, es->nk, iv->hi, 0);
     }
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     emit_line(o, "const int64_t gt_ilo = %s, gt_ihi = %s, gt_jlo = %s, gt_jhi = %s;", range[0],
               range[1], range[2], range[3]);
     emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ihi - gt_ilo + %d) / %d, (gt_jhi - gt_jlo + %d) "
@@ -913,8 +898,7 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     static const char *const tests[3] = {"if (%s)", "else if (%s)", "else"};
     static const char *const kernels[3] = {"%s", "%s<int32_t>", "%s<int64_t>"};
     const char *const conds[3] = {u->shared, u->index32, ""};
-    emit_line(o, "if (gt_ihi > gt_ilo && gt_jhi > gt_jlo && %s < %s) {", klo, khi);
-    o->indent++;
+    emit_open(o, "if (gt_ihi > gt_ilo && gt_jhi > gt_jlo && %s < %s) {", klo, khi);
     for (int v = 0; v < 3; v++) {
         emit_line(o, tests[v], conds[v]);
         emit_begin_line(o);
@@ -1081,8 +1065,7 @@ static void cuda_function(Cuda *u)
         gotos = true;
     }
     /* C++: no goto may skip an initialized declaration still in scope at done */
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     if (kflag)
         emit_kcheck_device(o, es, kflag, krec);
     emit_full_temporaries(o, es, "gt__device_temporary", u->si, u->sj, u->sk);
@@ -1099,8 +1082,7 @@ static void cuda_function(Cuda *u)
         emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", &%s, %s, sizeof %s, 0);", es->rc,
                   st->name, es->acc[s], u->acc_d[s], es->acc[s]);
     }
-    emit_line(o, "if (%s == 0) {", es->rc);
-    o->indent++;
+    emit_open(o, "if (%s == 0) {", es->rc);
     emit_scalar_results(o, es);
     emit_close(o);
     emit_close(o);
@@ -1116,8 +1098,7 @@ static void cuda_function(Cuda *u)
     if (krec)
         emit_line(o, "gt_release(%s);", krec);
     emit_line(o, "return %s;", es->rc);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 static void cuda_preamble(Compiler *c, Out *o)
@@ -1139,8 +1120,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     es->bind = "gt__bind_device";
     es->device = true;
     int nf = u->st->fields.len, ns = u->st->scalars.len;
-    u->used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
-    plan_fields_used(u->st, u->used);
+    u->used = emit_fields_used(es);
     u->si = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->sj = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->sk = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));

@@ -587,9 +587,8 @@ void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc,
     const char *name = emit_column_name(cx->es, e);
     Type t = e->type;
     emit_red_local(o, e->colreduce.op, t, name);
-    emit_line(o, "for (%s %s = 0; %s < %s; %s++)", emit_index_type(cx->es), kk, kk, cx->es->nk,
+    emit_open(o, "for (%s %s = 0; %s < %s; %s++)", emit_index_type(cx->es), kk, kk, cx->es->nk,
               kk);
-    o->indent++;
     EmitExprCtx col = *cx;
     col.idx[AXIS_K] = emit_val_name(kk);
     if (cx->column)
@@ -602,7 +601,7 @@ void emit_hoist_columns(Out *o, const EmitExprCtx *cx, const IrExpr *e, Loc loc,
     emit_end_line(o);
     if (cx->column)
         cx->column(cx, false);
-    o->indent--;
+    emit_dedent(o);
 }
 
 void emit_expr_prec(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec)

@@ -451,10 +451,9 @@ static void open_now(Out *o, EmitStencil *es, const KReads *reads)
         x.region = &reads->items[d].stmt->region;
         ir_for_each_load(reads->items[d].load->load.klevel, reach_load, &x);
     }
-    emit_line(o, "if (gt__levels_now(&%s, gt_checking, (const int64_t[4]){%lld, %lld, %lld, "
+    emit_open(o, "if (gt__levels_now(&%s, gt_checking, (const int64_t[4]){%lld, %lld, %lld, "
                  "%lld})) {", es->place, (long long)x.reach[0], (long long)x.reach[1],
               (long long)x.reach[2], (long long)x.reach[3]);
-    o->indent++;
 }
 
 /* The outputs kept (and, in a distributed call's checking call, the out scalars) before
@@ -512,8 +511,7 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
         for (int d = 0; d < reads.len; d++) {
             const KRead *r = &reads.items[d];
             const char *levels = lv[r->load->load.field->id];
-            emit_line(o, "{");
-            o->indent++;
+            emit_open(o, "{");
             emit_line(o, "int64_t %s = INT64_MAX;", bad);
             int loops = 0;
             for (int a = AXIS_K; a >= AXIS_I; a--) {
@@ -526,9 +524,8 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
                               bad);
                 EmitVal lo, hi;
                 range_of(&k, r, a, &lo, &hi);
-                emit_line(o, "for (int64_t %c = %s; %c < %s; %c++)%s", "ijk"[a], text(&k, lo),
+                emit_open(o, "for (int64_t %c = %s; %c < %s; %c++)%s", "ijk"[a], text(&k, lo),
                           "ijk"[a], text(&k, hi), "ijk"[a], " {");
-                o->indent++;
                 loops++;
             }
             emit_line(o, "const int64_t gt_level = %s;", check_level_text(&k, r));
@@ -538,21 +535,16 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
             emit_line(o, "        %s = gt_rank;", bad);
             emit_line(o, "}");
             for (int l = 0; l < loops; l++) {
-                o->indent--;
-                emit_line(o, "}");
+                emit_close(o);
             }
-            emit_line(o, "if (%s != INT64_MAX) {", bad);
-            o->indent++;
+            emit_open(o, "if (%s != INT64_MAX) {", bad);
             decode_position(&k, r, bad);
             emit_line(o, "const int64_t gt_level = %s;", check_level_text(&k, r));
             report(&k, r, "gt_level", levels);
-            o->indent--;
-            emit_line(o, "}");
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
+            emit_close(o);
         }
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
     keep_outputs(o, es, false);
     if (guard) {
@@ -568,31 +560,28 @@ void emit_kcheck_host(Out *o, EmitStencil *es, bool omp)
 static void report_recorded(Out *o, EmitStencil *es, const char *rec, const char *lv)
 {
     KReads reads = kdyn_of(es)->guarded;
-    emit_line(o, "if (%s.key[0] != INT64_MAX) {", rec);
-    o->indent++;
+    emit_open(o, "if (%s.key[0] != INT64_MAX) {", rec);
     emit_line(o, "/* the first failure of a read checked as it reads: the outputs are put "
                  "back */");
     emit_line(o, "switch (%s.read) {", rec);
     for (int d = 0; d < reads.len; d++) {
         const IrExpr *load = reads.items[d].load;
         int f = load->load.field->id;
-        emit_line(o, "case %d:", d);
-        o->indent++;
+        emit_open(o, "case %d:", d);
         report_read(o, es, load, arena_printf(es->arena, "%s.level", rec),
                     arena_printf(es->arena, "%s.key[4]", rec),
                     arena_printf(es->arena, "%s.key[3]", rec),
                     arena_printf(es->arena, "%s.k", rec),
                     arena_printf(es->arena, "(%s + %d)", lv, 2 * f));
         emit_line(o, "break;");
-        o->indent--;
+        emit_dedent(o);
     }
     emit_line(o, "default:");
     emit_line(o, "    %s = gt__error(GT_ESHAPE, \"stencil '%s': a read at a run-time K level "
                  "outside its storage\");", es->rc, es->st->name);
     emit_line(o, "}");
     emit_line(o, "goto done;");
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 void emit_kguard_report(Out *o, EmitStencil *es)
@@ -640,7 +629,8 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         emit_line(o, "   the first level outside the storage into *gt_bad; the level at rank "
                      "gt_want into *gt_lev. */");
         emit_line(o, "static __global__ void %s(", kernel_name(es, d));
-        o->indent += 2;
+        emit_indent(o);
+        emit_indent(o);
         emit_line(o, "const int64_t gt_n0, const int64_t gt_n1, const int64_t gt_n2,");
         emit_line(o, "const int64_t gt_lv0, const int64_t gt_lv1,");
         if (es->placed)
@@ -654,9 +644,9 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
                           es->scalar[s]);
         emit_line(o, "unsigned long long *const gt_bad, const unsigned long long gt_want, "
                      "long long *const gt_lev)");
-        o->indent -= 2;
-        emit_line(o, "{");
-        o->indent++;
+        emit_dedent(o);
+        emit_dedent(o);
+        emit_open(o, "{");
         emit_line(o, "const int64_t %s[3] = {gt_n0, gt_n1, gt_n2};", es->size);
         emit_line(o, "const int64_t %s = gt_n0, %s = gt_n1, %s = gt_n2;", es->ni, es->nj,
                   es->nk);
@@ -702,8 +692,7 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
             emit_line(o, "    return;");
         }
         range_of(&k, r, AXIS_K, &lo, &hi);
-        emit_line(o, "for (int64_t k = %s; k < %s; k++) {", text(&k, lo), text(&k, hi));
-        o->indent++;
+        emit_open(o, "for (int64_t k = %s; k < %s; k++) {", text(&k, lo), text(&k, hi));
         emit_line(o, "const int64_t gt_level = %s;", check_level_text(&k, r));
         emit_line(o, "const unsigned long long gt_rank = (unsigned long long)(%s);",
                   rank_of(&k, r));
@@ -713,10 +702,8 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         emit_line(o, "    gt_atomic_min_rank(gt_bad, gt_rank);   /* this column's first */");
         emit_line(o, "    break;");
         emit_line(o, "}");
-        o->indent--;
-        emit_line(o, "}");
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
+        emit_close(o);
     }
 }
 
@@ -745,8 +732,7 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *r
             bool *uses = arena_alloc(es->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
             ir_for_each_load(r->load->load.klevel, mark_level_field, uses);
             const char *levels = lv[r->load->load.field->id];
-            emit_line(o, "{");
-            o->indent++;
+            emit_open(o, "{");
             EmitVal lo[NAXES], hi[NAXES];
             for (int a = 0; a < NAXES; a++) {
                 if (a == AXIS_K || check_axis(r, a))
@@ -766,9 +752,8 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *r
                          "gt_block = GT_BLOCK(32, 8);");
             for (int pass = 0; pass < 2; pass++) {
                 /* pass 0: the first failure's rank; pass 1, after one: its level */
-                emit_line(o, pass ? "if (gt_host[0] != ~0ull) {" : "if (gt_ni > 0 && gt_nj > 0 "
+                emit_open(o, pass ? "if (gt_host[0] != ~0ull) {" : "if (gt_ni > 0 && gt_nj > 0 "
                           "&& %s < %s) {", text(&k, lo[2]), text(&k, hi[2]));
-                o->indent++;
                 emit_begin_line(o);
                 emit_text(o, "GT_LAUNCH(%s, gt_grid, gt_block, %s[0], %s[1], %s[2], %s[0], %s[1]",
                           kernel_name(es, d), es->size, es->size, es->size, levels, levels);
@@ -793,14 +778,11 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *r
                     emit_line(o, "const long long gt_level = (long long)gt_host[1];");
                     report(&k, r, "gt_level", levels);
                 }
-                o->indent--;
-                emit_line(o, "}");
+                emit_close(o);
             }
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
         }
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
     keep_outputs(o, es, true);
     if (!emit_kguard_any(es))
@@ -838,9 +820,7 @@ void emit_kguard_device_report(Out *o, EmitStencil *es)
     emit_line(o, "if (%s == 0)", es->rc);
     emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", &gt_kh.r, gt_kf, sizeof gt_kh.r, "
                  "0);", es->rc, es->st->name);
-    emit_line(o, "if (%s == 0) {", es->rc);
-    o->indent++;
+    emit_open(o, "if (%s == 0) {", es->rc);
     report_recorded(o, es, "gt_kh.r", "gt_kh.lv");
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }

@@ -283,27 +283,22 @@ static int open_loops(Naive *n, unsigned axes, const Extent *region, const Area 
             lo = emit_area_lo(arena, n->es, area, a, lo);
             hi = emit_area_hi(arena, n->es, area, a, hi);
         }
-        emit_line(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v, emit_val_text(arena, lo, 0), v,
+        emit_open(o, "for (int64_t %s = %s; %s < %s; %s++)%s", v, emit_val_text(arena, lo, 0), v,
                   emit_val_text(arena, hi, 0), v, block && a == last ? " {" : "");
-        o->indent++;
         count++;
     }
-    if (count == 0 && block) {
-        emit_line(o, "{");
-        o->indent++;
-    }
+    if (count == 0 && block)
+        emit_open(o, "{");
     return count;
 }
 
 static void close_loops(Naive *n, int count, bool block)
 {
     /* the brace closes under the line that opened it: the innermost loop */
-    if (count > 0 || block)
-        n->o->indent--;
     if (block)
-        emit_line(n->o, "}");
-    if (count > 1)
-        n->o->indent -= count - 1;
+        emit_close(n->o);
+    for (int l = block; l < count; l++)
+        emit_dedent(n->o);
 }
 
 /* The point statement `dst(i, j, k) = value;` or the reduction's update,
@@ -312,10 +307,8 @@ static void naive_point_stmt(Naive *n, const IrStmt *s, const char *guard, const
 {
     Out *o = n->o;
     bool cols = stmt_has_cols(s);
-    if (guard) {
-        emit_line(o, "if (%s)%s", guard, cols ? " {" : "");
-        o->indent++;
-    }
+    if (guard)
+        emit_open(o, "if (%s)%s", guard, cols ? " {" : "");
     EmitExprCtx cx = naive_ctx(n, kvar);
     if (s->kind == IR_ASSIGN) {
         emit_hoist_columns(o, &cx, s->assign.value, s->loc, n->kk);
@@ -339,11 +332,10 @@ static void naive_point_stmt(Naive *n, const IrStmt *s, const char *guard, const
         emit_text(o, ";");
         emit_end_line(o);
     }
-    if (guard) {
-        o->indent--;
-        if (cols)
-            emit_line(o, "}");
-    }
+    if (guard && cols)
+        emit_close(o);
+    else if (guard)
+        emit_dedent(o);
 }
 
 static void emit_stmt(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level klo,
@@ -375,8 +367,7 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     int loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, cols);
     if (cols && guard) {
         emit_line(o, "%s = false;", m);
-        emit_line(o, "if (%s) {", guard);
-        o->indent++;
+        emit_open(o, "if (%s) {", guard);
     }
     emit_hoist_columns(o, &cx, s->iff.cond, s->loc, n->kk);
     emit_begin_stn_line(o, s->loc);
@@ -389,10 +380,8 @@ static void emit_if(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Level 
     }
     emit_text(o, ";");
     emit_end_line(o);
-    if (cols && guard) {
-        o->indent--;
-        emit_line(o, "}");
-    }
+    if (cols && guard)
+        emit_close(o);
     close_loops(n, loops, cols);
     for (int i = 0; i < s->iff.then.len; i++)
         emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
@@ -432,12 +421,10 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     int loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, false);
     emit_line(o, "%s = %s;", m, guard ? guard : "true");
     close_loops(n, loops, false);
-    emit_line(o, "for (;;) {");
-    o->indent++;
+    emit_open(o, "for (;;) {");
     emit_line(o, "bool %s = false;", more);
     loops = open_loops(n, axes, &region, &s->area, kloop, klo, khi, true);
-    emit_line(o, "if (%s) {", m);
-    o->indent++;
+    emit_open(o, "if (%s) {", m);
     emit_hoist_columns(o, &cx, s->iff.cond, s->loc, n->kk);
     /* reads checked as they read: one that fails ends the loop at the point (in the test:
        through go; in the body: its mask) */
@@ -459,8 +446,7 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     emit_text(o, ";");
     emit_end_line(o);
     emit_line(o, "%s = %s || %s;", more, more, m);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
     close_loops(n, loops, true);
     emit_line(o, "if (!%s)", more);
     emit_line(o, "    break;");
@@ -469,8 +455,7 @@ static void emit_loop(Naive *n, const IrStmt *s, unsigned axes, bool kloop, Leve
     for (int i = 0; i < s->iff.then.len; i++)
         emit_stmt(n, s->iff.then.items[i], axes, kloop, klo, khi, m);
     n->es->kgo = saved;
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 /* One statement: its own loop nest over its region (and K range when kloop). */
@@ -524,23 +509,20 @@ static void emit_computation(Naive *n, const IrComputation *comp)
                 } else {
                     /* no K: the statement runs once, if its interval is not empty */
                     n->span[AXIS_K] = (Span){iv->lo, iv->hi};
-                    emit_line(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
+                    emit_open(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
                               emit_level(arena, nk, iv->hi, 0));
-                    o->indent++;
                     emit_stmt(n, st, axes, false, iv->lo, iv->hi, NULL);
-                    o->indent--;
-                    emit_line(o, "}");
+                    emit_close(o);
                 }
             }
             continue;
         }
         if (comp->order == ORDER_FORWARD)
-            emit_line(o, "for (int64_t k = %s; k < %s; k++) {", emit_level(arena, nk, iv->lo, 0),
+            emit_open(o, "for (int64_t k = %s; k < %s; k++) {", emit_level(arena, nk, iv->lo, 0),
                       emit_level(arena, nk, iv->hi, 0));
         else
-            emit_line(o, "for (int64_t k = %s; k >= %s; k--) {",
+            emit_open(o, "for (int64_t k = %s; k >= %s; k--) {",
                       emit_level(arena, nk, iv->hi, -1), emit_level(arena, nk, iv->lo, 0));
-        o->indent++;
         n->k_defined = true;
         /* at each level, every statement over its IJ region */
         n->span[AXIS_K] = (Span){iv->lo, iv->hi};
@@ -548,8 +530,7 @@ static void emit_computation(Naive *n, const IrComputation *comp)
             const IrStmt *st = iv->stmts.items[s];
             emit_stmt(n, st, ir_stmt_axes(st) & ~(unsigned)AXES_K, false, iv->lo, iv->hi, NULL);
         }
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
 }
 
@@ -573,10 +554,7 @@ static const char *field_axes_args(unsigned axes)
 static void define_access(Out *o, const char *name, const char *data, const char *stride,
                           unsigned axes)
 {
-    int saved = o->indent;
-    o->indent = 0;
-    emit_begin_line(o);
-    o->indent = saved;
+    emit_begin_directive(o);
     emit_text(o, "#define %s(%s) %s[", name, field_axes_args(axes), data);
     bool first = true;
     for (int a = 0; a < NAXES; a++) {
@@ -734,7 +712,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
                        (int)strlen("gt__temporary(");
             emit_text(o, "%s = %sgt__temporary(&%s, %s, \"%s\", %s,\n%*s(const int64_t[6]){",
                       es->data[f], cast, es->storage[f], emit_dtype(fd->type),
-                      axes_name(fd->axes), es->size, o->indent * 4 + call, "");
+                      axes_name(fd->axes), es->size, emit_column(o) + call, "");
             emit_temp_halo(o, fd->axes, (const int64_t (*)[2])fd->alloc_halo);
             emit_text(o, "}, %s);", es->stride[f]);
             emit_end_line(o);
@@ -747,7 +725,7 @@ static void naive_function(Naive *n, const bool used[NAXES])
             int call = (int)strlen(mk->data) + 3 + (int)strlen(cast) +
                        (int)strlen("gt__temporary(");
             emit_text(o, "%s = %sgt__temporary(&%s, GT_BOOL, \"IJK\", %s,\n%*s(const int64_t[6]){",
-                      mk->data, cast, mk->storage, es->size, o->indent * 4 + call, "");
+                      mk->data, cast, mk->storage, es->size, emit_column(o) + call, "");
             for (int a = 0; a < NAXES; a++)
                 emit_text(o, "%s%" PRId64 ", %" PRId64, a ? ", " : "",
                           -n->mask_hull.r[a].lo, n->mask_hull.r[a].hi);
@@ -773,22 +751,18 @@ static void naive_function(Naive *n, const bool used[NAXES])
     } else {
         emit_line(o, "return 0;");
     }
-    o->indent = 0;
     for (int f = 0; f < st->fields.len; f++)
         if (n->field_used[f])
-            emit_line(o, "#undef %s", es->field[f]);
+            emit_directive(o, "#undef %s", es->field[f]);
     for (int m = 0; m < n->masks.len; m++)
-        emit_line(o, "#undef %s", n->masks.items[m].name);
-    o->indent = 1;
-    o->indent--;
-    emit_line(o, "}");
+        emit_directive(o, "#undef %s", n->masks.items[m].name);
+    emit_close(o);
 }
 
 /* The function of one stencil. */
 static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
-    Arena *arena = c->arena;
-    Naive *n = arena_alloc(arena, sizeof *n);
+    Naive *n = arena_alloc(c->arena, sizeof *n);
     n->c = c;
     n->es = es;
     naive_analyse(n);
@@ -796,8 +770,7 @@ static void naive_stencil(Compiler *c, Out *o, EmitStencil *es)
     sizes_used(n, used);
     if (emit_kcheck_any(es->st))   /* the check's loops */
         used[AXIS_I] = used[AXIS_J] = used[AXIS_K] = true;
-    n->field_used = arena_alloc(arena, sizeof(bool) * (size_t)(es->st->fields.len + 1));
-    plan_fields_used(es->st, n->field_used);
+    n->field_used = emit_fields_used(es);
     n->o = o;
     naive_function(n, used);
 }

@@ -359,8 +359,7 @@ static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsig
     Ranges r = kernel_ranges(m, iv, k, false);
     emit_line(o, "/* kernel: statements %d to %d (axes %s) */", k->first,
               k->first + k->count - 1, axes_name(axes));
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     int opened = 0;
     if (axes & AXES_J) {
         emit_open(o, "for (int64_t j = %s; j < %s; j++) {", r.jlo, r.jhi);
@@ -379,8 +378,7 @@ static void kernel_simple(Omp *m, const IrInterval *iv, const IrKernel *k, unsig
     m->fast = fast;
     while (opened--)
         emit_close(o);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 static const char *level(Omp *m, Level lv, int64_t delta)
@@ -447,9 +445,8 @@ static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t %s = %s; %s < %s; %s += %s)", m->kb, lo, m->kb, hi, m->kb,
               m->bk);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %s) {", m->jb, m->jb, m->es->nj, m->jb,
+    emit_open(o, "for (int64_t %s = 0; %s < %s; %s += %s) {", m->jb, m->jb, m->es->nj, m->jb,
               m->bj);
-    o->indent++;
     emit_line(o, "const int64_t %s = 0, %s = %s;", m->ib, m->ie, m->es->ni);
     block_end(m, m->je, m->jb, m->bj, m->es->nj);
     block_end(m, m->ke, m->kb, m->bk, hi);
@@ -458,8 +455,7 @@ static void emit_streamed(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_open(o, "for (int64_t k = %s; k < %s; k++) {", m->kb, m->ke);
     group_rows(m, iv, kfirst, klast);
     emit_close(o);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 /* A group of 3-D kernels of a parallel interval: blocks of one level. */
@@ -481,8 +477,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         part = emit_unique(arena, &m->es->names, "partial");
         m->point.red_acc = emit_unique(arena, &m->es->names, "local");
     }
-    emit_line(o, "{");
-    o->indent++;
+    emit_open(o, "{");
     if (reduce) {
         emit_line(o, "%s %s[%s];", emit_c_type(rt), part, m->nth);
         emit_begin_line(o);
@@ -493,8 +488,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     }
     if (!any_tile && !reduce) {
         emit_streamed(m, iv, kfirst, klast);
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
         return;
     }
     /* rows per block: fewer while there are too few blocks for the threads */
@@ -508,8 +502,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     bool region = any_tile || reduce;
     if (region) {
         emit_line(o, "GT_OMP(omp parallel)");
-        emit_line(o, "{");
-        o->indent++;
+        emit_open(o, "{");
         if (reduce) {
             emit_begin_line(o);
             emit_text(o, "%s %s = ", emit_c_type(rt), m->point.red_acc);
@@ -532,9 +525,8 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
     emit_line(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0), level(m, iv->hi, 0));
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %s)", m->jb, m->jb, m->es->nj, m->jb,
               m->bj);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
+    emit_open(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
               openmp_plan.block_i);
-    o->indent++;
     block_bounds(m, m->bj);
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     for (int b = 0; b < m->nbufs; b++)
@@ -543,13 +535,11 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
                       m->ib);
     declare_restrict(m);
     group_rows(m, iv, kfirst, klast);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
     if (region) {
         if (reduce)
             emit_line(o, "%s[omp_get_thread_num()] = %s;", part, m->point.red_acc);
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
     if (reduce) {
         const char *acc = m->es->acc[reduce->reduce.dst->id];
@@ -561,8 +551,7 @@ static void emit_group(Omp *m, const IrInterval *iv, int kfirst, int klast)
         emit_text(o, ";");
         emit_end_line(o);
     }
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 static void emit_parallel(Omp *m, const IrComputation *comp)
@@ -576,26 +565,22 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
             unsigned axes = k->axes;
             if (axes == AXES_IJ) {
                 /* a 2-D kernel: once, its rows over the threads */
-                emit_line(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
-                o->indent++;
+                emit_open(o, "if (%s < %s) {", level(m, iv->lo, 0), level(m, iv->hi, 0));
                 kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true, NULL);
-                o->indent--;
-                emit_line(o, "}");
+                emit_close(o);
                 kk++;
                 continue;
             }
             if (axes != AXES_IJK) {
                 if (axes & AXES_K) {
-                    emit_line(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0),
+                    emit_open(o, "for (int64_t k = %s; k < %s; k++)", level(m, iv->lo, 0),
                               level(m, iv->hi, 0));
-                    o->indent++;
                     kernel_simple(m, iv, k, axes, "k");
-                    o->indent--;
+                    emit_dedent(o);
                 } else {
-                    emit_line(o, "if (%s < %s)", level(m, iv->lo, 0), level(m, iv->hi, 0));
-                    o->indent++;
+                    emit_open(o, "if (%s < %s)", level(m, iv->lo, 0), level(m, iv->hi, 0));
                     kernel_simple(m, iv, k, axes, "k");
-                    o->indent--;
+                    emit_dedent(o);
                 }
                 kk++;
                 continue;
@@ -612,12 +597,11 @@ static void emit_parallel(Omp *m, const IrComputation *comp)
 static void open_level_loop(Omp *m, const IrInterval *iv, bool fwd)
 {
     if (fwd)
-        emit_line(m->o, "for (int64_t k = %s; k < %s; k++) {", level(m, iv->lo, 0),
+        emit_open(m->o, "for (int64_t k = %s; k < %s; k++) {", level(m, iv->lo, 0),
                   level(m, iv->hi, 0));
     else
-        emit_line(m->o, "for (int64_t k = %s; k >= %s; k--) {", level(m, iv->hi, -1),
+        emit_open(m->o, "for (int64_t k = %s; k >= %s; k--) {", level(m, iv->hi, -1),
                   level(m, iv->lo, 0));
-    m->o->indent++;
 }
 
 static void comp_comment(Omp *m, const IrComputation *comp)
@@ -645,8 +629,7 @@ static void emit_levels(Omp *m, const IrComputation *comp)
             else
                 kernel_rows(m, iv, k, kernel_ranges(m, iv, k, false), "k", true, NULL);
         }
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
 }
 
@@ -660,9 +643,8 @@ static void emit_column_rows(Omp *m, int c0, int c1)
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d)", m->jb, m->jb, m->es->nj, m->jb,
               openmp_plan.block_j_column);
-    emit_line(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
+    emit_open(o, "for (int64_t %s = 0; %s < %s; %s += %d) {", m->ib, m->ib, m->es->ni, m->ib,
               openmp_plan.block_i);
-    o->indent++;
     block_bounds(m, arena_printf(m->c->arena, "%d", openmp_plan.block_j_column));
     emit_line(o, "(void)%s; (void)%s;", m->ie, m->je);
     declare_restrict(m);
@@ -677,12 +659,10 @@ static void emit_column_rows(Omp *m, int c0, int c1)
                 const IrKernel *k = &iv->kernels.items[kk];
                 kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false, NULL);
             }
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
         }
     }
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 /* Can the group run one column at a time (every kernel over the same
@@ -715,20 +695,16 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
               k->first + k->count - 1, iv->stmts.items[k->first]->loc.line,
               iv->stmts.items[k->first + k->count - 1]->loc.line);
     if (slab) {
-        emit_line(o, "if (%s) {", slab);
-        o->indent++;
+        emit_open(o, "if (%s) {", slab);
         m->safe = true;
         point_body(m, iv, k, "k");
         m->safe = false;
-        o->indent--;
-        emit_line(o, "} else {");
+        emit_else(o);
     } else {
-        emit_line(o, "{");
+        emit_open(o, "{");
     }
-    o->indent++;
     point_body(m, iv, k, "k");
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 /* A column group one column at a time (the path for unit K stride): an `omp
@@ -762,8 +738,7 @@ static void emit_column_points(Omp *m, int c0, int c1)
         const IrComputation *comp = st->computations.items[c];
         if (c > c0)
             comp_comment(m, comp);
-        emit_line(o, "{");
-        o->indent++;
+        emit_open(o, "{");
         emit_kcache_begin(&m->point, comp);
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *iv = comp->intervals.items[ii];
@@ -772,12 +747,10 @@ static void emit_column_points(Omp *m, int c0, int c1)
             for (int kk = 0; kk < iv->kernels.len; kk++)
                 column_kernel(m, iv, &iv->kernels.items[kk]);
             emit_kcache_interval_end(&m->point);
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
         }
         emit_kcache_end(&m->point, comp);
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
     emit_close(o);
     m->sk = sk;
@@ -805,15 +778,11 @@ static void emit_columns(Omp *m, int c0, int c1)
             emit_text(o, " && %s == 1", m->sk[f]);
     }
     emit_text(o, ") {");
-    emit_end_line(o);
-    o->indent++;
+    emit_end_open(o);
     emit_column_points(m, c0, c1);
-    o->indent--;
-    emit_line(o, "} else {");
-    o->indent++;
+    emit_else(o);
     emit_column_rows(m, c0, c1);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 static void omp_body(Omp *m)
@@ -991,17 +960,13 @@ static void omp_function(Omp *m, const bool *used)
     }
     emit_text(o, ";");
     emit_end_line(o);
-    emit_line(o, "if (%s) {", m->unit);
-    o->indent++;
+    emit_open(o, "if (%s) {", m->unit);
     m->fast = true;
     omp_body(m);
-    o->indent--;
-    emit_line(o, "} else {");
-    o->indent++;
+    emit_else(o);
     m->fast = false;
     omp_body(m);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 
     emit_kguard_report(o, es);
     emit_scalar_results(o, es);
@@ -1012,8 +977,7 @@ static void omp_function(Omp *m, const bool *used)
     emit_full_releases(o, es);
     emit_line(o, "free(%s);", m->tiles);
     emit_line(o, "return %s;", es->rc);
-    o->indent--;
-    emit_line(o, "}");
+    emit_close(o);
 }
 
 
@@ -1043,15 +1007,13 @@ static void omp_preamble(Compiler *c, Out *o)
 /* The function of one fused stencil. */
 static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
 {
-    Arena *arena = c->arena;
-    Omp *m = arena_alloc(arena, sizeof *m);
+    Omp *m = arena_alloc(c->arena, sizeof *m);
     m->c = c;
     m->es = es;
     m->st = es->st;
     omp_analyse(m);
     const IrStencil *st = m->st;
-    bool *used = arena_alloc(arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    plan_fields_used(st, used);
+    bool *used = emit_fields_used(es);
     for (int f = 0; f < st->fields.len; f++)
         if (!used[f] && st->fields.items[f]->kind == IR_PARAM_FIELD)
             m->rp[f] = NULL;

@@ -147,6 +147,89 @@ void emit_close(Out *o)
     emit_line(o, "}");
 }
 
+/* A line one step out; the indentation after it: `after` steps in from there. */
+static void outer_line_v(Out *o, int after, const char *fmt, va_list ap)
+{
+    o->indent--;
+    line_v(o, fmt, ap);
+    o->indent += after;
+}
+
+void emit_close_with(Out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    outer_line_v(o, 0, fmt, ap);
+    va_end(ap);
+}
+
+void emit_reopen(Out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    outer_line_v(o, 1, fmt, ap);
+    va_end(ap);
+}
+
+void emit_else(Out *o)
+{
+    emit_reopen(o, "} else {");
+}
+
+void emit_end_open(Out *o)
+{
+    emit_end_line(o);
+    o->indent++;
+}
+
+void emit_indent(Out *o)
+{
+    o->indent++;
+}
+
+void emit_dedent(Out *o)
+{
+    o->indent--;
+}
+
+int emit_column(const Out *o)
+{
+    return o->indent * 4;
+}
+
+void emit_begin_directive(Out *o)
+{
+    int saved = o->indent;
+    o->indent = 0;
+    emit_begin_line(o);
+    o->indent = saved;
+}
+
+void emit_directive(Out *o, const char *fmt, ...)
+{
+    emit_begin_directive(o);
+    va_list ap;
+    va_start(ap, fmt);
+    out_vprintf(o, fmt, ap);
+    va_end(ap);
+    emit_end_line(o);
+}
+
+void emit_comment(Out *o, const char *text)
+{
+    for (const char *p = text;;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        emit_begin_line(o);
+        emit_text(o, "%s%s%.*s%s", p == text ? "/*" : " *", n ? " " : "", (int)n, p,
+                  end ? "" : " */");
+        emit_end_line(o);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+}
+
 bool emit_flush(Compiler *c, Out *o, FILE *f)
 {
     bool ok = fwrite(o->buf, 1, o->len, f) == o->len;

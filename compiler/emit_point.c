@@ -155,22 +155,18 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
             /* reads checked as they read: one that fails ends the loop at the point */
             const char *go = emit_unique(p->es->arena, &p->es->names, "gt_go");
             const char *saved = p->es->kgo;
-            emit_line(o, "{");
-            o->indent++;
+            emit_open(o, "{");
             emit_line(o, "bool %s = true;", go);
             p->es->kgo = arena_printf(p->es->arena, "&%s", go);
             emit_begin_stn_line(o, s->loc);
             emit_text(o, "while (%s && (", go);
             emit_expr(o, &cx, s->iff.cond);
             emit_text(o, ")) {");
-            emit_end_line(o);
-            o->indent++;
+            emit_end_open(o);
             point_stmts(p, &s->iff.then, kvar);
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
             p->es->kgo = saved;
-            o->indent--;
-            emit_line(o, "}");
+            emit_close(o);
             return;
         }
         emit_begin_stn_line(o, s->loc);
@@ -178,16 +174,15 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
         for (;;) {
             emit_expr(o, &cx, s->iff.cond);
             emit_text(o, ") {");
-            emit_end_line(o);
-            o->indent++;
+            emit_end_open(o);
             point_stmts(p, &s->iff.then, kvar);
-            o->indent--;
             /* an else branch that is one `if` (an else-if chain) continues
              * at this indentation: nested, N branches took O(N^2) spaces */
             const IrStmt *next = s->iff.els.len == 1 ? s->iff.els.items[0] : NULL;
             if (next && next->kind == IR_IF && !next->iff.loop &&
                 !ir_expr_has(next->iff.cond, IR_COLREDUCE)) {
                 s = next;
+                emit_dedent(o);
                 emit_begin_stn_line(o, s->loc);
                 emit_text(o, "} else if (");
                 continue;
@@ -195,12 +190,10 @@ static void point_stmt(EmitPoint *p, const IrStmt *s, const char *kvar)
             break;
         }
         if (s->iff.els.len) {
-            emit_line(o, "} else {");
-            o->indent++;
+            emit_else(o);
             point_stmts(p, &s->iff.els, kvar);
-            o->indent--;
         }
-        emit_line(o, "}");
+        emit_close(o);
         return;
     }
 }
@@ -346,9 +339,8 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
     if (any) {
         const char *nk = p->es->nk;
         bool fwd = comp->order == ORDER_FORWARD;
-        emit_line(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
+        emit_open(o, "if (%s < %s) {", emit_level(arena, nk, iv->lo, 0),
                   emit_level(arena, nk, iv->hi, 0));
-        o->indent++;
         emit_line(o, "const %s k = %s;", emit_index_type(p->es),
                   fwd ? emit_level(arena, nk, iv->lo, 0) : emit_level(arena, nk, iv->hi, -1));
         p->preload = true;
@@ -356,8 +348,7 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
             for (int d = 1; d <= p->kc_iv_depth[f]; d++)
                 load_into(p, st->fields.items[f], (int64_t)d * p->kc_dir, p->kc_name[f][d]);
         p->preload = false;
-        o->indent--;
-        emit_line(o, "}");
+        emit_close(o);
     }
     p->kc_depth = p->kc_iv_depth;
 }

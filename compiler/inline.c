@@ -308,21 +308,27 @@ static void lower_fassign(Sema *s, FnEnv *env, const Stmt *st)
     l->value = sema_convert(s, v, d->decl.type, st->loc, what);
 }
 
+/* Target i of a multiple assignment in a function: the local assigned. */
+struct FnTargets {
+    FnEnv *env;
+    Local **dst;
+};
+
+static bool local_target(Sema *s, void *ctx, int i, const char *name, Loc loc)
+{
+    struct FnTargets *t = ctx;
+    t->dst[i] = assigned_local(s, t->env, name, loc);
+    return t->dst[i] != NULL;
+}
+
 /* `a, b = f(...)` on locals: every result is computed from the values before
  * the statement, then assigned. */
 static void lower_fmulti(Sema *s, FnEnv *env, const Stmt *st)
 {
     int n = st->multi.names.len;
-    Local **dst = arena_alloc(s->c->arena, sizeof *dst * (size_t)n);
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        const char *name = st->multi.names.items[i];
-        Loc loc = st->multi.name_locs.items[i];
-        if (!sema_multi_target_new(s, st, i))
-            ok = false;
-        dst[i] = assigned_local(s, env, name, loc);
-        ok = ok && dst[i];
-    }
+    struct FnTargets ctx = {env, arena_alloc(s->c->arena, sizeof(Local *) * (size_t)n)};
+    Local **dst = ctx.dst;
+    bool ok = sema_multi_targets(s, st, local_target, &ctx);
     Typed *res = arena_alloc(s->c->arena, sizeof *res * (size_t)n);
     if (!sema_call_results(s, st->multi.value, n, res) || !ok) {
         for (int i = 0; ok && i < n; i++)

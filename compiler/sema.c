@@ -1485,17 +1485,25 @@ const char *sema_block_name(bool region, bool loop)
     return region ? "region" : loop ? "while loop" : "if";
 }
 
-bool sema_multi_target_new(Sema *s, const Stmt *st, int i)
+bool sema_multi_targets(Sema *s, const Stmt *st,
+                        bool (*target)(Sema *s, void *ctx, int i, const char *name, Loc loc),
+                        void *ctx)
 {
-    const char *name = st->multi.names.items[i];
-    for (int j = 0; j < i; j++) {
-        if (strcmp(st->multi.names.items[j], name) == 0) {
-            sema_error(s, st->multi.name_locs.items[i], "'%s' is a target twice in one "
-                       "multiple assignment", name);
-            return false;
+    bool ok = true;
+    for (int i = 0; i < st->multi.names.len; i++) {
+        const char *name = st->multi.names.items[i];
+        Loc loc = st->multi.name_locs.items[i];
+        for (int j = 0; j < i; j++) {
+            if (strcmp(st->multi.names.items[j], name) == 0) {
+                sema_error(s, loc, "'%s' is a target twice in one multiple assignment", name);
+                ok = false;
+                break;
+            }
         }
+        if (!target(s, ctx, i, name, loc))
+            ok = false;
     }
-    return true;
+    return ok;
 }
 
 void sema_bad_target(Sema *s, const char *name, Loc loc)
@@ -1515,34 +1523,35 @@ void sema_bad_target(Sema *s, const char *name, Loc loc)
  * first. When a result reads a target that an earlier one assigns (a, b =
  * swap(b, a)), the results go through pointwise temporaries named after the
  * function and the target: swap_a = b; swap_b = a; a = swap_a; b = swap_b. */
+/* Target i of a multiple assignment: the field named, into ((IrField **)ctx)[i]. */
+static bool multi_field_target(Sema *s, void *ctx, int i, const char *name, Loc loc)
+{
+    IrField **dst = ctx;
+    Scope *sc = s->scope;
+    Sym *sym = map_get(sc->names, name);
+    if (sym && sym->field) {
+        dst[i] = sym->field;
+        if (sym->field->kind == IR_PARAM_FIELD && !sc->dead)
+            sc->writes_output = true;
+        return true;
+    }
+    if (sym && sym->scalar->is_output)
+        sema_error(s, loc, "out scalar '%s' can only be assigned a reduction over the "
+                   "domain, with '=': %s = sum(e), min(e) or max(e)", name, name);
+    else if (sym)
+        sema_error(s, loc, "scalar parameter '%s' is an input; it cannot be assigned", name);
+    else
+        sema_bad_target(s, name, loc);
+    return false;
+}
+
 static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
 {
     Scope *sc = s->scope;
     Arena *a = s->c->arena;
     int n = st->multi.names.len;
     IrField **dst = arena_alloc(a, sizeof *dst * (size_t)n);
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        const char *name = st->multi.names.items[i];
-        Loc loc = st->multi.name_locs.items[i];
-        if (!sema_multi_target_new(s, st, i))
-            ok = false;
-        Sym *sym = map_get(sc->names, name);
-        if (sym && sym->field) {
-            dst[i] = sym->field;
-            if (sym->field->kind == IR_PARAM_FIELD && !sc->dead)
-                sc->writes_output = true;
-            continue;
-        }
-        ok = false;
-        if (sym && sym->scalar->is_output)
-            sema_error(s, loc, "out scalar '%s' can only be assigned a reduction over the "
-                       "domain, with '=': %s = sum(e), min(e) or max(e)", name, name);
-        else if (sym)
-            sema_error(s, loc, "scalar parameter '%s' is an input; it cannot be assigned", name);
-        else
-            sema_bad_target(s, name, loc);
-    }
+    bool ok = sema_multi_targets(s, st, multi_field_target, dst);
     s->nodes = 0;
     Typed *res = arena_alloc(a, sizeof *res * (size_t)n);
     if (!sema_call_results(s, st->multi.value, n, res) || !ok)

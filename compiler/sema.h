@@ -71,9 +71,13 @@ Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what);
 /* sema.c: `a op b` with the typing rules of language.md (NULL operands give
  * NULL silently). */
 Typed sema_binary(Sema *s, Op op, Typed a, Typed b, Loc loc);
-/* sema.c: false, after an error, if target i of multiple assignment st
- * repeats an earlier one. */
-bool sema_multi_target_new(Sema *s, const Stmt *st, int i);
+/* sema.c: the targets of multiple assignment st, in order: one that repeats
+ * an earlier one is reported; each is then resolved by target(s, ctx, i,
+ * name, loc), false after reporting one that cannot be assigned. False if
+ * any target was repeated or not resolved. */
+bool sema_multi_targets(Sema *s, const Stmt *st,
+                        bool (*target)(Sema *s, void *ctx, int i, const char *name, Loc loc),
+                        void *ctx);
 /* sema.c: how messages name the block a temporary is local to, "inside %s
  * block" ("a region", "a while loop's", "an if") and "before the %s"
  * ("region", "while loop", "if"). */

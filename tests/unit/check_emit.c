@@ -4,6 +4,7 @@
  * structure and compiled with `cc -std=c11 -Wall -Wextra -Wpedantic -Werror`
  * (skipped where no cc runs). Numbers are checked by tests/numeric/. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -565,6 +566,110 @@ START_TEST(values)
 }
 END_TEST
 
+/* The kit's blocks: every way the indentation changes, against text written
+ * out by hand. */
+START_TEST(blocks)
+{
+    Arena *a = arena_new();
+    Out o = {.name = "t.c"};
+    emit_open(&o, "static const int t[2] = {");
+    emit_line(&o, "1,");
+    emit_close_with(&o, "};");
+    emit_open(&o, "int f(int x)");
+    emit_directive(&o, "#define A(i) x");
+    emit_dedent(&o);
+    emit_open(&o, "{");
+    emit_open(&o, "for (int i = 0; i < x; i++)");
+    emit_line(&o, "x--;");
+    emit_dedent(&o);
+    emit_open(&o, "switch (x) {");
+    emit_open(&o, "case 1:");
+    emit_indent(&o);
+    emit_line(&o, "/* column %d */", emit_column(&o));
+    emit_dedent(&o);
+    emit_line(&o, "break;");
+    emit_dedent(&o);
+    emit_close(&o);
+    emit_begin_line(&o);
+    emit_text(&o, "if (x > %d) {", 2);
+    emit_end_open(&o);
+    emit_line(&o, "goto done;");
+    emit_else(&o);
+    emit_begin_directive(&o);
+    emit_text(&o, "#undef A");
+    emit_end_line(&o);
+    emit_close(&o);
+    emit_reopen(&o, "done:");
+    emit_line(&o, "return x;");
+    emit_close(&o);
+    emit_comment(&o, "end");
+    emit_open(&o, "{");
+    emit_comment(&o, "a\n\nb");
+    emit_close(&o);
+    ck_assert_str_eq(emit_out_string(a, &o),
+                     "static const int t[2] = {\n"
+                     "    1,\n"
+                     "};\n"
+                     "int f(int x)\n"
+                     "#define A(i) x\n"
+                     "{\n"
+                     "    for (int i = 0; i < x; i++)\n"
+                     "        x--;\n"
+                     "    switch (x) {\n"
+                     "        case 1:\n"
+                     "                /* column 16 */\n"
+                     "            break;\n"
+                     "    }\n"
+                     "    if (x > 2) {\n"
+                     "        goto done;\n"
+                     "    } else {\n"
+                     "#undef A\n"
+                     "    }\n"
+                     "done:\n"
+                     "    return x;\n"
+                     "}\n"
+                     "/* end */\n"
+                     "{\n"
+                     "    /* a\n"
+                     "     *\n"
+                     "     * b */\n"
+                     "}\n");
+    arena_free(a);
+}
+END_TEST
+
+/* Nothing but emit_out.c changes the indentation (Out.indent): the emitters
+ * go through the kit's block functions. */
+START_TEST(indent_in_kit_only)
+{
+    DIR *d = opendir("compiler");   /* the tests run from the repository root */
+    ck_assert_ptr_nonnull(d);
+    int files = 0, uses = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || (strcmp(e->d_name + n - 2, ".c") && strcmp(e->d_name + n - 2, ".h")) ||
+            !strcmp(e->d_name, "emit_out.c"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "compiler/%s", e->d_name);
+        FILE *f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        files++;
+        char line[4096];
+        for (int ln = 1; fgets(line, sizeof line, f); ln++)
+            if (strstr(line, "->indent") || strstr(line, ".indent")) {
+                fprintf(stderr, "%s:%d: Out.indent outside emit_out.c: %s", path, ln, line);
+                uses++;
+            }
+        fclose(f);
+    }
+    closedir(d);
+    ck_assert_int_gt(files, 10);
+    ck_assert_int_eq(uses, 0);
+}
+END_TEST
+
 Suite *suite_emit(void); /* collected by tests/unit/main.c */
 Suite *suite_emit(void)
 {
@@ -575,6 +680,8 @@ Suite *suite_emit(void)
     tcase_add_test(tc, constants);
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, values);
+    tcase_add_test(tc, blocks);
+    tcase_add_test(tc, indent_in_kit_only);
     tcase_add_test(tc, lap_file);
     tcase_add_test(tc, tri_file);
     tcase_add_test(tc, mix_file);
