@@ -32,8 +32,8 @@ static const gt_stencil_info info = {"f", 2, fields};
 
 /* A part [3, 3 + 4) x [10, 10 + 5) of a 20 x 15 domain, periodic along I, the box's lower
    J side internal, its upper J side the global edge. */
-static void part(gt__mpi_call *w, gt_storage *const *s, gt__widths *widths,
-                 gt__widths *needed, const char **by)
+static void part(gt__mpi_call *w, gt_storage *const *s, gt__mpi_widths *widths,
+                 gt__mpi_widths *needed, const char **by)
 {
     gt__mpi_call_init(w, 3, 2, s, needed, by);
     w->widths = widths;
@@ -56,7 +56,7 @@ START_TEST(call_part)
     gt_storage *u = gt_zeros(GT_FLOAT64, "IJK", shape, &reach);
     gt_storage *v = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
     gt_storage *s[2] = {u, v};
-    gt__widths widths[2] = {{{2, 1}, {0, 3}}, {{0, 0}, {0, 0}}}, needed[2];
+    gt__mpi_widths widths[2] = {{{2, 1}, {0, 3}}, {{0, 0}, {0, 0}}}, needed[2];
     const char *by[2] = {NULL, NULL};
     memset(needed, 0, sizeof needed);
     gt__mpi_call w;

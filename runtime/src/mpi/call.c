@@ -185,7 +185,7 @@ static const gt__layer layer = {"gt_mpi_call", "gt_mpi_decompose's periodic", re
                                 result, keep, keep_result, levels};
 
 void gt__mpi_call_init(gt__mpi_call *c, int rank, int n, gt_storage *const *storages,
-                       gt__widths *needed, const char **needed_by)
+                       gt__mpi_widths *needed, const char **needed_by)
 {
     memset(c, 0, sizeof *c);
     c->rank = rank;

@@ -16,7 +16,7 @@
 
 #include "rt.h"
 
-typedef int64_t gt__widths[2][2]; /* gt_mpi.h's gt_halo_widths: [I/J][lower/upper] */
+typedef int64_t gt__mpi_widths[2][2]; /* gt_mpi.h's gt_halo_widths: [I/J][lower/upper] */
 
 /* An out scalar of a distributed call: its combined value so far. */
 typedef struct {
@@ -33,8 +33,8 @@ typedef struct {
     int rank;
     int n;                          /* storages exchanged */
     gt_storage *const *storages;
-    const gt__widths *widths;       /* per storage: the widths exchanged */
-    gt__widths *needed;             /* per storage: the widest reach of the fields bound to
+    const gt__mpi_widths *widths;   /* per storage: the widths exchanged */
+    gt__mpi_widths *needed;         /* per storage: the widest reach of the fields bound to
                                        it, filled by the checking call */
     const char **needed_by;         /* per storage: the field that needs the most */
     gt__reduction *red;             /* the out scalars, by slot */
@@ -50,7 +50,7 @@ typedef struct {
    or NULL): everything zero but the rank (the placement's "rank N"), the storages and the
    hooks; the caller fills the rest of c->place. */
 void gt__mpi_call_init(gt__mpi_call *c, int rank, int n, gt_storage *const *storages,
-                       gt__widths *needed, const char **needed_by);
+                       gt__mpi_widths *needed, const char **needed_by);
 /* The end of a distributed call: the outputs and out scalars c kept put back if rc != 0,
    and freed; returns rc (or GT_EDEVICE if putting them back failed). */
 int gt__mpi_call_end(gt__mpi_call *c, int rc);

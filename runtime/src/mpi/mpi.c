@@ -993,7 +993,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                                    (long long)widths[k][a][side], side ? "upper" : "lower",
                                    a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
     const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
-    w.widths = (const gt__widths *)use;
+    w.widths = (const gt__mpi_widths *)use;
     /* every rank's checks passed, and every rank calls the same stencil */
     const int64_t digest = stencil_digest(w.place.info);
     if ((rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed)) != 0) {
