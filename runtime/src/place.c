@@ -1,23 +1,21 @@
-/* place.c: where a stencil call's compute domain lies in the global domain (gt__place),
- * and the out scalars of a distributed call (gt__place_result).
+/* place.c: where a stencil call's compute domain lies in the global domain (gt__place).
  *
  * Every generated stencil asks gt__place once per call, after binding its arguments. A
  * single process's call is the whole global domain: origin 0, bounds [0, size), periodic
- * boundary conditions wrap within the domain. While a distributed call runs
- * (gt_mpi_call, runtime/src/mpi/mpi.c), the calling thread has a current gt__where: the
- * part of the global domain the stencil computes, which sides of the rank's box are
- * internal (their halos come from the exchange), and what was exchanged. gt__place then
- * checks the call against it, before the stencil touches any data, and tells the
- * generated code the global origin (index(i), index(j)) and the global edges (boundary
- * conditions apply there only).
+ * boundary conditions wrap within the domain. A placed call (a gt__placement current for
+ * the calling thread, made by a layer above the core: libgtrt-mpi's gt_mpi_call) lies
+ * somewhere in a larger global index space: gt__place checks the call against the
+ * placement (the domain it must get, periodic conditions only where the space wraps, and,
+ * through the layer's hook, every read beyond an inner edge) before the stencil touches any
+ * data, and tells the generated code the global origin (index(i), index(j)) and the global
+ * edges (boundary conditions apply there only). The core knows the placement and its hooks,
+ * nothing of ranks, exchanges or how results are combined.
  *
  * Reads at run-time K levels (language.md 10.3, compiler/emit_kcheck.c): when the stencil
- * checks the levels that depend on inputs only (gt__levels_now: before any rank computes
- * anything), the record of the first failure of those that depend on computed values
- * (gt__kfail_note), and the outputs such a stencil keeps to put them back when the call
- * fails (gt__keep: in a distributed call, kept by the checking call and put back by
- * gt_mpi_call once the ranks agree that one failed, gt__where_end). */
-#include <math.h>
+ * checks the levels that depend on inputs only (gt__levels_now), the record of the first
+ * failure of those that depend on computed values (gt__kfail_note), and the outputs such a
+ * stencil keeps to put them back when the call fails (gt__keep, gt__keep_end; a placed
+ * call's through the layer's hooks, with gt__kept_add). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,91 +23,46 @@
 
 #include "rt.h"
 
-static _Thread_local gt__where *current;
+static _Thread_local gt__placement *current;
 
-void gt__where_set(gt__where *w)
+void gt__placement_set(gt__placement *p)
 {
-    current = w;
+    current = p;
 }
 
 int64_t gt__halo(const gt_storage *s, int d, int side)
 {
-    const gt__where *w = current;
+    const gt__placement *p = current;
     int64_t h = s->halo[d][side];
     int a = s->axes[d] - 'I';
-    if (!w || !w->in_part || a > 1)
+    if (!p || !p->in_part || a > 1 || !p->layer->holds(p, s))
         return h;
-    for (int k = 0; k < w->n; k++)
-        if (w->storages[k] == s) {
-            int64_t n0 = s->shape[d] - s->halo[d][0] - s->halo[d][1];
-            return side == 0 ? h + w->part[a] : h + (n0 - w->part[a] - w->size[a]);
-        }
-    return h;
+    int64_t n0 = s->shape[d] - s->halo[d][0] - s->halo[d][1];
+    return side == 0 ? h + p->part[a] : h + (n0 - p->part[a] - p->size[a]);
 }
 
 static const char *const axis_name[2] = {"I", "J"};
-static const char *const side_name[2] = {"lower", "upper"};
 
-/* Whether storage s has room for what field f reads beyond the internal side `side` of
-   axis a (r points), from the halo the exchange fills: a storage made with S_info's halo
-   has none along an axis with a boundary condition, which one process applies instead. */
-static int check_room(const gt__where *w, const gt_stencil_info *info, int f,
-                      const gt_storage *s, int a, int side, int64_t r)
-{
-    int x = gt__axis_pos(s, "IJ"[a]);
-    if (x < 0 || gt__halo(s, x, side) >= r)
-        return 0;
-    return gt__error(GT_EHALO, "stencil '%s': rank %d: field '%s' reads %lld point(s) beyond "
-                     "the %s %s edge of this rank's box, from its halo, but the storage's "
-                     "halo there is %lld: a distributed call needs the halo gt_mpi_halo gives "
-                     "(S_info.fields[%d].reach along I and J)", info->name, w->rank,
-                     info->fields[f].name, (long long)r, side_name[side], axis_name[a],
-                     (long long)gt__halo(s, x, side), f);
-}
-
-/* What field f of a distributed call needs: each internal side's halo exchanged as far as
-   it reads (its reach), and a periodic bc only along an axis that the decomposition wraps.
-   The checking call records the reach per storage in w->needed. */
-static int check_field(gt__where *w, const gt_stencil_info *info, int f, gt_storage *s)
+/* What field f of a placed call needs: a periodic bc only along an axis that the global
+   space wraps, and each inner edge it reads beyond (its reach) as the layer says. */
+static int check_field(gt__placement *p, const gt_stencil_info *info, int f, gt_storage *s)
 {
     const gt_field_info *fi = &info->fields[f];
     for (int a = 0; a < 2; a++) {
         if (!strchr(fi->axes, "IJ"[a]))
             continue;
-        if (fi->bc[a] == 1 + GT_BC_PERIODIC && !w->wrap[a])
-            return gt__error(GT_EINVAL, "stencil '%s': rank %d: field '%s' has a periodic "
+        if (fi->bc[a] == 1 + GT_BC_PERIODIC && !p->wrap[a])
+            return gt__error(GT_EINVAL, "stencil '%s': %s: field '%s' has a periodic "
                              "boundary condition along %s, but the decomposition is not "
-                             "periodic along %s (gt_mpi_decompose's periodic[%d])",
-                             info->name, w->rank, fi->name, axis_name[a], axis_name[a], a);
+                             "periodic along %s (%s[%d])", info->name, p->who, fi->name,
+                             axis_name[a], axis_name[a], p->layer->wraps, a);
         for (int side = 0; side < 2; side++) {
             int64_t r = fi->reach[a][side];
-            if (r == 0 || !w->internal[a][side])
+            if (r == 0 || !p->inner[a][side])
                 continue;
-            int k = 0;
-            while (k < w->n && w->storages[k] != s)
-                k++;
-            if (k == w->n)
-                return gt__error(GT_EINVAL, "stencil '%s': rank %d: field '%s' reads %lld "
-                                 "point(s) beyond the %s %s edge of this rank's box, from "
-                                 "its halo, but its storage is not among gt_mpi_call's "
-                                 "storages: nothing would fill that halo", info->name,
-                                 w->rank, fi->name, (long long)r, side_name[side],
-                                 axis_name[a]);
-            if (w->check == 1) {
-                int rc = check_room(w, info, f, s, a, side, r);
-                if (rc)
-                    return rc;
-                if (w->needed[k][a][side] < r) {
-                    w->needed[k][a][side] = r;
-                    w->needed_by[k] = fi->name;
-                }
-            } else if (w->widths[k][a][side] < r) {
-                return gt__error(GT_EHALO, "stencil '%s': rank %d: field '%s' reads %lld "
-                                 "point(s) beyond the %s %s edge of this rank's box, but "
-                                 "gt_mpi_call exchanged %lld there", info->name, w->rank,
-                                 fi->name, (long long)r, side_name[side], axis_name[a],
-                                 (long long)w->widths[k][a][side]);
-            }
+            int rc = p->layer->reads(p, info, f, s, a, side, r);
+            if (rc)
+                return rc;
         }
     }
     return 0;
@@ -118,8 +71,8 @@ static int check_field(gt__where *w, const gt_stencil_info *info, int f, gt_stor
 int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
               gt_place *place)
 {
-    gt__where *w = current;
-    if (!w) {
+    gt__placement *p = current;
+    if (!p) {
         for (int a = 0; a < 2; a++) {
             place->origin[a] = 0;
             place->lo[a] = 0;
@@ -129,16 +82,16 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
         place->distributed = NULL;
         return 0;
     }
-    w->calls++;
-    w->info = info;
-    if (size[0] != w->size[0] || size[1] != w->size[1])
-        return gt__error(GT_ESHAPE, "stencil '%s': rank %d: called with a domain of %lld x "
+    p->calls++;
+    p->info = info;
+    if (size[0] != p->size[0] || size[1] != p->size[1])
+        return gt__error(GT_ESHAPE, "stencil '%s': %s: called with a domain of %lld x "
                          "%lld along I and J in a distributed call whose part is %lld x "
-                         "%lld: call the stencil with the domain gt_mpi_call gives",
-                         info->name, w->rank, (long long)size[0], (long long)size[1],
-                         (long long)w->size[0], (long long)w->size[1]);
+                         "%lld: call the stencil with the domain %s gives",
+                         info->name, p->who, (long long)size[0], (long long)size[1],
+                         (long long)p->size[0], (long long)p->size[1], p->layer->caller);
     for (int f = 0; f < info->nfields; f++) {
-        int rc = check_field(w, info, f, fields[f]);
+        int rc = check_field(p, info, f, fields[f]);
         if (rc)
             return rc;
     }
@@ -146,103 +99,41 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
        along an axis for 32-bit kernels, gt__index32): the bounds fit every index type */
     const int64_t far = (int64_t)1 << 30;
     for (int a = 0; a < 2; a++) {
-        int64_t lo = -w->origin[a], hi = w->global[a] - w->origin[a];
-        place->origin[a] = w->origin[a];
+        int64_t lo = -p->origin[a], hi = p->global[a] - p->origin[a];
+        place->origin[a] = p->origin[a];
         place->lo[a] = lo < -far ? -far : lo;
         place->hi[a] = hi > far ? far : hi;
         place->wrap[a] = 0;
     }
-    place->distributed = w;
-    return w->check;
-}
-
-void gt__reduction_combine(gt__reduction *r, const void *value)
-{
-    if (!r->set) {
-        memcpy(&r->value, value, gt_dtype_size(r->dtype));
-        r->set = 1;
-        return;
-    }
-    switch (r->dtype) {
-    case GT_FLOAT64: {
-        double v;
-        memcpy(&v, value, sizeof v);
-        r->value.d = r->op == 0 ? r->value.d + v : r->op == 1 ? fmin(r->value.d, v)
-                                                              : fmax(r->value.d, v);
-        break;
-    }
-    case GT_FLOAT32: {
-        float v;
-        memcpy(&v, value, sizeof v);
-        r->value.f = r->op == 0 ? r->value.f + v : r->op == 1 ? fminf(r->value.f, v)
-                                                              : fmaxf(r->value.f, v);
-        break;
-    }
-    case GT_INT32: {
-        int32_t v;
-        memcpy(&v, value, sizeof v);
-        /* a sum in unsigned arithmetic: wraps as the generated code's would, defined */
-        r->value.i = r->op == 0   ? (int32_t)((uint32_t)r->value.i + (uint32_t)v)
-                     : r->op == 1 ? (v < r->value.i ? v : r->value.i)
-                                  : (v > r->value.i ? v : r->value.i);
-        break;
-    }
-    case GT_BOOL: {
-        bool v;
-        memcpy(&v, value, sizeof v);
-        /* min: all, max: any; a sum of bools is not a language reduction */
-        r->value.b = r->op == 1 ? (r->value.b && v) : (r->value.b || v);
-        break;
-    }
-    }
+    place->distributed = p;
+    return p->check;
 }
 
 void gt__place_result(const gt_place *place, int slot, int op, gt_dtype dtype, void *result)
 {
-    gt__where *w = place->distributed;
-    if (!w || slot < 0)
-        return;
-    if (slot >= w->cap) {
-        int cap = slot + 8;
-        gt__reduction *red = realloc(w->red, sizeof *red * (size_t)cap);
-        if (!red) {
-            w->red_error = GT_ENOMEM;
-            return;
-        }
-        memset(red + w->cap, 0, sizeof *red * (size_t)(cap - w->cap));
-        w->red = red;
-        w->cap = cap;
-    }
-    if (slot >= w->nred)
-        w->nred = slot + 1;
-    gt__reduction *r = &w->red[slot];
-    if (r->set && (r->op != op || r->dtype != dtype || r->result != result)) {
-        w->red_error = GT_EINVAL;
-        return;
-    }
-    r->op = op;
-    r->dtype = dtype;
-    r->result = result;
-    gt__reduction_combine(r, result);
+    gt__placement *p = place->distributed;
+    if (p && slot >= 0)
+        p->layer->result(p, slot, op, dtype, result);
 }
 
 /* ---- reads at run-time K levels ----------------------------------------------------------- */
 
 int gt__levels_now(const gt_place *place, int checking, const int64_t reach[4])
 {
-    gt__where *w = place->distributed;
-    if (!w || checking == 2)
+    gt__placement *p = place->distributed;
+    if (!p || checking == 2)
         return 1;
     if (checking == 0)
         return 0;   /* a part: checked before any part ran */
-    /* the checking call: now, unless the check reads a halo the exchange fills */
+    /* the checking call: now, unless the check reads a halo beyond an inner edge, which
+       the layer fills later */
     for (int a = 0; a < 2; a++)
         for (int side = 0; side < 2; side++)
-            if (reach[2 * a + side] > 0 && w->internal[a][side]) {
-                w->levels = 2;
+            if (reach[2 * a + side] > 0 && p->inner[a][side]) {
+                p->layer->levels(p, 1);
                 return 0;
             }
-    w->levels = 1;
+    p->layer->levels(p, 0);
     return 1;
 }
 
@@ -291,7 +182,7 @@ typedef struct {
 typedef struct {
     void *result;
     size_t bytes;
-    unsigned char value[8];
+    unsigned char value[GT__KEPT_VALUE];
 } KeptResult;
 
 struct gt__kept {
@@ -317,13 +208,14 @@ static int device_within(const gt__device_ops *ops, void *dst, const void *src, 
     return err;
 }
 
-/* Keeps output s of stencil sn: its box of size[] (by axis name) on the host, or all its
-   bytes on the device. */
-static int keep_one(const char *sn, gt__kept *k, gt_storage *s, const int64_t size[3],
-                    int device)
+int gt__kept_add(gt__kept **kp, const char *sn, gt_storage *s, const int64_t size[3],
+                 int device)
 {
     char what[160];
     snprintf(what, sizeof what, "stencil '%s'", sn);
+    if (!*kp && !(*kp = calloc(1, sizeof **kp)))
+        return gt__error(GT_ENOMEM, "%s: no memory to keep its outputs", what);
+    gt__kept *k = *kp;
     if (k->nfields == k->cap) {
         int cap = k->cap ? 2 * k->cap : 4;
         Kept *f = realloc(k->fields, sizeof *f * (size_t)cap);
@@ -386,39 +278,36 @@ int gt__keep(const gt_place *place, const gt_stencil_info *info, gt_storage *con
              const int64_t size[3], int checking, int device, gt__kept **kept)
 {
     *kept = NULL;
-    gt__where *w = place->distributed;
-    if (w && checking != 1)
-        return 0;   /* kept by the checking call */
-    gt__kept *k = w && w->kept ? w->kept : calloc(1, sizeof *k);
-    if (!k)
-        return gt__error(GT_ENOMEM, "stencil '%s': no memory to keep its outputs", info->name);
+    gt__placement *p = place->distributed;
+    if (p)
+        return p->layer->keep(p, info, fields, size, checking);
+    gt__kept *k = NULL;
     int rc = 0;
     for (int f = 0; f < info->nfields && !rc; f++)
         if (info->fields[f].is_output)
-            rc = keep_one(info->name, k, fields[f], size, w ? 0 : device);
-    if (w)
-        w->kept = k;   /* freed (and put back) by gt__where_end */
-    else if (rc)
+            rc = gt__kept_add(&k, info->name, fields[f], size, device);
+    if (!rc && !k && !(k = calloc(1, sizeof *k)))
+        rc = gt__error(GT_ENOMEM, "stencil '%s': no memory to keep its outputs", info->name);
+    if (rc)
         gt__keep_end(k, 0);
     else
         *kept = k;
     return rc;
 }
 
-void gt__keep_result(const gt_place *place, int checking, const void *result, size_t bytes)
+int gt__kept_add_result(gt__kept **kp, const void *result, size_t bytes)
 {
-    gt__where *w = place->distributed;
-    if (!w || checking != 1 || bytes > sizeof ((KeptResult *)0)->value)
-        return;
-    gt__kept *k = w->kept ? w->kept : calloc(1, sizeof *k);
+    if (bytes > GT__KEPT_VALUE)
+        return 0;   /* no out scalar is wider */
+    gt__kept *k = *kp ? *kp : calloc(1, sizeof *k);
     if (!k)
-        goto nomem;
-    w->kept = k;
+        return GT_ENOMEM;
+    *kp = k;
     if (k->nresults == k->rcap) {
         int cap = k->rcap ? 2 * k->rcap : 4;
         KeptResult *r = realloc(k->results, sizeof *r * (size_t)cap);
         if (!r)
-            goto nomem;
+            return GT_ENOMEM;
         k->results = r;
         k->rcap = cap;
     }
@@ -426,9 +315,14 @@ void gt__keep_result(const gt_place *place, int checking, const void *result, si
     r->result = (void *)result;
     r->bytes = bytes;
     memcpy(r->value, result, bytes);
-    return;
-nomem:
-    w->red_error = GT_ENOMEM;   /* the call fails (combine_results) */
+    return 0;
+}
+
+void gt__keep_result(const gt_place *place, int checking, const void *result, size_t bytes)
+{
+    gt__placement *p = place->distributed;
+    if (p)
+        p->layer->keep_result(p, checking, result, bytes);
 }
 
 int gt__keep_end(gt__kept *k, int rc)
@@ -466,11 +360,4 @@ int gt__keep_end(gt__kept *k, int rc)
     free(k->results);
     free(k);
     return fail ? fail : rc;
-}
-
-int gt__where_end(gt__where *w, int rc)
-{
-    gt__kept *k = w->kept;
-    w->kept = NULL;
-    return gt__keep_end(k, rc);
 }

@@ -290,59 +290,81 @@ size_t gt__pool_trim(void);
 void gt__pool_set_cap(size_t bytes);
 size_t gt__pool_free_bytes(size_t *nblocks);
 
-typedef int64_t gt_halo_widths_[2][2]; /* gt_mpi.h's gt_halo_widths */
-
 /* ---- place.c: where a stencil call's domain lies (gt__place) ------------------------------ */
 
-/* An out scalar of a distributed call: its combined value so far. */
-typedef struct {
-    int op;                 /* 0 sum, 1 min, 2 max */
-    gt_dtype dtype;
-    void *result;           /* where the stencil wrote it */
-    union { double d; float f; int32_t i; bool b; } value;
-    int set;                /* a part has given a value */
-} gt__reduction;
+/* A single process's call is its whole domain. A *placed* call's domain lies somewhere in a
+   larger global index space: a layer above the core (libgtrt-mpi's gt_mpi_call, runtime/src/
+   mpi/call.h) makes a gt__placement current for the calling thread and calls the stencil;
+   gt__place and gt__halo answer from the placement alone, and call the layer's hooks for
+   what only the layer knows. The core knows nothing of how the layer splits the space, moves
+   halos or combines results. */
+struct gt__placement;
 
-/* The state of a distributed call (gt_mpi_call) while it runs, current for the calling
-   thread between gt__where_set(w) and gt__where_set(NULL). */
+/* What the layer fills in: called with the placement, whose ctx is the layer's state. */
 typedef struct {
-    int check;                      /* the checking call: gt__place returns 1 */
-    int rank;                       /* for messages */
-    int64_t origin[2], global[2];   /* the part's first point (global); the global size */
-    int64_t size[2];                /* the part's size: the domain the stencil must get */
-    int in_part;                    /* a part is being computed: the storages' interiors,
-                                       seen through gt__halo, are [part, part + size) */
-    int64_t part[2];                /* the part's first point in the rank's box (I, J) */
-    int wrap[2];                    /* the decomposition is periodic along the axis */
-    int internal[2][2];             /* [axis][lower, upper]: the rank's box borders another
-                                       box there (or wraps): its halo comes from the exchange */
-    int n;                          /* storages exchanged */
-    gt_storage *const *storages;
-    const gt_halo_widths_ *widths;  /* per storage: the widths exchanged */
-    gt_halo_widths_ *needed;        /* per storage: the widest reach of the fields bound to
-                                       it, filled by the checking call */
-    const char **needed_by;         /* per storage: the field that needs the most */
-    int calls;                      /* gt__place calls seen */
-    const gt_stencil_info *info;    /* the stencil of the last gt__place call (NULL: none) */
-    gt__reduction *red;             /* the out scalars, by slot */
-    int nred, cap;
-    int red_error;                  /* 0, or GT_ENOMEM when red could not grow */
-    int levels;                     /* run-time K levels checked before the parts: 1 by the
-                                       checking call, 2 after the exchange (gt__levels_now) */
-    gt__kept *kept;                 /* outputs and out scalars the checking call kept (gt__keep) */
-} gt__where;
+    const char *caller;      /* the layer's function that places calls, for messages */
+    const char *wraps;       /* what chose wrap[], for messages ("gt_mpi_decompose's periodic") */
+    /* Field f of info, bound to s, reads r points beyond side `side` (0 lower, 1 upper) of
+       axis a (0 I, 1 J), an inner edge: 0, or a GT_E... code with the error set. */
+    int (*reads)(struct gt__placement *p, const gt_stencil_info *info, int f,
+                 const gt_storage *s, int a, int side, int64_t r);
+    /* Whether s is one of the storages whose interiors the part lies in (gt__halo). */
+    int (*holds)(const struct gt__placement *p, const gt_storage *s);
+    /* gt__place_result's out scalar of this call (slot >= 0). */
+    void (*result)(struct gt__placement *p, int slot, int op, gt_dtype dtype, void *result);
+    /* gt__keep and gt__keep_result of this call (the layer keeps what it must, with
+       gt__kept_add and gt__kept_add_result). */
+    int (*keep)(struct gt__placement *p, const gt_stencil_info *info,
+                gt_storage *const *fields, const int64_t size[3], int checking);
+    void (*keep_result)(struct gt__placement *p, int checking, const void *result,
+                        size_t bytes);
+    /* The checking call's pass over the run-time K levels of inputs (gt__levels_now): run now
+       (after 0), or left until the halos beyond the inner edges it reads are filled
+       (after 1). */
+    void (*levels)(struct gt__placement *p, int after);
+} gt__layer;
 
-/* Makes w the calling thread's distributed call (NULL: none). */
-void gt__where_set(gt__where *w);
+/* A placed call, current for the calling thread between gt__placement_set(p) and
+   gt__placement_set(NULL). The layer fills everything above calls; the core counts calls. */
+typedef struct gt__placement {
+    int check;                  /* what gt__place returns: 0 compute; 1 the checking call
+                                   (the stencil returns after its checks); 2 the level check */
+    int64_t origin[2];          /* the domain's first point in the global index space (I, J) */
+    int64_t global[2];          /* the global index space's size */
+    int64_t size[2];            /* the domain the stencil must be called with */
+    int in_part;                /* the domain is [part, part + size) of the interiors of the
+                                   storages the layer holds: gt__halo counts the rest of each
+                                   interior as halo (0: storages are bound as they are) */
+    int64_t part[2];
+    int inner[2][2];            /* [axis][lower, upper]: an inner edge, whose halo comes from
+                                   elsewhere (the layer); boundary conditions skip it */
+    int wrap[2];                /* the global index space wraps along the axis: a periodic
+                                   boundary condition is allowed there */
+    char who[32];               /* who places the call, for messages ("rank 3") */
+    const gt__layer *layer;     /* hooks, all set */
+    void *ctx;                  /* the layer's state, for its hooks */
+    int calls;                  /* gt__place calls seen */
+    const gt_stencil_info *info;   /* the stencil of the last gt__place call (NULL: none) */
+} gt__placement;
+
+/* Makes p the calling thread's placed call (NULL: none). */
+void gt__placement_set(gt__placement *p);
 /* The halo of storage s along its dimension d, side 0 (lower) or 1 (upper), as the stencil
-   being called sees it: s->halo, except that in a part of a distributed call the interior of
-   each of its storages is the part (along I and J, the rest of the rank's box counted as
-   halo). The storages themselves are never changed. */
+   being called sees it: s->halo, except that in a part (in_part) of the current placement
+   the interior of each storage the layer holds is the part (along I and J, the rest of the
+   interior counted as halo). The storages themselves are never changed. */
 int64_t gt__halo(const gt_storage *s, int d, int side);
-/* The end of a distributed call: the outputs and out scalars w kept put back if rc != 0,
-   and freed; returns rc (or GT_EDEVICE if putting them back failed). */
-int gt__where_end(gt__where *w, int rc);
-/* Combines value (of the reduction's dtype) into r: sum, fmin/fmax, min/max, and/or. */
-void gt__reduction_combine(gt__reduction *r, const void *value);
+
+/* Keeping outputs (gt__keep, gt__keep_end): adds output s of stencil sn to *k (allocated
+   when NULL): its box of size[] (by axis name) on the host, or all its bytes on the device.
+   0, or GT_ENOMEM / GT_EDEVICE with the error set (what was added stays, for
+   gt__keep_end). */
+int gt__kept_add(gt__kept **k, const char *sn, gt_storage *s, const int64_t size[3],
+                 int device);
+/* Adds the value of an out scalar (bytes at result; nothing beyond GT__KEPT_VALUE bytes,
+   which no out scalar has) to *k (allocated when NULL): 0 or GT_ENOMEM (the error not
+   set). */
+enum { GT__KEPT_VALUE = 8 };
+int gt__kept_add_result(gt__kept **k, const void *result, size_t bytes);
 
 #endif /* GT_RT_H */

@@ -17,7 +17,9 @@
 # computed put back on every rank when one rank's read runs off its column) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
-# of stopping the check. A case is one line PASS/FAIL of one run (the program reports a
+# of stopping the check. Two cases check the layers: libgtrt defines nothing of the MPI
+# layer (gt__where*, gt__reduction*, gt__mpi*) and its messages name no rank nor
+# gt_mpi_call. A case is one line PASS/FAIL of one run (the program reports a
 # case as failed when it failed on any rank). Then examples/heat2d_mpi, built through
 # its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
 # of examples/heat2d (one process, a periodic boundary). Skipped with a message where mpicc or
@@ -191,6 +193,24 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 : >"$work/results"
 [ -e "$work/results.build" ] && cat "$work/results.build" >>"$work/results"
 cat "$work/results.headers" >>"$work/results"
+# the layers (docs/internals.md, "Runtime layers"): libgtrt knows a placed call and its
+# hooks, nothing of the MPI layer: it defines none of its state's functions, and its
+# messages name no rank and no gt_mpi_call (the layer's words come through its hooks)
+mpi_syms=$(nm -g --defined-only "$BUILD/lib/libgtrt.a" 2>&1 | grep -E ' [A-Z] ' |
+           grep -E ' gt__(where|reduction|mpi)' | awk '{print $3}' | tr '\n' ' ')
+if [ -z "$mpi_syms" ] && nm -g --defined-only "$BUILD/lib/libgtrt.a" | grep -q ' T gt__placement_set$' &&
+   nm -g --defined-only "$BUILD/lib/libgtrt-mpi.a" | grep -q ' T gt__mpi_call_init$'; then
+    echo "PASS layers: libgtrt defines the placed call and nothing of the MPI layer's state" >>"$work/results"
+else
+    echo "FAIL layers: libgtrt defines the MPI layer's ${mpi_syms:-(or lacks gt__placement_set, or libgtrt-mpi gt__mpi_call_init)}" >>"$work/results"
+fi
+mpi_words=$(strings "$BUILD/lib/libgtrt.a" | grep -E 'rank %d|gt_mpi_call' | head -n 3)
+if [ -z "$mpi_words" ]; then
+    echo "PASS layers: libgtrt's messages name no rank and no gt_mpi_call" >>"$work/results"
+else
+    echo "FAIL layers: libgtrt's messages name the MPI layer:" >>"$work/results"
+    echo "$mpi_words" | sed 's/^/  | /' >>"$work/results"
+fi
 for prog in $progs; do
     for np in 1 2 3 4; do
         log=$work/$prog.np$np.log

@@ -8,13 +8,15 @@
  * outputs a stencil keeps (gt__keep): a single process's host boxes put back only when the
  * call fails, the storage's bytes on the device (with the device layer's device_copy and,
  * without one, through the host), and a distributed call's outputs and out scalars kept by
- * its checking call only and put back by gt__where_end. */
+ * its checking call only (the MPI layer's hooks, runtime/src/mpi/call.c) and put back by
+ * gt__mpi_call_end. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fake_device.h"
+#include "mpi/call.h"
 #include "rt.h"
 
 /* f(u, v, w): u an input, v and w outputs */
@@ -31,9 +33,11 @@ START_TEST(levels_now)
     const int64_t none[4] = {0, 0, 0, 0}, below_i[4] = {1, 0, 0, 0}, above_j[4] = {0, 0, 0, 2};
     ck_assert_int_eq(gt__levels_now(&single, 0, below_i), 1);
     /* the box's lower I side internal, its upper J side a global edge */
-    gt__where w = {.internal = {{1, 1}, {1, 0}}};
+    gt__mpi_call w;
+    gt__mpi_call_init(&w, 0, 0, NULL, NULL, NULL);
+    w.place.inner[0][0] = w.place.inner[0][1] = w.place.inner[1][0] = 1;
     gt_place part = single;
-    part.distributed = &w;
+    part.distributed = &w.place;
     ck_assert_int_eq(gt__levels_now(&part, 0, none), 0);    /* a part: checked before */
     ck_assert_int_eq(gt__levels_now(&part, 2, below_i), 1); /* the check after the exchange */
     ck_assert_int_eq(w.levels, 0);
@@ -248,8 +252,9 @@ START_TEST(keep_distributed)
     gt_storage *s[3] = {u, v, w};
     fill(v, 0);
     fill(w, 1000);
-    gt__where where = {.rank = 1};
-    gt_place p = {{0, 0}, {0, 0}, {6, 5}, {0, 0}, &where};
+    gt__mpi_call where;
+    gt__mpi_call_init(&where, 1, 0, NULL, NULL, NULL);
+    gt_place p = {{0, 0}, {0, 0}, {6, 5}, {0, 0}, &where.place};
     const int64_t size[3] = {6, 5, 4};
     double total = -1.0;
     gt__kept *kept = (gt__kept *)&kept;
@@ -266,7 +271,7 @@ START_TEST(keep_distributed)
     fill(v, 0.5);
     fill(w, 2000);
     total = 4.0;
-    ck_assert_int_eq(gt__where_end(&where, GT_ESHAPE), GT_ESHAPE);
+    ck_assert_int_eq(gt__mpi_call_end(&where, GT_ESHAPE), GT_ESHAPE);
     ck_assert_ptr_null(where.kept);
     ck_assert(total == -1.0);
     ck_assert(get(v, 5, 4, 3) == 345.0);
@@ -276,7 +281,7 @@ START_TEST(keep_distributed)
     gt__keep_result(&p, 1, &total, sizeof total);
     fill(v, 0.5);
     total = 4.0;
-    ck_assert_int_eq(gt__where_end(&where, 0), 0);
+    ck_assert_int_eq(gt__mpi_call_end(&where, 0), 0);
     ck_assert(total == 4.0);
     ck_assert(get(v, 5, 4, 3) == 345.5);
     gt_release(u);

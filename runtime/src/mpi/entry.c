@@ -8,12 +8,11 @@
  * storages become gt_mpi_call's (each once: a stencil may take one storage for an input
  * read at offset 0 and an output, which one exchange cannot hold twice), or, for a
  * stencil without fields, the one point every process computes alike. */
-#include <stdlib.h>
 #include <string.h>
 
 #include <gt/gt_mpi.h>
 
-#include "rt.h"
+#include "call.h"
 
 int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_t halo[3][2])
 {
@@ -72,14 +71,18 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
     gt_mpi_grid(d, NULL, NULL, &rank);
     MPI_Comm comm = gt_mpi_comm(d);
     /* the checking call: a one-point domain at the global origin, nothing exchanged */
-    gt__where w = {.check = 1, .rank = rank, .global = {1, 1}, .size = {1, 1}};
-    gt__where_set(&w);
+    gt__mpi_call w;
+    gt__mpi_call_init(&w, rank, 0, NULL, NULL, NULL);
+    w.place.check = 1;
+    w.place.global[0] = w.place.global[1] = 1;
+    w.place.size[0] = w.place.size[1] = 1;
+    gt__placement_set(&w.place);
     int rc = call(ctx, NULL);
-    gt__where_set(NULL);
-    free(w.red);
-    if (rc == 0 && w.calls != 1)
+    gt__placement_set(NULL);
+    gt__mpi_call_free(&w);
+    if (rc == 0 && w.place.calls != 1)
         rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the entry's function called %d "
-                       "generated stencil(s)", info->name, rank, w.calls);
+                       "generated stencil(s)", info->name, rank, w.place.calls);
     if ((rc = agree(info, comm, rank, rc, "nothing was computed")) != 0)
         return rc;
     double t0 = MPI_Wtime();

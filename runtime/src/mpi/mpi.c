@@ -26,7 +26,7 @@
 
 #include <gt/gt_mpi.h>
 
-#include "rt.h"
+#include "call.h"
 
 struct gt_decomp {
     MPI_Comm comm;       /* Cartesian, dims[0] along I and dims[1] along J */
@@ -791,65 +791,53 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
 /* ---- distributed calls ----------------------------------------------------------------- */
 
 /* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
-   current place of the stencil (gt__place): its global origin and size, and the interior
-   that the binding of each storage sees (gt__halo; the storages are not changed). */
-static int call_part(const gt_decomp *d, gt__where *w, const int64_t lo[2],
+   current placement of the stencil (gt__place): its global origin and size, and the
+   interior that the binding of each storage sees (gt__halo; the storages are not
+   changed). */
+static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
                      const int64_t size[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
 {
     if (size[0] <= 0 || size[1] <= 0)
         return 0;
+    gt__placement *p = &c->place;
     for (int a = 0; a < 2; a++) {
-        w->origin[a] = d->offset[a] + lo[a];
-        w->size[a] = size[a];
-        w->part[a] = lo[a];
+        p->origin[a] = d->offset[a] + lo[a];
+        p->size[a] = size[a];
+        p->part[a] = lo[a];
     }
     gt_domain dom = {{size[0], size[1], nk}};
-    w->in_part = 1;
-    gt__where_set(w);
+    p->in_part = 1;
+    gt__placement_set(p);
     int rc = call(ctx, &dom);
-    gt__where_set(NULL);
-    w->in_part = 0;
+    gt__placement_set(NULL);
+    p->in_part = 0;
     return rc;
 }
 
-/* The checking call: call() over the whole box, the stencil returning after its argument
-   checks (gt__place returns 1 then). It must call one generated stencil, and learns what
-   that stencil reads of each storage on the internal sides (w->needed). */
-static int check_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call, void *ctx)
+/* call() over the whole box with gt__place returning check: 1, the checking call (the
+   stencil returns after its argument checks; it must call one generated stencil, and
+   learns what that stencil reads of each storage on the internal sides, c->needed), or 2,
+   the check of the run-time K levels after the exchange (gt__levels_now deferred it: the
+   check reads halos the exchange fills; the stencil checks its levels and returns). */
+static int check_call(const gt_decomp *d, gt__mpi_call *c, int check, gt_mpi_stencil_fn *call,
+                      void *ctx)
 {
     static const char fn[] = "gt_mpi_call";
+    gt__placement *p = &c->place;
     gt_domain dom = {{d->box[0], d->box[1], d->box[2]}};
     for (int a = 0; a < 2; a++) {
-        w->origin[a] = d->offset[a];
-        w->size[a] = d->box[a];
+        p->origin[a] = d->offset[a];
+        p->size[a] = d->box[a];
     }
-    w->check = 1;
-    gt__where_set(w);
+    p->check = check;
+    gt__placement_set(p);
     int rc = call(ctx, &dom);
-    gt__where_set(NULL);
-    w->check = 0;
-    if (rc == 0 && w->calls != 1)
+    gt__placement_set(NULL);
+    p->check = 0;
+    if (check == 1 && rc == 0 && p->calls != 1)
         rc = gt__error(GT_EINVAL, "%s: rank %d: the function called %d generated stencil(s); "
                        "it must call exactly one, compiled by this gtcc (older generated code "
-                       "cannot take part in distributed calls)", fn, d->rank, w->calls);
-    return rc;
-}
-
-/* The check of the run-time K levels after the exchange (gt__levels_now deferred it: the
-   check reads halos the exchange fills): call() over the whole box, the stencil checking
-   its levels and returning (gt__place returns 2). */
-static int level_call(const gt_decomp *d, gt__where *w, gt_mpi_stencil_fn *call, void *ctx)
-{
-    gt_domain dom = {{d->box[0], d->box[1], d->box[2]}};
-    for (int a = 0; a < 2; a++) {
-        w->origin[a] = d->offset[a];
-        w->size[a] = d->box[a];
-    }
-    w->check = 2;
-    gt__where_set(w);
-    int rc = call(ctx, &dom);
-    gt__where_set(NULL);
-    w->check = 0;
+                       "cannot take part in distributed calls)", fn, d->rank, p->calls);
     return rc;
 }
 
@@ -865,7 +853,7 @@ static const Agreed slot_agreed = {slot_items, 2, "out scalar", ran};
 
 static int64_t slot_value(const void *ctx, int i)
 {
-    const gt__reduction *r = &((const gt__where *)ctx)->red[i / 2];
+    const gt__reduction *r = &((const gt__mpi_call *)ctx)->red[i / 2];
     return i % 2 ? (int64_t)r->dtype : (int64_t)r->op;
 }
 
@@ -873,7 +861,7 @@ static int64_t slot_value(const void *ctx, int i)
    wrote its part's value. Every rank's stencil must have the same out scalars: their
    number agreed first, then each one's operation and dtype, then one MPI_Allgather of
    every value. */
-static int combine_results(const gt_decomp *d, gt__where *w)
+static int combine_results(const gt_decomp *d, gt__mpi_call *w)
 {
     static const char fn[] = "gt_mpi_call";
     int size = 0, rc = w->red_error
@@ -959,8 +947,8 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     /* one more: whether the run-time K levels are checked after the exchange */
     gt_halo_widths *needed = zalloc(count + 1, sizeof *needed);
     const char **needed_by = zalloc(count, sizeof *needed_by);
-    gt__where w = {.rank = d->rank, .n = n, .storages = storages, .needed = needed,
-                   .needed_by = needed_by};
+    gt__mpi_call w;
+    gt__mpi_call_init(&w, d->rank, n, storages, needed, needed_by);
     if (!rc && (!needed || !needed_by))
         rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
     /* the number of storages before anything sized by it, then each storage */
@@ -975,14 +963,14 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         return rc;
     }
     for (int a = 0; a < 2; a++) {
-        w.global[a] = d->global[a];
-        w.wrap[a] = d->periodic[a];
-        w.internal[a][0] = d->periodic[a] || d->offset[a] > 0;
-        w.internal[a][1] = d->periodic[a] || d->offset[a] + d->box[a] < d->global[a];
+        w.place.global[a] = d->global[a];
+        w.place.wrap[a] = d->periodic[a];
+        w.place.inner[a][0] = d->periodic[a] || d->offset[a] > 0;
+        w.place.inner[a][1] = d->periodic[a] || d->offset[a] + d->box[a] < d->global[a];
     }
     /* the checking call, then the widths: as given (at least what the stencil reads on
        the internal sides) or, NULL, what the stencil reads */
-    rc = check_call(d, &w, call, ctx);
+    rc = check_call(d, &w, 1, call, ctx);
     /* one exchange for all: what any rank's stencil reads (a rank on a global edge reads
        nothing beyond it; the exchange wants the same widths everywhere); and whether any
        rank checks the run-time K levels only after the exchange (gt__levels_now). n is
@@ -1005,14 +993,14 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                                    (long long)widths[k][a][side], side ? "upper" : "lower",
                                    a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
     const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
-    w.widths = (const gt_halo_widths_ *)use;
+    w.widths = (const gt__mpi_widths *)use;
     /* every rank's checks passed, and every rank calls the same stencil */
-    const int64_t digest = stencil_digest(w.info);
+    const int64_t digest = stencil_digest(w.place.info);
     if ((rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed)) != 0) {
         gt__free(needed);
         gt__free(needed_by);
-        free(w.red);
-        gt__where_end(&w, 0);   /* nothing was written */
+        gt__mpi_call_free(&w);
+        gt__mpi_call_end(&w, 0);   /* nothing was written */
         return rc;
     }
     /* the widest width on each side of each axis: the inner box needs none of the halo */
@@ -1030,8 +1018,8 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     if (!x) {
         gt__free(needed);
         gt__free(needed_by);
-        free(w.red);
-        gt__where_end(&w, 0);
+        gt__mpi_call_free(&w);
+        gt__mpi_call_end(&w, 0);
         return gt_last_error_code();
     }
     if (levels_after) {
@@ -1041,7 +1029,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
         if (!rc)
-            rc = level_call(d, &w, call, ctx);
+            rc = check_call(d, &w, 2, call, ctx);
         rc = agree(d->comm, fn, rc);
         const int64_t origin[2] = {0, 0};
         if (!rc)
@@ -1086,9 +1074,9 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     /* a stencil that failed on one rank fails the call on every rank; the outputs a
        stencil with run-time K levels read as computed kept are put back (gt__keep) */
     rc = agree_ran(d->comm, fn, rc);
-    rc = gt__where_end(&w, rc);
+    rc = gt__mpi_call_end(&w, rc);
     if (!rc)
         rc = combine_results(d, &w);
-    free(w.red);
+    gt__mpi_call_free(&w);
     return rc;
 }
