@@ -82,7 +82,6 @@ typedef struct {
     const IrStencil *st;
     const char **si, **sj, **sk;   /* per array field: its strides along I, J, K */
     const char **acc_d;            /* per out scalar: its device accumulator */
-    const char **acc_s;            /* per out scalar: the accumulator's storage */
     bool *used;                    /* per field: the stencil accesses it */
     const char *kk;
     int nunits;                    /* kernels written so far */
@@ -924,27 +923,61 @@ static void cuda_strides(Out *o, const EmitStencil *es, int f, void *ctx)
               u->si[f], es->bound, f, u->sj[f], es->bound, f, u->sk[f], es->bound, f);
 }
 
-/* Each out scalar's device accumulator, set to the identity its host one
- * holds. */
+/* The out scalars' device accumulators: one device block of 8-byte slots (in
+ * scalar order), set to the identities their host ones hold with one copy,
+ * through the host staging array gt_acc_h (read back with one copy after
+ * the launches: accumulator_results). */
 static void accumulators(Cuda *u)
 {
     Out *o = u->o;
     const EmitStencil *es = u->es;
-    for (int s = 0; s < u->st->scalars.len; s++) {
+    int n = 0;
+    for (int s = 0; s < u->st->scalars.len; s++)
+        n += u->st->scalars.items[s]->is_output;
+    if (n == 0)
+        return;
+    emit_line(o, "uint64_t gt_acc_h[%d] = {0};", n);
+    emit_line(o, "int64_t gt_acc_s[3];");
+    emit_line(o, "unsigned char *const gt_acc = (unsigned char *)gt__device_temporary(&gt_accs, "
+                 "GT_FLOAT64, \"I\", (const int64_t[3]){%d, 1, 1}, (const int64_t[6]){0}, "
+                 "gt_acc_s);", n);
+    emit_alloc_check(o, es, "gt_acc");
+    for (int s = 0, m = 0; s < u->st->scalars.len; s++) {
         const IrScalar *sc = u->st->scalars.items[s];
         if (!sc->is_output)
             continue;
-        emit_line(o, "int64_t %s_s[3];", u->acc_d[s]);
-        emit_line(o, "%s *const %s = (%s *)gt__device_temporary(&%s, %s, \"I\", "
-                     "(const int64_t[3]){1, 1, 1}, (const int64_t[6]){0}, %s_s);",
-                  emit_c_type(sc->type), u->acc_d[s], emit_c_type(sc->type), u->acc_s[s],
-                  emit_dtype(sc->type), u->acc_d[s]);
-        emit_alloc_check(o, es, u->acc_d[s]);
-        emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", %s, &%s, sizeof %s, 1);", es->rc,
-                  u->st->name, u->acc_d[s], es->acc[s], es->acc[s]);
-        emit_line(o, "if (%s != 0)", es->rc);
-        emit_line(o, "    goto done;");
+        emit_line(o, "%s *const %s = (%s *)(gt_acc + %d);", emit_c_type(sc->type), u->acc_d[s],
+                  emit_c_type(sc->type), 8 * m);
+        emit_line(o, "__builtin_memcpy(&gt_acc_h[%d], &%s, sizeof %s);", m++, es->acc[s],
+                  es->acc[s]);
     }
+    emit_line(o, "%s = gt__device_copy(\"stencil '%s'\", gt_acc, gt_acc_h, sizeof gt_acc_h, 1);",
+              es->rc, u->st->name);
+    emit_line(o, "if (%s != 0)", es->rc);
+    emit_line(o, "    goto done;");
+}
+
+/* The accumulators' values after the launches, into the host ones (one copy). */
+static void accumulator_results(Cuda *u)
+{
+    Out *o = u->o;
+    const EmitStencil *es = u->es;
+    const IrStencil *st = u->st;
+    bool any = false;
+    for (int s = 0; s < st->scalars.len; s++)
+        any = any || st->scalars.items[s]->is_output;
+    if (any) {
+        emit_line(o, "if (%s == 0)", es->rc);
+        emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", gt_acc_h, gt_acc, sizeof gt_acc_h, "
+                     "0);", es->rc, st->name);
+    }
+    emit_open(o, "if (%s == 0) {", es->rc);
+    for (int s = 0, m = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output)
+            emit_line(o, "__builtin_memcpy(&%s, &gt_acc_h[%d], sizeof %s);", es->acc[s], m++,
+                      es->acc[s]);
+    emit_scalar_results(o, es);
+    emit_close(o);
 }
 
 /* Which kernels run (one choice per call): 32-bit indices where every
@@ -1048,11 +1081,13 @@ static void cuda_function(Cuda *u)
     emit_field_origins(o, es, u->used, cuda_strides, u);
     emit_scalar_accumulators(o, es);
     bool gotos = emit_full_storages(o, es);
+    bool accs = false;   /* the out scalars' device block (accumulators) */
     for (int s = 0; s < st->scalars.len; s++)
-        if (st->scalars.items[s]->is_output) {
-            emit_line(o, "gt_storage *%s = NULL;", u->acc_s[s]);
-            gotos = true;
-        }
+        accs = accs || st->scalars.items[s]->is_output;
+    if (accs) {
+        emit_line(o, "gt_storage *gt_accs = NULL;");
+        gotos = true;
+    }
     const char *kflag = NULL, *krec = NULL;
     if (emit_kcheck_any(st)) {
         kflag = emit_unique(u->c->arena, &es->names, "gt_kcheck");
@@ -1075,24 +1110,14 @@ static void cuda_function(Cuda *u)
     for_each_unit(u, launch_unit, true);
     emit_line(o, "%s = gt__device_wait(\"stencil '%s'\");", es->rc, st->name);
     emit_kguard_device_report(o, es);
-    for (int s = 0; s < st->scalars.len; s++) {
-        if (!st->scalars.items[s]->is_output)
-            continue;
-        emit_line(o, "if (%s == 0)", es->rc);
-        emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", &%s, %s, sizeof %s, 0);", es->rc,
-                  st->name, es->acc[s], u->acc_d[s], es->acc[s]);
-    }
-    emit_open(o, "if (%s == 0) {", es->rc);
-    emit_scalar_results(o, es);
-    emit_close(o);
+    accumulator_results(u);
     emit_close(o);
     if (gotos)
         emit_done_label(o);
     emit_kguard_done(o, es);
     emit_full_releases(o, es);
-    for (int s = 0; s < st->scalars.len; s++)
-        if (st->scalars.items[s]->is_output)
-            emit_line(o, "gt_release(%s);", u->acc_s[s]);
+    if (accs)
+        emit_line(o, "gt_release(gt_accs);");
     if (kflag)
         emit_line(o, "gt_release(%s);", kflag);
     if (krec)
@@ -1133,11 +1158,9 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     }
     name_arrays(u);
     u->acc_d = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
-    u->acc_s = arena_alloc(a, sizeof(char *) * (size_t)(ns + 1));
     for (int s = 0; s < ns; s++)
         if (u->st->scalars.items[s]->is_output) {
             u->acc_d[s] = emit_unique(a, &es->names, arena_printf(a, "%s_d", es->scalar[s]));
-            u->acc_s[s] = emit_unique(a, &es->names, arena_printf(a, "%s_ds", es->scalar[s]));
         }
     u->tile = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->tile_i0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
