@@ -10,7 +10,9 @@
 #     the last with 64-bit indices; reals to a relative 1e-10 (1e-4 for float: the CUDA
 #     math library's functions round differently from glibc's);
 #   - the cuda group (tests/cuda/run.sh): nvcc builds, resources, and examples/hdiff
-#     built with BACKEND=cuda, which on a GPU must run and succeed.
+#     built with BACKEND=cuda, which on a GPU must run and succeed;
+#   - one bench-sized case (bench/bench_gpu.sh --check): hdiff and jacobi3d at 512 x 512 x
+#     80 on the device against the openmp backend's output.
 # Both build in parallel on $JOBS cores (default: nproc).
 # Prints "check-gpu: N passed, N failed".
 set -u
@@ -52,8 +54,15 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export JOBS
 DIFF_GPU=1 RESULTS="$work/results" "$root/tests/diff/run.sh"
 RESULTS="$work/results" "$root/tests/cuda/run.sh"
+# one bench-sized case: hdiff and jacobi3d at 512 x 512 x 80, the cuda output against the
+# openmp backend's (bench/bench_gpu.sh --check)
+BUILD="$BUILD" "$root/bench/bench_gpu.sh" --check >"$work/bench_check" 2>&1
+cat "$work/bench_check"
+bp=$(grep -c '^PASS' "$work/bench_check"); bf=$(grep -c '^FAIL' "$work/bench_check")
+[ "$bp" -eq 2 ] || bf=$((bf + 2 - bp - bf))
+echo "$bp $bf" >"$work/results/bench"
 passed=0; failed=0
-for g in diff cuda; do
+for g in diff cuda bench; do
     [ -e "$work/results/$g" ] || { failed=$((failed + 1)); continue; }
     read -r p f <"$work/results/$g"
     passed=$((passed + p)); failed=$((failed + f))
