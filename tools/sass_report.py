@@ -111,9 +111,11 @@ def unroll(code, head, tail, base):
     def adds(r):
         for n in range(head, tail):
             t = code[n][1]
-            m3 = re.match(r'(?:@!?U?P\d\s+)?(?:U?IADD3|VIADD|IADD)(?:\.\S+)?\s+(U?R\d+)\s*,\s*(.*)', t)
-            if m3 and m3.group(1) == r:
-                yield [o.strip() for o in m3.group(2).split(',')]
+            m3 = re.match(r'(?:@!?U?P\d\s+)?(U?IADD3|VIADD|IADD|IMAD\.IADD)(?:\.\S+)?\s+(U?R\d+)\s*,\s*(.*)', t)
+            if m3 and m3.group(2) == r:
+                ops = [o.strip() for o in m3.group(3).split(',')]
+                # IMAD.IADD d, a, 0x1, b is d = a * 1 + b
+                yield [ops[0], ops[2]] if m3.group(1) == 'IMAD.IADD' and len(ops) == 3 else ops
 
     def step(r):
         for ops in adds(r):
@@ -169,14 +171,22 @@ def source_kernels(cu):
         body = text[m.end():end]
         bm = re.search(r'blockIdx\.x \* (\d+).*?blockIdx\.y \* (\d+)', body)
         bi, bj = (int(bm.group(1)), int(bm.group(2))) if bm else (32, 8)
-        tiles = []
+        # each point loop covers the tile of the header before it; a header with two loops has
+        # a boundary-block variant and an interior one (`if (...) for ... else for ...`)
+        tiles, alt, tile, loops_of_tile = [], False, bi * bj, 0
         for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_w = gt_ie(?: \+ (\d+))? - gt_i0, '
-                             r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?', body):
+                             r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?|'
+                             r'for \(gt_idx gt_p = gt_tid;', body):
+            if t.group(0).startswith('for'):
+                tiles.append(tile)
+                loops_of_tile += 1
+                alt = alt or loops_of_tile > 1
+                continue
             a, b, c, d = (int(x) if x else 0 for x in t.groups())
-            tiles.append((bi + a + b) * (bj + c + d))
+            tile, loops_of_tile = (bi + a + b) * (bj + c + d), 0
         reads = set(re.findall(r'GT_LD\((\w+)_p_b\b', body))
         writes = set(re.findall(r'GT_ST\((\w+)_p_b\b', body))
-        out[m.group(1)] = (tiles, bi * bj, bool(reads & writes))
+        out[m.group(1)] = (tiles, bi * bj, bool(reads & writes), alt)
     return out
 
 
@@ -272,8 +282,10 @@ def main():
         name = demangle(mangled)
         m = re.match(r'gt_[sk](\d+)_(\w+?)(<|$)', name)
         body = 'gt_b%s_%s' % (m.group(1), m.group(2)) if m else None
-        tiles, points, rw = src.get(body, ([], 256, False))
+        tiles, points, rw, alt = src.get(body, ([], 256, False, False))
         ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, points)
+        if alt and kind == 'k':
+            kind = 'alt'
         regs, smem, pct = occ.get((name, arch), (-1, -1, -1))
         print('%-22s %-28s %s %3d %4d %6d %3d %6.2f %5.2f %5.2f %3d %2d %4d %d %s' % (
             label, name, arch, regs, spill.get((name, arch), -1), smem, pct, ldg, stg, ro,
