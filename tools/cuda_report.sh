@@ -11,8 +11,9 @@
 #   tests/cuda/occupancy.cc, blocks of 256), and in the K loop per point: ldg (global loads),
 #   stg (global stores), ro (read-only loads, LDG...CONSTANT), plain (static plain LDG in a
 #   kernel that reads no field it writes), div (static integer division sequences), instr (SASS
-#   instructions), rw (1: reads a field it writes), loop (k, none, or ? where the SASS loops do
-#   not match the source's point loops).
+#   instructions), rw (1: reads a field it writes), loop (k; alt where a tile has a boundary and
+#   an interior point loop, both counted; none: no loop, the kernel counted whole; ? where the
+#   SASS loops do not match the source's point loops).
 # Then the goals of issue 23, a line each, "met" or "NOT met" (the report measures them; make
 # check does not require them).
 #

@@ -31,8 +31,13 @@ plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes
 static count of integer division or modulo sequences in the K loop (an I2F...RP that starts
 the reciprocal sequence, or a CALL to a subroutine holding one). RW is 1 where the kernel
 reads a field it also writes (its plain loads may be required). LOOP says how the loops were
-found: "k" (a K loop), "none" (no loop), or "?" (the inner loops do not match the source's
-point loops: the per-point figures are then not to be trusted).
+found: "k" (a K loop), "alt" (a K loop where one tile has two alternative point loops, the
+boundary-block variant and the interior one, `if (...) for ... else for ...`: both are counted,
+so the figures bound an interior block's, which runs one), "none" (no loop), or "?" (the inner
+loops do not match the source's point loops: the per-point figures are then not to be trusted).
+Instructions: every SASS instruction of the K loop is one (NOPs past the kernel's end and the
+trailing `BRA` to itself are not in any loop); subroutines called from it (a double division's
+slow path) are not counted. SASS_DEBUG=1 prints the loops found to standard error.
 """
 import re
 import os
