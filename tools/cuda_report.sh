@@ -45,7 +45,7 @@ CUOBJDUMP=$(ls $CUOBJDUMP 2>/dev/null | head -n 1)
 if [ -z "$CUOBJDUMP" ]; then
     echo "cuda-report: installing nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm 13.2.51 into $venv"
     rm -rf "$venv"
-    if ! { python3 -m venv "$venv" && timeout 300 "$venv/bin/pip" install -q \
+    if ! { python3 -m venv "$venv" && timeout 300 "$venv/bin/pip" install -q --retries 1 --timeout 20 \
             'nvidia-cuda-cuobjdump==13.2.51' 'nvidia-cuda-nvdisasm==13.2.51'; } >"$BUILD/sass-venv.log" 2>&1; then
         rm -rf "$venv"
         skip "cuobjdump could not be installed from PyPI (no network?): see $BUILD/sass-venv.log"
@@ -71,7 +71,9 @@ for stn in "$root"/bench/stencils/*.stn "$root"/examples/*/*.stn; do
     echo "$label" >>"$work/labels"
     res=$BUILD/cuda/resources
     for arch in sm_80 sm_90; do
-        if [ -f "$res/$name.$arch.cubin" ] && cmp -s "$res/$name.cu" "$work/$name.cu"; then
+        # the same .cu, and no header of the runtime changed since
+        if [ -f "$res/$name.$arch.cubin" ] && cmp -s "$res/$name.cu" "$work/$name.cu" &&
+           [ -z "$(find "$root/runtime/include" -newer "$res/$name.$arch.cubin" -print 2>/dev/null | head -n 1)" ]; then
             cp "$res/$name.$arch.cubin" "$res/$name.$arch.ptxas" "$work/"
         else
             echo "$name $arch" >>"$work/jobs"
