@@ -66,8 +66,9 @@ for stn in "$root"/bench/stencils/*.stn "$root"/examples/*/*.stn; do
         *) label=examples/$(basename "$stn" .stn) ;;
     esac
     name=$(echo "$label" | tr '/' '_')
-    (cd "$(dirname "$stn")" && "$GTCC" -b cuda -o "$work/$name.cu" "$(basename "$stn")") \
-        >"$work/$name.log" 2>&1 || { echo "FAIL sass-report: gtcc -b cuda $stn"; exit 0; }
+    # by its full path, as resources.sh does (the same #line directives, so the same .cu)
+    "$GTCC" -b cuda -o "$work/$name.cu" "$stn" >"$work/$name.log" 2>&1 ||
+        { echo "FAIL sass-report: gtcc -b cuda $stn"; exit 0; }
     echo "$label" >>"$work/labels"
     res=$BUILD/cuda/resources
     for arch in sm_80 sm_90; do
