@@ -12,6 +12,9 @@
 #   make demo                 run gtcc on examples/*.stn
 #   make bench                benchmarks (never part of check)
 #   make bench-peers          gtcc against Devito and GT4Py (a bench-only venv)
+#   make cuda-report          the SASS of the cuda backend's kernels: registers, occupancy,
+#                             loads, divisions and instructions per point (tools/cuda_report.sh;
+#                             cuobjdump from PyPI into build/sass-venv; the `cuda` group checks it)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig
 #   make clean
 #
@@ -193,7 +196,7 @@ sed -e 's|@PREFIX@|$(1)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(PC_LIBS)
 endef
 
 .DEFAULT_GOAL := all
-.PHONY: all check unit golden golden-update robust demo bench bench-peers check-gpu bench-gpu install clean
+.PHONY: all check unit golden golden-update robust demo bench bench-peers cuda-report check-gpu bench-gpu install clean
 all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA) $(RT_MPI)
 
 # --- unit tests (Check) ------------------------------------------------------------
@@ -281,6 +284,11 @@ bench-gpu: all
 # gtcc against Devito and GT4Py (installed into a bench-only venv): never part of check
 bench-peers: all
 	@$(TEST_ENV) bench/peers/run.sh
+
+# the SASS report of the cuda backend's kernels (docs/cuda.md); its integer columns are
+# checked by the cuda group against tests/cuda/sass.expected
+cuda-report: all
+	@$(TEST_ENV) tools/cuda_report.sh
 
 # --- install ---------------------------------------------------------------------------
 install: all

@@ -33,7 +33,10 @@ warnings: all
 # cuda: the cuda backend's output for every test program and 210 random ones
 # compiles with nvcc for sm_80 and sm_90 with warnings as errors; skipped with
 # a message where nvcc is not found (tests/cuda/run.sh). Its numbers are
-# checked by the diff group, on the SIMT emulator of tests/simt.
+# checked by the diff group, on the SIMT emulator of tests/simt. The bench
+# kernels' ptxas resources and the SASS report's integer columns (make
+# cuda-report) match their reviewed files, tests/cuda/resources.expected and
+# tests/cuda/sass.expected.
 CHECK_GROUPS += cuda
 .PHONY: cuda
 cuda: all

@@ -18,34 +18,23 @@ work=$BUILD/cuda/resources
 rm -rf "$work"; mkdir -p "$work"
 c++ -std=c++17 -O1 -I"$cuda_home/include" -o "$work/occupancy" "$here/occupancy.cc" ||
     { echo "FAIL resources: occupancy.cc does not build"; exit 0; }
-: >"$work/table"
+: >"$work/table"; : >"$work/jobs"
 for stn in "$root"/bench/stencils/*.stn; do
     name=$(basename "$stn" .stn)
     "$GTCC" -b cuda -o "$work/$name.cu" "$stn" 2>/dev/null ||
         { echo "FAIL resources: gtcc -b cuda $name.stn"; exit 0; }
-    "$NVCC" -c -std=c++17 -Xptxas -v -gencode arch=compute_80,code=sm_80 \
-        -gencode arch=compute_90,code=sm_90 -I"$root/runtime/include" -I"$work" \
-        -o "$work/$name.o" "$work/$name.cu" >"$work/$name.ptxas" 2>&1 ||
-        { echo "FAIL resources: nvcc $name.cu"; exit 0; }
-    # entry 'MANGLED' for 'sm_XX', then its spills, then its registers and shared memory
-    awk '
-        /Compiling entry function/ {
-            s = $0; sub(/.*function .\_Z/, "", s); sub(/^L/, "", s)
-            n = s + 0; sub(/^[0-9]+/, "", s); kernel = substr(s, 1, n)
-            # the index type of a kernel template: gt_kN<int32_t> or <int64_t>
-            rest = substr(s, n + 1)
-            if (rest ~ /^IiE/) kernel = kernel "<int32_t>"
-            if (rest ~ /^IlE/) kernel = kernel "<int64_t>"
-            arch = $0; sub(/.*for ./, "", arch); sub(/.$/, "", arch)
-        }
-        /bytes spill stores/ { spill = $5 + $9 }
-        /Used [0-9]+ registers/ {
-            regs = $0; sub(/.*Used /, "", regs); regs += 0
-            smem = 0
-            if ($0 ~ /bytes smem/) { smem = $0; sub(/ bytes smem.*/, "", smem); sub(/.*, /, "", smem) }
-            print kernel, arch, regs, smem + 0, spill
-        }' "$work/$name.ptxas" | sort >>"$work/table"
+    echo "$name sm_80" >>"$work/jobs"; echo "$name sm_90" >>"$work/jobs"
 done
+# one cubin per .cu and architecture, $JOBS at a time (tools/cuda_report.sh reuses them)
+export NVCC root work
+xargs -L 1 -P "${JOBS:-2}" sh -c '"$NVCC" -cubin -std=c++17 -Xptxas -v -arch="$1" \
+    -I"$root/runtime/include" -I"$work" -o "$work/$0.$1.cubin" "$work/$0.cu" >"$work/$0.$1.ptxas" 2>&1 ||
+    echo "FAIL resources: nvcc -arch $1 $0.cu"' <"$work/jobs" >"$work/nvcc.log"
+if [ -s "$work/nvcc.log" ]; then cat "$work/nvcc.log"; exit 0; fi
+for stn in "$root"/bench/stencils/*.stn; do
+    name=$(basename "$stn" .stn)
+    awk -f "$here/ptxas.awk" "$work/$name.sm_80.ptxas" "$work/$name.sm_90.ptxas" | sort
+done >"$work/table"
 spills=$(awk '$5 != 0' "$work/table")
 if [ -n "$spills" ]; then
     echo "FAIL resources: spills (kernel arch registers smem spill-bytes):"

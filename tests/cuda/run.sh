@@ -9,8 +9,10 @@
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
 # of the same output are checked by the differential test (tests/diff), which
 # builds it for the CPU against the SIMT emulator of tests/simt. Then the
-# ptxas resources of the bench stencils' kernels (tests/cuda/resources.sh).
-# Last,
+# ptxas resources of the bench stencils' kernels (tests/cuda/resources.sh) and the
+# SASS report of theirs and the examples' (tools/cuda_report.sh --check
+# tests/cuda/sass.expected; skipped with a SKIP line where cuobjdump cannot be
+# installed from PyPI). Last,
 # examples/hdiff is built with BACKEND=cuda (nvcc, pkg-config gtrt-cuda) and
 # run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
 # naming the CUDA runtime's error). And bench/bench_gpu.sh --build-only: the
@@ -153,6 +155,10 @@ fi
 # the bench stencils' kernels: registers, shared memory, occupancy on A100 and
 # H100 as reviewed in tests/cuda/resources.expected, and no spills
 NVCC="$NVCC" "$here/resources.sh" >>"$work/results" 2>&1
+# the SASS report of the same kernels and the examples' (tools/cuda_report.sh, `make
+# cuda-report`): its integer columns as reviewed in tests/cuda/sass.expected; SKIP where
+# cuobjdump cannot be installed from PyPI
+NVCC="$NVCC" "$root/tools/cuda_report.sh" --check "$here/sass.expected" >>"$work/results" 2>&1
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""tools/sass_report.py: the per-kernel SASS figures of `make cuda-report` (tools/cuda_report.sh
+runs it; see there and docs/cuda.md, "SASS report", for the definitions).
+
+    sass_report.py LABEL CU SASS OCCUPANCY
+
+CU is the cuda backend's output, SASS `cuobjdump -sass` of its cubin for one architecture,
+OCCUPANCY the lines tests/cuda/occupancy.cc wrote for its kernels (registers, shared bytes,
+occupancy). Prints one line per kernel:
+
+    LABEL KERNEL ARCH REGS SPILL SHARED OCC% LDG/PT STG/PT RO/PT PLAIN DIV INSTR/PT RW LOOP
+
+The K loop is the kernel's steady-state outermost loop: among the SASS loops not inside another
+(a loop is the span from a branch's target back to that backward branch), the one with the
+largest unroll factor, then the longest. Its unroll factor is the step of the induction
+variable the back edge compares (k moves by 1 per source iteration). A kernel without a loop is
+counted whole, as one point per thread. Inner loops of the K loop are the point loops of the
+generated source (`for (gt_p = gt_tid; gt_p < gt_np; gt_p += 256)`), in source order; the step
+of their induction variable over 256 is their unroll factor u, and the tile they cover is T
+points (from the source: the block's 32 x 8 points grown by the loop's extents). Per point, in
+one K iteration of a full interior block (32 x 8 = 256 points, one thread each):
+
+    count = (sum over the K loop's own instructions, outside its inner loops and their peeled
+             iterations: 1) + (sum over inner loops L: |L| / u_L * T_L / 256), divided by u_K
+
+where a peeled iteration is a span that a forward branch skips, before an inner loop's head and
+after the previous inner loop, that touches memory (LDG, STG, LDS, STS): nvcc peels one
+iteration of a loop it unrolls by 2, and its points are counted at the loop body's cost.
+Loads are LDG, stores STG, read-only loads LDG...CONSTANT; PLAIN is the number of static
+plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes; DIV the
+static count of integer division or modulo sequences in the K loop (an I2F...RP that starts
+the reciprocal sequence, or a CALL to a subroutine holding one). RW is 1 where the kernel
+reads a field it also writes (its plain loads may be required). LOOP says how the loops were
+found: "k" (a K loop), "alt" (a K loop where one tile has two alternative point loops, the
+boundary-block variant and the interior one, `if (...) for ... else for ...`: both are counted,
+so the figures bound an interior block's, which runs one), "none" (no loop), or "?" (the inner
+loops do not match the source's point loops: the per-point figures are then not to be trusted).
+Instructions: every SASS instruction of the K loop is one (NOPs past the kernel's end and the
+trailing `BRA` to itself are not in any loop); subroutines called from it (a double division's
+slow path) are not counted. SASS_DEBUG=1 prints the loops found to standard error.
+"""
+import re
+import os
+import sys
+
+DEBUG = os.environ.get('SASS_DEBUG')
+
+INS = re.compile(r'/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;')
+MEM = re.compile(r'\b(LDG|STG|LDS|STS)\b')
+
+
+def demangle(m):
+    s = m[2:] if m.startswith('_Z') else m
+    n = int(re.match(r'\d+', s).group(0))
+    s = s[len(str(n)):]
+    name, rest = s[:n], s[n:]
+    if rest.startswith('IiE'):
+        name += '<int32_t>'
+    elif rest.startswith('IlE'):
+        name += '<int64_t>'
+    return name
+
+
+def functions(path):
+    code, fn = {}, None
+    for line in open(path):
+        m = re.search(r'Function : (\S+)', line)
+        if m:
+            fn = m.group(1)
+            code[fn] = []
+            continue
+        m = INS.search(line)
+        if m and fn:
+            code[fn].append((int(m.group(1), 16), m.group(2)))
+    return code
+
+
+def branch_target(text):
+    m = re.search(r'\bBRA(?:\.\S+)?\s+(?:`\(\.L_x_\d+\)\s*)?(0x[0-9a-f]+)', text)
+    return int(m.group(1), 16) if m else None
+
+
+def loops(code):
+    """(head, tail address, index of head, index of tail) for each backward branch"""
+    idx = {a: n for n, (a, _) in enumerate(code)}
+    out = []
+    for n, (a, t) in enumerate(code):
+        tgt = branch_target(t)
+        if tgt is not None and tgt < a and tgt in idx:
+            out.append((idx[tgt], n))
+    return out
+
+
+def unroll(code, head, tail, base):
+    """the step of the induction variable that the back edge's predicate compares, over base; the
+    compared register may be the sum of the induction variable and a loop invariant"""
+    bra = code[tail][1]
+    m = re.match(r'@!?(U?P\d)\s', bra)
+    if not m:
+        # sm_80 may leave by a predicated CALL.REL.NOINC before an unconditional back edge
+        m = re.match(r'@!?(U?P\d)\s', code[tail - 1][1])
+    if not m:
+        return None
+    pred = m.group(1)
+    reg = None
+    for n in range(tail - 1, head - 1, -1):
+        t = code[n][1]
+        m2 = re.match(r'(?:@!?U?P\d\s+)?U?ISETP\S*\s+(U?P\d)\s*,\s*U?PT\s*,\s*(U?R\d+)', t)
+        # a 64-bit compare ends with the high words' ISETP...EX: the low words' one names the step
+        if m2 and m2.group(1) == pred and '.EX' not in t.split()[0 if t[0] != '@' else 1]:
+            reg = m2.group(2)
+            break
+    if reg is None:
+        return None
+
+    def adds(r):
+        for n in range(head, tail):
+            t = code[n][1]
+            m3 = re.match(r'(?:@!?U?P\d\s+)?(U?IADD3|VIADD|IADD|IMAD\.IADD)(?:\.\S+)?\s+(U?R\d+)\s*,\s*(.*)', t)
+            if m3 and m3.group(2) == r:
+                ops = [o.strip() for o in m3.group(3).split(',')]
+                # IMAD.IADD d, a, 0x1, b is d = a * 1 + b
+                yield [ops[0], ops[2]] if m3.group(1) == 'IMAD.IADD' and len(ops) == 3 else ops
+
+    def step(r):
+        for ops in adds(r):
+            if r not in ops and ('-' + r) not in ops:
+                continue
+            for o in ops:
+                if re.fullmatch(r'-?0x[0-9a-f]+', o):
+                    v = int(o, 16)
+                    if v >= 0x80000000:
+                        v -= 0x100000000
+                    if v != 0 and abs(v) % base == 0 and abs(v) // base <= 16:
+                        return abs(v) // base
+        return None
+
+    s = step(reg)
+    if s is None:
+        for ops in adds(reg):
+            for o in ops:
+                if re.fullmatch(r'-?U?R\d+', o) and o.lstrip('-') != reg:
+                    s = s or step(o.lstrip('-'))
+    return s
+
+
+def div_subroutines(code, last_exit):
+    """addresses of CALL targets, subroutines after the kernel's last EXIT, whose body (up to its
+    RET) starts an integer reciprocal"""
+    idx = {a: n for n, (a, _) in enumerate(code)}
+    out = set()
+    for a, t in code:
+        m = re.match(r'(?:@!?U?P\d\s+)?CALL\S*\s+(0x[0-9a-f]+)', t)
+        if not m:
+            continue
+        tgt = int(m.group(1), 16)
+        if idx.get(tgt, 0) <= last_exit:
+            continue
+        n = idx.get(tgt)
+        while n is not None and n < len(code):
+            if re.search(r'\bI2F\S*\.RP\b', code[n][1]):
+                out.add(tgt)
+                break
+            if re.match(r'RET\b', code[n][1]):
+                break
+            n += 1
+    return out
+
+
+def source_kernels(cu):
+    """per body function gt_bN_X: its point loops' tile points, block points, fields read and written"""
+    text = open(cu).read()
+    out = {}
+    for m in re.finditer(r'void (gt_b\d+_\w+)\(', text):
+        end = text.find('\n}\n', m.end())
+        body = text[m.end():end]
+        bm = re.search(r'blockIdx\.x \* (\d+).*?blockIdx\.y \* (\d+)', body)
+        bi, bj = (int(bm.group(1)), int(bm.group(2))) if bm else (32, 8)
+        # each point loop covers the tile of the header before it; a header with two loops has
+        # a boundary-block variant and an interior one (`if (...) for ... else for ...`)
+        tiles, alt, tile, loops_of_tile = [], False, bi * bj, 0
+        for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_w = gt_ie(?: \+ (\d+))? - gt_i0, '
+                             r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?|'
+                             r'for \(gt_idx gt_p = gt_tid;', body):
+            if t.group(0).startswith('for'):
+                tiles.append(tile)
+                loops_of_tile += 1
+                alt = alt or loops_of_tile > 1
+                continue
+            a, b, c, d = (int(x) if x else 0 for x in t.groups())
+            tile, loops_of_tile = (bi + a + b) * (bj + c + d), 0
+        reads = set(re.findall(r'GT_LD\((\w+)_p_b\b', body))
+        writes = set(re.findall(r'GT_ST\((\w+)_p_b\b', body))
+        out[m.group(1)] = (tiles, bi * bj, bool(reads & writes), alt)
+    return out
+
+
+def analyse(code, tiles, points):
+    """per-point loads, stores, read-only loads; plain loads, divisions, instructions; loop kind"""
+    body = [(a, t) for a, t in code]
+    # the final `BRA self` and the padding are not code
+    while body and (re.match(r'NOP\b', body[-1][1]) or branch_target(body[-1][1]) == body[-1][0]):
+        body.pop()
+    ls = [l for l in loops(body) if l[0] != l[1]]
+    # the kernel's own code ends at its last EXIT (subroutines follow it)
+    last_exit = max((n for n, (a, t) in enumerate(body) if re.match(r'(@!?P\d\s+)?EXIT\b', t)),
+                    default=len(body) - 1)
+    divsubs = div_subroutines(body, last_exit)
+    outer = [l for l in ls if l[1] <= last_exit and
+             not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in ls)]
+    kind = 'k'
+    if not outer:
+        klo, khi, uk, kind = 0, last_exit, 1, 'none'
+    else:
+        cand = []
+        for l in outer:
+            u = unroll(body, l[0], l[1], 1) or 1
+            cand.append((u, l[1] - l[0], l))
+        cand.sort(reverse=True)
+        uk, _, (klo, khi) = cand[0]
+        if DEBUG:
+            print('K loop candidates', [(u, n, hex(body[l[0]][0]), hex(body[l[1]][0])) for u, n, l in cand],
+                  file=sys.stderr)
+    inner = sorted(l for l in ls if klo <= l[0] and l[1] <= khi and (l[0], l[1]) != (klo, khi) and
+                   not any(o != l and o != (klo, khi) and o[0] <= l[0] and l[1] <= o[1] for o in ls))
+    if DEBUG:
+        print('inner', [(hex(body[a][0]), hex(body[b][0]), unroll(body, a, b, points)) for a, b in inner],
+              'tiles', tiles, file=sys.stderr)
+    if len(inner) != len(tiles):
+        kind = '?'
+    weight = [1.0] * len(body)
+    prev_end = klo
+    for n, (lo, hi) in enumerate(inner):
+        u = unroll(body, lo, hi, points) or 1
+        t = tiles[n] if n < len(tiles) else points
+        for x in range(lo, hi + 1):
+            weight[x] = t / points / u
+        # peeled iterations: spans a forward branch skips, between the previous inner loop and this one
+        for x in range(prev_end, lo):
+            tgt = branch_target(body[x][1])
+            if tgt is None or tgt <= body[x][0] or tgt > body[lo][0]:
+                continue
+            span = [y for y in range(x + 1, lo) if body[y][0] < tgt]
+            if any(MEM.search(body[y][1]) for y in span):
+                for y in span:
+                    weight[y] = 0.0
+        prev_end = hi + 1
+    ldg = stg = ro = instr = 0.0
+    plain = div = 0
+    for x in range(klo, khi + 1):
+        a, t = body[x]
+        w = weight[x] / uk
+        instr += w
+        op = re.sub(r'^@!?U?P\d\s+', '', t).split()[0]
+        if op.startswith('LDG'):
+            ldg += w
+            if '.CONSTANT' in op:
+                ro += w
+            else:
+                plain += 1
+        elif op.startswith('STG'):
+            stg += w
+        if re.match(r'I2F\S*\.RP\b', op):
+            div += 1
+        m = re.match(r'CALL\S*\s+(0x[0-9a-f]+)', re.sub(r'^@!?U?P\d\s+', '', t))
+        if m and int(m.group(1), 16) in divsubs:
+            div += 1
+    return ldg, stg, ro, plain, div, instr, kind
+
+
+def main():
+    label, cu, sass, occfile = sys.argv[1:5]
+    src = source_kernels(cu)
+    occ = {}
+    for line in open(occfile):
+        f = line.split()
+        # NAME sm_XX REGS registers SMEM B shared WARPS warps/SM occupancy PCT%
+        if len(f) >= 11:
+            occ[(f[0], f[1])] = (int(f[2]), int(f[4]), int(f[10].rstrip('%')))
+    spill = {}
+    for line in open(occfile + '.spill'):
+        f = line.split()
+        spill[(f[0], f[1])] = int(f[4])
+    arch = re.search(r'sm_\d+', sass).group(0)
+    code = functions(sass)
+    for mangled in sorted(code, key=demangle):
+        name = demangle(mangled)
+        m = re.match(r'gt_[sk](\d+)_(\w+?)(<|$)', name)
+        body = 'gt_b%s_%s' % (m.group(1), m.group(2)) if m else None
+        tiles, points, rw, alt = src.get(body, ([], 256, False, False))
+        ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, points)
+        if alt and kind == 'k':
+            kind = 'alt'
+        regs, smem, pct = occ.get((name, arch), (-1, -1, -1))
+        print('%-22s %-28s %s %3d %4d %6d %3d %6.2f %5.2f %5.2f %3d %2d %4d %d %s' % (
+            label, name, arch, regs, spill.get((name, arch), -1), smem, pct, ldg, stg, ro,
+            0 if rw else plain, div, round(instr), 1 if rw else 0, kind))
+
+
+if __name__ == '__main__':
+    main()
