@@ -12,20 +12,20 @@ occupancy). Prints one line per kernel:
 
 The K loop is the kernel's steady-state outermost loop: among the SASS loops not inside another
 (a loop is the span from a branch's target back to that backward branch), the one with the
-largest unroll factor, then the longest. Its unroll factor is the step of the induction
-variable the back edge compares (k moves by 1 per source iteration). A kernel without a loop is
-counted whole, as one point per thread. Inner loops of the K loop are the point loops of the
-generated source (`for (gt_p = gt_tid; gt_p < gt_np; gt_p += 256)`), in source order; the step
-of their induction variable over 256 is their unroll factor u, and the tile they cover is T
-points (from the source: the block's 32 x 8 points grown by the loop's extents). Per point, in
-one K iteration of a full interior block (32 x 8 = 256 points, one thread each):
+largest unroll factor, then the longest. Its unroll factor u_K is the step of the induction
+variable the back edge compares (k moves by 1 per source iteration; the generated level loop is
+rolled, GT_ROLLED, so 1 for the group kernels). A kernel without a loop is counted whole, as one
+point per thread. The loops directly inside the K loop are the generated source's point loop
+nests over a range grown by a region (`GT_ROLLED for (gt_idx j = gt_j0 + threadIdx.y; ...; j +=
+8)` around `for (gt_idx i = gt_i0 + threadIdx.x; ...; i += 32)`), in source order, each over a
+tile of W x H points (from the source: the block grown by the range's extents); a kernel over
+the block's own range has no loop (one point a thread). Per point, in one K iteration of a full
+interior block (32 x 8 = 256 points, one thread each), a thread's average:
 
-    count = (sum over the K loop's own instructions, outside its inner loops and their peeled
-             iterations: 1) + (sum over inner loops L: |L| / u_L * T_L / 256), divided by u_K
+    count = [ (the K loop's instructions outside the point loops: 1)
+            + (each j loop's instructions outside its i loop: H / 8)
+            + (each i loop's instructions: W x H / 256) ] / u_K
 
-where a peeled iteration is a span that a forward branch skips, before an inner loop's head and
-after the previous inner loop, that touches memory (LDG, STG, LDS, STS): nvcc peels one
-iteration of a loop it unrolls by 2, and its points are counted at the loop body's cost.
 Loads are LDG, stores STG, read-only loads LDG...CONSTANT; PLAIN is the number of static
 plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes; DIV the
 static count of integer division or modulo sequences in the K loop (an I2F...RP that starts
@@ -91,9 +91,11 @@ def loops(code):
     return out
 
 
-def unroll(code, head, tail, base):
+def unroll(code, head, tail, base, nested=()):
     """the step of the induction variable that the back edge's predicate compares, over base; the
-    compared register may be the sum of the induction variable and a loop invariant"""
+    compared register may be the sum of the induction variable and a loop invariant. The
+    compare and the adds are looked for outside the loops nested in this one (their (head,
+    tail) index spans): a point loop's `j += 8` is not the level loop's step"""
     bra = code[tail][1]
     m = re.match(r'@!?(U?P\d)\s', bra)
     if not m:
@@ -103,7 +105,12 @@ def unroll(code, head, tail, base):
         return None
     pred = m.group(1)
     reg = None
+    def outside(n):
+        return not any(lo <= n <= hi for lo, hi in nested)
+
     for n in range(tail - 1, head - 1, -1):
+        if not outside(n):
+            continue
         t = code[n][1]
         m2 = re.match(r'(?:@!?U?P\d\s+)?U?ISETP\S*\s+(U?P\d)\s*,\s*U?PT\s*,\s*(U?R\d+)', t)
         # a 64-bit compare ends with the high words' ISETP...EX: the low words' one names the step
@@ -115,6 +122,8 @@ def unroll(code, head, tail, base):
 
     def adds(r):
         for n in range(head, tail):
+            if not outside(n):
+                continue
             t = code[n][1]
             m3 = re.match(r'(?:@!?U?P\d\s+)?(U?IADD3|VIADD|IADD|IMAD\.IADD)(?:\.\S+)?\s+(U?R\d+)\s*,\s*(.*)', t)
             if m3 and m3.group(2) == r:
@@ -168,7 +177,8 @@ def div_subroutines(code, last_exit):
 
 
 def source_kernels(cu):
-    """per body function gt_bN_X: its point loops' tile points, block points, fields read and written"""
+    """per body function gt_bN_X: its point loop nests' tiles (W, H), block shape, whether it
+    reads a field it writes, whether a tile has alternative point code"""
     text = open(cu).read()
     out = {}
     for m in re.finditer(r'void (gt_b\d+_\w+)\(', text):
@@ -176,27 +186,32 @@ def source_kernels(cu):
         body = text[m.end():end]
         bm = re.search(r'blockIdx\.x \* (\d+).*?blockIdx\.y \* (\d+)', body)
         bi, bj = (int(bm.group(1)), int(bm.group(2))) if bm else (32, 8)
-        # each point loop covers the tile of the header before it; a header with two loops has
-        # a boundary-block variant and an interior one (`if (...) for ... else for ...`)
-        tiles, alt, tile, loops_of_tile = [], False, bi * bj, 0
-        for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_w = gt_ie(?: \+ (\d+))? - gt_i0, '
-                             r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?|'
-                             r'for \(gt_idx gt_p = gt_tid;', body):
-            if t.group(0).startswith('for'):
-                tiles.append(tile)
-                loops_of_tile += 1
-                alt = alt or loops_of_tile > 1
+        # each kernel's points follow the header of its range; a header followed by two point
+        # codes has a boundary-block variant and an interior one (`if (...) ... else ...`); a
+        # range grown by a region is a loop nest over j, then i (a tile of W x H points), the
+        # block's own range one point a thread, no loop
+        tiles, alt, tile, codes = [], False, (bi, bj), 0
+        for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_i1 = gt_ie(?: \+ (\d+))?, '
+                             r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?;|'
+                             r'GT_ROLLED for \(gt_idx j = gt_j0|const gt_idx i = gt_i0 \+', body):
+            if not t.group(0).startswith('gt_i0'):
+                if t.group(0).startswith('GT_ROLLED'):
+                    tiles.append(tile)
+                codes += 1
+                alt = alt or codes > 1
                 continue
             a, b, c, d = (int(x) if x else 0 for x in t.groups())
-            tile, loops_of_tile = (bi + a + b) * (bj + c + d), 0
+            tile, codes = (bi + a + b, bj + c + d), 0
         reads = set(re.findall(r'GT_LD\((\w+)_p_b\b', body))
         writes = set(re.findall(r'GT_ST\((\w+)_p_b\b', body))
-        out[m.group(1)] = (tiles, bi * bj, bool(reads & writes), alt)
+        out[m.group(1)] = (tiles, (bi, bj), bool(reads & writes), alt)
     return out
 
 
-def analyse(code, tiles, points):
+def analyse(code, tiles, block):
     """per-point loads, stores, read-only loads; plain loads, divisions, instructions; loop kind"""
+    bi, bj = block
+    points = bi * bj
     body = [(a, t) for a, t in code]
     # the final `BRA self` and the padding are not code
     while body and (re.match(r'NOP\b', body[-1][1]) or branch_target(body[-1][1]) == body[-1][0]):
@@ -206,45 +221,44 @@ def analyse(code, tiles, points):
     last_exit = max((n for n, (a, t) in enumerate(body) if re.match(r'(@!?P\d\s+)?EXIT\b', t)),
                     default=len(body) - 1)
     divsubs = div_subroutines(body, last_exit)
-    outer = [l for l in ls if l[1] <= last_exit and
-             not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in ls)]
+
+    def within(l, o):
+        return o != l and o[0] <= l[0] and l[1] <= o[1]
+
+    outer = [l for l in ls if l[1] <= last_exit and not any(within(l, o) for o in ls)]
     kind = 'k'
     if not outer:
         klo, khi, uk, kind = 0, last_exit, 1, 'none'
     else:
         cand = []
         for l in outer:
-            u = unroll(body, l[0], l[1], 1) or 1
+            u = unroll(body, l[0], l[1], 1, [o for o in ls if within(o, l)]) or 1
             cand.append((u, l[1] - l[0], l))
         cand.sort(reverse=True)
         uk, _, (klo, khi) = cand[0]
         if DEBUG:
             print('K loop candidates', [(u, n, hex(body[l[0]][0]), hex(body[l[1]][0])) for u, n, l in cand],
                   file=sys.stderr)
-    inner = sorted(l for l in ls if klo <= l[0] and l[1] <= khi and (l[0], l[1]) != (klo, khi) and
-                   not any(o != l and o != (klo, khi) and o[0] <= l[0] and l[1] <= o[1] for o in ls))
+    kl = (klo, khi)
+    inside = [l for l in ls if l != kl and klo <= l[0] and l[1] <= khi]
+    # the j loops: directly in the K loop; each holds one i loop (the rolled point loop nest)
+    jloops = sorted(l for l in inside if not any(within(l, o) and o != kl for o in inside))
     if DEBUG:
-        print('inner', [(hex(body[a][0]), hex(body[b][0]), unroll(body, a, b, points)) for a, b in inner],
-              'tiles', tiles, file=sys.stderr)
-    if len(inner) != len(tiles):
+        print('j loops', [(hex(body[a][0]), hex(body[b][0])) for a, b in jloops], 'tiles', tiles,
+              file=sys.stderr)
+    if len(jloops) != len(tiles):
         kind = '?'
     weight = [1.0] * len(body)
-    prev_end = klo
-    for n, (lo, hi) in enumerate(inner):
-        u = unroll(body, lo, hi, points) or 1
-        t = tiles[n] if n < len(tiles) else points
-        for x in range(lo, hi + 1):
-            weight[x] = t / points / u
-        # peeled iterations: spans a forward branch skips, between the previous inner loop and this one
-        for x in range(prev_end, lo):
-            tgt = branch_target(body[x][1])
-            if tgt is None or tgt <= body[x][0] or tgt > body[lo][0]:
-                continue
-            span = [y for y in range(x + 1, lo) if body[y][0] < tgt]
-            if any(MEM.search(body[y][1]) for y in span):
-                for y in span:
-                    weight[y] = 0.0
-        prev_end = hi + 1
+    for n, jl in enumerate(jloops):
+        w, h = tiles[n] if n < len(tiles) else (bi, bj)
+        # per thread of a block, on average: h / bj passes of the j loop, w x h / points of
+        # the i loop inside it
+        for x in range(jl[0], jl[1] + 1):
+            weight[x] = h / bj
+        for il in inside:
+            if within(il, jl):
+                for x in range(il[0], il[1] + 1):
+                    weight[x] = w * h / points
     ldg = stg = ro = instr = 0.0
     plain = div = 0
     for x in range(klo, khi + 1):
@@ -287,8 +301,8 @@ def main():
         name = demangle(mangled)
         m = re.match(r'gt_[sk](\d+)_(\w+?)(<|$)', name)
         body = 'gt_b%s_%s' % (m.group(1), m.group(2)) if m else None
-        tiles, points, rw, alt = src.get(body, ([], 256, False, False))
-        ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, points)
+        tiles, block, rw, alt = src.get(body, ([], (32, 8), False, False))
+        ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, block)
         if alt and kind == 'k':
             kind = 'alt'
         regs, smem, pct = occ.get((name, arch), (-1, -1, -1))
