@@ -146,6 +146,8 @@ static int check_access(const char *fn, gt_access access)
 int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
 {
     gt__buffer *b = s->buf;
+    if (b->device_only)
+        return gt__device_only_error(fn, "", s);
     if (!b->device)
         return 0;
     if (b->managed == GT_MANAGED_CUDA)
@@ -165,7 +167,7 @@ int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
 int gt__sync_device(const char *fn, const gt_storage *s, gt_access access)
 {
     gt__buffer *b = s->buf;
-    if (!b->device) {
+    if (!b->device && !b->device_only) {
         char desc[GT__DESC_MAX];
         if (gt__device_available(fn, "a device pointer"))
             return gt_last_error_code();
@@ -208,11 +210,14 @@ void *gt_device_ptr(gt_storage *s, gt_access access)
 }
 
 /* Common start of the explicit calls: 1 = proceed with the state machine, 0 = nothing to do
-   (no device, or unified memory), < 0 = error. */
+   (no device, or unified memory), < 0 = error (a device-only storage: nothing to sync with;
+   gt_set_device_modified, which accepts it, does not come here). */
 static int explicit_call(const char *fn, gt_storage *s)
 {
     if (!s)
         return gt__error(GT_EINVAL, "%s: storage is NULL", fn);
+    if (s->buf->device_only)
+        return gt__device_only_error(fn, "", s);
     if (!s->buf->device)
         return 0;
     if (s->buf->managed == GT_MANAGED_CUDA)
@@ -268,6 +273,8 @@ int gt_set_host_modified(gt_storage *s)
 
 int gt_set_device_modified(gt_storage *s)
 {
+    if (s && s->buf->device_only)
+        return 0; /* its device side is its only side: always the newest */
     return set_state("gt_set_device_modified", s, GT__DEVICE_DIRTY);
 }
 

@@ -346,7 +346,7 @@ static int keep_one(const char *sn, gt__kept *k, gt_storage *s, const int64_t si
             k->nfields++;
             return 0;
         }
-        e->at = (unsigned char *)s->buf->device + (lo - (uintptr_t)s->buf->host);
+        e->at = gt__device_raw(s); /* its lowest element (a device-only storage's too) */
         int err = 0;
         e->copy = gt__pool_get(ops, e->bytes, &e->raw, &e->raw_bytes, &err);
         if (!e->copy)
