@@ -123,8 +123,9 @@ static int check_fields(const gt_stencil_info *info, gt_storage *const *fields, 
         if (!device && s->buf->device_only) {
             char desc[GT__DESC_MAX];
             return gt__error(GT_EDEVICE, "stencil '%s': field '%s': storage %s is device-only "
-                             "(gt_wrap_device) but this stencil runs on the host (a naive or "
-                             "openmp backend; compile it with the cuda backend)", sn, fname,
+                             "(gt_wrap_device) but this stencil runs on the host (naive or "
+                             "openmp code, or the naive code the cuda backend falls back to "
+                             "for a stencil it does not fuse)", sn, fname,
                              gt__describe(s, desc));
         }
     }

@@ -431,7 +431,7 @@ static void device_bytes(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
     *hi = *lo ? *lo + (b - a) : *lo;
 }
 
-/* gt_copy_into where dst or src is device-only (docs/runtime.md section 2): the other
+/* gt_copy_into where dst or src is device-only (docs/runtime.md section 5): the other
    storage's device side if it has one (GT_CUDA: synced on the device first), else its host
    memory; no transposes; through the device layer of the device-only storage. Checks done
    by the caller: dtype, axes, interior sizes; extent, strides and offsets of the box. */

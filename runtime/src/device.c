@@ -13,7 +13,11 @@
  * move the whole buffer (all views at once). With GT_MANAGED_RUNTIME:
  *   gt_host(any access):   DEVICE_DIRTY -> download -> CLEAN; then a write -> HOST_DIRTY
  *   gt_device_ptr(any):    HOST_DIRTY -> upload -> CLEAN;     then a write -> DEVICE_DIRTY
- * A write-only host access downloads too: a view may write only part of the buffer. */
+ * A write-only host access downloads too: a view may write only part of the buffer.
+ *
+ * A device-only buffer (gt_wrap_device) has no host side and no state: gt__sync_host and the
+ * explicit calls refuse it (GT_EDEVICE, "device-only"), except gt_set_device_modified (0),
+ * and gt__sync_device has nothing to do. */
 #include <string.h>
 
 #include "rt.h"
@@ -147,7 +151,7 @@ int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
 {
     gt__buffer *b = s->buf;
     if (b->device_only)
-        return gt__device_only_error(fn, "", s);
+        return gt__device_only_error(fn, s);
     if (!b->device)
         return 0;
     if (b->managed == GT_MANAGED_CUDA)
@@ -217,7 +221,7 @@ static int explicit_call(const char *fn, gt_storage *s)
     if (!s)
         return gt__error(GT_EINVAL, "%s: storage is NULL", fn);
     if (s->buf->device_only)
-        return gt__device_only_error(fn, "", s);
+        return gt__device_only_error(fn, s);
     if (!s->buf->device)
         return 0;
     if (s->buf->managed == GT_MANAGED_CUDA)

@@ -74,11 +74,9 @@ typedef struct gt__buffer {
                              side (host NULL), never freed (device_block NULL) */
 } gt__buffer;
 
-/* Device-only storages (gt_wrap_device, storage.c): whether s is one (its buffer has no host
-   side), and the GT_EDEVICE refusal of fn to touch its host side, naming the storage and
-   saying it is device-only (what: "" or a context such as "stencil 'S': field 'f': "). */
-int gt__device_only(const gt_storage *s);
-int gt__device_only_error(const char *fn, const char *what, const gt_storage *s);
+/* Device-only storages (gt_wrap_device, storage.c; buf->device_only): the GT_EDEVICE refusal
+   of fn to touch the host side of s, naming the storage and saying it is device-only. */
+int gt__device_only_error(const char *fn, const gt_storage *s);
 
 struct gt_storage {
     atomic_int refs;        /* references held by the user */

@@ -689,16 +689,11 @@ gt_storage *gt_wrap_device(void *device_data, gt_dtype dtype, const char *axes,
     return s;
 }
 
-int gt__device_only(const gt_storage *s)
-{
-    return s && s->buf->device_only;
-}
-
-int gt__device_only_error(const char *fn, const char *what, const gt_storage *s)
+int gt__device_only_error(const char *fn, const gt_storage *s)
 {
     char desc[GT__DESC_MAX];
-    return gt__error(GT_EDEVICE, "%s: %sstorage %s is device-only (gt_wrap_device): it has no "
-                     "host side", fn, what ? what : "", gt__describe(s, desc));
+    return gt__error(GT_EDEVICE, "%s: storage %s is device-only (gt_wrap_device): it has no "
+                     "host side", fn, gt__describe(s, desc));
 }
 
 int gt_is_device_only(const gt_storage *s)

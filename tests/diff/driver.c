@@ -29,7 +29,9 @@
  * strided). With `device`, layout "F" passes the cuda build device-only storages instead
  * (gt_wrap_device over the device sides of its storages, uploaded first; docs/runtime.md
  * section 5), printed as layout "F/device-only": the generated code binds them on the
- * device (gt__bind_device) and must compute what the naive build computes. Prints
+ * device (gt__bind_device) and must compute what the naive build computes. (A stencil the
+ * cuda backend does not fuse runs the naive code on the host, which refuses them,
+ * GT_EDEVICE: that case is then run with the storages themselves, printed as "F".) Prints
  * "PASS NAME LAYOUT" or "FAIL NAME LAYOUT: why" per case. */
 #include <dlfcn.h>
 #include <math.h>
@@ -306,9 +308,20 @@ int main(int argc, char **argv)
             for (int f = 0; f < nf && f < 64 && devonly; f++)
                 w[f] = device_only(b[f]);
             int rcb = os->call(devonly ? w : b, in, out_b, &dom);
+            /* a stencil the cuda backend does not fuse is the naive code, on the host
+               (gt__bind): it refuses device-only storages before touching anything, and
+               the layout is checked with b instead */
+            int host_code = devonly && rcb == GT_EDEVICE &&
+                            strstr(gt_last_error(), "is device-only (gt_wrap_device) but this "
+                                                    "stencil runs on the host");
             for (int f = 0; f < nf && f < 64 && devonly; f++) {
-                gt_set_device_modified(b[f]); /* the comparison downloads what it computed */
+                if (!host_code)
+                    gt_set_device_modified(b[f]); /* the comparison downloads the results */
                 gt_release(w[f]);
+            }
+            if (host_code) {
+                devonly = 0;
+                rcb = os->call(b, in, out_b, &dom);
             }
             char why[400] = "";
             if (rca != rcb)

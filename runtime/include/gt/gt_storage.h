@@ -112,7 +112,8 @@ void        gt_release(gt_storage *);       /* frees the buffer with its last re
 
 /* Pointers into the buffer, valid while the storage lives; see gt_device.h for the sync. */
 void          *gt_host(gt_storage *, gt_access);   /* host pointer to element (0,0,0) of the
-                                                      full buffer, halo included; syncs first */
+                                                      full buffer, halo included; syncs first;
+                                                      NULL (GT_EDEVICE) if device-only */
 void          *gt_device_ptr(gt_storage *, gt_access);
 
 /* Accessors. The returned arrays belong to the storage (ndim entries, in axes order) and
