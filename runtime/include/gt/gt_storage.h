@@ -85,7 +85,7 @@ gt_storage *gt_wrap (void *data, gt_dtype, const char *axes, const int64_t *shap
    gt_domain_view, gt_set_halo, the accessors, gt_copy_into (no transposes), the cuda
    backend's stencils and gt_set_device_modified (a no-op) take it; gt_host, gt_sync,
    gt_host_to_device, gt_device_to_host, gt_set_host_modified, gt_set_synchronized, gt_copy,
-   gt_fill_halo, the naive and openmp backends' stencils and the MPI exchange refuse it with
+   gt_fill_halo, the naive and openmp backends' stencils and the MPI exchanges refuse it with
    GT_EDEVICE, writing nothing (docs/runtime.md section 2). */
 gt_storage *gt_wrap_device(void *device_data, gt_dtype, const char *axes, const int64_t *shape,
                            const int64_t *strides, const gt_storage_opts *);
