@@ -556,7 +556,8 @@ static void layout_of_strides(const gt__params *p, const int64_t *strides, char 
    (given, or dense in the layout of opts) that address no element twice, the interior's
    origin inside the array, data non-NULL unless the storage is empty, aligned to its
    element, and on the boundary opts->alignment claims for the element at aligned_index.
-   Fills *p, st and *nbytes (the bytes the strides span), or fails with GT_EINVAL. */
+   Fills *p, st and *nbytes (the bytes the strides span), or fails: GT_EINVAL (GT_ENOMEM
+   for dense strides beyond 2^60 bytes). */
 static int wrap_params(const char *fn, void *data, gt_dtype dtype, const char *axes,
                        const int64_t *shape, const int64_t *strides,
                        const gt_storage_opts *opts, gt__params *pp, int64_t st[3],
