@@ -213,6 +213,51 @@ START_TEST(wrap_validation)
 }
 END_TEST
 
+/* Out of memory at each of its two allocations (storage and buffer records): NULL,
+   GT_ENOMEM, nothing leaked; then it succeeds after exactly two. */
+static long al_calls, al_live, al_fail;
+
+static void *al_alloc(size_t n, void *ctx)
+{
+    (void)ctx;
+    if (al_calls++ == al_fail)
+        return NULL;
+    void *p = malloc(n);
+    al_live += p != NULL;
+    return p;
+}
+
+static void al_release(void *p, void *ctx)
+{
+    (void)ctx;
+    al_live -= p != NULL;
+    free(p);
+}
+
+START_TEST(wrap_out_of_memory)
+{
+    double *a = array(0);
+    const gt__allocator al = {al_alloc, al_release, NULL};
+    gt__set_allocator(&al);
+    for (al_fail = 0; al_fail < 2; al_fail++) {
+        al_calls = al_live = 0;
+        ck_assert_ptr_null(gt_wrap_device(a, GT_FLOAT64, "IJK", shape, NULL, NULL));
+        ck_assert_error(GT_ENOMEM, "gt_wrap_device: out of memory");
+        ck_assert_int_eq(al_live, 0);
+    }
+    al_fail = -1;
+    al_calls = al_live = 0;
+    gt_storage *s = gt_wrap_device(a, GT_FLOAT64, "IJK", shape, NULL, NULL);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(al_calls, 2);
+    gt_release(s);
+    ck_assert_int_eq(al_live, 0);
+    gt__set_allocator(NULL);
+    ck_assert_int_eq(dv.frees, 0);
+    free(a);
+}
+END_TEST
+
 /* ---- the host side refused ------------------------------------------------------------------ */
 
 /* Every call that would touch the host side: GT_EDEVICE naming the function, the storage
@@ -535,6 +580,7 @@ Suite *suite_rt_wrapdev(void)
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_add_test(t, wrap_and_release);
     tcase_add_test(t, wrap_validation);
+    tcase_add_test(t, wrap_out_of_memory);
     tcase_add_test(t, host_side_refused);
     tcase_add_test(t, copy_device_to_device);
     tcase_add_test(t, copy_with_cuda_storage);
