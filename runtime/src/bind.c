@@ -42,8 +42,19 @@ static int is_empty(const gt_storage *s)
     return 0;
 }
 
-/* Whether a and b may share memory: views of one buffer, or intersecting byte ranges. */
-static int overlap(const gt_storage *a, const gt_storage *b)
+/* The bytes s's elements take on the device ([*lo, *hi), empty without a device side). */
+static void device_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
+{
+    uintptr_t hlo, hhi;
+    gt__byte_range(s, &hlo, &hhi);
+    *lo = (uintptr_t)gt__device_raw(s);
+    *hi = *lo ? *lo + (hhi - hlo) : *lo;
+}
+
+/* Whether a and b may share memory: views of one buffer, or intersecting byte ranges (in
+   host memory, or a device-only storage's device memory; bound on the device, their
+   device sides too: a device-only storage may wrap another storage's device side). */
+static int overlap(const gt_storage *a, const gt_storage *b, int device)
 {
     if (is_empty(a) || is_empty(b))
         return 0;
@@ -52,11 +63,18 @@ static int overlap(const gt_storage *a, const gt_storage *b)
     uintptr_t alo, ahi, blo, bhi;
     gt__byte_range(a, &alo, &ahi);
     gt__byte_range(b, &blo, &bhi);
+    if (alo < bhi && blo < ahi)
+        return 1;
+    if (!device)
+        return 0;
+    device_range(a, &alo, &ahi);
+    device_range(b, &blo, &bhi);
     return alo < bhi && blo < ahi;
 }
 
 /* Binding of s: its first interior point (on the host, or on the device) and its
-   strides by axis name. */
+   strides by axis name. (gt__host_raw is NULL for a device-only storage, which only the
+   device binds.) */
 static void bind_at(const gt_storage *s, gt_bound *b, int device)
 {
     int64_t off = 0;
@@ -69,22 +87,19 @@ static void bind_at(const gt_storage *s, gt_bound *b, int device)
     b->origin = base ? base + off * (int64_t)gt_dtype_size(s->dtype) : NULL;
 }
 
-static void bind_one(const gt_storage *s, gt_bound *b)
-{
-    bind_at(s, b, 0);
-}
-
-/* Whether a and b address the same element at every point of the domain. */
+/* Whether a and b address the same element at every point of the domain: on the host, or
+   on the device where one of them is device-only. */
 static int same_binding(const gt_storage *a, const gt_storage *b)
 {
+    int device = a->buf->device_only || b->buf->device_only;
     gt_bound ba, bb;
-    bind_one(a, &ba);
-    bind_one(b, &bb);
+    bind_at(a, &ba, device);
+    bind_at(b, &bb, device);
     return a->dtype == b->dtype && ba.origin == bb.origin &&
            memcmp(ba.stride, bb.stride, sizeof ba.stride) == 0;
 }
 
-static int check_fields(const gt_stencil_info *info, gt_storage *const *fields)
+static int check_fields(const gt_stencil_info *info, gt_storage *const *fields, int device)
 {
     const char *sn = info->name;
     for (int f = 0; f < info->nfields; f++) {
@@ -105,6 +120,14 @@ static int check_fields(const gt_stencil_info *info, gt_storage *const *fields)
         if (!same)
             return gt__error(GT_EAXES, "stencil '%s': field '%s' has axes %s but the storage "
                              "has axes %s", sn, fname, fi->axes, s->axes);
+        if (!device && s->buf->device_only) {
+            char desc[GT__DESC_MAX];
+            return gt__error(GT_EDEVICE, "stencil '%s': field '%s': storage %s is device-only "
+                             "(gt_wrap_device) but this stencil runs on the host (naive or "
+                             "openmp code, or the naive code the cuda backend falls back to "
+                             "for a stencil it does not fuse)", sn, fname,
+                             gt__describe(s, desc));
+        }
     }
     return 0;
 }
@@ -206,14 +229,14 @@ static int check_fit(const gt_stencil_info *info, gt_storage *const *fields,
 }
 
 static int check_alias(const gt_stencil_info *info, const unsigned char *read_at_offset,
-                       gt_storage *const *fields)
+                       gt_storage *const *fields, int device)
 {
     const gt_field_info *fi = info->fields;
     for (int o = 0; o < info->nfields; o++) {
         if (!fi[o].is_output)
             continue;
         for (int g = 0; g < info->nfields; g++) {
-            if (g == o || (fi[g].is_output && g < o) || !overlap(fields[o], fields[g]))
+            if (g == o || (fi[g].is_output && g < o) || !overlap(fields[o], fields[g], device))
                 continue;
             if (fi[g].is_output)
                 return gt__error(GT_EALIAS, "stencil '%s': outputs '%s' and '%s' share memory",
@@ -251,13 +274,13 @@ static int bind(const gt_stencil_info *info, const unsigned char *read_at_offset
         if (!info->fields[f].name)
             return gt__error(GT_EINVAL, "stencil '%s': field %d has no name", info->name, f);
     int64_t size[3];
-    int rc = check_fields(info, fields);
+    int rc = check_fields(info, fields, device);
     if (!rc)
         rc = compute_domain(info, fields, domain, size);
     if (!rc)
         rc = check_fit(info, fields, size);
     if (!rc)
-        rc = check_alias(info, read_at_offset, fields);
+        rc = check_alias(info, read_at_offset, fields, device);
     if (rc)
         return rc;
     for (int pass = 0; pass < 2; pass++) { /* inputs first, then outputs */

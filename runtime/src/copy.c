@@ -2,6 +2,9 @@
  * and those two public functions. (gt_copy_into's transposes between a host side and a
  * device side go through transfer.c, which packs with this engine.)
  *
+ * A device-only storage (gt_wrap_device) is copied by gt_copy_into through the device
+ * layer, row by row, without transposes (copy_device_only).
+ *
  * A box is up to three dimensions, each with an extent and a stride in the source and in the
  * destination. The engine first simplifies it: dimensions of extent 1 go, the rest are
  * ordered by decreasing destination stride, and neighbours that are contiguous in both
@@ -387,6 +390,107 @@ void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int 
 
 /* ---- gt_copy_into, gt_copy --------------------------------------------------------------- */
 
+/* Copies a box of esize-byte elements (no transpose: gt__box_transposes is 0) run by run
+   through op (a device layer's to_device, to_host or device_copy): each run is a row
+   contiguous on both sides, or one element where the innermost strides are not 1. 0 or the
+   first error of op. */
+static int copy_box_runs(int (*op)(void *, const void *, size_t), word1 *dst,
+                         const int64_t *ds, const word1 *src, const int64_t *ss,
+                         const int64_t *extent, int ndim, size_t esize)
+{
+    dim d[3];
+    int nd = simplify(d, extent, ss, ds, ndim);
+    if (nd < 0)
+        return 0;
+    if (nd == 0)
+        return op(dst, src, esize);
+    digit g[3];
+    int ng = 0;
+    int64_t es = (int64_t)esize, run = 1, cnt[3] = {0, 0, 0}, so = 0, dof = 0;
+    for (int k = 0; k < nd - 1; k++)
+        g[ng++] = (digit){d[k].n, d[k].ss * es, d[k].ds * es};
+    const dim *in = &d[nd - 1];
+    if (in->ss == 1 && in->ds == 1)
+        run = in->n;
+    else
+        g[ng++] = (digit){in->n, in->ss * es, in->ds * es};
+    do {
+        int err = op(dst + dof, src + so, (size_t)(run * es));
+        if (err)
+            return err;
+    } while (advance(g, cnt, ng, &so, &dof));
+    return 0;
+}
+
+/* The bytes [*lo, *hi) of s's elements on the device (empty without a device side). */
+static void device_bytes(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
+{
+    uintptr_t a, b;
+    gt__byte_range(s, &a, &b);
+    *lo = (uintptr_t)gt__device_raw(s);
+    *hi = *lo ? *lo + (b - a) : *lo;
+}
+
+/* gt_copy_into where dst or src is device-only (docs/runtime.md section 5): the other
+   storage's device side if it has one (GT_CUDA: synced on the device first), else its host
+   memory; no transposes; through the device layer of the device-only storage. Checks done
+   by the caller: dtype, axes, interior sizes; extent, strides and offsets of the box. */
+static int copy_device_only(const char *fn, gt_storage *dst, const gt_storage *src,
+                            const char *dd, const char *sd, const int64_t *extent,
+                            const int64_t *ds, int64_t doff, const int64_t *ss, int64_t soff)
+{
+    int dev_dst = dst->buf->device_only || dst->buf->device;
+    int dev_src = src->buf->device_only || src->buf->device;
+    const gt__device_ops *ops = dst->buf->device_only ? dst->buf->ops : src->buf->ops;
+    uintptr_t dlo, dhi, slo, shi;
+    if (dst == src)
+        return 0;
+    device_bytes(dst, &dlo, &dhi);
+    device_bytes(src, &slo, &shi);
+    if (dst->buf == src->buf || (dev_dst && dev_src && dlo < shi && slo < dhi))
+        return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in device memory", fn, dd,
+                         sd);
+    if (gt__box_transposes(ds, ss, extent, dst->ndim))
+        return gt__error(GT_EINVAL, "%s: dst %s (layout %s) and src %s (layout %s): a "
+                         "device-only storage is copied only between storages of the same "
+                         "layout (no transposes on the device)", fn, dd, dst->layout, sd,
+                         src->layout);
+    int (*op)(void *, const void *, size_t) =
+        dev_dst && dev_src ? ops->device_copy : dev_dst ? ops->to_device : ops->to_host;
+    if (!op)
+        return gt__error(GT_EDEVICE, "%s: dst %s and src %s: the device layer \"%s\" cannot "
+                         "copy device memory to device memory", fn, dd, sd, ops->name);
+    /* the side of each storage that the copy reads or writes, up to date */
+    int rc = dev_src ? (src->buf->device_only ? 0 : gt__sync_device(fn, src, GT_READ))
+                     : gt__sync_host(fn, src, GT_READ);
+    gt__buffer *db = dst->buf;
+    int host_whole = 0; /* dst's host side holds the old contents whole while the copy runs */
+    if (!rc && !db->device_only) {
+        rc = dev_dst ? gt__sync_device(fn, dst, GT_READ) : gt__sync_host(fn, dst, GT_WRITE);
+        host_whole = dev_dst && db->managed == GT_MANAGED_RUNTIME &&
+                     db->state != GT__DEVICE_DIRTY;
+    }
+    if (rc)
+        return rc;
+    int64_t es = (int64_t)gt_dtype_size(dst->dtype);
+    unsigned char *to = dev_dst ? gt__device_raw(dst) : gt__host_raw(dst);
+    const unsigned char *from = dev_src ? gt__device_raw(src) : gt__host_raw(src);
+    int err = to && from ? copy_box_runs(op, to + doff * es, ds, from + soff * es, ss, extent,
+                                         dst->ndim, (size_t)es)
+                         : 0; /* NULL: an empty storage */
+    if (err) {
+        if (host_whole)
+            db->state = GT__HOST_DIRTY; /* not the device side written in part */
+        return gt__error(GT_EDEVICE, "%s: dst %s and src %s: copying %s failed (%s: %s)", fn,
+                         dd, sd, dev_dst && dev_src ? "device to device"
+                                 : dev_dst ? "host to device" : "device to host",
+                         ops->name, gt__device_why(ops, err));
+    }
+    if (dev_dst && !db->device_only)
+        return gt__sync_device(fn, dst, GT_WRITE); /* marks it device-dirty */
+    return 0;
+}
+
 int gt_copy_into(gt_storage *dst, const gt_storage *src)
 {
     static const char fn[] = "gt_copy_into";
@@ -424,6 +528,8 @@ int gt_copy_into(gt_storage *dst, const gt_storage *src)
         doff += (dst->halo[d][0] - lo) * ds[d];
         soff += (src->halo[e][0] - lo) * ss[d];
     }
+    if (dst->buf->device_only || src->buf->device_only)
+        return copy_device_only(fn, dst, src, dd, sd, extent, ds, doff, ss, soff);
     if (dst == src)
         return gt__sync_host(fn, src, GT_READWRITE);
     uintptr_t dlo, dhi, slo, shi;
@@ -451,6 +557,13 @@ gt_storage *gt_copy(const gt_storage *src)
     static const char fn[] = "gt_copy";
     if (!src)
         return gt__error(GT_EINVAL, "%s: storage is NULL", fn), NULL;
+    if (src->buf->device_only) {
+        char desc[GT__DESC_MAX];
+        return gt__error(GT_EDEVICE, "%s: storage %s is device-only (gt_wrap_device): the "
+                         "runtime does not allocate device-only copies; copy it with "
+                         "gt_copy_into into a storage made with device = GT_CUDA", fn,
+                         gt__describe(src, desc)), NULL;
+    }
     gt__params p;
     gt__params_of(src, &p);
     gt_storage *s = gt__create(fn, &p, GT__INIT_NONE, 0);

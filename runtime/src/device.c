@@ -13,7 +13,11 @@
  * move the whole buffer (all views at once). With GT_MANAGED_RUNTIME:
  *   gt_host(any access):   DEVICE_DIRTY -> download -> CLEAN; then a write -> HOST_DIRTY
  *   gt_device_ptr(any):    HOST_DIRTY -> upload -> CLEAN;     then a write -> DEVICE_DIRTY
- * A write-only host access downloads too: a view may write only part of the buffer. */
+ * A write-only host access downloads too: a view may write only part of the buffer.
+ *
+ * A device-only buffer (gt_wrap_device) has no host side and no state: gt__sync_host and the
+ * explicit calls refuse it (GT_EDEVICE, "device-only"), except gt_set_device_modified (0),
+ * and gt__sync_device has nothing to do. */
 #include <string.h>
 
 #include "rt.h"
@@ -146,6 +150,8 @@ static int check_access(const char *fn, gt_access access)
 int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
 {
     gt__buffer *b = s->buf;
+    if (b->device_only)
+        return gt__device_only_error(fn, s);
     if (!b->device)
         return 0;
     if (b->managed == GT_MANAGED_CUDA)
@@ -165,7 +171,7 @@ int gt__sync_host(const char *fn, const gt_storage *s, gt_access access)
 int gt__sync_device(const char *fn, const gt_storage *s, gt_access access)
 {
     gt__buffer *b = s->buf;
-    if (!b->device) {
+    if (!b->device && !b->device_only) {
         char desc[GT__DESC_MAX];
         if (gt__device_available(fn, "a device pointer"))
             return gt_last_error_code();
@@ -208,11 +214,14 @@ void *gt_device_ptr(gt_storage *s, gt_access access)
 }
 
 /* Common start of the explicit calls: 1 = proceed with the state machine, 0 = nothing to do
-   (no device, or unified memory), < 0 = error. */
+   (no device, or unified memory), < 0 = error (a device-only storage: nothing to sync with;
+   gt_set_device_modified, which accepts it, does not come here). */
 static int explicit_call(const char *fn, gt_storage *s)
 {
     if (!s)
         return gt__error(GT_EINVAL, "%s: storage is NULL", fn);
+    if (s->buf->device_only)
+        return gt__device_only_error(fn, s);
     if (!s->buf->device)
         return 0;
     if (s->buf->managed == GT_MANAGED_CUDA)
@@ -268,6 +277,8 @@ int gt_set_host_modified(gt_storage *s)
 
 int gt_set_device_modified(gt_storage *s)
 {
+    if (s && s->buf->device_only)
+        return 0; /* its device side is its only side: always the newest */
     return set_state("gt_set_device_modified", s, GT__DEVICE_DIRTY);
 }
 

@@ -238,7 +238,7 @@ int gt__kept_add(gt__kept **kp, const char *sn, gt_storage *s, const int64_t siz
             k->nfields++;
             return 0;
         }
-        e->at = (unsigned char *)s->buf->device + (lo - (uintptr_t)s->buf->host);
+        e->at = gt__device_raw(s); /* its lowest element (a device-only storage's too) */
         int err = 0;
         e->copy = gt__pool_get(ops, e->bytes, &e->raw, &e->raw_bytes, &err);
         if (!e->copy)

@@ -70,7 +70,13 @@ typedef struct gt__buffer {
     int wrapped;          /* the host memory belongs to the caller */
     gt_managed managed;   /* sync mode; meaningful only with a device mirror */
     gt__sync_state state; /* shared by all views */
+    int device_only;      /* gt_wrap_device: the caller's device memory at device, no host
+                             side (host NULL), never freed (device_block NULL) */
 } gt__buffer;
+
+/* Device-only storages (gt_wrap_device, storage.c; buf->device_only): the GT_EDEVICE refusal
+   of fn to touch the host side of s, naming the storage and saying it is device-only. */
+int gt__device_only_error(const char *fn, const gt_storage *s);
 
 struct gt_storage {
     atomic_int refs;        /* references held by the user */
@@ -135,7 +141,8 @@ const char *gt__describe(const gt_storage *s, char *buf);
    is not an integer in range or NaN. */
 int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out);
 
-/* Byte range [*lo, *hi) of the elements s addresses in host memory (*lo == *hi if empty). */
+/* Byte range [*lo, *hi) of the elements s addresses in host memory, in device memory for a
+   device-only storage (*lo == *hi if empty). */
 void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi);
 
 /* Host address of element (0,0,0) without any sync. */

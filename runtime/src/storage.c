@@ -1,5 +1,5 @@
 /* storage.c: creating storages (gt_empty, gt_zeros, gt_ones, gt_full, gt_wrap,
- * gt_domain_view), reference counting, accessors and the halo setter.
+ * gt_wrap_device, gt_domain_view), reference counting, accessors and the halo setter.
  *
  * Creation first validates everything (dtype, axes, shape, options, layout, sizes), then
  * allocates the storage record, the buffer record and the host block, then the device side;
@@ -563,18 +563,27 @@ static void layout_of_strides(const gt__params *p, const int64_t *strides, char 
     out[p->ndim] = 0;
 }
 
-gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t *shape,
-                    const int64_t *strides, const gt_storage_opts *opts)
+/* What gt_wrap and gt_wrap_device check of the caller's array: the parameters, strides
+   (given, or dense in the layout of opts) that address no element twice, the interior's
+   origin inside the array, data non-NULL unless the storage is empty, aligned to its
+   element, and on the boundary opts->alignment claims for the element at aligned_index.
+   Fills *p, st and *nbytes (the bytes the strides span), or fails: GT_EINVAL (GT_ENOMEM
+   for dense strides beyond 2^60 bytes). */
+static int wrap_params(const char *fn, void *data, gt_dtype dtype, const char *axes,
+                       const int64_t *shape, const int64_t *strides,
+                       const gt_storage_opts *opts, gt__params *pp, int64_t st[3],
+                       int64_t *nbytes_out)
 {
-    static const char fn[] = "gt_wrap";
     gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, &p))
-        return NULL;
-    /* a preset's row alignment arranges fresh buffers; a wrapped one is checked only for
+    int rc = parse_params(fn, dtype, axes, shape, opts, &p);
+    if (rc)
+        return rc;
+    /* a preset's row alignment arranges fresh buffers; wrapped memory is checked only for
        an alignment the caller claims */
     if (opts && opts->alignment == 0)
         p.alignment = 1;
-    int64_t st[3] = {0, 0, 0}, span = 0, esize = (int64_t)gt_dtype_size(dtype);
+    int64_t span = 0, esize = (int64_t)gt_dtype_size(dtype);
+    st[0] = st[1] = st[2] = 0;
     if (strides) {
         memcpy(st, strides, (size_t)p.ndim * sizeof st[0]);
         layout_of_strides(&p, st, p.layout);
@@ -582,22 +591,22 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
         gt__params dense = p;
         int64_t off, nb, al;
         dense.alignment = 1;
-        if (plan_buffer(fn, &dense, st, &off, &nb, &al))
-            return NULL;
+        if ((rc = plan_buffer(fn, &dense, st, &off, &nb, &al)))
+            return rc;
     }
-    if (check_strides(fn, &p, st, &span) ||
-        check_origin(fn, p.ndim, p.axes, st, (const int64_t (*)[2])p.halo, span))
-        return NULL;
+    if ((rc = check_strides(fn, &p, st, &span)) ||
+        (rc = check_origin(fn, p.ndim, p.axes, st, (const int64_t (*)[2])p.halo, span)))
+        return rc;
     int empty = 0;
     for (int d = 0; d < p.ndim; d++)
         empty |= p.shape[d] == 0;
     int64_t nbytes = empty ? 0 : (span + 1) * esize;
     if (!data && !empty)
         return gt__error(GT_EINVAL, "%s: data is NULL for a %s storage of %lld bytes", fn,
-                         gt_dtype_name(dtype), (long long)nbytes), NULL;
+                         gt_dtype_name(dtype), (long long)nbytes);
     if ((uintptr_t)data % (uintptr_t)esize)
         return gt__error(GT_EINVAL, "%s: data %p is not aligned to the %lld bytes of a %s", fn,
-                         data, (long long)esize, gt_dtype_name(dtype)), NULL;
+                         data, (long long)esize, gt_dtype_name(dtype));
     if (p.alignment > 1 && !empty) {
         int64_t lin = 0;
         for (int d = 0; d < p.ndim; d++)
@@ -608,26 +617,50 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
                              "at %p, not on a boundary of %lld elements", fn,
                              (long long)p.aligned_index[0], (long long)p.aligned_index[1],
                              (long long)p.aligned_index[2], (void *)at,
-                             (long long)p.alignment), NULL;
+                             (long long)p.alignment);
     }
+    *pp = p;
+    *nbytes_out = nbytes;
+    return 0;
+}
+
+/* The records of a wrapped storage: NULL with GT_ENOMEM. */
+static gt_storage *wrap_records(const char *fn, gt_storage **s, gt__buffer **b, size_t nbytes,
+                                gt_managed managed)
+{
+    *s = gt__malloc(sizeof **s);
+    *b = gt__malloc(sizeof **b);
+    if (!*s || !*b) {
+        gt__free(*s);
+        gt__free(*b);
+        return gt__error(GT_ENOMEM, "%s: out of memory", fn), NULL;
+    }
+    memset(*b, 0, sizeof **b);
+    atomic_init(&(*b)->refs, 1);
+    (*b)->wrapped = 1;
+    (*b)->nbytes = nbytes;
+    (*b)->managed = managed;
+    (*b)->state = GT__CLEAN;
+    return *s;
+}
+
+gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t *shape,
+                    const int64_t *strides, const gt_storage_opts *opts)
+{
+    static const char fn[] = "gt_wrap";
+    gt__params p;
+    int64_t st[3], nbytes;
+    if (wrap_params(fn, data, dtype, axes, shape, strides, opts, &p, st, &nbytes))
+        return NULL;
     int managed_block = p.device == GT_CUDA && p.managed == GT_MANAGED_CUDA;
     if (p.device == GT_CUDA && gt__device_available(fn, "a CUDA device buffer"))
         return NULL;
 
-    gt_storage *s = gt__malloc(sizeof *s);
-    gt__buffer *b = gt__malloc(sizeof *b);
-    if (!s || !b) {
-        gt__free(s);
-        gt__free(b);
-        return gt__error(GT_ENOMEM, "%s: out of memory", fn), NULL;
-    }
-    memset(b, 0, sizeof *b);
-    atomic_init(&b->refs, 1);
+    gt_storage *s;
+    gt__buffer *b;
+    if (!wrap_records(fn, &s, &b, (size_t)nbytes, p.managed))
+        return NULL;
     b->host = data;
-    b->wrapped = 1;
-    b->nbytes = (size_t)nbytes;
-    b->managed = p.managed;
-    b->state = GT__CLEAN;
     if (managed_block) {
         b->device = data; /* the caller's unified memory */
     } else if (p.device == GT_CUDA) {
@@ -640,6 +673,50 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
     }
     fill_storage(s, &p, b, st, 0);
     return s;
+}
+
+gt_storage *gt_wrap_device(void *device_data, gt_dtype dtype, const char *axes,
+                           const int64_t *shape, const int64_t *strides,
+                           const gt_storage_opts *opts)
+{
+    static const char fn[] = "gt_wrap_device";
+    gt__params p;
+    int64_t st[3], nbytes;
+    if (wrap_params(fn, device_data, dtype, axes, shape, strides, opts, &p, st, &nbytes))
+        return NULL;
+    /* GT_HOST (0, the default) means "the device" here: the memory is nowhere else */
+    if (p.managed == GT_MANAGED_CUDA)
+        return gt__error(GT_EINVAL, "%s: managed = GT_MANAGED_CUDA: unified memory has a host "
+                         "side; wrap it with gt_wrap (device = GT_CUDA, managed = "
+                         "GT_MANAGED_CUDA)", fn), NULL;
+    if (gt__device_available(fn, "a device-only storage"))
+        return NULL;
+    gt_storage *s;
+    gt__buffer *b;
+    /* nothing to keep in sync: GT_MANAGED_NONE whatever opts said */
+    if (!wrap_records(fn, &s, &b, (size_t)nbytes, GT_MANAGED_NONE))
+        return NULL;
+    b->ops = gt__device_ops_get(); /* for device copies; device_block NULL: never freed */
+    b->device = device_data;
+    b->device_only = 1;
+    p.device = GT_CUDA;
+    p.managed = GT_MANAGED_NONE;
+    fill_storage(s, &p, b, st, 0);
+    return s;
+}
+
+int gt__device_only_error(const char *fn, const gt_storage *s)
+{
+    char desc[GT__DESC_MAX];
+    return gt__error(GT_EDEVICE, "%s: storage %s is device-only (gt_wrap_device): it has no "
+                     "host side", fn, gt__describe(s, desc));
+}
+
+int gt_is_device_only(const gt_storage *s)
+{
+    if (!s)
+        return gt__error(GT_EINVAL, "gt_is_device_only: storage is NULL");
+    return s->buf->device_only;
 }
 
 /* ---- views, references -------------------------------------------------------------------- */
@@ -734,7 +811,7 @@ void *gt__host_raw(const gt_storage *s)
 void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
 {
     int64_t span = 0;
-    *lo = *hi = (uintptr_t)gt__host_raw(s);
+    *lo = *hi = (uintptr_t)(s->buf->device_only ? gt__device_raw(s) : gt__host_raw(s));
     if (!*lo)
         return;
     for (int d = 0; d < s->ndim; d++) {

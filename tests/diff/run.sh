@@ -7,7 +7,10 @@
 # SIMT emulator of tests/simt (a fiber per CUDA thread, threads shuffled
 # between barriers), and the driver calls it with `device`: the storages of
 # that side have a device buffer on a fake device whose memory starts as NaN.
-# Its cases print as NAME[cuda]. One more case, nosync, removes a needed
+# Its cases print as NAME[cuda]; for layout F the driver passes device-only
+# storages (gt_wrap_device over those device buffers) instead, NAME[cuda]
+# F/device-only, except to a stencil the backend does not fuse (naive code on
+# the host, which refuses them). One more case, nosync, removes a needed
 # __syncthreads from the cuda output of programs/reductions.stn and passes
 # when the emulator reports the shared-memory race it leaves; oob moves one
 # load far outside its array and passes when the emulator stops it (every
@@ -245,9 +248,18 @@ if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
         "$work/results" >>"$work/results.v"
     grep -v '^VARIANTS ' "$work/results" >>"$work/results.v"
     mv "$work/results.v" "$work/results"
+    # and device-only storages (gt_wrap_device, the driver's layout F) went through the
+    # cuda builds' device binding
+    n=$(grep -c '^PASS [^ ]*\[cuda\] F/device-only$' "$work/results")
+    if [ "$n" -gt 0 ]; then
+        echo "PASS device-only: $n cuda cases ran on gt_wrap_device storages" >>"$work/results"
+    else
+        echo "FAIL device-only: no cuda case ran on gt_wrap_device storages" >>"$work/results"
+    fi
 fi
 grep -v '^PASS ' "$work/results" | head -n 60
 grep '^PASS variants: ' "$work/results"
+grep '^PASS device-only: ' "$work/results"
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")
 echo "diff: $fallback of the $made random programs took the openmp backend's naive fallback" \

@@ -38,7 +38,7 @@
 
 #include <gt/gt_mpi.h>
 
-#include "rt.h"   /* gt__set_allocator: out of memory on one rank */
+#include "rt.h"   /* gt__set_allocator: out of memory on one rank; gt__set_device_ops */
 
 #include "misuse.h"
 
@@ -457,6 +457,39 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
     gt_storage *same[2] = {a, a};
     exchange_refused("one storage twice", d, same, 2, NULL, GT_EALIAS, "share a buffer", NULL,
                      one, 1);
+    {
+        /* a device-only storage (gt_wrap_device; over host memory here, through a device
+           layer that only says it is there) on the last rank: GT_EDEVICE on every rank,
+           naming it there; its memory untouched too */
+        static const gt__device_ops present = {.name = "present"};
+        gt__set_device_ops(&present);
+        size_t n = span(a) / sizeof(double);
+        double *mem = malloc(n * sizeof *mem);
+        for (size_t e = 0; e < n; e++)
+            mem[e] = (double)e;
+        gt_storage_opts o = {0};
+        for (int x = 0; x < 3; x++)
+            for (int side = 0; side < 2; side++)
+                o.halo[x][side] = gt_halo(a)[x][side];
+        gt_storage *dev = gt_wrap_device(mem, GT_FLOAT64, "IJK", gt_shape(a), gt_strides(a), &o);
+        gt_storage *mine[1] = {rank == last ? dev : a};
+        char it[80];
+        snprintf(it, sizeof it, "rank %d: storage 0 is device-only (gt_wrap_device)", last);
+        exchange_refused("a device-only storage on the last rank", d, mine, 1, NULL,
+                         GT_EDEVICE, who, rank == last ? it : NULL, one, 1);
+        if (begin_case("gt_halo_exchange: a device-only storage's memory untouched")) {
+            char why[600] = "";
+            if (!dev)
+                snprintf(why, sizeof why, "gt_wrap_device: %s", gt_last_error());
+            for (size_t e = 0; e < n && !why[0]; e++)
+                if (mem[e] != (double)e)
+                    snprintf(why, sizeof why, "element %zu was written", e);
+            end_case(!why[0], why, sizeof why);
+        }
+        gt_release(dev);
+        free(mem);
+        gt__set_device_ops(NULL);
+    }
     if (begin_case("gt_halo_exchange_end: exchange NULL")) {
         char why[600] = "";
         expect_refusal(why, sizeof why, gt_halo_exchange_end(NULL), GT_EINVAL,

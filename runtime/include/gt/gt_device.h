@@ -6,7 +6,8 @@
  * With GT_MANAGED_NONE nothing is copied implicitly: the functions below copy when the user
  * says. With GT_MANAGED_CUDA (unified memory) they do nothing but wait for the device.
  * On a storage without a device buffer they do nothing and return 0, so that code can be
- * written once for both kinds. A runtime built without CUDA refuses every request for a
+ * written once for both kinds. A device-only storage (gt_wrap_device) has no host side and
+ * nothing to sync: gt_set_device_modified returns 0, the others GT_EDEVICE. A runtime built without CUDA refuses every request for a
  * device buffer with GT_EDEVICE. */
 #ifndef GT_DEVICE_H
 #define GT_DEVICE_H

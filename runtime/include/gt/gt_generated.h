@@ -41,7 +41,8 @@ typedef struct {
    domain, and binds each field. read_at_offset[f] != 0 when the stencil reads field f at a
    non-zero offset anywhere. fields: nfields storages in parameter order. size_out: NI, NJ, NK
    of the compute domain. Returns 0 or a GT_E... code with gt_last_error() set to a message
-   naming the stencil, the field and the numbers. */
+   naming the stencil, the field and the numbers. A device-only storage (gt_wrap_device) is
+   GT_EDEVICE: the code calling gt__bind runs on the host. */
 int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
              gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
              gt_bound *bound_out);
@@ -168,7 +169,9 @@ int gt__keep_end(gt__kept *kept, int rc);
 
 /* gt__bind, but the fields bound on the device: inputs whose host side is newer are uploaded
    first, outputs are marked device-dirty (GT_MANAGED_RUNTIME), and origin is the device
-   address. A field whose storage has no device buffer is GT_EDEVICE. */
+   address. A field whose storage has no device buffer is GT_EDEVICE; a device-only storage
+   (gt_wrap_device) is bound at its device address with nothing synced, and aliasing is also
+   checked between device addresses. */
 int gt__bind_device(const gt_stencil_info *info, const unsigned char *read_at_offset,
                     gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
                     gt_bound *bound_out);

@@ -74,6 +74,23 @@ gt_storage *gt_full (gt_dtype, const char *axes, const int64_t *shape, double va
 gt_storage *gt_wrap (void *data, gt_dtype, const char *axes, const int64_t *shape,
                      const int64_t *strides, const gt_storage_opts *);  /* no copy (as_storage) */
 
+/* A device-only storage over memory another library allocated on the device (CuPy,
+   PyTorch, a Fortran OpenACC caller's device copy, cudaMalloc): no host buffer, no mirror,
+   no copy. device_data is element (0,0,0) in device memory; dtype, axes, shape, strides and
+   opts are validated as by gt_wrap (opts->layout/defaults only for strides NULL;
+   alignment claims checked on the device address). opts->device: GT_CUDA, or GT_HOST (0)
+   meaning the device; opts->managed: GT_MANAGED_RUNTIME (0) or GT_MANAGED_NONE, both
+   meaning nothing to sync (GT_MANAGED_CUDA is GT_EINVAL: wrap unified memory with gt_wrap).
+   GT_EDEVICE without a device layer (a runtime built without CUDA). The caller keeps
+   ownership; the runtime never frees it. Only the device side exists: gt_device_ptr,
+   gt_domain_view, gt_set_halo, the accessors, gt_copy_into (no transposes), the cuda
+   backend's stencils and gt_set_device_modified (a no-op) take it; gt_host, gt_sync,
+   gt_host_to_device, gt_device_to_host, gt_set_host_modified, gt_set_synchronized, gt_copy,
+   gt_fill_halo, the naive and openmp backends' stencils and the MPI exchanges refuse it with
+   GT_EDEVICE, writing nothing (docs/runtime.md section 2). */
+gt_storage *gt_wrap_device(void *device_data, gt_dtype, const char *axes, const int64_t *shape,
+                           const int64_t *strides, const gt_storage_opts *);
+
 /* A new storage with a new buffer, same parameters (dtype, axes, shape, halo, layout,
    alignment, aligned index, device, managed), same data. The source is not changed except
    that its host side is brought up to date. */
@@ -96,7 +113,8 @@ void        gt_release(gt_storage *);       /* frees the buffer with its last re
 
 /* Pointers into the buffer, valid while the storage lives; see gt_device.h for the sync. */
 void          *gt_host(gt_storage *, gt_access);   /* host pointer to element (0,0,0) of the
-                                                      full buffer, halo included; syncs first */
+                                                      full buffer, halo included; syncs first;
+                                                      NULL (GT_EDEVICE) if device-only */
 void          *gt_device_ptr(gt_storage *, gt_access);
 
 /* Accessors. The returned arrays belong to the storage (ndim entries, in axes order) and
@@ -117,6 +135,8 @@ int            gt_set_halo(gt_storage *, const int64_t halo[][2]);
 size_t         gt_dtype_size(gt_dtype);       /* bytes per element; 0 for an invalid dtype */
 const char    *gt_dtype_name(gt_dtype);       /* "float32", ...; "invalid" otherwise */
 const char    *gt_layout(const gt_storage *); /* axes by decreasing stride, e.g. "KJI" */
+int            gt_is_device_only(const gt_storage *); /* 1: made by gt_wrap_device (or a view
+                                                         of one), 0: not; GT_EINVAL for NULL */
 
 #ifdef __cplusplus
 }

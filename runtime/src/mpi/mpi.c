@@ -554,6 +554,10 @@ static void exchange_free(gt_exchange *x)
 static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s, int k,
                          const gt_halo_widths w)
 {
+    if (s->buf->device_only)   /* gt_wrap_device: the exchange packs host sides */
+        return gt__error(GT_EDEVICE, "%s: rank %d: storage %d is device-only (gt_wrap_device): "
+                         "halos are exchanged through host sides, which it does not have",
+                         fn, d->rank, k);
     for (int x = 0; x < s->ndim; x++) {
         int a = s->axes[x] - 'I';
         int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
