@@ -13,13 +13,7 @@
 
 #include "mpi/call.h"
 #include "rt.h"
-
-#define ck_assert_error(code, text)                                                          \
-    do {                                                                                     \
-        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
-        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
-                      gt_last_error(), (text));                                              \
-    } while (0)
+#include "rt_check.h"
 
 /* f(u, v): u periodic along I, reading 2 below and 1 above along I and 3 above along J
    (no bc along J); v read nowhere beyond the domain */

@@ -9,13 +9,7 @@
 #include <string.h>
 
 #include "rt.h"
-
-#define ck_assert_error(code, text)                                                          \
-    do {                                                                                     \
-        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
-        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
-                      gt_last_error(), (text));                                              \
-    } while (0)
+#include "rt_check.h"
 
 /* hdiff(u, coeff, out_u): u read at offsets with halo 2 in I and J */
 static const gt_field_info hdiff_fields[3] = {

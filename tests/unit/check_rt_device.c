@@ -11,13 +11,7 @@
 
 #include "fake_device.h"
 #include "rt.h"
-
-#define ck_assert_error(code, text)                                                          \
-    do {                                                                                     \
-        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
-        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
-                      gt_last_error(), (text));                                              \
-    } while (0)
+#include "rt_check.h"
 
 /* ---- the fake device (fake_device.h) ------------------------------------------------------ */
 

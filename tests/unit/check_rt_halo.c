@@ -8,13 +8,7 @@
 #include <string.h>
 
 #include "rt.h"
-
-#define ck_assert_error(code, text)                                                          \
-    do {                                                                                     \
-        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
-        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
-                      gt_last_error(), (text));                                              \
-    } while (0)
+#include "rt_check.h"
 
 #define SENTINEL (-5.0)
 #define DIRICHLET 7.0

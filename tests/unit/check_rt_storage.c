@@ -11,14 +11,9 @@
 #include <string.h>
 
 #include "rt.h"
+#include "rt_check.h"
 
 /* Asserts that the last failure has code and a message containing text. */
-#define ck_assert_error(code, text)                                                          \
-    do {                                                                                     \
-        ck_assert_int_eq(gt_last_error_code(), (code));                                     \
-        ck_assert_msg(strstr(gt_last_error(), (text)) != NULL, "message \"%s\" lacks \"%s\"", \
-                      gt_last_error(), (text));                                              \
-    } while (0)
 
 static int64_t offset_of(const gt_storage *s, const int64_t *idx)
 {
