@@ -82,6 +82,7 @@ typedef struct {
     const IrStencil *st;
     const char **si, **sj, **sk;   /* per array field: its strides along I, J, K */
     const char **acc_d;            /* per out scalar: its device accumulator */
+    int naccs;                     /* out scalars: slots of the accumulators' device block */
     bool *used;                    /* per field: the stencil accesses it */
     const char *kk;
     int nunits;                    /* kernels written so far */
@@ -530,13 +531,14 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
     bool own = !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo && !r->r[AXIS_J].hi;
     if (own) {
         emit_open(o, "{");
-        emit_line(o, "const gt_idx i = gt_i0 + (gt_idx)threadIdx.x, j = gt_j0 + (gt_idx)threadIdx.y;");
+        emit_line(o, "const gt_idx i = gt_i0 + (gt_idx)threadIdx.x, "
+                     "j = gt_j0 + (gt_idx)threadIdx.y;");
         emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
     } else {
-        emit_open(o, "GT_ROLLED for (gt_idx j = gt_j0 + (gt_idx)threadIdx.y; j < gt_j1; j += %d) {",
-                  CUDA_BLOCK_J);
-        emit_open(o, "GT_ROLLED for (gt_idx i = gt_i0 + (gt_idx)threadIdx.x; i < gt_i1; i += %d) {",
-                  CUDA_BLOCK_I);
+        emit_open(o, "GT_ROLLED for (gt_idx j = gt_j0 + (gt_idx)threadIdx.y; j < gt_j1; "
+                     "j += %d) {", CUDA_BLOCK_J);
+        emit_open(o, "GT_ROLLED for (gt_idx i = gt_i0 + (gt_idx)threadIdx.x; i < gt_i1; "
+                     "i += %d) {", CUDA_BLOCK_I);
     }
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
@@ -943,9 +945,7 @@ static void accumulators(Cuda *u)
 {
     Out *o = u->o;
     const EmitStencil *es = u->es;
-    int n = 0;
-    for (int s = 0; s < u->st->scalars.len; s++)
-        n += u->st->scalars.items[s]->is_output;
+    int n = u->naccs;
     if (n == 0)
         return;
     emit_line(o, "uint64_t gt_acc_h[%d] = {0};", n);
@@ -975,13 +975,10 @@ static void accumulator_results(Cuda *u)
     Out *o = u->o;
     const EmitStencil *es = u->es;
     const IrStencil *st = u->st;
-    bool any = false;
-    for (int s = 0; s < st->scalars.len; s++)
-        any = any || st->scalars.items[s]->is_output;
-    if (any) {
+    if (u->naccs) {
         emit_line(o, "if (%s == 0)", es->rc);
-        emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", gt_acc_h, gt_acc, sizeof gt_acc_h, "
-                     "0);", es->rc, st->name);
+        emit_line(o, "    %s = gt__device_copy(\"stencil '%s'\", gt_acc_h, gt_acc, "
+                     "sizeof gt_acc_h, 0);", es->rc, st->name);
     }
     emit_open(o, "if (%s == 0) {", es->rc);
     for (int s = 0, m = 0; s < st->scalars.len; s++)
@@ -1093,10 +1090,7 @@ static void cuda_function(Cuda *u)
     emit_field_origins(o, es, u->used, cuda_strides, u);
     emit_scalar_accumulators(o, es);
     bool gotos = emit_full_storages(o, es);
-    bool accs = false;   /* the out scalars' device block (accumulators) */
-    for (int s = 0; s < st->scalars.len; s++)
-        accs = accs || st->scalars.items[s]->is_output;
-    if (accs) {
+    if (u->naccs) {   /* the out scalars' device block (accumulators) */
         emit_line(o, "gt_storage *gt_accs = NULL;");
         gotos = true;
     }
@@ -1128,7 +1122,7 @@ static void cuda_function(Cuda *u)
         emit_done_label(o);
     emit_kguard_done(o, es);
     emit_full_releases(o, es);
-    if (accs)
+    if (u->naccs)
         emit_line(o, "gt_release(gt_accs);");
     if (kflag)
         emit_line(o, "gt_release(%s);", kflag);
@@ -1173,6 +1167,7 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     for (int s = 0; s < ns; s++)
         if (u->st->scalars.items[s]->is_output) {
             u->acc_d[s] = emit_unique(a, &es->names, arena_printf(a, "%s_d", es->scalar[s]));
+            u->naccs++;
         }
     u->tile = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->tile_i0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));

@@ -1500,13 +1500,7 @@ static void group_facts(Compiler *c, const PlanParams *params, const IrStencil *
             plan_visit_stmt(iv->stmts.items[s], scan_access, g);
     int ntiles = 0;
     int64_t tile_bytes = 0, plane_bytes = 0;
-    for (int i = 0; i < g->n; i++) {
-        const IrField *fd = st->fields.items[g->ids[i]];
-        if (fd->kind == IR_TEMP && fd->temp_class == IR_TEMP_TILE)
-            ntiles++;
-    }
-    int *tiles = ntiles ? arena_alloc(c->arena, sizeof(int) * (size_t)ntiles) : NULL;
-    ntiles = 0;
+    int *tiles = g->n ? arena_alloc(c->arena, sizeof(int) * (size_t)g->n) : NULL;
     for (int i = 0; i < g->n; i++) {
         int f = g->ids[i];
         const IrField *fd = st->fields.items[f];
