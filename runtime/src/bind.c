@@ -42,15 +42,6 @@ static int is_empty(const gt_storage *s)
     return 0;
 }
 
-/* The bytes s's elements take on the device ([*lo, *hi), empty without a device side). */
-static void device_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
-{
-    uintptr_t hlo, hhi;
-    gt__byte_range(s, &hlo, &hhi);
-    *lo = (uintptr_t)gt__device_raw(s);
-    *hi = *lo ? *lo + (hhi - hlo) : *lo;
-}
-
 /* Whether a and b may share memory: views of one buffer, or intersecting byte ranges (in
    host memory, or a device-only storage's device memory; bound on the device, their
    device sides too: a device-only storage may wrap another storage's device side). */
@@ -67,8 +58,8 @@ static int overlap(const gt_storage *a, const gt_storage *b, int device)
         return 1;
     if (!device)
         return 0;
-    device_range(a, &alo, &ahi);
-    device_range(b, &blo, &bhi);
+    gt__device_byte_range(a, &alo, &ahi);
+    gt__device_byte_range(b, &blo, &bhi);
     return alo < bhi && blo < ahi;
 }
 

@@ -422,15 +422,6 @@ static int copy_box_runs(int (*op)(void *, const void *, size_t), word1 *dst,
     return 0;
 }
 
-/* The bytes [*lo, *hi) of s's elements on the device (empty without a device side). */
-static void device_bytes(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
-{
-    uintptr_t a, b;
-    gt__byte_range(s, &a, &b);
-    *lo = (uintptr_t)gt__device_raw(s);
-    *hi = *lo ? *lo + (b - a) : *lo;
-}
-
 /* gt_copy_into where dst or src is device-only (docs/runtime.md section 5): the other
    storage's device side if it has one (GT_CUDA: synced on the device first), else its host
    memory; no transposes; through the device layer of the device-only storage. Checks done
@@ -445,8 +436,8 @@ static int copy_device_only(const char *fn, gt_storage *dst, const gt_storage *s
     uintptr_t dlo, dhi, slo, shi;
     if (dst == src)
         return 0;
-    device_bytes(dst, &dlo, &dhi);
-    device_bytes(src, &slo, &shi);
+    gt__device_byte_range(dst, &dlo, &dhi);
+    gt__device_byte_range(src, &slo, &shi);
     if (dst->buf == src->buf || (dev_dst && dev_src && dlo < shi && slo < dhi))
         return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in device memory", fn, dd,
                          sd);

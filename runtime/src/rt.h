@@ -144,6 +144,8 @@ int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out);
 /* Byte range [*lo, *hi) of the elements s addresses in host memory, in device memory for a
    device-only storage (*lo == *hi if empty). */
 void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi);
+/* The same of s's device side (*lo == *hi without one). */
+void gt__device_byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi);
 
 /* Host address of element (0,0,0) without any sync. */
 void *gt__host_raw(const gt_storage *s);

@@ -193,9 +193,11 @@ static int parse_halo(const char *fn, const char *axes, int ndim, const int64_t 
     return 0;
 }
 
-/* Everything gt_empty & co. and gt_wrap share: dtype, axes, shape, options, layout. */
+/* Everything gt_empty & co. and gt_wrap share: dtype, axes, shape, options, layout. fresh:
+   the runtime allocates the buffer, so a preset's row alignment applies where opts gives
+   none (wrapped memory is checked only for an alignment the caller claims). */
 static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const int64_t *shape,
-                        const gt_storage_opts *opts, gt__params *p)
+                        const gt_storage_opts *opts, int fresh, gt__params *p)
 {
     static const gt_storage_opts zero_opts;
     if (!opts)
@@ -233,7 +235,7 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     if (preset < 0)
         return gt_last_error_code();
     p->alignment = opts->alignment > 1 ? opts->alignment : 1;
-    if (opts->alignment == 0 && presets[preset].row_bytes > 0)
+    if (fresh && opts->alignment == 0 && presets[preset].row_bytes > 0)
         p->alignment = presets[preset].row_bytes / (int64_t)gt_dtype_size(dtype);
     for (int d = 0; d < ndim; d++) {
         int64_t ai = opts->has_aligned_index ? opts->aligned_index[d] : p->halo[d][0];
@@ -435,7 +437,7 @@ static gt_storage *create(const char *fn, gt_dtype dtype, const char *axes, cons
                           const gt_storage_opts *opts, gt__init init, double value)
 {
     gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, &p))
+    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
         return NULL;
     return gt__create(fn, &p, init, value);
 }
@@ -450,7 +452,7 @@ gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
                              const int64_t *shape, const gt_storage_opts *opts)
 {
     gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, &p))
+    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
         return NULL;
     p.pooled = p.device == GT_CUDA && p.managed != GT_MANAGED_CUDA;
     return gt__create(fn, &p, GT__INIT_NONE, 0);
@@ -575,13 +577,9 @@ static int wrap_params(const char *fn, void *data, gt_dtype dtype, const char *a
                        int64_t *nbytes_out)
 {
     gt__params p;
-    int rc = parse_params(fn, dtype, axes, shape, opts, &p);
+    int rc = parse_params(fn, dtype, axes, shape, opts, 0, &p);
     if (rc)
         return rc;
-    /* a preset's row alignment arranges fresh buffers; wrapped memory is checked only for
-       an alignment the caller claims */
-    if (opts && opts->alignment == 0)
-        p.alignment = 1;
     int64_t span = 0, esize = (int64_t)gt_dtype_size(dtype);
     st[0] = st[1] = st[2] = 0;
     if (strides) {
@@ -808,10 +806,12 @@ void *gt__host_raw(const gt_storage *s)
     return (unsigned char *)s->buf->host + s->offset * (int64_t)gt_dtype_size(s->dtype);
 }
 
-void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
+/* [*lo, *hi): the bytes of s's elements from base, the address of its lowest element (NULL:
+   none, an empty range). */
+static void byte_range_at(const gt_storage *s, const void *base, uintptr_t *lo, uintptr_t *hi)
 {
     int64_t span = 0;
-    *lo = *hi = (uintptr_t)(s->buf->device_only ? gt__device_raw(s) : gt__host_raw(s));
+    *lo = *hi = (uintptr_t)base;
     if (!*lo)
         return;
     for (int d = 0; d < s->ndim; d++) {
@@ -820,6 +820,16 @@ void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
         span += (s->shape[d] - 1) * s->strides[d];
     }
     *hi = *lo + (uintptr_t)((span + 1) * (int64_t)gt_dtype_size(s->dtype));
+}
+
+void gt__byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
+{
+    byte_range_at(s, s->buf->device_only ? gt__device_raw(s) : gt__host_raw(s), lo, hi);
+}
+
+void gt__device_byte_range(const gt_storage *s, uintptr_t *lo, uintptr_t *hi)
+{
+    byte_range_at(s, gt__device_raw(s), lo, hi);
 }
 
 #define NULL_STORAGE(fn) gt__error(GT_EINVAL, fn ": storage is NULL")

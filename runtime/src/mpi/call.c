@@ -170,7 +170,7 @@ static int keep(gt__placement *p, const gt_stencil_info *info, gt_storage *const
 static void keep_result(gt__placement *p, int checking, const void *value, size_t bytes)
 {
     gt__mpi_call *c = call_of(p);
-    if (checking != 1 || bytes > GT__KEPT_VALUE)
+    if (checking != 1)
         return;
     if (gt__kept_add_result(&c->kept, value, bytes))
         c->red_error = GT_ENOMEM;   /* the call fails (combine_results) */
