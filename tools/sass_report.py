@@ -46,7 +46,6 @@ import sys
 DEBUG = os.environ.get('SASS_DEBUG')
 
 INS = re.compile(r'/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;')
-MEM = re.compile(r'\b(LDG|STG|LDS|STS)\b')
 
 
 def demangle(m):
@@ -91,9 +90,9 @@ def loops(code):
     return out
 
 
-def unroll(code, head, tail, base, nested=()):
-    """the step of the induction variable that the back edge's predicate compares, over base; the
-    compared register may be the sum of the induction variable and a loop invariant. The
+def unroll(code, head, tail, nested=()):
+    """the step of the induction variable that the back edge's predicate compares (at most 16:
+    a larger constant is not an unroll factor); the compared register may be the sum of the induction variable and a loop invariant. The
     compare and the adds are looked for outside the loops nested in this one (their (head,
     tail) index spans): a point loop's `j += 8` is not the level loop's step"""
     bra = code[tail][1]
@@ -140,8 +139,8 @@ def unroll(code, head, tail, base, nested=()):
                     v = int(o, 16)
                     if v >= 0x80000000:
                         v -= 0x100000000
-                    if v != 0 and abs(v) % base == 0 and abs(v) // base <= 16:
-                        return abs(v) // base
+                    if v != 0 and abs(v) <= 16:
+                        return abs(v)
         return None
 
     s = step(reg)
@@ -232,7 +231,7 @@ def analyse(code, tiles, block):
     else:
         cand = []
         for l in outer:
-            u = unroll(body, l[0], l[1], 1, [o for o in ls if within(o, l)]) or 1
+            u = unroll(body, l[0], l[1], [o for o in ls if within(o, l)]) or 1
             cand.append((u, l[1] - l[0], l))
         cand.sort(reverse=True)
         uk, _, (klo, khi) = cand[0]
