@@ -56,6 +56,8 @@ static const PlanParams cuda_plan = {
     .tile_bytes_max = 16 * 1024,
     .group_tile_bytes_max = 48 * 1024,   /* the static shared memory of one block */
     .tile_row_align = 8,
+    .stage_min_offsets = 3,
+    .stage_max_loads = 2,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
     .block_i = CUDA_BLOCK_I,
@@ -95,6 +97,10 @@ typedef struct {
      * origin in the domain for the current block */
     const char **tile, **tile_i0, **tile_j0;
     int *tile_w, *tile_h;
+    /* per field: the stage the current unit reads it from (IrKernel.stages), or NULL; its
+     * shared array and the variables of its origin and its per-thread load slots */
+    const IrStage **stage;
+    const char **stage_name, **stage_i0, **stage_j0;
     /* per array field: its address at the current block's origin (gt_ib, gt_jb), so
      * that a thread indexes it with small offsets; its stride set: fields
      * whose storages agree (same axes and element size: parameters; the same
@@ -126,25 +132,34 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
                         bool write)
 {
     Cuda *u = ((EmitPoint *)cx->user)->user;
+    Arena *ar = u->c->arena;
+    const char *sh = NULL, *i0 = NULL, *j0 = NULL;
+    int64_t w = 0;
     if (f->kind == IR_TEMP && f->temp_class == IR_TEMP_TILE) {
-        Arena *a = u->c->arena;
-        emit_text(o, "%s(%s, (%s - %s) * %d + %s - %s)", write ? "GT_SHS" : "GT_SHL", u->tile[f->id],
-                  emit_val_text(a, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), PREC_ADD),
-                  u->tile_j0[f->id], u->tile_w[f->id],
-                  emit_val_text(a, emit_val_add(cx->idx[AXIS_I], off[AXIS_I]), PREC_ADD),
-                  u->tile_i0[f->id]);
+        sh = u->tile[f->id], i0 = u->tile_i0[f->id], j0 = u->tile_j0[f->id];
+        w = u->tile_w[f->id];
+    } else if (!write && u->stage && u->stage[f->id]) {
+        /* a staged field (the plan: read here only at level k, at horizontal offsets
+           within its box) */
+        sh = u->stage_name[f->id], i0 = u->stage_i0[f->id], j0 = u->stage_j0[f->id];
+        w = u->stage[f->id]->w;
+    }
+    if (sh) {
+        emit_text(o, "%s(%s, (%s - %s) * %" PRId64 " + %s - %s)", write ? "GT_SHS" : "GT_SHL", sh,
+                  emit_val_text(ar, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), PREC_ADD), j0, w,
+                  emit_val_text(ar, emit_val_add(cx->idx[AXIS_I], off[AXIS_I]), PREC_ADD), i0);
         return;
     }
     bool remap[NAXES];
     for (int a = 0; a < NAXES; a++)
         remap[a] = !write && (u->safe || (a == AXIS_K && cx->idx[a].term == u->kk));
-    EmitRead r = emit_read(u->c->arena, u->es, f, cx->idx, off, remap);
+    EmitRead r = emit_read(ar, u->es, f, cx->idx, off, remap);
     const char *stride[NAXES] = {u->si[f->id], u->sj[f->id], u->sk[f->id]};
     /* positions from the block's origin (the base pointer's) */
     const char *origin[2] = {u->ib, u->jb};
     for (int a = 0; a < 2; a++)
         if (r.pos[a].kind != EV_NONE && origin[a])
-            r.pos[a] = emit_val_sub(u->c->arena, r.pos[a], emit_val_name(origin[a]));
+            r.pos[a] = emit_val_sub(ar, r.pos[a], emit_val_name(origin[a]));
     emit_read_open(o, &r, f->type);
     emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->base[f->id], r.pos, stride);
     emit_read_close(o, &r);
@@ -565,6 +580,84 @@ static const char *block_edge(Cuda *u, const IrInterval *iv, const IrKernel *k)
     return test;
 }
 
+/* The names of field f's stage (made once per stencil, on first use). */
+static void stage_names(Cuda *u, int f)
+{
+    Arena *a = u->c->arena;
+    if (u->stage_name[f])
+        return;
+    u->stage_name[f] = emit_unique(a, &u->es->names, arena_printf(a, "stage_%s", u->es->field[f]));
+    u->stage_i0[f] = emit_unique(a, &u->es->names, arena_printf(a, "%s_i0", u->stage_name[f]));
+    u->stage_j0[f] = emit_unique(a, &u->es->names, arena_printf(a, "%s_j0", u->stage_name[f]));
+}
+
+/* The load slots of a group's stages, before its level loop: thread t loads the points
+ * t, t + 256, ... of each stage's box (w x h, row by row, as the shared array holds it),
+ * those inside the block's box (the edge blocks' boxes are cut off at the domain's end plus
+ * the box's overhang), each at its offset from the base pointer, computed once here; the
+ * first level's values are loaded into registers (stage_level stores them and loads the
+ * next level's while the block computes). */
+static void stage_slots(Cuda *u, const IrKernel *k0)
+{
+    Out *o = u->o;
+    Arena *a = u->c->arena;
+    if (!k0->nstages)
+        return;
+    emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
+    for (int x = 0; x < k0->nstages; x++) {
+        const IrStage *sg = &k0->stages[x];
+        int f = sg->field;
+        const char *n = u->stage_name[f], *t = emit_c_type(u->st->fields.items[f]->type);
+        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
+        for (int64_t m = 0; m < slots; m++) {
+            const char *p = arena_printf(a, "%s_p%" PRId64, n, m);
+            emit_line(o, "const int %s = %s;", p, emit_offset(a, "gt_t", m * CUDA_THREADS));
+            emit_line(o, "const bool %s_in%" PRId64 " = %s < %" PRId64 " && %s %% %" PRId64
+                         " < gt_ie - gt_ib + %" PRId64 " && %s / %" PRId64
+                         " < gt_je - gt_jb + %" PRId64 ";", n, m, p, sg->w * sg->h, p, sg->w,
+                      sg->hi[0] - sg->lo[0], p, sg->w, sg->hi[1] - sg->lo[1]);
+            const char *pi = arena_printf(a, "%s %% %" PRId64, p, sg->w);
+            const char *pj = arena_printf(a, "%s / %" PRId64, p, sg->w);
+            emit_line(o, "const gt_idx %s_o%" PRId64 " = (gt_idx)(%s) * %s + (gt_idx)(%s) * %s;", n,
+                      m, emit_offset(a, pi, sg->lo[0]), u->si[f], emit_offset(a, pj, sg->lo[1]),
+                      u->sj[f]);
+            emit_line(o, "%s %s_v%" PRId64 " = %s_in%" PRId64 " ? GT_LD(%s, %s_o%" PRId64
+                         " + gt_klo * %s) : (%s)0;", t, n, m, n, m, u->base[f], n, m, u->sk[f], t);
+        }
+    }
+}
+
+/* At the top of a group's level: the stages' values into shared memory, a barrier, and
+ * the next level's values into the registers (their loads in flight while the block
+ * computes this level). The barrier after the group's last kernel (it has tiles) keeps
+ * the next level's stores from overwriting what this level still reads. */
+static void stage_level(Cuda *u, const IrKernel *k0)
+{
+    Out *o = u->o;
+    if (!k0->nstages)
+        return;
+    for (int x = 0; x < k0->nstages; x++) {
+        const IrStage *sg = &k0->stages[x];
+        const char *n = u->stage_name[sg->field];
+        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
+        for (int64_t m = 0; m < slots; m++)
+            emit_line(o, "if (%s_in%" PRId64 ") GT_SHS(%s, %s_p%" PRId64 ") = %s_v%" PRId64 ";",
+                      n, m, n, n, m, n, m);
+    }
+    emit_line(o, "__syncthreads();");
+    emit_open(o, "if (k + 1 < gt_khi) {");
+    for (int x = 0; x < k0->nstages; x++) {
+        const IrStage *sg = &k0->stages[x];
+        int f = sg->field;
+        const char *n = u->stage_name[f];
+        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
+        for (int64_t m = 0; m < slots; m++)
+            emit_line(o, "if (%s_in%" PRId64 ") %s_v%" PRId64 " = GT_LD(%s, %s_o%" PRId64
+                         " + (k + 1) * %s);", n, m, n, m, u->base[f], n, m, u->sk[f]);
+    }
+    emit_close(o);
+}
+
 /* The kernels [k0, k0 + count) of one group: each block (32 x 8 points of
  * the domain) runs them in turn at each level, every thread taking the
  * block's points of a kernel's range in strides of 32 along I and 8 along J
@@ -594,18 +687,35 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
                   u->tile_i0[f], -fd->extent.r[AXIS_I].lo, u->tile_j0[f],
                   -fd->extent.r[AXIS_J].lo);
     }
-    /* planning kept every group within the budget (fuse.c: demote_over_budget) */
-    if (k0->tile_bytes > cuda_plan.group_tile_bytes_max)
-        gtcc_die("stencil '%s': a group's tiles take %" PRId64 " bytes, over the plan's "
-                 "budget of %" PRId64, st->name, k0->tile_bytes, cuda_plan.group_tile_bytes_max);
+    int64_t shared_bytes = k0->tile_bytes;
+    for (int x = 0; x < k0->nstages; x++) {
+        const IrStage *sg = &k0->stages[x];
+        stage_names(u, sg->field);
+        u->stage[sg->field] = sg;
+        emit_line(o, "__shared__ %s %s[%" PRId64 "];",
+                  emit_c_type(st->fields.items[sg->field]->type), u->stage_name[sg->field],
+                  sg->w * sg->h);
+        emit_line(o, "const gt_idx %s = %s, %s = %s;", u->stage_i0[sg->field],
+                  emit_offset(u->c->arena, "gt_ib", sg->lo[0]), u->stage_j0[sg->field],
+                  emit_offset(u->c->arena, "gt_jb", sg->lo[1]));
+        shared_bytes += sg->bytes;
+    }
+    /* planning kept every group within the budget (fuse.c: demote_over_budget,
+       group_stages) */
+    if (shared_bytes > cuda_plan.group_tile_bytes_max)
+        gtcc_die("stencil '%s': a group's tiles and stages take %" PRId64 " bytes, over the "
+                 "plan's budget of %" PRId64, st->name, shared_bytes,
+                 cuda_plan.group_tile_bytes_max);
     bool *sync = arena_alloc(u->c->arena, sizeof(bool) * (size_t)count);
     group_syncs(st, iv, k0, count, any, sync);
     u->ib = "gt_ib";
     u->jb = "gt_jb";
     block_bases(u);
+    stage_slots(u, k0);
     /* rolled: unrolling it by two (nvcc's choice) saved 5% of jacobi3d's instructions per
        point but took its registers from 32 to 40-44 (occupancy 100% -> 62-75%) */
     emit_open(o, "GT_ROLLED for (gt_idx k = gt_klo; k < gt_khi; k++) {");
+    stage_level(u, k0);
     for (int m = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
         const char *ilo, *ihi, *jlo, *jhi;
@@ -635,6 +745,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
             emit_line(o, "__syncthreads();");
     }
     emit_close(o);
+    for (int x = 0; x < k0->nstages; x++)
+        u->stage[k0->stages[x].field] = NULL;
 }
 
 /* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
@@ -1186,6 +1298,14 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
         u->tile_i0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_i0", u->tile[f]));
         u->tile_j0[f] = emit_unique(a, &es->names, arena_printf(a, "%s_j0", u->tile[f]));
     }
+    u->stage = arena_alloc(a, sizeof *u->stage * (size_t)(nf + 1));
+    u->stage_name = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->stage_i0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->stage_j0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    for (int f = 0; f <= nf; f++) {
+        u->stage[f] = NULL;
+        u->stage_name[f] = u->stage_i0[f] = u->stage_j0[f] = NULL;
+    }
     u->kk = emit_unique(a, &es->names, "kk");
     emit_point_init(&u->point, es, u->kk);
     u->safe = true;
@@ -1254,8 +1374,18 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
                 level_text(lo, iv->lo), level_text(hi, iv->hi));
         if (k->ntiles > 0)
             fprintf(out, ", tiles in %" PRId64 " bytes of shared memory", k->tile_bytes);
+        for (int x = 0; x < k->nstages; x++) {
+            const IrStage *sg = &k->stages[x];
+            fprintf(out, "%s %s (%" PRId64 " x %" PRId64 ", %" PRId64 " bytes)",
+                    x ? "," : ", staged per level in shared memory, loaded a level ahead:",
+                    u->st->fields.items[sg->field]->name, sg->w, sg->h, sg->bytes);
+        }
         const char *sep = "; syncs: after kernel";
-        bool any = false;
+        bool any = k->nstages > 0;
+        if (any) {
+            fprintf(out, "; syncs: after the stages' stores");
+            sep = ", after kernel";
+        }
         for (int m = 0; m < u->unit_kernels; m++)
             if (sync[m]) {
                 fprintf(out, "%s [%d]", sep, k[m].first);

@@ -1523,9 +1523,113 @@ static void group_facts(Compiler *c, const PlanParams *params, const IrStencil *
     }
 }
 
+/* What a group reads of each field, for group_stages: the box of the points read around
+ * the block (a kernel's region plus the read's offset), the distinct horizontal offsets
+ * (up to STAGE_OFFSETS of them), and whether a read rules staging out (at another level,
+ * inside a column reduction). */
+enum { STAGE_OFFSETS = 8 };
+typedef struct {
+    const Extent *region;     /* the kernel being scanned */
+    bool *seen, *bad;
+    int64_t (*box)[4];        /* I lo, I hi, J lo, J hi */
+    int64_t (*offs)[STAGE_OFFSETS][2];
+    int *noffs;
+} StageScan;
+
+static void stage_access(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    StageScan *g = ctx;
+    int id = f->id;
+    if (in_column || off[AXIS_K] != 0) {
+        g->bad[id] = true;
+        return;
+    }
+    int64_t b[4] = {g->region->r[AXIS_I].lo + off[AXIS_I], g->region->r[AXIS_I].hi + off[AXIS_I],
+                    g->region->r[AXIS_J].lo + off[AXIS_J], g->region->r[AXIS_J].hi + off[AXIS_J]};
+    if (!g->seen[id]) {
+        g->seen[id] = true;
+        memcpy(g->box[id], b, sizeof b);
+    }
+    for (int x = 0; x < 4; x++)
+        if (x % 2 ? b[x] > g->box[id][x] : b[x] < g->box[id][x])
+            g->box[id][x] = b[x];
+    for (int m = 0; m < g->noffs[id]; m++)
+        if (g->offs[id][m][0] == off[AXIS_I] && g->offs[id][m][1] == off[AXIS_J])
+            return;
+    if (g->noffs[id] < STAGE_OFFSETS) {
+        g->offs[id][g->noffs[id]][0] = off[AXIS_I];
+        g->offs[id][g->noffs[id]][1] = off[AXIS_J];
+        g->noffs[id]++;
+    }
+}
+
+/* The fields group [g0, g1) of iv stages in shared memory (IrKernel.stages): where the
+ * backend asks for it, in a parallel interval, a group of three-dimensional kernels that
+ * has tiles (so barriers already order its levels), a parameter of axes IJK that the
+ * stencil never writes, reads at no run-time level, has no boundary condition, and is read
+ * in the group only at level k, at stage_min_offsets horizontal offsets or more; its box
+ * loaded in at most stage_max_loads points per thread, and the group's tiles and stages
+ * within group_tile_bytes_max. */
+static void group_stages(Compiler *c, const PlanParams *params, const IrStencil *st,
+                         IrInterval *iv, int g0, int g1)
+{
+    IrKernel *ks = iv->kernels.items;
+    for (int kk = g0; kk < g1; kk++) {
+        ks[kk].stages = NULL;
+        ks[kk].nstages = 0;
+    }
+    if (!params->stage_min_offsets || !ks[g0].ntiles)
+        return;
+    for (int kk = g0; kk < g1; kk++)
+        if (ks[kk].axes != AXES_IJK)
+            return;
+    size_t nf = (size_t)st->fields.len + 1;
+    StageScan g = {NULL, xcalloc(nf, sizeof(bool)), xcalloc(nf, sizeof(bool)),
+                   xcalloc(nf, sizeof *g.box), xcalloc(nf, sizeof *g.offs),
+                   xcalloc(nf, sizeof(int))};
+    for (int kk = g0; kk < g1; kk++) {
+        g.region = &iv->stmts.items[ks[kk].first]->region;
+        for (int s = ks[kk].first; s < ks[kk].first + ks[kk].count; s++)
+            plan_visit_stmt(iv->stmts.items[s], stage_access, &g);
+    }
+    int64_t threads = (int64_t)params->block_i * params->block_j_max;
+    int64_t budget = params->group_tile_bytes_max ? params->group_tile_bytes_max - ks[g0].tile_bytes
+                                                  : INT64_MAX;
+    IrStage *stages = NULL;
+    int n = 0;
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!g.seen[f] || g.bad[f] || fd->kind != IR_PARAM_FIELD || fd->is_written ||
+            fd->read_at_run_time_k || fd->axes != AXES_IJK ||
+            g.noffs[f] < params->stage_min_offsets)
+            continue;
+        bool bc = false;
+        for (int a = 0; a < NAXES; a++)
+            bc = bc || fd->bc[a].kind != BC_NONE;
+        IrStage x = {.field = f,
+                     .lo = {g.box[f][0], g.box[f][2]},
+                     .hi = {g.box[f][1], g.box[f][3]}};
+        x.w = params->block_i + x.hi[0] - x.lo[0];
+        x.h = params->block_j_max + x.hi[1] - x.lo[1];
+        x.bytes = x.w * x.h * type_size(fd->type);
+        if (bc || (x.w * x.h + threads - 1) / threads > params->stage_max_loads ||
+            x.bytes > budget)
+            continue;
+        budget -= x.bytes;
+        if (!stages)
+            stages = arena_alloc(c->arena, sizeof *stages * nf);
+        stages[n++] = x;
+    }
+    for (int kk = g0; kk < g1; kk++) {
+        ks[kk].stages = stages;
+        ks[kk].nstages = n;
+    }
+    free(g.seen), free(g.bad), free(g.box), free(g.offs), free(g.noffs);
+}
+
 /* Records on each kernel, once the classes are final, what the emitters
- * read: IrKernel.axes, .redundant, .reduce, and its group's tiles and
- * resources (group_facts). */
+ * read: IrKernel.axes, .redundant, .reduce, its group's tiles and
+ * resources (group_facts) and the fields it stages (group_stages). */
 static void kernel_facts(Compiler *c, const PlanParams *params, IrStencil *st)
 {
     size_t nf = (size_t)st->fields.len + 1;
@@ -1543,6 +1647,8 @@ static void kernel_facts(Compiler *c, const PlanParams *params, IrStencil *st)
                 k->axes = 0;
                 k->redundant = true;
                 k->reduce = NULL;
+                k->stages = NULL;
+                k->nstages = 0;
                 for (int s = k->first; s < k->first + k->count; s++) {
                     const IrStmt *x = iv->stmts.items[s];
                     k->axes |= ir_stmt_axes(x);
@@ -1556,6 +1662,8 @@ static void kernel_facts(Compiler *c, const PlanParams *params, IrStencil *st)
                 for (g1 = g0; g1 < iv->kernels.len && ks[g1].group == ks[g0].group; g1++)
                     ;
                 group_facts(c, params, st, iv, g0, g1, &g);
+                if (comp->order == ORDER_PARALLEL)
+                    group_stages(c, params, st, iv, g0, g1);
             }
         }
     }

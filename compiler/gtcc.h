@@ -679,6 +679,16 @@ struct IrStmt {
  * turn computes its row t - lag (lag >= 0, the rows it must trail the
  * kernels before it by to find what they write, and to read what they
  * overwrite before they do). */
+/* A parameter field a group stages in shared memory at each level (fuse.c, where the
+ * backend asks for it: PlanParams.stage_min_offsets): every point of the box the group's
+ * kernels read it over, loaded once per level, then read from there. The box is
+ * [block origin + lo, block end + hi) along I (a = 0) and J (a = 1), w x h elements. */
+typedef struct {
+    int field;
+    int64_t lo[2], hi[2];
+    int64_t w, h, bytes;
+} IrStage;
+
 typedef struct {
     int first, count;
     int group;
@@ -704,6 +714,13 @@ typedef struct {
      * openmp backend's blocks by it). */
     int64_t tile_bytes;
     int64_t plane_bytes;
+    /* The fields its group stages in shared memory (the same on every kernel of the
+     * group; field ids increasing): a three-dimensional group of a parallel interval with
+     * tiles, a parameter it only reads, at level k, at no fewer horizontal offsets than
+     * PlanParams.stage_min_offsets, without a boundary condition; within the group's
+     * shared-memory budget beside its tiles. */
+    const IrStage *stages;
+    int nstages;
 } IrKernel;
 
 typedef struct {

@@ -26,6 +26,11 @@ struct PlanParams {
                                  0: no limit */
     int tile_row_align;       /* a tile's rows are rounded up to a multiple of this many
                                  elements (plan_tile_bytes); 0 or 1: not rounded */
+    int stage_min_offsets;    /* a field a group with tiles only reads, at level k, at this
+                                 many horizontal offsets or more is staged in shared memory
+                                 (IrKernel.stages); 0: never */
+    int stage_max_loads;      /* ... if each of the block's threads loads at most this many
+                                 of its points per level */
     int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
                                  at most this many nodes */
     int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this

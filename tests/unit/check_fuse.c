@@ -522,6 +522,85 @@ START_TEST(kernel_facts)
 }
 END_TEST
 
+/* The cuda plan stages in shared memory (IrKernel.stages) a parameter a group with tiles
+ * reads only at level k, at 3 or more horizontal offsets, never writes and has no boundary
+ * condition for. hdiff: the Laplacian's tile l runs over I -1..+1, J -1..+1 and reads u at
+ * (0,0), (+-1,0), (0,+-1): u's box is I -2..+2, J -2..+2 around the 32 x 8 block, 36 x 12
+ * doubles (3456 bytes); coeff is read at one offset: not staged. The openmp plan stages
+ * nothing. smooth2 is smooth of tests/golden/ir/cuda_plan.stn with u also read at k+1 (not
+ * staged); smooth3 with u read at two offsets only (not staged); smooth4 with a periodic
+ * boundary on u (not staged); smooth5 writes u in a later computation (not staged: an
+ * output may share its storage). */
+static IrStencil *compile_cuda(Comp *k, const char *text)
+{
+    comp_open(k);
+    comp_lower(k, text);
+    comp_extents(k);
+    fuse_plan(k->c, backend_find("cuda")->plan);
+    fflush(k->out);
+    return stencil0(k);
+}
+
+START_TEST(stages)
+{
+    Comp k;
+    IrStencil *st = compile_cuda(&k, HDIFF_STN);
+    const IrInterval *iv = interval(st, 0, 0);
+    ck_assert_int_eq(iv->kernels.len, 2);
+    for (int i = 0; i < 2; i++) {
+        const IrKernel *kn = &iv->kernels.items[i];
+        ck_assert_int_eq(kn->nstages, 1);
+        ck_assert_int_eq(kn->stages[0].field, field(st, "u")->id);
+        ck_assert(kn->stages[0].lo[0] == -2 && kn->stages[0].hi[0] == 2);
+        ck_assert(kn->stages[0].lo[1] == -2 && kn->stages[0].hi[1] == 2);
+        ck_assert(kn->stages[0].w == 36 && kn->stages[0].h == 12);
+        ck_assert_int_eq(kn->stages[0].bytes, 3456);
+    }
+    done(&k);
+
+    st = compile(&k, HDIFF_STN);
+    iv = interval(st, 0, 0);
+    for (int i = 0; i < iv->kernels.len; i++)
+        ck_assert_int_eq(iv->kernels.items[i].nstages, 0);
+    done(&k);
+
+    static const char *const unstaged[] = {
+        "stencil smooth2(field<double> u, field<double> res) {\n"
+        "  double l = u[i-1] + u[i+1] - 2.0 * u[k+1];\n"
+        "  double d = l[j-1] + l[j+1] + l[i-1] + l[i+1] + l;\n"
+        "  res = u + 0.1 * d;\n"
+        "}\n",
+        "stencil smooth3(field<double> u, field<double> res) {\n"
+        "  double l = u[i-1] + u[i+1];\n"
+        "  double d = l[j-1] + l[j+1] + l[i-1] + l[i+1] + l;\n"
+        "  res = u[i-1] + 0.1 * d;\n"
+        "}\n",
+        "stencil smooth4(field<double> u, field<double> res) {\n"
+        "  boundary u: periodic;\n"
+        "  double l = u[i-1] + u[i+1] - 2.0 * u;\n"
+        "  double d = l[j-1] + l[j+1] + l[i-1] + l[i+1] + l;\n"
+        "  res = u + 0.1 * d;\n"
+        "}\n",
+        "stencil smooth5(field<double> u, field<double> res) {\n"
+        "  computation(parallel) { interval(0, end) {\n"
+        "    double l = u[i-1] + u[i+1] - 2.0 * u;\n"
+        "    double d = l[j-1] + l[j+1] + l[i-1] + l[i+1] + l;\n"
+        "    res = u + 0.1 * d;\n"
+        "  } }\n"
+        "  computation(parallel) { interval(0, end) { u = res * 0.5; } }\n"
+        "}\n",
+    };
+    for (size_t x = 0; x < sizeof unstaged / sizeof *unstaged; x++) {
+        st = compile_cuda(&k, unstaged[x]);
+        iv = interval(st, 0, 0);
+        ck_assert_int_gt(iv->kernels.items[0].ntiles, 0);
+        for (int i = 0; i < iv->kernels.len; i++)
+            ck_assert_msg(iv->kernels.items[i].nstages == 0, "%s", unstaged[x]);
+        done(&k);
+    }
+}
+END_TEST
+
 /* plan_columns_alike: the tridiagonal solver's kernels (columnar_sweeps) all
  * run over the domain's columns, in either computation and across both; in
  * barriers' second interval the kernel writing t, which v reads at i+1,
@@ -565,6 +644,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, alloc_halo_many_statements);
     tcase_add_test(tc, kernel_facts);
     tcase_add_test(tc, columns_alike);
+    tcase_add_test(tc, stages);
     suite_add_tcase(s, tc);
     return s;
 }
