@@ -533,6 +533,20 @@ static void group_syncs(const IrStencil *st, const IrInterval *iv, const IrKerne
     free(buf);
 }
 
+/* A kernel whose range is the block grown by its region (redundant: a tile's producer) in
+ * at most LINEAR_PASSES passes of the block's threads over its w x h points, taken row by
+ * row (point p = t + 256 n, a division by the constant w): rather than a loop over J rows
+ * and one over I columns, where a warp runs its 32 columns twice for the two a region adds
+ * (hdiff's Laplacian over 34 x 10 points: 11 warp passes instead of 20). */
+enum { LINEAR_PASSES = 4 };
+static bool linear_points(const IrInterval *iv, const IrKernel *k, int64_t *w, int64_t *h)
+{
+    const Extent *r = &iv->stmts.items[k->first]->region;
+    *w = CUDA_BLOCK_I + r->r[AXIS_I].hi - r->r[AXIS_I].lo;
+    *h = CUDA_BLOCK_J + r->r[AXIS_J].hi - r->r[AXIS_J].lo;
+    return k->redundant && (*w * *h + CUDA_THREADS - 1) / CUDA_THREADS <= LINEAR_PASSES;
+}
+
 /* The block's points of kernel k, [gt_i0, gt_i1) x [gt_j0, gt_j1): thread
  * (x, y) takes the points i = gt_i0 + x + 32 m, j = gt_j0 + y + 8 n, so no
  * index is divided. A kernel without a region runs over the block itself:
@@ -544,10 +558,17 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
     Out *o = u->o;
     const Extent *r = &iv->stmts.items[k->first]->region;
     bool own = !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo && !r->r[AXIS_J].hi;
+    int64_t w, h;
     if (own) {
         emit_open(o, "{");
         emit_line(o, "const gt_idx i = gt_i0 + (gt_idx)threadIdx.x, "
                      "j = gt_j0 + (gt_idx)threadIdx.y;");
+        emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
+    } else if (linear_points(iv, k, &w, &h)) {
+        emit_open(o, "GT_ROLLED for (int gt_p = gt_t; gt_p < %" PRId64 "; gt_p += %d) {", w * h,
+                  CUDA_THREADS);
+        emit_line(o, "const gt_idx i = gt_i0 + gt_p %% %" PRId64 ", j = gt_j0 + gt_p / %" PRId64
+                     ";", w, w);
         emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
     } else {
         emit_open(o, "GT_ROLLED for (gt_idx j = gt_j0 + (gt_idx)threadIdx.y; j < gt_j1; "
@@ -603,7 +624,6 @@ static void stage_slots(Cuda *u, const IrKernel *k0)
     Arena *a = u->c->arena;
     if (!k0->nstages)
         return;
-    emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     for (int x = 0; x < k0->nstages; x++) {
         const IrStage *sg = &k0->stages[x];
         int f = sg->field;
@@ -711,6 +731,14 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     u->ib = "gt_ib";
     u->jb = "gt_jb";
     block_bases(u);
+    /* the thread's number in the block, where points are taken by it */
+    bool linear = k0->nstages > 0;
+    for (int m = 0; m < count; m++) {
+        int64_t w, h;
+        linear = linear || linear_points(iv, &k0[m], &w, &h);
+    }
+    if (linear)
+        emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     stage_slots(u, k0);
     /* rolled: unrolling it by two (nvcc's choice) saved 5% of jacobi3d's instructions per
        point but took its registers from 32 to 40-44 (occupancy 100% -> 62-75%) */

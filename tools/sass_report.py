@@ -18,13 +18,15 @@ rolled, GT_ROLLED, so 1 for the group kernels). A kernel without a loop is count
 point per thread. The loops directly inside the K loop are the generated source's point loop
 nests over a range grown by a region (`GT_ROLLED for (gt_idx j = gt_j0 + threadIdx.y; ...; j +=
 8)` around `for (gt_idx i = gt_i0 + threadIdx.x; ...; i += 32)`), in source order, each over a
-tile of W x H points (from the source: the block grown by the range's extents); a kernel over
-the block's own range has no loop (one point a thread). Per point, in one K iteration of a full
-interior block (32 x 8 = 256 points, one thread each), a thread's average:
+tile of W x H points (from the source: the block grown by the range's extents), or a single
+linear loop over such a tile's points row by row (`GT_ROLLED for (int gt_p = gt_t; gt_p < W x H;
+gt_p += 256)`); a kernel over the block's own range has no loop (one point a thread). Per point,
+in one K iteration of a full interior block (32 x 8 = 256 points, one thread each), a thread's
+average:
 
     count = [ (the K loop's instructions outside the point loops: 1)
             + (each j loop's instructions outside its i loop: H / 8)
-            + (each i loop's instructions: W x H / 256) ] / u_K
+            + (each i loop's and each linear loop's instructions: W x H / 256) ] / u_K
 
 Loads are LDG, stores STG, read-only loads LDG...CONSTANT; PLAIN is the number of static
 plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes; DIV the
@@ -192,10 +194,12 @@ def source_kernels(cu):
         tiles, alt, tile, codes = [], False, (bi, bj), 0
         for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_i1 = gt_ie(?: \+ (\d+))?, '
                              r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?;|'
-                             r'GT_ROLLED for \(gt_idx j = gt_j0|const gt_idx i = gt_i0 \+', body):
+                             r'GT_ROLLED for \(gt_idx j = gt_j0|GT_ROLLED for \(int gt_p = gt_t;|'
+                             r'const gt_idx i = gt_i0 \+ \(gt_idx\)threadIdx\.x', body):
             if not t.group(0).startswith('gt_i0'):
                 if t.group(0).startswith('GT_ROLLED'):
-                    tiles.append(tile)
+                    # a nest over j and i, or one loop over the points row by row (linear)
+                    tiles.append(tile + ('gt_p' in t.group(0),))
                 codes += 1
                 alt = alt or codes > 1
                 continue
@@ -249,13 +253,13 @@ def analyse(code, tiles, block):
         kind = '?'
     weight = [1.0] * len(body)
     for n, jl in enumerate(jloops):
-        w, h = tiles[n] if n < len(tiles) else (bi, bj)
+        w, h, linear = tiles[n] if n < len(tiles) else (bi, bj, False)
         # per thread of a block, on average: h / bj passes of the j loop, w x h / points of
-        # the i loop inside it
+        # the i loop inside it; w x h / points passes of a linear loop
         for x in range(jl[0], jl[1] + 1):
-            weight[x] = h / bj
+            weight[x] = w * h / points if linear else h / bj
         for il in inside:
-            if within(il, jl):
+            if within(il, jl) and not linear:
                 for x in range(il[0], il[1] + 1):
                     weight[x] = w * h / points
     ldg = stg = ro = instr = 0.0
