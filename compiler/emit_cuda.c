@@ -290,8 +290,10 @@ static void kernel_args(Cuda *u, const char *klev, bool sets, bool expand)
         if (!sets) {
             emit_text(o, ", %s, %s, %s", u->si[f], u->sj[f], u->sk[f]);
         } else if (expand) {
+            /* the gt_sN kernels run where every I stride is 1 (kernel_variant) */
             int x = u->set[f];
-            emit_text(o, ", %s, %s, %s", u->set_i[x], u->set_j[x], u->set_k[x]);
+            emit_text(o, ", %s, %s, %s", st->fields.items[f]->axes & AXES_I ? "1" : u->set_i[x],
+                      u->set_j[x], u->set_k[x]);
         }
     }
     for (int x = 0; sets && !expand && x < u->nsets; x++) {
@@ -1154,6 +1156,8 @@ static void kernel_variant(Cuda *u)
         if (g != f)
             emit_text(o, " && %s == %s && %s == %s && %s == %s", u->si[f], u->si[g], u->sj[f],
                       u->sj[g], u->sk[f], u->sk[g]);
+        else if (st->fields.items[f]->axes & AXES_I)
+            emit_text(o, " && %s == 1", u->si[f]);
     }
     emit_text(o, ";");
     emit_end_line(o);
