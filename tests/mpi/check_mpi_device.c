@@ -19,6 +19,8 @@
  *   - GT_MPI_CUDA_AWARE=1 (MPI given the device buffers; the fake's device memory is host
  *     memory, so MPI can read it here): no byte across the bus and no pinned buffer, the
  *     same results; another value of it: GT_EINVAL on every rank, nothing packed;
+ *   - device-only storages (gt_wrap_device over the fake's device memory, the same
+ *     strides), staged and direct: as above, the wrapped memory read directly;
  *   - gt_mpi_call of tests/mpi/regions.stn built by the cuda backend (SIMT emulator),
  *     blocking and overlapped, explicit widths: the bytes moved during the call are u's
  *     strips, and u and res are bitwise those of the same call on nan_device.h's device,
@@ -257,16 +259,24 @@ static void reset_counts(void)
 
 /* ---- raw exchanges ------------------------------------------------------------------------- */
 
-enum { HOST_NEWER, CLEAN, DEVICE_NEWER, DIRECT, BAD_SWITCH };
+enum { HOST_NEWER, CLEAN, DEVICE_NEWER, DIRECT, DEVICE_ONLY, DEVICE_ONLY_DIRECT, BAD_SWITCH };
 static const char *const mode_name[] = {"host side newer: the host path",
                                         "clean: packed on the device, staged",
                                         "device side newer: packed on the device, staged",
                                         "clean, GT_MPI_CUDA_AWARE=1: device buffers to MPI",
+                                        "device-only (gt_wrap_device): packed on the device, staged",
+                                        "device-only, GT_MPI_CUDA_AWARE=1",
                                         "GT_MPI_CUDA_AWARE=yes: refused"};
 
 /* Each storage's whole contents after the host path's exchange (HOST_NEWER), for the
    bitwise comparison of the other modes. */
 static void *host_result[NS];
+
+/* The name of a process grid: NULL (chosen), P x 1 or 1 x P. */
+static const char *grid_name(const int *dims)
+{
+    return !dims ? "chosen" : dims[0] == nproc && dims[1] == 1 ? "P x 1" : "1 x P";
+}
 
 static void exchange_case(const int64_t global[3], const int *dims, const int periodic[2],
                           int mode)
@@ -274,20 +284,39 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
     char name[300], why[600] = "";
     snprintf(name, sizeof name, "device exchange %lld x %lld x %lld, grid %s, periodic %d %d: %s",
              (long long)global[0], (long long)global[1], (long long)global[2],
-             dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen", periodic[0], periodic[1],
+             grid_name(dims), periodic[0], periodic[1],
              mode_name[mode]);
     gt__set_device_ops(&strip_device);
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, dims, periodic);
     int64_t off[3], box[3];
     gt_mpi_box(d, off, box);
-    gt_storage *s[NS];
-    void *before[NS];   /* the host side before the exchange, raw */
+    gt_storage *s[NS] = {NULL};
+    void *before[NS] = {NULL};   /* the host side before the exchange, raw */
+    void *mem[NS] = {NULL};      /* device-only: the device memory wrapped */
+    const bool device_only = mode == DEVICE_ONLY || mode == DEVICE_ONLY_DIRECT;
     for (int k = 0; k < NS; k++) {
         s[k] = make(d, k);
+        if (s[k] && device_only) {
+            /* the same storage over device memory of its own (the same strides) */
+            const Spec *sp = &specs[k];
+            gt_storage_opts o = {0};
+            memcpy(o.halo, sp->halo, sizeof o.halo);
+            size_t bytes = (size_t)span(s[k]) * gt_dtype_size(sp->t);
+            gt_storage *made = s[k];
+            s[k] = NULL;
+            if (strip_device.alloc(&mem[k], bytes) == 0) {
+                fill(made, mem[k], k, off, 0.0);
+                s[k] = gt_wrap_device(mem[k], sp->t, sp->axes, gt_shape(made), gt_strides(made),
+                                      &o);
+            }
+            gt_release(made);
+        }
         if (!s[k]) {
             snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
             break;
         }
+        if (device_only)
+            continue;
         /* DEVICE_NEWER: a stale host side (shifted by 1000), the true values on the device */
         fill(s[k], gt_host(s[k], GT_WRITE), k, off, mode == DEVICE_NEWER ? 1000.0 : 0.0);
         if (mode != HOST_NEWER)
@@ -300,7 +329,7 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
     }
     gt__sync_state state0 = mode == HOST_NEWER ? GT__HOST_DIRTY
                             : mode == DEVICE_NEWER ? GT__DEVICE_DIRTY : GT__CLEAN;
-    if (mode == DIRECT)
+    if (mode == DIRECT || mode == DEVICE_ONLY_DIRECT)
         setenv("GT_MPI_CUDA_AWARE", "1", 1);
     if (mode == BAD_SWITCH)
         setenv("GT_MPI_CUDA_AWARE", "yes", 1);
@@ -330,8 +359,9 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
             in += b, nin += c;
             received[k] = c > 0;
         }
-        bool on_device = mode == CLEAN || mode == DEVICE_NEWER || mode == DIRECT;
-        bool staged = mode == CLEAN || mode == DEVICE_NEWER;
+        bool on_device = mode != HOST_NEWER;
+        bool direct = mode == DIRECT || mode == DEVICE_ONLY_DIRECT;
+        bool staged = on_device && !direct;
         size_t want_down = staged ? out : 0, want_up = staged ? in : 0;
         if (sd.down != want_down || sd.up != want_up || sd.copies != 0)
             snprintf(why, sizeof why, "rank %d: %zu bytes device to host, %zu host to device, "
@@ -340,13 +370,13 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
         else if (sd.packs != (on_device ? nout : 0) || sd.unpacks != (on_device ? nin : 0))
             snprintf(why, sizeof why, "rank %d: %d packs, %d unpacks for %d strips out, %d in",
                      rank, sd.packs, sd.unpacks, nout, nin);
-        else if (mode == DIRECT && sd.pinned_allocs + sd.async != 0)
+        else if (direct && sd.pinned_allocs + sd.async != 0)
             snprintf(why, sizeof why, "rank %d: direct, yet %d pinned buffers, %d async copies",
                      rank, sd.pinned_allocs, sd.async);
         else if (sd.bad || sd.lost)
             snprintf(why, sizeof why, "rank %d: the fake device saw %d bad copies, %d lost",
                      rank, sd.bad, sd.lost);
-        for (int k = 0; k < NS && !why[0]; k++) {
+        for (int k = 0; k < NS && !why[0] && !device_only; k++) {
             gt__sync_state want = on_device && received[k] ? GT__DEVICE_DIRTY : state0;
             size_t bytes = (size_t)span(s[k]) * gt_dtype_size(specs[k].t);
             if (gt__sync_state_of(s[k]) != want)
@@ -357,7 +387,7 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
                          k);
         }
         for (int k = 0; k < NS && !why[0]; k++) {
-            const void *p = gt_host(s[k], GT_READ);
+            const void *p = device_only ? mem[k] : gt_host(s[k], GT_READ);
             for (int64_t f = 0, n = count_elems(s[k]); f < n && !why[0]; f++) {
                 Elem el = elem(s[k], f);
                 double want = expected(s[k], k, &el, off, global, periodic);
@@ -382,6 +412,8 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
     for (int k = 0; k < NS; k++) {
         gt_release(s[k]);
         free(before[k]);
+        if (mem[k])
+            strip_device.release(mem[k]);
     }
     gt_mpi_decomp_release(d);
 }
@@ -431,8 +463,7 @@ static void call_case(const int64_t global[3], const int *dims, bool overlap)
     snprintf(name, sizeof name, "device gt_mpi_call of regions (cuda, SIMT) %lld x %lld x %lld, "
              "grid %s, %s: only u's strips cross, results bitwise the host path's",
              (long long)global[0], (long long)global[1], (long long)global[2],
-             dims ? (dims[0] == 1 ? "1 x P" : "P x 1") : "chosen",
-             overlap ? "overlapped" : "blocking");
+             grid_name(dims), overlap ? "overlapped" : "blocking");
     const int open[2] = {0, 0};
     /* u: what regions reads, at most (2 along I, 1 along J) and more; res: nothing */
     const gt_halo_widths widths[2] = {{{2, 2}, {2, 2}}, {{0, 0}, {0, 0}}};

@@ -620,15 +620,21 @@ static void exchange_free(gt_exchange *x)
     gt__free(x);
 }
 
+static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool direct);
+
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
-   this rank's box as wide as w along each axis split over several processes. */
+   this rank's box as wide as w along each axis split over several processes; a
+   device-only one only where the device layer packs its strips (direct: MPI takes device
+   buffers). */
 static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s, int k,
-                         const gt_halo_widths w)
+                         const gt_halo_widths w, bool direct)
 {
-    if (s->buf->device_only)   /* gt_wrap_device: the exchange packs host sides */
+    const gt__device_ops *ops = gt__device_ops_get();
+    if (s->buf->device_only && !packs_on_device(s, ops, direct))
         return gt__error(GT_EDEVICE, "%s: rank %d: storage %d is device-only (gt_wrap_device): "
-                         "halos are exchanged through host sides, which it does not have",
-                         fn, d->rank, k);
+                         "the device layer (%s) cannot pack its halo strips on the device, "
+                         "and it has no host side to exchange through", fn, d->rank, k,
+                         ops->name);
     for (int x = 0; x < s->ndim; x++) {
         int a = s->axes[x] - 'I';
         int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
@@ -711,16 +717,17 @@ static int cuda_aware(const char *fn, int rank)
 #endif
 }
 
-/* Whether s's strips are packed on the device: its device side holds the newest data, the
-   runtime keeps its sides in sync (GT_MANAGED_RUNTIME; not unified memory, not
-   GT_MANAGED_NONE, whose host side the caller keeps), and ops, the device layer that
-   allocated it, packs and has streams (and, staged, pinned memory and asynchronous
-   copies). */
+/* Whether s's strips are packed on the device: it is device-only (gt_wrap_device), or its
+   device side holds the newest data and the runtime keeps its sides in sync
+   (GT_MANAGED_RUNTIME; not unified memory, not GT_MANAGED_NONE, whose host side the caller
+   keeps); and ops, the device layer of its device side, packs and has streams (and,
+   staged, pinned memory and asynchronous copies). */
 static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool direct)
 {
     const gt__buffer *b = s->buf;
-    if (!b->device || b->device_only || b->managed != GT_MANAGED_RUNTIME ||
-        b->state == GT__HOST_DIRTY || b->ops != ops || ops->unavailable)
+    if (!b->device || b->ops != ops || ops->unavailable)
+        return false;
+    if (!b->device_only && (b->managed != GT_MANAGED_RUNTIME || b->state == GT__HOST_DIRTY))
         return false;
     if (!ops->pack || !ops->unpack || !ops->stream_create || !ops->stream_destroy ||
         !ops->stream_wait)
@@ -964,11 +971,15 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     const int64_t count = n;
     if (agree_same(d->comm, fn, rc, 1, array_value, &count, &exchange_agreed) != 0)
         return NULL;
+    /* whether MPI takes device buffers (GT_MPI_CUDA_AWARE checked on every rank) */
+    int aware = cuda_aware(fn, d->rank);
+    if (aware < 0)
+        rc = GT_EINVAL;
     /* then each storage: this rank's checks, and what every rank must pass alike */
     for (int k = 0; !rc && k < n; k++) {
         gt_halo_widths w;
         widths_of(storages[k], widths, k, w);
-        rc = check_storage(fn, d, storages[k], k, w);
+        rc = check_storage(fn, d, storages[k], k, w, aware == 1);
     }
     for (int k = 0; !rc && k < n; k++)
         for (int m = 0; !rc && m < k; m++)
@@ -981,9 +992,6 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     int err;
     gt_exchange *x = NULL;
     size_t most = (size_t)(n > 0 ? n : 1) * 8;
-    int aware = rc ? 0 : cuda_aware(fn, d->rank);
-    if (aware < 0)
-        rc = GT_EINVAL;
     if (!rc) {
         x = zalloc(1, sizeof *x);
         if (x) {
