@@ -21,6 +21,8 @@
  *     same results; another value of it: GT_EINVAL on every rank, nothing packed;
  *   - device-only storages (gt_wrap_device over the fake's device memory, the same
  *     strides), staged and direct: as above, the wrapped memory read directly;
+ *   - a device call failing on the last rank: at begin (pack, copy to the host) GT_EDEVICE on
+ *     every rank, no storage changed; at the end (unpack) on that rank alone; nothing lost;
  *   - gt_mpi_call of tests/mpi/regions.stn built by the cuda backend (SIMT emulator),
  *     blocking and overlapped, explicit widths: the bytes moved during the call are u's
  *     strips, and u and res are bitwise those of the same call on nan_device.h's device,
@@ -418,6 +420,78 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
     gt_mpi_decomp_release(d);
 }
 
+/* ---- device failures ----------------------------------------------------------------------- */
+
+/* A device call failing on the last rank, on a decomposition periodic along both axes (every
+   rank has strips, one rank too): at begin (the pack, or the copy to the staging buffer)
+   every rank fails with GT_EDEVICE, the last one naming the call, and no storage changes
+   (device side and state); at the end (the unpack), which does not agree, the last rank
+   alone fails, naming it. Nothing queued is lost either way. */
+static void fault_case(const int64_t global[3], int which)
+{
+    static const char *const what[3] = {"packing a halo strip on the device",
+                                        "copying a halo strip device to host",
+                                        "unpacking a halo strip on the device"};
+    char name[300], why[600] = "";
+    snprintf(name, sizeof name, "device exchange: %s fails on the last rank", what[which]);
+    const int both[2] = {1, 1};
+    const int last = nproc - 1;
+    gt__set_device_ops(&strip_device);
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, both);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *s[NS] = {NULL};
+    void *before[NS] = {NULL};   /* the device side before the exchange */
+    size_t bytes[NS];
+    for (int k = 0; k < NS && !why[0]; k++) {
+        if (!(s[k] = make(d, k))) {
+            snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+            break;
+        }
+        fill(s[k], gt_host(s[k], GT_WRITE), k, off, 0.0);
+        gt_sync(s[k]);
+        bytes[k] = (size_t)span(s[k]) * gt_dtype_size(specs[k].t);
+        before[k] = malloc(bytes[k]);
+        memcpy(before[k], gt__device_raw(s[k]), bytes[k]);
+    }
+    reset_counts();
+    if (rank == last) {
+        if (which == 0)
+            sd.fail_pack = 2;
+        else if (which == 1)
+            sd.fail_async = 2;
+        else
+            sd.fail_unpack = 2;
+    }
+    int rc = why[0] ? 0 : gt_halo_exchange(d, s, NS, NULL);
+    char want[200];
+    snprintf(want, sizeof want, "%s failed (fake: illegal address)", what[which]);
+    if (why[0]) {
+    } else if (which < 2) {
+        char other[40];
+        snprintf(other, sizeof other, "rank %d failed", last);
+        if (rc != GT_EDEVICE || !strstr(gt_last_error(), rank == last ? want : other))
+            snprintf(why, sizeof why, "rank %d: %d (%s)", rank, rc, gt_last_error());
+        for (int k = 0; k < NS && !why[0]; k++)
+            if (memcmp(before[k], gt__device_raw(s[k]), bytes[k]) != 0 ||
+                gt__sync_state_of(s[k]) != GT__CLEAN)
+                snprintf(why, sizeof why, "rank %d: storage %d changed (state %d)", rank, k,
+                         (int)gt__sync_state_of(s[k]));
+    } else if (rank == last ? rc != GT_EDEVICE || !strstr(gt_last_error(), want) : rc != 0) {
+        snprintf(why, sizeof why, "rank %d: %d (%s)", rank, rc, rc ? gt_last_error() : "");
+    }
+    if (!why[0] && (sd.lost || sd.bad))
+        snprintf(why, sizeof why, "rank %d: %d queued works lost, %d bad", rank, sd.lost,
+                 sd.bad);
+    sd.fail_pack = sd.fail_async = sd.fail_unpack = 0;
+    report(name, !why[0], why, sizeof why);
+    for (int k = 0; k < NS; k++) {
+        gt_release(s[k]);
+        free(before[k]);
+    }
+    gt_mpi_decomp_release(d);
+}
+
 /* ---- gt_mpi_call of the cuda backend's regions (SIMT emulator) -------------------------- */
 
 typedef struct {
@@ -524,6 +598,8 @@ int main(int argc, char **argv)
     for (int c = 0; c < 3; c++)
         for (int mode = HOST_NEWER; mode <= BAD_SWITCH; mode++)
             exchange_case(g, grids[c], periodic[c], mode);
+    for (int which = 0; which < 3; which++)
+        fault_case(g, which);
     for (int ov = 0; ov < 2; ov++) {
         call_case(g, NULL, ov);
         call_case(g, p1, ov);

@@ -10,7 +10,8 @@
  * are filled with 0xa5 before being freed. A copy whose host side is not inside a live
  * pinned buffer, or whose device side or box is not inside live device memory, counts in
  * sd.bad; work still queued when its stream is destroyed or a pinned buffer it uses is
- * freed counts in sd.lost (and is dropped). The box copies are plain loops over the box,
+ * freed counts in sd.lost (and is dropped). sd.fail_pack, fail_unpack and fail_async make
+ * the n-th call of that kind fail (error 700, "illegal address"). The box copies are plain loops over the box,
  * written here, not the runtime's. Install it with gt__set_device_ops(&strip_device). */
 #ifndef STRIP_DEVICE_H
 #define STRIP_DEVICE_H
@@ -24,6 +25,8 @@ static struct {
     int packs, unpacks;        /* box copies queued */
     int pinned_allocs, pinned_live, streams_live, waits;
     int bad, lost;
+    int fail_pack, fail_unpack, fail_async;   /* the n-th call of that kind from now fails
+                                                 (1: the next), with error 700 */
 } sd;
 
 typedef struct {
@@ -150,6 +153,8 @@ static void sd_queue(sd_stream *s, sd_work w)
 static int sd_copy_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, int to_device, void *stream)
 {
+    if (sd.fail_async && --sd.fail_async == 0)
+        return 700;
     sd.async++;
     const void *host = to_device ? src : dst, *dev = to_device ? dst : src;
     size_t n = width * height;
@@ -197,6 +202,8 @@ static int sd_box(void *dst, const int64_t *ds, const void *src, const int64_t *
 static int sd_pack(void *dense, const int64_t *dstrides, const void *box, const int64_t *strides,
                    const int64_t *extent, int ndim, size_t esize, void *stream)
 {
+    if (sd.fail_pack && --sd.fail_pack == 0)
+        return 700;
     sd.packs++;
     return sd_box(dense, dstrides, box, strides, extent, ndim, esize, stream);
 }
@@ -205,6 +212,8 @@ static int sd_unpack(void *box, const int64_t *strides, const void *dense,
                      const int64_t *dstrides, const int64_t *extent, int ndim, size_t esize,
                      void *stream)
 {
+    if (sd.fail_unpack && --sd.fail_unpack == 0)
+        return 700;
     sd.unpacks++;
     return sd_box(box, strides, dense, dstrides, extent, ndim, esize, stream);
 }
@@ -233,8 +242,14 @@ static int sd_stream_wait(void *stream)
     return 0;
 }
 
+static const char *sd_error_string(int err)
+{
+    return err == 700 ? "illegal address" : err == 2 ? "out of device memory" : NULL;
+}
+
 static const gt__device_ops strip_device = {
     .name = "fake",
+    .error_string = sd_error_string,
     .alloc = nan_alloc,
     .alloc_managed = nan_alloc,
     .release = nan_release,
