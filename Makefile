@@ -85,7 +85,13 @@ $(RT_SO): $(RT_OBJ)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_HOME = $(patsubst %/bin/nvcc,%,$(NVCC))
 RT_CUDA_SRC = $(sort $(wildcard runtime/src/cuda/*.c))
-RT_CUDA_OBJ = $(RT_CUDA_SRC:%.c=$(BUILD)/obj/%.o)
+RT_CUDA_CU = $(sort $(wildcard runtime/src/cuda/*.cu))
+RT_CUDA_OBJ = $(RT_CUDA_SRC:%.c=$(BUILD)/obj/%.o) $(RT_CUDA_CU:%.cu=$(BUILD)/obj/%.cu.o)
+# the kernels of the device layer (pack.cu: the MPI exchange's halo strips), for the GPUs
+# the cuda group builds for, with PTX for later ones
+RT_NVCCFLAGS = -O2 -std=c++17 -Werror all-warnings \
+    -Xcompiler -fPIC,-fno-exceptions,-fno-threadsafe-statics \
+    -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=[sm_90,compute_90]
 RT_CUDA_A  = $(BUILD)/lib/libgtrt-cuda.a
 RT_CUDA_SO = $(BUILD)/lib/libgtrt-cuda.so
 RT_CUDA_LIBS = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart
@@ -98,6 +104,10 @@ endif
 $(BUILD)/obj/runtime/src/cuda/%.o: runtime/src/cuda/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(RT_CFLAGS) -I$(CUDA_HOME)/include -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/runtime/src/cuda/%.cu.o: runtime/src/cuda/%.cu | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(NVCC) $(RT_NVCCFLAGS) -Iruntime/src -Iruntime/include -c $< -o $@
 
 $(RT_CUDA_A): $(RT_CUDA_OBJ)
 	@mkdir -p $(@D)

@@ -184,6 +184,18 @@ typedef struct gt__device_ops_ {
     /* Copies nbytes between device addresses (NULL: through the host); ordered after the
        kernels launched before it, and before those after it. */
     int (*device_copy)(void *dst, const void *src, size_t nbytes);
+    /* Queue on stream the copy of a box of extent[0..ndim) elements of esize bytes (1, 4 or
+       8; ndim <= 3) between device addresses: pack from a strided box (box, strides in
+       elements, >= 0) into a dense buffer (dense, its strides dstrides: the box's elements in
+       the order gt__dense_strides gives), unpack the reverse. Ordered after the kernels
+       launched before them and the stream's earlier work, done when stream_wait returns;
+       the two sides must not overlap. The halo strips of the MPI exchange (libgtrt-mpi);
+       NULL: the exchange goes through host sides. */
+    int (*pack)(void *dense, const int64_t *dstrides, const void *box, const int64_t *strides,
+                const int64_t *extent, int ndim, size_t esize, void *stream);
+    int (*unpack)(void *box, const int64_t *strides, const void *dense,
+                  const int64_t *dstrides, const int64_t *extent, int ndim, size_t esize,
+                  void *stream);
 } gt__device_ops;
 
 /* cuda/device_cuda.c (libgtrt-cuda): installs the CUDA device ops, "unavailable" with the

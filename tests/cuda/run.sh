@@ -16,7 +16,9 @@
 # examples/hdiff is built with BACKEND=cuda (nvcc, pkg-config gtrt-cuda) and
 # run: on a GPU it must work, without one it must fail cleanly (GT_EDEVICE
 # naming the CUDA runtime's error). And bench/bench_gpu.sh --build-only: the
-# program of `make bench-gpu` builds.
+# program of `make bench-gpu` builds; tests/gpu/check_pack.c (check-gpu's test of
+# the MPI exchange's pack kernel) links against libgtrt-cuda.a with cc, and its
+# -DPACK_FAKE build passes on the fake device.
 # A program with a `// INSTANCES: OPTS | OPTS` line (tests/numeric/run.sh) is
 # compiled once per OPTS (-D and -P, language.md section 10.6), and the objects
 # must link together (ld -r) and export only names with their -P prefix.
@@ -151,6 +153,24 @@ if BUILD="$BUILD" GTCC="$GTCC" NVCC="$NVCC" "$root/bench/bench_gpu.sh" --build-o
 else
     echo "FAIL bench-gpu: bench/bench_gpu.sh --build-only"; sed 's/^/  | /' "$work/bench_gpu.log" | tail -n 10
     echo "FAIL bench-gpu" >>"$work/results"
+fi
+# make check-gpu's test of the CUDA layer's pack and unpack (the MPI exchange's kernel,
+# runtime/src/cuda/pack.cu) links against libgtrt-cuda.a with cc alone (nothing of
+# libstdc++), and its checks pass on the fake device of tests/mpi/strip_device.h
+cuda_home=$(dirname "$(dirname "$NVCC")")
+if cc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+       -I"$root/runtime/src" -o "$work/check_pack" "$root/tests/gpu/check_pack.c" \
+       "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" -L"$cuda_home/lib64" \
+       -Wl,-rpath,"$cuda_home/lib64" -lcudart -lm >"$work/pack.log" 2>&1 &&
+   cc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -DPACK_FAKE \
+       -I"$root/runtime/include" -I"$root/runtime/src" -I"$root/tests/diff" -I"$root/tests/mpi" \
+       -o "$work/check_pack_fake" "$root/tests/gpu/check_pack.c" "$BUILD/lib/libgtrt.a" -lm \
+       >>"$work/pack.log" 2>&1 &&
+   timeout 120 "$work/check_pack_fake" >>"$work/pack.log" 2>&1; then
+    echo "PASS pack: tests/gpu/check_pack.c links against libgtrt-cuda.a with cc and passes on the fake device" >>"$work/results"
+else
+    echo "FAIL pack: tests/gpu/check_pack.c"; sed 's/^/  | /' "$work/pack.log" | tail -n 10
+    echo "FAIL pack" >>"$work/results"
 fi
 # the bench stencils' kernels: registers, shared memory, occupancy on A100 and
 # H100 as reviewed in tests/cuda/resources.expected, and no spills

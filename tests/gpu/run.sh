@@ -12,7 +12,9 @@
 #   - the cuda group (tests/cuda/run.sh): nvcc builds, resources, and examples/hdiff
 #     built with BACKEND=cuda, which on a GPU must run and succeed;
 #   - one bench-sized case (bench/bench_gpu.sh --check): hdiff and jacobi3d at 512 x 512 x
-#     80 on the device against the openmp backend's output.
+#     80 on the device against the openmp backend's output;
+#   - tests/gpu/check_pack.c: the CUDA layer's pack and unpack (the MPI exchange's halo
+#     strips, runtime/src/cuda/pack.cu) on random boxes and at the grid's limits.
 # Both build in parallel on $JOBS cores (default: nproc).
 # Prints "check-gpu: N passed, N failed".
 set -u
@@ -61,8 +63,19 @@ cat "$work/bench_check"
 bp=$(grep -c '^PASS' "$work/bench_check"); bf=$(grep -c '^FAIL' "$work/bench_check")
 [ "$bp" -eq 2 ] || bf=$((bf + 2 - bp - bf))
 echo "$bp $bf" >"$work/results/bench"
+# the device layer's pack and unpack (the MPI exchange's kernel)
+if cc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+       -I"$root/runtime/src" -o "$work/check_pack" "$here/check_pack.c" \
+       "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" -L"$cuda_home/lib64" \
+       -Wl,-rpath,"$cuda_home/lib64" -lcudart -lm >"$work/pack.log" 2>&1; then
+    timeout 120 "$work/check_pack" >>"$work/pack.log" 2>&1
+fi
+grep -E '^(PASS|FAIL)' "$work/pack.log" || sed 's/^/  | /' "$work/pack.log" | head -n 10
+pp=$(grep -c '^PASS' "$work/pack.log"); pf=$(grep -c '^FAIL' "$work/pack.log")
+[ "$pp" -eq 3 ] || pf=$((pf + 3 - pp - pf))
+echo "$pp $pf" >"$work/results/pack"
 passed=0; failed=0
-for g in diff cuda bench; do
+for g in diff cuda bench pack; do
     [ -e "$work/results/$g" ] || { failed=$((failed + 1)); continue; }
     read -r p f <"$work/results/$g"
     passed=$((passed + p)); failed=$((failed + f))

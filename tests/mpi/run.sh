@@ -12,6 +12,8 @@
 # edges and in the global halo, the same three backends), of 25 steps of examples/heat2d's stencil, blocking
 # and overlapped, gathered and compared bit for bit with one process; gt_mpi_call's errors;
 # the generated entries S_mpi and gt_mpi_halo, with tests/mpi/entries.stn),
+# tests/mpi/check_mpi_device.c (storages whose device side is newer: halo strips packed on
+# the device, only they cross the bus, bitwise the host path's results),
 # tests/mpi/check_mpi_klevels.c (run-time K levels of tests/mpi/klevels.stn in distributed
 # calls, the same three backends: levels checked before any rank writes, and levels read as
 # computed put back on every rank when one rank's read runs off its column) against
@@ -104,6 +106,20 @@ if "$GTCC" -b openmp -o "$work/hdiff.c" "$root/bench/stencils/hdiff.stn" >"$work
 else
     echo "FAIL mpi: check_mpi_stencil.c does not build"; sed 's/^/  | /' "$work/build.log" | head -n 20
     echo "FAIL check_mpi_stencil: build" >"$work/results.build"
+fi
+# check_mpi_device.c: exchanges of storages whose device side is newer, packed on the
+# device (strip_device.h's fake device, which counts the bytes crossing the bus), and
+# gt_mpi_call of the cuda backend's regions (the objects built above)
+if [ -e "$work/regions_cuda.o" ] && [ -e "$work/simt.o" ] &&
+   $CC -std=c11 -O1 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$root/runtime/src" \
+       -I"$root/tests/diff" -I"$work" -o "$work/check_mpi_device" "$here/check_mpi_device.c" \
+       "$work/regions_cuda.o" "$work/simt.o" -lstdc++ "$BUILD/lib/libgtrt-mpi.a" \
+       "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) -lm >"$work/build_dev.log" 2>&1; then
+    progs="$progs check_mpi_device"
+else
+    echo "FAIL mpi: check_mpi_device.c does not build"; sed 's/^/  | /' "$work/build_dev.log" | head -n 20
+    echo "FAIL check_mpi_device: build" >>"$work/results.build"
 fi
 # the generated headers' distributed entries (S_mpi: static inline functions where
 # <gt/gt_mpi.h> came first) compile as C11 and as C++17 with -Wpedantic and -Wshadow, every

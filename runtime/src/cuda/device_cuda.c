@@ -2,7 +2,8 @@
  * libgtrt-cuda. Plain C against the CUDA runtime's C API (cudaMalloc, cudaMallocManaged,
  * cudaMemcpy, also device to device for the outputs a stencil keeps, cudaDeviceSynchronize;
  * for the streamed transfers of transfer.c cudaMallocHost, cudaStreamCreate,
- * cudaMemcpyAsync / cudaMemcpy2DAsync and cudaStreamSynchronize); linked with -lcudart.
+ * cudaMemcpyAsync / cudaMemcpy2DAsync and cudaStreamSynchronize; for the MPI exchange's
+ * halo strips the kernel of pack.cu, built by nvcc); linked with -lcudart.
  *
  * It installs itself when the program starts (a constructor; the object is linked in because
  * the code of the cuda backend calls gt__cuda_init) if the CUDA runtime finds a device.
@@ -84,6 +85,26 @@ static int cuda_copy_async(void *dst, size_t dpitch, const void *src, size_t spi
                                   (cudaStream_t)stream);
 }
 
+/* pack.cu: the box-copy kernel, launched on stream (a cudaError_t). */
+int gt__cuda_box_copy(void *dst, const int64_t *ds, const void *src, const int64_t *ss,
+                      const int64_t *extent, int ndim, size_t esize, void *stream);
+
+/* The MPI exchange's halo strips: a kernel per strip on the exchange's stream (a blocking
+   one: after the stencils' kernels on the legacy default stream). */
+static int cuda_pack(void *dense, const int64_t *dstrides, const void *box,
+                     const int64_t *strides, const int64_t *extent, int ndim, size_t esize,
+                     void *stream)
+{
+    return gt__cuda_box_copy(dense, dstrides, box, strides, extent, ndim, esize, stream);
+}
+
+static int cuda_unpack(void *box, const int64_t *strides, const void *dense,
+                       const int64_t *dstrides, const int64_t *extent, int ndim, size_t esize,
+                       void *stream)
+{
+    return gt__cuda_box_copy(box, strides, dense, dstrides, extent, ndim, esize, stream);
+}
+
 static int cuda_stream_wait(void *stream)
 {
     return (int)cudaStreamSynchronize((cudaStream_t)stream);
@@ -120,6 +141,8 @@ static gt__device_ops cuda_ops = {
     .copy_async = cuda_copy_async,
     .stream_wait = cuda_stream_wait,
     .device_copy = cuda_device_copy,
+    .pack = cuda_pack,
+    .unpack = cuda_unpack,
 };
 
 int gt__cuda_init(void)

@@ -56,6 +56,10 @@ void gt__mpi_call_init(gt__mpi_call *c, int rank, int n, gt_storage *const *stor
 int gt__mpi_call_end(gt__mpi_call *c, int rc);
 /* Frees the out scalars (after combining them). */
 void gt__mpi_call_free(gt__mpi_call *c);
+/* mpi.c: frees the pinned staging buffer and the stream that halo exchanges packing on the
+   device keep between exchanges (also done at exit), as gt__transfer_trim does for
+   transfer.c's. */
+void gt__mpi_trim(void);
 /* Combines value (of the reduction's dtype) into r: sum, fmin/fmax, min/max, and/or. */
 void gt__reduction_combine(gt__reduction *r, const void *value);
 

@@ -9,7 +9,10 @@
  * (MPI_Irecv, MPI_Isend) and the received strips unpacked into the halos once every
  * message has arrived. A message's tag is its storage's index times 9 plus the direction
  * it travels, so a receiver matches it with the neighbour in the opposite direction even
- * when that neighbour is itself (a periodic axis of one process).
+ * when that neighbour is itself (a periodic axis of one process). A storage whose device
+ * side holds the newest data is packed and unpacked on the device, only its strips crossing
+ * the bus (through pinned staging, or straight to a CUDA-aware MPI: "strips packed on the
+ * device" below); any other is packed on the host side, brought up to date first.
  *
  * Errors and arguments are agreed on before anything is sent (agree_same): every rank
  * checks its arguments, then one MPI_Allreduce of a fixed size agrees on the worst error
@@ -20,11 +23,19 @@
  * what), so no rank is left waiting for a message that never comes and no halo is
  * written. */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gt/gt_mpi.h>
+/* Open MPI's extensions: MPIX_Query_cuda_support (OMPI_HAVE_MPI_EXT_CUDA), whether the
+   library takes device buffers; other MPIs, or an Open MPI without them, never do */
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
 
 #include "call.h"
 
@@ -470,13 +481,51 @@ int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out)
 /* ---- halo exchanges ------------------------------------------------------------------------ */
 
 /* One message: a box of one storage (per storage axis: first element and count, in the
-   storage's own index space, halo included), its peer and tag, and its packed bytes. */
+   storage's own index space, halo included), its peer and tag, and its packed bytes: in a
+   host buffer of its own, or (dev) at off in the exchange's device block and, staged, at
+   the same offset in its pinned staging buffer (buf points into the one MPI uses). */
 typedef struct {
     int storage, peer, tag;
     int64_t lo[3], n[3];
     size_t bytes;
     unsigned char *buf;
+    bool dev;
+    size_t off;
 } Strip;
+
+/* The pinned staging buffer and the stream of an exchange whose strips are packed on the
+   device, kept between exchanges (one set, taken and given back atomically, so that
+   exchanges in flight at once each get their own; freed at exit and by gt__mpi_trim). */
+typedef struct {
+    const gt__device_ops *ops;
+    void *stream;
+    unsigned char *pinned;   /* NULL until a staged exchange needs it */
+    size_t bytes;            /* of pinned */
+} Staging;
+
+static Staging *_Atomic kept_staging;
+static atomic_flag staging_hook = ATOMIC_FLAG_INIT;
+
+static void staging_destroy(Staging *st)
+{
+    if (!st)
+        return;
+    if (st->stream)
+        st->ops->stream_destroy(st->stream);
+    if (st->pinned)
+        st->ops->release_pinned(st->pinned);
+    gt__free(st);
+}
+
+void gt__mpi_trim(void)
+{
+    staging_destroy(atomic_exchange(&kept_staging, NULL));
+}
+
+static void staging_at_exit(void)
+{
+    gt__mpi_trim();
+}
 
 struct gt_exchange {
     const gt_decomp *d;
@@ -484,6 +533,16 @@ struct gt_exchange {
     Strip *recv, *send;
     int nrecv, nsend;
     MPI_Request *req;     /* nrecv receives, then nsend sends */
+    /* the strips packed on the device (runtime.md section 4's device layer, ops) */
+    bool *on_device;      /* per storage: its strips are packed on the device */
+    const gt__device_ops *ops;
+    bool direct;          /* MPI takes the device block itself (CUDA-aware), no staging */
+    size_t dbytes;        /* of the device block (and of the staging buffer, staged) */
+    unsigned char *dev;   /* the device block, from the pool (dev_raw, dev_pool) */
+    void *dev_raw;
+    size_t dev_pool;
+    Staging *st;          /* stream and staging, while the exchange holds them */
+    bool failed;          /* a device call failed: the staging set is not kept */
 };
 
 /* The box of storage s that a message travelling in direction (di, dj) covers: sent (recv
@@ -539,9 +598,21 @@ static void exchange_free(gt_exchange *x)
     if (!x)
         return;
     for (int m = 0; m < x->nrecv; m++)
-        gt__free(x->recv[m].buf);
+        if (!x->recv[m].dev)
+            gt__free(x->recv[m].buf);
     for (int m = 0; m < x->nsend; m++)
-        gt__free(x->send[m].buf);
+        if (!x->send[m].dev)
+            gt__free(x->send[m].buf);
+    if (x->st) {
+        /* nothing queued may still use the staging buffer or the device block */
+        if (x->ops->stream_wait(x->st->stream) != 0 || x->failed)
+            staging_destroy(x->st);
+        else
+            staging_destroy(atomic_exchange(&kept_staging, x->st));
+    }
+    if (x->dev_raw)
+        gt__pool_put(x->ops, x->dev_raw, x->dev_pool);
+    gt__free(x->on_device);
     gt__free(x->recv);
     gt__free(x->send);
     gt__free(x->req);
@@ -549,15 +620,21 @@ static void exchange_free(gt_exchange *x)
     gt__free(x);
 }
 
+static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool direct);
+
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
-   this rank's box as wide as w along each axis split over several processes. */
+   this rank's box as wide as w along each axis split over several processes; a
+   device-only one only where the device layer packs its strips (direct: MPI takes device
+   buffers). */
 static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s, int k,
-                         const gt_halo_widths w)
+                         const gt_halo_widths w, bool direct)
 {
-    if (s->buf->device_only)   /* gt_wrap_device: the exchange packs host sides */
+    const gt__device_ops *ops = gt__device_ops_get();
+    if (s->buf->device_only && !packs_on_device(s, ops, direct))
         return gt__error(GT_EDEVICE, "%s: rank %d: storage %d is device-only (gt_wrap_device): "
-                         "halos are exchanged through host sides, which it does not have",
-                         fn, d->rank, k);
+                         "the device layer (%s) cannot pack its halo strips on the device, "
+                         "and it has no host side to exchange through", fn, d->rank, k,
+                         ops->name);
     for (int x = 0; x < s->ndim; x++) {
         int a = s->axes[x] - 'I';
         int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
@@ -600,6 +677,186 @@ static void widths_of(const gt_storage *s, const gt_halo_widths *given, int k, g
     }
 }
 
+/* ---- strips packed on the device ------------------------------------------------------------
+
+   A storage whose device side holds the newest data (CLEAN or DEVICE_DIRTY, the runtime
+   keeping its sides in sync) is exchanged without touching its host side: each strip it
+   sends is packed on the device (ops->pack, a kernel per strip) into one device block of
+   the exchange, copied into a pinned staging buffer (ops->copy_async), and sent from there;
+   each strip it receives arrives in the staging buffer, is copied into the device block and
+   unpacked into the storage's device side (ops->unpack), which then is the newer side
+   (DEVICE_DIRTY). Only the strips cross the bus, all on one stream, waited for once before
+   the sends are posted and once after the strips are unpacked. Where MPI takes device
+   buffers (CUDA-aware: GT_MPI_CUDA_AWARE, else MPIX_Query_cuda_support), it sends from and
+   receives into the device block directly, and nothing is staged. */
+
+/* Bytes at which a device strip of the exchange starts in its device block (and staging
+   buffer): strips one after another, each on GT__POOL_ALIGN bytes. */
+static size_t device_place(gt_exchange *x, size_t bytes)
+{
+    size_t off = x->dbytes;
+    x->dbytes += (bytes + GT__POOL_ALIGN - 1) / GT__POOL_ALIGN * GT__POOL_ALIGN;
+    return off;
+}
+
+/* Whether MPI takes device buffers: GT_MPI_CUDA_AWARE=1 or 0 if set, else Open MPI's answer
+   at run time (MPIX_Query_cuda_support), else not. -1 for another value (error set). */
+static int cuda_aware(const char *fn, int rank)
+{
+    const char *e = getenv("GT_MPI_CUDA_AWARE");
+    if (e && *e) {
+        if (strcmp(e, "0") == 0 || strcmp(e, "1") == 0)
+            return e[0] == '1';
+        return gt__error(GT_EINVAL, "%s: rank %d: GT_MPI_CUDA_AWARE is \"%.40s\" (it must be 0 "
+                         "or 1, or unset)", fn, rank, e), -1;
+    }
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return 0;
+#endif
+}
+
+/* Whether s's strips are packed on the device: it is device-only (gt_wrap_device), or its
+   device side holds the newest data and the runtime keeps its sides in sync
+   (GT_MANAGED_RUNTIME; not unified memory, not GT_MANAGED_NONE, whose host side the caller
+   keeps); and ops, the device layer of its device side, packs and has streams (and,
+   staged, pinned memory and asynchronous copies). */
+static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool direct)
+{
+    const gt__buffer *b = s->buf;
+    if (!b->device || b->ops != ops || ops->unavailable)
+        return false;
+    if (!b->device_only && (b->managed != GT_MANAGED_RUNTIME || b->state == GT__HOST_DIRTY))
+        return false;
+    if (!ops->pack || !ops->unpack || !ops->stream_create || !ops->stream_destroy ||
+        !ops->stream_wait)
+        return false;
+    return direct || (ops->alloc_pinned && ops->release_pinned && ops->copy_async);
+}
+
+/* A device call of the exchange failed (err): GT_EDEVICE naming what, the device layer's
+   words; the staging set is not kept. */
+static int device_fail(const char *fn, gt_exchange *x, const char *what, int err)
+{
+    x->failed = true;
+    return gt__error(GT_EDEVICE, "%s: rank %d: %s failed (%s: %s)", fn, x->d->rank, what,
+                     x->ops->name, gt__device_why(x->ops, err));
+}
+
+/* The device address of strip st's first element in its storage, and the strides of its
+   packed form (dense, in the storage's own order of strides). */
+static unsigned char *strip_on_device(const gt_storage *s, const Strip *st, int64_t dense[3])
+{
+    int64_t off = 0;
+    for (int x = 0; x < s->ndim; x++)
+        off += st->lo[x] * s->strides[x];
+    dense[0] = dense[1] = dense[2] = 0;
+    gt__dense_strides(s, st->n, dense);
+    return (unsigned char *)gt__device_raw(s) + off * (int64_t)gt_dtype_size(s->dtype);
+}
+
+/* The device block, the stream and (staged) the staging buffer of the exchange; then each
+   strip sent packed on the device (and copied into the staging buffer), waited for; and
+   every device strip's buf set to where MPI finds it. */
+static int device_pack(const char *fn, gt_exchange *x)
+{
+    if (x->dbytes == 0)
+        return 0;
+    const gt__device_ops *o = x->ops;
+    int err = 0;
+    x->dev = gt__pool_get(o, x->dbytes, &x->dev_raw, &x->dev_pool, &err);
+    if (!x->dev) {
+        x->dev_raw = NULL;
+        return device_fail(fn, x, "allocating the device block of the halo strips", err);
+    }
+    Staging *st = atomic_exchange(&kept_staging, NULL);
+    if (st && st->ops != o) {
+        staging_destroy(st);
+        st = NULL;
+    }
+    if (!st) {
+        if (!(st = gt__malloc(sizeof *st)))
+            return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, x->d->rank);
+        *st = (Staging){o, NULL, NULL, 0};
+        if ((err = o->stream_create(&st->stream)) != 0) {
+            st->stream = NULL;
+            staging_destroy(st);
+            return device_fail(fn, x, "creating a stream for the halo strips", err);
+        }
+        if (!atomic_flag_test_and_set(&staging_hook))
+            atexit(staging_at_exit);
+    }
+    x->st = st;
+    if (!x->direct && st->bytes < x->dbytes) {
+        if (st->pinned)
+            o->release_pinned(st->pinned);
+        st->pinned = NULL;
+        st->bytes = 0;
+        void *p = NULL;
+        if ((err = o->alloc_pinned(&p, x->dbytes)) != 0)
+            return device_fail(fn, x, "allocating the pinned staging buffer of the halo strips",
+                               err);
+        st->pinned = p;
+        st->bytes = x->dbytes;
+    }
+    for (int m = 0; m < x->nsend; m++) {
+        Strip *t = &x->send[m];
+        if (!t->dev)
+            continue;
+        const gt_storage *s = x->s[t->storage];
+        int64_t dense[3];
+        const unsigned char *box = strip_on_device(s, t, dense);
+        if ((err = o->pack(x->dev + t->off, dense, box, s->strides, t->n, s->ndim,
+                           gt_dtype_size(s->dtype), st->stream)) != 0)
+            return device_fail(fn, x, "packing a halo strip on the device", err);
+        if (!x->direct &&
+            (err = o->copy_async(st->pinned + t->off, t->bytes, x->dev + t->off, t->bytes,
+                                 t->bytes, 1, 0, st->stream)) != 0)
+            return device_fail(fn, x, "copying a halo strip device to host", err);
+    }
+    if ((err = o->stream_wait(st->stream)) != 0)
+        return device_fail(fn, x, "waiting for the halo strips' packing", err);
+    for (int m = 0; m < x->nsend; m++)
+        if (x->send[m].dev)
+            x->send[m].buf = (x->direct ? x->dev : st->pinned) + x->send[m].off;
+    for (int m = 0; m < x->nrecv; m++)
+        if (x->recv[m].dev)
+            x->recv[m].buf = (x->direct ? x->dev : st->pinned) + x->recv[m].off;
+    return 0;
+}
+
+/* The strips received for storages packed on the device: each storage's device side
+   brought up to date and marked newer (an inner box that ran on the host meanwhile made
+   its host side newer: it is uploaded whole), then each strip copied from the staging
+   buffer into the device block (staged) and unpacked into the storage, waited for. */
+static int device_unpack(const char *fn, gt_exchange *x)
+{
+    const gt__device_ops *o = x->ops;
+    int rc = 0, err = 0;
+    for (int m = 0; !rc && m < x->nrecv; m++)
+        if (x->recv[m].dev && (m == 0 || x->recv[m].storage != x->recv[m - 1].storage))
+            rc = gt__sync_device(fn, x->s[x->recv[m].storage], GT_READWRITE);
+    for (int m = 0; !rc && m < x->nrecv; m++) {
+        Strip *r = &x->recv[m];
+        if (!r->dev)
+            continue;
+        const gt_storage *s = x->s[r->storage];
+        int64_t dense[3];
+        unsigned char *box = strip_on_device(s, r, dense);
+        if (!x->direct &&
+            (err = o->copy_async(x->dev + r->off, r->bytes, x->st->pinned + r->off, r->bytes,
+                                 r->bytes, 1, 1, x->st->stream)) != 0)
+            rc = device_fail(fn, x, "copying a halo strip host to device", err);
+        else if ((err = o->unpack(box, s->strides, x->dev + r->off, dense, r->n, s->ndim,
+                                  gt_dtype_size(s->dtype), x->st->stream)) != 0)
+            rc = device_fail(fn, x, "unpacking a halo strip on the device", err);
+    }
+    if (x->st && (err = o->stream_wait(x->st->stream)) != 0 && !rc)
+        rc = device_fail(fn, x, "waiting for the halo strips' unpacking", err);
+    return rc;
+}
+
 /* The strips of storage k (its number in the exchange), packing what is sent. */
 static int plan_storage(const char *fn, gt_exchange *x, int k, const gt_halo_widths *widths)
 {
@@ -617,8 +874,8 @@ static int plan_storage(const char *fn, gt_exchange *x, int k, const gt_halo_wid
                 continue;
             /* send towards (di, dj); receive what travels the same way, from (-di, -dj) */
             int tag = k * 9 + (di + 1) * 3 + (dj + 1);
-            Strip snd = {k, d->neighbour[di + 1][dj + 1], tag, {0}, {0}, 0, NULL};
-            Strip rcv = {k, d->neighbour[1 - di][1 - dj], tag, {0}, {0}, 0, NULL};
+            Strip snd = {.storage = k, .peer = d->neighbour[di + 1][dj + 1], .tag = tag};
+            Strip rcv = {.storage = k, .peer = d->neighbour[1 - di][1 - dj], .tag = tag};
             strip_box(s, w, di, dj, false, &snd);
             strip_box(s, w, di, dj, true, &rcv);
             if (snd.bytes > INT_MAX || rcv.bytes > INT_MAX)
@@ -626,14 +883,24 @@ static int plan_storage(const char *fn, gt_exchange *x, int k, const gt_halo_wid
                                  "(one message holds at most %d)", fn, d->rank, k,
                                  snd.bytes > rcv.bytes ? snd.bytes : rcv.bytes, INT_MAX);
             if (snd.peer != MPI_PROC_NULL && snd.bytes) {
-                if (!(snd.buf = gt__malloc(snd.bytes)))
-                    return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
-                pack(s, &snd, false);
+                if (x->on_device[k]) {   /* packed by device_pack */
+                    snd.dev = true;
+                    snd.off = device_place(x, snd.bytes);
+                } else {
+                    if (!(snd.buf = gt__malloc(snd.bytes)))
+                        return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn,
+                                         d->rank);
+                    pack(s, &snd, false);
+                }
                 x->send[x->nsend++] = snd;
             }
             if (rcv.peer != MPI_PROC_NULL && rcv.bytes) {
-                if (!(rcv.buf = gt__malloc(rcv.bytes)))
+                if (x->on_device[k]) {
+                    rcv.dev = true;
+                    rcv.off = device_place(x, rcv.bytes);
+                } else if (!(rcv.buf = gt__malloc(rcv.bytes))) {
                     return gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
+                }
                 x->recv[x->nrecv++] = rcv;
             }
         }
@@ -704,11 +971,15 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     const int64_t count = n;
     if (agree_same(d->comm, fn, rc, 1, array_value, &count, &exchange_agreed) != 0)
         return NULL;
+    /* whether MPI takes device buffers (GT_MPI_CUDA_AWARE checked on every rank) */
+    int aware = cuda_aware(fn, d->rank);
+    if (aware < 0)
+        rc = GT_EINVAL;
     /* then each storage: this rank's checks, and what every rank must pass alike */
     for (int k = 0; !rc && k < n; k++) {
         gt_halo_widths w;
         widths_of(storages[k], widths, k, w);
-        rc = check_storage(fn, d, storages[k], k, w);
+        rc = check_storage(fn, d, storages[k], k, w, aware == 1);
     }
     for (int k = 0; !rc && k < n; k++)
         for (int m = 0; !rc && m < k; m++)
@@ -719,26 +990,35 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     if (agree_same(d->comm, fn, rc, n * STORAGE_ITEMS, storage_value, &st, &storage_agreed))
         return NULL;
     int err;
-    for (int k = 0; !rc && k < n; k++)
-        rc = gt__sync_host(fn, storages[k], GT_READWRITE);
     gt_exchange *x = NULL;
     size_t most = (size_t)(n > 0 ? n : 1) * 8;
     if (!rc) {
         x = zalloc(1, sizeof *x);
         if (x) {
             x->d = d;
+            x->ops = gt__device_ops_get();
+            x->direct = aware == 1;
             x->s = zalloc((size_t)(n > 0 ? n : 1), sizeof *x->s);
+            x->on_device = zalloc((size_t)(n > 0 ? n : 1), sizeof *x->on_device);
             x->recv = zalloc(most, sizeof *x->recv);
             x->send = zalloc(most, sizeof *x->send);
             x->req = zalloc(2 * most, sizeof *x->req);
         }
-        if (!x || !x->s || !x->recv || !x->send || !x->req)
+        if (!x || !x->s || !x->on_device || !x->recv || !x->send || !x->req)
             rc = gt__error(GT_ENOMEM, "%s: rank %d: out of memory", fn, d->rank);
     }
+    /* each storage packed on the device where its device side is the newest, else on the
+       host, whose side is brought up to date first and marked newer */
     for (int k = 0; !rc && k < n; k++) {
         x->s[k] = storages[k];
-        rc = plan_storage(fn, x, k, widths);
+        x->on_device[k] = packs_on_device(storages[k], x->ops, x->direct);
+        if (!x->on_device[k])
+            rc = gt__sync_host(fn, storages[k], GT_READWRITE);
     }
+    for (int k = 0; !rc && k < n; k++)
+        rc = plan_storage(fn, x, k, widths);
+    if (!rc)
+        rc = device_pack(fn, x);
     if (agree(d->comm, fn, rc) != 0) {
         exchange_free(x);
         return NULL;
@@ -773,14 +1053,17 @@ int gt_halo_exchange_end(gt_exchange *x)
     int err = MPI_Waitall(x->nrecv + x->nsend, x->req, MPI_STATUSES_IGNORE);
     if (err != MPI_SUCCESS)
         rc = mpi_fail(fn, x->d->rank, "MPI_Waitall", err);
-    /* a storage with a device side may have been used on the device since begin (the
-       inner box of gt_mpi_call uploads its inputs): its host side is brought up to date
-       again and marked newer before its halos are written */
+    /* a storage exchanged through its host side may have been used on the device since
+       begin (the inner box of gt_mpi_call uploads its inputs): its host side is brought up
+       to date again and marked newer before its halos are written */
     for (int m = 0; !rc && m < x->nrecv; m++)
-        if (m == 0 || x->recv[m].storage != x->recv[m - 1].storage)
+        if (!x->recv[m].dev && (m == 0 || x->recv[m].storage != x->recv[m - 1].storage))
             rc = gt__sync_host(fn, x->s[x->recv[m].storage], GT_READWRITE);
     for (int m = 0; !rc && m < x->nrecv; m++)
-        pack(x->s[x->recv[m].storage], &x->recv[m], true);
+        if (!x->recv[m].dev)
+            pack(x->s[x->recv[m].storage], &x->recv[m], true);
+    if (!rc)
+        rc = device_unpack(fn, x);
     exchange_free(x);
     return rc;
 }
