@@ -45,23 +45,7 @@
 
 static int rank, nproc, failures;
 
-/* A case passes when ok holds on every rank; rank 0 prints the lowest failing rank's why. */
-static void report(const char *name, bool ok, char *why, size_t len)
-{
-    int all_ok = 0, mine = ok ? nproc : rank, first = 0, iok = ok;
-    MPI_Allreduce(&iok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_ok && first < nproc && first != 0) {
-        if (rank == first)
-            MPI_Send(why, (int)len, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
-        if (rank == 0)
-            MPI_Recv(why, (int)len, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (rank == 0)
-        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
-               all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
-}
+#include "report.h"
 
 /* ---- the storages -------------------------------------------------------------------------- */
 
@@ -410,7 +394,7 @@ static void exchange_case(const int64_t global[3], const int *dims, const int pe
             }
         }
     }
-    report(name, !why[0], why, sizeof why);
+    report("", name, !why[0], why, sizeof why);
     for (int k = 0; k < NS; k++) {
         gt_release(s[k]);
         free(before[k]);
@@ -484,7 +468,7 @@ static void fault_case(const int64_t global[3], int which)
         snprintf(why, sizeof why, "rank %d: %d queued works lost, %d bad", rank, sd.lost,
                  sd.bad);
     sd.fail_pack = sd.fail_async = sd.fail_unpack = 0;
-    report(name, !why[0], why, sizeof why);
+    report("", name, !why[0], why, sizeof why);
     for (int k = 0; k < NS; k++) {
         gt_release(s[k]);
         free(before[k]);
@@ -577,7 +561,7 @@ static void call_case(const int64_t global[3], const int *dims, bool overlap)
             snprintf(why, sizeof why, "rank %d: %s differs from the host path's", rank,
                      f ? "res" : "u");
     }
-    report(name, !why[0], why, sizeof why);
+    report("", name, !why[0], why, sizeof why);
     for (int f = 0; f < 2; f++) {
         gt_release(dev.f[f]);
         gt_release(host.f[f]);
@@ -613,7 +597,7 @@ int main(int argc, char **argv)
         snprintf(why, sizeof why, "rank %d: %d device blocks, %d pinned buffers, %d streams "
                  "left, %d queued works lost", rank, nblocks, sd.pinned_live, sd.streams_live,
                  sd.lost);
-    report("device exchanges leave no device block, pinned buffer or stream", !why[0], why,
+    report("", "device exchanges leave no device block, pinned buffer or stream", !why[0], why,
            sizeof why);
     for (int k = 0; k < NS; k++)
         free(host_result[k]);

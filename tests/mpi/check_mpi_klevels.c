@@ -69,6 +69,8 @@ static const int64_t global[3] = {GI, GJ, NK};
 static const char *const backends[3] = {"openmp", "naive", "cuda"};
 static int rank, nproc, failures;
 
+#include "report.h"
+
 /* ---- inputs as functions of the global position -------------------------------------- */
 
 static double PE(int64_t gi, int64_t gj, int64_t k) { return 0.5 * k + 0.01 * gi - 0.02 * gj; }
@@ -225,25 +227,6 @@ static unsigned char *snapshot(gt_storage *s, size_t *n)
     return b;
 }
 
-/* Prints PASS or FAIL for a case on rank 0, FAIL when it failed on any rank, with the
-   reason of the first rank that has one. */
-static void report(const char *name, char *why, size_t len)
-{
-    int ok = !why[0], all_ok = 0, mine = ok ? nproc : rank, first = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_ok && first != 0) {
-        if (rank == first)
-            MPI_Send(why, (int)len, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
-        if (rank == 0)
-            MPI_Recv(why, (int)len, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (rank == 0)
-        printf("%s %s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", name, nproc, all_ok ? "" : ": ",
-               all_ok ? "" : why);
-    failures += !all_ok;
-}
-
 static double field_at(gt_storage *s, const int64_t off[3], int64_t gi, int64_t gj, int64_t k)
 {
     const int64_t *st = gt_strides(s);
@@ -363,7 +346,7 @@ static void one_case(int backend, int which, bool overlap, const char *what, con
         if (!why[0] && c.total != -1.0)
             snprintf(why, sizeof why, "rank %d: the out scalar was written: %g", rank, c.total);
     }
-    report(name, why, sizeof why);
+    report("", name, !why[0], why, sizeof why);
     for (int o = 0; o < 2; o++)
         free(before[o]);
     for (int f = 0; f < nf; f++)

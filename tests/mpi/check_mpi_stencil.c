@@ -44,6 +44,8 @@
 
 static int rank, nproc, failures;
 
+#include "report.h"
+
 static double input(int f, int64_t gi, int64_t gj, int64_t gk)
 {
     /* (field 1 is tridiagonal's diagonal b: kept away from 0 by the 4.0) */
@@ -140,25 +142,6 @@ static void interior(gt_storage *s, double *buf)
                 int64_t e = i * st[0] + j * st[1] + k * st[2];
                 buf[at++] = ints ? (double)((const int32_t *)p)[e] : ((const double *)p)[e];
             }
-}
-
-/* Prints PASS or FAIL for a case on rank 0, FAIL when it failed on any rank, with the
-   reason of the first rank that has one (rank 0's, else fetched from that rank). */
-static void report(const char *kind, const char *name, int ok, char *why, size_t len)
-{
-    int all_ok = 0, mine = ok ? nproc : rank, first = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_ok && first < nproc && first != 0) {
-        if (rank == first)
-            MPI_Send(why, (int)len, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
-        if (rank == 0)
-            MPI_Recv(why, (int)len, MPI_CHAR, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (rank == 0)
-        printf("%s %s%s (np %d)%s%s\n", all_ok ? "PASS" : "FAIL", kind, name, nproc,
-               all_ok ? "" : ": ", all_ok ? "" : why[0] ? why : "failed on another rank");
-    failures += !all_ok;
 }
 
 /* Gathers every rank's box of s (its interior) on rank 0 and compares it bit for bit with

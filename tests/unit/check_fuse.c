@@ -8,14 +8,20 @@
 #include "plan.h"
 #include "testutil.h"
 
-static IrStencil *compile(Comp *k, const char *text)
+/* text compiled and planned with the parameters of backend (compile: openmp's) */
+static IrStencil *compile_for(Comp *k, const char *text, const char *backend)
 {
     comp_open(k);
     comp_lower(k, text);
     comp_extents(k);
-    fuse_plan(k->c, backend_find("openmp")->plan);
+    fuse_plan(k->c, backend_find(backend)->plan);
     fflush(k->out);
     return stencil0(k);
+}
+
+static IrStencil *compile(Comp *k, const char *text)
+{
+    return compile_for(k, text, "openmp");
 }
 
 static const IrInterval *interval(IrStencil *st, int c, int i)
@@ -531,20 +537,10 @@ END_TEST
  * staged); smooth3 with u read at two offsets only (not staged); smooth4 with a periodic
  * boundary on u (not staged); smooth5 writes u in a later computation (not staged: an
  * output may share its storage). */
-static IrStencil *compile_cuda(Comp *k, const char *text)
-{
-    comp_open(k);
-    comp_lower(k, text);
-    comp_extents(k);
-    fuse_plan(k->c, backend_find("cuda")->plan);
-    fflush(k->out);
-    return stencil0(k);
-}
-
 START_TEST(stages)
 {
     Comp k;
-    IrStencil *st = compile_cuda(&k, HDIFF_STN);
+    IrStencil *st = compile_for(&k, HDIFF_STN, "cuda");
     const IrInterval *iv = interval(st, 0, 0);
     ck_assert_int_eq(iv->kernels.len, 2);
     for (int i = 0; i < 2; i++) {
@@ -591,7 +587,7 @@ START_TEST(stages)
         "}\n",
     };
     for (size_t x = 0; x < sizeof unstaged / sizeof *unstaged; x++) {
-        st = compile_cuda(&k, unstaged[x]);
+        st = compile_for(&k, unstaged[x], "cuda");
         iv = interval(st, 0, 0);
         ck_assert_int_gt(iv->kernels.items[0].ntiles, 0);
         for (int i = 0; i < iv->kernels.len; i++)
