@@ -158,11 +158,11 @@ fi
 # runtime/src/cuda/pack.cu) links against libgtrt-cuda.a with cc alone (nothing of
 # libstdc++), and its checks pass on the fake device of tests/mpi/strip_device.h
 cuda_home=$(dirname "$(dirname "$NVCC")")
-if cc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
+if cc -std=c11 -O2 -Wall -Wextra -Werror ${SANFLAGS:-} -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
        -I"$root/runtime/src" -o "$work/check_pack" "$root/tests/gpu/check_pack.c" \
        "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" -L"$cuda_home/lib64" \
        -Wl,-rpath,"$cuda_home/lib64" -lcudart -lm >"$work/pack.log" 2>&1 &&
-   cc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -DPACK_FAKE \
+   cc -std=c11 -O2 -Wall -Wextra -Werror ${SANFLAGS:-} -D_POSIX_C_SOURCE=200809L -DPACK_FAKE \
        -I"$root/runtime/include" -I"$root/runtime/src" -I"$root/tests/diff" -I"$root/tests/mpi" \
        -o "$work/check_pack_fake" "$root/tests/gpu/check_pack.c" "$BUILD/lib/libgtrt.a" -lm \
        >>"$work/pack.log" 2>&1 &&
