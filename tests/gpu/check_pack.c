@@ -32,6 +32,20 @@ static unsigned long long next(void)
 }
 
 /* One box: 0, or 1 with why set. */
+/* Element e of a box of extents ext (the first dimension fastest): its offset *so in
+ * elements in the storage (strides) and *d in the dense buffer (dense). */
+static void element(int64_t e, const int64_t *ext, const int64_t *strides, const int64_t *dense,
+                    int ndim, int64_t *so, int64_t *d)
+{
+    *so = *d = 0;
+    for (int x = 0; x < ndim; x++) {
+        int64_t i = e % ext[x];
+        e /= ext[x];
+        *so += i * strides[x];
+        *d += i * dense[x];
+    }
+}
+
 static int one_box(const gt__device_ops *o, void *stream, int ndim, const int64_t *ext,
                    const int64_t *strides, size_t es, char *why, size_t len)
 {
@@ -71,13 +85,8 @@ static int one_box(const gt__device_ops *o, void *stream, int ndim, const int64_
     }
     /* every element of the box, I of the first dimension fastest */
     for (int64_t e = 0; !rc && e < n; e++) {
-        int64_t r = e, so = 0, d = 0;
-        for (int x = 0; x < ndim; x++) {
-            int64_t i = r % ext[x];
-            r /= ext[x];
-            so += i * strides[x];
-            d += i * dense[x];
-        }
+        int64_t so, d;
+        element(e, ext, strides, dense, ndim, &so, &d);
         if (memcmp(hd + d * (int64_t)es, hs + so * (int64_t)es, es) != 0) {
             snprintf(why, len, "pack: element %lld of the box (dense offset %lld) differs",
                      (long long)e, (long long)d);
@@ -93,13 +102,8 @@ static int one_box(const gt__device_ops *o, void *stream, int ndim, const int64_
     if (!rc) {
         /* what the storage must hold: its old bytes, the box from fresh */
         for (int64_t e = 0; e < n; e++) {
-            int64_t r = e, so = 0, d = 0;
-            for (int x = 0; x < ndim; x++) {
-                int64_t i = r % ext[x];
-                r /= ext[x];
-                so += i * strides[x];
-                d += i * dense[x];
-            }
+            int64_t so, d;
+            element(e, ext, strides, dense, ndim, &so, &d);
             memcpy(hs + so * (int64_t)es, fresh + d * (int64_t)es, es);
         }
         if (memcmp(back, hs, sbytes) != 0) {
