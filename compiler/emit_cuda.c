@@ -624,14 +624,11 @@ static void stage_slots(Cuda *u, const IrKernel *k0)
 {
     Out *o = u->o;
     Arena *a = u->c->arena;
-    if (!k0->nstages)
-        return;
     for (int x = 0; x < k0->nstages; x++) {
         const IrStage *sg = &k0->stages[x];
         int f = sg->field;
         const char *n = u->stage_name[f], *t = emit_c_type(u->st->fields.items[f]->type);
-        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
-        for (int64_t m = 0; m < slots; m++) {
+        for (int64_t m = 0; m < sg->loads; m++) {
             const char *p = arena_printf(a, "%s_p%" PRId64, n, m);
             emit_line(o, "const int %s = %s;", p, emit_offset(a, "gt_t", m * CUDA_THREADS));
             emit_line(o, "const bool %s_in%" PRId64 " = %s < %" PRId64 " && %s %% %" PRId64
@@ -661,8 +658,7 @@ static void stage_level(Cuda *u, const IrKernel *k0)
     for (int x = 0; x < k0->nstages; x++) {
         const IrStage *sg = &k0->stages[x];
         const char *n = u->stage_name[sg->field];
-        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
-        for (int64_t m = 0; m < slots; m++)
+        for (int64_t m = 0; m < sg->loads; m++)
             emit_line(o, "if (%s_in%" PRId64 ") GT_SHS(%s, %s_p%" PRId64 ") = %s_v%" PRId64 ";",
                       n, m, n, n, m, n, m);
     }
@@ -672,8 +668,7 @@ static void stage_level(Cuda *u, const IrKernel *k0)
         const IrStage *sg = &k0->stages[x];
         int f = sg->field;
         const char *n = u->stage_name[f];
-        int64_t slots = (sg->w * sg->h + CUDA_THREADS - 1) / CUDA_THREADS;
-        for (int64_t m = 0; m < slots; m++)
+        for (int64_t m = 0; m < sg->loads; m++)
             emit_line(o, "if (%s_in%" PRId64 ") %s_v%" PRId64 " = GT_LD(%s, %s_o%" PRId64
                          " + (k + 1) * %s);", n, m, n, m, u->base[f], n, m, u->sk[f]);
     }

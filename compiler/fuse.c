@@ -1612,8 +1612,8 @@ static void group_stages(Compiler *c, const PlanParams *params, const IrStencil 
         x.w = params->block_i + x.hi[0] - x.lo[0];
         x.h = params->block_j_max + x.hi[1] - x.lo[1];
         x.bytes = x.w * x.h * type_size(fd->type);
-        if (bc || (x.w * x.h + threads - 1) / threads > params->stage_max_loads ||
-            x.bytes > budget)
+        x.loads = (x.w * x.h + threads - 1) / threads;
+        if (bc || x.loads > params->stage_max_loads || x.bytes > budget)
             continue;
         budget -= x.bytes;
         if (!stages)

@@ -682,11 +682,13 @@ struct IrStmt {
 /* A parameter field a group stages in shared memory at each level (fuse.c, where the
  * backend asks for it: PlanParams.stage_min_offsets): every point of the box the group's
  * kernels read it over, loaded once per level, then read from there. The box is
- * [block origin + lo, block end + hi) along I (a = 0) and J (a = 1), w x h elements. */
+ * [block origin + lo, block end + hi) along I (a = 0) and J (a = 1), w x h elements, which
+ * the block's threads load in `loads` passes (each thread at most one point a pass). */
 typedef struct {
     int field;
     int64_t lo[2], hi[2];
     int64_t w, h, bytes;
+    int64_t loads;
 } IrStage;
 
 typedef struct {
