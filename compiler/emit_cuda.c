@@ -107,6 +107,11 @@ typedef struct {
      * halo too: temporaries) share the strides of the set's first field in
      * the kernels for calls where they do agree */
     const char **base;
+    /* per array field with a K axis: its address at the block's origin and the level of
+     * the current unit's K loop (moved by its K stride each level), where kbump */
+    const char **kbase;
+    bool level_addr;               /* the current unit's K loop addresses from levels */
+    bool kbump;
     int *set;
     int nsets;
     int *set_first;                /* per stride set: its first field */
@@ -114,6 +119,8 @@ typedef struct {
     const char *ib, *jb;           /* the current unit's block origin along I, J; or NULL */
     bool *unit_used;               /* per field: the current unit's kernels access it */
     const char *index32, *shared;  /* host: the variables that choose a kernel's variant */
+    const char *in_place;          /* and whether an output is an input's storage (or NULL:
+                                    * no field is read only at offset 0, or none is written) */
     EmitPoint point;
 } Cuda;
 
@@ -160,9 +167,53 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
     for (int a = 0; a < 2; a++)
         if (r.pos[a].kind != EV_NONE && origin[a])
             r.pos[a] = emit_val_sub(ar, r.pos[a], emit_val_name(origin[a]));
+    /* at the K loop's level k plus a constant: from the level's address (no k * stride
+     * at each level, and the rest of the index the same at every level) */
+    const char *base = u->base[f->id];
+    if (u->kbump && (f->axes & AXES_K) && r.pos[AXIS_K].kind == EV_NAME &&
+        cx->idx[AXIS_K].kind == EV_NAME && strcmp(r.pos[AXIS_K].term, "k") == 0 &&
+        strcmp(cx->idx[AXIS_K].term, "k") == 0) {
+        base = u->kbase[f->id];
+        r.pos[AXIS_K] = emit_val_const(r.pos[AXIS_K].k);
+    }
     emit_read_open(o, &r, f->type);
-    emit_element_macro(o, write ? "GT_ST" : "GT_LD", u->base[f->id], r.pos, stride);
+    emit_element_macro(o, write ? "GT_ST" : "GT_LD", base, r.pos, stride);
     emit_read_close(o, &r);
+}
+
+/* The K loop `for (k = gt_klo; k < gt_khi; k++)` of a unit, with each array field of K
+ * the unit accesses addressed from its level: opened (the level addresses at gt_klo), and
+ * closed (each moved by its K stride, then the loop's brace). */
+static void level_loop_open(Cuda *u, const char *head)
+{
+    Out *o = u->o;
+    const IrStencil *st = u->st;
+    if (!u->level_addr) {
+        emit_open(o, "%s", head);
+        return;
+    }
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!u->used[f] || !is_array(fd) || !u->unit_used[f] || !(fd->axes & AXES_K))
+            continue;
+        emit_line(o, "%s%s *%s = %s + gt_klo * %s;", fd->is_written ? "" : "const ",
+                  emit_c_type(fd->type), u->kbase[f], u->base[f], u->sk[f]);
+    }
+    emit_open(o, "%s", head);
+    u->kbump = true;
+}
+
+static void level_loop_close(Cuda *u)
+{
+    Out *o = u->o;
+    const IrStencil *st = u->st;
+    for (int f = 0; u->level_addr && f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (u->used[f] && is_array(fd) && u->unit_used[f] && (fd->axes & AXES_K))
+            emit_line(o, "%s += %s;", u->kbase[f], u->sk[f]);
+    }
+    emit_close(o);
+    u->kbump = false;
 }
 
 /* ================================================================ kernels */
@@ -177,6 +228,22 @@ static bool read_only(const IrField *fd)
 {
     return fd->kind == IR_PARAM_FIELD && !fd->is_written && fd->read_at_offset;
 }
+
+/* A field parameter the stencil only reads, and only at offset 0: an output
+ * may be its very storage (bind allows that in-place call, and only with
+ * the same view). The host knows at the call (the two origins are equal,
+ * in_place): the gt_kN and gt_sN kernels, which run where no output is such
+ * a field's storage, have its pointer __restrict__ too (kernel parameters
+ * only: the body and its block bases keep read_only's, so the gt_aN kernel,
+ * for in-place calls, reads it the plain way). */
+static bool read_at_zero_only(const IrField *fd)
+{
+    return fd->kind == IR_PARAM_FIELD && !fd->is_written && !fd->read_at_offset;
+}
+
+/* Which pointers kernel_params makes __restrict__: the body's and the in-place
+ * kernel's (read_only), or the other kernels' (every field only read). */
+typedef enum { PARAMS_BODY, PARAMS_KERNEL } ParamsKind;
 
 static bool columns_unit(const IrComputation *comp)
 {
@@ -204,7 +271,7 @@ static const char *variant_name(const Cuda *u, char variant, int n)
  * the launch, the arrays it uses with their strides (sets: a pointer per
  * array, then the strides of each stride set), the scalar inputs and the out
  * scalars' accumulators. Indices have type gt_idx, or int32_t with sets. */
-static void kernel_params(Cuda *u, UnitKind kind, bool sets)
+static void kernel_params(Cuda *u, UnitKind kind, bool sets, ParamsKind pk)
 {
     Out *o = u->o;
     const EmitStencil *es = u->es;
@@ -234,8 +301,9 @@ static void kernel_params(Cuda *u, UnitKind kind, bool sets)
         emit_text(o, ",");
         emit_end_line(o);
         emit_begin_line(o);
+        bool ro = read_only(fd) || (pk == PARAMS_KERNEL && read_at_zero_only(fd));
         emit_text(o, "%s%s *%sconst %s", fd->is_written ? "" : "const ", emit_c_type(fd->type),
-                  read_only(fd) ? "__restrict__ " : "", es->data[f]);
+                  ro ? "__restrict__ " : "", es->data[f]);
         if (!sets)
             emit_text(o, ", const %s %s, const %s %s, const %s %s", t, u->si[f], t, u->sj[f], t,
                       u->sk[f]);
@@ -739,7 +807,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     stage_slots(u, k0);
     /* rolled: unrolling it by two (nvcc's choice) saved 5% of jacobi3d's instructions per
        point but took its registers from 32 to 40-44 (occupancy 100% -> 62-75%) */
-    emit_open(o, "GT_ROLLED for (gt_idx k = gt_klo; k < gt_khi; k++) {");
+    level_loop_open(u, "GT_ROLLED for (gt_idx k = gt_klo; k < gt_khi; k++) {");
     stage_level(u, k0);
     for (int m = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
@@ -769,7 +837,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         if (sync[m])
             emit_line(o, "__syncthreads();");
     }
-    emit_close(o);
+    level_loop_close(u);
     for (int x = 0; x < k0->nstages; x++)
         u->stage[k0->stages[x].field] = NULL;
 }
@@ -871,16 +939,60 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         if (reds.len)
             u->point.red_acc = locals[0];
         bool loop = kind == UNIT_PARALLEL && (axes & AXES_K);
-        if (loop) {
-            emit_open(o, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
-        }
+        if (loop)
+            level_loop_open(u, "for (gt_idx k = gt_klo; k < gt_khi; k++) {");
         unit_body(u, iv, k, false);
         if (loop)
-            emit_close(o);
+            level_loop_close(u);
     }
     emit_close(o);
     for (int x = 0; x < reds.len; x++)
         block_reduce(u, reds.items[x], locals[x], x);
+}
+
+/* The distinct array accesses (field and offset) of a unit, counted up to
+ * LEVEL_ACCESSES_MAX + 1. */
+enum { LEVEL_ACCESSES_MAX = 8 };
+typedef struct {
+    const IrField *f[LEVEL_ACCESSES_MAX + 1];
+    int64_t off[LEVEL_ACCESSES_MAX + 1][NAXES];
+    int n;
+    bool column;
+} Accesses;
+
+static void count_access(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    Accesses *x = ctx;
+    x->column |= in_column;
+    if (!is_array(f) || x->n > LEVEL_ACCESSES_MAX)
+        return;
+    for (int m = 0; m < x->n; m++)
+        if (x->f[m] == f && memcmp(x->off[m], off, sizeof x->off[m]) == 0)
+            return;
+    x->f[x->n] = f;
+    memcpy(x->off[x->n], off, sizeof x->off[x->n]);
+    x->n++;
+}
+
+/* Does the unit's K loop address its arrays from their levels (level_loop_open), and
+ * its gt_sN kernel run 8 blocks an SM (GT_FULL_BLOCKS)? Where each thread takes one
+ * point of the block (a parallel kernel, or a group of one kernel without tiles, stages
+ * or a reduction) and it makes at most LEVEL_ACCESSES_MAX distinct accesses: an access
+ * then costs 2 instructions a level instead of 4 (jacobi3d: 76 -> 58 a point), and the
+ * registers the addresses take stay within the 32 of full occupancy without spills
+ * (box27's 27 accesses spill under the bound: its addresses stay per point). */
+static bool level_addressed(Cuda *u, UnitKind kind, const IrInterval *iv, const IrKernel *k)
+{
+    if (kind == UNIT_GROUP) {
+        if (u->unit_kernels != 1 || k->ntiles || k->nstages || k->reduce)
+            return false;
+    } else if (kind != UNIT_PARALLEL || !(k->axes & AXES_K) || k->reduce) {
+        return false;
+    }
+    Accesses x = {0};
+    for (int s = k->first; s < k->first + k->count; s++)
+        plan_visit_stmt(iv->stmts.items[s], count_access, &x);
+    return !x.column && x.n <= LEVEL_ACCESSES_MAX;
 }
 
 /* Writes the kernels of one launch unit (for UNIT_PARALLEL and UNIT_LEVEL
@@ -895,10 +1007,11 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     Out *o = u->o;
     int n = u->nunits++;
     const char *lev = kind == UNIT_LEVEL ? "k" : "gt_klo, gt_khi";
+    u->level_addr = kind != UNIT_COLUMNS && level_addressed(u, kind, iv, k);
     emit_blank(o);
     emit_line(o, "template <typename gt_idx>");
     emit_line(o, "static __device__ __forceinline__ void %s(", variant_name(u, 'b', n));
-    kernel_params(u, kind, false);
+    kernel_params(u, kind, false, PARAMS_BODY);
     emit_open(o, "{");
     if (u->es->placed)
         emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; (void)%s; "
@@ -909,19 +1022,24 @@ static void write_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     u->es->index_type = NULL;
     emit_close(o);
     emit_blank(o);
-    emit_line(o, "template <typename gt_idx>");
-    emit_line(o, "static __global__ void %s(", variant_name(u, 'k', n));
-    kernel_params(u, kind, false);
-    emit_line(o, "{");
-    emit_begin_line(o);
-    emit_text(o, "    %s<gt_idx>(", variant_name(u, 'b', n));
-    kernel_args(u, lev, false, false);
-    emit_text(o, ");");
-    emit_end_line(o);
-    emit_line(o, "}");
+    for (int v = 0; v < (u->in_place ? 2 : 1); v++) {
+        if (v)
+            emit_blank(o);
+        emit_line(o, "template <typename gt_idx>");
+        emit_line(o, "static __global__ void %s(", variant_name(u, v ? 'a' : 'k', n));
+        kernel_params(u, kind, false, v ? PARAMS_BODY : PARAMS_KERNEL);
+        emit_line(o, "{");
+        emit_begin_line(o);
+        emit_text(o, "    %s<gt_idx>(", variant_name(u, 'b', n));
+        kernel_args(u, lev, false, false);
+        emit_text(o, ");");
+        emit_end_line(o);
+        emit_line(o, "}");
+    }
     emit_blank(o);
-    emit_line(o, "static __global__ void %s(", variant_name(u, 's', n));
-    kernel_params(u, kind, true);
+    emit_line(o, "static __global__ void %s%s(", u->level_addr ? "GT_FULL_BLOCKS " : "",
+              variant_name(u, 's', n));
+    kernel_params(u, kind, true, PARAMS_KERNEL);
     emit_line(o, "{");
     emit_begin_line(o);
     emit_text(o, "    %s<int32_t>(", variant_name(u, 'b', n));
@@ -1043,19 +1161,23 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
               CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
     const char *lev = kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi);
     int n = u->nunits++;
-    /* the variant the storages allow (the host decided once per call; the
-     * shared strides imply 32-bit indices) */
-    static const char *const tests[3] = {"if (%s)", "else if (%s)", "else"};
-    static const char *const kernels[3] = {"%s", "%s<int32_t>", "%s<int64_t>"};
-    const char *const conds[3] = {u->shared, u->index32, ""};
+    /* the variant the storages allow (the host decided once per call: an in-place
+     * call first; the shared strides imply 32-bit indices) */
+    static const char *const kernels[4] = {"%s<int64_t>", "%s", "%s<int32_t>", "%s<int64_t>"};
+    static const char variants[4] = {'a', 's', 'k', 'k'};
+    const char *const conds[4] = {u->in_place, u->shared, u->index32, ""};
     emit_open(o, "if (gt_ihi > gt_ilo && gt_jhi > gt_jlo && %s < %s) {", klo, khi);
-    for (int v = 0; v < 3; v++) {
-        emit_line(o, tests[v], conds[v]);
+    const int first = u->in_place ? 0 : 1;
+    for (int v = first; v < 4; v++) {
+        if (v == 3)
+            emit_line(o, "else");
+        else
+            emit_line(o, v == first ? "if (%s)" : "else if (%s)", conds[v]);
         emit_begin_line(o);
         emit_text(o, "    GT_LAUNCH(");
-        emit_text(o, kernels[v], variant_name(u, v ? 'k' : 's', n));
+        emit_text(o, kernels[v], variant_name(u, variants[v], n));
         emit_text(o, ", gt_grid, gt_block, ");
-        kernel_args(u, lev, v == 0, false);
+        kernel_args(u, lev, v == 1, false);
         emit_text(o, ");");
         emit_end_line(o);
     }
@@ -1156,6 +1278,25 @@ static void kernel_variant(Cuda *u)
     }
     emit_text(o, ";");
     emit_end_line(o);
+    if (!u->in_place)
+        return;
+    /* bind allowed an output to share memory only with a field read only at
+     * offset 0, and only as the same view: then the two origins are equal */
+    emit_begin_line(o);
+    emit_text(o, "const bool %s =", u->in_place);
+    const char *sep = " ";
+    for (int g = 0; g < es->nfield_params; g++) {
+        if (!u->used[g] || !read_at_zero_only(st->fields.items[g]))
+            continue;
+        for (int f = 0; f < es->nfield_params; f++)
+            if (u->used[f] && st->fields.items[f]->is_written) {
+                emit_text(o, "%s(const void *)%s == (const void *)%s", sep, es->data[g],
+                          es->data[f]);
+                sep = " || ";
+            }
+    }
+    emit_text(o, ";");
+    emit_end_line(o);
 }
 
 /* Are array fields f and g in one stride set? Parameters of the same axes
@@ -1204,9 +1345,12 @@ static void name_arrays(Cuda *u)
     u->set_i = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->set_j = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->set_k = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->kbase = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++)
-        if (u->used[f] && is_array(u->st->fields.items[f]))
+        if (u->used[f] && is_array(u->st->fields.items[f])) {
             u->base[f] = emit_unique(a, &es->names, arena_printf(a, "%s_b", es->data[f]));
+            u->kbase[f] = emit_unique(a, &es->names, arena_printf(a, "%s_k", es->data[f]));
+        }
     u->nsets = stride_sets(u->st, u->used, u->set, u->set_first);
     for (int x = 0; x < u->nsets; x++) {
         u->set_i[x] = emit_unique(a, &es->names, arena_printf(a, "gt_s%di", x));
@@ -1216,6 +1360,13 @@ static void name_arrays(Cuda *u)
     u->unit_used = arena_alloc(a, sizeof(bool) * (size_t)(nf + 1));
     u->index32 = emit_unique(a, &es->names, "index32");
     u->shared = emit_unique(a, &es->names, "shared_strides");
+    bool zero = false, out = false;
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = u->st->fields.items[f];
+        zero |= u->used[f] && read_at_zero_only(fd);
+        out |= fd->is_written;
+    }
+    u->in_place = zero && out ? emit_unique(a, &es->names, "in_place") : NULL;
 }
 
 static void cuda_function(Cuda *u)

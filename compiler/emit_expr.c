@@ -242,6 +242,35 @@ static const char *builtin_c_name(Builtin fn, Type t)
     return single ? float_names[fn] : builtin_names[fn];
 }
 
+/* In device code (the cuda backend), a floating division by a constant b
+ * of moderate size is gt_div_rn(a, b, RN(1 / b)) (gt_cuda.h): bitwise the
+ * division, without the reciprocal's refinement at every point. */
+static bool device_const_division(Out *o, const EmitExprCtx *cx, const IrExpr *e)
+{
+    const IrExpr *b = e->op.b;
+    if (!cx->es->device || e->op.op != OP_DIV || !type_is_floating(e->type) ||
+        b->kind != IR_CONST || b->type != e->type)
+        return false;
+    bool single = e->type == TY_FLOAT;
+    double d = b->cnst.d, m = fabs(d), lim = single ? 0x1p20 : 0x1p64;
+    if (!(m >= 1 / lim && m <= lim))
+        return false;
+    emit_text(o, "%s(", single ? "gt_div_rnf" : "gt_div_rn");
+    expr_at(o, cx, e->op.a, 0);
+    emit_text(o, ", ");
+    emit_const(o, e->type, 0, d);
+    emit_text(o, ", ");
+    if (single) {
+        const float fb = (float)d, y = 1.0f / fb;   /* float division: RN(1 / b) */
+        emit_const(o, TY_FLOAT, 0, y);
+    } else {
+        const double y = 1.0 / d;
+        emit_const(o, TY_DOUBLE, 0, y);
+    }
+    emit_text(o, ")");
+    return true;
+}
+
 void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 {
     expr_at(o, cx, e, 0);
@@ -287,6 +316,8 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
             emit_text(o, " %s 0", op_spellings[e->op.op]);
             break;
         }
+        if (device_const_division(o, cx, e))
+            break;
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;
@@ -456,6 +487,14 @@ EmitExprCtx emit_point_ctx(EmitStencil *es, const char *kvar,
 
 /* ================================================================= reads */
 
+/* How many steps of n bring a read of f along axis a into the domain: its
+ * reach beyond either side (at least 1). */
+static int64_t reach_steps(const IrField *f, int a)
+{
+    int64_t s = f->reach[a][0] > f->reach[a][1] ? f->reach[a][0] : f->reach[a][1];
+    return s > 1 ? s : 1;
+}
+
 EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
                    const EmitVal idx[NAXES], const int64_t off[NAXES],
                    const bool remap[NAXES])
@@ -478,7 +517,10 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
         const char *call = NULL;
         switch (bc) {
         case BC_PERIODIC:
-            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s)", p, n, es->wrap[a])
+            /* along I and J a read is within the field's reach of the domain, and
+             * the domain has at least one point: that many steps of n at most */
+            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s, %" PRId64 ")", p, n,
+                                       es->wrap[a], reach_steps(f, a))
                         : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
             break;
         case BC_NEUMANN:
@@ -513,6 +555,18 @@ static void emit_index(Out *o, const EmitVal pos[NAXES], const char *const strid
     for (int a = 0; a < NAXES; a++) {
         if (pos[a].kind == EV_NONE)
             continue;
+        if (pos[a].kind == EV_CONST && stride[a]) {
+            /* a constant position: `+ s`, `- 2 * s`; none where 0 */
+            int64_t c = pos[a].k;
+            if (c == 0)
+                continue;
+            emit_text(o, "%s", first ? (c < 0 ? "-" : "") : c < 0 ? " - " : " + ");
+            first = false;
+            if (c != 1 && c != -1)
+                emit_text(o, "%" PRId64 " * ", c < 0 ? -c : c);
+            emit_text(o, "%s", stride[a]);
+            continue;
+        }
         if (!first)
             emit_text(o, " + ");
         first = false;

@@ -32,7 +32,8 @@ Loads are LDG, stores STG, read-only loads LDG...CONSTANT; PLAIN is the number o
 plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes; DIV the
 static count of integer division or modulo sequences in the K loop (an I2F...RP that starts
 the reciprocal sequence, or a CALL to a subroutine holding one). RW is 1 where the kernel
-reads a field it also writes (its plain loads may be required). LOOP says how the loops were
+reads a field it also writes (its plain loads may be required), and for the gt_aN kernels,
+which run the in-place calls (an output is the storage of a field read only at offset 0). LOOP says how the loops were
 found: "k" (a K loop), "alt" (a K loop where one tile has two alternative point loops, the
 boundary-block variant and the interior one, `if (...) for ... else for ...`: both are counted,
 so the figures bound an interior block's, which runs one), "none" (no loop), or "?" (the inner
@@ -302,9 +303,11 @@ def main():
     code = functions(sass)
     for mangled in sorted(code, key=demangle):
         name = demangle(mangled)
-        m = re.match(r'gt_[sk](\d+)_(\w+?)(<|$)', name)
-        body = 'gt_b%s_%s' % (m.group(1), m.group(2)) if m else None
+        m = re.match(r'gt_([ska])(\d+)_(\w+?)(<|$)', name)
+        body = 'gt_b%s_%s' % (m.group(2), m.group(3)) if m else None
         tiles, block, rw, alt = src.get(body, ([], (32, 8), False, False))
+        # gt_aN runs the in-place calls: an output is the storage of a field it reads
+        rw = rw or (m is not None and m.group(1) == 'a')
         ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, block)
         if alt and kind == 'k':
             kind = 'alt'

@@ -243,11 +243,12 @@ if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
     fi
 fi
 # every variant of the cuda kernels ran somewhere: the kernels for storages
-# that agree by stride set (gt_sN), and gt_kN with 32-bit and 64-bit indices
+# that agree by stride set (gt_sN), gt_kN with 32-bit and 64-bit indices, and
+# gt_aN for in-place calls (the driver's in-place case)
 if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
-    awk '/^VARIANTS / { s += $2; a += $3; b += $4 }
-         END { r = (s > 0 && a > 0 && b > 0) ? "PASS" : "FAIL"
-               printf "%s variants: cuda launches of gt_sN %d, gt_kN<int32_t> %d, gt_kN<int64_t> %d\n", r, s, a, b }' \
+    awk '/^VARIANTS / { s += $2; a += $3; b += $4; p += $5 }
+         END { r = (s > 0 && a > 0 && b > 0 && p > 0) ? "PASS" : "FAIL"
+               printf "%s variants: cuda launches of gt_sN %d, gt_kN<int32_t> %d, gt_kN<int64_t> %d, gt_aN (in place) %d\n", r, s, a, b, p }' \
         "$work/results" >>"$work/results.v"
     grep -v '^VARIANTS ' "$work/results" >>"$work/results.v"
     mv "$work/results.v" "$work/results"

@@ -30,6 +30,8 @@ extern dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define GT_FULL_BLOCKS
 #define __shared__ static
 #define __restrict__
 
@@ -56,8 +58,8 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &body,
                     const char *kernel);
 
 /* launches by the variant of the cuda backend's kernels: [0] gt_sN (shared strides),
-   [1] gt_kN<int32_t>, [2] gt_kN<int64_t> */
-extern long gt_simt_variants[3];
+   [1] gt_kN<int32_t>, [2] gt_kN<int64_t>, [3] gt_aN<int64_t> (in-place calls) */
+extern long gt_simt_variants[4];
 
 /* launches made so far, and threads run (for tests and counts) */
 extern long gt_simt_launches, gt_simt_threads;

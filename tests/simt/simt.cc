@@ -17,7 +17,7 @@
 #include "gt_simt.h"
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
-long gt_simt_launches, gt_simt_threads, gt_simt_variants[3];
+long gt_simt_launches, gt_simt_threads, gt_simt_variants[4];
 long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
 
 /* Given by the program hosting the emulator (the differential driver's fake device):
@@ -170,7 +170,9 @@ void __syncthreads(void)
 void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel,
                     const char *name)
 {
-    if (strncmp(name, "gt_s", 4) == 0)
+    if (strncmp(name, "gt_a", 4) == 0)
+        gt_simt_variants[3]++;
+    else if (strncmp(name, "gt_s", 4) == 0)
         gt_simt_variants[0]++;
     else if (strstr(name, "<int32_t>"))
         gt_simt_variants[1]++;

@@ -33,6 +33,9 @@ static const int gt__cuda_ready __attribute__((unused)) = gt__cuda_init();
 /* before a loop a thread runs once or twice (a block's points): not unrolled, which would
    copy the body and raise the registers of the 64-bit kernels (hdiff: 48, not 80) */
 #define GT_ROLLED _Pragma("unroll 1")
+/* the gt_sN kernels: 8 blocks of 256 threads an SM (32 registers a thread), 100% occupancy
+   on sm_80 and sm_90 (the level addresses of a K loop otherwise take jacobi3d to 40) */
+#define GT_FULL_BLOCKS __launch_bounds__(256, 8)
 
 static __device__ __forceinline__ void gt_atomic_sum(double *p, double v) { atomicAdd(p, v); }
 static __device__ __forceinline__ void gt_atomic_sum(float *p, float v) { atomicAdd(p, v); }
@@ -108,6 +111,29 @@ static __device__ __forceinline__ int64_t gt_dklevel(int64_t level, const int64_
     if (go)
         *go = false;
     return level < lo ? lo : hi - 1;
+}
+
+/* a / b rounded to nearest, for a constant b (|b| within 2^-64..2^64 for double, 2^-20..2^20
+   for float; the cuda backend's division by a literal) and y = RN(1 / b), computed once by
+   gtcc: q = RN(a y) is within an ulp of a / b, r = a - b q is exact (an fma), and
+   RN(q + r y) is a / b rounded (Markstein's theorem), bitwise the IEEE division. Where a is
+   0, subnormal, very small or large, infinite or NaN, the division itself, out of line: 3
+   instructions and one fma each instead of the general division's reciprocal refinement. */
+static __device__ __noinline__ double gt_div_slow(double a, double b) { return a / b; }
+static __device__ __noinline__ float gt_div_slowf(float a, float b) { return a / b; }
+static __device__ __forceinline__ double gt_div_rn(double a, double b, double y)
+{
+    if (!(fabs(a) >= 0x1p-900 && fabs(a) <= 0x1p900))
+        return gt_div_slow(a, b);
+    const double q = a * y;
+    return fma(fma(-b, q, a), y, q);
+}
+static __device__ __forceinline__ float gt_div_rnf(float a, float b, float y)
+{
+    if (!(fabsf(a) >= 0x1p-100f && fabsf(a) <= 0x1p100f))
+        return gt_div_slowf(a, b);
+    const float q = a * y;
+    return fmaf(fmaf(-b, q, a), y, q);
 }
 
 /* The remapping of gt_generated.h for kernels with 32-bit indices (gt_kN<int32_t>, gt_sN):

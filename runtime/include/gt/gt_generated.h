@@ -207,7 +207,8 @@ int gt__device_wait(const char *what);
      gt_mirror    mirror: -p - 1 below the domain, 2n - p - 1 above
      gt_outside   dirichlet: true where the constant replaces the field
    and their forms against a gt_place's bounds (gt_periodic_at, gt_clamp_at, gt_mirror_at,
-   gt_outside_at), which the generated code uses along I and J. */
+   gt_outside_at), which the generated code uses along I and J (positions within the field's
+   reach of the domain: gt_periodic_at steps by n instead of dividing). */
 #define GT_REMAP_FUNCTIONS(T)                                                                \
     GT_HD static inline T gt_periodic(T p, T n)                                             \
     {                                                                                        \
@@ -221,10 +222,13 @@ int gt__device_wait(const char *what);
     }                                                                                        \
     GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }               \
     /* the same along I and J, against the global domain [lo, hi) of a gt_place; a       */  \
-    /* periodic axis whose halo an exchange filled (wrap 0) reads it                     */  \
-    GT_HD static inline T gt_periodic_at(T p, T n, int wrap)                                \
+    /* periodic axis whose halo an exchange filled (wrap 0) reads it; p is within steps  */  \
+    /* x n of the domain (steps: the field's reach, a constant), so no division         */  \
+    GT_HD static inline T gt_periodic_at(T p, T n, int wrap, int steps)                     \
     {                                                                                        \
-        return wrap ? gt_periodic(p, n) : p;                                                 \
+        for (int s = 0; wrap && s < steps; s++)                                              \
+            p = p < 0 ? p + n : p >= n ? p - n : p;                                          \
+        return p;                                                                            \
     }                                                                                        \
     GT_HD static inline T gt_clamp_at(T p, T lo, T hi)                                      \
     {                                                                                        \
