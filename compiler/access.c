@@ -419,8 +419,77 @@ static void access_stencil(Compiler *c, IrStencil *st)
         rules_computation(&r, st->computations.items[i]);
 }
 
+/* ---- iterate (language.md 11): a step writes only the first field of each pair and
+ * reads the second. */
+typedef struct {
+    Compiler *c;
+    IrStencil *st;
+    bool *written;            /* per field: written by some statement */
+    bool *read;               /* per field: read by some statement */
+    bool *reported;           /* per field: its write reported */
+} IterRules;
+
+static IrWalk iterate_stmt(void *ctx, const IrStmt *s)
+{
+    IterRules *r = ctx;
+    const IrExpr *e = ir_stmt_expr(s);
+    for (int f = 0; e && f < r->st->fields.len; f++)
+        if (r->st->fields.items[f]->kind == IR_PARAM_FIELD &&
+            ir_reads_field(e, r->st->fields.items[f]))
+            r->read[f] = true;
+    if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_PARAM_FIELD)
+        return IR_WALK_ON;
+    const IrField *dst = s->assign.dst;
+    r->written[dst->id] = true;
+    const IrPair *in = NULL;
+    for (int p = 0; p < r->st->pairs.len; p++) {
+        if (r->st->pairs.items[p].next == dst)
+            return IR_WALK_ON;
+        if (r->st->pairs.items[p].cur == dst)
+            in = &r->st->pairs.items[p];
+    }
+    if (r->reported[dst->id])
+        return IR_WALK_ON;
+    r->reported[dst->id] = true;
+    if (in)
+        diag_error(&r->c->diag, s->loc, "iterate: the stencil writes '%s', the second field of "
+                   "pair '%s -> %s'; a step writes the first field of each pair and reads the "
+                   "second", dst->name, in->next->name, dst->name);
+    else
+        diag_error(&r->c->diag, s->loc, "iterate: the stencil writes '%s', which is in no pair "
+                   "of iterate; a step writes only the first field of each pair, other fields "
+                   "are inputs constant over the steps", dst->name);
+    return IR_WALK_ON;
+}
+
+static void access_iterate(Compiler *c, IrStencil *st)
+{
+    Arena *a = c->arena;
+    size_t n = (size_t)st->fields.len + 1;
+    IterRules r = {c, st, arena_alloc(a, n), arena_alloc(a, n), arena_alloc(a, n)};
+    for (int i = 0; i < st->computations.len; i++) {
+        IrComputation *comp = st->computations.items[i];
+        for (int j = 0; j < comp->intervals.len; j++)
+            ir_walk_stmts(&comp->intervals.items[j]->stmts, iterate_stmt, &r);
+    }
+    for (int p = 0; p < st->pairs.len; p++) {
+        const IrPair *q = &st->pairs.items[p];
+        if (!r.written[q->next->id])
+            diag_error(&c->diag, q->loc, "iterate: the stencil never writes '%s', the first "
+                       "field of pair '%s -> %s'; a step writes it from '%s'", q->next->name,
+                       q->next->name, q->cur->name, q->cur->name);
+        if (!r.read[q->cur->id])
+            diag_error(&c->diag, q->loc, "iterate: the stencil never reads '%s', the second "
+                       "field of pair '%s -> %s'; a step reads it to write '%s'", q->cur->name,
+                       q->next->name, q->cur->name, q->next->name);
+    }
+}
+
 void access_check(Compiler *c, IrStencil *st)
 {
-    if (st->complete)   /* the rules assume a complete IR */
-        access_stencil(c, st);
+    if (!st->complete)   /* the rules assume a complete IR */
+        return;
+    access_stencil(c, st);
+    if (st->pairs.len)
+        access_iterate(c, st);
 }

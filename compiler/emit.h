@@ -106,6 +106,10 @@ struct EmitStencil {
     NameSet names;
     const char *fn;           /* the stencil function: S, or PREFIXS with -P */
     const char *info;         /* S_info (PREFIXS_info with -P) */
+    /* a stencil with iterate (language.md 11): S_steps, its static pair table, the static
+       step function gt__steps calls, the struct of its scalars, and its locals; NULL
+       without iterate */
+    const char *steps, *pairs, *step, *step_args, *nsteps, *steps_scalars, *steps_fields;
     const char *table;        /* its field table: S_fields, or numbered if a stencil has it */
     int nfield_params;        /* field parameters, in parameter order, first in st->fields */
     const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
@@ -135,6 +139,12 @@ struct EmitStencil {
                                  read: the address of the flag a failed read clears to end
                                  the loop at its point (NULL elsewhere) */
 };
+/* S_steps of a stencil with iterate (emit_abi.c): its signature (as S's, with
+ * `int64_t nsteps` before the domain), and its definition after S's as a loop of single
+ * steps (gt__steps; device: S binds its storages on the device). */
+void emit_steps_signature(Out *o, const EmitStencil *es);
+void emit_steps_loop(Out *o, const EmitStencil *es, bool device);
+
 /* Names a stencil: user names first, then generated ones. `globals` holds the
  * file's global names (every stencil S and S_info, after `prefix`: -P). */
 void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,

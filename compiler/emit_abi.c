@@ -49,17 +49,25 @@ void emit_source_prologue(Out *o, Compiler *c, const char *hdr_name, const char 
     emit_line(o, "#endif");
 }
 
-void emit_signature(Out *o, const EmitStencil *es)
+static void emit_list(Out *o, const char *head, const char *const *items, int n,
+                      const char *tail);
+
+/* int fn(S's parameters, [int64_t nsteps,] const gt_domain *domain); nsteps: NULL for
+   none. */
+static void signature(Out *o, const EmitStencil *es, const char *fn, const char *nsteps)
 {
     /* Parameters wrap before column 96, aligned after the '('. */
     const IrStencil *st = es->st;
     Arena *arena = es->arena;
-    size_t open = strlen(es->fn) + 5, col = open;
-    emit_text(o, "int %s(", es->fn);
-    for (int p = 0; p <= st->params.len; p++) {
+    size_t open = strlen(fn) + 5, col = open;
+    emit_text(o, "int %s(", fn);
+    int last = st->params.len + (nsteps != NULL);
+    for (int p = 0; p <= last; p++) {
         const char *text;
-        if (p == st->params.len) {
+        if (p == last) {
             text = arena_printf(arena, "const gt_domain *%s)", es->domain);
+        } else if (p == st->params.len) {
+            text = arena_printf(arena, "int64_t %s,", nsteps);
         } else {
             const IrParam *par = &st->params.items[p];
             if (par->is_field)
@@ -80,6 +88,84 @@ void emit_signature(Out *o, const EmitStencil *es)
         emit_text(o, "%s", text);
         col += len;
     }
+}
+
+void emit_signature(Out *o, const EmitStencil *es)
+{
+    signature(o, es, es->fn, NULL);
+}
+
+void emit_steps_signature(Out *o, const EmitStencil *es)
+{
+    signature(o, es, es->steps, es->nsteps);
+}
+
+void emit_steps_loop(Out *o, const EmitStencil *es, bool device)
+{
+    const IrStencil *st = es->st;
+    Arena *arena = es->arena;
+    /* the step function's locals: unlike any global (S among them) */
+    NameSet locals = {.parent = es->names.parent};
+    const char *args = emit_unique(arena, &locals, "args");
+    const char *fields = emit_unique(arena, &locals, "fields");
+    const char *domain = emit_unique(arena, &locals, "domain");
+    const char *x = emit_unique(arena, &locals, "x");
+    bool scalars = st->scalars.len > 0;
+    emit_blank(o);
+    emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate swapped "
+                                 "between steps, as a loop\nof single steps (gt__steps, "
+                                 "language.md section 11).", es->steps, es->fn));
+    if (scalars) {
+        emit_open(o, "struct %s {", es->step_args);
+        for (int s = 0; s < st->scalars.len; s++)
+            emit_line(o, "%s %s;", emit_c_type(st->scalars.items[s]->type), es->scalar[s]);
+        emit_close_with(o, "};");
+        emit_blank(o);
+    }
+    emit_line(o, "static int %s(void *%s, gt_storage *const *%s, const gt_domain *%s)", es->step,
+              args, fields, domain);
+    emit_open(o, "{");
+    if (scalars)
+        emit_line(o, "const struct %s *%s = (const struct %s *)%s;", es->step_args, x,
+                  es->step_args, args);
+    else
+        emit_line(o, "(void)%s;", args);
+    const char **items = arena_alloc(arena, sizeof *items * (size_t)(st->params.len + 1));
+    for (int p = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        items[p] = par->is_field ? arena_printf(arena, "%s[%d]", fields, par->field->id)
+                                 : arena_printf(arena, "%s->%s", x, es->scalar[par->scalar->id]);
+    }
+    items[st->params.len] = domain;
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "return %s(", es->fn), items, st->params.len + 1, ");");
+    emit_end_line(o);
+    emit_close(o);
+    emit_blank(o);
+    emit_begin_line(o);
+    emit_steps_signature(o, es);
+    emit_end_line(o);
+    emit_open(o, "{");
+    if (scalars) {
+        const char **vals = arena_alloc(arena, sizeof *vals * (size_t)st->scalars.len);
+        for (int s = 0; s < st->scalars.len; s++)
+            vals[s] = es->scalar[s];
+        emit_begin_line(o);
+        emit_list(o, arena_printf(arena, "struct %s %s = {", es->step_args, es->steps_scalars),
+                  vals, st->scalars.len, "};");
+        emit_end_line(o);
+    }
+    const char **fs = arena_alloc(arena, sizeof *fs * (size_t)es->nfield_params);
+    for (int f = 0; f < es->nfield_params; f++)
+        fs[f] = es->field[f];
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "gt_storage *const %s[%d] = {", es->steps_fields,
+                              es->nfield_params), fs, es->nfield_params, "};");
+    emit_end_line(o);
+    emit_line(o, "return gt__steps(&%s, %s, %s, %s, %s, %s, %d);", es->info, es->steps_fields,
+              es->nsteps, es->domain, es->step,
+              scalars ? arena_printf(arena, "&%s", es->steps_scalars) : "NULL", device ? 1 : 0);
+    emit_close(o);
 }
 
 /* "i[-1, 1] j[-1, 1]", or "none". */
@@ -299,6 +385,23 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
         emit_text(o, ";");
         emit_end_line(o);
         emit_line(o, "extern const gt_stencil_info %s;", es->info);
+        if (st->pairs.len) {
+            const char *pairs = "";
+            for (int q = 0; q < st->pairs.len; q++)
+                pairs = arena_printf(c->arena, "%s%s%s -> %s", pairs, q ? ", " : "",
+                                     es->field[st->pairs.items[q].next->id],
+                                     es->field[st->pairs.items[q].cur->id]);
+            emit_comment(o, arena_printf(c->arena, "iterate(%s): nsteps >= 0 steps of %s, "
+                                         "the result in %s; the other\nfield of each pair is "
+                                         "scratch (docs/generated-api.md).", pairs, es->fn,
+                                         st->pairs.len > 1 ? "the second field of each pair"
+                                                           : es->field[st->pairs.items[0]
+                                                                           .cur->id]));
+            emit_begin_line(o);
+            emit_steps_signature(o, es);
+            emit_text(o, ";");
+            emit_end_line(o);
+        }
     }
     emit_blank(o);
     extern_c(o, false);
@@ -338,8 +441,22 @@ void emit_info(Out *o, const EmitStencil *es)
     if (es->nfield_params == 0)
         emit_line(o, "{0},");
     emit_close_with(o, "};");
-    emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s};", es->info, st->name,
-              es->nfield_params, table);
+    /* every member given (clang's -Wmissing-field-initializers); iterate's pairs, and
+       tiles_time 0: no backend computes several steps per pass yet */
+    if (!st->pairs.len) {
+        emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, 0, NULL, 0};", es->info,
+                  st->name, es->nfield_params, table);
+        return;
+    }
+    emit_begin_line(o);
+    emit_text(o, "static const gt_iterate_pair %s[%d] = {", es->pairs, st->pairs.len);
+    for (int q = 0; q < st->pairs.len; q++)
+        emit_text(o, "%s{%d, %d}", q ? ", " : "", st->pairs.items[q].next->id,
+                  st->pairs.items[q].cur->id);
+    emit_text(o, "};");
+    emit_end_line(o);
+    emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, 0};", es->info, st->name,
+              es->nfield_params, table, st->pairs.len, es->pairs);
 }
 
 void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
@@ -565,6 +682,12 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char 
         const Backend *by = b->fallback && !stencils[s]->st->fused ? b->fallback : b;
         stencils[s]->cxx = b->cxx;
         by->stencil(c, &o, stencils[s]);
+        if (stencils[s]->st->pairs.len) {
+            if (by->steps)
+                by->steps(c, &o, stencils[s]);
+            else
+                emit_steps_loop(&o, stencils[s], by->device);
+        }
     }
     return emit_finish(c, &h, hdr, &o, src);
 }

@@ -1631,4 +1631,6 @@ const Backend backend_cuda = {
     .stencil = cuda_stencil,
     .fallback = &backend_naive,
     .dump_plan = cuda_dump_plan,
+    .device = true,
+    .steps_plan = "loop of single steps on the device",
 };

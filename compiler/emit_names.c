@@ -310,6 +310,22 @@ bool emit_globals(Compiler *c, NameSet *globals)
         }
         emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, info));
     }
+    /* and S_steps, of a stencil with iterate (language.md 11) */
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const IrStencil *st = c->ir->stencils.items[s];
+        if (!st->pairs.len)
+            continue;
+        const char *steps = arena_printf(c->arena, "%s_steps", st->name);
+        const IrStencil *other = map_get(by_name, steps);
+        if (other) {
+            diag_error(&c->diag, other->loc,
+                       "stencil name '%s' is the name of the steps function of stencil "
+                       "'%s' (line %d) in the generated C code; rename one of them",
+                       other->name, st->name, st->loc.line);
+            ok = false;
+        }
+        emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, steps));
+    }
     /* and so is S_mpi, the distributed entry the header declares under MPI (docs/mpi.md) */
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
@@ -343,5 +359,25 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
     for (int s = 0; s < ns; s++)
         stencils[s]->table = emit_unique(
             c->arena, globals, arena_printf(c->arena, "%s_fields", c->ir->stencils.items[s]->name));
+    /* S_steps (taken by emit_globals), and its statics: unlike any global and any name
+     * of S (the parameters S_steps shares, which would shadow them there) */
+    for (int s = 0; s < ns; s++) {
+        EmitStencil *es = stencils[s];
+        const IrStencil *st = es->st;
+        if (!st->pairs.len)
+            continue;
+        const char *prefix = c->opts.prefix ? c->opts.prefix : "";
+        es->steps = arena_printf(c->arena, "%s%s_steps", prefix, st->name);
+        const char *want[3] = {"pairs", "step", "step_args"};
+        const char **name[3] = {&es->pairs, &es->step, &es->step_args};
+        for (int k = 0; k < 3; k++) {
+            *name[k] = emit_unique(c->arena, &es->names,
+                                   arena_printf(c->arena, "%s_%s", st->name, want[k]));
+            emit_take(c->arena, globals, *name[k]);
+        }
+        es->nsteps = emit_unique(c->arena, &es->names, "nsteps");
+        es->steps_scalars = emit_unique(c->arena, &es->names, "scalars");
+        es->steps_fields = emit_unique(c->arena, &es->names, "fields");
+    }
     return stencils;
 }

@@ -1021,6 +1021,15 @@ static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
     omp_function(m, used);
 }
 
+/* S_steps of a stencil with iterate (language.md 11): for now the loop of single steps, one
+   parallel pass over the domain per step; a time-tiled schedule (several steps per pass,
+   S_info's tiles_time 1) replaces this function. */
+static void omp_steps(Compiler *c, Out *o, EmitStencil *es)
+{
+    (void)c;
+    emit_steps_loop(o, es, false);
+}
+
 const Backend backend_openmp = {
     .name = "openmp",
     .suffix = ".c",
@@ -1028,4 +1037,6 @@ const Backend backend_openmp = {
     .preamble = omp_preamble,
     .stencil = omp_stencil,
     .fallback = &backend_naive,
+    .steps = omp_steps,
+    .steps_plan = "loop of single steps (time not tiled)",
 };

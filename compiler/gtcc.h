@@ -389,11 +389,20 @@ typedef struct {
     BoundaryDecl *boundary;
 } BodyItem;
 
+/* One pair of `iterate(next -> cur)` (language.md 11): a step writes next from cur. */
+typedef struct {
+    Loc loc;                      /* the '->' */
+    const char *next, *cur;       /* the field a step writes, the one it reads */
+    Loc next_loc, cur_loc;
+} IterPair;
+
 typedef struct {
     Loc loc;
     const char *name;
     VEC(Param *) params;
     VEC(BodyItem) body;
+    VEC(IterPair *) iterate;      /* the pairs of `iterate(...)`, in order; empty without */
+    Loc iterate_loc;              /* the word `iterate` */
 } Stencil;
 
 typedef struct {
@@ -768,10 +777,18 @@ typedef struct {
     IrScalar *scalar;
 } IrParam;
 
+/* One pair of `iterate(next -> cur)` (language.md 11): a step writes next from cur, and
+ * the next step reads as cur what this one wrote. */
+typedef struct {
+    IrField *next, *cur;      /* field parameters */
+    Loc loc;                  /* the pair's '->' */
+} IrPair;
+
 typedef struct {
     const char *name;
     Loc loc;
     VEC(IrParam) params;             /* in declaration order */
+    VEC(IrPair) pairs;               /* iterate's pairs, in order (sema.c); empty without */
     VEC(IrField *) fields;           /* parameters first (parameter order), then temporaries */
     VEC(IrScalar *) scalars;         /* in parameter order */
     VEC(IrComputation *) computations;  /* in execution order */
@@ -1008,6 +1025,13 @@ struct Backend {
      * (driver_write_files). NULL: none. */
     const char *const *extra_suffixes;
     bool (*extra)(Compiler *c, FILE *const *files, const char *src_name, const char *hdr_name);
+    /* Its stencil functions bind their storages on the device (S_steps' copies run there). */
+    bool device;
+    /* Writes S_steps of a stencil with iterate (language.md 11) after S; NULL: the loop
+       of single steps (emit_steps_loop), the definition. */
+    void (*steps)(Compiler *c, Out *o, EmitStencil *es);
+    /* How it runs those steps, for --emit=ir's `steps` line; NULL: "loop of single steps". */
+    const char *steps_plan;
 };
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */

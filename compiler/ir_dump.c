@@ -4,6 +4,7 @@
  *
  *   stencil NAME
  *     min_nk N
+ *     iterate NEXT -> CUR, ...                  (a stencil with iterate only)
  *     field NAME: INTENT TYPE AXES extent i[..] j[..] k[..] halo i[..] j[..] k[..] [FLAGS]
  *     scalar NAME: in|out TYPE
  *     temp NAME: TYPE AXES extent i[..] j[..] k[..] [FLAGS]
@@ -15,6 +16,8 @@
  *         else
  *           ...
  *         OUT = sum|min|max(EXPR) @ i[..] j[..]
+ *     [the backend's plan lines]
+ *     steps: HOW                                (a stencil with iterate only)
  *
  * Parameters come in declaration order, temporaries after them. INTENT is
  * in, out or inout; FLAGS are `bc I:periodic J:dirichlet(0.5) ...` for
@@ -313,6 +316,9 @@ static void print_stencil(FILE *out, const IrStencil *st)
 {
     fprintf(out, "stencil %s\n", st->name);
     fprintf(out, "  min_nk %" PRId64 "\n", st->min_nk);
+    for (int i = 0; i < st->pairs.len; i++)
+        fprintf(out, "%s%s -> %s%s", i ? ", " : "  iterate ", st->pairs.items[i].next->name,
+                st->pairs.items[i].cur->name, i + 1 == st->pairs.len ? "\n" : "");
     for (int i = 0; i < st->params.len; i++) {
         const IrParam *p = &st->params.items[i];
         if (p->is_field)
@@ -412,5 +418,8 @@ void ir_dump(FILE *out, const Ir *ir, const Backend *b)
         print_stencil(out, st);
         if (st->fused && b && b->dump_plan)
             b->dump_plan(out, st);
+        if (st->pairs.len)
+            fprintf(out, "  steps: %s\n", b && b->steps_plan ? b->steps_plan
+                                                              : "loop of single steps");
     }
 }

@@ -1284,6 +1284,75 @@ static void prescan_stmts(Sema *s, const StmtVec *v, bool region, bool loop)
     }
 }
 
+/* The field parameter called name, or NULL after an error at loc naming what it is. */
+static IrField *iterate_field(Sema *s, const IrStencil *st, const char *name, Loc loc)
+{
+    for (int i = 0; i < st->params.len; i++) {
+        const IrParam *p = &st->params.items[i];
+        if (p->is_field && strcmp(p->field->name, name) == 0)
+            return p->field;
+        if (!p->is_field && strcmp(p->scalar->name, name) == 0) {
+            diag_error(&s->c->diag, loc, "iterate: '%s' is a scalar parameter; a pair of "
+                       "iterate names two fields", name);
+            return NULL;
+        }
+    }
+    diag_error(&s->c->diag, loc, "iterate: '%s' is not a parameter of stencil '%s'", name,
+               st->name);
+    return NULL;
+}
+
+/* iterate's pairs (language.md 11): two field parameters of one type and axes each, every
+ * field in one pair at most, once; no out scalars. What the body writes and reads:
+ * access.c. */
+static void lower_iterate(Sema *s, const Stencil *ast)
+{
+    IrStencil *st = s->scope->st;
+    Arena *a = s->c->arena;
+    Diag *d = &s->c->diag;
+    if (ast->iterate.len == 0)
+        return;
+    const IterPair **seen = arena_alloc(a, sizeof *seen * (size_t)(st->fields.len + 1));
+    for (int i = 0; i < ast->iterate.len; i++) {
+        const IterPair *q = ast->iterate.items[i];
+        IrField *next = iterate_field(s, st, q->next, q->next_loc);
+        IrField *cur = iterate_field(s, st, q->cur, q->cur_loc);
+        if (!next || !cur)
+            continue;
+        if (next == cur) {
+            diag_error(d, q->loc, "iterate: pair '%s -> %s' names one field twice; a step "
+                       "writes the first field of a pair from the second", q->next, q->cur);
+            continue;
+        }
+        bool ok = true;
+        IrField *both[2] = {next, cur};
+        for (int k = 0; k < 2; k++) {
+            if (seen[both[k]->id]) {
+                diag_error(d, q->loc, "iterate: field '%s' is in pair '%s -> %s' already; a "
+                           "field is in one pair at most", both[k]->name,
+                           seen[both[k]->id]->next, seen[both[k]->id]->cur);
+                ok = false;
+            }
+        }
+        if (!ok)
+            continue;
+        seen[next->id] = seen[cur->id] = q;
+        if (next->type != cur->type || next->axes != cur->axes) {
+            diag_error(d, q->loc, "iterate: the fields of pair '%s -> %s' differ: "
+                       "field<%s, %s> and field<%s, %s>; both must have one type and axes",
+                       q->next, q->cur, type_names[next->type], axes_name(next->axes),
+                       type_names[cur->type], axes_name(cur->axes));
+            continue;
+        }
+        vec_push(a, &st->pairs, ((IrPair){next, cur, q->loc}));
+    }
+    for (int i = 0; i < st->scalars.len; i++)
+        if (st->scalars.items[i]->is_output)
+            diag_error(d, st->scalars.items[i]->loc, "iterate: stencil '%s' has the out scalar "
+                       "'%s'; a stencil with iterate has no out scalars", st->name,
+                       st->scalars.items[i]->name);
+}
+
 static void lower_stmts(Sema *s, const StmtVec *in, IrStmtVec *out);
 static bool branch_in_area(const IrStmtVec *v, const Area *a);
 static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
@@ -2128,6 +2197,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     int errors = s->c->diag.errors;
 
     lower_params(s, ast);
+    lower_iterate(s, ast);
     for (int i = 0; i < ast->body.len; i++)
         if (ast->body.items[i].kind == ITEM_COMPUTATION)
             for (int j = 0; j < ast->body.items[i].computation->intervals.len; j++)

@@ -166,7 +166,7 @@ static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
 
 %token
     LPAREN "(" RPAREN ")" LBRACE "{" RBRACE "}" LBRACKET "[" RBRACKET "]"
-    SEMI ";" COMMA "," COLON ":" QUESTION "?"
+    SEMI ";" COMMA "," COLON ":" QUESTION "?" ARROW "->"
     ASSIGN "=" ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*=" DIV_ASSIGN "/="
     PLUS "+" MINUS "-" STAR "*" SLASH "/" PERCENT "%"
     LT "<" LE "<=" GT ">" GE ">=" EQ "==" NE "!=" AND "&&" OR "||" NOT "!"
@@ -316,10 +316,39 @@ keyword:
 |   "region" | "while"
 ;
 
-/* stencil = 'stencil' NAME '(' param {',' param} ')' '{' body '}' */
+/* stencil = 'stencil' NAME '(' param {',' param} ')' [iterate] '{' body '}' */
 stencil:
-    stencil_head "(" params ")" "{" body "}"
-|   stencil_head "(" params ")" "{" body error "}"    { yyerrok; }
+    stencil_head "(" params ")" iterate_opt "{" body "}"
+|   stencil_head "(" params ")" iterate_opt "{" body error "}"    { yyerrok; }
+;
+
+/* iterate = 'iterate' '(' NAME '->' NAME {',' NAME '->' NAME} ')' (language.md 11).
+ * `iterate` is not a keyword: a name there, checked to be that one. */
+iterate_opt:
+    %empty
+|   NAME "(" iterate_pairs ")" {
+        if (strcmp($1, "iterate") != 0)
+            diag_error(&p->c->diag, at(p, @1), "expected 'iterate' or '{' after the "
+                       "parameters of stencil '%s', saw '%s'", p->st->name, $1);
+        p->st->iterate_loc = at(p, @1);
+    }
+;
+
+iterate_pairs:
+    iterate_pair
+|   iterate_pairs "," iterate_pair
+;
+
+iterate_pair:
+    name "->" name {
+        IterPair *q = arena_alloc(p->c->arena, sizeof *q);
+        q->loc = at(p, @2);
+        q->next = $1;
+        q->next_loc = at(p, @1);
+        q->cur = $3;
+        q->cur_loc = at(p, @3);
+        vec_push(p->c->arena, &p->st->iterate, q);
+    }
 ;
 
 stencil_head:

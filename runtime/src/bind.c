@@ -45,7 +45,7 @@ static int is_empty(const gt_storage *s)
 /* Whether a and b may share memory: views of one buffer, or intersecting byte ranges (in
    host memory, or a device-only storage's device memory; bound on the device, their
    device sides too: a device-only storage may wrap another storage's device side). */
-static int overlap(const gt_storage *a, const gt_storage *b, int device)
+int gt__overlap(const gt_storage *a, const gt_storage *b, int device)
 {
     if (is_empty(a) || is_empty(b))
         return 0;
@@ -131,8 +131,8 @@ static int has_axis(const gt_field_info *fi, char c)
 /* The compute domain: *domain, or the interior of the first output field (first field if
    none), sizes along axes it lacks from the first field having them, 1 along axes no field
    has. */
-static int compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
-                          const gt_domain *domain, int64_t size[3])
+int gt__compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
+                       const gt_domain *domain, int64_t size[3])
 {
     const gt_field_info *fi = info->fields;
     int ref = 0;
@@ -227,7 +227,8 @@ static int check_alias(const gt_stencil_info *info, const unsigned char *read_at
         if (!fi[o].is_output)
             continue;
         for (int g = 0; g < info->nfields; g++) {
-            if (g == o || (fi[g].is_output && g < o) || !overlap(fields[o], fields[g], device))
+            if (g == o || (fi[g].is_output && g < o) ||
+                !gt__overlap(fields[o], fields[g], device))
                 continue;
             if (fi[g].is_output)
                 return gt__error(GT_EALIAS, "stencil '%s': outputs '%s' and '%s' share memory",
@@ -267,7 +268,7 @@ static int bind(const gt_stencil_info *info, const unsigned char *read_at_offset
     int64_t size[3];
     int rc = check_fields(info, fields, device);
     if (!rc)
-        rc = compute_domain(info, fields, domain, size);
+        rc = gt__compute_domain(info, fields, domain, size);
     if (!rc)
         rc = check_fit(info, fields, size);
     if (!rc)

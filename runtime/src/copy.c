@@ -390,13 +390,9 @@ void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int 
 
 /* ---- gt_copy_into, gt_copy --------------------------------------------------------------- */
 
-/* Copies a box of esize-byte elements (no transpose: gt__box_transposes is 0) run by run
-   through op (a device layer's to_device, to_host or device_copy): each run is a row
-   contiguous on both sides, or one element where the innermost strides are not 1. 0 or the
-   first error of op. */
-static int copy_box_runs(int (*op)(void *, const void *, size_t), word1 *dst,
-                         const int64_t *ds, const word1 *src, const int64_t *ss,
-                         const int64_t *extent, int ndim, size_t esize)
+int gt__copy_box_runs(int (*op)(void *, const void *, size_t), unsigned char *dst,
+                      const int64_t *ds, const unsigned char *src, const int64_t *ss,
+                      const int64_t *extent, int ndim, size_t esize)
 {
     dim d[3];
     int nd = simplify(d, extent, ss, ds, ndim);
@@ -466,8 +462,8 @@ static int copy_device_only(const char *fn, gt_storage *dst, const gt_storage *s
     int64_t es = (int64_t)gt_dtype_size(dst->dtype);
     unsigned char *to = dev_dst ? gt__device_raw(dst) : gt__host_raw(dst);
     const unsigned char *from = dev_src ? gt__device_raw(src) : gt__host_raw(src);
-    int err = to && from ? copy_box_runs(op, to + doff * es, ds, from + soff * es, ss, extent,
-                                         dst->ndim, (size_t)es)
+    int err = to && from ? gt__copy_box_runs(op, to + doff * es, ds, from + soff * es, ss,
+                                             extent, dst->ndim, (size_t)es)
                          : 0; /* NULL: an empty storage */
     if (err) {
         if (host_whole)

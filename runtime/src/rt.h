@@ -206,7 +206,15 @@ int gt__cuda_init(void);
    Not thread-safe: install them while no other thread uses the runtime. */
 void gt__set_device_ops(const gt__device_ops *ops);
 
-/* ---- bind.c: the index type of device kernels (gt__index32) ----------------------------- */
+/* ---- bind.c: the compute domain, aliasing, the index type of device kernels ------------ */
+
+/* The compute domain of a call of info on fields with domain (NULL: inferred, runtime.md
+   section 3) into size: 0, or GT_EINVAL for a negative size (gt__bind's rule). */
+int gt__compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
+                       const gt_domain *domain, int64_t size[3]);
+/* Whether a and b may share memory (on the host, or bound on the device (device 1) their
+   device sides too); empty storages share nothing. */
+int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
 
 /* Buffers and domain sizes below this many elements let kernels index with int32_t. */
 #define GT__INDEX32_LIMIT ((int64_t)1 << 29)
@@ -260,6 +268,14 @@ void gt__dense_strides(const gt_storage *s, const int64_t *extent, int64_t dense
    extent-1 dimensions left out, is not the source's): the copies between layouts. */
 int gt__box_transposes(const int64_t *dst_strides, const int64_t *src_strides,
                        const int64_t *extent, int ndim);
+
+/* Copies a box of esize-byte elements (no transpose: gt__box_transposes is 0) run by run
+   through op (a device layer's to_device, to_host or device_copy): each run is a row
+   contiguous on both sides, or one element where the innermost strides are not 1. 0 or the
+   first error of op. */
+int gt__copy_box_runs(int (*op)(void *, const void *, size_t), unsigned char *dst,
+                      const int64_t *ds, const unsigned char *src, const int64_t *ss,
+                      const int64_t *extent, int ndim, size_t esize);
 
 /* Sets every element of a box to the esize bytes at value. */
 void gt__fill_box(void *dst, const int64_t *strides, const int64_t *extent, int ndim,
@@ -370,6 +386,9 @@ typedef struct gt__placement {
 
 /* Makes p the calling thread's placed call (NULL: none). */
 void gt__placement_set(gt__placement *p);
+/* While on (1) for the calling thread and no placement is current, gt__place returns 1: a
+   stencil called then checks its arguments and computes nothing (gt__steps' check). */
+void gt__check_only(int on);
 /* The halo of storage s along its dimension d, side 0 (lower) or 1 (upper), as the stencil
    being called sees it: s->halo, except that in a part (in_part) of the current placement
    the interior of each storage the layer holds is the part (along I and J, the rest of the

@@ -12,6 +12,9 @@ typedef struct {
     const gt_stencil_info *info;
     int (*call)(gt_storage **fields, const double *in, double *out, const gt_domain *domain);
     const char *out_types;   /* one letter per out scalar: d(ouble), f(loat), i(nt), b(ool) */
+    /* S_steps of a stencil with iterate (its fields, scalar inputs, nsteps, domain); NULL
+       for one without */
+    int (*steps)(gt_storage **fields, const double *in, int64_t nsteps, const gt_domain *domain);
 } DiffStencil;
 
 #endif

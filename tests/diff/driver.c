@@ -240,6 +240,102 @@ static gt_storage *device_only(gt_storage *s)
     return w;
 }
 
+/* Field f of a stencil with iterate: a pair's two fields get the halo both need (each
+   plays both roles over the steps). */
+static gt_field_info steps_field(const gt_stencil_info *info, int f)
+{
+    gt_field_info fi = info->fields[f];
+    for (int p = 0; p < info->npairs; p++) {
+        int other = info->pairs[p].next == f ? info->pairs[p].cur
+                    : info->pairs[p].cur == f ? info->pairs[p].next : -1;
+        for (int a = 0; a < 3 && other >= 0; a++)
+            for (int side = 0; side < 2; side++)
+                if (info->fields[other].halo[a][side] > fi.halo[a][side])
+                    fi.halo[a][side] = info->fields[other].halo[a][side];
+    }
+    return fi;
+}
+
+/* S_steps of a stencil with iterate (language.md 11): nsteps steps by the naive build (a),
+   by the other build (b), and nsteps single calls of the naive build's S with the pairs
+   swapped between calls (r, the definition), on the same random storages, each pair's first
+   field a copy of its second (so that they agree on the frame). Every field but the pairs'
+   scratch ones compared exactly (gpu: 1e-10) between a and b, and a with r. An empty string,
+   or why not. */
+static void steps_case(const DiffStencil *ns, const DiffStencil *os, const int64_t n[3],
+                       int64_t extra, int layout, int dev, double tol, int64_t nsteps,
+                       const double *in, const char *other, char *why, size_t whylen)
+{
+    const gt_stencil_info *info = ns->info;
+    int nf = info->nfields;
+    gt_storage *a[64], *b[64], *r[64], *cur[64];
+    for (int f = 0; f < nf && f < 64; f++) {
+        gt_field_info fi = steps_field(info, f);
+        a[f] = make(&fi, n, extra, layout, 0);
+        r[f] = make(&fi, n, extra, layout, 0);
+        b[f] = make(&fi, n, extra, layout, dev);
+        gt_dtype t = fi.dtype;
+        uint64_t keep = rng;
+        for_each(a[f], fill_elem, &t);
+        rng = keep;
+        for_each(r[f], fill_elem, &t);
+        rng = keep;
+        for_each(b[f], fill_elem, &t);
+    }
+    for (int p = 0; p < info->npairs; p++) {
+        int nx = info->pairs[p].next, cu = info->pairs[p].cur;
+        gt_copy_into(a[nx], a[cu]);
+        gt_copy_into(r[nx], r[cu]);
+        gt_copy_into(b[nx], b[cu]);
+    }
+    gt_domain dom = {{n[0], n[1], n[2]}};
+    int rca = ns->steps(a, in, nsteps, &dom);
+    char msg[400] = "";
+    if (rca)
+        snprintf(msg, sizeof msg, "%s", gt_last_error());
+    int rcb = os->steps(b, in, nsteps, &dom);
+    double out[16];
+    int rcr = 0;
+    memcpy(cur, r, sizeof *r * (size_t)nf);
+    for (int64_t s = 0; s < nsteps && !rcr; s++) {
+        rcr = ns->call(cur, in, out, &dom);
+        for (int p = 0; p < info->npairs; p++) {
+            gt_storage *t = cur[info->pairs[p].next];
+            cur[info->pairs[p].next] = cur[info->pairs[p].cur];
+            cur[info->pairs[p].cur] = t;
+        }
+    }
+    if (rca != rcb || rca != rcr)
+        snprintf(why, whylen, "steps %lld: status naive %d, %s %d, single calls %d (%s)",
+                 (long long)nsteps, rca, other, rcb, rcr, rcb ? gt_last_error() : msg);
+    for (int f = 0; f < nf && !why[0] && !rca; f++) {
+        int scratch = 0;
+        for (int p = 0; p < info->npairs; p++)
+            scratch |= info->pairs[p].next == f;
+        if (scratch)
+            continue;
+        Snap snap = {0};
+        for_each(a[f], snap_elem, &snap);
+        Cmp c = {&snap, 0, info->fields[f].dtype, 0, "", other, tol};
+        for_each(b[f], cmp_elem, &c);
+        Cmp d = {&snap, 0, info->fields[f].dtype, 0, "", "single calls", 0};
+        for_each(cur[f], cmp_elem, &d);
+        if (c.mismatches)
+            snprintf(why, whylen, "steps %lld: field %s: %ld elements differ; first %s",
+                     (long long)nsteps, info->fields[f].name, c.mismatches, c.first);
+        else if (d.mismatches)
+            snprintf(why, whylen, "steps %lld: field %s: %ld elements differ from %lld single "
+                     "calls; first %s", (long long)nsteps, info->fields[f].name, d.mismatches,
+                     (long long)nsteps, d.first);
+        free(snap.a);
+    }
+    for (int f = 0; f < nf && f < 64; f++) {
+        gt_release(a[f]);
+        gt_release(b[f]);
+        gt_release(r[f]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int device = argc == 5 && strcmp(argv[4], "device") == 0;
@@ -423,6 +519,12 @@ int main(int argc, char **argv)
                 if (!why[0])
                     printf("PASS %s in-place\n", ns->name);
             }
+            /* a stencil with iterate: its steps too ((seed + layout) % 6 of them), but not
+               on device-only storages */
+            if (!why[0] && !devonly && ns->steps && os->steps && ns->info->npairs > 0)
+                steps_case(ns, os, n, extra, layout, device || gpu, gpu ? 1e-10 : 0,
+                           (int64_t)((seed + (unsigned long)layout) % 6), in, other, why,
+                           sizeof why);
             if (why[0]) {
                 printf("FAIL %s %s%s (%lldx%lldx%lld): %s\n", ns->name, layouts[layout],
                        devonly ? "/device-only" : "",

@@ -438,6 +438,10 @@ static void kif(const Scope *s, bool fwd)
 }
 
 enum { FUNCTIONS_EVERY = 3 };
+/* One seed in ITERATE_EVERY (seed % ITERATE_EVERY == ITERATE_EVERY - 1) gets a second
+   stencil with iterate after its own (iterate_stencil). */
+enum { ITERATE_EVERY = 4 };
+static void iterate_stencil(unsigned seed);
 
 /* An expression of a function body over its parameters p0..np-1 (at offsets)
  * and its first nl locals l0.. (at zero offset). */
@@ -827,6 +831,53 @@ static void program(unsigned seed)
     if (with_loops)
         loops(&s);
     printf("}\n");
+    if (!fuzz && seed % ITERATE_EVERY == ITERATE_EVERY - 1)
+        iterate_stencil(seed);
+}
+
+/* ---------------------------------------------------------------- iterate */
+
+/* A second stencil with iterate (language.md 11), from the seed alone: one pair (un -> u)
+   or two (vn -> v too), u with a random boundary condition or none (a frame), v with none or
+   periodic, IJK or IJ fields, sometimes a forward sweep along K; reads at offsets up to 2 and
+   a read-only input w. run.sh's driver compares its steps across backends and with single
+   calls. */
+static void iterate_stencil(unsigned seed)
+{
+    rng = (0x243f6a8885a308d3ull ^ ((uint64_t)seed * 0x9e3779b97f4a7c15ull)) | 1;
+    for (int i = 0; i < 4; i++)
+        rnd(2);
+    static const char *const bcs[] = {NULL, "periodic", "dirichlet(0.5)", "neumann", "mirror"};
+    const char *bc = bcs[rnd(5)];
+    bool ij = chance(30), two = chance(40), sweep = !ij && chance(40);
+    const char *ax = ij ? ", IJ" : "";
+    printf("\nstencil iter_%u(field<double%s> u, field<double%s> un, ", seed, ax, ax);
+    if (two)
+        printf("field<double%s> v, field<double%s> vn, ", ax, ax);
+    printf("field<double%s> w, double c) iterate(un -> u%s) {\n", ax, two ? ", vn -> v" : "");
+    if (bc)
+        printf("  boundary u: %s;\n", bc);
+    if (two && chance(50))
+        printf("  boundary v: periodic;\n");
+    char e[512];
+    int len = snprintf(e, sizeof e, "u + 0.125 * c * (");
+    int terms = 2 + (int)rnd(3);
+    for (int t = 0; t < terms; t++)
+        len += snprintf(e + len, sizeof e - (size_t)len, "%su[i%+d, j%+d] - u",
+                        t ? " + " : "", (int)rnd(5) - 2, (int)rnd(5) - 2);
+    len += snprintf(e + len, sizeof e - (size_t)len, ") + 0.25 * w");
+    if (two)
+        snprintf(e + len, sizeof e - (size_t)len, " * v[j%+d]", (int)rnd(3) - 1);
+    const char *vn = two ? " vn = v - 0.25 * c * (u[i+1] - u[i-1]);" : "";
+    if (sweep) {
+        printf("  computation(forward) {\n    interval(0, 1) { un = %s;%s }\n", e, vn);
+        printf("    interval(1, end) { un = 0.5 * un[k-1] + %s;%s }\n  }\n", e, vn);
+    } else {
+        printf("  un = %s;\n", e);
+        if (two)
+            printf("  vn = v - 0.25 * c * (u[i+1] - u[i-1]);\n");
+    }
+    printf("}\n");
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -1000,6 +1051,7 @@ static void wrap(const char *path)
     char line[8192];
     char names[64][256];
     char otypes[64][64];
+    int steps[64];   /* the steps shim of stencil n (S_steps, right after S), or -1 */
     int n = 0;
     while (fgets(line, sizeof line, f) && n < 64) {
         if (strncmp(line, "int ", 4) != 0)
@@ -1019,11 +1071,39 @@ static void wrap(const char *path)
         if (!open)
             continue;
         *open = 0;
-        snprintf(names[n], sizeof names[n], "%s", line + 4);
         char *params = open + 1;
         char *close = strrchr(params, ')');
         if (close)
             *close = 0;
+        /* S_steps (iterate): S's parameters, then int64_t nsteps; a shim for S's entry */
+        if (n > 0 && strstr(params, "int64_t ") &&
+            strncmp(line + 4, names[n - 1], strlen(names[n - 1])) == 0 &&
+            strcmp(line + 4 + strlen(names[n - 1]), "_steps") == 0) {
+            char args[4096] = "";
+            int nf = 0, ni = 0;
+            char *save = NULL;
+            for (char *tok = strtok_r(params, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                while (isspace((unsigned char)*tok))
+                    tok++;
+                char a[256], type[64];
+                if (strncmp(tok, "const gt_domain", 15) == 0)
+                    snprintf(a, sizeof a, "d");
+                else if (strncmp(tok, "int64_t ", 8) == 0)
+                    snprintf(a, sizeof a, "nsteps, ");
+                else if (strncmp(tok, "gt_storage", 10) == 0)
+                    snprintf(a, sizeof a, "f[%d], ", nf++);
+                else if (sscanf(tok, "%63s", type) == 1)
+                    snprintf(a, sizeof a, "(%s)in[%d], ", type, ni++);
+                strcat(args, a);
+            }
+            printf("static int steps_%d(gt_storage **f, const double *in, int64_t nsteps, "
+                   "const gt_domain *d)\n{\n    (void)in;\n    return %s_steps(%s);\n}\n\n",
+                   n - 1, names[n - 1], args);
+            steps[n - 1] = n - 1;
+            continue;
+        }
+        snprintf(names[n], sizeof names[n], "%s", line + 4);
+        steps[n] = -1;
         printf("static int call_%d(gt_storage **f, const double *in, double *out, "
                "const gt_domain *d)\n{\n    (void)in;\n    (void)out;\n", n);
         /* temporaries for out scalars */
@@ -1074,9 +1154,14 @@ static void wrap(const char *path)
     }
     fclose(f);
     printf("const DiffStencil diff_stencils[] = {\n");
-    for (int i = 0; i < n; i++)
-        printf("    {\"%s\", &%s_info, call_%d, \"%s\"},\n", names[i], names[i], i, otypes[i]);
-    printf("    {0, 0, 0, 0},\n};\n");
+    for (int i = 0; i < n; i++) {
+        char st[32] = "0";
+        if (steps[i] >= 0)
+            snprintf(st, sizeof st, "steps_%d", steps[i]);
+        printf("    {\"%s\", &%s_info, call_%d, \"%s\", %s},\n", names[i], names[i], i,
+               otypes[i], st);
+    }
+    printf("    {0, 0, 0, 0, 0},\n};\n");
 }
 
 int main(int argc, char **argv)

@@ -38,6 +38,12 @@
 # they are counted, and if none falls back the group fails (one FAIL: the
 # generator no longer covers the fallback).
 #
+# One random program in 4 (gen.c: ITERATE_EVERY) has a second stencil with iterate
+# (language.md 11), and the fixed programs include tests/numeric/steps.stn: for a stencil
+# with iterate, driver.c also runs S_steps ((seed + layout) % 6 steps) in both builds and
+# nsteps single calls of the naive build's S with the pairs swapped, and compares them
+# exactly (the pairs' scratch fields left out).
+#
 # Each program is compiled by both backends, each output built with
 # $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS (-O2 for the fixed programs, so
 # that the SIMD loops are vectorized; -O0 for the random ones, to keep the

@@ -18,7 +18,9 @@
 # a * b + c, at -O2) and, on an x86-64 machine whose CPU has FMA, with -mfma
 # too, so that a contraction the generated code failed to forbid would run.
 # NUMERIC_BACKEND=openmp runs the same tests on another backend's code (built
-# with -fopenmp); the default, naive, is what `make check` runs.
+# with -fopenmp); the default, naive, is what `make check` runs. A `// BACKENDS: B...`
+# line runs that test on each backend named instead, a `// THREADS: N...` line each run
+# with OMP_NUM_THREADS=N for each N (results named NAME,BACKEND,threads N).
 # Prints "numeric: N passed, N failed"; writes "PASSED FAILED" to
 # $RESULTS/numeric when RESULTS is set.
 set -u
@@ -59,18 +61,25 @@ for stn in "$here"/*.stn; do
             echo "note: $base: no x86-64 FMA here, built without -mfma"
         fi
     fi
-    mkdir -p "$tmp/$base"
+    # `// BACKENDS: naive openmp` and `// THREADS: 1 2` (OMP_NUM_THREADS of each run) in a
+    # .stn run its driver on each backend, with each thread count
+    backends=$(sed -n 's|^// BACKENDS: *||p' "$stn" | head -n 1)
+    threads=$(sed -n 's|^// THREADS: *||p' "$stn" | head -n 1)
+    [ -n "$threads" ] || threads=-
+    for be in ${backends:-$BACKEND}; do
+    tag0=$base; [ -z "$backends" ] || tag0="$base,$be"; tag=$tag0
+    mkdir -p "$tmp/$base/$be"
     instances=$(sed -n 's|^// INSTANCES: *||p' "$stn" | head -n 1)
     rest=${instances:-" "}; srcs=""; n=0; gtcc_ok=1
     while [ -n "$rest" ]; do
         inst=${rest%%|*}
         case $rest in *"|"*) rest=${rest#*|} ;; *) rest="" ;; esac
         n=$((n + 1))
-        out=$tmp/$base/$base.c
-        [ -z "$instances" ] || out=$tmp/$base/${base}_$n.c
-        if ! (cd "$here" && eval "\"$GTCC\" -b $BACKEND $args $inst -o \"$out\" \"$base.stn\"") \
-                >"$tmp/$base/gtcc.log" 2>&1; then
-            fail "$base: gtcc $inst failed"; sed 's/^/  | /' "$tmp/$base/gtcc.log" | head -n 20
+        out=$tmp/$base/$be/$base.c
+        [ -z "$instances" ] || out=$tmp/$base/$be/${base}_$n.c
+        if ! (cd "$here" && eval "\"$GTCC\" -b $be $args $inst -o \"$out\" \"$base.stn\"") \
+                >"$tmp/$base/$be/gtcc.log" 2>&1; then
+            fail "$tag: gtcc $inst failed"; sed 's/^/  | /' "$tmp/$base/$be/gtcc.log" | head -n 20
             gtcc_ok=0; break
         fi
         srcs="$srcs $out"
@@ -79,42 +88,52 @@ for stn in "$here"/*.stn; do
     for cc in $compilers; do
         name=$(basename "$cc")
         flags="$WFLAGS -O1 -g $fmaflags"
+        [ "$be" = naive ] || case $flags in *-fopenmp*) ;; *) flags="$flags -fopenmp" ;; esac
         run=1
         if [ "$cc" != "$CC" ] && [ -n "$SANFLAGS" ]; then
             run=0
         else
             flags="$flags $SANFLAGS"
         fi
-        exe=$tmp/$base/test_$name
-        inc="-I$root/runtime/include -I$root/runtime/src -I$tmp/$base -I$here"
+        exe=$tmp/$base/$be/test_$name
+        inc="-I$root/runtime/include -I$root/runtime/src -I$tmp/$base/$be -I$here"
         if [ $run = 0 ]; then
-            built=1; : >"$tmp/$base/cc.log"
+            built=1; : >"$tmp/$base/$be/cc.log"
             for src in $srcs; do
-                $cc $flags $inc -c "$src" -o "$src.o" >>"$tmp/$base/cc.log" 2>&1 || built=0
+                $cc $flags $inc -c "$src" -o "$src.o" >>"$tmp/$base/$be/cc.log" 2>&1 || built=0
             done
-            if [ $built = 1 ] && $cc $flags $inc -c "$driver" -o "$exe.o" >>"$tmp/$base/cc.log" 2>&1; then
-                passed=$((passed + 1)); echo "PASS $base[$name]: builds"
+            if [ $built = 1 ] && $cc $flags $inc -c "$driver" -o "$exe.o" >>"$tmp/$base/$be/cc.log" 2>&1; then
+                passed=$((passed + 1)); echo "PASS $tag[$name]: builds"
             else
-                fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
+                fail "$tag[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/$be/cc.log" | head -n 30
             fi
             continue
         fi
         # shellcheck disable=SC2086 # $srcs: the generated files, no spaces in $tmp
         if ! $cc $flags $inc -o "$exe" "$driver" $srcs "$here/numeric.c" \
-                "$BUILD/lib/libgtrt.a" -lm >"$tmp/$base/cc.log" 2>&1; then
-            fail "$base[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/cc.log" | head -n 30
+                "$BUILD/lib/libgtrt.a" -lm >"$tmp/$base/$be/cc.log" 2>&1; then
+            fail "$tag[$name]: does not build"; sed 's/^/  | /' "$tmp/$base/$be/cc.log" | head -n 30
             continue
         fi
-        (cd "$tmp/$base" && "$exe") >"$tmp/$base/out" 2>&1
-        status=$?
-        p=$(grep -c '^PASS ' "$tmp/$base/out")
-        f=$(grep -c '^FAIL ' "$tmp/$base/out")
-        passed=$((passed + p)); failed=$((failed + f))
-        grep '^FAIL ' "$tmp/$base/out" | sed "s/^FAIL /FAIL $base[$name]: /"
-        if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
-            fail "$base[$name]: exit status $status"; tail -n 20 "$tmp/$base/out" | sed 's/^/  | /'
+        for th in $threads; do
+        if [ "$th" = - ]; then
+            (cd "$tmp/$base/$be" && "$exe") >"$tmp/$base/$be/out" 2>&1
+        else
+            (cd "$tmp/$base/$be" && OMP_NUM_THREADS=$th "$exe") >"$tmp/$base/$be/out" 2>&1
         fi
-        [ "$p" -gt 0 ] || [ "$status" -ne 0 ] || fail "$base[$name]: no checks ran"
+        status=$?
+        tag=$tag0; [ "$th" = - ] || tag="$tag0,threads $th"
+        p=$(grep -c '^PASS ' "$tmp/$base/$be/out")
+        f=$(grep -c '^FAIL ' "$tmp/$base/$be/out")
+        passed=$((passed + p)); failed=$((failed + f))
+        grep '^FAIL ' "$tmp/$base/$be/out" | sed "s/^FAIL /FAIL $tag[$name]: /"
+        if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+            fail "$tag[$name]: exit status $status"; tail -n 20 "$tmp/$base/$be/out" | sed 's/^/  | /'
+        fi
+        [ "$p" -gt 0 ] || [ "$status" -ne 0 ] || fail "$tag[$name]: no checks ran"
+        done
+        tag=$tag0
+    done
     done
 done
 echo "numeric: $passed passed, $failed failed"

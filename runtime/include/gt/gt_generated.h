@@ -47,6 +47,19 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
              gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
              gt_bound *bound_out);
 
+/* S_steps of a stencil with iterate (language.md section 11), for every backend that runs
+   its steps as a loop of single steps: step(args, fields, domain) calls S once on fields
+   (nfields storages in parameter order, the pairs of info swapped as the loop needs). Fails
+   (GT_EINVAL) for nsteps < 0; then runs every check of the single call, for both orders of
+   each pair when nsteps >= 2, and GT_EALIAS if the two storages of a pair share memory,
+   before it writes anything. It copies each pair's frame (the points around the domain the
+   step reads: the domain grown by the halo of `cur`) from `cur` into `next`, runs the steps
+   so that the last one writes `cur`, and returns 0 or the first failing step's code. device:
+   the step binds its storages on the device (the cuda backend): the copies run there. */
+typedef int gt__step_fn(void *args, gt_storage *const *fields, const gt_domain *domain);
+int gt__steps(const gt_stencil_info *info, gt_storage *const *fields, int64_t nsteps,
+              const gt_domain *domain, gt__step_fn *step, void *args, int device);
+
 /* The cache blocks of a parallel group of the openmp backend without tiles (blocks.c): its
    nk levels, nj rows of ni points, kbytes the bytes per point of the planes it keeps live
    from one level to the next (per field read at K offsets, its element size times the

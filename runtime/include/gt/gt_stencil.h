@@ -26,10 +26,22 @@ typedef struct {
     int bc[3];                      /* per axis: 0 for none, or 1 + its gt_bc (gt_halo.h) */
 } gt_field_info;
 
+/* One pair of `iterate(next -> cur)` (language.md section 11): one step writes field `next`
+   from field `cur`, and S_steps leaves its result in `cur`. Indices into fields. */
+typedef struct {
+    int next;
+    int cur;
+} gt_iterate_pair;
+
 typedef struct {
     const char *name;
     int nfields;
     const gt_field_info *fields;    /* in parameter order */
+    /* a stencil with iterate (S_steps, docs/generated-api.md); 0, NULL and 0 without */
+    int npairs;
+    const gt_iterate_pair *pairs;   /* npairs, in the order of iterate(...) */
+    int tiles_time;                 /* 1 if S_steps computes several steps per pass over
+                                       the domain (temporal blocking), 0 if one at a time */
 } gt_stencil_info;
 
 #ifdef __cplusplus

@@ -35,7 +35,7 @@ static const gt_field_info constructs_fields[6] = {
     {"ak", "K", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"int_", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info constructs_info = {"constructs", 6, constructs_fields};
+const gt_stencil_info constructs_info = {"constructs", 6, constructs_fields, 0, NULL, 0};
 
 int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, gt_storage *ak,
                gt_storage *int__, double *total, int32_t *biggest, float scale,

@@ -32,7 +32,7 @@ static const gt_field_info flux_fields[3] = {
     {"overlap", "IJ", GT_FLOAT32, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"times", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info p_flux_info = {"flux", 3, flux_fields};
+const gt_stencil_info p_flux_info = {"flux", 3, flux_fields, 0, NULL, 0};
 
 int p_flux(gt_storage *decomp, gt_storage *overlap, gt_storage *times, double arguments,
            double *fields, int32_t *ctx, const gt_domain *domain)
@@ -105,7 +105,7 @@ int p_flux(gt_storage *decomp, gt_storage *overlap, gt_storage *times, double ar
 static const gt_field_info scalars_only_fields[1] = {
     {0},
 };
-const gt_stencil_info p_scalars_only_info = {"scalars_only", 0, scalars_only_fields};
+const gt_stencil_info p_scalars_only_info = {"scalars_only", 0, scalars_only_fields, 0, NULL, 0};
 
 int p_scalars_only(float a, bool b, float *lowest, const gt_domain *domain)
 {

@@ -46,7 +46,7 @@ static const gt_field_info limiter_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{0, 2}, {1, 0}, {0, 0}}, {{0, 2}, {1, 0}, {0, 0}}, {0, 0, 0}},
     {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info limiter_info = {"limiter", 2, limiter_fields};
+const gt_stencil_info limiter_info = {"limiter", 2, limiter_fields, 0, NULL, 0};
 
 int limiter(gt_storage *u, gt_storage *o, const gt_domain *domain)
 {
@@ -161,7 +161,7 @@ static const gt_field_info fine_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"o", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info fine_info = {"fine", 2, fine_fields};
+const gt_stencil_info fine_info = {"fine", 2, fine_fields, 0, NULL, 0};
 
 int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
 {

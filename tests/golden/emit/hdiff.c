@@ -32,7 +32,7 @@ static const gt_field_info hdiff_fields[3] = {
     {"coeff", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"out_u", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info hdiff_info = {"hdiff", 3, hdiff_fields};
+const gt_stencil_info hdiff_info = {"hdiff", 3, hdiff_fields, 0, NULL, 0};
 
 int hdiff(gt_storage *u, gt_storage *coeff, gt_storage *out_u, const gt_domain *domain)
 {

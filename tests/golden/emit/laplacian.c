@@ -31,7 +31,7 @@ static const gt_field_info laplacian_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, {{1, 1}, {1, 1}, {0, 0}}, {0, 0, 0}},
     {"lap", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info laplacian_info = {"laplacian", 2, laplacian_fields};
+const gt_stencil_info laplacian_info = {"laplacian", 2, laplacian_fields, 0, NULL, 0};
 
 int laplacian(gt_storage *u, gt_storage *lap, const gt_domain *domain)
 {

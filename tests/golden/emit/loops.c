@@ -31,7 +31,7 @@ static const gt_field_info halve_fields[2] = {
     {"a", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"b", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info halve_info = {"halve", 2, halve_fields};
+const gt_stencil_info halve_info = {"halve", 2, halve_fields, 0, NULL, 0};
 
 int halve(gt_storage *a, gt_storage *b, const gt_domain *domain)
 {

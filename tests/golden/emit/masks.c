@@ -31,7 +31,7 @@ static const gt_field_info column_if_fields[2] = {
     {"u", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"s", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info column_if_info = {"column_if", 2, column_if_fields};
+const gt_stencil_info column_if_info = {"column_if", 2, column_if_fields, 0, NULL, 0};
 
 int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
 {

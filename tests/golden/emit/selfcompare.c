@@ -33,7 +33,7 @@ static const gt_field_info selfcompare_fields[4] = {
     {"bb", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"b", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info selfcompare_info = {"selfcompare", 4, selfcompare_fields};
+const gt_stencil_info selfcompare_info = {"selfcompare", 4, selfcompare_fields, 0, NULL, 0};
 
 int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int32_t n,
                 double x, int32_t unused, const gt_domain *domain)
@@ -132,7 +132,7 @@ static const gt_field_info notcompare_fields[3] = {
     {"f", "IJK", GT_BOOL, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"o", "IJK", GT_BOOL, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info notcompare_info = {"notcompare", 3, notcompare_fields};
+const gt_stencil_info notcompare_info = {"notcompare", 3, notcompare_fields, 0, NULL, 0};
 
 int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *domain)
 {

@@ -34,7 +34,7 @@ static const gt_field_info tridiagonal_fields[5] = {
     {"d", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"x", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-const gt_stencil_info tridiagonal_info = {"tridiagonal", 5, tridiagonal_fields};
+const gt_stencil_info tridiagonal_info = {"tridiagonal", 5, tridiagonal_fields, 0, NULL, 0};
 
 int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_storage *x,
                 const gt_domain *domain)

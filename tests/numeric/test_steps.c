@@ -1,0 +1,207 @@
+/* test_steps.c: steps.stn. S_steps(n) against the definition of language.md section 11,
+ * written here: the caller's storages made to agree on the frame (the points around the
+ * domain a step reads: here, by hand from each stencil's reads, the domain grown by the
+ * frame widths in `Case`, minus the domain, copied from cur into next in the reference),
+ * then n calls of S with the pairs swapped between calls. The result of S_steps in each
+ * pair's cur must equal the reference's current cur bitwise on the domain; every point of
+ * cur outside the domain and every input is unchanged. For n in {0, 1, 2, 3, 7, 8, 9, 13,
+ * 64} (7, 8, 9 around a time tile of 8), domain sizes that are no multiples of a tile,
+ * storages with halos wider than needed (random frame points in next that S_steps must
+ * overwrite from cur), and explicit sub-domains. (A domain narrower than a mirror
+ * condition reaches reads outside it, which section 7 leaves open: not tested.) Then the
+ * refusals: nsteps < 0, a storage the single call refuses, a pair whose storages share
+ * memory; each leaves every storage as it was. Built for the naive and the openmp backend
+ * (BACKENDS), run with 1 and 2 threads (THREADS). */
+#include <stdio.h>
+#include <string.h>
+
+#include "numeric.h"
+#include "steps.h"
+
+enum { MAXF = 5 };
+
+typedef struct {
+    const char *name;
+    int nf;                       /* fields, in parameter order */
+    const char *axes;             /* of every field: "IJ" or "IJK" */
+    gt_dtype dtype;
+    int npairs;
+    int pairs[2][2];              /* next, cur: field positions */
+    int64_t frame[2][3][2];       /* per pair: what a step reads of cur beyond the domain
+                                     (0 where a boundary condition applies), by hand */
+    int (*one)(gt_storage **f, const gt_domain *d);
+    int (*steps)(gt_storage **f, int64_t n, const gt_domain *d);
+} Case;
+
+static int heat_dir_one(gt_storage **f, const gt_domain *d) { return heat_dir(f[0], f[1], 0.125f, d); }
+static int heat_dir_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_dir_steps(f[0], f[1], 0.125f, n, d); }
+static int heat_neu_one(gt_storage **f, const gt_domain *d) { return heat_neu(f[0], f[1], 0.125f, d); }
+static int heat_neu_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_neu_steps(f[0], f[1], 0.125f, n, d); }
+static int heat_mir_one(gt_storage **f, const gt_domain *d) { return heat_mir(f[0], f[1], 0.1, d); }
+static int heat_mir_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_mir_steps(f[0], f[1], 0.1, n, d); }
+static int heat_per_one(gt_storage **f, const gt_domain *d) { return heat_per(f[0], f[1], 0.1, d); }
+static int heat_per_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_per_steps(f[0], f[1], 0.1, n, d); }
+static int jac_one(gt_storage **f, const gt_domain *d) { return jac(f[0], f[1], f[2], d); }
+static int jac_n(gt_storage **f, int64_t n, const gt_domain *d) { return jac_steps(f[0], f[1], f[2], n, d); }
+static int wave_one(gt_storage **f, const gt_domain *d) { return wave(f[0], f[1], f[2], f[3], f[4], 0.05, d); }
+static int wave_n(gt_storage **f, int64_t n, const gt_domain *d) { return wave_steps(f[0], f[1], f[2], f[3], f[4], 0.05, n, d); }
+static int sweep_one(gt_storage **f, const gt_domain *d) { return sweep(f[0], f[1], d); }
+static int sweep_n(gt_storage **f, int64_t n, const gt_domain *d) { return sweep_steps(f[0], f[1], n, d); }
+static int decay_one(gt_storage **f, const gt_domain *d) { return decay(f[0], f[1], d); }
+static int decay_n(gt_storage **f, int64_t n, const gt_domain *d) { return decay_steps(f[0], f[1], n, d); }
+
+static const Case cases[] = {
+    {"heat_dir", 2, "IJ", GT_FLOAT32, 1, {{1, 0}}, {{{0}}}, heat_dir_one, heat_dir_n},
+    {"heat_neu", 2, "IJ", GT_FLOAT32, 1, {{1, 0}}, {{{0}}}, heat_neu_one, heat_neu_n},
+    {"heat_mir", 2, "IJ", GT_FLOAT64, 1, {{1, 0}}, {{{0}}}, heat_mir_one, heat_mir_n},
+    {"heat_per", 2, "IJ", GT_FLOAT64, 1, {{1, 0}}, {{{0}}}, heat_per_one, heat_per_n},
+    {"jac", 3, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{1, 2}, {1, 1}, {1, 0}}}, jac_one, jac_n},
+    {"wave", 5, "IJ", GT_FLOAT64, 2, {{1, 0}, {3, 2}}, {{{0}}, {{0, 0}, {1, 0}, {0, 0}}},
+     wave_one, wave_n},
+    {"sweep", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{1, 1}, {0, 0}, {0, 0}}}, sweep_one, sweep_n},
+    {"decay", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{0}}}, decay_one, decay_n},
+};
+
+static bool has(const Case *c, int a) { return strchr(c->axes, "IJK"[a]) != NULL; }
+
+/* The storages of case c: interior n, halo 3 everywhere along the fields' axes. */
+static void make(const Case *c, Fld *f, const int64_t n[3])
+{
+    int64_t h[3][2];
+    for (int a = 0; a < 3; a++)
+        h[a][0] = h[a][1] = has(c, a) ? 3 : 0;
+    for (int x = 0; x < c->nf; x++)
+        f[x] = fld_new(c->dtype, (Layout){c->axes, NULL, x % 2 ? "F" : "C"}, n, h);
+}
+
+/* One run: S_steps(nsteps) on one set of storages, the definition on a copy. */
+static void run(const Case *c, int64_t nsteps, const int64_t n[3], const int64_t *sub)
+{
+    char label[200];
+    snprintf(label, sizeof label, "%s: n %lld, interior %lldx%lldx%lld, domain %s", c->name,
+             (long long)nsteps, (long long)n[0], (long long)n[1], (long long)n[2],
+             sub ? "explicit" : "NULL");
+    int64_t d[3];
+    gt_domain dom;
+    for (int a = 0; a < 3; a++)
+        d[a] = dom.size[a] = !has(c, a) ? 1 : sub ? sub[a] : n[a];
+    Fld f[MAXF], r[MAXF];
+    make(c, f, n);
+    make(c, r, n);
+    for (int x = 0; x < c->nf; x++)
+        gt_copy_into(r[x].s, f[x].s);
+    /* the definition's precondition: next agrees with cur on the frame */
+    for (int p = 0; p < c->npairs; p++) {
+        const int64_t (*w)[2] = c->frame[p];
+        for (int64_t i = -w[0][0]; i < d[0] + w[0][1]; i++)
+            for (int64_t j = -w[1][0]; j < d[1] + w[1][1]; j++)
+                for (int64_t k = -w[2][0]; k < d[2] + w[2][1]; k++)
+                    if (i < 0 || i >= d[0] || j < 0 || j >= d[1] || k < 0 || k >= d[2])
+                        fld_set(&r[c->pairs[p][0]], i, j, k,
+                                fld_get(&r[c->pairs[p][1]], i, j, k));
+    }
+    int at[MAXF];   /* which reference storage plays field x now */
+    gt_storage *rs[MAXF];
+    for (int x = 0; x < c->nf; x++)
+        at[x] = x;
+    int rc = 0;
+    for (int64_t s = 0; s < nsteps && rc == 0; s++) {
+        for (int x = 0; x < c->nf; x++)
+            rs[x] = r[at[x]].s;
+        rc = c->one(rs, sub ? &dom : NULL);
+        for (int p = 0; p < c->npairs; p++) {
+            int t = at[c->pairs[p][0]];
+            at[c->pairs[p][0]] = at[c->pairs[p][1]];
+            at[c->pairs[p][1]] = t;
+        }
+    }
+    char what[240];
+    snprintf(what, sizeof what, "%s: the reference's single calls", label);
+    if (check(what, rc == 0, "returned %d: %s", rc, gt_last_error())) {
+        gt_storage *fs[MAXF];
+        for (int x = 0; x < c->nf; x++)
+            fs[x] = f[x].s;
+        rc = c->steps(fs, nsteps, sub ? &dom : NULL);
+        snprintf(what, sizeof what, "%s: returns 0", label);
+        if (check(what, rc == 0, "returned %d: %s", rc, gt_last_error())) {
+            for (int x = 0; x < c->nf; x++) {
+                bool cur = false, next = false;
+                for (int p = 0; p < c->npairs; p++)
+                    cur |= c->pairs[p][1] == x, next |= c->pairs[p][0] == x;
+                if (next)
+                    continue;   /* scratch */
+                snprintf(what, sizeof what, "%s: field %d", label, x);
+                if (!cur) {
+                    check_unchanged(what, &f[x]);
+                    continue;
+                }
+                Arr want = arr_like(&f[x]);
+                for (int64_t i = 0; i < d[0]; i++)
+                    for (int64_t j = 0; j < d[1]; j++)
+                        for (int64_t k = 0; k < d[2]; k++)
+                            A(want, i, j, k) = fld_get(&r[at[x]], i, j, k);
+                check_field(what, &f[x], &want, d, 0);
+                arr_free(&want);
+            }
+        }
+    }
+    for (int x = 0; x < c->nf; x++) {
+        fld_free(&f[x]);
+        fld_free(&r[x]);
+    }
+}
+
+/* The refusals: nothing written. */
+static void refusals(void)
+{
+    const Case *c = &cases[4];   /* jac */
+    int64_t n[3] = {7, 6, 4};
+    Fld f[MAXF];
+    make(c, f, n);
+    gt_storage *fs[MAXF] = {f[0].s, f[1].s, f[2].s};
+    static const char *const neg[] = {"nsteps", "-1", NULL};
+    check_error("jac: nsteps -1", c->steps(fs, -1, NULL), GT_EINVAL, neg);
+    /* w, an input, too small for the domain: the single call's check */
+    gt_domain big = {{8, 6, 4}};
+    static const char *const fit[] = {"jac", NULL};
+    check_error("jac: a domain larger than the storages", c->steps(fs, 3, &big), GT_ESHAPE,
+                fit);
+    for (int x = 0; x < c->nf; x++) {
+        char what[64];
+        snprintf(what, sizeof what, "jac: refused calls: field %d unchanged", x);
+        check_unchanged(what, &f[x]);
+        fld_free(&f[x]);
+    }
+    /* decay reads u at offset 0 only: S accepts un and u as one storage, S_steps refuses */
+    c = &cases[7];
+    make(c, f, n);
+    fs[0] = fs[1] = f[0].s;
+    static const char *const alias[] = {"share memory", NULL};
+    for (int64_t k = 0; k < 3; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "decay: u and un one storage, n %lld", (long long)k);
+        check_error(what, c->steps(fs, k, NULL), GT_EALIAS, alias);
+    }
+    check_unchanged("decay: refused calls: u unchanged", &f[0]);
+    fld_free(&f[0]);
+    fld_free(&f[1]);
+}
+
+int main(void)
+{
+    rng_seed(24);
+    static const int64_t ns[] = {0, 1, 2, 3, 7, 8, 9, 13, 64};
+    static const int64_t sizes[][3] = {{13, 11, 5}, {37, 5, 3}, {2, 9, 2}};
+    static const int64_t sub[3] = {9, 7, 3};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        for (size_t k = 0; k < sizeof ns / sizeof *ns; k++)
+            run(&cases[c], ns[k], sizes[0], NULL);
+        for (size_t s = 1; s < sizeof sizes / sizeof *sizes; s++)
+            for (int64_t k = 2; k <= 3; k++)
+                run(&cases[c], k, sizes[s], NULL);
+        for (int64_t k = 1; k <= 4; k++)
+            run(&cases[c], k, sizes[0], sub);
+    }
+    refusals();
+    return 0;
+}

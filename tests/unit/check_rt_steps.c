@@ -1,0 +1,229 @@
+/* check_rt_steps.c: gt__steps (runtime/src/steps.c), S_steps of the backends, with a step
+ * function written here as generated code is (gt__bind or gt__bind_device, gt__place, then
+ * the loop): un = 0.5 * (u[i-1] + u[i+1]) * w with iterate(un -> u). The results are
+ * compared with the same steps on plain arrays, computed here: the frame (u's halo along I,
+ * which no step computes) held at the values the caller put in u. On the fake device
+ * (tests/unit/fake_device.h: device memory is host memory, transfers counted), the steps
+ * run on the device (the fake given a copy within device memory, as the CUDA layer has): each
+ * storage uploaded at most once, nothing downloaded, the frame copied on the device.
+ * And the refusals: nothing computed, uploaded or written. */
+#include <check.h>
+#include <string.h>
+
+#include "fake_device.h"
+#include "rt_check.h"
+#include <gt/gt.h>
+#include <gt/gt_generated.h>
+
+enum { NI = 7, NJ = 3, NK = 2 };
+
+static const gt_field_info avg_fields[3] = {
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"un", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"w", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
+};
+static const gt_iterate_pair avg_pairs[1] = {{1, 0}};
+static const gt_stencil_info avg_info = {"avg", 3, avg_fields, 1, avg_pairs, 0};
+static const unsigned char avg_offsets[3] = {1, 0, 0};
+
+static int computes;        /* steps that computed (not the checking calls) */
+/* the fake device given a copy within device memory (as the CUDA layer has), counted */
+static int within_copies;
+
+/* one step, as a backend writes it; args: 1 to bind on the device */
+static int avg_step(void *args, gt_storage *const *f, const gt_domain *dom)
+{
+    int device = *(const int *)args;
+    int64_t n[3];
+    gt_bound b[3];
+    int rc = device ? gt__bind_device(&avg_info, avg_offsets, f, dom, n, b)
+                    : gt__bind(&avg_info, avg_offsets, f, dom, n, b);
+    if (rc)
+        return rc;
+    gt_place place;
+    rc = gt__place(&avg_info, f, n, &place);
+    if (rc)
+        return rc < 0 ? rc : 0;
+    computes++;
+    const double *u = b[0].origin, *w = b[2].origin;
+    double *un = b[1].origin;
+    for (int64_t k = 0; k < n[2]; k++)
+        for (int64_t j = 0; j < n[1]; j++)
+            for (int64_t i = 0; i < n[0]; i++) {
+#define AT(x, di) ((i + (di)) * b[x].stride[0] + j * b[x].stride[1] + k * b[x].stride[2])
+                un[AT(1, 0)] = 0.5 * (u[AT(0, -1)] + u[AT(0, 1)]) * w[AT(2, 0)];
+#undef AT
+            }
+    return 0;
+}
+
+/* A storage of interior NI x NJ x NK, halo 1 along I where halo, filled from seed. */
+static gt_storage *make(int halo, int device, double seed)
+{
+    int64_t shape[3] = {NI + 2 * halo, NJ, NK};
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = halo;
+    o.device = device ? GT_CUDA : GT_HOST;
+    gt_storage *s = gt_zeros(GT_FLOAT64, "IJK", shape, &o);
+    ck_assert_msg(s != NULL, "%s", gt_last_error());
+    double *p = gt_host(s, GT_WRITE);
+    const int64_t *st = gt_strides(s);
+    for (int64_t i = 0; i < shape[0]; i++)
+        for (int64_t j = 0; j < NJ; j++)
+            for (int64_t k = 0; k < NK; k++)
+                p[i * st[0] + j * st[1] + k * st[2]] =
+                    seed + 0.01 * (double)i - 0.1 * (double)j + 0.3 * (double)k;
+    return s;
+}
+
+/* element (i, j, k) of the interior (i from -halo) */
+static double get(gt_storage *s, int halo, int64_t i, int64_t j, int64_t k)
+{
+    const double *p = gt_host(s, GT_READ);
+    const int64_t *st = gt_strides(s);
+    return p[(i + halo) * st[0] + j * st[1] + k * st[2]];
+}
+
+/* nsteps steps on plain arrays: a and b with the frame (i = -1 and NI) of u; the result in
+   want[i + 1][j][k] */
+static void reference(gt_storage *u, gt_storage *w, int64_t nsteps,
+                      double want[NI + 2][NJ][NK])
+{
+    static double a[NI + 2][NJ][NK], b[NI + 2][NJ][NK];
+    for (int i = -1; i <= NI; i++)
+        for (int j = 0; j < NJ; j++)
+            for (int k = 0; k < NK; k++)
+                a[i + 1][j][k] = b[i + 1][j][k] = get(u, 1, i, j, k);
+    double (*cur)[NJ][NK] = a, (*nxt)[NJ][NK] = b;
+    for (int64_t s = 0; s < nsteps; s++) {
+        for (int i = 0; i < NI; i++)
+            for (int j = 0; j < NJ; j++)
+                for (int k = 0; k < NK; k++)
+                    nxt[i + 1][j][k] = 0.5 * (cur[i][j][k] + cur[i + 2][j][k]) *
+                                       get(w, 0, i, j, k);
+        double (*t)[NJ][NK] = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    memcpy(want, cur, sizeof a);
+}
+
+static void run(int device, int64_t nsteps)
+{
+    gt_storage *u = make(1, device, 1.0), *un = make(1, device, -7.0), *w = make(0, device, 0.5);
+    double want[NI + 2][NJ][NK];
+    reference(u, w, nsteps, want);
+    gt_storage *f[3] = {u, un, w};
+    int flag = device;
+    int up = fake.uploads, down = fake.downloads;
+    within_copies = 0;
+    computes = 0;
+    ck_assert_msg(gt__steps(&avg_info, f, nsteps, NULL, avg_step, &flag, device) == 0, "%s",
+                  gt_last_error());
+    ck_assert_int_eq(computes, nsteps);
+    if (device) {
+        /* u, un, w uploaded once each at most (gt_zeros filled them on the host), nothing
+           downloaded */
+        ck_assert_msg(fake.uploads - up <= 3, "nsteps %lld: %d uploads", (long long)nsteps,
+                      fake.uploads - up);
+        ck_assert_int_eq(fake.downloads, down);
+        if (nsteps > 0)
+            ck_assert_int_gt(within_copies, 0);   /* the frame, or the result of one step */
+    }
+    /* the result in u, the frame as it was */
+    for (int i = -1; i <= NI; i++)
+        for (int j = 0; j < NJ; j++)
+            for (int k = 0; k < NK; k++)
+                ck_assert_msg(get(u, 1, i, j, k) == want[i + 1][j][k],
+                              "nsteps %lld: u(%d,%d,%d) is %.17g, want %.17g",
+                              (long long)nsteps, i, j, k, get(u, 1, i, j, k),
+                              want[i + 1][j][k]);
+    gt_release(u);
+    gt_release(un);
+    gt_release(w);
+}
+
+/* On the host: every count of the definition (even, odd, 0, 1). */
+START_TEST(host_steps)
+{
+    for (int64_t n = 0; n <= 6; n++)
+        run(0, n);
+    run(0, 17);
+}
+END_TEST
+
+/* On the fake device: the storages stay there between steps. */
+START_TEST(device_steps)
+{
+    for (int64_t n = 0; n <= 5; n++)
+        run(1, n);
+    run(1, 12);
+}
+END_TEST
+
+/* Refused before anything: nsteps < 0, a storage the single call refuses (un without the
+   halo the swapped order needs), one storage for both fields of the pair (the single call's
+   aliasing rule: u is read at offsets); nothing computed or written. (A pair that shares
+   memory where the single call allows it: tests/numeric/test_steps.c, decay.) */
+START_TEST(refusals)
+{
+    gt_storage *u = make(1, 1, 1.0), *un = make(1, 1, 2.0), *w = make(0, 1, 0.5);
+    gt_storage *thin = make(0, 1, 3.0);
+    int flag = 1, up = fake.uploads;
+    computes = 0;
+    gt_storage *f[3] = {u, un, w};
+    ck_assert_int_eq(gt__steps(&avg_info, f, -1, NULL, avg_step, &flag, 1), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "nsteps is -1");
+    ck_assert_int_eq(fake.uploads, up);
+    gt_storage *g[3] = {u, thin, w};
+    /* one step reads only u: thin is fine as un; two swap the roles */
+    ck_assert_int_eq(gt__steps(&avg_info, g, 2, NULL, avg_step, &flag, 1), GT_EHALO);
+    gt_storage *h[3] = {u, u, w};
+    ck_assert_int_eq(gt__steps(&avg_info, h, 3, NULL, avg_step, &flag, 1), GT_EALIAS);
+    ck_assert_int_eq(computes, 0);
+    ck_assert_double_eq(get(thin, 0, 0, 0, 0), 3.0);
+    ck_assert_double_eq(get(un, 1, -1, 0, 0), 2.0);   /* no frame copied */
+    gt_release(u);
+    gt_release(un);
+    gt_release(w);
+    gt_release(thin);
+}
+END_TEST
+
+
+static int fake_within(void *dst, const void *src, size_t n)
+{
+    memmove(dst, src, n);
+    within_copies++;
+    return 0;
+}
+
+static gt__device_ops steps_ops;
+
+static void setup(void)
+{
+    fake_setup();
+    steps_ops = fake_ops;
+    steps_ops.device_copy = fake_within;
+    gt__set_device_ops(&steps_ops);
+    within_copies = 0;
+}
+
+static void teardown(void)
+{
+    fake_teardown();
+}
+
+Suite *suite_rt_steps(void); /* collected by tests/unit/main.c */
+
+Suite *suite_rt_steps(void)
+{
+    Suite *s = suite_create("rt_steps");
+    TCase *t = tcase_create("steps");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, host_steps);
+    tcase_add_test(t, device_steps);
+    tcase_add_test(t, refusals);
+    suite_add_tcase(s, t);
+    return s;
+}
