@@ -248,7 +248,7 @@ static const char *builtin_c_name(Builtin fn, Type t)
 static bool device_const_division(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 {
     const IrExpr *b = e->op.b;
-    if (!cx->es->device || e->op.op != OP_DIV || !type_is_floating(e->type) ||
+    if (!cx->es || !cx->es->device || e->op.op != OP_DIV || !type_is_floating(e->type) ||
         b->kind != IR_CONST || b->type != e->type)
         return false;
     bool single = e->type == TY_FLOAT;
