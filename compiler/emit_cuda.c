@@ -54,10 +54,14 @@ enum { CUDA_BLOCK_I = 32, CUDA_BLOCK_J = 8, CUDA_THREADS = CUDA_BLOCK_I * CUDA_B
 static const PlanParams cuda_plan = {
     .tiles = true,
     .tile_bytes_max = 16 * 1024,
-    .group_tile_bytes_max = 48 * 1024,   /* the static shared memory of one block */
+    /* the static shared memory of one block (48 KiB), less what the block reductions of
+       a group take (8 warps' partial results of at most 8 bytes, for each of at most
+       PLAN_GROUP_REDUCTIONS_MAX reductions) */
+    .group_tile_bytes_max = 48 * 1024 - PLAN_GROUP_REDUCTIONS_MAX * 8 * 8,
     .tile_row_align = 8,
     .stage_min_offsets = 3,
     .stage_max_loads = 2,
+    .group_reductions = true,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
     .block_i = CUDA_BLOCK_I,
@@ -809,13 +813,13 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
        point but took its registers from 32 to 40-44 (occupancy 100% -> 62-75%) */
     level_loop_open(u, "GT_ROLLED for (gt_idx k = gt_klo; k < gt_khi; k++) {");
     stage_level(u, k0);
-    for (int m = 0; m < count; m++) {
+    for (int m = 0, r = 0; m < count; m++) {
         const IrKernel *k = &k0[m];
         const char *ilo, *ihi, *jlo, *jhi;
         group_range(u, iv, k, 0, &ilo, &ihi);
         group_range(u, iv, k, 1, &jlo, &jhi);
         if (k->reduce)
-            u->point.red_acc = locals[0];
+            u->point.red_acc = locals[r++];
         emit_open(o, "{");
         emit_line(o, "const gt_idx gt_i0 = %s, gt_i1 = %s, gt_j0 = %s, gt_j1 = %s;", ilo, ihi,
                   jlo, jhi);
@@ -858,16 +862,26 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     else
         unit_fields(u, iv, k, u->unit_kernels);
     if (kind == UNIT_GROUP) {
-        /* a reduction is a group of its own */
-        const IrStmt *red = k->reduce;
-        const char *local = NULL;
-        if (red) {
-            local = emit_unique(u->c->arena, &u->es->names, "local");
-            emit_red_local(o, red->reduce.op, red->reduce.dst->type, local);
-        }
-        write_group(u, iv, k, u->unit_kernels, &local);
-        if (red)
-            block_reduce(u, red, local, 0);
+        /* the group's reductions (cuda_plan.group_reductions): a partial result per
+         * thread each, over the levels and the points its kernel gives the thread, then
+         * one block reduction each after the level loop */
+        int nred = 0;
+        for (int m = 0; m < u->unit_kernels; m++)
+            nred += k[m].reduce != NULL;
+        const char **locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)(nred + 1));
+        for (int m = 0, r = 0; m < u->unit_kernels; m++)
+            if (k[m].reduce) {
+                locals[r] = emit_unique(u->c->arena, &u->es->names, "local");
+                emit_red_local(o, k[m].reduce->reduce.op, k[m].reduce->reduce.dst->type,
+                               locals[r]);
+                r++;
+            }
+        write_group(u, iv, k, u->unit_kernels, locals);
+        for (int m = 0, r = 0; m < u->unit_kernels; m++)
+            if (k[m].reduce) {
+                block_reduce(u, k[m].reduce, locals[r], r);
+                r++;
+            }
         return;
     }
     u->ib = u->jb = NULL;

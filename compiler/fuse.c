@@ -793,6 +793,7 @@ static void fuse_kernels(Fuse *f)
     int start = 0;   /* first statement of the current kernel */
     int gstart = 0;  /* first statement of the current group */
     bool first_redundant = false;   /* redundant(f, first statement of the kernel) */
+    int greds = 0;                  /* the reductions of the current group */
     for (int t = 0; t < st->fields.len; t++)
         f->kw[t] = f->kr[t] = f->gw[t] = f->gr[t] = f->wk[t] = f->wg[t] = -1;
     for (int i = 0; i < f->stmts.len; i++) {
@@ -827,8 +828,10 @@ static void fuse_kernels(Fuse *f)
             if (split)
                 new_kernel = new_group = true;
             else if (new_kernel)
-                new_group = !parallel || si->axes != AXES_IJK || si->has_reduce ||
-                            f->stmts.items[gstart].has_reduce ||
+                new_group = !parallel || si->axes != AXES_IJK ||
+                            (!f->params->group_reductions &&
+                             (si->has_reduce || f->stmts.items[gstart].has_reduce)) ||
+                            (si->has_reduce && greds >= PLAN_GROUP_REDUCTIONS_MAX) ||
                             f->stmts.items[gstart].axes != AXES_IJK;
         }
         if (new_kernel) {
@@ -839,7 +842,9 @@ static void fuse_kernels(Fuse *f)
         if (new_group) {
             group++;
             gstart = i;
+            greds = 0;
         }
+        greds += si->has_reduce;
         si->kernel = kernel;
         si->group = group;
         for (int k = 0; k < si->acc.len; k++) {

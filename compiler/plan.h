@@ -15,6 +15,7 @@
 
 /* What a backend asks of the plan: the decisions are fuse.c's, the knobs the
  * target's. */
+enum { PLAN_GROUP_REDUCTIONS_MAX = 8 };
 struct PlanParams {
     bool tiles;               /* temporaries may be TILEs (block-private buffers) */
     int64_t tile_bytes_max;   /* a tile over one block (block_i x block_j_max grown by the
@@ -31,6 +32,10 @@ struct PlanParams {
                                  (IrKernel.stages); 0: never */
     int stage_max_loads;      /* ... if each of the block's threads loads at most this many
                                  of its points per level */
+    bool group_reductions;    /* a 3-D reduction's kernel may join a group (the cuda
+                                 backend reduces in the group's kernel), up to
+                                 PLAN_GROUP_REDUCTIONS_MAX a group; else a reduction is a
+                                 group of its own */
     int recompute_max_nodes;  /* an expression-recomputed temporary's expression has
                                  at most this many nodes */
     int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this
