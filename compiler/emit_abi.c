@@ -293,6 +293,100 @@ static void emit_mpi_entry(Out *o, const EmitStencil *es)
     emit_close(o);
 }
 
+/* The distributed S_steps of a stencil S with iterate (docs/mpi.md): S_steps_mpi(decomp,
+   S's arguments, nsteps, tblock, times), a static inline function that puts S's scalars into
+   a context and calls gt_mpi_steps with S_info, its field storages and a step function that
+   calls S on the storages and domain it is given. */
+static void emit_mpi_steps_entry(Out *o, const EmitStencil *es)
+{
+    const IrStencil *st = es->st;
+    Arena *arena = es->arena;
+    NameSet names = {.parent = &es->names};
+    const char *entry = arena_printf(arena, "%s_mpi", es->steps);
+    const char *type = arena_printf(arena, "gt__%s_args", entry);
+    const char *step = arena_printf(arena, "gt__%s_step", entry);
+    const char *decomp = emit_unique(arena, &names, "decomp");
+    const char *tblock = emit_unique(arena, &names, "tblock");
+    const char *times = emit_unique(arena, &names, "times");
+    const char *args = emit_unique(arena, &names, "arguments");
+    const char *fields = emit_unique(arena, &names, "fields");
+    const char *ctx = emit_unique(arena, &names, "ctx");
+    int np = st->params.len, nf = es->nfield_params, ns = st->scalars.len;
+    const char **decl = arena_alloc(arena, sizeof *decl * (size_t)(np + 5));
+    const char **pass = arena_alloc(arena, sizeof *pass * (size_t)(np + 1));
+    const char **vals = arena_alloc(arena, sizeof *vals * (size_t)(ns + 1));
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field) {
+            decl[p + 1] = arena_printf(arena, "gt_storage *%s", es->field[par->field->id]);
+            pass[p] = arena_printf(arena, "%s[%d]", fields, par->field->id);
+        } else {
+            const char *nm = es->scalar[par->scalar->id];
+            decl[p + 1] = arena_printf(arena, "%s %s", emit_c_type(par->scalar->type), nm);
+            pass[p] = arena_printf(arena, "%s->%s", args, nm);
+        }
+    }
+    for (int s = 0; s < ns; s++)
+        vals[s] = es->scalar[s];
+    emit_blank(o);
+    emit_comment(o, arena_printf(arena, "%s(decomp, the arguments of %s but its domain, nsteps, "
+                                 "tblock, times):\n%s through gt_mpi_steps, the halos "
+                                 "exchanged once every tblock steps (0: the\ndefault; their "
+                                 "halos: gt_mpi_steps_halo). Collective.", entry, es->fn,
+                                 es->steps));
+    if (ns) {
+        emit_line(o, "typedef struct {");
+        for (int s = 0; s < ns; s++)
+            emit_line(o, "    %s %s;", emit_c_type(st->scalars.items[s]->type), es->scalar[s]);
+        emit_line(o, "} %s;", type);
+        emit_blank(o);
+    }
+    const char *const sig[] = {arena_printf(arena, "void *%s", ctx),
+                               arena_printf(arena, "gt_storage *const *%s", fields),
+                               arena_printf(arena, "const gt_domain *%s", es->domain)};
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "static inline int %s(", step), sig, 3, ")");
+    emit_end_line(o);
+    emit_open(o, "{");
+    if (ns)
+        emit_line(o, "const %s *%s = (const %s *)%s;", type, args, type, ctx);
+    else
+        emit_line(o, "(void)%s;", ctx);
+    pass[np] = es->domain;
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "return %s(", es->fn), pass, np + 1, ");");
+    emit_end_line(o);
+    emit_close(o);
+    emit_blank(o);
+    decl[0] = arena_printf(arena, "const gt_decomp *%s", decomp);
+    decl[np + 1] = arena_printf(arena, "int64_t %s", es->nsteps);
+    decl[np + 2] = arena_printf(arena, "int %s", tblock);
+    decl[np + 3] = arena_printf(arena, "double %s[2]", times);
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "static inline int %s(", entry), decl, np + 4, ")");
+    emit_end_line(o);
+    emit_open(o, "{");
+    if (ns) {
+        emit_begin_line(o);
+        emit_list(o, arena_printf(arena, "%s %s = {", type, args), vals, ns, "};");
+        emit_end_line(o);
+    }
+    const char **field = arena_alloc(arena, sizeof *field * (size_t)(nf + 1));
+    for (int f = 0; f < nf; f++)
+        field[f] = es->field[f];
+    emit_begin_line(o);
+    emit_list(o, arena_printf(arena, "gt_storage *const %s[%d] = {", fields, nf), field, nf,
+              "};");
+    emit_end_line(o);
+    const char *const entry_args[] = {decomp, arena_printf(arena, "&%s", es->info), fields,
+                                      es->nsteps, tblock, step,
+                                      ns ? arena_printf(arena, "&%s", args) : "NULL", times};
+    emit_begin_line(o);
+    emit_list(o, "return gt_mpi_steps(", entry_args, 8, ");");
+    emit_end_line(o);
+    emit_close(o);
+}
+
 /* The C linkage block around a header's declarations, for C++ includers:
  * its opening (open) or its end. */
 static void extern_c(Out *o, bool open)
@@ -321,8 +415,11 @@ static void emit_mpi_entries(Out *o, Compiler *c, const char *guard,
     emit_line(o, "#define %s_MPI", guard);
     emit_blank(o);
     extern_c(o, true);
-    for (int s = 0; s < c->ir->stencils.len; s++)
+    for (int s = 0; s < c->ir->stencils.len; s++) {
         emit_mpi_entry(o, stencils[s]);
+        if (stencils[s]->steps)
+            emit_mpi_steps_entry(o, stencils[s]);
+    }
     emit_blank(o);
     extern_c(o, false);
     emit_blank(o);

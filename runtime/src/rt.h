@@ -216,6 +216,13 @@ int gt__compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
    device sides too); empty storages share nothing. */
 int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
 
+/* steps.c: copies the box of positions [lo, lo + ext) (per axis I, J, K, relative to the
+   first interior point of each storage) of src into dst, two storages of one field (its
+   axes, its dtype), on the host or (device 1) on the device, as gt__steps copies frames
+   (gt_mpi_steps' frame copy). 0 or a GT_E... code with the error set. */
+int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
+                       const int64_t lo[3], const int64_t ext[3], int device);
+
 /* Buffers and domain sizes below this many elements let kernels index with int32_t. */
 #define GT__INDEX32_LIMIT ((int64_t)1 << 29)
 /* Test hook: another limit (0: never 32-bit; out of [0, GT__INDEX32_LIMIT]: the default). */

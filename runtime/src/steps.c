@@ -98,6 +98,12 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     return 0;
 }
 
+int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
+                       const int64_t lo[3], const int64_t ext[3], int device)
+{
+    return copy_box(what, dst, src, lo, ext, device);
+}
+
 /* The frame of field cur (the domain size grown by its halo, less the domain: one slab per
    axis and side, the axes before it over the domain, those after it over the grown range),
    or with whole set the grown box, copied from src into dst. */

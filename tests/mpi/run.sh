@@ -16,7 +16,9 @@
 # the device, only they cross the bus, bitwise the host path's results),
 # tests/mpi/check_mpi_klevels.c (run-time K levels of tests/mpi/klevels.stn in distributed
 # calls, the same three backends: levels checked before any rank writes, and levels read as
-# computed put back on every rank when one rank's read runs off its column) against
+# computed put back on every rank when one rank's read runs off its column),
+# tests/mpi/check_mpi_steps.c (gt_mpi_steps through S_steps_mpi of tests/mpi/steps.stn
+# against one process's S_steps, bit for bit; its refusals agreed on every rank) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. Two cases check the layers: libgtrt defines nothing of the MPI
@@ -201,6 +203,20 @@ if "$GTCC" -b openmp -o "$work/klevels.c" "$here/klevels.stn" >"$work/build_kl.l
 else
     echo "FAIL mpi: check_mpi_klevels.c does not build"; sed 's/^/  | /' "$work/build_kl.log" | head -n 20
     echo "FAIL check_mpi_klevels: build" >>"$work/results.build"
+fi
+# check_mpi_steps.c: gt_mpi_steps through the generated S_steps_mpi of tests/mpi/steps.stn
+# (every boundary kind, two pairs, a read-only field) against one process's S_steps, bitwise;
+# its refusals agreed on every rank
+if "$GTCC" -b openmp -o "$work/steps.c" "$here/steps.stn" >"$work/build_steps.log" 2>&1 &&
+   $CC -std=c11 -O1 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" \
+       -o "$work/check_mpi_steps" "$here/check_mpi_steps.c" "$work/steps.c" \
+       "$BUILD/lib/libgtrt-mpi.a" "$BUILD/lib/libgtrt.a" $("$MPICC" --showme:link) $OMPLIBS \
+       -lm >>"$work/build_steps.log" 2>&1; then
+    progs="$progs check_mpi_steps"
+else
+    echo "FAIL mpi: check_mpi_steps.c does not build"; sed 's/^/  | /' "$work/build_steps.log" | head -n 20
+    echo "FAIL check_mpi_steps: build" >>"$work/results.build"
 fi
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader

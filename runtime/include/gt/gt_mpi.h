@@ -114,6 +114,36 @@ int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
    range, GT_EAXES when axes are not the field's (in any order). */
 int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_t halo[3][2]);
 
+/* A distributed S_steps (language.md section 11) of a stencil with iterate (info:
+   S_info, npairs >= 1): nsteps steps of step(ctx, fields, domain), which must call exactly
+   one generated stencil, S, on the info->nfields storages it is given (in parameter order,
+   the pairs' storages swapped between steps) with the domain it is given. fields: this
+   rank's local storages of S's fields, in parameter order. Communication-avoiding: in blocks
+   of T steps (tblock; 0: the default, the most that every rank's storages allow, at most 8;
+   never more than nsteps), the pairs' current storages' halos are exchanged T * w deep (w:
+   S_info's widest reach of a pair's field, per axis and side), the other fields' once, and
+   step s of a block is computed on this rank's box grown by (T - s) * w on its inner edges
+   (redundantly with the neighbours), so that the box is exact after the block; boundary
+   conditions on the global edges only, as gt_mpi_call. Before anything, the single call's
+   checks (both orders of the pairs) and the halos: gt_mpi_steps_halo(info, f, axes, T) for
+   each field (GT_EHALO otherwise), and every rank's box at least T * w wide along the axes
+   split over several processes (GT_ESHAPE), all agreed by every rank. Then each pair's cur
+   is copied whole (its domain and the halo both storages have) into next, the frame of
+   section 11. The result, in each pair's cur, is bitwise one process's S_steps over the
+   global domain whose storages hold what the local ones hold (the frame on global edges
+   without a boundary condition). Stencils that read at run-time K levels are refused
+   (GT_EINVAL). times (may be NULL): seconds exchanging and computing on this rank. */
+typedef int gt_mpi_step_fn(void *ctx, gt_storage *const *fields, const gt_domain *domain);
+int gt_mpi_steps(const gt_decomp *, const gt_stencil_info *info, gt_storage *const *fields,
+                 int64_t nsteps, int tblock, gt_mpi_step_fn *step, void *ctx,
+                 double times[2]);
+/* The halo a local storage of field `field` of a stencil with iterate needs for
+   gt_mpi_steps in blocks of tblock (>= 1) steps: along I and J, for a field of a pair
+   tblock * w, for another field (tblock - 1) * w + its reach (w as gt_mpi_steps says), at
+   least gt_mpi_halo's; along K gt_mpi_halo's. Rows as gt_mpi_halo. Not collective. */
+int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, int tblock,
+                      int64_t halo[3][2]);
+
 /* For the generated distributed entries S_mpi (docs/generated-api.md), not to be called
    otherwise: gt_mpi_call(d, the distinct non-NULL storages of fields (info->nfields of them,
    compacted in place), widths NULL, call, ctx, overlap, times), call() passing S its

@@ -1367,3 +1367,408 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     gt__mpi_call_free(&w);
     return rc;
 }
+
+/* ---- distributed steps (gt_mpi_steps) ------------------------------------------------------
+
+   S_steps over the decomposition, communication-avoiding: the halos of the pairs' current
+   storages are exchanged T * w deep once per block of T steps (w: how far a step reads its
+   pairs' fields beyond the domain, per axis and side), and step s of a block (1 .. T) is
+   computed on this rank's box grown by (T - s) * w on its inner edges, so that the region a
+   step computes covers what the next step reads and the box is exact after the block. The
+   growth lies in the halos; on a periodic axis the grown part is called in pieces cut at
+   the global edge, each with its own global origin (index(i), index(j) as one process). */
+
+enum { STEPS_BLOCK_CAP = 8 };   /* the default steps per exchange at most */
+
+/* w: the widest reach beyond the domain of any field of a pair, per axis I, J and side. */
+static void steps_growth(const gt_stencil_info *info, int64_t w[2][2])
+{
+    memset(w, 0, sizeof(int64_t[2][2]));
+    for (int p = 0; p < info->npairs; p++)
+        for (int m = 0; m < 2; m++) {
+            const gt_field_info *fi = &info->fields[m ? info->pairs[p].cur : info->pairs[p].next];
+            for (int a = 0; a < 2; a++)
+                for (int side = 0; side < 2; side++)
+                    if (strchr(fi->axes, "IJ"[a]) && fi->reach[a][side] > w[a][side])
+                        w[a][side] = fi->reach[a][side];
+        }
+}
+
+static int steps_in_pair(const gt_stencil_info *info, int f)
+{
+    for (int p = 0; p < info->npairs; p++)
+        if (info->pairs[p].next == f || info->pairs[p].cur == f)
+            return 1;
+    return 0;
+}
+
+/* The halo field f needs along axis a (0 I, 1 J) and side for blocks of t steps: a pair's
+   field t * w (what the exchange fills), another field (T - 1) * w + its reach (read by the
+   grown steps, exchanged once); at least its single call's halo. */
+static int64_t steps_need(const gt_stencil_info *info, int f, int a, int side, int64_t t)
+{
+    int64_t w[2][2];
+    steps_growth(info, w);
+    const gt_field_info *fi = &info->fields[f];
+    int64_t need = steps_in_pair(info, f) ? t * w[a][side]
+                                          : (t - 1) * w[a][side] + fi->reach[a][side];
+    return need > fi->halo[a][side] ? need : fi->halo[a][side];
+}
+
+int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, int tblock,
+                      int64_t halo[3][2])
+{
+    static const char fn[] = "gt_mpi_steps_halo";
+    if (!info || !info->fields || info->npairs < 1 || !info->pairs || tblock < 1)
+        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, %d pair(s) of iterate, "
+                         "tblock %d: it must be >= 1)", fn, info ? "given" : "NULL",
+                         info ? info->npairs : 0, tblock);
+    int64_t out[3][2];
+    int rc = gt_mpi_halo(info, field, axes, out);
+    if (rc)
+        return rc;
+    const char *ax = axes ? axes : info->fields[field].axes;
+    for (size_t x = 0; ax[x]; x++) {
+        int a = ax[x] - 'I';
+        for (int side = 0; a < 2 && side < 2; side++)
+            out[x][side] = steps_need(info, field, a, side, tblock);
+    }
+    memcpy(halo, out, sizeof out);
+    return 0;
+}
+
+/* The step function of gt_mpi_steps called as a gt_mpi_stencil_fn, on the storages in
+   their current roles. */
+typedef struct {
+    gt_mpi_step_fn *step;
+    void *ctx;
+    gt_storage **cur;
+} StepCall;
+
+static int step_call(void *ctx, const gt_domain *domain)
+{
+    StepCall *sc = ctx;
+    return sc->step(sc->ctx, sc->cur, domain);
+}
+
+static void steps_swap(const gt_stencil_info *info, gt_storage **f)
+{
+    for (int p = 0; p < info->npairs; p++) {
+        gt_storage *t = f[info->pairs[p].next];
+        f[info->pairs[p].next] = f[info->pairs[p].cur];
+        f[info->pairs[p].cur] = t;
+    }
+}
+
+/* The largest number of steps per exchange (1 .. cap) that this rank's storages allow: the
+   halos gt_mpi_steps_halo gives fit, and the exchanged depth fits in this rank's box along
+   the axes split over several processes; 0 if even one step does not. */
+static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
+                             gt_storage *const *fields, int64_t cap)
+{
+    int64_t w[2][2];
+    steps_growth(info, w);
+    for (int64_t t = cap; t >= 1; t--) {
+        int fits = 1;
+        for (int f = 0; f < info->nfields && fits; f++) {
+            const gt_storage *s = fields[f];
+            for (int x = 0; x < s->ndim && fits; x++) {
+                int a = s->axes[x] - 'I';
+                for (int side = 0; a < 2 && side < 2 && fits; side++) {
+                    fits = s->halo[x][side] >= steps_need(info, f, a, side, t);
+                    if (fits && steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]))
+                        fits = t * w[a][side] <= d->box[a];
+                }
+            }
+        }
+        if (fits)
+            return t;
+    }
+    return 0;
+}
+
+/* Why blocks of t steps do not fit this rank's storages (the first field that refuses), as
+   steps_allowed finds: GT_EHALO or GT_ESHAPE with the error set. */
+static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
+                        gt_storage *const *fields, int64_t t)
+{
+    int64_t w[2][2];
+    steps_growth(info, w);
+    for (int f = 0; f < info->nfields; f++) {
+        const gt_storage *s = fields[f];
+        for (int x = 0; x < s->ndim; x++) {
+            int a = s->axes[x] - 'I';
+            for (int side = 0; a < 2 && side < 2; side++) {
+                int64_t need = steps_need(info, f, a, side, t);
+                if (s->halo[x][side] < need)
+                    return gt__error(GT_EHALO, "stencil '%s': gt_mpi_steps: rank %d: field "
+                                     "'%s' has a %s halo of %lld along %c, blocks of %lld "
+                                     "step(s) need %lld (gt_mpi_steps_halo gives it)",
+                                     info->name, d->rank, info->fields[f].name,
+                                     side ? "upper" : "lower", (long long)s->halo[x][side],
+                                     s->axes[x], (long long)t, (long long)need);
+                if (steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]) &&
+                    t * w[a][side] > d->box[a])
+                    return gt__error(GT_ESHAPE, "stencil '%s': gt_mpi_steps: rank %d owns "
+                                     "%lld point(s) along %c, fewer than the %lld-deep halo "
+                                     "that blocks of %lld step(s) exchange: fewer steps per "
+                                     "exchange (tblock)", info->name, d->rank,
+                                     (long long)d->box[a], s->axes[x],
+                                     (long long)(t * w[a][side]), (long long)t);
+            }
+        }
+    }
+    return 0;
+}
+
+/* call() over local positions [lo, lo + size) along I and J (beyond the box where the part
+   is grown into the halos), whose first point is the global point origin. */
+static int call_piece(gt__mpi_call *c, const int64_t lo[2], const int64_t size[2],
+                      const int64_t origin[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
+{
+    if (size[0] <= 0 || size[1] <= 0)
+        return 0;
+    gt__placement *p = &c->place;
+    for (int a = 0; a < 2; a++) {
+        p->origin[a] = origin[a];
+        p->size[a] = size[a];
+        p->part[a] = lo[a];
+    }
+    gt_domain dom = {{size[0], size[1], nk}};
+    p->in_part = 1;
+    gt__placement_set(p);
+    int rc = call(ctx, &dom);
+    gt__placement_set(NULL);
+    p->in_part = 0;
+    return rc;
+}
+
+/* One step on this rank's box grown by g[a][side]: along a periodic axis in pieces cut at
+   the global edges (at most three per axis), elsewhere in one piece. */
+static int step_grown(const gt_decomp *d, gt__mpi_call *c, const int64_t g[2][2],
+                      gt_mpi_stencil_fn *call, void *ctx)
+{
+    int64_t lo[2][3], n[2][3], org[2][3];
+    int np[2];
+    for (int a = 0; a < 2; a++) {
+        int64_t gs = d->offset[a] - g[a][0], ge = d->offset[a] + d->box[a] + g[a][1];
+        int64_t N = d->global[a];
+        np[a] = 0;
+        const int64_t cut[4] = {INT64_MIN, 0, N, INT64_MAX};
+        for (int q = 0; q < 3; q++) {
+            int64_t s = gs > cut[q] ? gs : cut[q], e = ge < cut[q + 1] ? ge : cut[q + 1];
+            if (s >= e)
+                continue;
+            if (!d->periodic[a] && q != 1)
+                continue;   /* never: no growth beyond a non-periodic global edge */
+            lo[a][np[a]] = s - d->offset[a];
+            n[a][np[a]] = e - s;
+            org[a][np[a]] = s < 0 ? s + N : s >= N ? s - N : s;
+            np[a]++;
+        }
+    }
+    int rc = 0;
+    for (int pj = 0; pj < np[1] && !rc; pj++)
+        for (int pi = 0; pi < np[0] && !rc; pi++) {
+            const int64_t l[2] = {lo[0][pi], lo[1][pj]}, s[2] = {n[0][pi], n[1][pj]};
+            const int64_t o[2] = {org[0][pi], org[1][pj]};
+            rc = call_piece(c, l, s, o, d->box[2], call, ctx);
+        }
+    return rc;
+}
+
+/* What every rank must pass gt_mpi_steps alike. */
+static const Item steps_items[] = {{"nsteps", V_NUMBER},
+                                   {"the steps per exchange (tblock)", V_NUMBER},
+                                   {"the stencil (its name or fields)", V_HASH}};
+static const Agreed steps_agreed = {steps_items, 3, NULL, NULL};
+
+int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *const *fields,
+                 int64_t nsteps, int tblock, gt_mpi_step_fn *step, void *ctx, double times[2])
+{
+    static const char fn[] = "gt_mpi_steps";
+    if (!d)
+        return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
+    int rc = 0;
+    const char *sn = info && info->name ? info->name : "?";
+    if (!info || !info->name || !info->fields || info->nfields < 1 || info->npairs < 1 ||
+        !info->pairs)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: the stencil info is not that of a stencil "
+                       "with iterate", fn, d->rank);
+    else if (!fields || !step)
+        rc = gt__error(GT_EINVAL, "stencil '%s': %s: rank %d: %s is NULL", sn, fn, d->rank,
+                       fields ? "the step function" : "the field array");
+    else if (nsteps < 0)
+        rc = gt__error(GT_EINVAL, "stencil '%s': %s: rank %d: nsteps is %lld; it must be >= 0",
+                       sn, fn, d->rank, (long long)nsteps);
+    else if (tblock < 0)
+        rc = gt__error(GT_EINVAL, "stencil '%s': %s: rank %d: tblock is %d; it must be >= 0 "
+                       "(0: the default)", sn, fn, d->rank, tblock);
+    for (int f = 0; !rc && f < info->nfields; f++)
+        if (!fields[f])
+            rc = gt__error(GT_EINVAL, "stencil '%s': %s: rank %d: the storage of field '%s' is "
+                           "NULL", sn, fn, d->rank, info->fields[f].name);
+    const int64_t same[3] = {nsteps, tblock, rc ? 0 : stencil_digest(info)};
+    if ((rc = agree_same(d->comm, fn, rc, 3, array_value, same, &steps_agreed)) != 0)
+        return rc;
+    const int nf = info->nfields;
+    gt_storage **cur = zalloc((size_t)nf, sizeof *cur);
+    gt_storage **st = zalloc((size_t)nf, sizeof *st);
+    int *pair_of = zalloc((size_t)nf, sizeof *pair_of);    /* per storage: in a pair */
+    gt_halo_widths *needed = zalloc((size_t)nf + 1, sizeof *needed);
+    gt_halo_widths *widths = zalloc((size_t)nf, sizeof *widths);
+    gt_halo_widths *xw = zalloc((size_t)nf, sizeof *xw);
+    gt_storage **xs = zalloc((size_t)nf, sizeof *xs);
+    const char **needed_by = zalloc((size_t)nf, sizeof *needed_by);
+    int n = 0;
+    if (!cur || !st || !pair_of || !needed || !widths || !xw || !xs || !needed_by)
+        rc = gt__error(GT_ENOMEM, "stencil '%s': %s: rank %d: out of memory", sn, fn, d->rank);
+    /* the storages, each once; a pair's storages share no memory, nor a storage with
+       another field */
+    for (int f = 0; !rc && f < nf; f++) {
+        int k = 0;
+        while (k < n && st[k] != fields[f])
+            k++;
+        if (k < n && (pair_of[k] || steps_in_pair(info, f)))
+            rc = gt__error(GT_EALIAS, "stencil '%s': %s: rank %d: field '%s' shares its "
+                           "storage with another field, one of them in a pair of iterate",
+                           sn, fn, d->rank, info->fields[f].name);
+        if (k == n)
+            st[n++] = fields[f];
+        pair_of[k] = steps_in_pair(info, f);
+    }
+    for (int p = 0; !rc && p < info->npairs; p++) {
+        const gt_iterate_pair *q = &info->pairs[p];
+        if (gt__overlap(fields[q->next], fields[q->cur], 0))
+            rc = gt__error(GT_EALIAS, "stencil '%s': %s: rank %d: the storages of '%s' and "
+                           "'%s' (pair %s -> %s of iterate) share memory", sn, fn, d->rank,
+                           info->fields[q->next].name, info->fields[q->cur].name,
+                           info->fields[q->next].name, info->fields[q->cur].name);
+    }
+    gt__mpi_call w;
+    gt__mpi_call_init(&w, d->rank, n, st, needed, needed_by);
+    for (int a = 0; a < 2; a++) {
+        w.place.global[a] = d->global[a];
+        w.place.wrap[a] = d->periodic[a];
+        w.place.inner[a][0] = d->periodic[a] || d->offset[a] > 0;
+        w.place.inner[a][1] = d->periodic[a] || d->offset[a] + d->box[a] < d->global[a];
+    }
+    StepCall sc = {step, ctx, cur};
+    /* the single call's checks on this rank's box, in the order of the first step and,
+       with two steps or more, swapped */
+    if (!rc) {
+        memcpy(cur, fields, sizeof *cur * (size_t)nf);
+        rc = check_call(d, &w, 1, step_call, &sc);
+        if (!rc && nsteps >= 2) {
+            steps_swap(info, cur);
+            w.place.calls = 0;
+            rc = check_call(d, &w, 1, step_call, &sc);
+            steps_swap(info, cur);
+        }
+        if (!rc && w.levels)
+            rc = gt__error(GT_EINVAL, "stencil '%s': %s: rank %d: the stencil reads at "
+                           "run-time K levels, which gt_mpi_steps does not run (gt_mpi_call "
+                           "each step)", sn, fn, d->rank);
+        rc = gt__mpi_call_end(&w, rc);
+    }
+    rc = agree(d->comm, fn, rc);
+    /* the steps per exchange: given, or the most every rank's storages allow (capped) */
+    int64_t t = 0;
+    if (!rc) {
+        int64_t cap = nsteps < 1 ? 1 : nsteps < STEPS_BLOCK_CAP ? nsteps : STEPS_BLOCK_CAP;
+        t = tblock > 0 ? (tblock < cap ? tblock : cap) : steps_allowed(d, info, fields, cap);
+        int err = MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_INT64_T, MPI_MIN, d->comm);
+        if (err != MPI_SUCCESS)
+            rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
+        if (t < 1)
+            t = 1;
+        if (!rc)
+            rc = steps_refuse(d, info, fields, t);
+        rc = agree(d->comm, fn, rc);
+    }
+    if (rc || nsteps == 0) {
+        gt__mpi_call_free(&w);
+        gt__free(cur), gt__free(st), gt__free(pair_of), gt__free(needed);
+        gt__free(widths), gt__free(xw), gt__free(xs), gt__free((void *)needed_by);
+        return rc;
+    }
+    double t0 = MPI_Wtime(), tx = 0;
+    char what[160];
+    snprintf(what, sizeof what, "stencil '%s': %s: rank %d", sn, fn, d->rank);
+    /* the frame: each pair's cur copied whole (domain and the halo both storages have)
+       into next, so that either may play cur; odd: the roles swapped, the last step
+       writing cur */
+    for (int p = 0; p < info->npairs && !rc; p++) {
+        gt_storage *to = fields[info->pairs[p].next];
+        const gt_storage *from = fields[info->pairs[p].cur];
+        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+        for (int x = 0; x < from->ndim; x++) {
+            int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
+            int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
+            int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1] : to->halo[y][1];
+            lo[a] = -l;
+            ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
+        }
+        rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
+    }
+    memcpy(cur, fields, sizeof *cur * (size_t)nf);
+    if (nsteps & 1)
+        steps_swap(info, cur);
+    int64_t grow[2][2];
+    steps_growth(info, grow);
+    w.widths = (const gt__mpi_widths *)widths;
+    for (int64_t done = 0; done < nsteps && !rc;) {
+        int64_t tb = nsteps - done < t ? nsteps - done : t;
+        /* the exchange: the pairs' current storages tb * w deep; the other fields once, as
+           deep as the grown steps read them */
+        int nx = 0;
+        for (int k = 0; k < n; k++) {
+            int is_cur = 0;
+            for (int p = 0; p < info->npairs; p++)
+                is_cur |= cur[info->pairs[p].cur] == st[k];
+            for (int a = 0; a < 2; a++)
+                for (int side = 0; side < 2; side++) {
+                    int64_t v = 0;
+                    if (pair_of[k])
+                        v = tb * grow[a][side];
+                    else
+                        for (int f = 0; f < nf; f++)
+                            if (fields[f] == st[k]) {
+                                int64_t r = (t - 1) * grow[a][side] +
+                                            info->fields[f].reach[a][side];
+                                v = r > v ? r : v;
+                            }
+                    if (!pair_of[k] && done > 0)
+                        continue;   /* exchanged before the first block: kept */
+                    widths[k][a][side] = v;
+                }
+            if (is_cur || (!pair_of[k] && done == 0)) {
+                xs[nx] = st[k];
+                memcpy(xw[nx], widths[k], sizeof xw[nx]);
+                nx++;
+            }
+        }
+        double e0 = MPI_Wtime();
+        rc = gt_halo_exchange(d, xs, nx, (const gt_halo_widths *)xw);
+        tx += MPI_Wtime() - e0;
+        for (int64_t s = 1; s <= tb && !rc; s++) {
+            int64_t g[2][2];
+            for (int a = 0; a < 2; a++)
+                for (int side = 0; side < 2; side++)
+                    g[a][side] = w.place.inner[a][side] ? (tb - s) * grow[a][side] : 0;
+            rc = step_grown(d, &w, g, step_call, &sc);
+            steps_swap(info, cur);
+        }
+        done += tb;
+        /* a step that failed on one rank stops every rank before the next exchange */
+        rc = agree_ran(d->comm, fn, rc);
+    }
+    if (times) {
+        times[0] = tx;
+        times[1] = MPI_Wtime() - t0 - tx;
+    }
+    gt__mpi_call_free(&w);
+    gt__free(cur), gt__free(st), gt__free(pair_of), gt__free(needed);
+    gt__free(widths), gt__free(xw), gt__free(xs), gt__free((void *)needed_by);
+    return rc;
+}

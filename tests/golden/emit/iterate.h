@@ -91,6 +91,29 @@ static inline int heat_mpi(const gt_decomp *decomp, gt_storage *u, gt_storage *u
                          times);
 }
 
+/* heat_steps_mpi(decomp, the arguments of heat but its domain, nsteps, tblock, times):
+ * heat_steps through gt_mpi_steps, the halos exchanged once every tblock steps (0: the
+ * default; their halos: gt_mpi_steps_halo). Collective. */
+typedef struct {
+    float a;
+} gt__heat_steps_mpi_args;
+
+static inline int gt__heat_steps_mpi_step(void *ctx, gt_storage *const *fields_2,
+                                          const gt_domain *domain)
+{
+    const gt__heat_steps_mpi_args *arguments = (const gt__heat_steps_mpi_args *)ctx;
+    return heat(fields_2[0], fields_2[1], arguments->a, domain);
+}
+
+static inline int heat_steps_mpi(const gt_decomp *decomp, gt_storage *u, gt_storage *unew,
+                                 float a, int64_t nsteps, int tblock, double times[2])
+{
+    gt__heat_steps_mpi_args arguments = {a};
+    gt_storage *const fields_2[2] = {u, unew};
+    return gt_mpi_steps(decomp, &heat_info, fields_2, nsteps, tblock, gt__heat_steps_mpi_step,
+                        &arguments, times);
+}
+
 typedef struct {
     gt_storage *h;
     gt_storage *hn;
@@ -115,6 +138,31 @@ static inline int wave_mpi(const gt_decomp *decomp, gt_storage *h, gt_storage *h
     gt_storage *fields_2[5] = {h, hn, q, qn, depth};
     return gt__mpi_entry(&wave_info, decomp, fields_2, gt__wave_mpi_call, &arguments, overlap,
                          times);
+}
+
+/* wave_steps_mpi(decomp, the arguments of wave but its domain, nsteps, tblock, times):
+ * wave_steps through gt_mpi_steps, the halos exchanged once every tblock steps (0: the
+ * default; their halos: gt_mpi_steps_halo). Collective. */
+typedef struct {
+    double dt;
+} gt__wave_steps_mpi_args;
+
+static inline int gt__wave_steps_mpi_step(void *ctx, gt_storage *const *fields_2,
+                                          const gt_domain *domain)
+{
+    const gt__wave_steps_mpi_args *arguments = (const gt__wave_steps_mpi_args *)ctx;
+    return wave(fields_2[0], fields_2[1], fields_2[2], fields_2[3], fields_2[4], arguments->dt,
+                domain);
+}
+
+static inline int wave_steps_mpi(const gt_decomp *decomp, gt_storage *h, gt_storage *hn,
+                                 gt_storage *q, gt_storage *qn, gt_storage *depth, double dt,
+                                 int64_t nsteps, int tblock, double times[2])
+{
+    gt__wave_steps_mpi_args arguments = {dt};
+    gt_storage *const fields_2[5] = {h, hn, q, qn, depth};
+    return gt_mpi_steps(decomp, &wave_info, fields_2, nsteps, tblock, gt__wave_steps_mpi_step,
+                        &arguments, times);
 }
 
 typedef struct {
