@@ -201,7 +201,7 @@ struct gt__kept {
 
 /* The device copy of nbytes from src to dst (device addresses): the device layer's, or
    through the host where it has none. */
-static int device_within(const gt__device_ops *ops, void *dst, const void *src, size_t nbytes)
+int gt__device_within(const gt__device_ops *ops, void *dst, const void *src, size_t nbytes)
 {
     if (ops->device_copy)
         return ops->device_copy(dst, src, nbytes);
@@ -252,7 +252,7 @@ int gt__kept_add(gt__kept **kp, const char *sn, gt_storage *s, const int64_t siz
             return gt__error(GT_EDEVICE, "%s: no device memory to keep an output (%zu "
                              "bytes: %s)", what, e->bytes, gt__device_why(ops, err));
         k->nfields++;   /* gt__keep_end gives the block back */
-        err = device_within(ops, e->copy, e->at, e->bytes);
+        err = gt__device_within(ops, e->copy, e->at, e->bytes);
         if (err)
             return gt__error(GT_EDEVICE, "%s: keeping an output on the device failed (%s: "
                              "%s)", what, ops->name, gt__device_why(ops, err));
@@ -343,7 +343,7 @@ int gt__keep_end(gt__kept *k, int rc)
         size_t es = gt_dtype_size(s->dtype);
         if (e->device) {
             const gt__device_ops *ops = s->buf->ops ? s->buf->ops : gt__device_ops_get();
-            int err = rc && e->bytes ? device_within(ops, e->at, e->copy, e->bytes) : 0;
+            int err = rc && e->bytes ? gt__device_within(ops, e->at, e->copy, e->bytes) : 0;
             if (err && !fail)
                 fail = gt__error(GT_EDEVICE, "putting an output back on the device failed "
                                  "(%s: %s)", ops->name, gt__device_why(ops, err));

@@ -334,6 +334,11 @@ size_t gt__pool_trim(void);
 void gt__pool_set_cap(size_t bytes);
 size_t gt__pool_free_bytes(size_t *nblocks);
 
+/* The device copy of nbytes from src to dst (device addresses): the device layer's, or
+   through the host where it has none (place.c). 0, or the layer's error code (-1: no
+   memory for the staging copy). */
+int gt__device_within(const gt__device_ops *ops, void *dst, const void *src, size_t nbytes);
+
 /* ---- place.c: where a stencil call's domain lies (gt__place) ------------------------------ */
 
 /* A single process's call is its whole domain. A *placed* call's domain lies somewhere in a

@@ -33,17 +33,7 @@ static _Thread_local const gt__device_ops *within_ops;   /* for within, per thre
 
 static int within(void *dst, const void *src, size_t nbytes)
 {
-    const gt__device_ops *ops = within_ops;
-    if (ops->device_copy)
-        return ops->device_copy(dst, src, nbytes);
-    void *tmp = gt__malloc(nbytes ? nbytes : 1);
-    if (!tmp)
-        return -1;
-    int err = ops->to_host(tmp, src, nbytes);
-    if (!err)
-        err = ops->to_device(dst, tmp, nbytes);
-    gt__free(tmp);
-    return err;
+    return gt__device_within(within_ops, dst, src, nbytes);
 }
 
 /* Copies the box of positions [lo, lo + ext) (per axis I, J, K, relative to the compute

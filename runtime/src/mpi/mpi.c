@@ -1077,18 +1077,16 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
 
 /* ---- distributed calls ----------------------------------------------------------------- */
 
-/* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
-   current placement of the stencil (gt__place): its global origin and size, and the
-   interior that the binding of each storage sees (gt__halo; the storages are not
-   changed). */
-static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
-                     const int64_t size[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
+/* call() over local positions [lo, lo + size) along I and J (beyond the box where the part
+   is grown into the halos), whose first point is the global point origin. */
+static int call_piece(gt__mpi_call *c, const int64_t lo[2], const int64_t size[2],
+                      const int64_t origin[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
 {
     if (size[0] <= 0 || size[1] <= 0)
         return 0;
     gt__placement *p = &c->place;
     for (int a = 0; a < 2; a++) {
-        p->origin[a] = d->offset[a] + lo[a];
+        p->origin[a] = origin[a];
         p->size[a] = size[a];
         p->part[a] = lo[a];
     }
@@ -1099,6 +1097,17 @@ static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
     gt__placement_set(NULL);
     p->in_part = 0;
     return rc;
+}
+
+/* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
+   current placement of the stencil (gt__place): its global origin and size, and the
+   interior that the binding of each storage sees (gt__halo; the storages are not
+   changed). */
+static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
+                     const int64_t size[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
+{
+    const int64_t origin[2] = {d->offset[0] + lo[0], d->offset[1] + lo[1]};
+    return call_piece(c, lo, size, origin, nk, call, ctx);
 }
 
 /* call() over the whole box with gt__place returning check: 1, the checking call (the
@@ -1521,27 +1530,6 @@ static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
     return 0;
 }
 
-/* call() over local positions [lo, lo + size) along I and J (beyond the box where the part
-   is grown into the halos), whose first point is the global point origin. */
-static int call_piece(gt__mpi_call *c, const int64_t lo[2], const int64_t size[2],
-                      const int64_t origin[2], int64_t nk, gt_mpi_stencil_fn *call, void *ctx)
-{
-    if (size[0] <= 0 || size[1] <= 0)
-        return 0;
-    gt__placement *p = &c->place;
-    for (int a = 0; a < 2; a++) {
-        p->origin[a] = origin[a];
-        p->size[a] = size[a];
-        p->part[a] = lo[a];
-    }
-    gt_domain dom = {{size[0], size[1], nk}};
-    p->in_part = 1;
-    gt__placement_set(p);
-    int rc = call(ctx, &dom);
-    gt__placement_set(NULL);
-    p->in_part = 0;
-    return rc;
-}
 
 /* One step on this rank's box grown by g[a][side]: along a periodic axis in pieces cut at
    the global edges (at most three per axis), elsewhere in one piece. */
