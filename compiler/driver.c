@@ -161,10 +161,20 @@ static bool same_file(const char *a, const char *b)
         && sa.st_ino == sb.st_ino;
 }
 
+/* --emit=ir and --emit=meta: one text, on stdout or into -o's file (whole or not at all). */
+static bool write_text(Compiler *c, FILE *f)
+{
+    if (c->opts.emit == EMIT_META)
+        return emit_meta(c, f);
+    ir_dump(f, c->ir, backend_find(c->opts.backend));
+    return true;
+}
+
 static int emit_ir(Compiler *c)
 {
     if (!c->opts.output) {
-        ir_dump(stdout, c->ir, backend_find(c->opts.backend));
+        if (!write_text(c, stdout))
+            return 1;
         if (fflush(stdout) != 0 || ferror(stdout)) {
             diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
                        strerror(errno));
@@ -175,7 +185,10 @@ static int emit_ir(Compiler *c)
     OutFile out;
     if (!outfile_open(c, &out, c->opts.output))
         return 2;
-    ir_dump(out.f, c->ir, backend_find(c->opts.backend));
+    if (!write_text(c, out.f)) {
+        outfile_discard(&out);
+        return 1;
+    }
     return outfile_commit(c, &out) ? 0 : 2;
 }
 
@@ -300,7 +313,7 @@ int gtcc_compile(Compiler *c)
         fuse_plan(c, be->plan);
     if (d->errors)   /* a warning of the plan under -Werror */
         return 1;
-    int status = o->emit == EMIT_IR ? emit_ir(c) : emit_c(c, output);
+    int status = o->emit == EMIT_C ? emit_c(c, output) : emit_ir(c);
     if (status != 0)
         return status;
     if (o->dep_MD && !depfile_write(c, output))

@@ -813,7 +813,7 @@ typedef struct {
 
 /* ========================================================== compilation context */
 
-typedef enum { EMIT_C, EMIT_IR } EmitKind;
+typedef enum { EMIT_C, EMIT_IR, EMIT_META } EmitKind;
 
 typedef struct {
     const char *name;                /* NAME of -D NAME=VALUE */
@@ -1036,6 +1036,9 @@ struct Backend {
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */
 bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name);
+/* --- emit_meta.c: `--emit=meta`, the JSON description of the program's stencils
+ * (docs/generated-api.md); false (reported) where naming fails. */
+bool emit_meta(Compiler *c, FILE *f);
 /* backends.c: the backend named NAME on the command line (NULL: no such
  * name); backend_available: it is built (a known name may not be yet). */
 const Backend *backend_find(const char *name);

@@ -18,7 +18,8 @@ static const char usage[] =
     "                       goes beside it, with suffix .h\n"
     "  -b, --backend NAME   %s\n"
     "  --emit=WHAT          c (default: source and header) | ir (the IR after all\n"
-    "                       passes, on standard output, or in the -o file)\n"
+    "                       passes, on standard output, or in the -o file) | meta\n"
+    "                       (JSON: the stencils' names, parameters, halos, pairs)\n"
     "  -D NAME=VALUE        override a 'const' of the program\n"
     "  -I DIR               add an import search directory\n"
     "  -P PREFIX            prefix every name the generated code exports (stencil\n"
@@ -181,8 +182,11 @@ int options_parse(Compiler *c, int argc, char **argv)
                     o->emit = EMIT_C;
                 else if (strcmp(v, "ir") == 0)
                     o->emit = EMIT_IR;
+                else if (strcmp(v, "meta") == 0)
+                    o->emit = EMIT_META;
                 else
-                    return usage_error(c, "unknown --emit kind '%s' (expected c or ir)", v);
+                    return usage_error(c, "unknown --emit kind '%s' (expected c, ir or meta)",
+                                       v);
             }
         } else if (starts(a, "-D")) {
             if ((v = argument(c, argc, argv, &i, "-D", &missing)) && add_define(c, v) != 0)

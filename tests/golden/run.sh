@@ -8,6 +8,8 @@
 #              `// EXIT: N` line), stderr must equal NAME.err
 #   NAME.c     gtcc -b naive -o OUT.c NAME.stn   OUT.c must equal NAME.c, and the
 #              header OUT.h NAME.h where a NAME.h sits beside it
+#   NAME.json  gtcc --emit=meta NAME.stn     exit 0, stdout must equal NAME.json, and
+#              be JSON (python3 -m json.tool, where python3 is found)
 # Extra options come from a `// ARGS: ...` line in the .stn file. gtcc runs in
 # the test's directory on the bare file name, so paths in messages are stable.
 # A .stn with no expectation beside it fails (run --update to create one).
@@ -43,12 +45,20 @@ for stn in "$here"/*/*.stn; do
         mode=err
     elif [ -e "$dir/$base.ir" ] || { [ $update = 1 ] && [ "$kind" = ir ]; }; then
         mode=ir
+    elif [ -e "$dir/$base.json" ] || { [ $update = 1 ] && [ "$kind" = meta ]; }; then
+        mode=meta
     else
-        fail "$name: no expectation (.ir, .err or .c) beside it"; continue
+        fail "$name: no expectation (.ir, .err, .c or .json) beside it"; continue
     fi
     case $mode in
     ir)  (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
          status=$?; want=$dir/$base.ir; got=$tmp/out; want_status=${want_status:-0} ;;
+    meta) (cd "$dir" && eval "\"$GTCC\" --emit=meta $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
+         status=$?; want=$dir/$base.json; got=$tmp/out; want_status=${want_status:-0}
+         if [ "$status" = 0 ] && command -v python3 >/dev/null 2>&1 &&
+            ! python3 -m json.tool "$got" >/dev/null 2>"$tmp/json"; then
+             fail "$name: the output is not JSON"; sed 's/^/  | /' "$tmp/json" | head -n 5; continue
+         fi ;;
     err) (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
          status=$?; want=$dir/$base.err; got=$tmp/err; want_status=${want_status:-1} ;;
     c)   (cd "$dir" && eval "\"$GTCC\" -b naive $args -o \"$tmp/$base.c\" \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
