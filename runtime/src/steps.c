@@ -186,7 +186,8 @@ typedef struct {
     int64_t *lo;                /* ntiles + 1 tile starts */
     int64_t s0, t;              /* the chunk: steps s0 .. s0 + t - 1 (from 0) */
     int phase;                  /* 1 tiles, 2 gaps */
-    _Atomic int rc;
+    _Atomic int rc;             /* the first failing call's code */
+    char why[1024];             /* its message (set on the thread that failed) */
 } Tiling;
 
 static int tile_reads(gt__placement *p, const gt_stencil_info *info, int f, const gt_storage *s,
@@ -256,8 +257,8 @@ static void tile_call(Tiling *tl, int64_t j0, int64_t j1, int64_t s)
     int rc = tl->step(tl->args, tl->order[s & 1], &d);
     gt__placement_set(NULL);
     int none = 0;
-    if (rc)
-        atomic_compare_exchange_strong(&tl->rc, &none, rc);
+    if (rc && atomic_compare_exchange_strong(&tl->rc, &none, rc))
+        snprintf(tl->why, sizeof tl->why, "%s", gt_last_error());
 }
 
 static void tile_body(void *ctx, int64_t x)
@@ -383,7 +384,8 @@ static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
     }
     free(tl.lo);
     free(odd);
-    return atomic_load(&tl.rc);
+    int rc = atomic_load(&tl.rc);
+    return rc ? gt__error(rc, "%s", tl.why) : 0;   /* the message on the calling thread */
 }
 
 static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int64_t nsteps,
