@@ -119,8 +119,8 @@ void emit_steps_call(Out *o, const EmitStencil *es, bool device, const char *til
     emit_blank(o);
     if (tiles)
         emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate "
-                                     "swapped between steps, time-tiled\n(gt__steps_tiled, "
-                                     "language.md section 11; %s runs the parts in parallel).",
+                                     "swapped between steps,\ntime-tiled (gt__steps_tiled, "
+                                     "language.md section 11; %s runs the parts in\nparallel).",
                                      es->steps, es->fn, tiles));
     else
         emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate "
@@ -174,10 +174,14 @@ void emit_steps_call(Out *o, const EmitStencil *es, bool device, const char *til
                               es->nfield_params), fs, es->nfield_params, "};");
     emit_end_line(o);
     const char *xs = scalars ? arena_printf(arena, "&%s", es->steps_scalars) : "NULL";
-    if (tiles)
-        emit_line(o, "return gt__steps_tiled(&%s, %s, %s, %s, %s, %s, %s, omp_get_max_threads());",
-                  es->info, es->steps_fields, es->nsteps, es->domain, es->step, xs, tiles);
-    else
+    if (tiles) {
+        const char *targs[8] = {arena_printf(arena, "&%s", es->info), es->steps_fields,
+                                es->nsteps, es->domain, es->step, xs, tiles,
+                                "omp_get_max_threads()"};
+        emit_begin_line(o);
+        emit_list(o, "return gt__steps_tiled(", targs, 8, ");");
+        emit_end_line(o);
+    } else
         emit_line(o, "return gt__steps(&%s, %s, %s, %s, %s, %s, %d);", es->info, es->steps_fields,
                   es->nsteps, es->domain, es->step, xs, device ? 1 : 0);
     emit_close(o);

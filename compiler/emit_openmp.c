@@ -1060,12 +1060,12 @@ static void omp_steps(Compiler *c, Out *o, EmitStencil *es)
                                  "for %s.", es->tiles, es->steps));
     emit_line(o, "static void %s(int64_t n, gt__tile_body *body, void *ctx)", es->tiles);
     emit_open(o, "{");
-    emit_line(o, "#pragma omp parallel");
+    emit_line(o, "GT_OMP(omp parallel)");
     emit_open(o, "{");
     emit_line(o, "#ifdef _OPENMP");
     emit_line(o, "omp_set_num_threads(1);   /* the stencil's parallel regions in a part */");
     emit_line(o, "#endif");
-    emit_line(o, "#pragma omp for schedule(dynamic, 1)");
+    emit_line(o, "GT_OMP(omp for schedule(dynamic, 1))");
     emit_line(o, "for (int64_t x = 0; x < n; x++)");
     emit_line(o, "    body(ctx, x);");
     emit_close(o);
