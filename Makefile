@@ -11,6 +11,7 @@
 #                             vectorise (tools/vec_report.sh; the `vec` group checks it)
 #   make demo                 run gtcc on examples/*.stn
 #   make bench                benchmarks (never part of check)
+#   make bench-steps          the time-tiled S_steps table alone (bench/bench_steps.c)
 #   make bench-peers          gtcc against Devito and GT4Py (a bench-only venv)
 #   make cuda-report          the SASS of the cuda backend's kernels: registers, occupancy,
 #                             loads, divisions and instructions per point (tools/cuda_report.sh;
@@ -206,7 +207,7 @@ sed -e 's|@PREFIX@|$(1)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(PC_LIBS)
 endef
 
 .DEFAULT_GOAL := all
-.PHONY: all check unit golden golden-update robust demo bench bench-peers cuda-report check-gpu bench-gpu install clean
+.PHONY: all check unit golden golden-update robust demo bench bench-steps bench-peers cuda-report check-gpu bench-gpu install clean
 all: $(GTCC) $(RT_A) $(RT_SO) $(RT_CUDA) $(RT_MPI)
 
 # --- unit tests (Check) ------------------------------------------------------------
@@ -283,6 +284,10 @@ bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
 	@echo "== bench/cuda_static.sh"; $(TEST_ENV) bench/cuda_static.sh
 	@echo "== bench/mpi_bench.sh"; $(TEST_ENV) bench/mpi_bench.sh
+
+# the steps table alone (bench/bench_steps.c): time-tiled S_steps against single calls
+bench-steps: all $(BUILD)/bench/bench_steps
+	@BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $(BUILD)/bench/bench_steps
 
 # --- on a machine with a GPU (docs/cuda.md): without one they say so and fail ----------
 check-gpu: all

@@ -110,6 +110,8 @@ struct EmitStencil {
        step function gt__steps calls, the struct of its scalars, and its locals; NULL
        without iterate */
     const char *steps, *pairs, *step, *step_args, *nsteps, *steps_scalars, *steps_fields;
+    const char *tiles;        /* S_steps' parallel loop over parts (time-tiled: openmp) */
+    bool tiles_time;          /* the backend's S_steps tiles time (S_info's tiles_time) */
     const char *table;        /* its field table: S_fields, or numbered if a stencil has it */
     int nfield_params;        /* field parameters, in parameter order, first in st->fields */
     const char **field;       /* per field: the parameter (gt_storage *) or the temporary */
@@ -144,6 +146,9 @@ struct EmitStencil {
  * steps (gt__steps; device: S binds its storages on the device). */
 void emit_steps_signature(Out *o, const EmitStencil *es);
 void emit_steps_loop(Out *o, const EmitStencil *es, bool device);
+/* The same, calling gt__steps_tiled with the parallel loop named tiles (emitted by the
+   caller; NULL: emit_steps_loop). */
+void emit_steps_call(Out *o, const EmitStencil *es, bool device, const char *tiles);
 
 /* Names a stencil: user names first, then generated ones. `globals` holds the
  * file's global names (every stencil S and S_info, after `prefix`: -P). */

@@ -102,6 +102,11 @@ void emit_steps_signature(Out *o, const EmitStencil *es)
 
 void emit_steps_loop(Out *o, const EmitStencil *es, bool device)
 {
+    emit_steps_call(o, es, device, NULL);
+}
+
+void emit_steps_call(Out *o, const EmitStencil *es, bool device, const char *tiles)
+{
     const IrStencil *st = es->st;
     Arena *arena = es->arena;
     /* the step function's locals: unlike any global (S among them) */
@@ -112,9 +117,15 @@ void emit_steps_loop(Out *o, const EmitStencil *es, bool device)
     const char *x = emit_unique(arena, &locals, "x");
     bool scalars = st->scalars.len > 0;
     emit_blank(o);
-    emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate swapped "
-                                 "between steps, as a loop\nof single steps (gt__steps, "
-                                 "language.md section 11).", es->steps, es->fn));
+    if (tiles)
+        emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate "
+                                     "swapped between steps,\ntime-tiled (gt__steps_tiled, "
+                                     "language.md section 11; %s runs the parts in\nparallel).",
+                                     es->steps, es->fn, tiles));
+    else
+        emit_comment(o, arena_printf(arena, "%s: nsteps steps of %s, the pairs of iterate "
+                                     "swapped between steps, as a loop\nof single steps "
+                                     "(gt__steps, language.md section 11).", es->steps, es->fn));
     if (scalars) {
         emit_open(o, "struct %s {", es->step_args);
         for (int s = 0; s < st->scalars.len; s++)
@@ -162,9 +173,17 @@ void emit_steps_loop(Out *o, const EmitStencil *es, bool device)
     emit_list(o, arena_printf(arena, "gt_storage *const %s[%d] = {", es->steps_fields,
                               es->nfield_params), fs, es->nfield_params, "};");
     emit_end_line(o);
-    emit_line(o, "return gt__steps(&%s, %s, %s, %s, %s, %s, %d);", es->info, es->steps_fields,
-              es->nsteps, es->domain, es->step,
-              scalars ? arena_printf(arena, "&%s", es->steps_scalars) : "NULL", device ? 1 : 0);
+    const char *xs = scalars ? arena_printf(arena, "&%s", es->steps_scalars) : "NULL";
+    if (tiles) {
+        const char *targs[8] = {arena_printf(arena, "&%s", es->info), es->steps_fields,
+                                es->nsteps, es->domain, es->step, xs, tiles,
+                                "omp_get_max_threads()"};
+        emit_begin_line(o);
+        emit_list(o, "return gt__steps_tiled(", targs, 8, ");");
+        emit_end_line(o);
+    } else
+        emit_line(o, "return gt__steps(&%s, %s, %s, %s, %s, %s, %d);", es->info, es->steps_fields,
+                  es->nsteps, es->domain, es->step, xs, device ? 1 : 0);
     emit_close(o);
 }
 
@@ -539,7 +558,7 @@ void emit_info(Out *o, const EmitStencil *es)
         emit_line(o, "{0},");
     emit_close_with(o, "};");
     /* every member given (clang's -Wmissing-field-initializers); iterate's pairs, and
-       tiles_time 0: no backend computes several steps per pass yet */
+       tiles_time: 1 where the backend's S_steps tiles time (es->tiles_time) */
     if (!st->pairs.len) {
         emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, 0, NULL, 0};", es->info,
                   st->name, es->nfield_params, table);
@@ -552,8 +571,8 @@ void emit_info(Out *o, const EmitStencil *es)
                   st->pairs.items[q].cur->id);
     emit_text(o, "};");
     emit_end_line(o);
-    emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, 0};", es->info, st->name,
-              es->nfield_params, table, st->pairs.len, es->pairs);
+    emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, %d};", es->info, st->name,
+              es->nfield_params, table, st->pairs.len, es->pairs, es->tiles_time ? 1 : 0);
 }
 
 void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
@@ -778,6 +797,7 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char 
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const Backend *by = b->fallback && !stencils[s]->st->fused ? b->fallback : b;
         stencils[s]->cxx = b->cxx;
+        stencils[s]->tiles_time = by->steps_tiled && by->steps_tiled(stencils[s]->st);
         by->stencil(c, &o, stencils[s]);
         if (stencils[s]->st->pairs.len) {
             if (by->steps)

@@ -368,9 +368,9 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals)
             continue;
         const char *prefix = c->opts.prefix ? c->opts.prefix : "";
         es->steps = arena_printf(c->arena, "%s%s_steps", prefix, st->name);
-        const char *want[3] = {"pairs", "step", "step_args"};
-        const char **name[3] = {&es->pairs, &es->step, &es->step_args};
-        for (int k = 0; k < 3; k++) {
+        const char *want[4] = {"pairs", "step", "step_args", "tiles"};
+        const char **name[4] = {&es->pairs, &es->step, &es->step_args, &es->tiles};
+        for (int k = 0; k < 4; k++) {
             *name[k] = emit_unique(c->arena, &es->names,
                                    arena_printf(c->arena, "%s_%s", st->name, want[k]));
             emit_take(c->arena, globals, *name[k]);

@@ -1021,13 +1021,56 @@ static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
     omp_function(m, used);
 }
 
-/* S_steps of a stencil with iterate (language.md 11): for now the loop of single steps, one
-   parallel pass over the domain per step; a time-tiled schedule (several steps per pass,
-   S_info's tiles_time 1) replaces this function. */
+/* Whether S_steps of st is time-tiled (gt__steps_tiled, docs/internals.md "Time tiling"):
+   fused (the openmp code), without out scalars (one result a step), without run-time K
+   levels (a failing step puts its outputs back: not part by part), without a periodic
+   field along I or J (the parts would read the storages' halos: not yet) and with every
+   output along J (the parts split J). gt__steps_tiled checks the last two again. */
+static bool omp_steps_tiled(const IrStencil *st)
+{
+    if (!st->fused || !st->pairs.len || emit_kcheck_any(st))
+        return false;
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind != IR_PARAM_FIELD)
+            continue;
+        if (fd->bc[AXIS_I].kind == BC_PERIODIC || fd->bc[AXIS_J].kind == BC_PERIODIC)
+            return false;
+        if (fd->is_written && !(fd->axes & (1u << AXIS_J)))
+            return false;
+    }
+    for (int s = 0; s < st->scalars.len; s++)
+        if (st->scalars.items[s]->is_output)
+            return false;
+    return true;
+}
+
+/* S_steps of a stencil with iterate (language.md 11): time-tiled where omp_steps_tiled, the
+   parts of each phase in parallel (S_tiles: one thread a part, the stencil's own parallel
+   regions then one thread wide), else the loop of single steps. */
 static void omp_steps(Compiler *c, Out *o, EmitStencil *es)
 {
     (void)c;
-    emit_steps_loop(o, es, false);
+    if (!es->tiles_time) {
+        emit_steps_loop(o, es, false);
+        return;
+    }
+    emit_blank(o);
+    emit_comment(o, arena_printf(es->arena, "%s: body(ctx, x) for x in [0, n), in parallel, "
+                                 "for %s.", es->tiles, es->steps));
+    emit_line(o, "static void %s(int64_t n, gt__tile_body *body, void *ctx)", es->tiles);
+    emit_open(o, "{");
+    emit_line(o, "GT_OMP(omp parallel)");
+    emit_open(o, "{");
+    emit_line(o, "#ifdef _OPENMP");
+    emit_line(o, "omp_set_num_threads(1);   /* the stencil's parallel regions in a part */");
+    emit_line(o, "#endif");
+    emit_line(o, "GT_OMP(omp for schedule(dynamic, 1))");
+    emit_line(o, "for (int64_t x = 0; x < n; x++)");
+    emit_line(o, "    body(ctx, x);");
+    emit_close(o);
+    emit_close(o);
+    emit_steps_call(o, es, false, es->tiles);
 }
 
 const Backend backend_openmp = {
@@ -1038,5 +1081,9 @@ const Backend backend_openmp = {
     .stencil = omp_stencil,
     .fallback = &backend_naive,
     .steps = omp_steps,
-    .steps_plan = "loop of single steps (time not tiled)",
+    .steps_plan = "loop of single steps (time not tiled: a periodic field along I or J, an "
+                  "output without J, out scalars or run-time K levels)",
+    .steps_tiled = omp_steps_tiled,
+    .steps_tiled_plan = "time-tiled along J (trapezoids of rows and steps, then the gaps "
+                        "between them, each phase parallel; single steps where it cannot pay)",
 };

@@ -1032,6 +1032,10 @@ struct Backend {
     void (*steps)(Compiler *c, Out *o, EmitStencil *es);
     /* How it runs those steps, for --emit=ir's `steps` line; NULL: "loop of single steps". */
     const char *steps_plan;
+    /* Whether its S_steps of st is time-tiled (S_info's tiles_time), and the `steps` line
+       then; NULL: never. */
+    bool (*steps_tiled)(const IrStencil *st);
+    const char *steps_tiled_plan;
 };
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */

@@ -45,13 +45,13 @@ for stn in "$here"/examples/*/*.stn; do
 done
 [ $status = 0 ] || exit $status
 
-# Then what a user does: install gtcc into a prefix, and build and run two
+# Then what a user does: install gtcc into a prefix, and build and run four
 # examples through their own Makefiles (a gtcc pattern rule, pkg-config gtrt).
 BUILD=${BUILD:-$here/build}
 prefix=$BUILD/demo/prefix
 echo "== make install PREFIX=$prefix"
 make -s -C "$here" install PREFIX="$prefix" BUILD="$BUILD" >/dev/null || exit 1
-for ex in hdiff heat2d regions; do
+for ex in hdiff heat2d heat2d_steps regions; do
     out=$BUILD/demo/$ex
     echo "== examples/$ex: make run (gtcc -b openmp, built in $out)"
     log=$(PATH="$prefix/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \

@@ -89,6 +89,11 @@ static void cache_bytes(int64_t *l2_out, int64_t *l3_out)
     *l3_out = b;
 }
 
+void gt__cache_sizes(int64_t *l2, int64_t *l3)
+{
+    cache_bytes(l2, l3);
+}
+
 void gt__blocks(int64_t nk, int64_t nj, int64_t ni, int64_t kbytes, int nthreads,
                 int64_t *bk_out, int64_t *bj_out)
 {

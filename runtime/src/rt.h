@@ -339,6 +339,10 @@ size_t gt__pool_free_bytes(size_t *nblocks);
    memory for the staging copy). */
 int gt__device_within(const gt__device_ops *ops, void *dst, const void *src, size_t nbytes);
 
+/* The L2 and L3 cache sizes of this machine in bytes (blocks.c: sysfs, then sysconf; L2 512K
+   and L3 0 when unknown). */
+void gt__cache_sizes(int64_t *l2, int64_t *l3);
+
 /* ---- place.c: where a stencil call's domain lies (gt__place) ------------------------------ */
 
 /* A single process's call is its whole domain. A *placed* call's domain lies somewhere in a

@@ -89,6 +89,7 @@ for stn in "$here"/*.stn; do
         name=$(basename "$cc")
         flags="$WFLAGS -O1 -g $fmaflags"
         [ "$be" = naive ] || case $flags in *-fopenmp*) ;; *) flags="$flags -fopenmp" ;; esac
+        flags="$flags -DGT_TEST_BACKEND=\"$be\""   # the quotes stay: a C string
         run=1
         if [ "$cc" != "$CC" ] && [ -n "$SANFLAGS" ]; then
             run=0

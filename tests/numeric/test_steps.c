@@ -12,7 +12,9 @@
  * refusals: nsteps < 0, a storage the single call refuses, a pair whose storages share
  * memory; each leaves every storage as it was. Built for the naive and the openmp backend
  * (BACKENDS), run with 1 and 2 threads (THREADS). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numeric.h"
@@ -45,6 +47,8 @@ static int jac_one(gt_storage **f, const gt_domain *d) { return jac(f[0], f[1], 
 static int jac_n(gt_storage **f, int64_t n, const gt_domain *d) { return jac_steps(f[0], f[1], f[2], n, d); }
 static int wave_one(gt_storage **f, const gt_domain *d) { return wave(f[0], f[1], f[2], f[3], f[4], 0.05, d); }
 static int wave_n(gt_storage **f, int64_t n, const gt_domain *d) { return wave_steps(f[0], f[1], f[2], f[3], f[4], 0.05, n, d); }
+static int wave2_one(gt_storage **f, const gt_domain *d) { return wave2(f[0], f[1], f[2], f[3], f[4], 0.05f, d); }
+static int wave2_n(gt_storage **f, int64_t n, const gt_domain *d) { return wave2_steps(f[0], f[1], f[2], f[3], f[4], 0.05f, n, d); }
 static int sweep_one(gt_storage **f, const gt_domain *d) { return sweep(f[0], f[1], d); }
 static int sweep_n(gt_storage **f, int64_t n, const gt_domain *d) { return sweep_steps(f[0], f[1], n, d); }
 static int decay_one(gt_storage **f, const gt_domain *d) { return decay(f[0], f[1], d); }
@@ -58,6 +62,8 @@ static const Case cases[] = {
     {"jac", 3, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{1, 2}, {1, 1}, {1, 0}}}, jac_one, jac_n},
     {"wave", 5, "IJ", GT_FLOAT64, 2, {{1, 0}, {3, 2}}, {{{0}}, {{0, 0}, {1, 0}, {0, 0}}},
      wave_one, wave_n},
+    {"wave2", 5, "IJ", GT_FLOAT32, 2, {{1, 0}, {3, 2}}, {{{0}}, {{1, 0}, {0, 0}, {0, 0}}},
+     wave2_one, wave2_n},
     {"sweep", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{1, 1}, {0, 0}, {0, 0}}}, sweep_one, sweep_n},
     {"decay", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{0}}}, decay_one, decay_n},
 };
@@ -78,9 +84,10 @@ static void make(const Case *c, Fld *f, const int64_t n[3])
 static void run(const Case *c, int64_t nsteps, const int64_t n[3], const int64_t *sub)
 {
     char label[200];
-    snprintf(label, sizeof label, "%s: n %lld, interior %lldx%lldx%lld, domain %s", c->name,
-             (long long)nsteps, (long long)n[0], (long long)n[1], (long long)n[2],
-             sub ? "explicit" : "NULL");
+    const char *tile = getenv("GT_STEPS_TILE");
+    snprintf(label, sizeof label, "%s: n %lld, interior %lldx%lldx%lld, domain %s, tiles %s",
+             c->name, (long long)nsteps, (long long)n[0], (long long)n[1], (long long)n[2],
+             sub ? "explicit" : "NULL", tile ? tile : "default");
     int64_t d[3];
     gt_domain dom;
     for (int a = 0; a < 3; a++)
@@ -173,7 +180,7 @@ static void refusals(void)
         fld_free(&f[x]);
     }
     /* decay reads u at offset 0 only: S accepts un and u as one storage, S_steps refuses */
-    c = &cases[7];
+    c = &cases[8];
     make(c, f, n);
     fs[0] = fs[1] = f[0].s;
     static const char *const alias[] = {"share memory", NULL};
@@ -187,21 +194,70 @@ static void refusals(void)
     fld_free(&f[1]);
 }
 
+/* GT_STEPS_TILE malformed: refused before anything is written where S_steps tiles. */
+static void bad_tiles(void)
+{
+    const Case *c = &cases[0];   /* heat_dir */
+    int64_t n[3] = {7, 30, 1};
+    Fld f[MAXF];
+    make(c, f, n);
+    gt_storage *fs[MAXF] = {f[0].s, f[1].s};
+    static const char *const why[] = {"GT_STEPS_TILE", "4,x", NULL};
+    setenv("GT_STEPS_TILE", "4,x", 1);
+    int rc = c->steps(fs, 5, NULL);
+    if (heat_dir_info.tiles_time)
+        check_error("heat_dir: GT_STEPS_TILE 4,x", rc, GT_EINVAL, why);
+    else
+        check("heat_dir: GT_STEPS_TILE 4,x ignored without time tiles", rc == 0, "returned %d: %s",
+              rc, gt_last_error());
+    unsetenv("GT_STEPS_TILE");
+    if (heat_dir_info.tiles_time)
+        check_unchanged("heat_dir: GT_STEPS_TILE 4,x: u unchanged", &f[0]);
+    fld_free(&f[0]);
+    fld_free(&f[1]);
+}
+
 int main(void)
 {
     rng_seed(24);
     static const int64_t ns[] = {0, 1, 2, 3, 7, 8, 9, 13, 64};
     static const int64_t sizes[][3] = {{13, 11, 5}, {37, 5, 3}, {2, 9, 2}};
     static const int64_t sub[3] = {9, 7, 3};
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        for (size_t k = 0; k < sizeof ns / sizeof *ns; k++)
-            run(&cases[c], ns[k], sizes[0], NULL);
-        for (size_t s = 1; s < sizeof sizes / sizeof *sizes; s++)
-            for (int64_t k = 2; k <= 3; k++)
-                run(&cases[c], k, sizes[s], NULL);
-        for (int64_t k = 1; k <= 4; k++)
-            run(&cases[c], k, sizes[0], sub);
+    /* tall domains, many tiles: n around the depth of the tiles (T - 1, T, T + 1, odd) */
+    static const int64_t tall[3] = {6, 47, 3}, tallsub[3] = {5, 40, 2};
+    static const int64_t tns[] = {2, 3, 4, 5, 6, 7, 11, 12, 13, 37};
+    /* GT_STEPS_TILE: unset (these domains are too small to tile), rows,steps forced small
+       (steps cut to fit rows >= reach (2 steps + 1); a tile of 2 rows cannot fit one step
+       of reach 1), off */
+    static const char *const tilings[] = {NULL, "3,1", "4,2", "5,2", "7,3", "10,3", "13,6",
+                                          "2,4", "0"};
+    check("heat_dir_info.tiles_time", heat_dir_info.tiles_time ==
+          (strcmp(GT_TEST_BACKEND, "openmp") == 0), "%d on the %s backend",
+          heat_dir_info.tiles_time, GT_TEST_BACKEND);
+    for (size_t t = 0; t < sizeof tilings / sizeof *tilings; t++) {
+        if (tilings[t])
+            setenv("GT_STEPS_TILE", tilings[t], 1);
+        else
+            unsetenv("GT_STEPS_TILE");
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            for (size_t k = 0; k < sizeof tns / sizeof *tns; k++) {
+                run(&cases[c], tns[k], tall, NULL);
+                if (k % 3 == 0)
+                    run(&cases[c], tns[k], tall, tallsub);
+            }
+            if (t > 2)
+                continue;
+            for (size_t k = 0; k < sizeof ns / sizeof *ns; k++)
+                run(&cases[c], ns[k], sizes[0], NULL);
+            for (size_t s = 1; s < sizeof sizes / sizeof *sizes; s++)
+                for (int64_t k = 2; k <= 3; k++)
+                    run(&cases[c], k, sizes[s], NULL);
+            for (int64_t k = 1; k <= 4; k++)
+                run(&cases[c], k, sizes[0], sub);
+        }
     }
+    unsetenv("GT_STEPS_TILE");
     refusals();
+    bad_tiles();
     return 0;
 }

@@ -6,8 +6,10 @@
  * (tests/unit/fake_device.h: device memory is host memory, transfers counted), the steps
  * run on the device (the fake given a copy within device memory, as the CUDA layer has): each
  * storage uploaded at most once, nothing downloaded, the frame copied on the device.
- * And the refusals: nothing computed, uploaded or written. */
+ * And the refusals: nothing computed, uploaded or written. gt__steps_tiled with its tiles
+ * forced (GT_STEPS_TILE): one placed call per part and step, the same result. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_device.h"
@@ -27,6 +29,8 @@ static const gt_stencil_info avg_info = {"avg", 3, avg_fields, 1, avg_pairs, 0};
 static const unsigned char avg_offsets[3] = {1, 0, 0};
 
 static int computes;        /* steps that computed (not the checking calls) */
+static int rows_at[NJ];     /* computing calls whose part starts at row j (J origin) */
+static int wide_parts;      /* computing calls of more than one row */
 /* the fake device given a copy within device memory (as the CUDA layer has), counted */
 static int within_copies;
 
@@ -45,6 +49,9 @@ static int avg_step(void *args, gt_storage *const *f, const gt_domain *dom)
     if (rc)
         return rc < 0 ? rc : 0;
     computes++;
+    if (place.origin[1] >= 0 && place.origin[1] < NJ)
+        rows_at[place.origin[1]]++;
+    wide_parts += n[1] != 1;
     const double *u = b[0].origin, *w = b[2].origin;
     double *un = b[1].origin;
     for (int64_t k = 0; k < n[2]; k++)
@@ -108,7 +115,14 @@ static void reference(gt_storage *u, gt_storage *w, int64_t nsteps,
     memcpy(want, cur, sizeof a);
 }
 
-static void run(int device, int64_t nsteps)
+/* gt__steps_tiled's parallel loop, here in order on one thread. */
+static void serial_tiles(int64_t n, gt__tile_body *body, void *ctx)
+{
+    for (int64_t x = 0; x < n; x++)
+        body(ctx, x);
+}
+
+static void run_as(int device, int64_t nsteps, int tiled)
 {
     gt_storage *u = make(1, device, 1.0), *un = make(1, device, -7.0), *w = make(0, device, 0.5);
     double want[NI + 2][NJ][NK];
@@ -118,9 +132,21 @@ static void run(int device, int64_t nsteps)
     int up = fake.uploads, down = fake.downloads;
     within_copies = 0;
     computes = 0;
-    ck_assert_msg(gt__steps(&avg_info, f, nsteps, NULL, avg_step, &flag, device) == 0, "%s",
-                  gt_last_error());
-    ck_assert_int_eq(computes, nsteps);
+    memset(rows_at, 0, sizeof rows_at);
+    wide_parts = 0;
+    int rc = tiled ? gt__steps_tiled(&avg_info, f, nsteps, NULL, avg_step, &flag, serial_tiles, 1)
+                   : gt__steps(&avg_info, f, nsteps, NULL, avg_step, &flag, device);
+    ck_assert_msg(rc == 0, "%s", gt_last_error());
+    if (tiled && nsteps >= 2) {
+        /* GT_STEPS_TILE=1,2 and no reach along J: tiles of one row, no gaps; each row's
+           tile computes every step */
+        ck_assert_int_eq(computes, NJ * nsteps);
+        ck_assert_int_eq(wide_parts, 0);
+        for (int j = 0; j < NJ; j++)
+            ck_assert_int_eq(rows_at[j], nsteps);
+    } else {
+        ck_assert_int_eq(computes, nsteps);
+    }
     if (device) {
         /* u, un, w uploaded once each at most (gt_zeros filled them on the host), nothing
            downloaded */
@@ -143,6 +169,11 @@ static void run(int device, int64_t nsteps)
     gt_release(w);
 }
 
+static void run(int device, int64_t nsteps)
+{
+    run_as(device, nsteps, 0);
+}
+
 /* On the host: every count of the definition (even, odd, 0, 1). */
 START_TEST(host_steps)
 {
@@ -158,6 +189,38 @@ START_TEST(device_steps)
     for (int64_t n = 0; n <= 5; n++)
         run(1, n);
     run(1, 12);
+}
+END_TEST
+
+/* Time-tiled (gt__steps_tiled) with tiles forced to one row and two steps: each part a
+   placed call of one row, the result the loop's; GT_STEPS_TILE=0 the loop; a malformed
+   GT_STEPS_TILE refused before anything is computed. */
+START_TEST(tiled_steps)
+{
+    setenv("GT_STEPS_TILE", "1,2", 1);
+    for (int64_t n = 0; n <= 5; n++)
+        run_as(0, n, 1);
+    run_as(0, 17, 1);
+    setenv("GT_STEPS_TILE", "0", 1);
+    run_as(0, 4, 0);
+    gt_storage *u = make(1, 0, 1.0), *un = make(1, 0, -7.0), *w = make(0, 0, 0.5);
+    gt_storage *f[3] = {u, un, w};
+    int flag = 0;
+    setenv("GT_STEPS_TILE", "8,", 1);
+    computes = 0;
+    ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles, 1),
+                     GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "GT_STEPS_TILE is '8,'");
+    ck_assert_int_eq(computes, 0);
+    ck_assert_double_eq(get(un, 1, -1, 0, 0), -7.0);   /* no frame copied */
+    setenv("GT_STEPS_TILE", "0", 1);
+    ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles, 1),
+                     0);
+    ck_assert_int_eq(computes, 4);   /* off: the loop, one call a step */
+    unsetenv("GT_STEPS_TILE");
+    gt_release(u);
+    gt_release(un);
+    gt_release(w);
 }
 END_TEST
 
@@ -224,6 +287,7 @@ Suite *suite_rt_steps(void)
     tcase_add_test(t, host_steps);
     tcase_add_test(t, device_steps);
     tcase_add_test(t, refusals);
+    tcase_add_test(t, tiled_steps);
     suite_add_tcase(s, t);
     return s;
 }

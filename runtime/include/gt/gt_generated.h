@@ -59,6 +59,18 @@ int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
 typedef int gt__step_fn(void *args, gt_storage *const *fields, const gt_domain *domain);
 int gt__steps(const gt_stencil_info *info, gt_storage *const *fields, int64_t nsteps,
               const gt_domain *domain, gt__step_fn *step, void *args, int device);
+/* S_steps time-tiled on the host (the openmp backend, docs/internals.md "Time tiling"):
+   gt__steps' checks and frame copy, then the steps in trapezoids of rows (J) and steps,
+   each (part, step) a call of step on the part (a placed call, gt__placement); tiles(n,
+   body, ctx) calls body(ctx, x) for x in [0, n), in parallel, each thread's nested parallel
+   regions one thread wide. Where tiling does not apply or cannot pay (nsteps < 2, a
+   periodic field along I or J, an output without J, a domain within nthreads' cache share,
+   GT_STEPS_TILE=0) the loop of single steps. The result is bitwise gt__steps'. */
+typedef void gt__tile_body(void *ctx, int64_t x);
+typedef void gt__tiles_fn(int64_t n, gt__tile_body *body, void *ctx);
+int gt__steps_tiled(const gt_stencil_info *info, gt_storage *const *fields, int64_t nsteps,
+                    const gt_domain *domain, gt__step_fn *step, void *args,
+                    gt__tiles_fn *tiles, int nthreads);
 
 /* The cache blocks of a parallel group of the openmp backend without tiles (blocks.c): its
    nk levels, nj rows of ni points, kbytes the bytes per point of the planes it keeps live
