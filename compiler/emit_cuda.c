@@ -188,6 +188,13 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
 /* The K loop `for (k = gt_klo; k < gt_khi; k++)` of a unit, with each array field of K
  * the unit accesses addressed from its level: opened (the level addresses at gt_klo), and
  * closed (each moved by its K stride, then the loop's brace). */
+/* A field the unit's K loop addresses from its level (level_loop_open). */
+static bool level_field(const Cuda *u, int f)
+{
+    const IrField *fd = u->st->fields.items[f];
+    return u->used[f] && is_array(fd) && u->unit_used[f] && (fd->axes & AXES_K);
+}
+
 static void level_loop_open(Cuda *u, const char *head)
 {
     Out *o = u->o;
@@ -198,10 +205,9 @@ static void level_loop_open(Cuda *u, const char *head)
     }
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
-        if (!u->used[f] || !is_array(fd) || !u->unit_used[f] || !(fd->axes & AXES_K))
-            continue;
-        emit_line(o, "%s%s *%s = %s + gt_klo * %s;", fd->is_written ? "" : "const ",
-                  emit_c_type(fd->type), u->kbase[f], u->base[f], u->sk[f]);
+        if (level_field(u, f))
+            emit_line(o, "%s%s *%s = %s + gt_klo * %s;", fd->is_written ? "" : "const ",
+                      emit_c_type(fd->type), u->kbase[f], u->base[f], u->sk[f]);
     }
     emit_open(o, "%s", head);
     u->kbump = true;
@@ -211,11 +217,9 @@ static void level_loop_close(Cuda *u)
 {
     Out *o = u->o;
     const IrStencil *st = u->st;
-    for (int f = 0; u->level_addr && f < st->fields.len; f++) {
-        const IrField *fd = st->fields.items[f];
-        if (u->used[f] && is_array(fd) && u->unit_used[f] && (fd->axes & AXES_K))
+    for (int f = 0; u->level_addr && f < st->fields.len; f++)
+        if (level_field(u, f))
             emit_line(o, "%s += %s;", u->kbase[f], u->sk[f]);
-    }
     emit_close(o);
     u->kbump = false;
 }
@@ -846,6 +850,44 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
         u->stage[k0->stages[x].field] = NULL;
 }
 
+/* The reductions of a unit, in the order of its kernels: every kernel's of a columns
+ * unit, of a group's kernels (from k), or k's own. */
+typedef VEC(const IrStmt *) Reductions;
+
+static Reductions unit_reductions(Cuda *u, UnitKind kind, const IrComputation *comp,
+                                  const IrKernel *k)
+{
+    Reductions reds = {0};
+    if (kind == UNIT_COLUMNS) {
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *x = comp->intervals.items[ii];
+            for (int kk = 0; kk < x->kernels.len; kk++)
+                if (x->kernels.items[kk].reduce)
+                    vec_push(u->c->arena, &reds, x->kernels.items[kk].reduce);
+        }
+    } else {
+        for (int m = 0; m < (kind == UNIT_GROUP ? u->unit_kernels : 1); m++)
+            if (k[m].reduce)
+                vec_push(u->c->arena, &reds, k[m].reduce);
+    }
+    return reds;
+}
+
+/* A partial result per thread for each reduction, declared (NULL: none); the block
+ * reductions (block_reduce) combine them after the unit's loops. */
+static const char **reduction_locals(Cuda *u, const Reductions *reds)
+{
+    if (!reds->len)
+        return NULL;
+    const char **locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)reds->len);
+    for (int r = 0; r < reds->len; r++) {
+        locals[r] = emit_unique(u->c->arena, &u->es->names, "local");
+        emit_red_local(u->o, reds->items[r]->reduce.op, reds->items[r]->reduce.dst->type,
+                       locals[r]);
+    }
+    return locals;
+}
+
 /* Writes one kernel function: for UNIT_PARALLEL and UNIT_LEVEL kernel k of
  * iv, for UNIT_GROUP the kernels of k's group from k, for UNIT_COLUMNS every
  * kernel of comp. */
@@ -862,26 +904,13 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     else
         unit_fields(u, iv, k, u->unit_kernels);
     if (kind == UNIT_GROUP) {
-        /* the group's reductions (cuda_plan.group_reductions): a partial result per
-         * thread each, over the levels and the points its kernel gives the thread, then
-         * one block reduction each after the level loop */
-        int nred = 0;
-        for (int m = 0; m < u->unit_kernels; m++)
-            nred += k[m].reduce != NULL;
-        const char **locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)(nred + 1));
-        for (int m = 0, r = 0; m < u->unit_kernels; m++)
-            if (k[m].reduce) {
-                locals[r] = emit_unique(u->c->arena, &u->es->names, "local");
-                emit_red_local(o, k[m].reduce->reduce.op, k[m].reduce->reduce.dst->type,
-                               locals[r]);
-                r++;
-            }
+        /* the group's reductions (cuda_plan.group_reductions), over the levels and
+         * the points its kernel gives the thread */
+        Reductions reds = unit_reductions(u, kind, comp, k);
+        const char **locals = reduction_locals(u, &reds);
         write_group(u, iv, k, u->unit_kernels, locals);
-        for (int m = 0, r = 0; m < u->unit_kernels; m++)
-            if (k[m].reduce) {
-                block_reduce(u, k[m].reduce, locals[r], r);
-                r++;
-            }
+        for (int x = 0; x < reds.len; x++)
+            block_reduce(u, reds.items[x], locals[x], x);
         return;
     }
     u->ib = u->jb = NULL;
@@ -896,27 +925,8 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
         u->jb = "gt_jb";
     }
     block_bases(u);
-    /* the reductions of the unit: a partial result per thread */
-    VEC(const IrStmt *) reds = {0};
-    const char **locals = NULL;
-    if (kind == UNIT_COLUMNS) {
-        for (int ii = 0; ii < comp->intervals.len; ii++) {
-            const IrInterval *x = comp->intervals.items[ii];
-            for (int kk = 0; kk < x->kernels.len; kk++)
-                if (x->kernels.items[kk].reduce)
-                    vec_push(u->c->arena, &reds, x->kernels.items[kk].reduce);
-        }
-    } else if (k->reduce) {
-        vec_push(u->c->arena, &reds, k->reduce);
-    }
-    if (reds.len) {
-        locals = arena_alloc(u->c->arena, sizeof *locals * (size_t)reds.len);
-        for (int r = 0; r < reds.len; r++) {
-            locals[r] = emit_unique(u->c->arena, &u->es->names, "local");
-            emit_red_local(o, reds.items[r]->reduce.op, reds.items[r]->reduce.dst->type,
-                           locals[r]);
-        }
-    }
+    Reductions reds = unit_reductions(u, kind, comp, k);
+    const char **locals = reduction_locals(u, &reds);
     /* threads outside the range do nothing, but reach every __syncthreads */
     const char *inside = (axes & AXES_IJ) == AXES_IJ ? "i < gt_ihi && j < gt_jhi"
                          : axes & AXES_I              ? "i < gt_ihi"
