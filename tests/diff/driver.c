@@ -242,6 +242,38 @@ static gt_storage *device_only(gt_storage *s)
 
 /* Field f of a stencil with iterate: a pair's two fields get the halo both need (each
    plays both roles over the steps). */
+/* count storages of field fi (dev[x]: a device one), filled with the same values (the
+   current rng, which moves on once). */
+static void make_alike(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout,
+                       const int *dev, int count, gt_storage **out)
+{
+    gt_dtype t = fi->dtype;
+    uint64_t keep = rng;
+    for (int x = 0; x < count; x++) {
+        out[x] = make(fi, n, extra, layout, dev[x]);
+        rng = keep;
+        for_each(out[x], fill_elem, &t);
+    }
+}
+
+/* Each field of b against a's (tol as Cmp's); the first that differs into why, after
+   the text what (may be ""). */
+static void compare_fields(const gt_stencil_info *info, gt_storage *const *a,
+                           gt_storage *const *b, const char *other, double tol,
+                           const char *what, char *why, size_t whylen)
+{
+    for (int f = 0; f < info->nfields && !why[0]; f++) {
+        Snap snap = {0};
+        for_each(a[f], snap_elem, &snap);
+        Cmp c = {&snap, 0, info->fields[f].dtype, 0, "", other, tol};
+        for_each(b[f], cmp_elem, &c);
+        if (c.mismatches)
+            snprintf(why, whylen, "%sfield %s: %ld elements differ; first %s", what,
+                     info->fields[f].name, c.mismatches, c.first);
+        free(snap.a);
+    }
+}
+
 static gt_field_info steps_field(const gt_stencil_info *info, int f)
 {
     gt_field_info fi = info->fields[f];
@@ -271,16 +303,9 @@ static void steps_case(const DiffStencil *ns, const DiffStencil *os, const int64
     gt_storage *a[64], *b[64], *r[64], *cur[64];
     for (int f = 0; f < nf && f < 64; f++) {
         gt_field_info fi = steps_field(info, f);
-        a[f] = make(&fi, n, extra, layout, 0);
-        r[f] = make(&fi, n, extra, layout, 0);
-        b[f] = make(&fi, n, extra, layout, dev);
-        gt_dtype t = fi.dtype;
-        uint64_t keep = rng;
-        for_each(a[f], fill_elem, &t);
-        rng = keep;
-        for_each(r[f], fill_elem, &t);
-        rng = keep;
-        for_each(b[f], fill_elem, &t);
+        gt_storage *s3[3];
+        make_alike(&fi, n, extra, layout, (const int[3]){0, 0, dev}, 3, s3);
+        a[f] = s3[0], r[f] = s3[1], b[f] = s3[2];
     }
     for (int p = 0; p < info->npairs; p++) {
         int nx = info->pairs[p].next, cu = info->pairs[p].cur;
@@ -399,13 +424,10 @@ int main(int argc, char **argv)
             int nf = ns->info->nfields;
             gt_storage *a[64], *b[64];
             for (int f = 0; f < nf && f < 64; f++) {
-                a[f] = make(&ns->info->fields[f], n, extra, layout, 0);
-                b[f] = make(&ns->info->fields[f], n, extra, layout, device || gpu);
-                gt_dtype t = ns->info->fields[f].dtype;
-                uint64_t keep = rng;
-                for_each(a[f], fill_elem, &t);
-                rng = keep;
-                for_each(b[f], fill_elem, &t);
+                gt_storage *s2[2];
+                make_alike(&ns->info->fields[f], n, extra, layout,
+                           (const int[2]){0, device || gpu}, 2, s2);
+                a[f] = s2[0], b[f] = s2[1];
             }
             double in[16], out_a[16] = {0}, out_b[16] = {0};
             for (int i = 0; i < 16; i++)
@@ -446,16 +468,7 @@ int main(int argc, char **argv)
             else if (rca && strcmp(msg, gt_last_error()) != 0)
                 snprintf(why, sizeof why, "messages differ: naive \"%.150s\", %s \"%.150s\"",
                          msg, other, gt_last_error());
-            for (int f = 0; f < nf && !why[0]; f++) {
-                Snap snap = {0};
-                for_each(a[f], snap_elem, &snap);
-                Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, "", other, gpu ? 1e-10 : 0};
-                for_each(b[f], cmp_elem, &c);
-                if (c.mismatches)
-                    snprintf(why, sizeof why, "field %s: %ld elements differ; first %s",
-                             ns->info->fields[f].name, c.mismatches, c.first);
-                free(snap.a);
-            }
+            compare_fields(ns->info, a, b, other, gpu ? 1e-10 : 0, "", why, sizeof why);
             for (int i = 0; i < 16 && ns->out_types[i] && !why[0]; i++) {
                 double x = out_a[i], y = out_b[i];
                 double rel = ns->out_types[i] == 'f' ? 1e-5 : 1e-12;
@@ -474,13 +487,10 @@ int main(int argc, char **argv)
             if (g >= 0) {
                 gt_storage *a2[64], *b2[64];
                 for (int f = 0; f < nf; f++) {
-                    gt_dtype t = ns->info->fields[f].dtype;
-                    a2[f] = make(&ns->info->fields[f], n, extra, layout, 0);
-                    b2[f] = make(&ns->info->fields[f], n, extra, layout, 1);
-                    uint64_t keep = rng;
-                    for_each(a2[f], fill_elem, &t);
-                    rng = keep;
-                    for_each(b2[f], fill_elem, &t);
+                    gt_storage *s2[2];
+                    make_alike(&ns->info->fields[f], n, extra, layout, (const int[2]){0, 1}, 2,
+                               s2);
+                    a2[f] = s2[0], b2[f] = s2[1];
                 }
                 gt_storage *ga = a2[g], *gb = b2[g];
                 a2[g] = a2[o];
@@ -492,17 +502,11 @@ int main(int argc, char **argv)
                     snprintf(why, sizeof why, "in place (%s as %s): status naive %d, %s %d (%s)",
                              ns->info->fields[o].name, ns->info->fields[g].name, r1, other, r2,
                              r2 ? gt_last_error() : msg);
-                for (int f = 0; f < nf && !why[0]; f++) {
-                    Snap snap = {0};
-                    for_each(a2[f], snap_elem, &snap);
-                    Cmp c = {&snap, 0, ns->info->fields[f].dtype, 0, "", other, 0};
-                    for_each(b2[f], cmp_elem, &c);
-                    if (c.mismatches)
-                        snprintf(why, sizeof why, "in place (%s as %s): field %s: %ld elements "
-                                 "differ; first %s", ns->info->fields[o].name,
-                                 ns->info->fields[g].name, ns->info->fields[f].name,
-                                 c.mismatches, c.first);
-                    free(snap.a);
+                if (!why[0]) {
+                    char what[160];
+                    snprintf(what, sizeof what, "in place (%s as %s): ",
+                             ns->info->fields[o].name, ns->info->fields[g].name);
+                    compare_fields(ns->info, a2, b2, other, 0, what, why, sizeof why);
                 }
                 a2[g] = ga;
                 b2[g] = gb;
