@@ -518,9 +518,9 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
         switch (bc) {
         case BC_PERIODIC:
             /* along I and J a read is within the field's reach of the domain, and
-             * the domain has at least one point: that many steps of n at most */
-            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s, %" PRId64 ")", p, n,
-                                       es->wrap[a], reach_steps(f, a))
+             * the domain has at least one point: that many steps of hi - lo at most */
+            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s, %" PRId64 ")", p,
+                                       lohi, es->wrap[a], reach_steps(f, a))
                         : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
             break;
         case BC_NEUMANN:

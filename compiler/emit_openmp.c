@@ -1023,9 +1023,9 @@ static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
 
 /* Whether S_steps of st is time-tiled (gt__steps_tiled, docs/internals.md "Time tiling"):
    fused (the openmp code), without out scalars (one result a step), without run-time K
-   levels (a failing step puts its outputs back: not part by part), without a periodic
-   field along I or J (the parts would read the storages' halos: not yet) and with every
-   output along J (the parts split J). gt__steps_tiled checks the last two again. */
+   levels (a failing step puts its outputs back: not part by part) and with every output
+   along J (the parts split J; gt__steps_tiled checks it again). Periodic fields along J
+   make the rows a ring, along I the parts span I (gt__steps_tiled). */
 static bool omp_steps_tiled(const IrStencil *st)
 {
     if (!st->fused || !st->pairs.len || emit_kcheck_any(st))
@@ -1034,8 +1034,6 @@ static bool omp_steps_tiled(const IrStencil *st)
         const IrField *fd = st->fields.items[f];
         if (fd->kind != IR_PARAM_FIELD)
             continue;
-        if (fd->bc[AXIS_I].kind == BC_PERIODIC || fd->bc[AXIS_J].kind == BC_PERIODIC)
-            return false;
         if (fd->is_written && !(fd->axes & (1u << AXIS_J)))
             return false;
     }
@@ -1081,9 +1079,10 @@ const Backend backend_openmp = {
     .stencil = omp_stencil,
     .fallback = &backend_naive,
     .steps = omp_steps,
-    .steps_plan = "loop of single steps (time not tiled: a periodic field along I or J, an "
-                  "output without J, out scalars or run-time K levels)",
+    .steps_plan = "loop of single steps (time not tiled: an output without J, out scalars "
+                  "or run-time K levels)",
     .steps_tiled = omp_steps_tiled,
     .steps_tiled_plan = "time-tiled along J (trapezoids of rows and steps, then the gaps "
-                        "between them, each phase parallel; single steps where it cannot pay)",
+                        "between them, each phase parallel; the rows a ring where periodic; "
+                        "single steps where it cannot pay)",
 };

@@ -110,7 +110,7 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
         place->origin[a] = p->origin[a];
         place->lo[a] = lo < -far ? -far : lo;
         place->hi[a] = hi > far ? far : hi;
-        place->wrap[a] = 0;
+        place->wrap[a] = p->wrap_here[a];
     }
     place->distributed = p;
     return p->check;

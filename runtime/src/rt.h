@@ -393,6 +393,9 @@ typedef struct gt__placement {
                                    elsewhere (the layer); boundary conditions skip it */
     int wrap[2];                /* the global index space wraps along the axis: a periodic
                                    boundary condition is allowed there */
+    int wrap_here[2];           /* ... and the storages hold all of it: a read beyond the
+                                   global edge wraps within it (gt_place.wrap; 0: it reads
+                                   the halo, which the layer fills) */
     char who[32];               /* who places the call, for messages ("rank 3") */
     const gt__layer *layer;     /* hooks, all set */
     void *ctx;                  /* the layer's state, for its hooks */

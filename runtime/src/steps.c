@@ -169,7 +169,14 @@ static void swap_pairs(const gt_stencil_info *info, gt_storage **f)
  * buffer, only on rows [.., b - r (t + 1)) and [b + r (t + 1), ..)). Gaps write within r T
  * of b and read within r (T + 1): with w >= r (2 T + 1) no gap reads what another writes.
  * Phase 2 computes what phase 1 left, so every point of every step is computed once, by
- * the step function from what the loop of single steps gives it: bitwise gt__steps. */
+ * the step function from what the loop of single steps gives it: bitwise gt__steps.
+ *
+ * Periodic along J (a ring): the rows wrap, so the first tile shrinks at its lower side too
+ * and a last gap lies at b = nj (= 0), run as two parts, [nj - r t, nj) and [0, r t). A part
+ * is placed with wrap_here along each periodic axis: its reads beyond the domain's edges
+ * wrap within the domain (gt_periodic_at against the global [lo, hi)), as a single call's do,
+ * since the storages hold all of it. Periodic along I only: the parts span I, nothing else
+ * changes. */
 
 typedef struct {
     const gt_stencil_info *info;
@@ -179,6 +186,7 @@ typedef struct {
     void *args;
     int64_t size[3];
     int64_t r, depth, ntiles;
+    int wrap[2];                /* a field periodic along I, J (J: the rows are a ring) */
     int64_t *lo;                /* ntiles + 1 tile starts */
     int64_t s0, t;              /* the chunk: steps s0 .. s0 + t - 1 (from 0) */
     int phase;                  /* 1 tiles, 2 gaps */
@@ -245,6 +253,8 @@ static void tile_call(Tiling *tl, int64_t j0, int64_t j1, int64_t s)
     p.part[1] = j0;
     p.inner[1][0] = j0 > 0;
     p.inner[1][1] = j1 < tl->size[1];
+    for (int a = 0; a < 2; a++)
+        p.wrap[a] = p.wrap_here[a] = tl->wrap[a];
     snprintf(p.who, sizeof p.who, "rows from %lld", (long long)j0);
     p.layer = &tile_layer;
     p.ctx = tl;
@@ -260,27 +270,39 @@ static void tile_call(Tiling *tl, int64_t j0, int64_t j1, int64_t s)
 static void tile_body(void *ctx, int64_t x)
 {
     Tiling *tl = ctx;
-    int64_t r = tl->r, last = tl->ntiles - 1;
+    int64_t r = tl->r, last = tl->ntiles - 1, nj = tl->size[1];
+    int ring = tl->wrap[1];
     for (int64_t t = 1; t <= tl->t; t++) {
+        int64_t s = tl->s0 + t - 1, b = tl->lo[x + 1];
         if (tl->phase == 1)
-            tile_call(tl, tl->lo[x] + (x > 0 ? r * t : 0), tl->lo[x + 1] - (x < last ? r * t : 0),
-                      tl->s0 + t - 1);
-        else
-            tile_call(tl, tl->lo[x + 1] - r * t, tl->lo[x + 1] + r * t, tl->s0 + t - 1);
+            tile_call(tl, tl->lo[x] + (x > 0 || ring ? r * t : 0),
+                      b - (x < last || ring ? r * t : 0), s);
+        else if (b < nj)
+            tile_call(tl, b - r * t, b + r * t, s);
+        else {   /* the ring's gap at nj = 0 */
+            tile_call(tl, nj - r * t, nj, s);
+            tile_call(tl, 0, r * t, s);
+        }
     }
 }
 
 /* Whether to tile, and how: rows *w of a tile and *depth steps a chunk (1), the loop of
    single steps (0), or a GT_E... code (a malformed GT_STEPS_TILE). */
 static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t nsteps,
-                     int nthreads, int64_t *r_out, int64_t *w_out, int64_t *depth_out)
+                     int nthreads, int64_t *r_out, int64_t *w_out, int64_t *depth_out,
+                     int wrap[2])
 {
     int64_t r = 0, rowbytes = 0;
+    wrap[0] = wrap[1] = 0;
     for (int f = 0; f < info->nfields; f++) {
         const gt_field_info *fi = &info->fields[f];
         int has_j = strchr(fi->axes, 'J') != NULL;
-        if (fi->bc[0] == 1 + GT_BC_PERIODIC || fi->bc[1] == 1 + GT_BC_PERIODIC)
-            return 0;   /* a ring: not yet (the parts would read the storages' halos) */
+        for (int a = 0; a < 2; a++)
+            if (fi->bc[a] == 1 + GT_BC_PERIODIC && strchr(fi->axes, 'I' + a)) {
+                if (size[a] >= (int64_t)1 << 29)
+                    return 0;   /* beyond the bounds gt__place keeps exact */
+                wrap[a] = 1;
+            }
         if (fi->is_output && !has_j)
             return 0;   /* every part would write all of it */
         if (!has_j)
@@ -327,7 +349,7 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
         w = size[1];
     if (depth > nsteps)
         depth = nsteps;
-    if (r > 0 && w < size[1] && w < r * (2 * depth + 1))
+    if (r > 0 && (w < size[1] || wrap[1]) && w < r * (2 * depth + 1))
         depth = (w / r - 1) / 2;   /* gaps apart: see above */
     if (depth < (forced ? 1 : 2))
         return 0;
@@ -342,7 +364,7 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
 static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
                      gt_storage **first, int64_t nsteps, const int64_t size[3],
                      gt__step_fn *step, void *args, gt__tiles_fn *tiles, int64_t r, int64_t w,
-                     int64_t depth)
+                     int64_t depth, const int wrap[2])
 {
     int nf = info->nfields;
     Tiling tl;
@@ -369,14 +391,17 @@ static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
     memcpy(tl.size, size, sizeof tl.size);
     tl.r = r;
     tl.depth = depth;
+    tl.wrap[0] = wrap[0];
+    tl.wrap[1] = wrap[1];
     atomic_init(&tl.rc, 0);
     for (tl.s0 = 0; tl.s0 < nsteps && !atomic_load(&tl.rc); tl.s0 += tl.t) {
         tl.t = nsteps - tl.s0 < depth ? nsteps - tl.s0 : depth;
         tl.phase = 1;
         tiles(tl.ntiles, tile_body, &tl);
         tl.phase = 2;
-        if (tl.ntiles > 1 && r > 0 && !atomic_load(&tl.rc))
-            tiles(tl.ntiles - 1, tile_body, &tl);
+        int64_t gaps = tl.ntiles - (wrap[1] ? 0 : 1);   /* the ring's: one at nj too */
+        if (gaps > 0 && r > 0 && !atomic_load(&tl.rc))
+            tiles(gaps, tile_body, &tl);
     }
     free(tl.lo);
     free(odd);
@@ -419,8 +444,9 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
                            info->fields[q->next].name, info->fields[q->cur].name);
     }
     int64_t r = 0, w = 1, depth = 1;
+    int wrap[2] = {0, 0};
     if (!rc && tiles) {
-        int plan = tile_plan(info, size, nsteps, nthreads, &r, &w, &depth);
+        int plan = tile_plan(info, size, nsteps, nthreads, &r, &w, &depth, wrap);
         if (plan < 0)
             rc = plan;
         else if (plan == 0)
@@ -454,7 +480,7 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     if (odd)
         swap_pairs(info, cur);
     if (!rc && tiles) {
-        rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth);
+        rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth, wrap);
         free(cur);
         return rc;
     }

@@ -43,6 +43,10 @@ static int heat_mir_one(gt_storage **f, const gt_domain *d) { return heat_mir(f[
 static int heat_mir_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_mir_steps(f[0], f[1], 0.1, n, d); }
 static int heat_per_one(gt_storage **f, const gt_domain *d) { return heat_per(f[0], f[1], 0.1, d); }
 static int heat_per_n(gt_storage **f, int64_t n, const gt_domain *d) { return heat_per_steps(f[0], f[1], 0.1, n, d); }
+static int ring_j_one(gt_storage **f, const gt_domain *d) { return ring_j(f[0], f[1], 0.125f, d); }
+static int ring_j_n(gt_storage **f, int64_t n, const gt_domain *d) { return ring_j_steps(f[0], f[1], 0.125f, n, d); }
+static int per_i_one(gt_storage **f, const gt_domain *d) { return per_i(f[0], f[1], 0.1, d); }
+static int per_i_n(gt_storage **f, int64_t n, const gt_domain *d) { return per_i_steps(f[0], f[1], 0.1, n, d); }
 static int jac_one(gt_storage **f, const gt_domain *d) { return jac(f[0], f[1], f[2], d); }
 static int jac_n(gt_storage **f, int64_t n, const gt_domain *d) { return jac_steps(f[0], f[1], f[2], n, d); }
 static int wave_one(gt_storage **f, const gt_domain *d) { return wave(f[0], f[1], f[2], f[3], f[4], 0.05, d); }
@@ -66,6 +70,8 @@ static const Case cases[] = {
      wave2_one, wave2_n},
     {"sweep", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{1, 1}, {0, 0}, {0, 0}}}, sweep_one, sweep_n},
     {"decay", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{0}}}, decay_one, decay_n},
+    {"ring_j", 2, "IJ", GT_FLOAT32, 1, {{1, 0}}, {{{1, 1}, {0, 0}, {0, 0}}}, ring_j_one, ring_j_n},
+    {"per_i", 2, "IJK", GT_FLOAT64, 1, {{1, 0}}, {{{0, 0}, {0, 0}, {0, 1}}}, per_i_one, per_i_n},
 };
 
 static bool has(const Case *c, int a) { return strchr(c->axes, "IJK"[a]) != NULL; }
@@ -234,6 +240,13 @@ int main(void)
     check("heat_dir_info.tiles_time", heat_dir_info.tiles_time ==
           (strcmp(GT_TEST_BACKEND, "openmp") == 0), "%d on the %s backend",
           heat_dir_info.tiles_time, GT_TEST_BACKEND);
+    /* periodic fields: the rows a ring (heat_per, ring_j, wave), the parts spanning I (per_i) */
+    const gt_stencil_info *const tiled[] = {&heat_per_info, &ring_j_info, &per_i_info,
+                                            &wave_info};
+    for (size_t x = 0; x < sizeof tiled / sizeof *tiled; x++)
+        check("periodic: tiles_time", tiled[x]->tiles_time ==
+              (strcmp(GT_TEST_BACKEND, "openmp") == 0), "%s: %d on the %s backend",
+              tiled[x]->name, tiled[x]->tiles_time, GT_TEST_BACKEND);
     for (size_t t = 0; t < sizeof tilings / sizeof *tilings; t++) {
         if (tilings[t])
             setenv("GT_STEPS_TILE", tilings[t], 1);
