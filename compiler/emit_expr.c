@@ -518,10 +518,15 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
         switch (bc) {
         case BC_PERIODIC:
             /* along I and J a read is within the field's reach of the domain, and
-             * the domain has at least one point: that many steps of hi - lo at most */
-            call = lohi ? arena_printf(arena, "gt_periodic_at(%s, %s, %s, %" PRId64 ")", p,
-                                       lohi, es->wrap[a], reach_steps(f, a))
-                        : arena_printf(arena, "gt_periodic(%s, %s)", p, n);
+             * the domain has at least one point: that many steps of n at most; a
+             * time-tiled stencil's parts wrap within the global domain [lo, hi)
+             * (runtime/src/steps.c), every other call within [0, n) */
+            call = !lohi ? arena_printf(arena, "gt_periodic(%s, %s)", p, n)
+                   : es->tiles_time
+                       ? arena_printf(arena, "gt_periodic_in(%s, %s, %s, %" PRId64 ")", p, lohi,
+                                      es->wrap[a], reach_steps(f, a))
+                       : arena_printf(arena, "gt_periodic_at(%s, %s, %s, %" PRId64 ")", p, n,
+                                      es->wrap[a], reach_steps(f, a));
             break;
         case BC_NEUMANN:
             call = lohi ? arena_printf(arena, "gt_clamp_at(%s, %s)", p, lohi)

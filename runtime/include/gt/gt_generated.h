@@ -231,9 +231,9 @@ int gt__device_wait(const char *what);
      gt_clamp     neumann: the nearest point of the domain (zero gradient)
      gt_mirror    mirror: -p - 1 below the domain, 2n - p - 1 above
      gt_outside   dirichlet: true where the constant replaces the field
-   and their forms against a gt_place's bounds (gt_periodic_at, gt_clamp_at, gt_mirror_at,
-   gt_outside_at), which the generated code uses along I and J (positions within the field's
-   reach of the domain: gt_periodic_at steps by hi - lo instead of dividing). */
+   and their forms against a gt_place's bounds (gt_periodic_at, gt_periodic_in, gt_clamp_at,
+   gt_mirror_at, gt_outside_at), which the generated code uses along I and J (positions
+   within the field's reach of the domain: gt_periodic_at steps by n instead of dividing). */
 #define GT_REMAP_FUNCTIONS(T)                                                                \
     GT_HD static inline T gt_periodic(T p, T n)                                             \
     {                                                                                        \
@@ -247,10 +247,17 @@ int gt__device_wait(const char *what);
     }                                                                                        \
     GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }               \
     /* the same along I and J, against the global domain [lo, hi) of a gt_place; a       */  \
-    /* periodic axis wraps within it (wrap 1: one process, or a part of the space that   */  \
-    /* holds all of it) or reads the halo an exchange filled (wrap 0); p is within steps */  \
-    /* x (hi - lo) of it (steps: the field's reach, a constant), so no division          */  \
-    GT_HD static inline T gt_periodic_at(T p, T lo, T hi, int wrap, int steps)              \
+    /* periodic axis whose halo an exchange filled (wrap 0) reads it; p is within steps  */  \
+    /* x n of the domain (steps: the field's reach, a constant), so no division         */  \
+    GT_HD static inline T gt_periodic_at(T p, T n, int wrap, int steps)                     \
+    {                                                                                        \
+        for (int s = 0; wrap && s < steps; s++)                                              \
+            p = p < 0 ? p + n : p >= n ? p - n : p;                                          \
+        return p;                                                                            \
+    }                                                                                        \
+    /* ... wrapping within [lo, hi) (a part of the domain that time tiling places, wrap   */  \
+    /* 1, reads across the global edges: S_steps of a time-tiled stencil)                */  \
+    GT_HD static inline T gt_periodic_in(T p, T lo, T hi, int wrap, int steps)              \
     {                                                                                        \
         for (int s = 0; wrap && s < steps; s++)                                              \
             p = p < lo ? p + (hi - lo) : p >= hi ? p - (hi - lo) : p;                        \

@@ -92,7 +92,7 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
                 double column_sum = 0.0;
                 for (int64_t kk = 0; kk < nk; kk++)
 #line 9 "constructs.stn"
-                    column_sum += (gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 : u(gt_periodic_at(i - 1, lo_i, hi_i, wrap_i, 1), j + 1, kk));
+                    column_sum += (gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 : u(gt_periodic_at(i - 1, ni, wrap_i, 1), j + 1, kk));
 #line 9 "constructs.stn"
                 colsum(i, j) = column_sum;
 #line 99 "constructs.c"
