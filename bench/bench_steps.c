@@ -3,6 +3,7 @@
  * alone `make bench-steps`), on bench/stencils/steps.stn:
  *
  *   heat5   2-D 5-point, float, 8192 x 8192, 64 steps
+ *   heat5p  the same, periodic (the rows a ring)
  *   heat7   3-D 7-point, float, 384 x 384 x 384, 16 steps
  *
  * Per case: the median time over RUNS runs of S_steps(n) and of n calls of S, GLUP/s
@@ -58,6 +59,7 @@ typedef struct {
     int64_t n[3];
     int64_t nsteps;
     int64_t small[3], small_steps;   /* the in-cache run */
+    int periodic;                    /* heat5p instead of heat5 */
 } Case;
 
 /* A storage of n with a halo of 1, I contiguous, over memory of ours (*data). */
@@ -93,13 +95,17 @@ static void fill(float *p, const Case *c, const int64_t *n)
 
 static int one(const Case *c, gt_storage *u, gt_storage *un)
 {
-    return c->ndim == 2 ? heat5(u, un, 0.125f, NULL) : heat7(u, un, 0.125f, NULL);
+    if (c->ndim == 3)
+        return heat7(u, un, 0.125f, NULL);
+    return c->periodic ? heat5p(u, un, 0.125f, NULL) : heat5(u, un, 0.125f, NULL);
 }
 
 static int steps(const Case *c, gt_storage *u, gt_storage *un, int64_t n)
 {
-    return c->ndim == 2 ? heat5_steps(u, un, 0.125f, n, NULL)
-                        : heat7_steps(u, un, 0.125f, n, NULL);
+    if (c->ndim == 3)
+        return heat7_steps(u, un, 0.125f, n, NULL);
+    return c->periodic ? heat5p_steps(u, un, 0.125f, n, NULL)
+                       : heat5_steps(u, un, 0.125f, n, NULL);
 }
 
 /* n single calls, swapping: the result in *u. */
@@ -121,8 +127,9 @@ static double singles(const Case *c, gt_storage **u, gt_storage **un, int64_t n)
 int main(void)
 {
     static const Case cases[] = {
-        {"heat5 2-D 5-point f32 8192^2", 2, {8192, 8192, 1}, 64, {2048, 256, 1}, 256},
-        {"heat7 3-D 7-point f32 384^3", 3, {384, 384, 384}, 16, {128, 64, 64}, 256},
+        {"heat5 2-D 5-point f32 8192^2", 2, {8192, 8192, 1}, 64, {2048, 256, 1}, 256, 0},
+        {"heat5p periodic f32 8192^2", 2, {8192, 8192, 1}, 64, {2048, 256, 1}, 256, 1},
+        {"heat7 3-D 7-point f32 384^3", 3, {384, 384, 384}, 16, {128, 64, 64}, 256, 0},
     };
     printf("S_steps (time-tiled) against single calls, %d threads, median of %d runs, "
            "GT_STEPS_TILE %s\n", omp_get_max_threads(), RUNS,
@@ -130,10 +137,11 @@ int main(void)
     printf("%-30s %6s %10s %10s %10s %7s %9s %9s\n", "case", "steps", "calls s", "steps s",
            "in-cache", "ratio", "calls %", "steps %");
     int bad = 0;
-    const char *only = getenv("BENCH_STEPS_ONLY");   /* heat5 or heat7: that case alone */
+    const char *only = getenv("BENCH_STEPS_ONLY");   /* heat5, heat5p, heat7: that case */
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const Case *c = &cases[k];
-        if (only && *only && strncmp(c->name, only, strlen(only)) != 0)
+        if (only && *only && (strncmp(c->name, only, strlen(only)) != 0 ||
+                              c->name[strlen(only)] != ' '))
             continue;
         double pts = (double)c->n[0] * (double)c->n[1] * (double)c->n[2];
         /* in cache: single calls on a small domain */
