@@ -45,8 +45,8 @@ program hdiff_example
     !   call hdiff(u, coeff, out)   ! stencil 'hdiff': field 'u': halo along I is [0,4] ...
     print '(a, i0, a)', 'hdiff from Fortran: ', steps, ' steps on 64 x 64 x 3'
     print '(a, f8.5, a, f8.5)', '  peak ', peak0, ' -> ', maxval(u(1:ni, 1:nj, 1))
-    print '(a, f10.5, a, f10.5, a, es8.1)', '  sum  ', sum0, ' -> ', sum(u(1:ni, 1:nj, 1)), &
-            '   (conserved: ', abs(sum(u(1:ni, 1:nj, 1)) - sum0)
+    print '(a, f10.5, a, f10.5, a, es8.1, a)', '  sum  ', sum0, ' -> ', sum(u(1:ni, 1:nj, 1)), &
+            '   (conserved: ', abs(sum(u(1:ni, 1:nj, 1)) - sum0), ')'
     if (abs(sum(u(1:ni, 1:nj, 1)) - sum0) > 1e-9_c_double * sum0) then
         print '(a)', 'hdiff: the sum was not conserved'
         stop 1
