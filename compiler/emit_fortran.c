@@ -26,14 +26,16 @@ typedef struct {
     int nfields;
 } FStencil;
 
-/* Names a wrapper uses besides its dummies: a dummy by one of them gets a '_' after it. */
+/* Names the module and its wrappers use besides the dummies (the names they import from
+ * iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a dummy by one of them
+ * gets a '_' after it, a stencil by one of them is an error. */
 static bool fortran_reserved(const char *name)
 {
-    static const char *const prefixes[] = {"gt_", "gtrt", "c_"};
-    static const char *const names[] = {"present", "int", "gt"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-            return true;
+    static const char *const names[] = {"present", "int", "c_bool", "c_double", "c_float",
+                                        "c_int", "c_int32_t", "c_int64_t", "c_loc",
+                                        "c_null_ptr", "c_ptr"};
+    if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gtrt", 4) == 0)
+        return true;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -122,8 +124,8 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
             const char *name = lower(arena, subs[k]);
             if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
                 diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
-                           "subroutine (a name starts with a letter; gt_, gtrt and c_ are "
-                           "the module's)", subs[k]);
+                           "subroutine (a name starts with a letter; gt_..., gtrt... and the "
+                           "iso_c_binding names it imports are the module's)", subs[k]);
                 ok = false;
             } else if (strcmp(unique(arena, &globals, name), name) != 0) {
                 diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "

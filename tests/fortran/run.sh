@@ -13,7 +13,8 @@
 #   gtcc's message on standard error.
 # * The command line: the default output FILE_gt.f90 with module FILE_gt, -P, -o with a
 #   suffix that is not Fortran's refused, nothing written for a program with errors (an
-#   existing output kept), stencil names Fortran cannot tell apart refused, and parameter
+#   existing output kept), stencil names Fortran cannot tell apart or the module uses
+#   refused, and parameter
 #   names it cannot take (case, `halo`, `rc`, gt_...) renamed into a module that compiles;
 #   the golden modules of tests/golden/fortran compile.
 # Prints "fortran: N passed, N failed" and writes "PASSED FAILED" to $RESULTS/fortran.
@@ -152,21 +153,29 @@ if [ "$st" = 1 ] && [ ! -e "$cli/case_gt.f90" ] && grep -q "case-insensitive" "$
 else
     fail "stencils Copy and copy: exit status $st, expected 1 (one Fortran name)"; cat "$cli/log"
 fi
+printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
+(cd "$cli" && $T "$GTCC" --emit=fortran cname.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 1 ] && [ ! -e "$cli/cname_gt.f90" ] && grep -q "cannot name a Fortran subroutine" "$cli/log"; then
+    pass
+else
+    fail "a stencil named c_loc (imported from iso_c_binding): exit status $st, expected 1"; cat "$cli/log"
+fi
 cat >"$cli/names.stn" <<'EOF'
 stencil names(field<double> u, field<double> U, field<double> halo, field<double> gt_s,
-              double rc, double c_loc, out double present, field<double> u_halo) {
-    halo = u + U * rc + c_loc;
+              double rc, double c_loc, double c_w, out double present, field<double> u_halo) {
+    halo = u + U * rc + c_loc * c_w;
     u_halo = gt_s;
     present = sum(u);
 }
 EOF
 (cd "$cli" && $T "$GTCC" --emit=fortran names.stn && $T "$FC" $FFLAGS -I"$work" -c names_gt.f90) \
     >"$cli/log" 2>&1
-if [ $? = 0 ] && grep -q 'subroutine names(u, u_2, halo, gt_s_, rc, c_loc_, present_, u_halo, halo_2,' \
+if [ $? = 0 ] && grep -q 'subroutine names(u, u_2, halo, gt_s_, rc, c_loc_, c_w, present_, u_halo, halo_2,' \
        "$cli/names_gt.f90"; then
     pass
 else
-    fail "names Fortran cannot take (U beside u, halo, rc, gt_s, c_loc, present) renamed, compiling"
+    fail "names Fortran cannot take (U beside u, halo, rc, gt_s, c_loc, present) renamed, c_w kept, compiling"
     cat "$cli/log"; grep -n 'subroutine names' "$cli/names_gt.f90"
 fi
 finish
