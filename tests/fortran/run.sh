@@ -17,6 +17,8 @@
 #   refused, and parameter
 #   names it cannot take (case, `halo`, `rc`, gt_...) renamed into a module that compiles;
 #   the golden modules of tests/golden/fortran compile.
+# * Every program of examples/, bench/stencils/ and tests/ that gtcc --emit=ir accepts gets a
+#   module (--emit=fortran, with the program's // ARGS) that gfortran compiles (-Werror).
 # Prints "fortran: N passed, N failed" and writes "PASSED FAILED" to $RESULTS/fortran.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -104,6 +106,22 @@ for g in "$root"/tests/golden/fortran/*.f90; do
         pass
     else
         fail "tests/golden/fortran/$(basename "$g") does not compile"; sed 's/^/  | /' "$work/golden.log" | head -n 20
+    fi
+done
+
+# --- every program of the examples and tests that gtcc accepts: a module that compiles --------
+every=$work/every; mkdir -p "$every"; cp "$work/gtrt.mod" "$every/"
+for stn in "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn "$root"/tests/golden/*/*.stn \
+           "$root"/tests/numeric/*.stn "$root"/tests/diff/*.stn "$root"/tests/mpi/*.stn; do
+    [ -e "$stn" ] || continue
+    d=$(dirname "$stn"); b=$(basename "$stn" .stn)
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    (cd "$d" && eval "$T \"$GTCC\" --emit=ir $args \"$b.stn\"") >/dev/null 2>&1 || continue
+    if (cd "$d" && eval "$T \"$GTCC\" --emit=fortran $args -o \"$every/x.f90\" \"$b.stn\"" &&
+        cd "$every" && $T "$FC" $FFLAGS -c x.f90 -o x.o) >"$every/log" 2>&1; then
+        pass
+    else
+        fail "${stn#$root/}: gtcc --emit=fortran or gfortran failed"; sed 's/^/  | /' "$every/log" | head -n 10
     fi
 done
 
