@@ -232,6 +232,10 @@ int options_parse(Compiler *c, int argc, char **argv)
         return usage_error(c, "no input file; run '%s'", "gtcc --help");
     if (o->output && *o->output == '\0')
         return usage_error(c, "empty output file name in '%s'", "-o");
+    if (o->emit == EMIT_FORTRAN && o->backend && strcmp(o->backend, "cuda") == 0)
+        return usage_error(c, "--emit=fortran with -b %s: the Fortran wrappers wrap host "
+                           "arrays, which the cuda backend's stencils refuse (GT_EDEVICE); "
+                           "use the naive or openmp backend's C", o->backend);
     if (o->emit == EMIT_FORTRAN && o->output && !fortran_suffix(o->output))
         return usage_error(c, "--emit=fortran writes a free-form Fortran module: the -o file "
                            "'%s' needs a suffix .f90, .F90, .f03, .F03, .f08 or .F08", o->output);

@@ -12,13 +12,13 @@
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message on standard error.
 # * The command line: the default output FILE_gt.f90 with module FILE_gt, -P, -o with a
-#   suffix that is not Fortran's refused, nothing written for a program with errors (an
-#   existing output kept), stencil names Fortran cannot tell apart or the module uses
-#   refused, and parameter
-#   names it cannot take (case, `halo`, `rc`, gt_...) renamed into a module that compiles;
-#   the golden modules of tests/golden/fortran compile.
+#   suffix that is not Fortran's refused, -b cuda refused, nothing written for a program
+#   with errors (an existing output kept), stencil names Fortran cannot tell apart or the
+#   module uses refused, and parameter names it cannot take (case, `halo`, `rc`, gt_...)
+#   renamed into a module that compiles; the golden modules of tests/golden/fortran compile.
 # * Every program of examples/, bench/stencils/ and tests/ that gtcc --emit=ir accepts gets a
-#   module (--emit=fortran, with the program's // ARGS) that gfortran compiles (-Werror).
+#   module (--emit=fortran, with the program's // ARGS, those with -b cuda left out) that
+#   gfortran compiles (-Werror).
 # Prints "fortran: N passed, N failed" and writes "PASSED FAILED" to $RESULTS/fortran.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -116,6 +116,7 @@ for stn in "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn "$root"/tests/g
     [ -e "$stn" ] || continue
     d=$(dirname "$stn"); b=$(basename "$stn" .stn)
     args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    case " $args " in *" -b cuda "*|*" -bcuda "*) continue ;; esac   # refused (above)
     (cd "$d" && eval "$T \"$GTCC\" --emit=ir $args \"$b.stn\"") >/dev/null 2>&1 || continue
     if (cd "$d" && eval "$T \"$GTCC\" --emit=fortran $args -o \"$every/x.f90\" \"$b.stn\"" &&
         cd "$every" && $T "$FC" $FFLAGS -c x.f90 -o x.o) >"$every/log" 2>&1; then
@@ -151,6 +152,13 @@ if [ "$st" = 2 ] && [ ! -e "$cli/out.c" ] && grep -q "needs a suffix .f90" "$cli
     pass
 else
     fail "--emit=fortran -o out.c: exit status $st, expected 2 and a message"; cat "$cli/log"
+fi
+(cd "$cli" && $T "$GTCC" --emit=fortran -b cuda ftest.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 2 ] && [ ! -e "$cli/ftest_gt.f90.new" ] && grep -q "wrap host arrays" "$cli/log"; then
+    pass
+else
+    fail "--emit=fortran -b cuda: exit status $st, expected 2 and a message"; cat "$cli/log"
 fi
 echo 'stencil broken(field<double> u) { u = v; }' >"$cli/broken.stn"
 echo 'keep' >"$cli/broken_gt.f90"
