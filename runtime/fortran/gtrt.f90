@@ -4,9 +4,10 @@
 ! c_double, c_int32_t or c_bool and rank 1 to 3 (sections and any lower bounds included;
 ! no copy): its strides come from element addresses, in bytes, its halo from the caller,
 ! and runtime/src/flat.c's gt_wrap_flat makes the storage. Portable Fortran 2003 with
-! iso_c_binding (no compiler's array descriptor). Installed as source with the runtime;
-! build it with `gfortran -c $(pkg-config --cflags gtrt-fortran)/gtrt.f90` or let
-! pkg-config gtrt-fortran give the flags (docs/fortran.md). The 12 gtrt_wrap_<kind>_<rank>
+! iso_c_binding (no compiler's array descriptor), but for Fortran 2008's error stop. Installed as source with the runtime
+! (module files are compiler-specific): compile it with the program's compiler,
+! `gfortran -c $(pkg-config --variable=gtrt_source gtrt-fortran)`, and link with
+! `pkg-config --libs gtrt-fortran` (docs/fortran.md). The 12 gtrt_wrap_<kind>_<rank>
 ! functions differ only in type and rank.
 module gtrt
     use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &

@@ -7,7 +7,8 @@
 #   and compares every result bit for bit with the same stencils called from C (ref.c) on
 #   the same inputs: whole arrays with lower bounds 1 and 1-nb, strided sections, ranks 1
 #   to 3, every dtype, scalars and out scalars, domains smaller than the interior, S_steps,
-#   and the error paths with rc (each check of it counts as one here).
+#   and the error paths with rc (each check of it counts as one here). The generated module
+#   compiles with -std=f2003 too.
 # * The same program made to fail without rc (halo too small, an output aliasing an
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message on standard error.
@@ -68,6 +69,14 @@ else
     fail "building the module gtrt, ftest_gt (gtcc --emit=fortran) and the test (warnings are errors)"
     sed 's/^/  | /' "$work/build.log" | head -n 40
     finish
+fi
+
+# the generated module is Fortran 2003 (gtrt uses 2008's error stop: its .mod is enough)
+if (cd "$work" && $T "$FC" -std=f2003 -Wall -Wextra -Werror -c ftest_gt.f90 -o f2003.o) \
+        >"$work/f2003.log" 2>&1; then
+    pass
+else
+    fail "the generated module does not compile with -std=f2003"; sed 's/^/  | /' "$work/f2003.log" | head
 fi
 
 # --- the test program: bitwise against C, errors with rc ------------------------------------
