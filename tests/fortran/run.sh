@@ -17,7 +17,8 @@
 #   with errors (an existing output kept), stencil names Fortran cannot tell apart or the
 #   module uses refused, and parameter names it cannot take (case, `halo`, `rc`, gt_...)
 #   renamed into a module that compiles; the golden modules of tests/golden/fortran compile.
-# * Every program of examples/, bench/stencils/ and tests/ that gtcc --emit=ir accepts gets a
+# * Every program of examples/, bench/stencils/, tests/golden, tests/numeric, tests/diff/programs
+#   and tests/mpi that gtcc --emit=ir accepts gets a
 #   module (--emit=fortran, with the program's // ARGS, those with -b cuda left out) that
 #   gfortran compiles (-Werror).
 # Prints "fortran: N passed, N failed" and writes "PASSED FAILED" to $RESULTS/fortran.
@@ -121,7 +122,7 @@ done
 # --- every program of the examples and tests that gtcc accepts: a module that compiles --------
 every=$work/every; mkdir -p "$every"; cp "$work/gtrt.mod" "$every/"
 for stn in "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn "$root"/tests/golden/*/*.stn \
-           "$root"/tests/numeric/*.stn "$root"/tests/diff/*.stn "$root"/tests/mpi/*.stn; do
+           "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"/tests/mpi/*.stn; do
     [ -e "$stn" ] || continue
     d=$(dirname "$stn"); b=$(basename "$stn" .stn)
     args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
