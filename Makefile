@@ -16,7 +16,8 @@
 #   make cuda-report          the SASS of the cuda backend's kernels: registers, occupancy,
 #                             loads, divisions and instructions per point (tools/cuda_report.sh;
 #                             cuobjdump from PyPI into build/sass-venv; the `cuda` group checks it)
-#   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig
+#   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig,
+#                             DIR/share/gtcc/fortran (the Fortran module gtrt, as source)
 #   make clean
 #
 # Sources are found by wildcard: a new compiler/*.c, runtime/src/*.c,
@@ -327,6 +328,10 @@ ifneq ($(MPICC),)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/gtrt-mpi.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-mpi.pc
 endif
+	install -d $(DESTDIR)$(PREFIX)/share/gtcc/fortran
+	install -m 644 runtime/fortran/gtrt.f90 $(DESTDIR)$(PREFIX)/share/gtcc/fortran/gtrt.f90
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/gtrt-fortran.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-fortran.pc
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1
 
 # Removes $(BUILD) (build/, build/san, or the BUILD given). Refuses an empty BUILD, one

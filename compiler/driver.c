@@ -140,6 +140,8 @@ const char *driver_output_path(Compiler *c)
 {
     if (c->opts.output)
         return c->opts.output;
+    if (c->opts.emit == EMIT_FORTRAN)
+        return arena_printf(c->arena, "%s.f90", emit_fortran_module(c));
     const char *base = path_base(c->opts.input);
     size_t n = strlen(base);
     if (n > 4 && strcmp(base + n - 4, ".stn") == 0)
@@ -282,7 +284,8 @@ int gtcc_compile(Compiler *c)
     Options *o = &c->opts;
     Diag *d = &c->diag;
     const char *output = driver_output_path(c);
-    if ((o->emit == EMIT_C || o->output) && !o->dep_M && same_file(o->input, output)) {
+    if ((o->emit == EMIT_C || o->emit == EMIT_FORTRAN || o->output) && !o->dep_M &&
+        same_file(o->input, output)) {
         diag_error(d, (Loc){0}, "output '%s' is the input file", output);
         return 2;
     }
@@ -313,7 +316,9 @@ int gtcc_compile(Compiler *c)
         fuse_plan(c, be->plan);
     if (d->errors)   /* a warning of the plan under -Werror */
         return 1;
-    int status = o->emit == EMIT_C ? emit_c(c, output) : emit_ir(c);
+    int status = o->emit == EMIT_C ? emit_c(c, output)
+               : o->emit == EMIT_FORTRAN ? emit_fortran(c, output)
+                                         : emit_ir(c);
     if (status != 0)
         return status;
     if (o->dep_MD && !depfile_write(c, output))

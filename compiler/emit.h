@@ -352,6 +352,10 @@ void emit_alloc_check(Out *o, const EmitStencil *es, const char *ptr);
 /* emit_globals, then every stencil named (indexed like c->ir->stencils); NULL
  * after reporting an error. */
 EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals);
+/* emit_meta.c, shared with emit_fortran.c: a field's axes in I, J, K order ("IJ"), and its
+ * intent: "in" (only read), "out" (written, not read) or "inout". */
+const char *emit_axes_text(unsigned axes);
+const char *emit_field_intent(const IrField *fd);
 /* Starts the header h (written whole) and the source o (its prologue) of backend b. */
 void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
                      EmitStencil *const *stencils, Out *h, Out *o);

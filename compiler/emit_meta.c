@@ -38,15 +38,15 @@ static const char *dtype_name(Type t)
     unreachable();
 }
 
-static const char *axes_text(unsigned axes)
+const char *emit_axes_text(unsigned axes)
 {
-    static char buf[4];
-    int n = 0;
-    for (int a = 0; a < NAXES; a++)
-        if (axes & (1u << a))
-            buf[n++] = (char)('I' + a);
-    buf[n] = '\0';
-    return buf;
+    static const char *const text[8] = {"", "I", "J", "IJ", "K", "IK", "JK", "IJK"};
+    return text[axes & 7u];
+}
+
+const char *emit_field_intent(const IrField *fd)
+{
+    return !fd->is_written ? "in" : fd->is_read ? "inout" : "out";
 }
 
 static const char *const bc_names[] = {
@@ -97,8 +97,7 @@ static void pairs3(FILE *f, const int64_t v[NAXES][2], unsigned axes)
 static void field_json(FILE *f, const IrField *fd)
 {
     fprintf(f, "\"kind\": \"field\", \"axes\": \"%s\", \"dtype\": \"%s\", \"intent\": \"%s\", ",
-            axes_text(fd->axes), dtype_name(fd->type),
-            !fd->is_written ? "in" : fd->is_read ? "inout" : "out");
+            emit_axes_text(fd->axes), dtype_name(fd->type), emit_field_intent(fd));
     fprintf(f, "\"halo\": ");
     pairs3(f, fd->halo, fd->axes);
     fprintf(f, ", \"reach\": ");

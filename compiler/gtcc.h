@@ -813,7 +813,7 @@ typedef struct {
 
 /* ========================================================== compilation context */
 
-typedef enum { EMIT_C, EMIT_IR, EMIT_META } EmitKind;
+typedef enum { EMIT_C, EMIT_IR, EMIT_META, EMIT_FORTRAN } EmitKind;
 
 typedef struct {
     const char *name;                /* NAME of -D NAME=VALUE */
@@ -1043,6 +1043,12 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char 
 /* --- emit_meta.c: `--emit=meta`, the JSON description of the program's stencils
  * (docs/generated-api.md); false (reported) where naming fails. */
 bool emit_meta(Compiler *c, FILE *f);
+/* --- emit_fortran.c: `--emit=fortran`, the Fortran module wrapping the program's stencils
+ * (docs/fortran.md), written whole to path; the exit status (0, 1 or 2). */
+int emit_fortran(Compiler *c, const char *path);
+/* The module's name: PREFIX, the input's base name without .stn, `_gt` (lower case, other
+ * characters than letters, digits and '_' as '_'). */
+const char *emit_fortran_module(Compiler *c);
 /* backends.c: the backend named NAME on the command line (NULL: no such
  * name); backend_available: it is built (a known name may not be yet). */
 const Backend *backend_find(const char *name);

@@ -19,7 +19,9 @@ static const char usage[] =
     "  -b, --backend NAME   %s\n"
     "  --emit=WHAT          c (default: source and header) | ir (the IR after all\n"
     "                       passes, on standard output, or in the -o file) | meta\n"
-    "                       (JSON: the stencils' names, parameters, halos, pairs)\n"
+    "                       (JSON: the stencils' names, parameters, halos, pairs) |\n"
+    "                       fortran (FILE_gt.f90, or the -o file: a Fortran module\n"
+    "                       wrapping the stencils, module FILE_gt after -P)\n"
     "  -D NAME=VALUE        override a 'const' of the program\n"
     "  -I DIR               add an import search directory\n"
     "  -P PREFIX            prefix every name the generated code exports (stencil\n"
@@ -52,6 +54,19 @@ static bool is_name(const char *s, size_t n)
               || (s[i] >= '0' && s[i] <= '9')))
             return false;
     return true;
+}
+
+/* A free-form Fortran source suffix, which --emit=fortran's -o file must have. */
+static bool fortran_suffix(const char *path)
+{
+    static const char *const suffixes[] = {".f90", ".F90", ".f03", ".F03", ".f08", ".F08"};
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash) || dot == path || dot[-1] == '/')
+        return false;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+        if (strcmp(dot, suffixes[i]) == 0)
+            return true;
+    return false;
 }
 
 /* A -D value: a decimal number (optionally signed), true or false. */
@@ -184,9 +199,11 @@ int options_parse(Compiler *c, int argc, char **argv)
                     o->emit = EMIT_IR;
                 else if (strcmp(v, "meta") == 0)
                     o->emit = EMIT_META;
+                else if (strcmp(v, "fortran") == 0)
+                    o->emit = EMIT_FORTRAN;
                 else
-                    return usage_error(c, "unknown --emit kind '%s' (expected c, ir or meta)",
-                                       v);
+                    return usage_error(c, "unknown --emit kind '%s' (expected c, ir, meta or "
+                                       "fortran)", v);
             }
         } else if (starts(a, "-D")) {
             if ((v = argument(c, argc, argv, &i, "-D", &missing)) && add_define(c, v) != 0)
@@ -215,5 +232,12 @@ int options_parse(Compiler *c, int argc, char **argv)
         return usage_error(c, "no input file; run '%s'", "gtcc --help");
     if (o->output && *o->output == '\0')
         return usage_error(c, "empty output file name in '%s'", "-o");
+    if (o->emit == EMIT_FORTRAN && o->backend && strcmp(o->backend, "cuda") == 0)
+        return usage_error(c, "--emit=fortran with -b %s: the Fortran wrappers wrap host "
+                           "arrays, which the cuda backend's stencils refuse (GT_EDEVICE); "
+                           "use the naive or openmp backend's C", o->backend);
+    if (o->emit == EMIT_FORTRAN && o->output && !fortran_suffix(o->output))
+        return usage_error(c, "--emit=fortran writes a free-form Fortran module: the -o file "
+                           "'%s' needs a suffix .f90, .F90, .f03, .F03, .f08 or .F08", o->output);
     return 0;
 }

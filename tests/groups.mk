@@ -92,3 +92,13 @@ vec: all
 
 vec-report: all
 	@$(TEST_ENV) VEC_MARCH=$(VEC_MARCH) tools/vec_report.sh
+
+# fortran: gtcc --emit=fortran and the runtime's Fortran module gtrt with gfortran
+# (-std=f2008 -Wall -Wextra -Werror -fcheck=all; -fsanitize=address,undefined under
+# SANITIZE=1): results bitwise those of the same stencils called from C, the error paths
+# with and without rc, the command line (tests/fortran/run.sh).
+CHECK_GROUPS += fortran
+.PHONY: fortran
+fortran: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/fortran/run.sh

@@ -5,9 +5,9 @@
 # temporaries and computations it has, read from the IR dump (the format is
 # described at the top of compiler/ir_dump.c). GTCC names the compiler
 # (default build/bin/gtcc). Exits 1 if gtcc rejects an example. Then it
-# installs into $BUILD/demo/prefix and builds and runs the hdiff, heat2d and regions
-# examples with their own Makefiles, printing what they computed and where
-# the heat2d image is.
+# installs into $BUILD/demo/prefix and builds and runs the hdiff, heat2d, heat2d_steps,
+# regions and fortran (hdiff called from Fortran, docs/fortran.md) examples with their own
+# Makefiles, printing what they computed and where the heat2d image is.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GTCC=${GTCC:-$here/build/bin/gtcc}
@@ -45,13 +45,14 @@ for stn in "$here"/examples/*/*.stn; do
 done
 [ $status = 0 ] || exit $status
 
-# Then what a user does: install gtcc into a prefix, and build and run four
-# examples through their own Makefiles (a gtcc pattern rule, pkg-config gtrt).
+# Then what a user does: install gtcc into a prefix, and build and run five
+# examples through their own Makefiles (a gtcc pattern rule, pkg-config gtrt; the
+# Fortran one pkg-config gtrt-fortran).
 BUILD=${BUILD:-$here/build}
 prefix=$BUILD/demo/prefix
 echo "== make install PREFIX=$prefix"
 make -s -C "$here" install PREFIX="$prefix" BUILD="$BUILD" >/dev/null || exit 1
-for ex in hdiff heat2d heat2d_steps regions; do
+for ex in hdiff heat2d heat2d_steps regions fortran; do
     out=$BUILD/demo/$ex
     echo "== examples/$ex: make run (gtcc -b openmp, built in $out)"
     log=$(PATH="$prefix/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \

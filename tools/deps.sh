@@ -17,6 +17,7 @@ need libomp-dev sh -c 'ls /usr/lib/llvm-*/lib/libomp.so /usr/lib/x86_64-linux-gn
 need gcc        command -v cc
 need g++        command -v g++
 need clang      command -v clang
+need gfortran   command -v gfortran
 need make       command -v make
 need libopenmpi-dev command -v mpicc
 need openmpi-bin command -v mpirun

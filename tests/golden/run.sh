@@ -10,6 +10,7 @@
 #              header OUT.h NAME.h where a NAME.h sits beside it
 #   NAME.json  gtcc --emit=meta NAME.stn     exit 0, stdout must equal NAME.json, and
 #              be JSON (python3 -m json.tool, where python3 is found)
+#   NAME.f90   gtcc --emit=fortran -o OUT.f90 NAME.stn   OUT.f90 must equal NAME.f90
 # Extra options come from a `// ARGS: ...` line in the .stn file. gtcc runs in
 # the test's directory on the bare file name, so paths in messages are stable.
 # A .stn with no expectation beside it fails (run --update to create one).
@@ -47,8 +48,10 @@ for stn in "$here"/*/*.stn; do
         mode=ir
     elif [ -e "$dir/$base.json" ] || { [ $update = 1 ] && [ "$kind" = meta ]; }; then
         mode=meta
+    elif [ -e "$dir/$base.f90" ] || { [ $update = 1 ] && [ "$kind" = fortran ]; }; then
+        mode=fortran
     else
-        fail "$name: no expectation (.ir, .err, .c or .json) beside it"; continue
+        fail "$name: no expectation (.ir, .err, .c, .json or .f90) beside it"; continue
     fi
     case $mode in
     ir)  (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
@@ -59,6 +62,9 @@ for stn in "$here"/*/*.stn; do
             ! python3 -m json.tool "$got" >/dev/null 2>"$tmp/json"; then
              fail "$name: the output is not JSON"; sed 's/^/  | /' "$tmp/json" | head -n 5; continue
          fi ;;
+    fortran) (cd "$dir" && eval "\"$GTCC\" --emit=fortran $args -o \"$tmp/$base.f90\" \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
+         status=$?; want=$dir/$base.f90; got=$tmp/$base.f90; want_status=${want_status:-0}
+         [ -e "$got" ] || : > "$got" ;;
     err) (cd "$dir" && eval "\"$GTCC\" --emit=ir $args \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
          status=$?; want=$dir/$base.err; got=$tmp/err; want_status=${want_status:-1} ;;
     c)   (cd "$dir" && eval "\"$GTCC\" -b naive $args -o \"$tmp/$base.c\" \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"

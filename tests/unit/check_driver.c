@@ -195,7 +195,7 @@ static const struct {
     {{"a.stn", "-o"}, "gtcc: error: missing argument to '-o'\n"},
     {{"-b", "fortran", "a.stn"},
      "gtcc: error: unknown backend 'fortran' (expected naive, openmp or cuda)\n"},
-    {{"--emit=asm", "a.stn"}, "gtcc: error: unknown --emit kind 'asm' (expected c, ir or meta)\n"},
+    {{"--emit=asm", "a.stn"}, "gtcc: error: unknown --emit kind 'asm' (expected c, ir, meta or fortran)\n"},
     {{"-DN", "a.stn"}, "gtcc: error: bad -D 'N': expected NAME=VALUE\n"},
     {{"-D", "3N=1", "a.stn"}, "gtcc: error: bad -D '3N=1': expected NAME=VALUE\n"},
     {{"-DN=abc", "a.stn"},

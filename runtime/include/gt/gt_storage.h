@@ -138,6 +138,15 @@ const char    *gt_layout(const gt_storage *); /* axes by decreasing stride, e.g.
 int            gt_is_device_only(const gt_storage *); /* 1: made by gt_wrap_device (or a view
                                                          of one), 0: not; GT_EINVAL for NULL */
 
+/* gt_wrap for callers that cannot fill a gt_storage_opts (the Fortran module gtrt,
+   docs/fortran.md): strides in bytes (each a multiple of the element size), halo as ndim
+   pairs (lower, upper) in axes order. *out gets the storage, or NULL on failure; then the
+   message is gt_wrap's (or this function's) after `what` and ": " when what is neither NULL
+   nor "" ("stencil 'hdiff': field 'u'"). Returns 0 or the GT_E... code. */
+int            gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
+                            const int64_t *shape, const int64_t *byte_strides,
+                            const int64_t *halo, const char *what);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,508 @@
+/* emit_fortran.c: `gtcc --emit=fortran`, a Fortran module wrapping the stencils of the
+ * program (docs/fortran.md): per stencil a bind(C) interface to the generated C function S
+ * (and S_steps) and a wrapper subroutine taking ordinary Fortran arrays, which wraps each
+ * one in a storage through the runtime's module gtrt (runtime/fortran/gtrt.f90: strides
+ * from element addresses, halos from the caller), calls S and releases the storages.
+ * Portable Fortran 2003 with iso_c_binding; the stencil's parameters, their axes, types and
+ * intents are the ones --emit=meta describes (emit_meta.c). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define FORTRAN_NAME_MAX 63   /* Fortran 2003: a name has at most 63 characters */
+#define LINE_WIDTH 100        /* wrap lines before this column (free form allows 132) */
+
+/* The Fortran names of one stencil's wrappers. Fortran names are case-insensitive and
+ * start with a letter: every name is written in lower case. */
+typedef struct {
+    const EmitStencil *es;
+    const char *sub, *steps_sub;       /* the wrappers: S and S_steps (-P applied) */
+    const char *iface, *steps_iface;   /* their bind(C) interfaces (private) */
+    const char **param;                /* per parameter (st->params order): the dummy */
+    const char **halo;                 /* per parameter: a field's <name>_halo, else NULL */
+    const char *halo_all, *domain, *rc, *nsteps;
+    int nfields;
+} FStencil;
+
+/* Names the module and its wrappers use besides the dummies (the names they import from
+ * iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a dummy by one of them
+ * gets a '_' after it, a stencil by one of them is an error. */
+static bool fortran_reserved(const char *name)
+{
+    static const char *const names[] = {"present", "int", "c_bool", "c_double", "c_float",
+                                        "c_int", "c_int32_t", "c_int64_t", "c_loc",
+                                        "c_null_ptr", "c_ptr"};
+    if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gtrt", 4) == 0)
+        return true;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static char *lower(Arena *arena, const char *s)
+{
+    char *t = arena_strdup(arena, s);
+    for (char *p = t; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return t;
+}
+
+static bool taken(const NameSet *set, const char *name)
+{
+    return set->taken && map_get(set->taken, name);
+}
+
+/* want, or want_2, want_3, ...: the first not in set; takes it. (emit_unique would also
+ * rename C's reserved names, which Fortran does not reserve.) */
+static const char *unique(Arena *arena, NameSet *set, const char *want)
+{
+    const char *name = want;
+    for (int n = 2; taken(set, name); n++)
+        name = arena_printf(arena, "%s_%d", want, n);
+    emit_take(arena, set, name);
+    return name;
+}
+
+/* A dummy's name in set: the .stn name in lower case ('f' before a leading '_', '_' after
+ * a reserved one), numbered when taken (`u` and `U` are one Fortran name). */
+static const char *dummy_name(Arena *arena, NameSet *set, const char *stn_name)
+{
+    const char *want = lower(arena, stn_name);
+    if (want[0] == '_')
+        want = arena_printf(arena, "f%s", want);
+    if (fortran_reserved(want))
+        want = arena_printf(arena, "%s_", want);
+    return unique(arena, set, want);
+}
+
+static bool check_length(Compiler *c, const IrStencil *st, const char *what, const char *name)
+{
+    if (strlen(name) <= FORTRAN_NAME_MAX)
+        return true;
+    diag_error(&c->diag, st ? st->loc : (Loc){0}, "--emit=fortran: %s '%s' is longer than "
+               "the %d characters of a Fortran name", what, name, FORTRAN_NAME_MAX);
+    return false;
+}
+
+const char *emit_fortran_module(Compiler *c)
+{
+    const char *base = path_base(c->opts.input);
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".stn") == 0)
+        n -= 4;
+    char *name = arena_printf(c->arena, "%s%.*s_gt", c->opts.prefix ? c->opts.prefix : "",
+                              (int)n, base);
+    for (char *p = name; *p; p++)
+        *p = isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '_';
+    if (!isalpha((unsigned char)name[0]))
+        name = arena_printf(c->arena, "f_%s", name);
+    return name;
+}
+
+/* The wrappers' names; false after reporting a name Fortran cannot take. */
+static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, const char *module)
+{
+    Arena *arena = c->arena;
+    NameSet globals = {0};   /* module-level names, lower case */
+    emit_take(arena, &globals, module);
+    bool ok = check_length(c, NULL, "module name", module);
+    for (int s = 0; s < c->ir->stencils.len; s++) {
+        const EmitStencil *es = stencils[s];
+        const IrStencil *st = es->st;
+        FStencil *f = &fs[s];
+        f->es = es;
+        const char *subs[2] = {es->fn, es->steps};
+        const char **out[2] = {&f->sub, &f->steps_sub};
+        for (int k = 0; k < 2; k++) {
+            if (!subs[k]) {
+                *out[k] = NULL;
+                continue;
+            }
+            const char *name = lower(arena, subs[k]);
+            if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
+                diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
+                           "subroutine (a name starts with a letter; gt_..., gtrt... and the "
+                           "iso_c_binding names it imports are the module's)", subs[k]);
+                ok = false;
+            } else if (strcmp(unique(arena, &globals, name), name) != 0) {
+                diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
+                           "another stencil or of the module (Fortran names are "
+                           "case-insensitive)", subs[k]);
+                ok = false;
+            }
+            ok = check_length(c, st, "stencil function", name) && ok;
+            *out[k] = name;
+        }
+        f->iface = arena_printf(arena, "gt_c%d", s + 1);
+        f->steps_iface = arena_printf(arena, "gt_c%d_steps", s + 1);
+
+        NameSet names = {0};
+        emit_take(arena, &names, f->sub);
+        if (f->steps_sub)
+            emit_take(arena, &names, f->steps_sub);
+        int np = st->params.len;
+        f->param = arena_alloc(arena, sizeof *f->param * (size_t)(np + 1));
+        f->halo = arena_alloc(arena, sizeof *f->halo * (size_t)(np + 1));
+        f->nfields = 0;
+        for (int p = 0; p < np; p++) {
+            const IrParam *par = &st->params.items[p];
+            f->param[p] = dummy_name(arena, &names,
+                                     par->is_field ? par->field->name : par->scalar->name);
+            f->nfields += par->is_field;
+        }
+        f->halo_all = unique(arena, &names, "halo");
+        f->nsteps = unique(arena, &names, "nsteps");
+        f->domain = unique(arena, &names, "domain");
+        f->rc = unique(arena, &names, "rc");
+        for (int p = 0; p < np; p++) {
+            const IrParam *par = &st->params.items[p];
+            f->halo[p] = par->is_field ? unique(arena, &names,
+                                                     arena_printf(arena, "%s_halo",
+                                                                  f->param[p]))
+                                       : NULL;
+            ok = check_length(c, st, "argument", f->halo[p] ? f->halo[p] : f->param[p]) && ok;
+        }
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* A statement written item by item, continued with '&' before LINE_WIDTH. */
+typedef struct {
+    FILE *f;
+    int col, margin;            /* the statement's first column */
+    bool comment;             /* a comment: continued on a `!` line, without '&' */
+} FLine;
+
+static void fl_start(FLine *l, FILE *f, int indent, const char *head)
+{
+    l->f = f;
+    l->margin = indent;
+    l->comment = head[0] == '!';
+    l->col = fprintf(f, "%*s%s", indent, "", head);
+}
+
+/* sep before item (none for the first item of a list: sep ""). */
+static void fl_item(FLine *l, const char *sep, const char *item)
+{
+    int n = (int)(strlen(sep) + strlen(item));
+    if (l->col + n + 2 > LINE_WIDTH && *sep) {
+        fprintf(l->f, "%s%s\n", sep[0] == ',' ? "," : "", l->comment ? "" : " &");
+        while (*sep == ',' || *sep == ' ')   /* the separator's rest starts the new line */
+            sep++;
+        l->col = fprintf(l->f, "%*s%s%*s%s", l->margin, "", l->comment ? "!" : "",
+                         l->comment ? 7 : 8, "", sep);
+    } else {
+        l->col += fprintf(l->f, "%s", sep);
+    }
+    l->col += fprintf(l->f, "%s", item);
+}
+
+static void fl_end(FLine *l, const char *tail)
+{
+    fprintf(l->f, "%s\n", tail);
+}
+
+static const char *kind_of(Type t)
+{
+    switch (t) {
+    case TY_DOUBLE: return "c_double";
+    case TY_FLOAT: return "c_float";
+    case TY_INT: return "c_int32_t";
+    case TY_BOOL: return "c_bool";
+    default: break;
+    }
+    unreachable();
+}
+
+static const char *type_of(Arena *arena, Type t)
+{
+    const char *k = kind_of(t);
+    return arena_printf(arena, "%s(%s)", t == TY_DOUBLE || t == TY_FLOAT ? "real"
+                                         : t == TY_INT ? "integer" : "logical", k);
+}
+
+static int rank_of(unsigned axes)
+{
+    return (axes & 1u) + ((axes >> 1) & 1u) + ((axes >> 2) & 1u);
+}
+
+static const char *shape_of(unsigned axes)
+{
+    static const char *const s[4] = {"", "(:)", "(:, :)", "(:, :, :)"};
+    return s[rank_of(axes)];
+}
+
+/* The bind(C) interface of S (steps: S_steps). */
+static void write_interface(Compiler *c, FILE *f, const FStencil *fs, bool steps)
+{
+    const IrStencil *st = fs->es->st;
+    const char *name = steps ? fs->steps_iface : fs->iface;
+    FLine l;
+    fl_start(&l, f, 8, "! int ");
+    fl_item(&l, "", steps ? fs->es->steps : fs->es->fn);
+    fl_item(&l, "", "(");
+    for (int p = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        const char *cty = par->is_field ? "gt_storage *" : emit_c_type(par->scalar->type);
+        bool ptr = !par->is_field && par->scalar->is_output;
+        const char *cname = par->is_field ? fs->es->field[par->field->id]
+                                          : fs->es->scalar[par->scalar->id];
+        fl_item(&l, p ? ", " : "", arena_printf(c->arena, "%s%s%s", cty,
+                                                 par->is_field ? "" : ptr ? " *" : " ", cname));
+    }
+    if (steps)
+        fl_item(&l, st->params.len ? ", " : "", "int64_t nsteps");
+    fl_item(&l, st->params.len || steps ? ", " : "", "const gt_domain *domain)");
+    fl_end(&l, "");
+
+    fl_start(&l, f, 8, "function ");
+    fl_item(&l, "", name);
+    fl_item(&l, "", "(");
+    for (int p = 0; p < st->params.len; p++)
+        fl_item(&l, p ? ", " : "", fs->param[p]);
+    if (steps)
+        fl_item(&l, st->params.len ? ", " : "", fs->nsteps);
+    fl_item(&l, st->params.len || steps ? ", " : "", fs->domain);
+    fl_item(&l, "", arena_printf(c->arena, ") result(%s)", fs->rc));
+    fl_item(&l, " ", arena_printf(c->arena, "bind(C, name=\"%s\")",
+                                 steps ? fs->es->steps : fs->es->fn));
+    fl_end(&l, "");
+    /* the kinds it needs */
+    bool kinds[TY_DOUBLE + 1] = {0};
+    for (int p = 0; p < st->params.len; p++)
+        if (!st->params.items[p].is_field)
+            kinds[st->params.items[p].scalar->type] = true;
+    fl_start(&l, f, 12, "import :: c_ptr, c_int");
+    if (steps)
+        fl_item(&l, ", ", "c_int64_t");
+    static const Type order[] = {TY_BOOL, TY_DOUBLE, TY_FLOAT, TY_INT};
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+        if (kinds[order[k]])
+            fl_item(&l, ", ", kind_of(order[k]));
+    fl_end(&l, "");
+    for (int p = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field)
+            fprintf(f, "            type(c_ptr), value :: %s\n", fs->param[p]);
+        else
+            fprintf(f, "            %s, %s :: %s\n", type_of(c->arena, par->scalar->type),
+                    par->scalar->is_output ? "intent(out)" : "value", fs->param[p]);
+    }
+    if (steps)
+        fprintf(f, "            integer(c_int64_t), value :: %s\n", fs->nsteps);
+    fprintf(f, "            type(c_ptr), value :: %s\n", fs->domain);
+    fprintf(f, "            integer(c_int) :: %s\n", fs->rc);
+    fprintf(f, "        end function %s\n", name);
+}
+
+/* The comment before a wrapper: its parameters as the C header lists them. */
+static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
+{
+    const IrStencil *st = fs->es->st;
+    fprintf(f, "    ! %s:%d: stencil %s\n", st->loc.file ? path_base(st->loc.file) : "",
+            st->loc.line, st->name);
+    for (int p = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field) {
+            fprintf(f, "    !   %-10s %s scalar, %s\n", fs->param[p],
+                    type_of(c->arena, par->scalar->type),
+                    par->scalar->is_output ? "out" : "in");
+            continue;
+        }
+        const IrField *fd = par->field;
+        fprintf(f, "    !   %-10s %s, %s, rank %d, %s", fs->param[p],
+                type_of(c->arena, fd->type), emit_axes_text(fd->axes), rank_of(fd->axes),
+                emit_field_intent(fd));
+        bool any = false;
+        for (int a = 0; a < NAXES; a++)
+            if ((fd->axes & (1u << a)) && (fd->halo[a][0] || fd->halo[a][1])) {
+                fprintf(f, "%s %c[%lld, %lld]", any ? "" : ", halo", 'i' + a,
+                        (long long)fd->halo[a][0], (long long)fd->halo[a][1]);
+                any = true;
+            }
+        fprintf(f, "%s\n", any ? "" : ", halo none");
+    }
+}
+
+/* The wrapper S (steps: S_steps): wrap, call, release, report. */
+static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
+{
+    const IrStencil *st = fs->es->st;
+    const char *name = steps ? fs->steps_sub : fs->sub;
+    int np = st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "subroutine ");
+    fl_item(&l, "", name);
+    fl_item(&l, "", "(");
+    const char *sep = "";
+    for (int p = 0; p < np; p++, sep = ", ")
+        fl_item(&l, sep, fs->param[p]);
+    if (steps)
+        fl_item(&l, sep, fs->nsteps), sep = ", ";
+    if (fs->nfields) {
+        fl_item(&l, sep, fs->halo_all), sep = ", ";
+        for (int p = 0; p < np; p++)
+            if (fs->halo[p])
+                fl_item(&l, sep, fs->halo[p]);
+    }
+    fl_item(&l, sep, fs->domain);
+    fl_item(&l, ", ", fs->rc);
+    fl_end(&l, ")");
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field)
+            fprintf(f, "        %s, intent(%s), target :: %s%s\n",
+                    type_of(c->arena, par->field->type),
+                    par->field->is_written ? "inout" : "in", fs->param[p],
+                    shape_of(par->field->axes));
+        else
+            fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
+                    par->scalar->is_output ? "out" : "in", fs->param[p]);
+    }
+    if (steps)
+        fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
+    if (fs->nfields) {
+        fl_start(&l, f, 8, "integer, intent(in), optional :: ");
+        fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
+        for (int p = 0; p < np; p++)
+            if (fs->halo[p])
+                fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+        fl_end(&l, "");
+    }
+    fprintf(f, "        integer, intent(in), optional :: %s(3)\n", fs->domain);
+    fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    if (fs->nfields)
+        fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    fprintf(f, "        type(c_ptr) :: gt_d\n");
+    fprintf(f, "        integer(c_int64_t), target :: gt_dom(3)\n");
+    fprintf(f, "        integer(c_int) :: gt_rc\n\n");
+    if (fs->nfields)
+        fprintf(f, "        gt_s = c_null_ptr\n");
+    fprintf(f, "        gt_d = c_null_ptr\n");
+    fprintf(f, "        gt_dom = 0\n");
+    fprintf(f, "        if (present(%s)) then\n", fs->domain);
+    fprintf(f, "            gt_dom = int(%s, c_int64_t)\n", fs->domain);
+    fprintf(f, "            gt_d = c_loc(gt_dom)\n");
+    fprintf(f, "        end if\n");
+    fprintf(f, "        gt_rc = 0\n");
+    for (int p = 0, n = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            continue;
+        n++;
+        fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
+        fl_item(&l, "", fs->param[p]);
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
+        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
+                                      fs->halo[p]));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
+        fl_end(&l, "");
+    }
+    fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = ");
+    fl_item(&l, "", steps ? fs->steps_iface : fs->iface);
+    fl_item(&l, "", "(");
+    sep = "";
+    for (int p = 0, n = 0; p < np; p++, sep = ", ") {
+        const IrParam *par = &st->params.items[p];
+        fl_item(&l, sep, par->is_field ? arena_printf(c->arena, "gt_s(%d)", ++n)
+                                       : fs->param[p]);
+    }
+    if (steps)
+        fl_item(&l, sep, arena_printf(c->arena, "int(%s, c_int64_t)", fs->nsteps)), sep = ", ";
+    fl_item(&l, sep, "gt_d)");
+    fl_end(&l, "");
+    if (fs->nfields)
+        fprintf(f, "        call gtrt_release(gt_s)\n");
+    fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);
+    fprintf(f, "    end subroutine %s\n", name);
+}
+
+static bool write_module(Compiler *c, FILE *const *files, void *ctx)
+{
+    FILE *f = files[0];
+    const char *module = ctx;
+    NameSet cglobals = {0};
+    EmitStencil **stencils = emit_name_stencils(c, &cglobals);
+    if (!stencils)
+        return false;
+    int ns = c->ir->stencils.len;
+    FStencil *fs = arena_alloc(c->arena, sizeof *fs * (size_t)(ns + 1));
+    if (!name_stencils(c, stencils, fs, module))
+        return false;
+    bool kinds[TY_DOUBLE + 1] = {0}, any_fields = false;
+    for (int s = 0; s < ns; s++) {
+        const IrStencil *st = fs[s].es->st;
+        for (int p = 0; p < st->params.len; p++) {
+            const IrParam *par = &st->params.items[p];
+            kinds[par->is_field ? par->field->type : par->scalar->type] = true;
+        }
+        any_fields |= fs[s].nfields > 0;
+    }
+    const char *in = path_base(c->opts.input);
+    fprintf(f, "! %s: generated by gtcc %s from %s (--emit=fortran%s%s); do not edit.\n",
+            module, GTCC_VERSION, in, c->opts.prefix ? " -P " : "",
+            c->opts.prefix ? c->opts.prefix : "");
+    fprintf(f, "! Fortran wrappers of the stencils of %s (docs/fortran.md): compile with the "
+            "module gtrt\n! (pkg-config gtrt-fortran), link with the C that gtcc generates "
+            "from %s\n! with the same -P, and with libgtrt.\n", in, in);
+    fprintf(f, "module %s\n", module);
+    FLine l;
+    fl_start(&l, f, 4, "use, intrinsic :: iso_c_binding, only: ");
+    const char *sep = "";
+    if (kinds[TY_BOOL])
+        fl_item(&l, sep, "c_bool"), sep = ", ";
+    if (kinds[TY_DOUBLE])
+        fl_item(&l, sep, "c_double"), sep = ", ";
+    if (kinds[TY_FLOAT])
+        fl_item(&l, sep, "c_float"), sep = ", ";
+    fl_item(&l, sep, "c_int");
+    if (kinds[TY_INT])
+        fl_item(&l, ", ", "c_int32_t");
+    static const char *const always[] = {"c_int64_t", "c_loc", "c_null_ptr", "c_ptr"};
+    for (size_t k = 0; k < sizeof always / sizeof *always; k++)
+        fl_item(&l, ", ", always[k]);
+    fl_end(&l, "");
+    fprintf(f, "    use gtrt, only: gtrt_finish%s\n",
+            any_fields ? ", gtrt_halo, gtrt_release, gtrt_wrap" : "");
+    fprintf(f, "    implicit none\n    private\n");
+    for (int s = 0; s < ns; s++) {
+        fprintf(f, "    public :: %s", fs[s].sub);
+        if (fs[s].steps_sub)
+            fprintf(f, ", %s", fs[s].steps_sub);
+        fprintf(f, "\n");
+    }
+    if (ns) {
+        fprintf(f, "\n    interface\n");
+        for (int s = 0; s < ns; s++) {
+            write_interface(c, f, &fs[s], false);
+            if (fs[s].steps_sub)
+                write_interface(c, f, &fs[s], true);
+        }
+        fprintf(f, "    end interface\n");
+    }
+    fprintf(f, "\ncontains\n");
+    for (int s = 0; s < ns; s++) {
+        fprintf(f, "\n");
+        write_comment(c, f, &fs[s]);
+        write_wrapper(c, f, &fs[s], false);
+        if (fs[s].steps_sub) {
+            fprintf(f, "\n    ! %s: %s's time steps (iterate)\n", fs[s].steps_sub, fs[s].sub);
+            write_wrapper(c, f, &fs[s], true);
+        }
+    }
+    fprintf(f, "end module %s\n", module);
+    return true;
+}
+
+int emit_fortran(Compiler *c, const char *path)
+{
+    const char *paths[1] = {path};
+    return driver_write_files(c, paths, 1, write_module, (void *)emit_fortran_module(c));
+}

@@ -1,0 +1,400 @@
+! gtrt.f90: the Fortran module of libgtrt (docs/fortran.md), which the modules that
+! `gtcc --emit=fortran` writes use: the error codes and dtypes as named constants, the
+! last error's text, and gtrt_wrap, a storage over any Fortran array of kind c_float,
+! c_double, c_int32_t or c_bool and rank 1 to 3 (sections and any lower bounds included;
+! no copy): its strides come from element addresses, in bytes, its halo from the caller,
+! and runtime/src/flat.c's gt_wrap_flat makes the storage. Portable Fortran 2003 with
+! iso_c_binding (no compiler's array descriptor), but for Fortran 2008's error stop. Installed as source with the runtime
+! (module files are compiler-specific): compile it with the program's compiler,
+! `gfortran -c $(pkg-config --variable=gtrt_source gtrt-fortran)`, and link with
+! `pkg-config --libs gtrt-fortran` (docs/fortran.md). The 12 gtrt_wrap_<kind>_<rank>
+! functions differ only in type and rank.
+module gtrt
+    use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &
+            c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, c_null_ptr, c_ptr, &
+            c_size_t
+    use, intrinsic :: iso_fortran_env, only: error_unit
+    implicit none
+    private
+
+    ! error codes (gt/gt_error.h)
+    integer(c_int), parameter, public :: GT_OK = 0, GT_EINVAL = -1, GT_ENOMEM = -2, &
+            GT_EDTYPE = -3, GT_EAXES = -4, GT_ESHAPE = -5, GT_EHALO = -6, GT_EALIAS = -7, &
+            GT_EDEVICE = -8, GT_EMPI = -9
+    ! dtypes (gt/gt_storage.h)
+    integer(c_int), parameter, public :: GT_FLOAT32 = 0, GT_FLOAT64 = 1, GT_INT32 = 2, &
+            GT_BOOL = 3
+
+    public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish
+    public :: gtrt_last_error, gtrt_last_error_code, gtrt_strerror
+    public :: gt_wrap_flat, gt_release
+
+    interface
+        ! int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
+        !                  const int64_t *shape, const int64_t *byte_strides,
+        !                  const int64_t *halo, const char *what)
+        function gt_wrap_flat(s, data, dtype, axes, shape, byte_strides, halo, what) &
+                result(rc) bind(C, name="gt_wrap_flat")
+            import :: c_ptr, c_int, c_char, c_int64_t
+            type(c_ptr), intent(out) :: s
+            type(c_ptr), value :: data
+            integer(c_int), value :: dtype
+            character(kind=c_char), intent(in) :: axes(*)
+            integer(c_int64_t), intent(in) :: shape(*), byte_strides(*), halo(*)
+            character(kind=c_char), intent(in) :: what(*)
+            integer(c_int) :: rc
+        end function gt_wrap_flat
+        ! void gt_release(gt_storage *)
+        subroutine gt_release(s) bind(C, name="gt_release")
+            import :: c_ptr
+            type(c_ptr), value :: s
+        end subroutine gt_release
+        function c_last_error() result(p) bind(C, name="gt_last_error")
+            import :: c_ptr
+            type(c_ptr) :: p
+        end function c_last_error
+        function c_last_error_code() result(code) bind(C, name="gt_last_error_code")
+            import :: c_int
+            integer(c_int) :: code
+        end function c_last_error_code
+        function c_strerror(code) result(p) bind(C, name="gt_strerror")
+            import :: c_ptr, c_int
+            integer(c_int), value :: code
+            type(c_ptr) :: p
+        end function c_strerror
+        function c_strlen(p) result(n) bind(C, name="strlen")
+            import :: c_ptr, c_size_t
+            type(c_ptr), value :: p
+            integer(c_size_t) :: n
+        end function c_strlen
+    end interface
+
+    ! gtrt_wrap(a, axes, halo, stencil, field, s): a storage over array a, whose axes are
+    ! axes ('IJK', 'IJ', 'K', ...: a's dimensions in order, I first), halo(:, 1:3) the
+    ! lower and upper halo along I, J and K (the columns of axes a lacks are not read);
+    ! stencil and field name it in messages. Returns 0 with s the storage (release it with
+    ! gtrt_release), or the error code with s null and the message for gtrt_last_error.
+  interface gtrt_wrap
+    module procedure gtrt_wrap_r4_1
+    module procedure gtrt_wrap_r4_2
+    module procedure gtrt_wrap_r4_3
+    module procedure gtrt_wrap_r8_1
+    module procedure gtrt_wrap_r8_2
+    module procedure gtrt_wrap_r8_3
+    module procedure gtrt_wrap_i4_1
+    module procedure gtrt_wrap_i4_2
+    module procedure gtrt_wrap_i4_3
+    module procedure gtrt_wrap_l1_1
+    module procedure gtrt_wrap_l1_2
+    module procedure gtrt_wrap_l1_3
+  end interface gtrt_wrap
+
+contains
+
+    ! the halo a wrapper passes for one field: its own (field_halo), else the one for every
+    ! field (halo), else none
+    function gtrt_halo(halo, field_halo) result(h)
+        integer, intent(in), optional :: halo(2, 3), field_halo(2, 3)
+        integer(c_int64_t) :: h(2, 3)
+        h = 0
+        if (present(halo)) h = int(halo, c_int64_t)
+        if (present(field_halo)) h = int(field_halo, c_int64_t)
+    end function gtrt_halo
+
+    ! releases every storage of s (null ones are skipped)
+    subroutine gtrt_release(s)
+        type(c_ptr), intent(inout) :: s(:)
+        integer :: i
+        do i = 1, size(s)
+            call gt_release(s(i))
+            s(i) = c_null_ptr
+        end do
+    end subroutine gtrt_release
+
+    ! a wrapper's ending: rc present: code into it; absent: a failure writes the message
+    ! to the standard error unit and stops the program (error stop)
+    subroutine gtrt_finish(code, rc)
+        integer(c_int), intent(in) :: code
+        integer, intent(out), optional :: rc
+        if (present(rc)) then
+            rc = code
+        else if (code /= GT_OK) then
+            write (error_unit, '(a)') gtrt_last_error()
+            error stop
+        end if
+    end subroutine gtrt_finish
+
+    ! the message of the calling thread's last failure ('' if none yet)
+    function gtrt_last_error() result(msg)
+        character(len=:), allocatable :: msg
+        msg = c_string(c_last_error())
+    end function gtrt_last_error
+
+    ! the code of the calling thread's last failure (0 if none yet)
+    function gtrt_last_error_code() result(code)
+        integer(c_int) :: code
+        code = c_last_error_code()
+    end function gtrt_last_error_code
+
+    ! the description of a code ('halo too small', ...)
+    function gtrt_strerror(code) result(msg)
+        integer, intent(in) :: code
+        character(len=:), allocatable :: msg
+        msg = c_string(c_strerror(int(code, c_int)))
+    end function gtrt_strerror
+
+    function c_string(p) result(s)
+        type(c_ptr), intent(in) :: p
+        character(len=:), allocatable :: s
+        character(kind=c_char), pointer :: chars(:)
+        integer :: i, n
+        n = int(c_strlen(p))
+        call c_f_pointer(p, chars, [n])
+        allocate (character(len=n) :: s)
+        do i = 1, n
+            s(i:i) = chars(i)
+        end do
+    end function c_string
+
+    function address(p) result(a)
+        type(c_ptr), intent(in) :: p
+        integer(c_int64_t) :: a
+        a = int(transfer(p, 0_c_intptr_t), c_int64_t)
+    end function address
+
+    ! the storage over the array of element p (null: an empty array), the byte distances to
+    ! the next element along each dimension in next
+    function wrap(p, dtype, axes, shape, next, halo, stencil, field, s) result(rc)
+        type(c_ptr), intent(in) :: p
+        integer(c_int), intent(in) :: dtype
+        character(*), intent(in) :: axes, stencil, field
+        integer(c_int64_t), intent(in) :: shape(:), next(3), halo(2, 3)
+        type(c_ptr), intent(out) :: s
+        integer(c_int) :: rc
+        integer(c_int64_t) :: h(2, 3)
+        integer :: d, a
+        h = 0
+        do d = 1, min(len(axes), 3)
+            a = index('IJK', axes(d:d))
+            if (a > 0) h(:, d) = halo(:, a)
+        end do
+        rc = gt_wrap_flat(s, p, dtype, axes // c_null_char, shape, next, h, &
+                "stencil '" // stencil // "': field '" // field // "'" // c_null_char)
+    end function wrap
+
+  function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)
+    real(c_float), intent(in), target :: a(:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r4_1
+
+  function gtrt_wrap_r4_2(a, axes, halo, stencil, field, s) result(rc)
+    real(c_float), intent(in), target :: a(:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r4_2
+
+  function gtrt_wrap_r4_3(a, axes, halo, stencil, field, s) result(rc)
+    real(c_float), intent(in), target :: a(:,:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2,1))) - address(p)
+      if (size(a, 3) > 1) next(3) = address(c_loc(a(1,1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r4_3
+
+  function gtrt_wrap_r8_1(a, axes, halo, stencil, field, s) result(rc)
+    real(c_double), intent(in), target :: a(:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r8_1
+
+  function gtrt_wrap_r8_2(a, axes, halo, stencil, field, s) result(rc)
+    real(c_double), intent(in), target :: a(:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r8_2
+
+  function gtrt_wrap_r8_3(a, axes, halo, stencil, field, s) result(rc)
+    real(c_double), intent(in), target :: a(:,:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2,1))) - address(p)
+      if (size(a, 3) > 1) next(3) = address(c_loc(a(1,1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_r8_3
+
+  function gtrt_wrap_i4_1(a, axes, halo, stencil, field, s) result(rc)
+    integer(c_int32_t), intent(in), target :: a(:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2))) - address(p)
+    end if
+    rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_i4_1
+
+  function gtrt_wrap_i4_2(a, axes, halo, stencil, field, s) result(rc)
+    integer(c_int32_t), intent(in), target :: a(:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_i4_2
+
+  function gtrt_wrap_i4_3(a, axes, halo, stencil, field, s) result(rc)
+    integer(c_int32_t), intent(in), target :: a(:,:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2,1))) - address(p)
+      if (size(a, 3) > 1) next(3) = address(c_loc(a(1,1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_i4_3
+
+  function gtrt_wrap_l1_1(a, axes, halo, stencil, field, s) result(rc)
+    logical(c_bool), intent(in), target :: a(:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2))) - address(p)
+    end if
+    rc = wrap(p, GT_BOOL, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_l1_1
+
+  function gtrt_wrap_l1_2(a, axes, halo, stencil, field, s) result(rc)
+    logical(c_bool), intent(in), target :: a(:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_BOOL, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_l1_2
+
+  function gtrt_wrap_l1_3(a, axes, halo, stencil, field, s) result(rc)
+    logical(c_bool), intent(in), target :: a(:,:,:)
+    character(*), intent(in) :: axes, stencil, field
+    integer(c_int64_t), intent(in) :: halo(2, 3)
+    type(c_ptr), intent(out) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: next(3)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    next = 0
+    if (size(a) > 0) then
+      p = c_loc(a(1,1,1))
+      if (size(a, 1) > 1) next(1) = address(c_loc(a(2,1,1))) - address(p)
+      if (size(a, 2) > 1) next(2) = address(c_loc(a(1,2,1))) - address(p)
+      if (size(a, 3) > 1) next(3) = address(c_loc(a(1,1,2))) - address(p)
+    end if
+    rc = wrap(p, GT_BOOL, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
+  end function gtrt_wrap_l1_3
+end module gtrt

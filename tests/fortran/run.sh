@@ -1,0 +1,217 @@
+#!/bin/sh
+# tests/fortran/run.sh: `make fortran`, gtcc --emit=fortran and the runtime's module gtrt
+# (docs/fortran.md) with gfortran, -std=f2008 -Wall -Wextra -Werror -fcheck=all (and
+# -fsanitize=address,undefined when SANFLAGS is set: SANITIZE=1).
+#
+# * tests/fortran/ftest.f90 calls the stencils of ftest.stn through the generated module
+#   and compares every result bit for bit with the same stencils called from C (ref.c) on
+#   the same inputs: whole arrays with lower bounds 1 and 1-nb, strided sections, ranks 1
+#   to 3, every dtype, scalars and out scalars, domains smaller than the interior, S_steps,
+#   and the error paths with rc (each check of it counts as one here). The generated module
+#   compiles with -std=f2003 too.
+# * The same program made to fail without rc (halo too small, an output aliasing an
+#   input, a reversed section), each in its own process: a non-zero exit status and
+#   gtcc's message on standard error.
+# * The command line: the default output FILE_gt.f90 with module FILE_gt, -P, -o with a
+#   suffix that is not Fortran's refused, -b cuda refused, nothing written for a program
+#   with errors (an existing output kept), stencil names Fortran cannot tell apart or the
+#   module uses refused, and parameter names it cannot take (case, `halo`, `rc`, gt_...)
+#   renamed into a module that compiles; the golden modules of tests/golden/fortran compile.
+# * Every program of examples/, bench/stencils/, tests/golden, tests/numeric, tests/diff/programs
+#   and tests/mpi that gtcc --emit=ir accepts gets a
+#   module (--emit=fortran, with the program's // ARGS, those with -b cuda left out) that
+#   gfortran compiles (-Werror).
+# Prints "fortran: N passed, N failed" and writes "PASSED FAILED" to $RESULTS/fortran.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+GTCC=${GTCC:-$BUILD/bin/gtcc}
+CC=${CC:-cc}
+FC=${FC:-gfortran}
+SANFLAGS=${SANFLAGS:-}
+work=$BUILD/fortran
+passed=0; failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
+finish() {
+    echo "fortran: $passed passed, $failed failed"
+    [ -n "${RESULTS:-}" ] && echo "$passed $failed" >"$RESULTS/fortran"
+    [ "$failed" -eq 0 ]
+    exit
+}
+if ! command -v "$FC" >/dev/null 2>&1; then
+    fail "$FC not found (Debian: gfortran; tools/deps.sh installs it)"
+    finish
+fi
+FSAN=
+[ -n "$SANFLAGS" ] && FSAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+FFLAGS="-std=f2008 -Wall -Wextra -Werror -fcheck=all -g -O1 $FSAN"
+CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g $SANFLAGS -I$root/runtime/include"
+rm -rf "$work"; mkdir -p "$work"
+T="timeout 120"
+
+# --- the module, the test program and its reference ---------------------------------------
+build() {
+    (cd "$work" &&
+     $T "$FC" $FFLAGS -c "$root/runtime/fortran/gtrt.f90" &&
+     $T "$GTCC" --emit=fortran -o ftest_gt.f90 "$here/ftest.stn" &&
+     $T "$GTCC" -b naive -o ftest.c "$here/ftest.stn" &&
+     $T "$FC" $FFLAGS -c ftest_gt.f90 &&
+     $T "$FC" $FFLAGS -c "$here/ftest.f90" -o ftest_f.o &&
+     $T "$CC" $CFLAGS -I. -c ftest.c -o ftest_c.o &&
+     $T "$CC" $CFLAGS -I. -c "$here/ref.c" -o ref.o &&
+     $T "$FC" $FSAN -o ftest ftest_f.o ftest_gt.o gtrt.o ftest_c.o ref.o \
+         "$BUILD/lib/libgtrt.a" -lm) >"$work/build.log" 2>&1
+}
+if build; then
+    pass
+else
+    fail "building the module gtrt, ftest_gt (gtcc --emit=fortran) and the test (warnings are errors)"
+    sed 's/^/  | /' "$work/build.log" | head -n 40
+    finish
+fi
+
+# the generated module is Fortran 2003 (gtrt uses 2008's error stop: its .mod is enough)
+if (cd "$work" && $T "$FC" -std=f2003 -Wall -Wextra -Werror -c ftest_gt.f90 -o f2003.o) \
+        >"$work/f2003.log" 2>&1; then
+    pass
+else
+    fail "the generated module does not compile with -std=f2003"; sed 's/^/  | /' "$work/f2003.log" | head
+fi
+
+# --- the test program: bitwise against C, errors with rc ------------------------------------
+$T "$work/ftest" >"$work/ftest.out" 2>&1
+status=$?
+line=$(sed -n 's/^fortran-checks: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/ftest.out")
+if [ -z "$line" ]; then
+    fail "ftest did not finish (exit status $status)"; sed 's/^/  | /' "$work/ftest.out" | head -n 30
+else
+    set -- $line
+    passed=$((passed + $1)); failed=$((failed + $2))
+    grep '^FAIL' "$work/ftest.out"
+    [ "$status" = 0 ] || [ "$2" != 0 ] || fail "ftest: exit status $status with no failed check"
+fi
+
+# --- errors without rc: each in its own process ----------------------------------------------
+die_case() { # CASE EXPECTED-MESSAGE
+    $T "$work/ftest" "$1" >"$work/$1.out" 2>"$work/$1.err"
+    st=$?
+    if [ "$st" = 0 ] || [ "$st" = 3 ] || [ "$st" = 124 ] || [ "$st" -gt 128 ]; then
+        fail "$1: exit status $st, expected an error stop"; sed 's/^/  | /' "$work/$1.err" | head
+    elif ! grep -qF "$2" "$work/$1.err"; then
+        fail "$1: standard error lacks \"$2\""; sed 's/^/  | /' "$work/$1.err" | head
+    else
+        pass
+    fi
+}
+die_case die-halo "stencil 'lap': field 'u': halo along I is [0,2] but the stencil needs [1,1]"
+die_case die-alias "stencil 'lap': output 'lap_u' shares memory with field 'u'"
+die_case die-stride "stencil 'lap': field 'u': gt_wrap: stride along I is -1; negative strides are not supported"
+
+# --- the golden modules (tests/golden/fortran) are Fortran that compiles ---------------------
+for g in "$root"/tests/golden/fortran/*.f90; do
+    [ -e "$g" ] || continue
+    if (cd "$work" && $T "$FC" $FFLAGS -c "$g" -o golden.o) >"$work/golden.log" 2>&1; then
+        pass
+    else
+        fail "tests/golden/fortran/$(basename "$g") does not compile"; sed 's/^/  | /' "$work/golden.log" | head -n 20
+    fi
+done
+
+# --- every program of the examples and tests that gtcc accepts: a module that compiles --------
+every=$work/every; mkdir -p "$every"; cp "$work/gtrt.mod" "$every/"
+for stn in "$root"/examples/*/*.stn "$root"/bench/stencils/*.stn "$root"/tests/golden/*/*.stn \
+           "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"/tests/mpi/*.stn; do
+    [ -e "$stn" ] || continue
+    d=$(dirname "$stn"); b=$(basename "$stn" .stn)
+    args=$(sed -n 's|^// ARGS: *||p' "$stn" | head -n 1)
+    case " $args " in *" -b cuda "*|*" -bcuda "*) continue ;; esac   # refused (above)
+    (cd "$d" && eval "$T \"$GTCC\" --emit=ir $args \"$b.stn\"") >/dev/null 2>&1 || continue
+    if (cd "$d" && eval "$T \"$GTCC\" --emit=fortran $args -o \"$every/x.f90\" \"$b.stn\"" &&
+        cd "$every" && $T "$FC" $FFLAGS -c x.f90 -o x.o) >"$every/log" 2>&1; then
+        pass
+    else
+        fail "${stn#$root/}: gtcc --emit=fortran or gfortran failed"; sed 's/^/  | /' "$every/log" | head -n 10
+    fi
+done
+
+# --- the command line -----------------------------------------------------------------------
+cli=$work/cli; mkdir -p "$cli"
+cp "$here/ftest.stn" "$cli/"
+(cd "$cli" && $T "$GTCC" --emit=fortran ftest.stn) >"$cli/log" 2>&1
+if [ -f "$cli/ftest_gt.f90" ] && grep -q '^module ftest_gt$' "$cli/ftest_gt.f90" &&
+   [ "$(ls "$cli")" = "$(printf 'ftest.stn\nftest_gt.f90\nlog')" ]; then
+    pass
+else
+    fail "--emit=fortran: FILE_gt.f90 with module FILE_gt and nothing else"; cat "$cli/log"
+fi
+(cd "$cli" && $T "$GTCC" --emit=fortran -P p2_ ftest.stn) >"$cli/log" 2>&1
+if grep -q '^module p2_ftest_gt$' "$cli/p2_ftest_gt.f90" 2>/dev/null &&
+   grep -q 'subroutine p2_lap(' "$cli/p2_ftest_gt.f90" &&
+   grep -q 'subroutine p2_heat_steps(' "$cli/p2_ftest_gt.f90" &&
+   grep -q 'bind(C, name="p2_heat_steps")' "$cli/p2_ftest_gt.f90"; then
+    pass
+else
+    fail "--emit=fortran -P p2_: p2_ftest_gt.f90, module p2_ftest_gt, p2_lap, p2_heat_steps"
+    cat "$cli/log"
+fi
+(cd "$cli" && $T "$GTCC" --emit=fortran -o out.c ftest.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 2 ] && [ ! -e "$cli/out.c" ] && grep -q "needs a suffix .f90" "$cli/log"; then
+    pass
+else
+    fail "--emit=fortran -o out.c: exit status $st, expected 2 and a message"; cat "$cli/log"
+fi
+(cd "$cli" && $T "$GTCC" --emit=fortran -b cuda ftest.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 2 ] && [ ! -e "$cli/ftest_gt.f90.new" ] && grep -q "wrap host arrays" "$cli/log"; then
+    pass
+else
+    fail "--emit=fortran -b cuda: exit status $st, expected 2 and a message"; cat "$cli/log"
+fi
+echo 'stencil broken(field<double> u) { u = v; }' >"$cli/broken.stn"
+echo 'keep' >"$cli/broken_gt.f90"
+(cd "$cli" && $T "$GTCC" --emit=fortran broken.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 1 ] && [ "$(cat "$cli/broken_gt.f90")" = keep ] &&
+   [ -z "$(find "$cli" -name '*.tmp*')" ]; then
+    pass
+else
+    fail "a program with errors: exit status $st (expected 1), the existing output kept"
+    cat "$cli/log"
+fi
+printf 'stencil Copy(field<double> a, field<double> b) { b = a; }\nstencil copy(field<double> a, field<double> b) { b = a; }\n' >"$cli/case.stn"
+(cd "$cli" && $T "$GTCC" --emit=fortran case.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 1 ] && [ ! -e "$cli/case_gt.f90" ] && grep -q "case-insensitive" "$cli/log"; then
+    pass
+else
+    fail "stencils Copy and copy: exit status $st, expected 1 (one Fortran name)"; cat "$cli/log"
+fi
+printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
+(cd "$cli" && $T "$GTCC" --emit=fortran cname.stn) >"$cli/log" 2>&1
+st=$?
+if [ "$st" = 1 ] && [ ! -e "$cli/cname_gt.f90" ] && grep -q "cannot name a Fortran subroutine" "$cli/log"; then
+    pass
+else
+    fail "a stencil named c_loc (imported from iso_c_binding): exit status $st, expected 1"; cat "$cli/log"
+fi
+cat >"$cli/names.stn" <<'EOF'
+stencil names(field<double> u, field<double> U, field<double> halo, field<double> gt_s,
+              double rc, double c_loc, double c_w, out double present, field<double> u_halo) {
+    halo = u + U * rc + c_loc * c_w;
+    u_halo = gt_s;
+    present = sum(u);
+}
+EOF
+(cd "$cli" && $T "$GTCC" --emit=fortran names.stn && $T "$FC" $FFLAGS -I"$work" -c names_gt.f90) \
+    >"$cli/log" 2>&1
+if [ $? = 0 ] && grep -q 'subroutine names(u, u_2, halo, gt_s_, rc, c_loc_, c_w, present_, u_halo, halo_2,' \
+       "$cli/names_gt.f90"; then
+    pass
+else
+    fail "names Fortran cannot take (U beside u, halo, rc, gt_s, c_loc, present) renamed, c_w kept, compiling"
+    cat "$cli/log"; grep -n 'subroutine names' "$cli/names_gt.f90"
+fi
+finish
