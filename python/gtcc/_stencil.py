@@ -7,6 +7,7 @@ import threading
 import numpy as np
 
 from ._errors import StencilError
+from . import _dlpack
 from ._toolchain import runtime, gt_storage_opts, gt_domain
 
 DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.int32): 2,
@@ -34,7 +35,7 @@ class _Field:
 
 
 class _Device:
-    """A device array: its pointer, shape, element strides and dtype, from
+    """A device array: its pointer, shape, strides (bytes) and dtype, from
     __cuda_array_interface__ (v3) or DLPack."""
 
     def __init__(self, ptr, shape, strides, dtype, readonly, keep):
@@ -161,14 +162,14 @@ class Stencil:
         dev = getattr(obj, "__dlpack_device__", None)
         if dev is not None:
             kind = dev()[0]
-            if kind in (DL_CPU, DL_CUDA_HOST):
-                return np.from_dlpack(obj)      # versioned capsules first; deleter run once
-            if kind in (DL_CUDA, DL_CUDA_MANAGED):
-                if hasattr(obj, "__cuda_array_interface__"):
-                    return _from_cai(obj, self.name, f.name)
-                raise StencilError("stencil '%s': field '%s': a DLPack device array without "
-                                   "__cuda_array_interface__ is not supported; pass a CuPy "
-                                   "array" % (self.name, f.name))
+            if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA, DL_CUDA_MANAGED):
+                t = _dlpack.consume(obj)     # versioned capsules first; deleter run once
+                if t.dtype is None:
+                    raise StencilError("stencil '%s': field '%s': %s has no gtcc type" % (
+                        self.name, f.name, t.dtype_desc))
+                if t.device in (DL_CPU, DL_CUDA_HOST):
+                    return t.numpy()
+                return _Device(t.data, t.shape, t.strides, t.dtype, t.readonly, t)
             raise StencilError("stencil '%s': field '%s': DLPack device type %d is neither "
                                "the CPU nor CUDA" % (self.name, f.name, kind))
         if hasattr(obj, "__cuda_array_interface__"):
@@ -300,8 +301,10 @@ class Stencil:
         if dev:
             s = rt.gt_wrap_device(a.ptr, code, dims.encode(), shape, strides, opts)
         else:
+            # an empty array: NumPy's strides along its axes can be anything (0 included);
+            # it addresses nothing, so dense strides say the same
             s = rt.gt_wrap(a.ctypes.data if a.size else None, code, dims.encode(), shape,
-                           strides, opts)
+                           strides if a.size else None, opts)
         if not s:
             raise StencilError("stencil '%s': field '%s': %s" % (
                 self.name, f.name, rt.gt_last_error().decode(errors="replace")),
