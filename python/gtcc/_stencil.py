@@ -3,6 +3,7 @@ for device arrays), origins and domains by GT4Py's rules, the runtime's checks a
 
 import ctypes
 import threading
+import weakref
 
 import numpy as np
 
@@ -22,7 +23,7 @@ I64x3 = ctypes.c_int64 * 3
 
 
 class _Field:
-    __slots__ = ("name", "axes", "dtype", "output", "upper", "index")
+    __slots__ = ("name", "axes", "dtype", "output", "upper", "index", "ndim", "zero")
 
     def __init__(self, p, index):
         self.name = p["name"]
@@ -32,6 +33,8 @@ class _Field:
         # the upper halo the stencil needs per axis name (for the default domain)
         self.upper = {c: h[1] for c, h in zip(p["axes"], p["halo"])}
         self.index = index
+        self.ndim = len(self.axes)
+        self.zero = (0,) * self.ndim
 
 
 class _Device:
@@ -189,8 +192,17 @@ class Stencil:
         name = self.name
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
+        ndarray = np.ndarray
         for f in self.fields:
             obj = vals[f.index]
+            if type(obj) is ndarray:          # the common case, quickly
+                if f.output and not obj.flags.writeable:
+                    raise StencilError("stencil '%s': field '%s': the array is read-only, but "
+                                       "the stencil writes it" % (name, f.name))
+                if obj.ndim == f.ndim and self.backend != "cuda":
+                    arrs.append((f, obj, f.axes, f.zero if origin is None else
+                                 _origin(origin, f, obj, f.axes, name), False))
+                    continue
             a = self._array(obj, f)
             dims = getattr(obj, "__gt_dims__", None)
             dims = f.axes if dims is None else "".join(str(d) for d in dims).upper()
@@ -245,15 +257,18 @@ class Stencil:
                     s = self._wrap(rt, f, a, dims, o, dev)
                     made.append(s)
                 else:
-                    key = (a.ctypes.data, a.dtype, dims, a.shape, a.strides, o)
+                    # the same array object with the same shape, strides, dtype, dims and
+                    # origin: the same storage (an array's memory stays where it is while it
+                    # lives; ndarray.resize moves it only with a new size, a new shape)
+                    key = (a.shape, a.strides, a.dtype, dims, o)
                     last = slots[f.index]
-                    if last is not None and last[0] == key:
-                        s = last[1]
+                    if last is not None and last[0]() is a and last[1] == key:
+                        s = last[2]
                     else:
                         s = self._wrap(rt, f, a, dims, o, dev)
-                        slots[f.index] = (key, s)
+                        slots[f.index] = (weakref.ref(a), key, s)
                         if last is not None:
-                            rt.gt_release(last[1])
+                            rt.gt_release(last[2])
                 cargs[f.index] = s
             for pos, ct, conv, sname in self.scalars:
                 cargs[pos] = conv(vals[pos])
@@ -326,7 +341,7 @@ class _Slots(list):
     def __del__(self):
         for e in self:
             if e is not None:
-                self._rt.gt_release(e[1])
+                self._rt.gt_release(e[2])
 
 
 def _origin(origin, f, obj, dims, stencil):

@@ -1,9 +1,8 @@
 #!/bin/sh
 # tests/python/run.sh: the python group. Makes a virtual environment under $BUILD/python
-# (python3 -m venv; python3-venv installed with apt-get as root where it is missing, as
-# tools/deps.sh does), fills it from PyPI (numpy, pytest, hypothesis, setuptools), installs
-# ./python into it and runs pytest on tests/python against the build tree's gtcc and
-# libgtrt. Writes "PASSED FAILED" to $RESULTS/python; pytest's "no tests collected" (exit 5),
+# (tools/pyvenv.sh: python3 -m venv, filled from PyPI with numpy, pytest and hypothesis,
+# ./python installed into it) and runs pytest on tests/python against the build tree's gtcc
+# and libgtrt. Writes "PASSED FAILED" to $RESULTS/python; pytest's "no tests collected" (exit 5),
 # an interrupted run, or a venv that cannot be made count as failures.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,28 +32,7 @@ else
     LIBDIR=$BUILD/lib
 fi
 
-if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.filled2" ]; then
-    rm -rf "$venv"
-    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-        rm -rf "$venv"
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-            echo "python: installing python3-venv" >&2
-            export DEBIAN_FRONTEND=noninteractive
-            apt-get install -y -qq python3-venv >/dev/null 2>&1 || {
-                apt-get update -qq >/dev/null 2>&1
-                apt-get install -y -qq python3-venv >/dev/null 2>&1; }
-        fi
-        python3 -m venv "$venv" >/dev/null 2>&1 ||
-            fail "python3 -m venv failed (as root: apt-get install python3-venv)"
-    fi
-    timeout 900 "$venv/bin/pip" install -q numpy pytest hypothesis setuptools wheel ||
-        fail "pip install numpy pytest hypothesis setuptools wheel failed"
-    touch "$venv/.filled2"
-fi
-# the package as it is now, from a copy (setuptools writes build/ and egg-info beside it)
-rm -rf "$dir/src" && cp -r "$here/python" "$dir/src" || fail "cannot copy python/"
-timeout 600 "$venv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall \
-    "$dir/src" >"$dir/pip.log" 2>&1 || { cat "$dir/pip.log"; fail "pip install ./python failed"; }
+"$here/tools/pyvenv.sh" "$dir" || fail "no virtual environment (tools/pyvenv.sh)"
 
 rm -rf "$dir/cache" "$dir/junit.xml"
 cd "$dir" || fail "cannot cd to $dir"

@@ -120,3 +120,50 @@ def test_zeros_origin_used(m):
     e = np.zeros_like(u0)
     e[1:-1, 1:-1] = heat_numpy(u0, 0.2, 1)[1:-1, 1:-1]
     np.testing.assert_array_equal(np.asarray(un), e)
+
+
+def test_storage_reuse_follows_the_array(m):
+    # the package reuses the storage of the last call on the same array object: a new
+    # origin, a reshaped array, a new array (perhaps at the old address) each get their own
+    rng = np.random.default_rng(5)
+    for shape in [(9, 8), (9, 8), (7, 6), (12, 5)]:
+        u0 = rng.standard_normal(shape)
+        u = u0.copy()
+        un = np.zeros(shape)
+        for o in [(1, 1), (2, 1), (1, 1)]:
+            un[...] = 0
+            m.heat(u, un, 0.3, origin=o, domain=(shape[0] - o[0] - 1, shape[1] - o[1] - 1, 1))
+            e = np.zeros(shape)
+            i, j = o
+            e[i:-1, j:-1] = (u0[i:-1, j:-1] + 0.3 * (u0[i - 1:-2, j:-1] + u0[i + 1:, j:-1] +
+                             u0[i:-1, j - 1:-2] + u0[i:-1, j + 1:] - 4.0 * u0[i:-1, j:-1]))
+            np.testing.assert_array_equal(un, e)
+        u.shape = (shape[1], shape[0])          # same object, another shape: a new wrap
+        un2 = np.zeros_like(u)
+        m.heat(u, un2, 0.0, origin=(1, 1))
+        np.testing.assert_array_equal(un2[1:-1, 1:-1], u[1:-1, 1:-1])
+        del u, un, un2
+
+
+def test_threads(m):
+    import threading
+    u0 = np.random.default_rng(6).standard_normal((40, 30))
+    u = gtcc.zeros(u0.shape, halo=1)
+    u[...] = u0
+    want = heat_numpy(u0, 0.1, 1)[1:-1, 1:-1]
+    errors = []
+
+    def work():
+        try:
+            for _ in range(50):
+                un = gtcc.zeros(u0.shape, halo=1)
+                m.heat(u, un, 0.1)
+                np.testing.assert_array_equal(np.asarray(un)[1:-1, 1:-1], want)
+        except Exception as e:        # reported below
+            errors.append(e)
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(120)
+    assert not errors, errors[0]

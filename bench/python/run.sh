@@ -1,0 +1,11 @@
+#!/bin/sh
+# bench/python/run.sh: the Python package's row of `make bench` (bench/python/bench.py) in
+# the venv of tools/pyvenv.sh under $BUILD/python, against the build tree's gtcc and libgtrt.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+work=$BUILD/bench/python
+rm -rf "$work"; mkdir -p "$work"
+"$root/tools/pyvenv.sh" "$BUILD/python" || { echo "python bench: no venv: skipped"; exit 0; }
+GTCC=${GTCC:-$BUILD/bin/gtcc} GTCC_LIBDIR=$BUILD/lib GTCC_INCLUDEDIR=$root/runtime/include \
+GTCC_CACHE_DIR=$work/cache "$BUILD/python/venv/bin/python" "$root/bench/python/bench.py" "$work"
