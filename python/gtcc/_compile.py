@@ -165,8 +165,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     with open(os.path.join(final, "meta.json")) as f:
         meta = json.load(f)
     runtime()
-    if backend == "cuda":
-        ctypes.CDLL(os.path.join(tc.libdir, "libgtrt-cuda.so"), mode=ctypes.RTLD_GLOBAL)
+    # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
     lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
     return Module(meta, lib, final, built, backend)
 

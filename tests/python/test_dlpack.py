@@ -179,3 +179,29 @@ def test_buffer_protocol(m):
     with pytest.raises(gtcc.StencilError) as e:
         m.axpy(x, memoryview(y).toreadonly(), 1.0)
     assert "read-only" in e.value.message
+
+
+def test_cuda_backend_without_gpu(tmp_path, monkeypatch):
+    # the cuda backend's module (nvcc, libgtrt-cuda) builds and loads here; without a GPU a
+    # device array gets the runtime's GT_EDEVICE from gt_wrap_device, a host array the
+    # package's refusal; nothing is written
+    import shutil, os
+    if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")) or \
+            not os.path.exists(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt-cuda.so")):
+        pytest.skip("no nvcc or no libgtrt-cuda.so")
+    mc = gtcc.compile(SRC, backend="cuda")
+    from gtcc._toolchain import runtime, gt_storage_opts
+    rt = runtime()
+    s = rt.gt_wrap_device(0xdead0000, 1, b"IJK", (ctypes.c_int64 * 3)(4, 3, 2), None,
+                          gt_storage_opts())
+    if s:                       # a device: the fake pointer must not reach a kernel
+        rt.gt_release(s)
+        pytest.skip("a device is there")
+    y = np.ones((4, 3, 2))
+    with pytest.raises(gtcc.StencilError) as e:
+        mc.axpy(np.ones((4, 3, 2)), y, 2.0)
+    assert "a host array, but the module was built for the cuda backend" in e.value.message
+    with pytest.raises(gtcc.StencilError) as e:
+        mc.axpy(FakeDevice((4, 3, 2)), FakeDevice((4, 3, 2)), 2.0)
+    assert e.value.code == -8 and "stencil 'axpy': field 'x': gt_wrap_device:" in e.value.message
+    assert (y == 1.0).all()
