@@ -167,3 +167,13 @@ def test_threads(m):
     for t in ts:
         t.join(120)
     assert not errors, errors[0]
+
+
+def test_empty_arrays(m):
+    # NumPy gives an empty array strides gt_wrap refuses (0 along an axis of extent 2): the
+    # package wraps it with dense ones; nothing to compute
+    a = np.zeros((2, 0, 3))
+    b = np.zeros((2, 0, 3))
+    assert 0 in a.strides
+    m.shift(a, b, origin=(1, 0, 0), domain=(0, 0, 0))
+    m.shift(a, b, origin=(1, 0, 0))            # the default domain: 1 x 0 x 2
