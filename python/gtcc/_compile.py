@@ -88,11 +88,13 @@ def _run(cmd, log, cwd=None):
 
 
 def _deps(tc, stn, opts):
-    """The files the program reads (itself and its imports), from gtcc -M."""
+    """The files the program reads (itself and its imports), from gtcc -M. A program that
+    gtcc -M rejects: the file alone (the build then fails with gtcc's diagnostics, its log
+    kept like any failed build's)."""
     r = subprocess.run([tc.gtcc, "-M"] + opts + [stn], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=600)
     if r.returncode:
-        raise GtccError("gtcc: %s does not compile:\n%s" % (stn, r.stderr), log=r.stderr)
+        return [stn]
     text = r.stdout.replace("\\\n", " ")
     files = []
     for line in text.splitlines():
@@ -113,7 +115,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     root = cache_dir()
     os.makedirs(root, exist_ok=True)
 
-    include_dirs = list(include_dirs)
+    include_dirs = [os.path.abspath(d) for d in include_dirs]
+    user_dirs = list(include_dirs)      # in the key; the imports found are keyed by path
     if _is_path(source_or_path):
         stn = os.path.abspath(os.fspath(source_or_path))
         if not os.path.exists(stn):
@@ -135,8 +138,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     parts = {"format": FORMAT, "gtcc": tc.gtcc_version, "cc": tc.cc + " " + tc.cc_version,
              "runtime": tc.runtime_version, "backend": backend, "defines": sorted(
                  (str(k), str(v)) for k, v in defines.items()), "prefix": prefix or "",
-             "cflags": cflags, "include_dirs": include_dirs[:-1] if stn.startswith(root)
-             else include_dirs}
+             "cflags": cflags, "include_dirs": user_dirs}
     if backend == "cuda":
         parts["nvcc"] = _nvcc_version()
     h.update(json.dumps(parts, sort_keys=True).encode())

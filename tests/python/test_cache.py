@@ -135,3 +135,10 @@ def test_two_processes_race(cache):
     assert sorted(r[0] for r in res) == [False, True]        # built once
     assert res[0][1] == res[1][1] and res[0][2] == res[1][2] == 48.0
     assert len(entries(cache)) == 1 and not list(cache.rglob(".tmp-*"))
+
+
+def test_text_from_another_directory_is_a_hit(cache, tmp_path, monkeypatch):
+    m1 = gtcc.compile(SRC)
+    monkeypatch.chdir(tmp_path)
+    m2 = gtcc.compile(SRC)
+    assert m1.built and not m2.built and m2.path == m1.path

@@ -136,6 +136,8 @@ def test_compile_error_shows_diagnostics(tmp_path, monkeypatch):
     with pytest.raises(gtcc.GtccError) as e:
         gtcc.compile("stencil s(field<double> u, field<double> v) { v = u[i+1] }")
     assert "error: expected ';' after expression, saw '}'" in str(e.value)
+    with open(e.value.log_path) as f:
+        assert "error: expected ';' after expression, saw '}'" in f.read()
 
 
 def test_build_error_log_kept(tmp_path, monkeypatch):
