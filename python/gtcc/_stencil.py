@@ -17,7 +17,14 @@ NP_DTYPE = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
             "int32": np.dtype(np.int32), "bool": np.dtype(np.bool_)}
 CTYPE = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int32,
          "bool": ctypes.c_bool}
-CONVERT = {"float32": float, "float64": float, "int32": int, "bool": bool}
+def _int32(x):
+    v = int(x)
+    if not -2**31 <= v < 2**31:
+        raise OverflowError("%d is out of int32's range" % v)
+    return v
+
+
+CONVERT = {"float32": float, "float64": float, "int32": _int32, "bool": bool}
 DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
 I64x3 = ctypes.c_int64 * 3
 
@@ -271,7 +278,11 @@ class Stencil:
                             rt.gt_release(last[2])
                 cargs[f.index] = s
             for pos, ct, conv, sname in self.scalars:
-                cargs[pos] = conv(vals[pos])
+                try:
+                    cargs[pos] = conv(vals[pos])
+                except (TypeError, ValueError, OverflowError) as e:
+                    raise StencilError("stencil '%s': scalar '%s': %s" % (name, sname, e)) \
+                        from None
             outs = []
             for pos, ct, oname in self.outs:
                 box = ct()
@@ -339,9 +350,12 @@ class _Slots(list):
         self._rt = rt
 
     def __del__(self):
-        for e in self:
-            if e is not None:
-                self._rt.gt_release(e[2])
+        try:
+            for e in self:
+                if e is not None:
+                    self._rt.gt_release(e[2])
+        except Exception:           # at interpreter exit the library may be gone
+            pass
 
 
 def _origin(origin, f, obj, dims, stencil):

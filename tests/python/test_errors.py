@@ -151,3 +151,13 @@ def test_build_error_log_kept(tmp_path, monkeypatch):
         log = f.read()
     assert "--no-such-linker-flag" in log and log in str(e.value)
     assert not [p for p in tmp_path.rglob(".tmp-*")], "a temporary build directory was left"
+
+
+def test_bad_scalars(tmp_path, monkeypatch):
+    m = gtcc.compile("stencil sc(field<int> a, int n, double x) { a = n + int(x); }")
+    a = np.zeros((2, 2, 2), np.int32)
+    refused(lambda: m.sc(a, 2**31, 1.0), a, "stencil 'sc': scalar 'n': 2147483648 is out of "
+            "int32's range")
+    refused(lambda: m.sc(a, 1, "x"), a, "stencil 'sc': scalar 'x': could not convert")
+    m.sc(a, -2**31 + 5, 2.0)
+    assert (a == -2**31 + 7).all()
