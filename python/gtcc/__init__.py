@@ -5,7 +5,8 @@ from ._errors import GtccError, StencilError
 from ._compile import compile, cache_dir, Module
 from ._stencil import Stencil
 from ._alloc import zeros, empty, GtArray
+from ._mpi import Decomposition
 
 __all__ = ["compile", "cache_dir", "Module", "Stencil", "GtccError", "StencilError",
-           "zeros", "empty", "GtArray"]
+           "zeros", "empty", "GtArray", "Decomposition"]
 __version__ = "0.1.0"

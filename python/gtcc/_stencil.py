@@ -111,6 +111,7 @@ class Stencil:
         self._fn = self._bind(lib, meta["function"], steps=False)
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
             else None
+        self._info_ptr = ctypes.addressof(ctypes.c_char.in_dll(lib, meta["info"]))
 
     def _bind(self, lib, symbol, steps):
         fn = getattr(lib, symbol)
@@ -140,6 +141,11 @@ class Stencil:
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
         return self._call(self._steps_fn, args, kwargs, origin, domain, int(nsteps))
+
+    def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
+        """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
+        exchanged, out scalars combined over the ranks. Collective."""
+        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap))
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):
@@ -193,7 +199,7 @@ class Stencil:
                                "__cuda_array_interface__, the array interface or a buffer)"
                                % (self.name, f.name, type(obj).__name__)) from None
 
-    def _call(self, fn, args, kwargs, origin, domain, nsteps):
+    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None):
         vals = self._args(args, kwargs)
         rt = self._rt
         name = self.name
@@ -235,7 +241,9 @@ class Stencil:
             o = _origin(origin, f, obj, dims, name)
             arrs.append((f, a, dims, o, dev))
         # 2. the domain: given, or the largest that fits every field (GT4Py's rule)
-        if domain is None:
+        if mpi is not None:
+            size = list(mpi[0].box[1])      # this rank's box: the storages' interiors
+        elif domain is None:
             size = []
             for c in "IJK":
                 best = None
@@ -260,8 +268,11 @@ class Stencil:
         made = []
         try:
             for f, a, dims, o, dev in arrs:
-                if dev:
-                    s = self._wrap(rt, f, a, dims, o, dev)
+                if dev or mpi is not None:
+                    # under MPI the interior is the box: the upper halo is the rest
+                    up = None if mpi is None else \
+                        [a.shape[d] - o[d] - size["IJK".index(c)] for d, c in enumerate(dims)]
+                    s = self._wrap(rt, f, a, dims, o, dev, up)
                     made.append(s)
                 else:
                     # the same array object with the same shape, strides, dtype, dims and
@@ -291,7 +302,12 @@ class Stencil:
             if nsteps is not None:
                 cargs.append(nsteps)
             cargs.append(ctypes.byref(dom))
-            rc = fn(*cargs)
+            if mpi is None:
+                rc = fn(*cargs)
+            else:
+                from ._mpi import call_mpi
+                rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],
+                              mpi[1])
             if rc != 0:
                 raise StencilError(rt.gt_last_error().decode(errors="replace"), rc)
         finally:
@@ -303,7 +319,7 @@ class Stencil:
             return outs[0].value
         return tuple(b.value for b in outs)
 
-    def _wrap(self, rt, f, a, dims, o, dev):
+    def _wrap(self, rt, f, a, dims, o, dev, up=None):
         dt = a.dtype
         code = DTYPES.get(dt)
         if code is None:
@@ -322,6 +338,8 @@ class Stencil:
         opts = gt_storage_opts()
         for d in range(n):
             opts.halo[d][0] = o[d]
+            if up is not None:
+                opts.halo[d][1] = up[d]
         shape = I64x3(*a.shape)
         strides = I64x3(*st)
         if dev:
