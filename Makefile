@@ -10,7 +10,8 @@
 #   make vec-report [VEC_MARCH=isa] which point loops of the openmp output gcc and clang
 #                             vectorise (tools/vec_report.sh; the `vec` group checks it)
 #   make demo                 run gtcc on examples/*.stn
-#   make bench                benchmarks (never part of check)
+#   make bench                benchmarks (never part of check; the Python package's call
+#                             overhead and large-call ratio last: bench/python/run.sh)
 #   make bench-steps          the time-tiled S_steps table alone (bench/bench_steps.c)
 #   make bench-peers          gtcc against Devito and GT4Py (a bench-only venv)
 #   make cuda-report          the SASS of the cuda backend's kernels: registers, occupancy,
@@ -285,6 +286,7 @@ bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; BENCH_PREFIX=$(BENCH_PREFIX) $(TEST_ENV) $$b || exit 1; done
 	@echo "== bench/cuda_static.sh"; $(TEST_ENV) bench/cuda_static.sh
 	@echo "== bench/mpi_bench.sh"; $(TEST_ENV) bench/mpi_bench.sh
+	@echo "== bench/python/run.sh"; $(TEST_ENV) bench/python/run.sh
 
 # the steps table alone (bench/bench_steps.c): time-tiled S_steps against single calls
 bench-steps: all $(BUILD)/bench/bench_steps

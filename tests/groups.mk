@@ -102,3 +102,14 @@ CHECK_GROUPS += fortran
 fortran: all
 	@mkdir -p $(RESULTS)
 	-@$(TEST_ENV) tests/fortran/run.sh
+
+# python: the gtcc Python package (python/) in a venv under $(BUILD)/python filled from PyPI
+# (numpy, pytest, hypothesis): results bitwise those of the same stencils called from C
+# (naive and openmp; C, Fortran, strided, offset and permuted arrays of every dtype),
+# Hypothesis against NumPy references, every error path, DLPack, the build cache and its
+# races (tests/python/run.sh).
+CHECK_GROUPS += python
+.PHONY: python
+python: all
+	@mkdir -p $(RESULTS)
+	-@$(TEST_ENV) tests/python/run.sh

@@ -7,7 +7,9 @@
 # (default build/bin/gtcc). Exits 1 if gtcc rejects an example. Then it
 # installs into $BUILD/demo/prefix and builds and runs the hdiff, heat2d, heat2d_steps,
 # regions and fortran (hdiff called from Fortran, docs/fortran.md) examples with their own
-# Makefiles, printing what they computed and where the heat2d image is.
+# Makefiles, printing what they computed and where the heat2d image is; last,
+# examples/python/heat.py with the Python package installed into a venv (tools/pyvenv.sh)
+# against the installed gtcc.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GTCC=${GTCC:-$here/build/bin/gtcc}
@@ -62,3 +64,16 @@ for ex in hdiff heat2d heat2d_steps regions fortran; do
     [ $rc = 0 ] || exit 1
 done
 echo "== the heat2d image: $BUILD/demo/heat2d/heat2d.pgm"
+
+# From Python: the package of python/ installed into a venv (tools/pyvenv.sh), gtcc and
+# libgtrt found the way a user's are: gtcc on PATH, libgtrt and the headers beside it.
+echo "== examples/python/heat.py (pip install ./python into $BUILD/demo/python/venv)"
+"$here/tools/pyvenv.sh" "$BUILD/demo/python" || exit 1
+mkdir -p "$BUILD/demo/python/out"
+env -u GTCC -u GTCC_LIBDIR -u GTCC_INCLUDEDIR PATH="$prefix/bin:$PATH" \
+    GTCC_CACHE_DIR="$BUILD/demo/python/cache" OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} \
+    "$BUILD/demo/python/venv/bin/python" "$here/examples/python/heat.py" \
+    "$BUILD/demo/python/out" > "$BUILD/demo/python/heat.log" 2>&1
+rc=$?
+sed 's/^/   /' "$BUILD/demo/python/heat.log"
+exit $rc

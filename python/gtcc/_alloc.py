@@ -1,0 +1,85 @@
+"""gtcc.zeros / gtcc.empty: NumPy arrays laid out as the runtime's presets lay out a storage,
+the first interior point aligned, carrying __gt_origin__ (and __gt_dims__)."""
+
+import math
+
+import numpy as np
+
+
+class GtArray(np.ndarray):
+    """A NumPy array with __gt_origin__ and __gt_dims__ (GT4Py's attributes). A view or the
+    result of arithmetic is a plain-origin array again (origin 0)."""
+
+    def __array_finalize__(self, obj):
+        self.__gt_origin__ = None
+        self.__gt_dims__ = None
+
+
+def _layout(layout, axes):
+    if layout in (None, "cpu", "cuda"):
+        return "".join(c for c in "KJI" if c in axes)     # I contiguous, K slowest
+    if layout == "C":
+        return axes
+    if layout == "F":
+        return axes[::-1]
+    lay = "".join(c for c in layout.upper() if c in axes)
+    if sorted(lay) != sorted(axes):
+        raise ValueError("layout %r is not a permutation of the axes %s" % (layout, axes))
+    return lay
+
+
+def empty(shape, dtype=np.float64, halo=0, layout=None, aligned=True, axes=None):
+    """An uninitialised array of `shape` (halo included, as gt_empty takes it).
+
+    halo: an int (every side), or per axis an int or a (lower, upper) pair; the lower halo is
+    the origin (__gt_origin__). axes: the array's dims (default IJK, IJ, I by ndim), also
+    __gt_dims__. layout: "cpu" (default) or "cuda" (I contiguous, then J, K slowest: the
+    runtime's presets), "C", "F", or the axes by decreasing stride ("KJI"). aligned: the
+    first interior point of every row (along the contiguous axis) on 64 bytes ("cuda": 128
+    bytes), the contiguous axis padded to a multiple of the alignment: the runtime's
+    `alignment` option (docs/runtime.md section 4)."""
+    return _make(shape, dtype, halo, layout, aligned, axes, np.empty)
+
+
+def _make(shape, dtype, halo, layout, aligned, axes, alloc):
+    shape = tuple(int(n) for n in (shape if hasattr(shape, "__len__") else (shape,)))
+    nd = len(shape)
+    axes = (axes or "IJK"[:nd]).upper()
+    if len(axes) != nd:
+        raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))
+    dtype = np.dtype(dtype)
+    if isinstance(halo, int):
+        halo = [(halo, halo)] * nd
+    halo = [(h, h) if isinstance(h, int) else tuple(h) for h in halo]
+    if len(halo) != nd:
+        raise ValueError("halo %r for a shape of %d dimensions" % (halo, nd))
+    lay = _layout(layout, axes)
+    size = dtype.itemsize
+    align_bytes = 128 if layout == "cuda" else 64
+    A = max(1, align_bytes // size) if aligned else 1
+    order = [axes.index(c) for c in lay]              # dims, slowest first
+    extents = [shape[d] for d in order]
+    if nd and A > 1:
+        extents[-1] = -(-extents[-1] // A) * A        # padded contiguous axis
+    strides = [0] * nd
+    acc = 1
+    for k in range(nd - 1, -1, -1):
+        strides[order[k]] = acc
+        acc *= max(extents[k], 1)
+    total = acc if nd else 1
+    base_align = math.lcm(A * size, 64) if A > 1 else 64
+    # the element at the lower halo sits on base_align bytes
+    first = sum(halo[d][0] * strides[d] for d in range(nd)) * size
+    raw = alloc(total * size + 2 * base_align, dtype=np.uint8)
+    addr = raw.ctypes.data
+    off = (-(addr + first)) % base_align
+    arr = np.ndarray(shape, dtype=dtype, buffer=raw, offset=off,
+                     strides=tuple(s * size for s in strides)).view(GtArray)
+    arr.__gt_origin__ = tuple(h[0] for h in halo)
+    arr.__gt_dims__ = tuple(axes)
+    return arr
+
+
+def zeros(shape, dtype=np.float64, halo=0, layout=None, aligned=True, axes=None):
+    """empty(...) with every element 0 (halo and padding included)."""
+    return _make(shape, dtype, halo, layout, aligned, axes, np.zeros)

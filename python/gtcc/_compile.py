@@ -1,0 +1,219 @@
+"""gtcc.compile: a .stn program built into a shared library, cached, loaded with ctypes.
+
+The cache key hashes the program text and every file it imports (as `gtcc -M` lists them),
+gtcc's version and binary, the C compiler's version, libgtrt (library and headers), the
+backend, the defines, the prefix and the C flags. The cache lives in $GTCC_CACHE_DIR, else
+$XDG_CACHE_HOME/gtcc, else ~/.cache/gtcc: one directory per key, KEY[:2]/KEY, holding
+gen.c, gen.h, meta.json (gtcc --emit=meta), libstencils.so and build.log. A build goes to a
+temporary directory beside it and is renamed into place, under an exclusive fcntl.flock on
+KEY[:2]/KEY.lock: two processes (or MPI ranks) compiling the same program build it once and
+never see a half-written directory. A failed build's log is kept as KEY[:2]/KEY.failed.log."""
+
+import ctypes
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from ._errors import GtccError
+from ._toolchain import toolchain, runtime, _file_hash
+from ._stencil import Stencil
+
+FORMAT = 1          # of a cache entry; a change of layout gets a new number
+BACKENDS = ("naive", "openmp", "cuda")
+
+
+def cache_dir():
+    """The cache's root directory (not created)."""
+    d = os.environ.get("GTCC_CACHE_DIR")
+    if d:
+        return os.path.abspath(d)
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(xdg, "gtcc")
+
+
+class Module:
+    """What gtcc.compile returns: one attribute per stencil (its .stn name)."""
+
+    def __init__(self, meta, lib, path, built, backend):
+        self.meta = meta
+        self.path = path            # the cache entry's directory
+        self.built = built          # True: this call built it; False: a cache hit
+        self.backend = backend
+        self._lib = lib
+        self.stencils = {}
+        for s in meta["stencils"]:
+            st = Stencil(s, lib, backend)
+            self.stencils[s["name"]] = st
+            if not hasattr(self, s["name"]):
+                setattr(self, s["name"], st)
+
+    def __repr__(self):
+        return "<gtcc module %s: %s>" % (self.path, ", ".join(self.stencils))
+
+
+def _is_path(x):
+    if isinstance(x, os.PathLike):
+        return True
+    return isinstance(x, str) and "\n" not in x and x.endswith(".stn") and "{" not in x
+
+
+def _options(backend, defines, prefix, include_dirs):
+    opts = ["-b", backend]
+    if prefix:
+        opts += ["-P", prefix]
+    for k in sorted(defines):
+        opts += ["-D", "%s=%s" % (k, defines[k])]
+    for d in include_dirs:
+        opts += ["-I", os.path.abspath(d)]
+    return opts
+
+
+def _run(cmd, log, cwd=None):
+    log.write("$ " + " ".join(cmd) + "\n")
+    log.flush()
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           cwd=cwd, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        log.write("%s\n" % e)
+        return 1
+    log.write(r.stdout)
+    if r.returncode:
+        log.write("(exit status %d)\n" % r.returncode)
+    return r.returncode
+
+
+def _deps(tc, stn, opts):
+    """The files the program reads (itself and its imports), from gtcc -M. A program that
+    gtcc -M rejects: the file alone (the build then fails with gtcc's diagnostics, its log
+    kept like any failed build's)."""
+    r = subprocess.run([tc.gtcc, "-M"] + opts + [stn], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=600)
+    if r.returncode:
+        return [stn]
+    text = r.stdout.replace("\\\n", " ")
+    files = []
+    for line in text.splitlines():
+        if ":" in line:
+            files += line.split(":", 1)[1].split()
+    return files or [stn]
+
+
+def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=None,
+            include_dirs=()):
+    """Compile a .stn program (a path, or its text) and return a Module of its stencils."""
+    if backend not in BACKENDS:
+        raise GtccError("gtcc.compile: backend %r is not one of %s" % (backend,
+                        ", ".join(BACKENDS)))
+    defines = dict(defines or {})
+    cflags = list(cflags.split() if isinstance(cflags, str) else (cflags or []))
+    tc = toolchain()
+    root = cache_dir()
+    os.makedirs(root, exist_ok=True)
+
+    include_dirs = [os.path.abspath(d) for d in include_dirs]
+    user_dirs = list(include_dirs)      # in the key; the imports found are keyed by path
+    if _is_path(source_or_path):
+        stn = os.path.abspath(os.fspath(source_or_path))
+        if not os.path.exists(stn):
+            raise GtccError("gtcc.compile: %s: no such file" % stn)
+    else:
+        text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
+        srcdir = os.path.join(root, "src")
+        os.makedirs(srcdir, exist_ok=True)
+        stn = os.path.join(srcdir, "gtcc_%s.stn" % hashlib.sha256(text).hexdigest()[:20])
+        if not os.path.exists(stn):
+            fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(text)
+            os.replace(tmp, stn)
+        include_dirs.append(os.getcwd())   # imports of a program given as text: from here
+
+    opts = _options(backend, defines, prefix, include_dirs)
+    h = hashlib.sha256()
+    parts = {"format": FORMAT, "gtcc": tc.gtcc_version, "cc": tc.cc + " " + tc.cc_version,
+             "runtime": tc.runtime_version, "backend": backend, "defines": sorted(
+                 (str(k), str(v)) for k, v in defines.items()), "prefix": prefix or "",
+             "cflags": cflags, "include_dirs": user_dirs}
+    if backend == "cuda":
+        parts["nvcc"] = _nvcc_version()
+    h.update(json.dumps(parts, sort_keys=True).encode())
+    for f in _deps(tc, stn, opts):
+        with open(f, "rb") as fh:
+            data = fh.read()
+        # the main file by content only (its text's place in the cache is no part of it)
+        h.update((os.path.basename(f) if f == stn or os.path.abspath(f) == stn else
+                  os.path.abspath(f)).encode() + b"\0")
+        h.update(hashlib.sha256(data).digest())
+    key = h.hexdigest()
+
+    shard = os.path.join(root, key[:2])
+    os.makedirs(shard, exist_ok=True)
+    final = os.path.join(shard, key)
+    built = False
+    if not os.path.exists(os.path.join(final, "meta.json")):
+        with open(os.path.join(shard, key + ".lock"), "a") as lockf:
+            fcntl.flock(lockf, fcntl.LOCK_EX)
+            try:
+                if not os.path.exists(os.path.join(final, "meta.json")):
+                    _build(tc, stn, opts, backend, cflags, shard, final, key)
+                    built = True
+            finally:
+                fcntl.flock(lockf, fcntl.LOCK_UN)
+    with open(os.path.join(final, "meta.json")) as f:
+        meta = json.load(f)
+    runtime()
+    # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
+    lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
+    return Module(meta, lib, final, built, backend)
+
+
+def _nvcc_version():
+    nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    try:
+        r = subprocess.run([nvcc, "--version"], stdout=subprocess.PIPE, text=True, timeout=60)
+    except OSError:
+        raise GtccError("gtcc.compile: backend 'cuda' needs nvcc (not found; set NVCC)") \
+            from None
+    return nvcc + " " + r.stdout
+
+
+def _build(tc, stn, opts, backend, cflags, shard, final, key):
+    tmp = tempfile.mkdtemp(dir=shard, prefix=".tmp-%s-" % key[:8])
+    logpath = os.path.join(tmp, "build.log")
+    ok = False
+    try:
+        with open(logpath, "w") as log:
+            src = os.path.join(tmp, "gen.cu" if backend == "cuda" else "gen.c")
+            lib = os.path.join(tmp, "libstencils.so")
+            ok = (_run([tc.gtcc] + opts + ["-o", src, stn], log) == 0 and
+                  _run([tc.gtcc, "--emit=meta"] + opts + ["-o", os.path.join(tmp, "meta.json"),
+                        stn], log) == 0)
+            if ok and backend == "cuda":
+                nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or \
+                    "/usr/local/cuda/bin/nvcc"
+                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC", "-I" + tc.includedir,
+                           src, "-L" + tc.libdir, "-Xlinker", "-rpath," + tc.libdir,
+                           "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log) == 0
+            elif ok:
+                omp = ["-fopenmp"] if backend == "openmp" else []
+                ok = _run(tc.cc.split() + ["-O2", "-fPIC", "-shared"] + omp +
+                          ["-I" + tc.includedir, src, "-L" + tc.libdir,
+                           "-Wl,-rpath," + tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
+                          log) == 0
+        if ok:
+            os.rename(tmp, final)
+            return
+        failed = os.path.join(shard, key + ".failed.log")
+        shutil.copyfile(logpath, failed)
+        with open(failed) as f:
+            text = f.read()
+        raise GtccError("gtcc.compile: building %s failed (log kept in %s):\n%s"
+                        % (stn, failed, text), log=text, log_path=failed)
+    finally:
+        if os.path.isdir(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,25 @@
+"""The package's exceptions."""
+
+
+class GtccError(Exception):
+    """A failure of gtcc, the C compiler or the package (a build, a missing tool).
+
+    ``log`` holds the build log (gtcc's and the C compiler's diagnostics) when there is one,
+    ``log_path`` the file it is kept in."""
+
+    def __init__(self, message, log=None, log_path=None):
+        super().__init__(message)
+        self.log = log
+        self.log_path = log_path
+
+
+class StencilError(GtccError):
+    """A refused stencil call: ``message`` is the runtime's ``gt_last_error()`` (or the
+    package's own text for what the runtime cannot see: a read-only output, a dtype the runtime
+    has no type for, a device array), ``code`` the ``GT_E...`` code (negative; 0 when the
+    package refused the call itself). Nothing has been written."""
+
+    def __init__(self, message, code=0):
+        super().__init__(message)
+        self.message = message
+        self.code = code

@@ -1,0 +1,131 @@
+"""MPI from Python: a decomposition over an mpi4py communicator (gt_mpi_decompose), local
+arrays with the halo a distributed call needs (gt_mpi_halo), and S.mpi(decomp, ...), the
+generated S_mpi: the runtime's gt__mpi_entry (what S_mpi calls) with a callback that calls S
+on this rank's box. libgtrt-mpi.so is loaded on first use (docs/mpi.md, docs/python.md)."""
+
+import ctypes
+import os
+
+import numpy as np
+
+from ._errors import GtccError, StencilError
+from ._toolchain import toolchain, runtime
+from ._alloc import zeros
+
+_lib = None
+CALLBACK = None
+
+
+def _mpi_lib():
+    global _lib, CALLBACK
+    if _lib is not None:
+        return _lib
+    runtime()
+    path = os.path.join(toolchain().libdir, "libgtrt-mpi.so")
+    if not os.path.exists(path):
+        raise GtccError("gtcc: %s not found: libgtrt was built without MPI (mpicc)" % path)
+    lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+    P = ctypes.POINTER
+    I64x3 = ctypes.c_int64 * 3
+    lib.gt_mpi_decompose.argtypes = [ctypes.c_void_p, P(ctypes.c_int64), P(ctypes.c_int),
+                                     P(ctypes.c_int)]
+    lib.gt_mpi_decompose.restype = ctypes.c_void_p
+    lib.gt_mpi_decomp_release.argtypes = [ctypes.c_void_p]
+    lib.gt_mpi_decomp_release.restype = None
+    lib.gt_mpi_box.argtypes = [ctypes.c_void_p, I64x3, I64x3]
+    lib.gt_mpi_box.restype = ctypes.c_int
+    lib.gt_mpi_halo.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p,
+                                P((ctypes.c_int64 * 2) * 3)]
+    lib.gt_mpi_halo.restype = ctypes.c_int
+    from ._toolchain import gt_domain
+    CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, P(gt_domain))
+    lib.gt__mpi_entry.argtypes = [ctypes.c_void_p, ctypes.c_void_p, P(ctypes.c_void_p),
+                                  CALLBACK, ctypes.c_void_p, ctypes.c_int,
+                                  P(ctypes.c_double * 2)]
+    lib.gt__mpi_entry.restype = ctypes.c_int
+    _lib = lib
+    return lib
+
+
+def _comm_handle(comm):
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise GtccError("gtcc.Decomposition: mpi4py is not installed") from None
+    return MPI._handleof(comm)
+
+
+class Decomposition:
+    """The IJ plane of `global_shape` (NI, NJ, NK) split over the processes of `comm` (an
+    mpi4py communicator): gt_mpi_decompose. dims: processes along I and J (None or 0: MPI
+    chooses); periodic: per I and J. Collective."""
+
+    def __init__(self, comm, global_shape, dims=None, periodic=(False, False)):
+        lib = _mpi_lib()
+        g = (ctypes.c_int64 * 3)(*[int(n) for n in global_shape])
+        d = (ctypes.c_int * 2)(*dims) if dims else None
+        p = (ctypes.c_int * 2)(*[1 if x else 0 for x in periodic])
+        self._lib = lib
+        self._comm = comm           # kept alive: the decomposition's communicator is a dup
+        self._d = lib.gt_mpi_decompose(_comm_handle(comm), g, d, p)
+        if not self._d:
+            rt = runtime()
+            raise StencilError(rt.gt_last_error().decode(errors="replace"),
+                               rt.gt_last_error_code())
+        self.global_shape = tuple(int(n) for n in global_shape)
+
+    def __del__(self):
+        d, self._d = getattr(self, "_d", None), None
+        if d:
+            try:
+                self._lib.gt_mpi_decomp_release(d)
+            except Exception:
+                pass
+
+    @property
+    def box(self):
+        """(offset, size): this rank's box of the global domain, per I, J, K."""
+        off = (ctypes.c_int64 * 3)()
+        size = (ctypes.c_int64 * 3)()
+        self._lib.gt_mpi_box(self._d, off, size)
+        return tuple(off), tuple(size)
+
+    def zeros(self, stencil, field, layout=None):
+        """A local array for `field` (a name) of `stencil`: this rank's box along the field's
+        axes grown by the halo a distributed call needs (gt_mpi_halo), __gt_origin__ its
+        lower halo."""
+        st = stencil
+        idx = [f.name for f in st.fields].index(field)
+        f = st.fields[idx]
+        halo = ((ctypes.c_int64 * 2) * 3)()
+        rc = self._lib.gt_mpi_halo(st._info_ptr, idx, f.axes.encode(), ctypes.byref(halo))
+        if rc:
+            raise StencilError(runtime().gt_last_error().decode(errors="replace"), rc)
+        off, size = self.box
+        shape, h = [], []
+        for d, c in enumerate(f.axes):
+            lo, hi = halo[d][0], halo[d][1]
+            shape.append(size["IJK".index(c)] + lo + hi)
+            h.append((lo, hi))
+        return zeros(tuple(shape), np.dtype(f.dtype), halo=h, layout=layout, axes=f.axes)
+
+
+def call_mpi(stencil, fn, cargs, fields, decomp, overlap):
+    """gt__mpi_entry(info, decomp, fields, callback calling fn on its domain, ...)."""
+    lib = _mpi_lib()
+    failure = []
+
+    def cb(ctx, domain):
+        try:
+            cargs[-1] = domain
+            return fn(*cargs)
+        except BaseException as e:       # never through C
+            failure.append(e)
+            return -1
+    cfn = CALLBACK(cb)
+    arr = (ctypes.c_void_p * max(len(fields), 1))(*fields)
+    rc = lib.gt__mpi_entry(stencil._info_ptr, decomp._d, arr, cfn, None,
+                           1 if overlap else 0, None)
+    if failure:
+        raise failure[0]
+    return rc

@@ -1,0 +1,405 @@
+"""A compiled stencil, called on arrays: arrays wrapped zero-copy with gt_wrap (gt_wrap_device
+for device arrays), origins and domains by GT4Py's rules, the runtime's checks and messages."""
+
+import ctypes
+import threading
+import weakref
+
+import numpy as np
+
+from ._errors import StencilError
+from . import _dlpack
+from ._toolchain import runtime, gt_storage_opts, gt_domain
+
+DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.int32): 2,
+          np.dtype(np.bool_): 3}                     # gt_dtype
+NP_DTYPE = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
+            "int32": np.dtype(np.int32), "bool": np.dtype(np.bool_)}
+CTYPE = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int32,
+         "bool": ctypes.c_bool}
+def _int32(x):
+    v = int(x)
+    if not -2**31 <= v < 2**31:
+        raise OverflowError("%d is out of int32's range" % v)
+    return v
+
+
+CONVERT = {"float32": float, "float64": float, "int32": _int32, "bool": bool}
+DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
+I64x3 = ctypes.c_int64 * 3
+
+
+class _Field:
+    __slots__ = ("name", "axes", "dtype", "output", "upper", "index", "ndim", "zero")
+
+    def __init__(self, p, index):
+        self.name = p["name"]
+        self.axes = p["axes"]
+        self.dtype = p["dtype"]
+        self.output = p["intent"] != "in"
+        # the upper halo the stencil needs per axis name (for the default domain)
+        self.upper = {c: h[1] for c, h in zip(p["axes"], p["halo"])}
+        self.index = index
+        self.ndim = len(self.axes)
+        self.zero = (0,) * self.ndim
+
+
+class _Device:
+    """A device array: its pointer, shape, strides (bytes) and dtype, from
+    __cuda_array_interface__ (v3) or DLPack."""
+
+    def __init__(self, ptr, shape, strides, dtype, readonly, keep):
+        self.ptr, self.shape, self.strides, self.dtype = ptr, shape, strides, dtype
+        self.readonly = readonly
+        self.keep = keep
+        self.ndim = len(shape)
+
+
+def _from_cai(obj, stencil, fname):
+    cai = obj.__cuda_array_interface__
+    dtype = np.dtype(cai["typestr"])
+    shape = tuple(cai["shape"])
+    strides = cai.get("strides")
+    if strides is None:
+        strides, acc = [], dtype.itemsize
+        for n in reversed(shape):
+            strides.insert(0, acc)
+            acc *= n
+    ptr, readonly = cai["data"]
+    stream = cai.get("stream")
+    if stream not in (None, 1, 2):
+        _sync_stream(stream, stencil, fname)
+    return _Device(ptr, shape, tuple(strides), dtype, readonly, obj)
+
+
+def _sync_stream(stream, stencil, fname):
+    # CAI v3: the producer's work on `stream` must be done before we use the data
+    try:
+        cudart = ctypes.CDLL("libcudart.so")
+    except OSError:
+        raise StencilError("stencil '%s': field '%s': its __cuda_array_interface__ names "
+                           "stream %r, but libcudart.so cannot be loaded to wait for it"
+                           % (stencil, fname, stream)) from None
+    cudart.cudaStreamSynchronize(ctypes.c_void_p(stream))
+
+
+class Stencil:
+    """mod.NAME: call it as NAME(arg, ..., origin=None, domain=None) with the .stn parameters
+    in order (or by name); NAME.steps(..., nsteps=N) where the stencil has `iterate`."""
+
+    def __init__(self, meta, lib, backend):
+        self.meta = meta
+        self.name = meta["name"]
+        self.backend = backend
+        self.params = meta["params"]
+        # the Python arguments: every parameter but the out scalars (returned), in order
+        self.arg_pos = [i for i, p in enumerate(self.params)
+                        if p["kind"] == "field" or p["intent"] != "out"]
+        self.names = [self.params[i]["name"] for i in self.arg_pos]
+        self.fields = []
+        self.scalars = []            # (position, ctype, convert)
+        self.outs = []               # (position, ctype)
+        for pos, p in enumerate(self.params):
+            if p["kind"] == "field":
+                self.fields.append(_Field(p, pos))
+            elif p["intent"] == "out":
+                self.outs.append((pos, CTYPE[p["dtype"]], p["name"]))
+            else:
+                self.scalars.append((pos, CTYPE[p["dtype"]], CONVERT[p["dtype"]], p["name"]))
+        self._rt = runtime()
+        self._local = threading.local()   # per thread: the last storage wrapped per field
+        self._fn = self._bind(lib, meta["function"], steps=False)
+        self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
+            else None
+        self._info_ptr = ctypes.addressof(ctypes.c_char.in_dll(lib, meta["info"]))
+
+    def _bind(self, lib, symbol, steps):
+        fn = getattr(lib, symbol)
+        types = []
+        for p in self.params:
+            if p["kind"] == "field":
+                types.append(ctypes.c_void_p)
+            elif p["intent"] == "out":
+                types.append(ctypes.c_void_p)
+            else:
+                types.append(CTYPE[p["dtype"]])
+        if steps:
+            types.append(ctypes.c_int64)
+        types.append(ctypes.POINTER(gt_domain))
+        fn.argtypes = types
+        fn.restype = ctypes.c_int
+        return fn
+
+    def __repr__(self):
+        return "<gtcc stencil %s(%s)>" % (self.name, ", ".join(self.names))
+
+    def __call__(self, *args, origin=None, domain=None, **kwargs):
+        return self._call(self._fn, args, kwargs, origin, domain, None)
+
+    def steps(self, *args, nsteps, origin=None, domain=None, **kwargs):
+        """NAME_steps: nsteps steps of an `iterate` stencil; the result in each pair's cur."""
+        if self._steps_fn is None:
+            raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+        return self._call(self._steps_fn, args, kwargs, origin, domain, int(nsteps))
+
+    def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
+        """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
+        exchanged, out scalars combined over the ranks. Collective."""
+        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap))
+
+    # -- the call ---------------------------------------------------------------------
+    def _args(self, args, kwargs):
+        n = len(self.names)
+        if len(args) > n:
+            raise TypeError("%s() takes %d arguments (%d given)" % (self.name, n, len(args)))
+        if kwargs or len(args) != n:
+            vals = list(args) + [_MISSING] * (n - len(args))
+            for k, v in kwargs.items():
+                try:
+                    i = self.names.index(k)
+                except ValueError:
+                    raise TypeError("%s() has no parameter %r" % (self.name, k)) from None
+                if vals[i] is not _MISSING:
+                    raise TypeError("%s() got parameter %r twice" % (self.name, k))
+                vals[i] = v
+            missing = [self.names[i] for i, v in enumerate(vals) if v is _MISSING]
+            if missing:
+                raise TypeError("%s() is missing %s" % (self.name, ", ".join(missing)))
+            args = vals
+        full = [None] * len(self.params)
+        for i, v in zip(self.arg_pos, args):
+            full[i] = v
+        return full
+
+    def _array(self, obj, f):
+        """obj as a NumPy array (host) or a _Device; raises StencilError otherwise."""
+        if isinstance(obj, np.ndarray):
+            return obj
+        dev = getattr(obj, "__dlpack_device__", None)
+        if dev is not None:
+            kind = dev()[0]
+            if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA, DL_CUDA_MANAGED):
+                t = _dlpack.consume(obj)     # versioned capsules first; deleter run once
+                if t.dtype is None:
+                    raise StencilError("stencil '%s': field '%s': %s has no gtcc type" % (
+                        self.name, f.name, t.dtype_desc))
+                if t.device in (DL_CPU, DL_CUDA_HOST):
+                    return t.numpy()
+                return _Device(t.data, t.shape, t.strides, t.dtype, t.readonly, t)
+            raise StencilError("stencil '%s': field '%s': DLPack device type %d is neither "
+                               "the CPU nor CUDA" % (self.name, f.name, kind))
+        if hasattr(obj, "__cuda_array_interface__"):
+            return _from_cai(obj, self.name, f.name)
+        if hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__"):
+            return np.asarray(obj)
+        try:
+            return np.asarray(memoryview(obj))
+        except TypeError:
+            raise StencilError("stencil '%s': field '%s': a %s is not an array (DLPack, "
+                               "__cuda_array_interface__, the array interface or a buffer)"
+                               % (self.name, f.name, type(obj).__name__)) from None
+
+    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None):
+        vals = self._args(args, kwargs)
+        rt = self._rt
+        name = self.name
+        # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
+        arrs = []
+        ndarray = np.ndarray
+        for f in self.fields:
+            obj = vals[f.index]
+            if type(obj) is ndarray:          # the common case, quickly
+                if f.output and not obj.flags.writeable:
+                    raise StencilError("stencil '%s': field '%s': the array is read-only, but "
+                                       "the stencil writes it" % (name, f.name))
+                if obj.ndim == f.ndim and self.backend != "cuda":
+                    arrs.append((f, obj, f.axes, f.zero if origin is None else
+                                 _origin(origin, f, obj, f.axes, name), False))
+                    continue
+            a = self._array(obj, f)
+            dims = getattr(obj, "__gt_dims__", None)
+            dims = f.axes if dims is None else "".join(str(d) for d in dims).upper()
+            if len(dims) != a.ndim:
+                raise StencilError("stencil '%s': field '%s': the array has %d dimension%s but "
+                                   "the field has axes %s%s" % (
+                                       name, f.name, a.ndim, "" if a.ndim == 1 else "s",
+                                       f.axes, "" if dims == f.axes else
+                                       " (__gt_dims__ %s)" % dims))
+            dev = isinstance(a, _Device)
+            if f.output and (a.readonly if dev else not a.flags.writeable):
+                raise StencilError("stencil '%s': field '%s': the array is read-only, but the "
+                                   "stencil writes it" % (name, f.name))
+            if dev and self.backend != "cuda":
+                raise StencilError("stencil '%s': field '%s': a device (CUDA) array, but the "
+                                   "module was built for the %s backend: compile with "
+                                   "backend='cuda' (on a machine with a GPU and a runtime "
+                                   "built with CUDA)" % (name, f.name, self.backend))
+            if not dev and self.backend == "cuda":
+                raise StencilError("stencil '%s': field '%s': a host array, but the module was "
+                                   "built for the cuda backend: pass device arrays (CuPy)"
+                                   % (name, f.name))
+            o = _origin(origin, f, obj, dims, name)
+            arrs.append((f, a, dims, o, dev))
+        # 2. the domain: given, or the largest that fits every field (GT4Py's rule)
+        if mpi is not None:
+            size = list(mpi[0].box[1])      # this rank's box: the storages' interiors
+        elif domain is None:
+            size = []
+            for c in "IJK":
+                best = None
+                for f, a, dims, o, dev in arrs:
+                    if c in dims:
+                        d = dims.index(c)
+                        room = a.shape[d] - o[d] - f.upper.get(c, 0)
+                        best = room if best is None or room < best else best
+                size.append(1 if best is None else best)
+        else:
+            size = list(domain)
+            if len(size) != 3:
+                raise StencilError("stencil '%s': the domain %r has %d entries; it takes 3 "
+                                   "(NI, NJ, NK)" % (name, domain, len(size)))
+        dom = gt_domain(I64x3(*size))
+        # 3. wrapped (or the storage of the last call on the same memory, the same way:
+        #    a host storage is its pointer and numbers, nothing else), called
+        slots = getattr(self._local, "slots", None)
+        if slots is None:
+            slots = self._local.slots = _Slots(rt, len(self.params))
+        cargs = list(vals)
+        made = []
+        try:
+            for f, a, dims, o, dev in arrs:
+                if dev or mpi is not None:
+                    # under MPI the interior is the box: the upper halo is the rest
+                    up = None if mpi is None else \
+                        [a.shape[d] - o[d] - size["IJK".index(c)] for d, c in enumerate(dims)]
+                    s = self._wrap(rt, f, a, dims, o, dev, up)
+                    made.append(s)
+                else:
+                    # the same array object with the same shape, strides, dtype, dims and
+                    # origin: the same storage (an array's memory stays where it is while it
+                    # lives; ndarray.resize moves it only with a new size, a new shape)
+                    key = (a.shape, a.strides, a.dtype, dims, o)
+                    last = slots[f.index]
+                    if last is not None and last[0]() is a and last[1] == key:
+                        s = last[2]
+                    else:
+                        s = self._wrap(rt, f, a, dims, o, dev)
+                        slots[f.index] = (weakref.ref(a), key, s)
+                        if last is not None:
+                            rt.gt_release(last[2])
+                cargs[f.index] = s
+            for pos, ct, conv, sname in self.scalars:
+                try:
+                    cargs[pos] = conv(vals[pos])
+                except (TypeError, ValueError, OverflowError) as e:
+                    raise StencilError("stencil '%s': scalar '%s': %s" % (name, sname, e)) \
+                        from None
+            outs = []
+            for pos, ct, oname in self.outs:
+                box = ct()
+                outs.append(box)
+                cargs[pos] = ctypes.addressof(box)
+            if nsteps is not None:
+                cargs.append(nsteps)
+            cargs.append(ctypes.byref(dom))
+            if mpi is None:
+                rc = fn(*cargs)
+            else:
+                from ._mpi import call_mpi
+                rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],
+                              mpi[1])
+            if rc != 0:
+                raise StencilError(rt.gt_last_error().decode(errors="replace"), rc)
+        finally:
+            for s in made:
+                rt.gt_release(s)
+        if not outs:
+            return None
+        if len(outs) == 1:
+            return outs[0].value
+        return tuple(b.value for b in outs)
+
+    def _wrap(self, rt, f, a, dims, o, dev, up=None):
+        dt = a.dtype
+        code = DTYPES.get(dt)
+        if code is None:
+            raise StencilError("stencil '%s': field '%s': dtype %s has no gtcc type (float32, "
+                               "float64, int32, bool; native byte order); the field is %s"
+                               % (self.name, f.name, dt, f.dtype))
+        size = dt.itemsize
+        st = []
+        for s in a.strides:
+            if s % size:
+                raise StencilError("stencil '%s': field '%s': a stride of %d bytes is not a "
+                                   "multiple of the element size %d" % (self.name, f.name, s,
+                                                                        size))
+            st.append(s // size)
+        n = len(dims)
+        opts = gt_storage_opts()
+        for d in range(n):
+            opts.halo[d][0] = o[d]
+            if up is not None:
+                opts.halo[d][1] = up[d]
+        shape = I64x3(*a.shape)
+        strides = I64x3(*st)
+        if dev:
+            s = rt.gt_wrap_device(a.ptr, code, dims.encode(), shape, strides, opts)
+        else:
+            # an empty array: NumPy's strides along its axes can be anything (0 included);
+            # it addresses nothing, so dense strides say the same
+            s = rt.gt_wrap(a.ctypes.data if a.size else None, code, dims.encode(), shape,
+                           strides if a.size else None, opts)
+        if not s:
+            raise StencilError("stencil '%s': field '%s': %s" % (
+                self.name, f.name, rt.gt_last_error().decode(errors="replace")),
+                rt.gt_last_error_code())
+        return s
+
+
+_MISSING = object()
+
+
+class _Slots(list):
+    """One thread's last wrapped storage per field, (key, storage) or None; released with
+    the thread's slots."""
+
+    def __init__(self, rt, n):
+        super().__init__([None] * n)
+        self._rt = rt
+
+    def __del__(self):
+        try:
+            for e in self:
+                if e is not None:
+                    self._rt.gt_release(e[2])
+        except Exception:           # at interpreter exit the library may be gone
+            pass
+
+
+def _origin(origin, f, obj, dims, stencil):
+    """Field f's origin in the array's dims order: explicit per field > '_all_' >
+    __gt_origin__ > 0. An explicit origin has 3 entries (I, J, K) or one per axis of the
+    field (in I, J, K order); __gt_origin__ one per array dimension."""
+    o = None
+    if origin is not None:
+        o = origin.get(f.name, origin.get("_all_")) if isinstance(origin, dict) else origin
+    if o is not None:
+        o = tuple(int(x) for x in o)
+        if len(o) == 3:
+            by = dict(zip("IJK", o))
+        elif len(o) == len(f.axes):
+            by = dict(zip(f.axes, o))
+        else:
+            raise StencilError("stencil '%s': field '%s': origin %r has %d entries; give 3 "
+                               "(I, J, K) or one per axis of the field (%s)"
+                               % (stencil, f.name, o, len(o), f.axes))
+        return tuple(by.get(c, 0) for c in dims)
+    g = getattr(obj, "__gt_origin__", None)
+    if g is not None:
+        g = tuple(int(x) for x in g)
+        if len(g) != len(dims):
+            raise StencilError("stencil '%s': field '%s': __gt_origin__ %r has %d entries but "
+                               "the array has %d dimensions" % (stencil, f.name, g, len(g),
+                                                                 len(dims)))
+        return g
+    return (0,) * len(dims)

@@ -1,0 +1,156 @@
+"""Finding gtcc, libgtrt, its headers and the C compiler; the runtime loaded through ctypes.
+
+Overrides (environment): GTCC (the gtcc program), GTCC_LIBDIR (the directory of
+libgtrt.so), GTCC_INCLUDEDIR (the directory holding gt/gt.h), CC (the C compiler),
+NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library and headers
+beside it (BIN/../lib, BIN/../include: a `make install` prefix), else from `pkg-config gtrt`."""
+
+import ctypes
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+
+from ._errors import GtccError
+
+
+class Toolchain:
+    def __init__(self, gtcc, libdir, includedir, cc):
+        self.gtcc = gtcc
+        self.libdir = libdir
+        self.includedir = includedir
+        self.cc = cc
+        self.libgtrt = os.path.join(libdir, "libgtrt.so")
+
+    @functools.cached_property
+    def gtcc_version(self):
+        out = _run([self.gtcc, "--version"])
+        return out.strip() + " " + _file_hash(self.gtcc)
+
+    @functools.cached_property
+    def cc_version(self):
+        out = _run(self.cc.split() + ["--version"])
+        return out.splitlines()[0] if out else ""
+
+    @functools.cached_property
+    def runtime_version(self):
+        # the library's bytes and the headers' text: a rebuilt runtime is a new key
+        h = hashlib.sha256(_file_hash(self.libgtrt).encode())
+        gtdir = os.path.join(self.includedir, "gt")
+        for name in sorted(os.listdir(gtdir)):
+            if name.endswith(".h"):
+                h.update(name.encode())
+                h.update(_file_hash(os.path.join(gtdir, name)).encode())
+        return h.hexdigest()
+
+
+def _run(cmd):
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=120)
+    except OSError as e:
+        raise GtccError("gtcc: cannot run %s: %s" % (cmd[0], e)) from None
+    return r.stdout
+
+
+_hash_memo = {}
+
+
+def _file_hash(path):
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+    h = _hash_memo.get(key)
+    if h is None:
+        with open(path, "rb") as f:
+            h = hashlib.sha256(f.read()).hexdigest()
+        _hash_memo[key] = h
+    return h
+
+
+def _pkg_config(var):
+    try:
+        r = subprocess.run(["pkg-config", "--variable=" + var, "gtrt"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True, timeout=60)
+    except OSError:
+        return None
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else None
+
+
+_toolchain = None
+
+
+def toolchain():
+    """The Toolchain found now (once per process)."""
+    global _toolchain
+    if _toolchain is not None:
+        return _toolchain
+    gtcc = os.environ.get("GTCC") or shutil.which("gtcc")
+    if not gtcc or not os.access(gtcc, os.X_OK):
+        raise GtccError("gtcc: the gtcc program was not found: put it on PATH (make install "
+                        "PREFIX=DIR; PATH=DIR/bin:$PATH) or set GTCC=/path/to/gtcc")
+    gtcc = os.path.abspath(gtcc)
+    prefix = os.path.dirname(os.path.dirname(gtcc))
+    libdir = os.environ.get("GTCC_LIBDIR")
+    if not libdir:
+        libdir = os.path.join(prefix, "lib")
+        if not os.path.exists(os.path.join(libdir, "libgtrt.so")):
+            libdir = _pkg_config("libdir") or libdir
+    includedir = os.environ.get("GTCC_INCLUDEDIR")
+    if not includedir:
+        includedir = os.path.join(prefix, "include")
+        if not os.path.exists(os.path.join(includedir, "gt", "gt.h")):
+            includedir = _pkg_config("includedir") or includedir
+    if not os.path.exists(os.path.join(libdir, "libgtrt.so")):
+        raise GtccError("gtcc: libgtrt.so not found in %s: set GTCC_LIBDIR to the directory "
+                        "that holds it (a `make install` prefix's lib/)" % libdir)
+    if not os.path.exists(os.path.join(includedir, "gt", "gt.h")):
+        raise GtccError("gtcc: gt/gt.h not found in %s: set GTCC_INCLUDEDIR to the directory "
+                        "that holds gt/ (a `make install` prefix's include/)" % includedir)
+    cc = os.environ.get("CC") or "cc"
+    _toolchain = Toolchain(gtcc, os.path.abspath(libdir), os.path.abspath(includedir), cc)
+    return _toolchain
+
+
+class gt_storage_opts(ctypes.Structure):
+    # runtime/include/gt/gt_storage.h
+    _fields_ = [("halo", (ctypes.c_int64 * 2) * 3),
+                ("alignment", ctypes.c_int64),
+                ("aligned_index", ctypes.c_int64 * 3),
+                ("has_aligned_index", ctypes.c_int),
+                ("layout", ctypes.c_char_p),
+                ("defaults", ctypes.c_char_p),
+                ("device", ctypes.c_int),
+                ("managed", ctypes.c_int)]
+
+
+class gt_domain(ctypes.Structure):
+    # runtime/include/gt/gt_stencil.h
+    _fields_ = [("size", ctypes.c_int64 * 3)]
+
+
+_runtime = None
+
+
+def runtime():
+    """libgtrt.so, loaded once (RTLD_GLOBAL, so that the stencil libraries bind to it)."""
+    global _runtime
+    if _runtime is not None:
+        return _runtime
+    tc = toolchain()
+    lib = ctypes.CDLL(tc.libgtrt, mode=ctypes.RTLD_GLOBAL)
+    P = ctypes.POINTER
+    wrap_args = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(ctypes.c_int64),
+                 P(ctypes.c_int64), P(gt_storage_opts)]
+    lib.gt_wrap.argtypes = wrap_args
+    lib.gt_wrap.restype = ctypes.c_void_p
+    lib.gt_wrap_device.argtypes = wrap_args
+    lib.gt_wrap_device.restype = ctypes.c_void_p
+    lib.gt_release.argtypes = [ctypes.c_void_p]
+    lib.gt_release.restype = None
+    lib.gt_last_error.argtypes = []
+    lib.gt_last_error.restype = ctypes.c_char_p
+    lib.gt_last_error_code.argtypes = []
+    lib.gt_last_error_code.restype = ctypes.c_int
+    _runtime = lib
+    return lib

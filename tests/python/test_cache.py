@@ -1,0 +1,144 @@
+"""The build cache: a hit, a miss on every change of the key, the XDG default, two processes
+racing to build one program (built once), no temporary directory left."""
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import gtcc
+
+SRC = "stencil cp(field<double> a, field<double> b) { b = a + K0; }\nconst double K0 = 1.0;\n"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("GTCC_CACHE_DIR", str(d))
+    return d
+
+
+def entries(d):
+    return sorted(p.name for p in d.glob("??/*") if p.is_dir())
+
+
+def test_hit_and_misses(cache, tmp_path):
+    m1 = gtcc.compile(SRC)
+    assert m1.built and m1.path.startswith(str(cache))
+    m2 = gtcc.compile(SRC)
+    assert not m2.built and m2.path == m1.path
+    a = np.ones((3, 3, 3))
+    b = np.zeros_like(a)
+    m2.cp(a, b)
+    assert (b == 2.0).all()
+    paths = {m1.path}
+    for kw in ({"backend": "naive"}, {"defines": {"K0": "2.0"}}, {"prefix": "p_"},
+               {"cflags": ["-O1"]}):
+        m = gtcc.compile(SRC, **kw)
+        assert m.built and m.path not in paths, kw
+        paths.add(m.path)
+        assert not gtcc.compile(SRC, **kw).built
+    m = gtcc.compile(SRC.replace("1.0", "3.0"))
+    assert m.built and m.path not in paths
+    paths.add(m.path)
+    b[...] = 0
+    gtcc.compile(SRC, defines={"K0": "2.0"}).cp(a, b)
+    assert (b == 3.0).all()
+    assert len(entries(cache)) == len(paths)
+    assert not list(cache.rglob(".tmp-*"))
+
+
+def test_import_change_is_a_miss(cache, tmp_path):
+    lib = tmp_path / "lib.stn"
+    lib.write_text("function twice(f) { return 2.0 * f; }\n")
+    main = tmp_path / "main.stn"
+    main.write_text('import "lib.stn";\nstencil t(field<double> a, field<double> b) '
+                    '{ b = twice(a); }\n')
+    m1 = gtcc.compile(main)
+    assert m1.built and not gtcc.compile(str(main)).built
+    lib.write_text("function twice(f) { return 2.0 * f + 1.0; }\n")
+    m2 = gtcc.compile(main)
+    assert m2.built and m2.path != m1.path
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m2.t(a, b)
+    assert (b == 3.0).all()
+
+
+def probe(env):
+    """compile(SRC) in a fresh interpreter with env: (built, path)."""
+    code = ("import gtcc; m = gtcc.compile(%r); print(int(m.built), m.path)" % SRC)
+    r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    built, path = r.stdout.split()
+    return built == "1", path
+
+
+def test_toolchain_changes_are_misses(cache, tmp_path):
+    env = dict(os.environ)
+    built, p0 = probe(env)
+    assert built and probe(env) == (False, p0)
+    # another gtcc binary (the same program, one byte longer): a miss
+    g = tmp_path / "gtcc"
+    shutil.copy(os.environ["GTCC"], g)
+    with open(g, "ab") as f:
+        f.write(b"\0")
+    built, p1 = probe(dict(env, GTCC=str(g)))
+    assert built and p1 != p0
+    # another C compiler: a miss
+    if shutil.which("clang"):
+        built, p2 = probe(dict(env, CC="clang"))
+        assert built and p2 not in (p0, p1)
+    # another libgtrt (the same library, one byte longer): a miss
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), libdir)
+    with open(libdir / "libgtrt.so", "ab") as f:
+        f.write(b"\0")
+    built, p3 = probe(dict(env, GTCC_LIBDIR=str(libdir)))
+    assert built and p3 != p0
+
+
+def test_xdg_default(tmp_path):
+    env = dict(os.environ)
+    env.pop("GTCC_CACHE_DIR")
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    built, path = probe(env)
+    assert built and path.startswith(str(tmp_path / "xdg" / "gtcc") + os.sep)
+
+
+def racer(barrier, queue, src):
+    barrier.wait()
+    m = gtcc.compile(src)
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m.cp(a, b)
+    queue.put((m.built, m.path, float(b.sum())))
+
+
+def test_two_processes_race(cache):
+    src = SRC.replace("1.0", "5.0")
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=racer, args=(barrier, queue, src)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    res = [queue.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert sorted(r[0] for r in res) == [False, True]        # built once
+    assert res[0][1] == res[1][1] and res[0][2] == res[1][2] == 48.0
+    assert len(entries(cache)) == 1 and not list(cache.rglob(".tmp-*"))
+
+
+def test_text_from_another_directory_is_a_hit(cache, tmp_path, monkeypatch):
+    m1 = gtcc.compile(SRC)
+    monkeypatch.chdir(tmp_path)
+    m2 = gtcc.compile(SRC)
+    assert m1.built and not m2.built and m2.path == m1.path

@@ -1,0 +1,179 @@
+"""Out scalars, keyword arguments, steps, origins by GT4Py's rules, allocation helpers."""
+import numpy as np
+import pytest
+
+import gtcc
+
+SRC = """
+stencil reduce(field<double> x, out double s, out double lo, out int n) {
+  s = sum(x);
+  lo = min(x);
+  n = max(int(x > 0.0));
+}
+stencil heat(field<double, IJ> u, field<double, IJ> un, double a) iterate(un -> u) {
+  un = u + a * (u[i-1] + u[i+1] + u[j-1] + u[j+1] - 4.0 * u);
+}
+stencil shift(field<double> a, field<double> b) { b = a[i-1] + 10.0 * a[k+1]; }
+"""
+
+
+@pytest.fixture(scope="module")
+def m():
+    return gtcc.compile(SRC)
+
+
+def test_out_scalars(m):
+    x = np.random.default_rng(3).standard_normal((7, 5, 4))
+    s, lo, n = m.reduce(x)
+    assert abs(s - x.sum()) <= 1e-12 * np.abs(x).sum()
+    assert lo == x.min() and n == 1 and isinstance(n, int)
+    s2, lo2, n2 = m.reduce(x=-np.abs(x))
+    assert n2 == 0 and lo2 == -np.abs(x).max()
+
+
+def heat_numpy(u, a, nsteps):
+    u = u.copy()
+    for _ in range(nsteps):
+        un = u.copy()
+        un[1:-1, 1:-1] = u[1:-1, 1:-1] + a * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                              u[1:-1, 2:] - 4.0 * u[1:-1, 1:-1])
+        u = un
+    return u
+
+
+@pytest.mark.parametrize("nsteps", [0, 1, 4, 7])
+def test_steps(m, nsteps):
+    u0 = np.random.default_rng(nsteps).standard_normal((12, 9))
+    u = gtcc.zeros(u0.shape, halo=1)
+    u[...] = u0
+    un = gtcc.zeros(u0.shape, halo=1)
+    un[...] = u0                      # the frame agrees (docs/generated-api.md, S_steps)
+    m.heat.steps(u, un, 0.1, nsteps=nsteps)
+    np.testing.assert_array_equal(np.asarray(u), heat_numpy(u0, 0.1, nsteps))
+
+
+def test_steps_negative(m):
+    u = gtcc.zeros((6, 6), halo=1)
+    un = gtcc.zeros((6, 6), halo=1)
+    with pytest.raises(gtcc.StencilError) as e:
+        m.heat.steps(u, un, 0.1, nsteps=-1)
+    assert e.value.code == -1
+
+
+def test_origin_precedence(m):
+    a = np.arange(6 * 5 * 4, dtype=np.float64).reshape(6, 5, 4)
+
+    def expect(o, d):
+        e = np.zeros_like(a)
+        i, j, k = o
+        e[i:i + d[0], j:j + d[1], k:k + d[2]] = (a[i - 1:i - 1 + d[0], j:j + d[1], k:k + d[2]]
+                                                  + 10.0 * a[i:i + d[0], j:j + d[1],
+                                                             k + 1:k + 1 + d[2]])
+        return e
+    g = a.view(gtcc.GtArray)
+    g.__gt_origin__ = (1, 0, 0)
+    # __gt_origin__ of both (1,0,0); default domain: a needs [1,0] along I, [0,1] along K
+    b = np.zeros_like(a).view(gtcc.GtArray)
+    b.__gt_origin__ = (1, 0, 0)
+    m.shift(g, b)
+    np.testing.assert_array_equal(b, expect((1, 0, 0), (5, 5, 3)))
+    # _all_ beats __gt_origin__; a per-field origin beats _all_
+    b = np.zeros_like(a).view(gtcc.GtArray)
+    b.__gt_origin__ = (5, 4, 3)
+    m.shift(g, b, origin={"_all_": (2, 1, 0), "b": (2, 1, 0)}, domain=(3, 2, 2))
+    np.testing.assert_array_equal(b, expect((2, 1, 0), (3, 2, 2)))
+    b = np.zeros_like(a)
+    m.shift(a, b, origin=(2, 1, 1))                 # a bare tuple: every field
+    np.testing.assert_array_equal(b, expect((2, 1, 1), (4, 4, 2)))
+
+
+def test_zeros_empty_aligned():
+    for dtype in (np.float64, np.float32, np.int32, np.bool_):
+        for layout in (None, "C", "F", "cuda", "JKI"):
+            z = gtcc.zeros((13, 7, 3), dtype, halo=((3, 1), (2, 2), (0, 0)), layout=layout)
+            assert z.__gt_origin__ == (3, 2, 0) and z.__gt_dims__ == ("I", "J", "K")
+            assert z.dtype == dtype and z.shape == (13, 7, 3) and not z.any()
+            lay = {None: "KJI", "C": "IJK", "F": "KJI", "cuda": "KJI", "JKI": "JKI"}[layout]
+            # strides decrease in the layout's order, the last axis contiguous
+            st = [z.strides["IJK".index(c)] for c in lay]
+            assert st == sorted(st, reverse=True) and st[-1] == z.itemsize
+            align = 128 if layout == "cuda" else 64
+            for j in range(2, 7):
+                for k in range(3):
+                    idx = [0, 0, 0]
+                    idx["IJK".index(lay[0])] = k % z.shape["IJK".index(lay[0])]
+                    idx["IJK".index(lay[1])] = j % z.shape["IJK".index(lay[1])]
+                    idx["IJK".index(lay[2])] = (3, 2, 0)["IJK".index(lay[2])]
+                    addr = z[tuple(idx)].ctypes.data if False else \
+                        z.ctypes.data + sum(i * s for i, s in zip(idx, z.strides))
+                    assert addr % align == 0, (dtype, layout, idx)
+    e = gtcc.empty((4, 5), np.float32, halo=1, aligned=False)
+    assert e.__gt_origin__ == (1, 1) and e.strides == (4, 16)
+
+
+def test_zeros_origin_used(m):
+    u0 = np.random.default_rng(9).standard_normal((10, 8))
+    u = gtcc.zeros(u0.shape, halo=1)
+    un = gtcc.zeros(u0.shape, halo=1)
+    u[...] = u0
+    m.heat(u, un, 0.2)                 # origin from __gt_origin__, domain 8 x 6
+    e = np.zeros_like(u0)
+    e[1:-1, 1:-1] = heat_numpy(u0, 0.2, 1)[1:-1, 1:-1]
+    np.testing.assert_array_equal(np.asarray(un), e)
+
+
+def test_storage_reuse_follows_the_array(m):
+    # the package reuses the storage of the last call on the same array object: a new
+    # origin, a reshaped array, a new array (perhaps at the old address) each get their own
+    rng = np.random.default_rng(5)
+    for shape in [(9, 8), (9, 8), (7, 6), (12, 5)]:
+        u0 = rng.standard_normal(shape)
+        u = u0.copy()
+        un = np.zeros(shape)
+        for o in [(1, 1), (2, 1), (1, 1)]:
+            un[...] = 0
+            m.heat(u, un, 0.3, origin=o, domain=(shape[0] - o[0] - 1, shape[1] - o[1] - 1, 1))
+            e = np.zeros(shape)
+            i, j = o
+            e[i:-1, j:-1] = (u0[i:-1, j:-1] + 0.3 * (u0[i - 1:-2, j:-1] + u0[i + 1:, j:-1] +
+                             u0[i:-1, j - 1:-2] + u0[i:-1, j + 1:] - 4.0 * u0[i:-1, j:-1]))
+            np.testing.assert_array_equal(un, e)
+        u.shape = (shape[1], shape[0])          # same object, another shape: a new wrap
+        un2 = np.zeros_like(u)
+        m.heat(u, un2, 0.0, origin=(1, 1))
+        np.testing.assert_array_equal(un2[1:-1, 1:-1], u[1:-1, 1:-1])
+        del u, un, un2
+
+
+def test_threads(m):
+    import threading
+    u0 = np.random.default_rng(6).standard_normal((40, 30))
+    u = gtcc.zeros(u0.shape, halo=1)
+    u[...] = u0
+    want = heat_numpy(u0, 0.1, 1)[1:-1, 1:-1]
+    errors = []
+
+    def work():
+        try:
+            for _ in range(50):
+                un = gtcc.zeros(u0.shape, halo=1)
+                m.heat(u, un, 0.1)
+                np.testing.assert_array_equal(np.asarray(un)[1:-1, 1:-1], want)
+        except Exception as e:        # reported below
+            errors.append(e)
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(120)
+    assert not errors, errors[0]
+
+
+def test_empty_arrays(m):
+    # NumPy gives an empty array strides gt_wrap refuses (0 along an axis of extent 2): the
+    # package wraps it with dense ones; nothing to compute
+    a = np.zeros((2, 0, 3))
+    b = np.zeros((2, 0, 3))
+    assert 0 in a.strides
+    m.shift(a, b, origin=(1, 0, 0), domain=(0, 0, 0))
+    m.shift(a, b, origin=(1, 0, 0))            # the default domain: 1 x 0 x 2
