@@ -330,6 +330,16 @@ static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
 }
 
 /* The wrapper S (steps: S_steps): wrap, call, release, report. */
+
+/* Whether fd is a field of one of st's iterate pairs: S_steps writes both (the result in
+   cur), so the steps wrapper's dummy is intent(inout) even where one step only reads it. */
+static bool in_pair(const IrStencil *st, const IrField *fd)
+{
+    for (int x = 0; x < st->pairs.len; x++)
+        if (st->pairs.items[x].next == fd || st->pairs.items[x].cur == fd)
+            return true;
+    return false;
+}
 static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
 {
     const IrStencil *st = fs->es->st;
@@ -358,8 +368,9 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
         if (par->is_field)
             fprintf(f, "        %s, intent(%s), target :: %s%s\n",
                     type_of(c->arena, par->field->type),
-                    par->field->is_written ? "inout" : "in", fs->param[p],
-                    shape_of(par->field->axes));
+                    par->field->is_written || (steps && in_pair(st, par->field)) ? "inout"
+                                                                                : "in",
+                    fs->param[p], shape_of(par->field->axes));
         else
             fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
                     par->scalar->is_output ? "out" : "in", fs->param[p]);

@@ -108,7 +108,7 @@ contains
 
     ! m_heat_steps: m_heat's time steps (iterate)
     subroutine m_heat_steps(u, unew, a, nsteps, halo, u_halo, unew_halo, domain, rc)
-        real(c_float), intent(in), target :: u(:, :)
+        real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
         integer, intent(in) :: nsteps
