@@ -30,13 +30,16 @@ I64x3 = ctypes.c_int64 * 3
 
 
 class _Field:
-    __slots__ = ("name", "axes", "dtype", "output", "upper", "index", "ndim", "zero")
+    __slots__ = ("name", "axes", "dtype", "output", "steps_output", "upper", "index", "ndim",
+                 "zero")
 
-    def __init__(self, p, index):
+    def __init__(self, p, index, pairs=()):
         self.name = p["name"]
         self.axes = p["axes"]
         self.dtype = p["dtype"]
         self.output = p["intent"] != "in"
+        # steps write both fields of an iterate pair (the result in cur, which a step reads)
+        self.steps_output = self.output or self.name in pairs
         # the upper halo the stencil needs per axis name (for the default domain)
         self.upper = {c: h[1] for c, h in zip(p["axes"], p["halo"])}
         self.index = index
@@ -99,9 +102,10 @@ class Stencil:
         self.fields = []
         self.scalars = []            # (position, ctype, convert)
         self.outs = []               # (position, ctype)
+        pairs = {x[k] for x in meta.get("iterate") or () for k in ("next", "cur")}
         for pos, p in enumerate(self.params):
             if p["kind"] == "field":
-                self.fields.append(_Field(p, pos))
+                self.fields.append(_Field(p, pos, pairs))
             elif p["intent"] == "out":
                 self.outs.append((pos, CTYPE[p["dtype"]], p["name"]))
             else:
@@ -206,10 +210,12 @@ class Stencil:
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray
+        steps = nsteps is not None
         for f in self.fields:
             obj = vals[f.index]
+            output = f.steps_output if steps else f.output
             if type(obj) is ndarray:          # the common case, quickly
-                if f.output and not obj.flags.writeable:
+                if output and not obj.flags.writeable:
                     raise StencilError("stencil '%s': field '%s': the array is read-only, but "
                                        "the stencil writes it" % (name, f.name))
                 if obj.ndim == f.ndim and self.backend != "cuda":
@@ -226,7 +232,7 @@ class Stencil:
                                        f.axes, "" if dims == f.axes else
                                        " (__gt_dims__ %s)" % dims))
             dev = isinstance(a, _Device)
-            if f.output and (a.readonly if dev else not a.flags.writeable):
+            if output and (a.readonly if dev else not a.flags.writeable):
                 raise StencilError("stencil '%s': field '%s': the array is read-only, but the "
                                    "stencil writes it" % (name, f.name))
             if dev and self.backend != "cuda":

@@ -52,6 +52,18 @@ def test_steps(m, nsteps):
     np.testing.assert_array_equal(np.asarray(u), heat_numpy(u0, 0.1, nsteps))
 
 
+def test_steps_read_only_cur(m):
+    # a single call only reads u, but steps leave the result in it: refused, nothing written
+    u = np.random.default_rng(5).standard_normal((12, 9))
+    un = u.copy()
+    u.flags.writeable = False
+    m.heat(u, un, 0.1, origin=(1, 1))     # one step: u an input, fine
+    before = un.copy()
+    with pytest.raises(gtcc.StencilError, match="field 'u': the array is read-only"):
+        m.heat.steps(u, un, 0.1, nsteps=2, origin=(1, 1))
+    np.testing.assert_array_equal(un, before)
+
+
 def test_steps_negative(m):
     u = gtcc.zeros((6, 6), halo=1)
     un = gtcc.zeros((6, 6), halo=1)
