@@ -1,23 +1,33 @@
-/* bench/python/call.c: the C side of bench/python/bench.py: the same stencils as the Python
- * side (gen.c/gen.h, generated from bench.py's program by gtcc -b openmp, compiled with the
- * flags the package uses), called from C on storages of the runtime.
+/* bench/python/call.c: the C side of bench/python/bench.py: the very library the Python
+ * package built for bench.py's program (the cache entry's libstencils.so, gtcc -b openmp,
+ * compiled with the package's flags), loaded with dlopen and called from C on storages of
+ * the runtime: the same machine code on the same kind of storages, only the caller differs.
  *
- *   call TINY_CALLS N NK LARGE_CALLS
+ *   call LIB TINY_CALLS N NK LARGE_CALLS
  *
  * prints "tiny US" (median over 31 batches of TINY_CALLS calls of add3 on 4x4x1 storages, per
  * call) and "large S" (median of LARGE_CALLS calls of hdiff on N x N x NK). */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <gt/gt.h>
 #include "bench.h"
-#include "gen.h"
+
+typedef int stencil3(gt_storage *, gt_storage *, gt_storage *, const gt_domain *);
 
 int main(int argc, char **argv)
 {
-    if (argc != 5)
+    if (argc != 6)
         return 2;
-    int tiny = atoi(argv[1]), n = atoi(argv[2]), nk = atoi(argv[3]), large = atoi(argv[4]);
+    void *lib = dlopen(argv[1], RTLD_NOW);
+    stencil3 *add3 = lib ? (stencil3 *)dlsym(lib, "add3") : NULL;
+    stencil3 *hdiff = lib ? (stencil3 *)dlsym(lib, "hdiff") : NULL;
+    if (!add3 || !hdiff) {
+        fprintf(stderr, "call: %s: %s\n", argv[1], dlerror());
+        return 1;
+    }
+    int tiny = atoi(argv[2]), n = atoi(argv[3]), nk = atoi(argv[4]), large = atoi(argv[5]);
     gt_storage *a = gt_zeros(GT_FLOAT64, "IJK", (int64_t[]){4, 4, 1}, NULL);
     gt_storage *b = gt_zeros(GT_FLOAT64, "IJK", (int64_t[]){4, 4, 1}, NULL);
     gt_storage *c = gt_zeros(GT_FLOAT64, "IJK", (int64_t[]){4, 4, 1}, NULL);
