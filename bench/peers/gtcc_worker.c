@@ -6,6 +6,8 @@
  *   hdiff   seconds per call of hdiff on f64 256x256x64 (8 calls back to back)
  *   lap7    seconds per step of lap7 on f32 384^3 (16 steps, the buffers swapped)
  *   lap5    seconds per step of lap5 on f32 8192^2 (64 steps, the buffers swapped)
+ *   lap7s   seconds per step of lap7s_steps(16) on the storages of lap7 (time-tiled S_steps)
+ *   lap5s   seconds per step of lap5s_steps(64) on the storages of lap5
  *   quit
  * The storages are made once, with random contents; then it says "ready". */
 #include <stdint.h>
@@ -74,6 +76,14 @@ int main(void)
             double t0 = now();
             for (int s = 0; s < 64; s++)
                 check(lap5(u5[s & 1], u5[!(s & 1)], 0.1f, NULL));
+            r = (now() - t0) / 64;
+        } else if (!strcmp(line, "lap7s")) {
+            double t0 = now();
+            check(lap7s_steps(u7[0], u7[1], 0.1f, 16, NULL));
+            r = (now() - t0) / 16;
+        } else if (!strcmp(line, "lap5s")) {
+            double t0 = now();
+            check(lap5s_steps(u5[0], u5[1], 0.1f, 64, NULL));
             r = (now() - t0) / 64;
         } else if (!strcmp(line, "quit")) {
             break;
