@@ -27,9 +27,9 @@ stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {
 TINY, N, NK, LARGE, ROUNDS = 1000, 256, 64, 11, 7
 
 
-def tiny(mod):
+def tiny(f):
+    """Median per-call time (us) of f(a, b, c) on three 4x4x1 arrays, 11 batches of TINY."""
     a, b, c = (np.zeros((4, 4, 1)) for _ in range(3))
-    f = mod.add3
     t = []
     for _ in range(11):
         t0 = time.perf_counter()
@@ -75,18 +75,6 @@ def build_pybind(work):
     sys.path.insert(0, work)
     import pybind_call
     return pybind_call
-
-
-def tiny_pybind(pb):
-    a, b, c = (np.zeros((4, 4, 1)) for _ in range(3))
-    f = pb.run_computation
-    t = []
-    for _ in range(11):
-        t0 = time.perf_counter()
-        for _ in range(TINY):
-            f(a, b, c)
-        t.append((time.perf_counter() - t0) / TINY)
-    return 1e6 * sorted(t)[5]
 
 
 def gt4py_side(work):
@@ -148,9 +136,9 @@ def main():
         t["py_large"].append(py)
         t["ratio"].append(py / c_large)
         for b in ("naive", "openmp"):
-            t[b].append(tiny(mods[b]))
+            t[b].append(tiny(mods[b].add3))
         if pb is not None:
-            t["pybind"].append(tiny_pybind(pb))
+            t["pybind"].append(tiny(pb.run_computation))
     med = {k: sorted(v)[len(v) // 2] for k, v in t.items() if v}
     for b in ("naive", "openmp"):
         print("  %-6s add3 on 4x4x1, 3 fields      %7.2f us per call from Python "
