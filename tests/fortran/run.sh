@@ -138,6 +138,18 @@ done
 
 # --- the command line -----------------------------------------------------------------------
 cli=$work/cli; mkdir -p "$cli"
+# refused STATUS FILE MESSAGE WHAT GTCC-ARGS...: gtcc run in $cli exits with STATUS, FILE is
+# not there, its log says MESSAGE (WHAT names the case)
+refused() {
+    want=$1 file=$2 msg=$3 what=$4; shift 4
+    (cd "$cli" && $T "$GTCC" "$@") >"$cli/log" 2>&1
+    st=$?
+    if [ "$st" = "$want" ] && [ ! -e "$cli/$file" ] && grep -q "$msg" "$cli/log"; then
+        pass
+    else
+        fail "$what: exit status $st, expected $want, no $file and a message"; cat "$cli/log"
+    fi
+}
 cp "$here/ftest.stn" "$cli/"
 (cd "$cli" && $T "$GTCC" --emit=fortran ftest.stn) >"$cli/log" 2>&1
 if [ -f "$cli/ftest_gt.f90" ] && grep -q '^module ftest_gt$' "$cli/ftest_gt.f90" &&
@@ -156,20 +168,9 @@ else
     fail "--emit=fortran -P p2_: p2_ftest_gt.f90, module p2_ftest_gt, p2_lap, p2_heat_steps"
     cat "$cli/log"
 fi
-(cd "$cli" && $T "$GTCC" --emit=fortran -o out.c ftest.stn) >"$cli/log" 2>&1
-st=$?
-if [ "$st" = 2 ] && [ ! -e "$cli/out.c" ] && grep -q "needs a suffix .f90" "$cli/log"; then
-    pass
-else
-    fail "--emit=fortran -o out.c: exit status $st, expected 2 and a message"; cat "$cli/log"
-fi
-(cd "$cli" && $T "$GTCC" --emit=fortran -b cuda ftest.stn) >"$cli/log" 2>&1
-st=$?
-if [ "$st" = 2 ] && [ ! -e "$cli/ftest_gt.f90.new" ] && grep -q "wrap host arrays" "$cli/log"; then
-    pass
-else
-    fail "--emit=fortran -b cuda: exit status $st, expected 2 and a message"; cat "$cli/log"
-fi
+refused 2 out.c "needs a suffix .f90" "--emit=fortran -o out.c" --emit=fortran -o out.c ftest.stn
+refused 2 ftest_gt.f90.new "wrap host arrays" "--emit=fortran -b cuda" \
+    --emit=fortran -b cuda ftest.stn
 echo 'stencil broken(field<double> u) { u = v; }' >"$cli/broken.stn"
 echo 'keep' >"$cli/broken_gt.f90"
 (cd "$cli" && $T "$GTCC" --emit=fortran broken.stn) >"$cli/log" 2>&1
@@ -182,21 +183,11 @@ else
     cat "$cli/log"
 fi
 printf 'stencil Copy(field<double> a, field<double> b) { b = a; }\nstencil copy(field<double> a, field<double> b) { b = a; }\n' >"$cli/case.stn"
-(cd "$cli" && $T "$GTCC" --emit=fortran case.stn) >"$cli/log" 2>&1
-st=$?
-if [ "$st" = 1 ] && [ ! -e "$cli/case_gt.f90" ] && grep -q "case-insensitive" "$cli/log"; then
-    pass
-else
-    fail "stencils Copy and copy: exit status $st, expected 1 (one Fortran name)"; cat "$cli/log"
-fi
+refused 1 case_gt.f90 "case-insensitive" "stencils Copy and copy (one Fortran name)" \
+    --emit=fortran case.stn
 printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
-(cd "$cli" && $T "$GTCC" --emit=fortran cname.stn) >"$cli/log" 2>&1
-st=$?
-if [ "$st" = 1 ] && [ ! -e "$cli/cname_gt.f90" ] && grep -q "cannot name a Fortran subroutine" "$cli/log"; then
-    pass
-else
-    fail "a stencil named c_loc (imported from iso_c_binding): exit status $st, expected 1"; cat "$cli/log"
-fi
+refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
+    "a stencil named c_loc (imported from iso_c_binding)" --emit=fortran cname.stn
 cat >"$cli/names.stn" <<'EOF'
 stencil names(field<double> u, field<double> U, field<double> halo, field<double> gt_s,
               double rc, double c_loc, double c_w, out double present, field<double> u_halo) {
