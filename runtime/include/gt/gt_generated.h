@@ -247,21 +247,20 @@ int gt__device_wait(const char *what);
     }                                                                                        \
     GT_HD static inline bool gt_outside(T p, T n) { return p < 0 || p >= n; }               \
     /* the same along I and J, against the global domain [lo, hi) of a gt_place; a       */  \
-    /* periodic axis whose halo an exchange filled (wrap 0) reads it; p is within steps  */  \
-    /* x n of the domain (steps: the field's reach, a constant), so no division         */  \
-    GT_HD static inline T gt_periodic_at(T p, T n, int wrap, int steps)                     \
-    {                                                                                        \
-        for (int s = 0; wrap && s < steps; s++)                                              \
-            p = p < 0 ? p + n : p >= n ? p - n : p;                                          \
-        return p;                                                                            \
-    }                                                                                        \
-    /* ... wrapping within [lo, hi) (a part of the domain that time tiling places, wrap   */  \
-    /* 1, reads across the global edges: S_steps of a time-tiled stencil)                */  \
+    /* periodic axis wraps within it (wrap 1: one process, or a part that time tiling     */  \
+    /* places, whose storages hold all of it) or reads the halo an exchange filled       */  \
+    /* (wrap 0); p is within steps x (hi - lo) of it (steps: the field's reach, a        */  \
+    /* constant), so no division                                                         */  \
     GT_HD static inline T gt_periodic_in(T p, T lo, T hi, int wrap, int steps)              \
     {                                                                                        \
         for (int s = 0; wrap && s < steps; s++)                                              \
             p = p < lo ? p + (hi - lo) : p >= hi ? p - (hi - lo) : p;                        \
         return p;                                                                            \
+    }                                                                                        \
+    /* ... within [0, n): every stencil but a time-tiled one (lo 0 a constant)           */  \
+    GT_HD static inline T gt_periodic_at(T p, T n, int wrap, int steps)                     \
+    {                                                                                        \
+        return gt_periodic_in(p, (T)0, n, wrap, steps);                                      \
     }                                                                                        \
     GT_HD static inline T gt_clamp_at(T p, T lo, T hi)                                      \
     {                                                                                        \
