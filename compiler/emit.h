@@ -111,7 +111,8 @@ struct EmitStencil {
        without iterate */
     const char *steps, *pairs, *step, *step_args, *nsteps, *steps_scalars, *steps_fields;
     const char *tiles;        /* S_steps' parallel loop over parts (time-tiled: openmp) */
-    bool tiles_time;          /* the backend's S_steps tiles time (S_info's tiles_time) */
+    int tiles_time;           /* the backend's S_steps tiles time (S_info's tiles_time: 0,
+                                 1, or 2 where its parts may cut the levels) */
     const char *table;        /* its field table: S_fields, or numbered if a stencil has it */
     int nfield_params;        /* field parameters, in parameter order, first in st->fields */
     const char **field;       /* per field: the parameter (gt_storage *) or the temporary */

@@ -558,7 +558,7 @@ void emit_info(Out *o, const EmitStencil *es)
         emit_line(o, "{0},");
     emit_close_with(o, "};");
     /* every member given (clang's -Wmissing-field-initializers); iterate's pairs, and
-       tiles_time: 1 where the backend's S_steps tiles time (es->tiles_time) */
+       tiles_time: the backend's steps_tiled (es->tiles_time) */
     if (!st->pairs.len) {
         emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, 0, NULL, 0};", es->info,
                   st->name, es->nfield_params, table);
@@ -572,7 +572,7 @@ void emit_info(Out *o, const EmitStencil *es)
     emit_text(o, "};");
     emit_end_line(o);
     emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, %d};", es->info, st->name,
-              es->nfield_params, table, st->pairs.len, es->pairs, es->tiles_time ? 1 : 0);
+              es->nfield_params, table, st->pairs.len, es->pairs, es->tiles_time);
 }
 
 void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
@@ -797,7 +797,7 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char 
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const Backend *by = b->fallback && !stencils[s]->st->fused ? b->fallback : b;
         stencils[s]->cxx = b->cxx;
-        stencils[s]->tiles_time = by->steps_tiled && by->steps_tiled(stencils[s]->st);
+        stencils[s]->tiles_time = by->steps_tiled ? by->steps_tiled(stencils[s]->st) : 0;
         by->stencil(c, &o, stencils[s]);
         if (stencils[s]->st->pairs.len) {
             if (by->steps)

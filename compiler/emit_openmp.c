@@ -1026,21 +1026,69 @@ static void omp_stencil(Compiler *c, Out *o, EmitStencil *es)
    levels (a failing step puts its outputs back: not part by part) and with every output
    along J (the parts split J; gt__steps_tiled checks it again). Periodic fields along J
    make the rows a ring, along I the parts span I (gt__steps_tiled). */
-static bool omp_steps_tiled(const IrStencil *st)
+/* An expression that a part of the levels would compute otherwise than the whole column:
+   index(k), a column reduction, a temporary read at another level (computed in the part's
+   levels only). */
+static IrWalk level_bound(void *ctx, const IrExpr *e)
+{
+    bool *found = ctx;
+    if ((e->kind == IR_INDEX && e->index_axis == AXIS_K) || e->kind == IR_COLREDUCE ||
+        (e->kind == IR_LOAD && e->load.field->kind != IR_PARAM_FIELD &&
+         e->load.offset[AXIS_K] != 0)) {
+        *found = true;
+        return IR_WALK_STOP;
+    }
+    return IR_WALK_ON;
+}
+
+static IrWalk stmt_level_bound(void *ctx, const IrStmt *s)
+{
+    const IrExpr *e = ir_stmt_expr(s);
+    return e && !ir_walk_expr(e, level_bound, ctx) ? IR_WALK_STOP : IR_WALK_ON;
+}
+
+/* Whether every level of st is computed alike, so that a call on a part of the levels
+   computes them as the whole column does: every computation parallel over one interval of
+   all levels, every output along K, nothing of level_bound. */
+static bool levels_alike(const IrStencil *st)
+{
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (fd->kind == IR_PARAM_FIELD && fd->is_written && !(fd->axes & (1u << AXIS_K)))
+            return false;
+    }
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *cp = st->computations.items[c];
+        if (cp->order != ORDER_PARALLEL || cp->intervals.len != 1)
+            return false;
+        const IrInterval *iv = cp->intervals.items[0];
+        if (iv->lo.from_end || iv->lo.offset != 0 || !iv->hi.from_end || iv->hi.offset != 0)
+            return false;
+        bool found = false;
+        ir_walk_stmts(&iv->stmts, stmt_level_bound, &found);
+        if (found)
+            return false;
+    }
+    return true;
+}
+
+/* S_info's tiles_time: 0 the loop of single steps (not fused, run-time K levels, an output
+   without J, out scalars), 2 where the parts may cut the levels too (levels_alike), else 1. */
+static int omp_steps_tiled(const IrStencil *st)
 {
     if (!st->fused || !st->pairs.len || emit_kcheck_any(st))
-        return false;
+        return 0;
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
         if (fd->kind != IR_PARAM_FIELD)
             continue;
         if (fd->is_written && !(fd->axes & (1u << AXIS_J)))
-            return false;
+            return 0;
     }
     for (int s = 0; s < st->scalars.len; s++)
         if (st->scalars.items[s]->is_output)
-            return false;
-    return true;
+            return 0;
+    return levels_alike(st) ? 2 : 1;
 }
 
 /* S_steps of a stencil with iterate (language.md 11): time-tiled where omp_steps_tiled, the
@@ -1085,4 +1133,6 @@ const Backend backend_openmp = {
     .steps_tiled_plan = "time-tiled along J (trapezoids of rows and steps, then the gaps "
                         "between them, each phase parallel; the rows a ring where periodic; "
                         "single steps where it cannot pay)",
+    .steps_tiled_levels = "; every level alike: rows too wide for the cache run their "
+                          "levels as a wavefront",
 };

@@ -1032,10 +1032,12 @@ struct Backend {
     void (*steps)(Compiler *c, Out *o, EmitStencil *es);
     /* How it runs those steps, for --emit=ir's `steps` line; NULL: "loop of single steps". */
     const char *steps_plan;
-    /* Whether its S_steps of st is time-tiled (S_info's tiles_time), and the `steps` line
-       then; NULL: never. */
-    bool (*steps_tiled)(const IrStencil *st);
+    /* Whether its S_steps of st is time-tiled (S_info's tiles_time: 0 no, 1 parts of rows,
+       2 parts that may cut the levels as well), and the `steps` line then (with the
+       levels' line added for 2); NULL: never. */
+    int (*steps_tiled)(const IrStencil *st);
     const char *steps_tiled_plan;
+    const char *steps_tiled_levels;
 };
 /* The whole output of backend b for c->ir: the source and the header (named
  * hdr_name, for the #include); false after reporting an error. */

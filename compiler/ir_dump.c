@@ -418,8 +418,10 @@ void ir_dump(FILE *out, const Ir *ir, const Backend *b)
         print_stencil(out, st);
         if (st->fused && b && b->dump_plan)
             b->dump_plan(out, st);
-        if (st->pairs.len && b && b->steps_tiled && b->steps_tiled(st))
-            fprintf(out, "  steps: %s\n", b->steps_tiled_plan);
+        int tiled = st->pairs.len && b && b->steps_tiled ? b->steps_tiled(st) : 0;
+        if (tiled)
+            fprintf(out, "  steps: %s%s\n", b->steps_tiled_plan,
+                    tiled == 2 ? b->steps_tiled_levels : "");
         else if (st->pairs.len)
             fprintf(out, "  steps: %s\n", b && b->steps_plan ? b->steps_plan
                                                               : "loop of single steps");

@@ -42,10 +42,11 @@ int64_t gt__halo(const gt_storage *s, int d, int side)
     const gt__placement *p = current;
     int64_t h = s->halo[d][side];
     int a = s->axes[d] - 'I';
-    if (!p || !p->in_part || a > 1 || !p->layer->holds(p, s))
+    if (!p || !p->in_part || (a == 2 && p->size_k == 0) || !p->layer->holds(p, s))
         return h;
     int64_t n0 = s->shape[d] - s->halo[d][0] - s->halo[d][1];
-    return side == 0 ? h + p->part[a] : h + (n0 - p->part[a] - p->size[a]);
+    int64_t lo = a < 2 ? p->part[a] : p->part_k, n = a < 2 ? p->size[a] : p->size_k;
+    return side == 0 ? h + lo : h + (n0 - lo - n);
 }
 
 static const char *const axis_name[2] = {"I", "J"};

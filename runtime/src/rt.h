@@ -389,6 +389,9 @@ typedef struct gt__placement {
                                    storages the layer holds: gt__halo counts the rest of each
                                    interior as halo (0: storages are bound as they are) */
     int64_t part[2];
+    int64_t part_k, size_k;     /* in_part with size_k > 0: the domain's levels are [part_k,
+                                   part_k + size_k) of the interiors as well (S_steps' K
+                                   wavefront: a stencil that runs every level alike); 0: all */
     int inner[2][2];            /* [axis][lower, upper]: an inner edge, whose halo comes from
                                    elsewhere (the layer); boundary conditions skip it */
     int wrap[2];                /* the global index space wraps along the axis: a periodic
@@ -410,8 +413,9 @@ void gt__placement_set(gt__placement *p);
 void gt__check_only(int on);
 /* The halo of storage s along its dimension d, side 0 (lower) or 1 (upper), as the stencil
    being called sees it: s->halo, except that in a part (in_part) of the current placement
-   the interior of each storage the layer holds is the part (along I and J, the rest of the
-   interior counted as halo). The storages themselves are never changed. */
+   the interior of each storage the layer holds is the part (along I and J, and K where
+   size_k is set; the rest of the interior counted as halo). The storages themselves are
+   never changed. */
 int64_t gt__halo(const gt_storage *s, int d, int side);
 
 /* Keeping outputs (gt__keep, gt__keep_end): adds output s of stencil sn to *k (allocated

@@ -176,7 +176,14 @@ static void swap_pairs(const gt_stencil_info *info, gt_storage **f)
  * is placed with wrap_here along each periodic axis: its reads beyond the domain's edges
  * wrap within the domain (gt_periodic_at against the global [lo, hi)), as a single call's do,
  * since the storages hold all of it. Periodic along I only: the parts span I, nothing else
- * changes. */
+ * changes.
+ *
+ * Columns (GT_STEPS_TILE's COLUMNS): I is cut too; a part is a tile or a gap along each axis,
+ * phase 1 tile x tile, phase 2 gap x tile and tile x gap, phase 3 gap x gap (two parts of
+ * phase 2 meet only where one reads step t - 1 and the other writes step t: different
+ * buffers). Levels (tiles_time 2: every level computed alike): a part runs its levels as a
+ * wavefront, wave m computing step t on levels [m kh - (t - 1) rk, (m + 1) kh - (t - 1) rk)
+ * for t = 1 .. T, each a placed call with part_k/size_k (docs/internals.md). */
 
 typedef struct {
     const gt_stencil_info *info;
@@ -185,11 +192,20 @@ typedef struct {
     gt__step_fn *step;
     void *args;
     int64_t size[3];
-    int64_t r, depth, ntiles;
-    int wrap[2];                /* a field periodic along I, J (J: the rows are a ring) */
-    int64_t *lo;                /* ntiles + 1 tile starts */
+    int64_t depth;
+    /* per axis I, J: the reach, whether the axis is cut (J always; I where a tile of whole
+       rows is too wide for the cache), the tiles [lo[a][k], lo[a][k + 1]), k < nt[a], and
+       the gaps between them (the ring's included) */
+    int64_t r[2], nt[2], ngaps[2];
+    int cut[2];
+    int wrap[2];                /* a field periodic along I, J */
+    int ring[2];                /* ... and the axis cut: its tiles are a ring */
+    int64_t *lo[2];
+    /* the levels as a wavefront (kh > 0): step t of wave m runs levels [m kh - (t - 1) rk,
+       (m + 1) kh - (t - 1) rk) of the part's rows, waves m = 0 .. nwaves - 1 in order */
+    int64_t kh, rk;
     int64_t s0, t;              /* the chunk: steps s0 .. s0 + t - 1 (from 0) */
-    int phase;                  /* 1 tiles, 2 gaps */
+    int phase;                  /* 1 tiles, 2 a gap along one axis, 3 gaps along both */
     _Atomic int rc;             /* the first failing call's code */
     char why[1024];             /* its message (set on the thread that failed) */
 } Tiling;
@@ -237,28 +253,34 @@ static void tile_levels(gt__placement *p, int after)
 static const gt__layer tile_layer = {"S_steps", "S_steps' tiles", tile_reads, tile_holds,
                                      tile_result, tile_keep, tile_keep_result, tile_levels};
 
-/* Step s (from 0) on rows [j0, j1). */
-static void tile_call(Tiling *tl, int64_t j0, int64_t j1, int64_t s)
+/* Step s (from 0) on the box b: [b[0][0], b[0][1]) x [b[1][0], b[1][1]) x [b[2][0], b[2][1])
+   (along I, J, K). */
+static void tile_call(Tiling *tl, const int64_t b[3][2], int64_t s)
 {
-    if (j0 >= j1 || atomic_load_explicit(&tl->rc, memory_order_relaxed))
+    if (b[0][0] >= b[0][1] || b[1][0] >= b[1][1] || b[2][0] >= b[2][1] ||
+        atomic_load_explicit(&tl->rc, memory_order_relaxed))
         return;
     gt__placement p;
     memset(&p, 0, sizeof p);
-    p.origin[1] = j0;
-    p.global[0] = tl->size[0];
-    p.global[1] = tl->size[1];
-    p.size[0] = tl->size[0];
-    p.size[1] = j1 - j0;
-    p.in_part = 1;
-    p.part[1] = j0;
-    p.inner[1][0] = j0 > 0;
-    p.inner[1][1] = j1 < tl->size[1];
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; a < 2; a++) {
+        p.origin[a] = p.part[a] = b[a][0];
+        p.global[a] = tl->size[a];
+        p.size[a] = b[a][1] - b[a][0];
+        p.inner[a][0] = b[a][0] > 0;
+        p.inner[a][1] = b[a][1] < tl->size[a];
         p.wrap[a] = p.wrap_here[a] = tl->wrap[a];
-    snprintf(p.who, sizeof p.who, "rows from %lld", (long long)j0);
+    }
+    p.in_part = 1;
+    if (tl->kh)
+        p.part_k = b[2][0], p.size_k = b[2][1] - b[2][0];
+    if (tl->cut[0])
+        snprintf(p.who, sizeof p.who, "box from %lld,%lld", (long long)b[0][0],
+                 (long long)b[1][0]);
+    else
+        snprintf(p.who, sizeof p.who, "rows from %lld", (long long)b[1][0]);
     p.layer = &tile_layer;
     p.ctx = tl;
-    gt_domain d = {{tl->size[0], j1 - j0, tl->size[2]}};
+    gt_domain d = {{p.size[0], p.size[1], b[2][1] - b[2][0]}};
     gt__placement_set(&p);
     int rc = tl->step(tl->args, tl->order[s & 1], &d);
     gt__placement_set(NULL);
@@ -267,36 +289,111 @@ static void tile_call(Tiling *tl, int64_t j0, int64_t j1, int64_t s)
         snprintf(tl->why, sizeof tl->why, "%s", gt_last_error());
 }
 
+/* The ranges along axis a at step t of the chunk: of tile x (gap 0) or of the gap after tile
+   x (gap 1). Returns how many ranges (a gap across the ring's seam is two). */
+static int tile_ranges(const Tiling *tl, int a, int64_t x, int gap, int64_t t, int64_t out[2][2])
+{
+    int64_t rt = tl->r[a] * t, n = tl->size[a], b = tl->lo[a][x + 1];
+    if (!gap) {
+        int ring = tl->ring[a];
+        out[0][0] = tl->lo[a][x] + (x > 0 || ring ? rt : 0);
+        out[0][1] = b - (x < tl->nt[a] - 1 || ring ? rt : 0);
+        return 1;
+    }
+    if (b < n) {
+        out[0][0] = b - rt, out[0][1] = b + rt;
+        return 1;
+    }
+    out[0][0] = n - rt, out[0][1] = n;   /* the ring's gap at n = 0 */
+    out[1][0] = 0, out[1][1] = rt;
+    return 2;
+}
+
+/* Part x of the phase: its steps 1 .. t of the chunk. Phase 1 runs the tiles (tile along I
+   and J), phase 2 the gaps along one axis (a gap along I and a tile along J, then a tile
+   along I and a gap along J), phase 3 the gaps along both. */
 static void tile_body(void *ctx, int64_t x)
 {
     Tiling *tl = ctx;
-    int64_t r = tl->r, last = tl->ntiles - 1, nj = tl->size[1];
-    int ring = tl->wrap[1];
-    for (int64_t t = 1; t <= tl->t; t++) {
-        int64_t s = tl->s0 + t - 1, b = tl->lo[x + 1];
-        if (tl->phase == 1)
-            tile_call(tl, tl->lo[x] + (x > 0 || ring ? r * t : 0),
-                      b - (x < last || ring ? r * t : 0), s);
-        else if (b < nj)
-            tile_call(tl, b - r * t, b + r * t, s);
-        else {   /* the ring's gap at nj = 0 */
-            tile_call(tl, nj - r * t, nj, s);
-            tile_call(tl, 0, r * t, s);
-        }
+    int64_t xi, xj;
+    int gi, gj;
+    if (tl->phase == 1)
+        xi = x % tl->nt[0], xj = x / tl->nt[0], gi = gj = 0;
+    else if (tl->phase == 3)
+        xi = x % tl->ngaps[0], xj = x / tl->ngaps[0], gi = gj = 1;
+    else if (x < tl->ngaps[0] * tl->nt[1])
+        xi = x % tl->ngaps[0], xj = x / tl->ngaps[0], gi = 1, gj = 0;
+    else {
+        x -= tl->ngaps[0] * tl->nt[1];
+        xi = x % tl->nt[0], xj = x / tl->nt[0], gi = 0, gj = 1;
     }
+    int64_t nk = tl->size[2], waves = 1;
+    if (tl->kh)   /* until the last step's levels reach nk */
+        waves = (nk + (tl->t - 1) * tl->rk + tl->kh - 1) / tl->kh;
+    for (int64_t m = 0; m < waves; m++)
+        for (int64_t t = 1; t <= tl->t; t++) {
+            int64_t ri[2][2], rj[2][2], k0 = 0, k1 = nk;
+            if (tl->kh) {
+                k0 = m * tl->kh - (t - 1) * tl->rk;
+                k1 = k0 + tl->kh;
+                k0 = k0 < 0 ? 0 : k0;
+                k1 = k1 > nk ? nk : k1;
+            }
+            int ni = tile_ranges(tl, 0, xi, gi, t, ri), nj = tile_ranges(tl, 1, xj, gj, t, rj);
+            for (int u = 0; u < nj; u++)
+                for (int v = 0; v < ni; v++) {
+                    const int64_t box[3][2] = {{ri[v][0], ri[v][1]}, {rj[u][0], rj[u][1]},
+                                               {k0, k1}};
+                    tile_call(tl, box, tl->s0 + t - 1);
+                }
+        }
 }
 
-/* Whether to tile, and how: rows *w of a tile and *depth steps a chunk (1), the loop of
-   single steps (0), or a GT_E... code (a malformed GT_STEPS_TILE). */
+/* Parses GT_STEPS_TILE: 0 unset or empty, 1 set (w[] and *depth), 2 "0" (never tile), or a
+   GT_E... code (malformed). */
+static int tile_env(const gt_stencil_info *info, int64_t w[3], int64_t *depth)
+{
+    const char *env = getenv("GT_STEPS_TILE");
+    if (!env || !*env)
+        return 0;
+    char *end;
+    long long v[4] = {0, 0, 0, 0};
+    int n = 0, bad = 0;
+    const char *q = env;
+    for (;;) {   /* ROWS,STEPS[,LEVELS[,COLUMNS]] */
+        v[n++] = strtoll(q, &end, 10);
+        if (end == q || v[n - 1] < (n == 2 ? 1 : 0)) {
+            bad = 1;
+            break;
+        }
+        if (*end != ',' || n == 4)
+            break;
+        q = end + 1;
+    }
+    if (!bad && n == 1 && v[0] == 0 && *end == '\0')
+        return 2;
+    if (bad || *end != '\0' || n < 2 || v[0] < 1)
+        return gt__error(GT_EINVAL, "stencil '%s': steps: GT_STEPS_TILE is '%s'; it must be "
+                         "ROWS,STEPS[,LEVELS[,COLUMNS]] (ROWS and STEPS positive, LEVELS and "
+                         "COLUMNS 0 for all) or 0", info->name, env);
+    w[1] = v[0], *depth = v[1], w[2] = v[2], w[0] = v[3];
+    return 1;
+}
+
+/* Whether to tile, and how: w[1] rows, w[0] columns (0: whole rows) and levels w[2] a wave
+   (0: all levels in each call) of a tile, *depth steps a chunk (1), the loop of single steps
+   (0), or a GT_E... code (a malformed GT_STEPS_TILE). */
 static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t nsteps,
-                     int nthreads, int64_t *r_out, int64_t *w_out, int64_t *depth_out,
+                     int nthreads, int64_t r[3], int64_t w[3], int64_t *depth_out,
                      int wrap[2])
 {
-    int64_t r = 0, rowbytes = 0;
+    int64_t rowbytes = 0, levelbytes = 0;
+    r[0] = r[1] = r[2] = 0;
     wrap[0] = wrap[1] = 0;
+    int out_i = 1;   /* every output along I: I may be cut */
     for (int f = 0; f < info->nfields; f++) {
         const gt_field_info *fi = &info->fields[f];
-        int has_j = strchr(fi->axes, 'J') != NULL;
+        int has_i = strchr(fi->axes, 'I') != NULL, has_j = strchr(fi->axes, 'J') != NULL;
         for (int a = 0; a < 2; a++)
             if (fi->bc[a] == 1 + GT_BC_PERIODIC && strchr(fi->axes, 'I' + a)) {
                 if (size[a] >= (int64_t)1 << 29)
@@ -305,34 +402,32 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
             }
         if (fi->is_output && !has_j)
             return 0;   /* every part would write all of it */
+        if (fi->is_output && !has_i)
+            out_i = 0;
+        for (int a = 0; a < 3; a++)
+            if (strchr(fi->axes, 'I' + a))
+                for (int side = 0; side < 2; side++)
+                    if (fi->reach[a][side] > r[a])
+                        r[a] = fi->reach[a][side];
         if (!has_j)
             continue;
-        for (int side = 0; side < 2; side++)
-            if (fi->reach[1][side] > r)
-                r = fi->reach[1][side];
-        int64_t b = (int64_t)gt_dtype_size(fi->dtype);
-        for (int a = 0; a < 3; a++)
-            if (a != 1 && strchr(fi->axes, 'I' + a))
-                b *= size[a];
+        int64_t b = (int64_t)gt_dtype_size(fi->dtype) * (has_i ? size[0] : 1);
+        if (strchr(fi->axes, 'K'))
+            levelbytes += b, b *= size[2];
         rowbytes += b;
     }
     if (nsteps < 2 || size[0] < 1 || size[1] < 1 || size[2] < 1)
         return 0;
-    int64_t w, depth;
-    int forced = 0;
-    const char *env = getenv("GT_STEPS_TILE");
-    if (env && *env) {
-        char *end;
-        long long a = strtoll(env, &end, 10), b = 0;
-        if (a == 0 && *end == '\0')
-            return 0;
-        if (*end == ',')
-            b = strtoll(end + 1, &end, 10);
-        if (*end != '\0' || a < 1 || b < 1)
-            return gt__error(GT_EINVAL, "stencil '%s': steps: GT_STEPS_TILE is '%s'; it must "
-                             "be ROWS,STEPS (two positive numbers) or 0", info->name, env);
-        w = a, depth = b, forced = 1;
-    } else {
+    int64_t depth = 0;
+    w[0] = w[2] = 0;
+    int forced = tile_env(info, w, &depth);
+    if (forced < 0 || forced == 2)
+        return forced < 0 ? forced : 0;
+    if (w[0] > 0 && !out_i)
+        w[0] = 0;   /* an output without I: whole rows */
+    if (info->tiles_time != 2)
+        w[2] = 0;   /* levels not alike: all of them in each call */
+    if (!forced) {
         int64_t l2, l3;
         gt__cache_sizes(&l2, &l3);
         int64_t share = l2 + l3 / (nthreads > 0 ? nthreads : 1);
@@ -340,21 +435,39 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
            rows and what streams past), 16 steps deep at most (bench/bench_steps.c: 2-D
            5-point on 8192^2 f32, 2 threads, 1 MB L2 and 32 MB L3: 64 rows and 16 steps
            2.4x the single calls, 136 rows and 8 steps 1.7x) */
-        w = rowbytes > 0 ? share / 4 / rowbytes : size[1];
+        w[1] = rowbytes > 0 ? share / 4 / rowbytes : size[1];
         depth = 16;
-        if (size[1] <= 2 * w)
+        if (w[1] < r[1] * 5 && info->tiles_time == 2 && levelbytes > 0 && size[2] > 8) {
+            /* rows too wide for two steps: the levels as a wavefront of 4 levels a wave,
+               8 steps deep, the band of every field's levels that a tile keeps live (a
+               wave, the levels the steps trail by and read beyond) in a quarter of the
+               share (bench/bench_steps.c: 3-D 7-point on 384^3 f32, 2 threads: 96 rows 8
+               steps 1.17x the single calls, 48 rows 8 steps 1.08x, 17 rows 0.92x) */
+            depth = 8, w[2] = 4;
+            w[1] = share / 4 / ((w[2] + (depth + 1) * r[2] + 1) * levelbytes);
+        }
+        if (size[1] <= 2 * w[1])
             return 0;   /* the domain is about one tile: nothing to gain */
+        /* as many tiles as threads or a multiple: no thread idle at a phase's end */
+        int64_t nt = (size[1] + w[1] - 1) / w[1], th = nthreads > 0 ? nthreads : 1;
+        nt = (nt + th - 1) / th * th;
+        w[1] = size[1] / nt;
     }
-    if (w > size[1])
-        w = size[1];
+    if (w[0] >= size[0])
+        w[0] = 0;
+    if (w[1] > size[1])
+        w[1] = size[1];
+    if (w[2] >= size[2])
+        w[2] = 0;
     if (depth > nsteps)
         depth = nsteps;
-    if (r > 0 && (w < size[1] || wrap[1]) && w < r * (2 * depth + 1))
-        depth = (w / r - 1) / 2;   /* gaps apart: see above */
+    for (int a = 1; a >= 0; a--) {
+        int64_t n = a ? size[1] : (w[0] ? size[0] : 0);
+        if (n && r[a] > 0 && (w[a] < n || wrap[a]) && w[a] < r[a] * (2 * depth + 1))
+            depth = (w[a] / r[a] - 1) / 2;   /* gaps apart: see above */
+    }
     if (depth < (forced ? 1 : 2))
         return 0;
-    *r_out = r;
-    *w_out = w;
     *depth_out = depth;
     return 1;
 }
@@ -363,23 +476,31 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
    says: 0 or the first failing call's code. */
 static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
                      gt_storage **first, int64_t nsteps, const int64_t size[3],
-                     gt__step_fn *step, void *args, gt__tiles_fn *tiles, int64_t r, int64_t w,
-                     int64_t depth, const int wrap[2])
+                     gt__step_fn *step, void *args, gt__tiles_fn *tiles, const int64_t r[3],
+                     const int64_t w[3], int64_t depth, const int wrap[2])
 {
     int nf = info->nfields;
     Tiling tl;
     memset(&tl, 0, sizeof tl);
-    tl.ntiles = size[1] / w;
-    tl.lo = malloc(sizeof *tl.lo * (size_t)(tl.ntiles + 1));
+    for (int a = 0; a < 2; a++) {
+        tl.cut[a] = a == 1 || w[0] > 0;
+        tl.nt[a] = tl.cut[a] ? size[a] / w[a] : 1;
+        tl.r[a] = r[a];
+        tl.wrap[a] = wrap[a];
+        tl.ring[a] = tl.cut[a] && wrap[a];
+        tl.ngaps[a] = r[a] > 0 && tl.cut[a] ? tl.nt[a] - (tl.ring[a] ? 0 : 1) : 0;
+        tl.lo[a] = malloc(sizeof *tl.lo[a] * (size_t)(tl.nt[a] + 1));
+    }
     gt_storage **odd = malloc(sizeof *odd * (size_t)nf);
-    if (!tl.lo || !odd) {
-        free(tl.lo);
+    if (!tl.lo[0] || !tl.lo[1] || !odd) {
+        free(tl.lo[0]);
+        free(tl.lo[1]);
         free(odd);
         return gt__error(GT_ENOMEM, "stencil '%s': steps: no memory", info->name);
     }
-    for (int64_t k = 0; k < tl.ntiles; k++)
-        tl.lo[k] = k * w;
-    tl.lo[tl.ntiles] = size[1];   /* the last tile takes the rest */
+    for (int a = 0; a < 2; a++)   /* the rest spread over the tiles: each w[a] or more */
+        for (int64_t k = 0; k <= tl.nt[a]; k++)
+            tl.lo[a][k] = tl.cut[a] ? k * size[a] / tl.nt[a] : k * size[a];
     memcpy(odd, first, sizeof *odd * (size_t)nf);
     swap_pairs(info, odd);
     tl.info = info;
@@ -389,21 +510,21 @@ static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
     tl.step = step;
     tl.args = args;
     memcpy(tl.size, size, sizeof tl.size);
-    tl.r = r;
     tl.depth = depth;
-    tl.wrap[0] = wrap[0];
-    tl.wrap[1] = wrap[1];
+    tl.kh = w[2];
+    tl.rk = r[2];
     atomic_init(&tl.rc, 0);
+    int64_t parts[4] = {0, tl.nt[0] * tl.nt[1],
+                        tl.ngaps[0] * tl.nt[1] + tl.nt[0] * tl.ngaps[1],
+                        tl.ngaps[0] * tl.ngaps[1]};
     for (tl.s0 = 0; tl.s0 < nsteps && !atomic_load(&tl.rc); tl.s0 += tl.t) {
         tl.t = nsteps - tl.s0 < depth ? nsteps - tl.s0 : depth;
-        tl.phase = 1;
-        tiles(tl.ntiles, tile_body, &tl);
-        tl.phase = 2;
-        int64_t gaps = tl.ntiles - (wrap[1] ? 0 : 1);   /* the ring's: one at nj too */
-        if (gaps > 0 && r > 0 && !atomic_load(&tl.rc))
-            tiles(gaps, tile_body, &tl);
+        for (tl.phase = 1; tl.phase <= 3 && !atomic_load(&tl.rc); tl.phase++)
+            if (parts[tl.phase] > 0)
+                tiles(parts[tl.phase], tile_body, &tl);
     }
-    free(tl.lo);
+    free(tl.lo[0]);
+    free(tl.lo[1]);
     free(odd);
     int rc = atomic_load(&tl.rc);
     return rc ? gt__error(rc, "%s", tl.why) : 0;   /* the message on the calling thread */
@@ -443,10 +564,10 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
                            info->fields[q->next].name, info->fields[q->cur].name,
                            info->fields[q->next].name, info->fields[q->cur].name);
     }
-    int64_t r = 0, w = 1, depth = 1;
+    int64_t r[3] = {0, 0, 0}, w[3] = {0, 1, 0}, depth = 1;
     int wrap[2] = {0, 0};
     if (!rc && tiles) {
-        int plan = tile_plan(info, size, nsteps, nthreads, &r, &w, &depth, wrap);
+        int plan = tile_plan(info, size, nsteps, nthreads, r, w, &depth, wrap);
         if (plan < 0)
             rc = plan;
         else if (plan == 0)

@@ -208,7 +208,8 @@ static void bad_tiles(void)
     Fld f[MAXF];
     make(c, f, n);
     gt_storage *fs[MAXF] = {f[0].s, f[1].s};
-    static const char *const why[] = {"GT_STEPS_TILE", "4,x", NULL};
+    static const char *const why[] = {"GT_STEPS_TILE", "4,x", "ROWS,STEPS[,LEVELS[,COLUMNS]]",
+                                      NULL};
     setenv("GT_STEPS_TILE", "4,x", 1);
     int rc = c->steps(fs, 5, NULL);
     if (heat_dir_info.tiles_time)
@@ -243,10 +244,17 @@ int main(void)
     /* periodic fields: the rows a ring (heat_per, ring_j, wave), the parts spanning I (per_i) */
     const gt_stencil_info *const tiled[] = {&heat_per_info, &ring_j_info, &per_i_info,
                                             &wave_info};
+    int omp = strcmp(GT_TEST_BACKEND, "openmp") == 0;
     for (size_t x = 0; x < sizeof tiled / sizeof *tiled; x++)
         check("periodic: tiles_time", tiled[x]->tiles_time ==
-              (strcmp(GT_TEST_BACKEND, "openmp") == 0), "%s: %d on the %s backend",
+              (omp ? 1 + (tiled[x] == &per_i_info) : 0), "%s: %d on the %s backend",
               tiled[x]->name, tiled[x]->tiles_time, GT_TEST_BACKEND);
+    /* 2 where every level is computed alike (the parts may cut the levels), 1 for IJ
+       outputs and for the forward sweep */
+    check("jac_info.tiles_time", jac_info.tiles_time == 2 * omp, "%d", jac_info.tiles_time);
+    check("decay_info.tiles_time", decay_info.tiles_time == 2 * omp, "%d",
+          decay_info.tiles_time);
+    check("sweep_info.tiles_time", sweep_info.tiles_time == omp, "%d", sweep_info.tiles_time);
     for (size_t t = 0; t < sizeof tilings / sizeof *tilings; t++) {
         if (tilings[t])
             setenv("GT_STEPS_TILE", tilings[t], 1);
@@ -268,6 +276,19 @@ int main(void)
             for (int64_t k = 1; k <= 4; k++)
                 run(&cases[c], k, sizes[0], sub);
         }
+    }
+    /* the levels as a wavefront (LEVELS a wave; only where tiles_time is 2: jac, decay,
+       per_i; the others ignore it) and columns cut along I as well (COLUMNS; a ring along I
+       where periodic: heat_per, wave, per_i), on a domain wide along I, J and K */
+    static const int64_t cube[3] = {13, 29, 11}, cubesub[3] = {11, 25, 9};
+    static const int64_t cns[] = {2, 3, 5, 8, 13};
+    static const char *const tilings3[] = {"7,3,2", "9,4,1", "10,3,3,7", "6,2,0,5",
+                                           "13,6,4,13", "5,2,5,3"};
+    for (size_t t = 0; t < sizeof tilings3 / sizeof *tilings3; t++) {
+        setenv("GT_STEPS_TILE", tilings3[t], 1);
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+            for (size_t k = 0; k < sizeof cns / sizeof *cns; k++)
+                run(&cases[c], cns[k], cube, k % 2 ? cubesub : NULL);
     }
     unsetenv("GT_STEPS_TILE");
     refusals();

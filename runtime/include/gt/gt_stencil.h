@@ -41,7 +41,9 @@ typedef struct {
     int npairs;
     const gt_iterate_pair *pairs;   /* npairs, in the order of iterate(...) */
     int tiles_time;                 /* 1 if S_steps computes several steps per pass over
-                                       the domain (temporal blocking), 0 if one at a time */
+                                       the domain (temporal blocking), 2 if so and its parts
+                                       may cut the levels too (every level computed alike),
+                                       0 if one step at a time */
 } gt_stencil_info;
 
 #ifdef __cplusplus
