@@ -54,7 +54,7 @@
 # "JKI", "IKJ": the generic-stride path; "IJK": K contiguous) with
 # OMP_NUM_THREADS=2 (and for odd seeds GT_CACHE_BYTES=1: the openmp code's
 # slab order of docs/internals.md, "3-D blocks"; for seeds not multiples of 3
-# GT_STEPS_TILE small: S_steps time-tiled), and compares
+# GT_STEPS_TILE small: S_steps time-tiled, some with levels and columns), and compares
 # every element of every storage (halos included) exactly, and out scalars to
 # a relative 1e-12 (1e-5 for float): full sums are reassociated by threads.
 #
@@ -106,8 +106,11 @@ if [ "${1:-}" = "--one" ]; then
         # offsets streams its levels through slabs of one row (gt__blocks)
         cache=; [ $((seed % 2)) = 1 ] && cache=1
         # S_steps' time tiles (docs/internals.md, "Time tiling") forced small for two
-        # seeds in three: tiles of 3 rows one step deep, of 5 rows two steps deep
-        tile=; [ $((seed % 3)) = 1 ] && tile=3,1; [ $((seed % 3)) = 2 ] && tile=5,2
+        # seeds in three: tiles of 3 rows one step deep; of 5 rows two steps deep; or of
+        # 5 rows and 5 columns two steps deep, the levels two a wave (where every level
+        # is computed alike: tiles_time 2)
+        tile=; [ $((seed % 3)) = 1 ] && tile=3,1; [ $((seed % 6)) = 5 ] && tile=5,2
+        [ $((seed % 6)) = 2 ] && tile=5,2,2,5
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" OMP_NUM_THREADS=2 GT_CACHE_BYTES=$cache \
             GT_STEPS_TILE=$tile \
             "$work/driver" "$dir/naive.so" "$dir/omp.so" "$seed" >"$dir/out" 2>&1
