@@ -1047,11 +1047,47 @@ static IrWalk stmt_level_bound(void *ctx, const IrStmt *s)
     return e && !ir_walk_expr(e, level_bound, ctx) ? IR_WALK_STOP : IR_WALK_ON;
 }
 
+/* The axes along which a statement reads, at a non-zero offset, a field the stencil writes
+   (the next field of a pair): a part computes that field on its own points only, so such a
+   read beyond them would find another step's values. */
+static IrWalk written_offsets(void *ctx, const IrExpr *e)
+{
+    unsigned *axes = ctx;
+    if (e->kind == IR_LOAD && e->load.field->kind == IR_PARAM_FIELD &&
+        e->load.field->is_written)
+        for (int a = 0; a < NAXES; a++)
+            if (e->load.offset[a] != 0)
+                *axes |= 1u << a;
+    return IR_WALK_ON;
+}
+
+static IrWalk stmt_written_offsets(void *ctx, const IrStmt *s)
+{
+    const IrExpr *e = ir_stmt_expr(s);
+    if (e)
+        ir_walk_expr(e, written_offsets, ctx);
+    return IR_WALK_ON;
+}
+
+static unsigned written_read_axes(const IrStencil *st)
+{
+    unsigned axes = 0;
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *cp = st->computations.items[c];
+        for (int i = 0; i < cp->intervals.len; i++)
+            ir_walk_stmts(&cp->intervals.items[i]->stmts, stmt_written_offsets, &axes);
+    }
+    return axes;
+}
+
 /* Whether every level of st is computed alike, so that a call on a part of the levels
    computes them as the whole column does: every computation parallel over one interval of
-   all levels, every output along K, nothing of level_bound. */
+   all levels, every output along K, nothing of level_bound, no written field read at
+   another level. */
 static bool levels_alike(const IrStencil *st)
 {
+    if (written_read_axes(st) & (1u << AXIS_K))
+        return false;
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
         if (fd->kind == IR_PARAM_FIELD && fd->is_written && !(fd->axes & (1u << AXIS_K)))
@@ -1073,10 +1109,12 @@ static bool levels_alike(const IrStencil *st)
 }
 
 /* S_info's tiles_time: 0 the loop of single steps (not fused, run-time K levels, an output
-   without J, out scalars), 2 where the parts may cut the levels too (levels_alike), else 1. */
+   without J, out scalars, a written field read at a horizontal offset), 2 where the parts
+   may cut the levels too (levels_alike), else 1. */
 static int omp_steps_tiled(const IrStencil *st)
 {
-    if (!st->fused || !st->pairs.len || emit_kcheck_any(st))
+    if (!st->fused || !st->pairs.len || emit_kcheck_any(st) ||
+        (written_read_axes(st) & ((1u << AXIS_I) | (1u << AXIS_J))))
         return 0;
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
@@ -1127,8 +1165,8 @@ const Backend backend_openmp = {
     .stencil = omp_stencil,
     .fallback = &backend_naive,
     .steps = omp_steps,
-    .steps_plan = "loop of single steps (time not tiled: an output without J, out scalars "
-                  "or run-time K levels)",
+    .steps_plan = "loop of single steps (time not tiled: an output without J, out scalars, "
+                  "run-time K levels or an output read at a horizontal offset)",
     .steps_tiled = omp_steps_tiled,
     .steps_tiled_plan = "time-tiled along J (trapezoids of rows and steps, then the gaps "
                         "between them, each phase parallel; the rows a ring where periodic; "

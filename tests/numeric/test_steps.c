@@ -255,6 +255,10 @@ int main(void)
     check("decay_info.tiles_time", decay_info.tiles_time == 2 * omp, "%d",
           decay_info.tiles_time);
     check("sweep_info.tiles_time", sweep_info.tiles_time == omp, "%d", sweep_info.tiles_time);
+    /* an output read at an offset by a later statement: along K, rows only (1); along J, not
+       tiled (0): a part computes it on its own points only */
+    check("nextk_info.tiles_time", nextk_info.tiles_time == omp, "%d", nextk_info.tiles_time);
+    check("nextj_info.tiles_time", nextj_info.tiles_time == 0, "%d", nextj_info.tiles_time);
     for (size_t t = 0; t < sizeof tilings / sizeof *tilings; t++) {
         if (tilings[t])
             setenv("GT_STEPS_TILE", tilings[t], 1);
