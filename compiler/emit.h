@@ -258,6 +258,13 @@ typedef struct {
     EmitVal pos[NAXES];       /* per axis of f: the position read; EV_NONE elsewhere */
     const char *dirichlet;    /* where the Dirichlet constant replaces the value; NULL if never */
     double value;             /* that constant */
+    /* per axis: where it is outside with a Dirichlet condition (NULL if not
+     * tested), and its constant; split: the constants differ, and a read
+     * outside along several such axes gives the first one's, in I, J, K
+     * order (emit_read_open then tests axis by axis) */
+    const char *test[NAXES];
+    double values[NAXES];
+    bool split;
 } EmitRead;
 EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
                    const EmitVal idx[NAXES], const int64_t off[NAXES],

@@ -499,7 +499,7 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
                    const EmitVal idx[NAXES], const int64_t off[NAXES],
                    const bool remap[NAXES])
 {
-    EmitRead r = {{{0}}, NULL, 0};
+    EmitRead r = {{{0}}, NULL, 0, {NULL}, {0}, false};
     for (int a = 0; a < NAXES; a++) {
         if (!(f->axes & (1u << a)))
             continue;
@@ -541,8 +541,12 @@ EmitRead emit_read(Arena *arena, const EmitStencil *es, const IrField *f,
              * say; inside: the element itself along this axis */
             const char *test = lohi ? arena_printf(arena, "gt_outside_at(%s, %s)", p, lohi)
                                     : arena_printf(arena, "gt_outside(%s, %s)", p, n);
+            if (r.dirichlet && memcmp(&r.value, &f->bc[a].value, sizeof r.value) != 0)
+                r.split = true;
             r.dirichlet = r.dirichlet ? arena_printf(arena, "%s || %s", r.dirichlet, test) : test;
             r.value = f->bc[a].value;
+            r.test[a] = test;
+            r.values[a] = f->bc[a].value;
             break;
         }
         case BC_NONE: break;
@@ -604,6 +608,16 @@ void emit_read_open(Out *o, const EmitRead *r, Type t)
 {
     if (!r->dirichlet)
         return;
+    if (r->split) {
+        emit_text(o, "(");
+        for (int a = 0; a < NAXES; a++)
+            if (r->test[a]) {
+                emit_text(o, "%s ? ", r->test[a]);
+                emit_const(o, t, (int64_t)r->values[a], r->values[a]);
+                emit_text(o, " : ");
+            }
+        return;
+    }
     emit_text(o, "(%s ? ", r->dirichlet);
     emit_const(o, t, (int64_t)r->value, r->value);
     emit_text(o, " : ");

@@ -38,10 +38,15 @@
  * condition give, per axis, the offsets [lo, hi] they reach. A row whose J or
  * K position could reach outside runs its points with remapped reads (as the
  * naive backend), and within a row the points whose I reads stay inside run
- * without any check, between two slabs of width lo and hi that remap. */
+ * without any check, between two slabs of width lo and hi that remap. On the
+ * fast path, the fields a kernel only reads are read through row pointers that
+ * apply the conditions along J and K once per row (rows_scan): where they serve
+ * every such read, no row is left to the scalar path, and the inner points run
+ * as whole vectors, the last one overlapping (ROW_VECTOR). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emit.h"
 
@@ -60,6 +65,9 @@ static const PlanParams openmp_plan = {
     .block_j_column = 4,
 };
 enum { TILE_ALIGN = 64 };
+/* The points of a row's whole vectors where kernel_rows computes the last one
+ * twice (64 bytes of float). */
+enum { ROW_VECTOR = 16 };
 
 /* A thread's slice of the tile block is whole pages plus one page of gap: the
  * hardware prefetchers of one core, running past the end of its tiles, then
@@ -78,6 +86,15 @@ typedef struct {
     const char *name, *off;   /* tiles: pointer, per-block offset */
 } Buffer;
 
+/* A row pointer of kernel_rows: field f's row at offset (dj, dk) from the
+ * row (j, k) being computed, as its boundary conditions along J and K give it
+ * (the row of the Dirichlet constant where one applies). */
+typedef struct {
+    const IrField *f;
+    int64_t dj, dk;
+    const char *name;
+} RowRead;
+
 typedef struct {
     Compiler *c;
     Out *o;
@@ -89,8 +106,15 @@ typedef struct {
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
     const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
+    const char *i_in, *i_in0, *i_out, *i_out0, *row_slab, *slab, *i0, *x;  /* kernel_rows' locals */
+    const char **edge;        /* per field: its row of the Dirichlet constant (row_field_edge), or NULL */
+    const char **edge_buf;    /* per field: the allocation behind edge */
     /* while emitting */
     bool fast;                /* unit-stride path */
+    VEC(RowRead) rows;        /* the row pointers of the kernel being emitted (fast path) */
+    const char *rows_k;       /* the level variable they were taken at */
+    bool rows_all;            /* they serve every read along J and K that a condition remaps */
+    bool rows_missed;         /* ... and yet a read of the kind was emitted without one */
     bool safe;                /* remapped reads */
     EmitPoint point;          /* the point body of the kernel being emitted (and the
                                  column path's k-cache) */
@@ -153,6 +177,151 @@ static void emit_declare_reductions(Out *o)
 
 /* ============================================================ expressions */
 
+/* ============================================================ row pointers */
+
+/* f has a boundary condition along axis a (one of its axes). */
+static bool row_bc(const IrField *f, int a)
+{
+    return (f->axes & (1u << a)) && f->bc[a].kind != BC_NONE;
+}
+
+/* Parameter f can be read through row pointers: it has I, no condition
+ * along I but Dirichlet (checked at each point), one Dirichlet constant for
+ * all its axes (bit for bit: the value a read outside along any of them
+ * gives) and no read at a run-time level. */
+static bool row_field(const IrField *f)
+{
+    if (f->kind != IR_PARAM_FIELD || !(f->axes & AXES_I) || f->read_at_run_time_k)
+        return false;
+    if (row_bc(f, AXIS_I) && f->bc[AXIS_I].kind != BC_DIRICHLET)
+        return false;
+    const double *value = NULL;
+    for (int a = 0; a < NAXES; a++) {
+        if (!row_bc(f, a) || f->bc[a].kind != BC_DIRICHLET)
+            continue;
+        if (value && memcmp(value, &f->bc[a].value, sizeof *value) != 0)
+            return false;
+        value = &f->bc[a].value;
+    }
+    return true;
+}
+
+/* ... and its rows outside along J or K hold its Dirichlet constant: it needs
+ * a row of it (omp_function allocates one per call). */
+static bool row_field_edge(const IrField *f)
+{
+    return row_field(f) &&
+           ((row_bc(f, AXIS_J) && f->bc[AXIS_J].kind == BC_DIRICHLET) ||
+            (row_bc(f, AXIS_K) && f->bc[AXIS_K].kind == BC_DIRICHLET));
+}
+
+/* The row pointer serving a read of f at off from the point of cx, if any. */
+static const RowRead *row_find(const Omp *m, const EmitExprCtx *cx, const IrField *f,
+                               const int64_t off[NAXES])
+{
+    if (cx->idx[AXIS_J].kind != EV_NAME || strcmp(cx->idx[AXIS_J].term, "j") != 0 ||
+        cx->idx[AXIS_K].kind != EV_NAME || strcmp(cx->idx[AXIS_K].term, m->rows_k) != 0)
+        return NULL;
+    int64_t dj = f->axes & AXES_J ? off[AXIS_J] : 0, dk = f->axes & AXES_K ? off[AXIS_K] : 0;
+    for (int x = 0; x < m->rows.len; x++) {
+        const RowRead *row = &m->rows.items[x];
+        if (row->f == f && row->dj == dj && row->dk == dk)
+            return row;
+    }
+    return NULL;
+}
+
+/* A kernel's scan for row pointers: the fields it writes (so far, and in
+ * all), whether a point can be computed twice (no field read before the
+ * kernel writes it) and whether the rows serve every read that a condition
+ * along J or K remaps. */
+typedef struct {
+    Omp *m;
+    bool *written, *written_before;
+    bool twice, all;
+} RowScan;
+
+static IrWalk row_scan_write(void *ctx, const IrStmt *s)
+{
+    bool *written = ctx;
+    if (s->kind == IR_ASSIGN)
+        written[s->assign.dst->id] = true;
+    return IR_WALK_ON;
+}
+
+static void row_scan_read(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
+{
+    RowScan *x = ctx;
+    Omp *m = x->m;
+    if (x->written[f->id] && !x->written_before[f->id])
+        x->twice = false;
+    if (f->kind != IR_PARAM_FIELD)
+        return;
+    if (in_column || !row_field(f) || x->written[f->id] || (row_field_edge(f) && !m->edge[f->id])) {
+        if (row_bc(f, AXIS_J) || row_bc(f, AXIS_K))
+            x->all = false;
+        return;
+    }
+    int64_t dj = f->axes & AXES_J ? off[AXIS_J] : 0, dk = f->axes & AXES_K ? off[AXIS_K] : 0;
+    for (int r = 0; r < m->rows.len; r++)
+        if (m->rows.items[r].f == f && m->rows.items[r].dj == dj && m->rows.items[r].dk == dk)
+            return;
+    Arena *arena = m->c->arena;
+    RowRead row = {f, dj, dk,
+                   emit_unique(arena, &m->es->names,
+                               arena_printf(arena, "%s_row", m->es->field[f->id]))};
+    vec_push(arena, &m->rows, row);
+}
+
+/* Sets up the row pointers of kernel k (m->rows, rows_k, rows_all) and says
+ * whether its points may be computed twice (the overlapping last vector of
+ * a row). */
+static bool rows_scan(Omp *m, const IrInterval *iv, const IrKernel *k, const char *kvar)
+{
+    int nf = m->st->fields.len;
+    RowScan x = {m, arena_alloc(m->c->arena, (size_t)(nf + 1)),
+                 arena_alloc(m->c->arena, (size_t)(nf + 1)), !k->reduce, true};
+    memset(x.written, 0, (size_t)(nf + 1));
+    memset(x.written_before, 0, (size_t)(nf + 1));
+    for (int s = k->first; s < k->first + k->count; s++)
+        ir_walk_stmt(iv->stmts.items[s], row_scan_write, x.written);
+    m->rows.len = 0;
+    for (int s = k->first; s < k->first + k->count; s++) {
+        plan_visit_reads(iv->stmts.items[s], row_scan_read, &x);
+        ir_walk_stmt(iv->stmts.items[s], row_scan_write, x.written_before);
+    }
+    m->rows_k = kvar;
+    m->rows_all = x.all;
+    m->rows_missed = false;
+    return x.twice;
+}
+
+/* The row pointers of the kernel, at the start of row j. */
+static void rows_declare(Omp *m)
+{
+    Arena *arena = m->c->arena;
+    for (int x = 0; x < m->rows.len; x++) {
+        const RowRead *row = &m->rows.items[x];
+        const IrField *f = row->f;
+        const int64_t off[NAXES] = {0, row->dj, row->dk};
+        const EmitVal idx[NAXES] = {emit_val_name("i"), emit_val_name("j"),
+                                    emit_val_name(m->rows_k)};
+        const bool remap[NAXES] = {false, true, true};
+        EmitRead r = emit_read(arena, m->es, f, idx, off, remap);
+        EmitVal pos[NAXES] = {{0}, r.pos[AXIS_J], r.pos[AXIS_K]};
+        const char *stride[NAXES] = {NULL, m->sj[f->id], m->sk[f->id]};
+        emit_begin_line(m->o);
+        emit_text(m->o, "const %s *restrict const %s = ", emit_c_type(f->type), row->name);
+        if (r.dirichlet)
+            emit_text(m->o, "%s ? %s : ", r.dirichlet, m->edge[f->id]);
+        emit_text(m->o, "&");
+        emit_element(m->o, m->rp[f->id], pos, stride);
+        emit_text(m->o, ";");
+        emit_end_line(m->o);
+        emit_line(m->o, "(void)%s;", row->name);
+    }
+}
+
 /* An array or a tile at offset off from the point of cx (emit_point.c
  * handles scalars and recomputed temporaries). */
 static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const int64_t off[NAXES],
@@ -167,6 +336,23 @@ static void omp_access(Out *o, const EmitExprCtx *cx, const IrField *f, const in
                   emit_val_text(arena, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), 0),
                   b->height - 1, b->width);
         return;
+    }
+    if (!write && m->rows.len) {
+        const RowRead *row = row_find(m, cx, f, off);
+        if (row) {
+            /* through its row pointer: only I left to remap */
+            bool remap[NAXES] = {m->safe || m->point.preload, false, false};
+            EmitRead r = emit_read(arena, m->es, f, cx->idx, off, remap);
+            EmitVal pos[NAXES] = {r.pos[AXIS_I]};
+            const char *stride[NAXES] = {NULL, NULL, NULL};
+            emit_read_open(o, &r, f->type);
+            emit_element(o, row->name, pos, stride);
+            emit_read_close(o, &r);
+            return;
+        }
+        if (m->rows_all && !m->safe && !m->point.preload && f->kind == IR_PARAM_FIELD &&
+            (row_bc(f, AXIS_J) || row_bc(f, AXIS_K)))
+            m->rows_missed = true;
     }
     /* an array: position per axis, remapped where a boundary condition applies */
     bool remap[NAXES];
@@ -294,11 +480,22 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
                                                        k->reduce->reduce.dst->type),
                                           m->point.red_acc)
                            : "GT_OMP(omp simd)";
+    /* on the fast path of a kernel with boundary conditions, the fields it
+     * only reads are read through row pointers that apply the conditions
+     * along J and K once per row: the rows at the J and K edges then need no
+     * check, and the loop over I indexes its rows directly */
+    bool twice = false;
+    m->rows.len = 0;
+    if (m->fast && simd && (reach.has[AXIS_I] || reach.has[AXIS_J] || reach.has[AXIS_K])) {
+        twice = rows_scan(m, iv, k, kvar);
+        rows_declare(m);
+    }
+    bool rows_all = m->rows.len && m->rows_all;
     /* the rows that may read outside along J or K */
     const char *row_safe = NULL;
-    if (reach.has[AXIS_J])
+    if (reach.has[AXIS_J] && !rows_all)
         row_safe = emit_edge_test(arena, m->es, AXIS_J, &reach, "j", "j", false);
-    if (reach.has[AXIS_K]) {
+    if (reach.has[AXIS_K] && !rows_all) {
         const char *t = emit_edge_test(arena, m->es, AXIS_K, &reach, kvar, kvar, false);
         row_safe = row_safe ? arena_printf(arena, "%s || %s", row_safe, t) : t;
     }
@@ -320,22 +517,44 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
                 hi_in = arena_printf(arena, "(%s < %s ? %s : %s)", r.ihi, t, r.ihi, t);
         }
         if (row_safe)
-            emit_line(o, "const bool row_slab = %s;", row_safe);
-        emit_line(o, "const int64_t i_in0 = %s%s;", row_safe ? "row_slab ? " : "",
-                  row_safe ? arena_printf(arena, "%s : %s", r.ihi, lo_in) : lo_in);
-        emit_line(o, "const int64_t i_in = i_in0 < %s ? i_in0 : %s;", r.ihi, r.ihi);
-        emit_line(o, "const int64_t i_out0 = %s;", hi_in);
-        emit_line(o, "const int64_t i_out = i_out0 > i_in ? i_out0 : i_in;");
+            emit_line(o, "const bool %s = %s;", m->row_slab, row_safe);
+        const char *in = m->i_in, *out = m->i_out, *in0 = m->i_in0, *out0 = m->i_out0;
+        emit_line(o, "const int64_t %s = %s;", in0,
+                  row_safe ? arena_printf(arena, "%s ? %s : %s", m->row_slab, r.ihi, lo_in)
+                           : lo_in);
+        emit_line(o, "const int64_t %s = %s < %s ? %s : %s;", in, in0, r.ihi, in0, r.ihi);
+        emit_line(o, "const int64_t %s = %s;", out0, hi_in);
+        emit_line(o, "const int64_t %s = %s > %s ? %s : %s;", out, out0, in, out0, in);
         m->safe = false;
+        if (rows_all && twice) {
+            /* whole vectors of ROW_VECTOR points, the last one overlapping
+             * the one before it (its points computed twice, to the same
+             * values): no scalar remainder */
+            const char *i0 = m->i0;
+            emit_open(o, "if (%s - %s >= %d) {", out, in, ROW_VECTOR);
+            emit_open(o, "for (int64_t %s = %s;; %s += %d) {", i0, in, i0, ROW_VECTOR);
+            emit_line(o, "if (%s > %s - %d)", i0, out, ROW_VECTOR);
+            emit_line(o, "    %s = %s - %d;", i0, out, ROW_VECTOR);
+            emit_line(o, "%s", simd);
+            emit_open(o, "for (int64_t i = %s; i < %s + %d; i++) {", i0, i0, ROW_VECTOR);
+            point_body(m, iv, k, kvar);
+            emit_close(o);
+            emit_line(o, "if (%s == %s - %d)", i0, out, ROW_VECTOR);
+            emit_line(o, "    break;");
+            emit_close(o);
+            emit_else(o);
+        }
         if (simd)
             emit_line(o, "%s", simd);
-        emit_open(o, "for (int64_t i = i_in; i < i_out; i++) {");
+        emit_open(o, "for (int64_t i = %s; i < %s; i++) {", in, out);
         point_body(m, iv, k, kvar);
         emit_close(o);
+        if (rows_all && twice)
+            emit_close(o);
         m->safe = true;
-        emit_line(o, "for (int slab = 0; slab < 2; slab++)");
-        emit_open(o, "for (int64_t i = slab ? i_out : %s; i < (slab ? %s : i_in); i++) {",
-                  r.ilo, r.ihi);
+        emit_line(o, "for (int %s = 0; %s < 2; %s++)", m->slab, m->slab, m->slab);
+        emit_open(o, "for (int64_t i = %s ? %s : %s; i < (%s ? %s : %s); i++) {", m->slab, out,
+                  r.ilo, m->slab, r.ihi, in);
         point_body(m, iv, k, kvar);
         emit_close(o);
     } else {
@@ -347,6 +566,10 @@ static void kernel_rows(Omp *m, const IrInterval *iv, const IrKernel *k, Ranges 
         emit_close(o);
     }
     m->safe = false;
+    if (m->rows_missed)
+        gtcc_die("openmp: a read of kernel %d of stencil '%s' missed its row pointer", k->first,
+                 m->st->name);
+    m->rows.len = 0;
     emit_close(o);
 }
 
@@ -820,6 +1043,8 @@ static void omp_analyse(Omp *m)
     m->sj = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->sk = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     m->rp = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->edge = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
+    m->edge_buf = arena_alloc(arena, sizeof(char *) * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++) {
         const IrField *fd = st->fields.items[f];
         if (fd->kind == IR_TEMP && fd->temp_class != IR_TEMP_FULL)
@@ -842,6 +1067,14 @@ static void omp_analyse(Omp *m)
     m->ke = emit_unique(arena, &es->names, "ke");
     m->unit = emit_unique(arena, &es->names, "unit");
     m->kk = emit_unique(arena, &es->names, "kk");
+    m->i_in = emit_unique(arena, &es->names, "i_in");
+    m->i_out = emit_unique(arena, &es->names, "i_out");
+    m->i_in0 = emit_unique(arena, &es->names, "i_in0");
+    m->i_out0 = emit_unique(arena, &es->names, "i_out0");
+    m->row_slab = emit_unique(arena, &es->names, "row_slab");
+    m->slab = emit_unique(arena, &es->names, "slab");
+    m->i0 = emit_unique(arena, &es->names, "i0");
+    m->x = emit_unique(arena, &es->names, "x");
     emit_point_init(&m->point, es, m->kk);
     m->point.access = omp_access;
     m->point.user = m;
@@ -926,6 +1159,22 @@ static void omp_function(Omp *m, const bool *used)
     emit_line(o, "(void)%s;", m->nth);
     bool has_full = emit_full_storages(o, es);
     emit_line(o, "char *%s = NULL;", m->tiles);
+    /* the rows of Dirichlet constants that row pointers read outside along J
+     * or K: as long as a read of the field along I can reach (the I axis of
+     * a call is never remapped through them) */
+    bool edges = false;
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = st->fields.items[f];
+        m->edge[f] = m->edge_buf[f] = NULL;
+        if (!used[f] || !row_field_edge(fd))
+            continue;
+        m->edge_buf[f] = emit_unique(m->c->arena, &es->names,
+                                     arena_printf(m->c->arena, "%s_edge_buf", es->field[f]));
+        m->edge[f] = emit_unique(m->c->arena, &es->names,
+                                 arena_printf(m->c->arena, "%s_edge", es->field[f]));
+        emit_line(o, "%s *%s = NULL;", emit_c_type(fd->type), m->edge_buf[f]);
+        edges = true;
+    }
     emit_kcheck_host(o, es, true);
     emit_full_temporaries(o, es, "gt__temporary", m->si, m->sj, m->sk);
     if (m->tile_bytes > 0) {
@@ -938,6 +1187,29 @@ static void omp_function(Omp *m, const bool *used)
                      "per-thread tiles\");", es->rc, st->name);
         emit_line(o, "    goto done;");
         emit_line(o, "}");
+    }
+    for (int f = 0; f < es->nfield_params; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!m->edge[f])
+            continue;
+        const char *len = arena_printf(m->c->arena, "%s + %" PRId64, es->ni,
+                                       fd->reach[AXIS_I][0] + fd->reach[AXIS_I][1] + 1);
+        emit_line(o, "%s = malloc(sizeof(%s) * (size_t)(%s));", m->edge_buf[f],
+                  emit_c_type(fd->type), len);
+        emit_line(o, "if (!%s) {", m->edge_buf[f]);
+        emit_line(o, "    %s = gt__error(GT_ENOMEM, \"stencil '%s': no memory for the Dirichlet "
+                     "row of field '%s'\");", es->rc, st->name, fd->name);
+        emit_line(o, "    goto done;");
+        emit_line(o, "}");
+        emit_line(o, "for (int64_t %s = 0; %s < %s; %s++)", m->x, m->x, len, m->x);
+        emit_begin_line(o);
+        emit_text(o, "    %s[%s] = ", m->edge_buf[f], m->x);
+        int a = row_bc(fd, AXIS_J) && fd->bc[AXIS_J].kind == BC_DIRICHLET ? AXIS_J : AXIS_K;
+        emit_const(o, fd->type, (int64_t)fd->bc[a].value, fd->bc[a].value);
+        emit_text(o, ";");
+        emit_end_line(o);
+        emit_line(o, "const %s *const %s = %s + %" PRId64 ";", emit_c_type(fd->type), m->edge[f],
+                  m->edge_buf[f], fd->reach[AXIS_I][0]);
     }
     /* the fast path: unit stride along I, no output sharing a base with another field */
     emit_begin_line(o);
@@ -971,10 +1243,13 @@ static void omp_function(Omp *m, const bool *used)
     emit_kguard_report(o, es);
     emit_scalar_results(o, es);
     emit_blank(o);
-    if (has_full || m->tile_bytes > 0 || emit_kcheck_any(st))
+    if (has_full || m->tile_bytes > 0 || emit_kcheck_any(st) || edges)
         emit_done_label(o);
     emit_kguard_done(o, es);
     emit_full_releases(o, es);
+    for (int f = 0; f < es->nfield_params; f++)
+        if (m->edge[f])
+            emit_line(o, "free(%s);", m->edge_buf[f]);
     emit_line(o, "free(%s);", m->tiles);
     emit_line(o, "return %s;", es->rc);
     emit_close(o);

@@ -69,6 +69,7 @@ struct Expanding {
 typedef struct {
     PlanLoadFn *fn;
     void *ctx;
+    bool writes;              /* also the writes */
 } Visit;
 
 static void visit_stmt_at(const Visit *v, const IrStmt *s, const int64_t shift[NAXES],
@@ -124,7 +125,7 @@ static IrWalk visit_one(void *ctx, const IrStmt *s)
         (!x->producer || plan_expr_recompute(s->assign.dst)))
         return IR_WALK_SKIP;
     visit_expr(x->v, ir_stmt_expr(s), x->shift, false, x->open);
-    if (s->kind == IR_ASSIGN)
+    if (s->kind == IR_ASSIGN && x->v->writes)
         x->v->fn(x->v->ctx, s->assign.dst, x->shift, false);
     return IR_WALK_ON;
 }
@@ -139,7 +140,14 @@ static void visit_stmt_at(const Visit *v, const IrStmt *s, const int64_t shift[N
 void plan_visit_stmt(const IrStmt *s, PlanLoadFn *fn, void *ctx)
 {
     static const int64_t zero[NAXES] = {0, 0, 0};
-    Visit v = {fn, ctx};
+    Visit v = {fn, ctx, true};
+    visit_stmt_at(&v, s, zero, false, NULL);
+}
+
+void plan_visit_reads(const IrStmt *s, PlanLoadFn *fn, void *ctx)
+{
+    static const int64_t zero[NAXES] = {0, 0, 0};
+    Visit v = {fn, ctx, false};
     visit_stmt_at(&v, s, zero, false, NULL);
 }
 

@@ -73,6 +73,8 @@ bool plan_stmt_has(const IrStmt *s, IrExprKind k);
  * reduction. */
 typedef void PlanLoadFn(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column);
 void plan_visit_stmt(const IrStmt *s, PlanLoadFn *fn, void *ctx);
+/* plan_visit_stmt without the writes: what s reads. */
+void plan_visit_reads(const IrStmt *s, PlanLoadFn *fn, void *ctx);
 /* How far a kernel's reads of fields with a boundary condition reach, per
  * axis where any does: [lo, hi] around the point (K not counted inside column
  * reductions, which remap their own loop). */
