@@ -273,6 +273,8 @@ static int bind(const gt_stencil_info *info, const unsigned char *read_at_offset
         rc = check_fit(info, fields, size);
     if (!rc)
         rc = check_alias(info, read_at_offset, fields, device);
+    if (!rc)
+        rc = gt__placed_reads(info, read_at_offset);
     if (rc)
         return rc;
     for (int pass = 0; pass < 2; pass++) { /* inputs first, then outputs */

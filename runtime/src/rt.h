@@ -406,6 +406,14 @@ typedef struct gt__placement {
     const gt_stencil_info *info;   /* the stencil of the last gt__place call (NULL: none) */
 } gt__placement;
 
+/* The reads beyond a placed call's inner edges that it cannot run (gt__bind calls it):
+   read_at_offset[f] & 2 (along I) or & 4 (along J) says a computation reads field f at an
+   offset along that axis after an earlier computation of the call wrote f. Past an inner
+   edge that read would find the halo's values from before the call where one process
+   reads the values just computed: GT_EINVAL naming the field and the axis. 0 when no call
+   is placed or no such read crosses an inner edge. */
+int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_offset);
+
 /* Makes p the calling thread's placed call (NULL: none). */
 void gt__placement_set(gt__placement *p);
 /* While on (1) for the calling thread and no placement is current, gt__place returns 1: a
