@@ -1210,6 +1210,7 @@ static void omp_function(Omp *m, const bool *used)
         emit_end_line(o);
         emit_line(o, "const %s *const %s = %s + %" PRId64 ";", emit_c_type(fd->type), m->edge[f],
                   m->edge_buf[f], fd->reach[AXIS_I][0]);
+        emit_line(o, "(void)%s;", m->edge[f]);
     }
     /* the fast path: unit stride along I, no output sharing a base with another field */
     emit_begin_line(o);
