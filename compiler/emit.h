@@ -281,6 +281,11 @@ void emit_element_macro(Out *o, const char *macro, const char *base, const EmitV
  * nothing for other reads. */
 void emit_read_open(Out *o, const EmitRead *r, Type t);
 void emit_read_close(Out *o, const EmitRead *r);
+/* The axes (bit 1 << a) along which a statement of st reads a parameter field at a non-zero
+ * offset where the stencil writes that field: with after false, any such read of a field
+ * that st writes anywhere; with after true, only a read in a computation after one that
+ * wrote it. Per field id into axes (nfields entries, or NULL); returns their union. */
+unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes);
 
 /* The local holding column reduction e (column_sum, column_min ...), named at
  * its first request. */

@@ -575,59 +575,19 @@ void emit_info(Out *o, const EmitStencil *es)
               es->nfield_params, table, st->pairs.len, es->pairs, es->tiles_time);
 }
 
-/* gt__bind's read_at_offset flags of parameter f: 1 where the stencil reads f at an offset,
-   plus 2 (along I) and 4 (along J) where a computation reads it at an offset along that
-   axis after an earlier one wrote it (a distributed call refuses that: gt__placed_reads). */
-typedef struct {
-    const IrStencil *st;
-    bool *written;            /* per field id: an earlier computation writes it */
-    unsigned char *flags;
-} ReadsAfter;
-
-static IrWalk reads_after_load(void *ctx, const IrExpr *e)
-{
-    ReadsAfter *x = ctx;
-    if (e->kind == IR_LOAD && e->load.field->kind == IR_PARAM_FIELD &&
-        x->written[e->load.field->id])
-        for (int a = 0; a < 2; a++)
-            if (e->load.offset[a] != 0)
-                x->flags[e->load.field->id] |= (unsigned char)(2 << a);
-    return IR_WALK_ON;
-}
-
-static IrWalk reads_after_stmt(void *ctx, const IrStmt *s)
-{
-    const IrExpr *e = ir_stmt_expr(s);
-    if (e)
-        ir_walk_expr(e, reads_after_load, ctx);
-    return IR_WALK_ON;
-}
-
-static IrWalk reads_after_write(void *ctx, const IrStmt *s)
-{
-    ReadsAfter *x = ctx;
-    if (s->kind == IR_ASSIGN)
-        x->written[s->assign.dst->id] = true;
-    return IR_WALK_ON;
-}
-
+/* gt__bind's read_at_offset flags of each parameter: 1 where the stencil reads it at an
+   offset, plus 2 (along I) and 4 (along J) where a computation reads it at an offset along
+   that axis after an earlier one wrote it (a distributed call refuses that:
+   gt__placed_reads). */
 static unsigned char *read_flags(Arena *arena, const IrStencil *st)
 {
     int nf = st->fields.len;
-    ReadsAfter x = {st, arena_alloc(arena, (size_t)nf + 1), arena_alloc(arena, (size_t)nf + 1)};
-    memset(x.written, 0, (size_t)nf + 1);
-    memset(x.flags, 0, (size_t)nf + 1);
-    for (int c = 0; c < st->computations.len; c++) {
-        const IrComputation *cp = st->computations.items[c];
-        for (int i = 0; i < cp->intervals.len; i++)
-            ir_walk_stmts(&cp->intervals.items[i]->stmts, reads_after_stmt, &x);
-        for (int i = 0; i < cp->intervals.len; i++)
-            ir_walk_stmts(&cp->intervals.items[i]->stmts, reads_after_write, &x);
-    }
+    unsigned char *flags = arena_alloc(arena, (size_t)nf + 1);
+    emit_written_reads(st, true, flags);
     for (int f = 0; f < nf; f++)
-        if (st->fields.items[f]->read_at_offset)
-            x.flags[f] |= 1;
-    return x.flags;
+        flags[f] = (unsigned char)(((flags[f] & 3u) << 1) |
+                                   (st->fields.items[f]->read_at_offset ? 1u : 0u));
+    return flags;
 }
 
 void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])

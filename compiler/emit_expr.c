@@ -629,6 +629,62 @@ void emit_read_close(Out *o, const EmitRead *r)
         emit_text(o, ")");
 }
 
+typedef struct {
+    const bool *written;      /* per field id: written (so far, with after) */
+    unsigned char *axes;      /* per field id */
+    unsigned all;
+} WrittenReads;
+
+static IrWalk written_reads_load(void *ctx, const IrExpr *e)
+{
+    WrittenReads *x = ctx;
+    const IrField *f = e->kind == IR_LOAD ? e->load.field : NULL;
+    if (f && f->kind == IR_PARAM_FIELD && x->written[f->id])
+        for (int a = 0; a < NAXES; a++)
+            if (e->load.offset[a] != 0) {
+                x->all |= 1u << a;
+                if (x->axes)
+                    x->axes[f->id] |= (unsigned char)(1u << a);
+            }
+    return IR_WALK_ON;
+}
+
+static IrWalk written_reads_stmt(void *ctx, const IrStmt *s)
+{
+    const IrExpr *e = ir_stmt_expr(s);
+    if (e)
+        ir_walk_expr(e, written_reads_load, ctx);
+    return IR_WALK_ON;
+}
+
+static IrWalk written_reads_write(void *ctx, const IrStmt *s)
+{
+    bool *written = ctx;
+    if (s->kind == IR_ASSIGN)
+        written[s->assign.dst->id] = true;
+    return IR_WALK_ON;
+}
+
+unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes)
+{
+    int nf = st->fields.len;
+    bool *written = calloc((size_t)nf + 1, sizeof *written);
+    if (!written)
+        gtcc_die("out of memory");
+    for (int f = 0; f < nf && !after; f++)
+        written[f] = st->fields.items[f]->is_written;
+    WrittenReads x = {written, axes, 0};
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *cp = st->computations.items[c];
+        for (int i = 0; i < cp->intervals.len; i++)
+            ir_walk_stmts(&cp->intervals.items[i]->stmts, written_reads_stmt, &x);
+        for (int i = 0; i < cp->intervals.len && after; i++)
+            ir_walk_stmts(&cp->intervals.items[i]->stmts, written_reads_write, written);
+    }
+    free(written);
+    return x.all;
+}
+
 const char *emit_index_type(const EmitStencil *es)
 {
     return es->index_type ? es->index_type : "int64_t";

@@ -215,13 +215,9 @@ static bool row_field_edge(const IrField *f)
             (row_bc(f, AXIS_K) && f->bc[AXIS_K].kind == BC_DIRICHLET));
 }
 
-/* The row pointer serving a read of f at off from the point of cx, if any. */
-static const RowRead *row_find(const Omp *m, const EmitExprCtx *cx, const IrField *f,
-                               const int64_t off[NAXES])
+/* The row pointer of the kernel for f's row at off (along the axes f has), if any. */
+static const RowRead *row_at(const Omp *m, const IrField *f, const int64_t off[NAXES])
 {
-    if (cx->idx[AXIS_J].kind != EV_NAME || strcmp(cx->idx[AXIS_J].term, "j") != 0 ||
-        cx->idx[AXIS_K].kind != EV_NAME || strcmp(cx->idx[AXIS_K].term, m->rows_k) != 0)
-        return NULL;
     int64_t dj = f->axes & AXES_J ? off[AXIS_J] : 0, dk = f->axes & AXES_K ? off[AXIS_K] : 0;
     for (int x = 0; x < m->rows.len; x++) {
         const RowRead *row = &m->rows.items[x];
@@ -229,6 +225,16 @@ static const RowRead *row_find(const Omp *m, const EmitExprCtx *cx, const IrFiel
             return row;
     }
     return NULL;
+}
+
+/* The row pointer serving a read of f at off from the point of cx, if any. */
+static const RowRead *row_find(const Omp *m, const EmitExprCtx *cx, const IrField *f,
+                               const int64_t off[NAXES])
+{
+    if (cx->idx[AXIS_J].kind != EV_NAME || strcmp(cx->idx[AXIS_J].term, "j") != 0 ||
+        cx->idx[AXIS_K].kind != EV_NAME || strcmp(cx->idx[AXIS_K].term, m->rows_k) != 0)
+        return NULL;
+    return row_at(m, f, off);
 }
 
 /* A kernel's scan for row pointers: the fields it writes (so far, and in
@@ -262,12 +268,10 @@ static void row_scan_read(void *ctx, const IrField *f, const int64_t off[NAXES],
             x->all = false;
         return;
     }
-    int64_t dj = f->axes & AXES_J ? off[AXIS_J] : 0, dk = f->axes & AXES_K ? off[AXIS_K] : 0;
-    for (int r = 0; r < m->rows.len; r++)
-        if (m->rows.items[r].f == f && m->rows.items[r].dj == dj && m->rows.items[r].dk == dk)
-            return;
+    if (row_at(m, f, off))
+        return;
     Arena *arena = m->c->arena;
-    RowRead row = {f, dj, dk,
+    RowRead row = {f, f->axes & AXES_J ? off[AXIS_J] : 0, f->axes & AXES_K ? off[AXIS_K] : 0,
                    emit_unique(arena, &m->es->names,
                                arena_printf(arena, "%s_row", m->es->field[f->id]))};
     vec_push(arena, &m->rows, row);
@@ -281,8 +285,6 @@ static bool rows_scan(Omp *m, const IrInterval *iv, const IrKernel *k, const cha
     int nf = m->st->fields.len;
     RowScan x = {m, arena_alloc(m->c->arena, (size_t)(nf + 1)),
                  arena_alloc(m->c->arena, (size_t)(nf + 1)), !k->reduce, true};
-    memset(x.written, 0, (size_t)(nf + 1));
-    memset(x.written_before, 0, (size_t)(nf + 1));
     for (int s = k->first; s < k->first + k->count; s++)
         ir_walk_stmt(iv->stmts.items[s], row_scan_write, x.written);
     m->rows.len = 0;
@@ -1326,34 +1328,9 @@ static IrWalk stmt_level_bound(void *ctx, const IrStmt *s)
 /* The axes along which a statement reads, at a non-zero offset, a field the stencil writes
    (the next field of a pair): a part computes that field on its own points only, so such a
    read beyond them would find another step's values. */
-static IrWalk written_offsets(void *ctx, const IrExpr *e)
-{
-    unsigned *axes = ctx;
-    if (e->kind == IR_LOAD && e->load.field->kind == IR_PARAM_FIELD &&
-        e->load.field->is_written)
-        for (int a = 0; a < NAXES; a++)
-            if (e->load.offset[a] != 0)
-                *axes |= 1u << a;
-    return IR_WALK_ON;
-}
-
-static IrWalk stmt_written_offsets(void *ctx, const IrStmt *s)
-{
-    const IrExpr *e = ir_stmt_expr(s);
-    if (e)
-        ir_walk_expr(e, written_offsets, ctx);
-    return IR_WALK_ON;
-}
-
 static unsigned written_read_axes(const IrStencil *st)
 {
-    unsigned axes = 0;
-    for (int c = 0; c < st->computations.len; c++) {
-        const IrComputation *cp = st->computations.items[c];
-        for (int i = 0; i < cp->intervals.len; i++)
-            ir_walk_stmts(&cp->intervals.items[i]->stmts, stmt_written_offsets, &axes);
-    }
-    return axes;
+    return emit_written_reads(st, false, NULL);
 }
 
 /* Whether every level of st is computed alike, so that a call on a part of the levels
