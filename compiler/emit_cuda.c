@@ -105,6 +105,13 @@ typedef struct {
      * shared array and the variables of its origin and its per-thread load slots */
     const IrStage **stage;
     const char **stage_name, **stage_i0, **stage_j0;
+    /* per tile or staged field: the register that holds its value at the thread's own point
+     * of the block (i = gt_ib + threadIdx.x, j = gt_jb + threadIdx.y) at the current level,
+     * where a group keeps one (own_ring, stage_slots), else NULL; and whether the point
+     * code being written is at the thread's own point (reads at offset 0 there take the
+     * register instead of shared memory, writes set it too) */
+    const char **own_reg;
+    bool own;
     /* per array field: its address at the current block's origin (gt_ib, gt_jb), so
      * that a thread indexes it with small offsets; its stride set: fields
      * whose storages agree (same axes and element size: parameters; the same
@@ -156,9 +163,18 @@ static void cuda_access(Out *o, const EmitExprCtx *cx, const IrField *f, const i
         w = u->stage[f->id]->w;
     }
     if (sh) {
+        const char *reg = u->own && !off[AXIS_I] && !off[AXIS_J] && !off[AXIS_K]
+                              ? u->own_reg[f->id] : NULL;
+        if (reg && !write) {
+            emit_text(o, "%s", reg);
+            return;
+        }
         emit_text(o, "%s(%s, (%s - %s) * %" PRId64 " + %s - %s)", write ? "GT_SHS" : "GT_SHL", sh,
                   emit_val_text(ar, emit_val_add(cx->idx[AXIS_J], off[AXIS_J]), PREC_ADD), j0, w,
                   emit_val_text(ar, emit_val_add(cx->idx[AXIS_I], off[AXIS_I]), PREC_ADD), i0);
+        /* `GT_SHS(...) = reg = value;`: the register follows every store at the own point */
+        if (reg)
+            emit_text(o, " = %s", reg);
         return;
     }
     bool remap[NAXES];
@@ -625,12 +641,64 @@ static bool linear_points(const IrInterval *iv, const IrKernel *k, int64_t *w, i
     return k->redundant && (*w * *h + CUDA_THREADS - 1) / CUDA_THREADS <= LINEAR_PASSES;
 }
 
+/* Whether a box [block origin + lo, block end + hi) holds the block's own 32 x 8 points:
+ * then thread (x, y) takes its own point in it first, and the rest of it (the ring) after,
+ * so that its own point's value can stay in a register (Cuda.own_reg). */
+static bool own_box(int64_t lo_i, int64_t hi_i, int64_t lo_j, int64_t hi_j)
+{
+    return lo_i <= 0 && hi_i >= 0 && lo_j <= 0 && hi_j >= 0;
+}
+
+/* The ring of a w x h box around the block's 32 x 8 points (which start at column a, row
+ * b of it): point q of it (0 <= q < w h - 256) at row r, column c, declared as ints. The
+ * rows above and below the block come first (T = (h - 8) w points, row by row, skipping the
+ * block's 8 rows), then the w - 32 columns beside it in each of its rows. The divisors are
+ * constants (a multiply, no division). */
+static void ring_point(Cuda *u, const char *q, int64_t w, int64_t h, int64_t a, int64_t b,
+                       const char *r, const char *c)
+{
+    Arena *ar = u->c->arena;
+    int64_t t = (h - CUDA_BLOCK_J) * w, side = w - CUDA_BLOCK_I;
+    if (strchr(q, ' '))
+        q = arena_printf(ar, "(%s)", q);
+    const char *tr = arena_printf(ar, "%s / %" PRId64, q, w);
+    tr = b ? arena_printf(ar, "%s + (%s >= %" PRId64 " ? %d : 0)", tr, tr, b, CUDA_BLOCK_J)
+           : arena_printf(ar, "%s + %d", tr, CUDA_BLOCK_J);
+    const char *tc = arena_printf(ar, "%s %% %" PRId64, q, w);
+    const char *qs = t ? arena_printf(ar, "(%s - %" PRId64 ")", q, t) : q;
+    const char *sr = arena_printf(ar, "%" PRId64 " + %s / %" PRId64, b, qs, side);
+    const char *sc = arena_printf(ar, "%s %% %" PRId64, qs, side);
+    sc = a ? arena_printf(ar, "%s + (%s >= %" PRId64 " ? %d : 0)", sc, sc, a, CUDA_BLOCK_I)
+           : arena_printf(ar, "%s + %d", sc, CUDA_BLOCK_I);
+    if (!side) {
+        emit_line(u->o, "const int %s = %s, %s = %s;", r, tr, c, tc);
+    } else if (!t) {
+        emit_line(u->o, "const int %s = %s, %s = %s;", r, sr, c, sc);
+    } else {
+        emit_line(u->o, "const int %s = %s < %" PRId64 " ? %s : %s;", r, q, t, tr, sr);
+        emit_line(u->o, "const int %s = %s < %" PRId64 " ? %s : %s;", c, q, t, tc, sc);
+    }
+}
+
+/* Kernel k takes the points of its range linearly (linear_points) over a box that holds the
+ * block: its own point first, then the ring (group_points). */
+static bool own_ring(const IrInterval *iv, const IrKernel *k)
+{
+    int64_t w, h;
+    const Extent *r = &iv->stmts.items[k->first]->region;
+    return linear_points(iv, k, &w, &h) &&
+           own_box(r->r[AXIS_I].lo, r->r[AXIS_I].hi, r->r[AXIS_J].lo, r->r[AXIS_J].hi);
+}
+
 /* The block's points of kernel k, [gt_i0, gt_i1) x [gt_j0, gt_j1): thread
  * (x, y) takes the points i = gt_i0 + x + 32 m, j = gt_j0 + y + 8 n, so no
  * index is divided. A kernel without a region runs over the block itself:
  * one point a thread, no loop; one grown by a region (a tile's producer
  * redundantly over the tile) loops, a second pass along I or J for a few
- * threads, kept rolled (GT_ROLLED). */
+ * threads, kept rolled (GT_ROLLED); where its range holds the block and
+ * takes few passes (own_ring), each thread takes its own point first, with
+ * u->own set (reads and writes at offset 0 of a tile or stage there go
+ * through its register), then the ring's points in a loop. */
 static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = u->o;
@@ -641,6 +709,25 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
         emit_open(o, "{");
         emit_line(o, "const gt_idx i = gt_i0 + (gt_idx)threadIdx.x, "
                      "j = gt_j0 + (gt_idx)threadIdx.y;");
+        emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
+        u->own = true;
+    } else if (own_ring(iv, k)) {
+        /* the thread's own point, then the ring's points t, t + 256, ... (rolled) */
+        linear_points(iv, k, &w, &h);
+        emit_open(o, "{");
+        emit_line(o, "const gt_idx i = gt_ib + (gt_idx)threadIdx.x, "
+                     "j = gt_jb + (gt_idx)threadIdx.y;");
+        emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
+        emit_line(o, "(void)i; (void)j;");
+        u->own = true;
+        unit_body(u, iv, k, false);
+        u->own = false;
+        emit_close(o);
+        emit_close(o);
+        emit_open(o, "GT_ROLLED for (int gt_q = gt_t; gt_q < %" PRId64 "; gt_q += %d) {",
+                  w * h - CUDA_THREADS, CUDA_THREADS);
+        ring_point(u, "gt_q", w, h, -r->r[AXIS_I].lo, -r->r[AXIS_J].lo, "gt_r", "gt_c");
+        emit_line(o, "const gt_idx i = gt_i0 + gt_c, j = gt_j0 + gt_r;");
         emit_open(o, "if (i < gt_i1 && j < gt_j1) {");
     } else if (linear_points(iv, k, &w, &h)) {
         emit_open(o, "GT_ROLLED for (int gt_p = gt_t; gt_p < %" PRId64 "; gt_p += %d) {", w * h,
@@ -656,6 +743,7 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
     }
     emit_line(o, "(void)i; (void)j;");
     unit_body(u, iv, k, false);
+    u->own = false;
     emit_close(o);
     emit_close(o);
 }
@@ -704,15 +792,36 @@ static void stage_slots(Cuda *u, const IrKernel *k0)
         const IrStage *sg = &k0->stages[x];
         int f = sg->field;
         const char *n = u->stage_name[f], *t = emit_c_type(u->st->fields.items[f]->type);
+        /* where the box holds the block: slot 0 is the thread's own point, the others the
+           ring's points t, t + 256, ... (stage_level keeps slot 0's value in a register) */
+        bool own = own_box(sg->lo[0], sg->hi[0], sg->lo[1], sg->hi[1]);
         for (int64_t m = 0; m < sg->loads; m++) {
             const char *p = arena_printf(a, "%s_p%" PRId64, n, m);
-            emit_line(o, "const int %s = %s;", p, emit_offset(a, "gt_t", m * CUDA_THREADS));
-            emit_line(o, "const bool %s_in%" PRId64 " = %s < %" PRId64 " && %s %% %" PRId64
-                         " < gt_ie - gt_ib + %" PRId64 " && %s / %" PRId64
-                         " < gt_je - gt_jb + %" PRId64 ";", n, m, p, sg->w * sg->h, p, sg->w,
-                      sg->hi[0] - sg->lo[0], p, sg->w, sg->hi[1] - sg->lo[1]);
-            const char *pi = arena_printf(a, "%s %% %" PRId64, p, sg->w);
-            const char *pj = arena_printf(a, "%s / %" PRId64, p, sg->w);
+            const char *pi, *pj, *in;
+            if (!own) {
+                emit_line(o, "const int %s = %s;", p, emit_offset(a, "gt_t", m * CUDA_THREADS));
+                pi = arena_printf(a, "%s %% %" PRId64, p, sg->w);
+                pj = arena_printf(a, "%s / %" PRId64, p, sg->w);
+                in = arena_printf(a, "%s < %" PRId64 " && ", p, sg->w * sg->h);
+            } else {
+                pi = arena_printf(a, "%s_c%" PRId64, n, m);
+                pj = arena_printf(a, "%s_r%" PRId64, n, m);
+                if (m == 0) {
+                    emit_line(o, "const int %s = (int)threadIdx.x + %" PRId64 ", %s = "
+                                 "(int)threadIdx.y + %" PRId64 ";", pi, -sg->lo[0], pj,
+                              -sg->lo[1]);
+                    in = "";
+                } else {
+                    const char *q = emit_offset(a, "gt_t", (m - 1) * CUDA_THREADS);
+                    ring_point(u, q, sg->w, sg->h, -sg->lo[0], -sg->lo[1], pj, pi);
+                    in = arena_printf(a, "%s < %" PRId64 " && ", q,
+                                      sg->w * sg->h - CUDA_THREADS);
+                }
+                emit_line(o, "const int %s = %s * %" PRId64 " + %s;", p, pj, sg->w, pi);
+            }
+            emit_line(o, "const bool %s_in%" PRId64 " = %s%s < gt_ie - gt_ib + %" PRId64
+                         " && %s < gt_je - gt_jb + %" PRId64 ";", n, m, in, pi,
+                      sg->hi[0] - sg->lo[0], pj, sg->hi[1] - sg->lo[1]);
             emit_line(o, "const gt_idx %s_o%" PRId64 " = (gt_idx)(%s) * %s + (gt_idx)(%s) * %s;", n,
                       m, emit_offset(a, pi, sg->lo[0]), u->si[f], emit_offset(a, pj, sg->lo[1]),
                       u->sj[f]);
@@ -739,6 +848,19 @@ static void stage_level(Cuda *u, const IrKernel *k0)
                       n, m, n, n, m, n, m);
     }
     emit_line(o, "__syncthreads();");
+    /* slot 0 is the own point (stage_slots): its value stays for this level's reads there */
+    for (int x = 0; x < k0->nstages; x++) {
+        const IrStage *sg = &k0->stages[x];
+        int f = sg->field;
+        if (!own_box(sg->lo[0], sg->hi[0], sg->lo[1], sg->hi[1]))
+            continue;
+        if (!u->own_reg[f])
+            u->own_reg[f] = emit_unique(u->c->arena, &u->es->names,
+                                        arena_printf(u->c->arena, "%s_own", u->stage_name[f]));
+        emit_line(o, "const %s %s = %s_v0;", emit_c_type(u->st->fields.items[f]->type),
+                  u->own_reg[f], u->stage_name[f]);
+        emit_line(o, "(void)%s;", u->own_reg[f]);
+    }
     emit_open(o, "if (k + 1 < gt_khi) {");
     for (int x = 0; x < k0->nstages; x++) {
         const IrStage *sg = &k0->stages[x];
@@ -749,6 +871,28 @@ static void stage_level(Cuda *u, const IrKernel *k0)
                          " + (k + 1) * %s);", n, m, n, m, u->base[f], n, m, u->sk[f]);
     }
     emit_close(o);
+}
+
+/* The registers of the tiles that the group's kernels write at the threads' own points
+ * (own_ring), declared before the level loop: kept equal to the tile there (every store
+ * at the own point sets it), so a later read there, at this level or the next, takes it. */
+static void own_tiles(Cuda *u, const IrInterval *iv, const IrKernel *k0, int count)
+{
+    const IrStencil *st = u->st;
+    bool *writes = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
+    for (int m = 0; m < count; m++)
+        if (own_ring(iv, &k0[m]))
+            for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
+                ir_walk_stmt(iv->stmts.items[s], mark_write, writes);
+    for (int f = 0; f < st->fields.len; f++) {
+        const IrField *fd = st->fields.items[f];
+        if (!writes[f] || fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
+            continue;
+        u->own_reg[f] = emit_unique(u->c->arena, &u->es->names,
+                                    arena_printf(u->c->arena, "%s_own", u->tile[f]));
+        emit_line(u->o, "%s %s = 0;", emit_c_type(fd->type), u->own_reg[f]);
+        emit_line(u->o, "(void)%s;", u->own_reg[f]);
+    }
 }
 
 /* The kernels [k0, k0 + count) of one group: each block (32 x 8 points of
@@ -813,6 +957,7 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     if (linear)
         emit_line(o, "const int gt_t = (int)(threadIdx.y * %d + threadIdx.x);", CUDA_BLOCK_I);
     stage_slots(u, k0);
+    own_tiles(u, iv, k0, count);
     /* rolled: unrolling it by two (nvcc's choice) saved 5% of jacobi3d's instructions per
        point but took its registers from 32 to 40-44 (occupancy 100% -> 62-75%) */
     level_loop_open(u, "GT_ROLLED for (gt_idx k = gt_klo; k < gt_khi; k++) {");
@@ -848,6 +993,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     level_loop_close(u);
     for (int x = 0; x < k0->nstages; x++)
         u->stage[k0->stages[x].field] = NULL;
+    for (int f = 0; f < st->fields.len; f++)
+        u->own_reg[f] = NULL;
 }
 
 /* The reductions of a unit, in the order of its kernels: every kernel's of a columns
@@ -1504,9 +1651,10 @@ static void cuda_stencil(Compiler *c, Out *o, EmitStencil *es)
     u->stage_name = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->stage_i0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     u->stage_j0 = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    u->own_reg = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
     for (int f = 0; f <= nf; f++) {
         u->stage[f] = NULL;
-        u->stage_name[f] = u->stage_i0[f] = u->stage_j0[f] = NULL;
+        u->stage_name[f] = u->stage_i0[f] = u->stage_j0[f] = u->own_reg[f] = NULL;
     }
     u->kk = emit_unique(a, &es->names, "kk");
     emit_point_init(&u->point, es, u->kk);

@@ -101,8 +101,8 @@ while read -r label; do
 done <"$work/labels"
 
 {
-    printf '%-22s %-28s %-5s %4s %5s %6s %4s %6s %5s %5s %5s %3s %5s %2s %s\n' stencil kernel arch regs \
-        spill smem occ ldg/pt stg/pt ro/pt plain div ins/pt rw loop
+    printf '%-22s %-28s %-5s %4s %5s %6s %4s %6s %5s %5s %5s %3s %5s %2s %-4s %6s %6s\n' stencil kernel \
+        arch regs spill smem occ ldg/pt stg/pt ro/pt plain div ins/pt rw loop lds/pt sts/pt
     sort -k1,1 -k2,2 -k3,3 "$work/rows"
 } >"$work/report"
 

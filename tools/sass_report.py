@@ -8,7 +8,7 @@ CU is the cuda backend's output, SASS `cuobjdump -sass` of its cubin for one arc
 OCCUPANCY the lines tests/cuda/occupancy.cc wrote for its kernels (registers, shared bytes,
 occupancy). Prints one line per kernel:
 
-    LABEL KERNEL ARCH REGS SPILL SHARED OCC% LDG/PT STG/PT RO/PT PLAIN DIV INSTR/PT RW LOOP
+    LABEL KERNEL ARCH REGS SPILL SHARED OCC% LDG/PT STG/PT RO/PT PLAIN DIV INSTR/PT RW LOOP LDS/PT STS/PT
 
 The K loop is the kernel's steady-state outermost loop: among the SASS loops not inside another
 (a loop is the span from a branch's target back to that backward branch), the one with the
@@ -20,7 +20,10 @@ nests over a range grown by a region (`GT_ROLLED for (gt_idx j = gt_j0 + threadI
 8)` around `for (gt_idx i = gt_i0 + threadIdx.x; ...; i += 32)`), in source order, each over a
 tile of W x H points (from the source: the block grown by the range's extents), or a single
 linear loop over such a tile's points row by row (`GT_ROLLED for (int gt_p = gt_t; gt_p < W x H;
-gt_p += 256)`); a kernel over the block's own range has no loop (one point a thread). Per point,
+gt_p += 256)`), or, where that box holds the block, the thread's own point (no loop) and then one
+loop over the R points of the box around the block (`GT_ROLLED for (int gt_q = gt_t; gt_q < R;
+gt_q += 256)`, counted R / 256 times); a kernel over the block's own range has no loop (one point
+a thread). Per point,
 in one K iteration of a full interior block (32 x 8 = 256 points, one thread each), a thread's
 average:
 
@@ -28,7 +31,8 @@ average:
             + (each j loop's instructions outside its i loop: H / 8)
             + (each i loop's and each linear loop's instructions: W x H / 256) ] / u_K
 
-Loads are LDG, stores STG, read-only loads LDG...CONSTANT; PLAIN is the number of static
+Loads are LDG, stores STG, read-only loads LDG...CONSTANT, shared loads LDS, shared stores STS
+(a warp's 64-bit LDS or STS takes two passes of the shared-memory pipe, a 32-bit one one); PLAIN is the number of static
 plain (not CONSTANT) LDG in the K loop of a kernel that reads no field it writes; DIV the
 static count of integer division or modulo sequences in the K loop (an I2F...RP that starts
 the reciprocal sequence, or a CALL to a subroutine holding one). RW is 1 where the kernel
@@ -196,15 +200,20 @@ def source_kernels(cu):
         for t in re.finditer(r'gt_i0 = gt_ib(?: - (\d+))?, gt_i1 = gt_ie(?: \+ (\d+))?, '
                              r'gt_j0 = gt_jb(?: - (\d+))?, gt_j1 = gt_je(?: \+ (\d+))?;|'
                              r'GT_ROLLED for \(gt_idx j = gt_j0|GT_ROLLED for \(int gt_p = gt_t;|'
+                             r'GT_ROLLED for \(int gt_q = gt_t; gt_q < (\d+);|'
                              r'const gt_idx i = gt_i0 \+ \(gt_idx\)threadIdx\.x', body):
             if not t.group(0).startswith('gt_i0'):
-                if t.group(0).startswith('GT_ROLLED'):
+                if 'gt_q' in t.group(0):
+                    # the ring of a box whose own points came first, outside any loop: its
+                    # R points, one loop pass over them (R / 256 per point)
+                    tiles.append((int(t.group(5)), 1, True))
+                elif t.group(0).startswith('GT_ROLLED'):
                     # a nest over j and i, or one loop over the points row by row (linear)
                     tiles.append(tile + ('gt_p' in t.group(0),))
                 codes += 1
                 alt = alt or codes > 1
                 continue
-            a, b, c, d = (int(x) if x else 0 for x in t.groups())
+            a, b, c, d = (int(x) if x else 0 for x in t.groups()[:4])
             tile, codes = (bi + a + b, bj + c + d), 0
         reads = set(re.findall(r'GT_LD\((\w+)_p_b\b', body))
         writes = set(re.findall(r'GT_ST\((\w+)_p_b\b', body))
@@ -263,7 +272,7 @@ def analyse(code, tiles, block):
             if within(il, jl) and not linear:
                 for x in range(il[0], il[1] + 1):
                     weight[x] = w * h / points
-    ldg = stg = ro = instr = 0.0
+    ldg = stg = ro = instr = lds = sts = 0.0
     plain = div = 0
     for x in range(klo, khi + 1):
         a, t = body[x]
@@ -278,12 +287,16 @@ def analyse(code, tiles, block):
                 plain += 1
         elif op.startswith('STG'):
             stg += w
+        elif op.startswith('LDS'):
+            lds += w
+        elif op.startswith('STS'):
+            sts += w
         if re.match(r'I2F\S*\.RP\b', op):
             div += 1
         m = re.match(r'CALL\S*\s+(0x[0-9a-f]+)', re.sub(r'^@!?U?P\d\s+', '', t))
         if m and int(m.group(1), 16) in divsubs:
             div += 1
-    return ldg, stg, ro, plain, div, instr, kind
+    return ldg, stg, ro, plain, div, instr, kind, lds, sts
 
 
 def main():
@@ -308,13 +321,14 @@ def main():
         tiles, block, rw, alt = src.get(body, ([], (32, 8), False, False))
         # gt_aN runs the in-place calls: an output is the storage of a field it reads
         rw = rw or (m is not None and m.group(1) == 'a')
-        ldg, stg, ro, plain, div, instr, kind = analyse(code[mangled], tiles, block)
+        ldg, stg, ro, plain, div, instr, kind, lds, sts = analyse(code[mangled], tiles, block)
         if alt and kind == 'k':
             kind = 'alt'
         regs, smem, pct = occ.get((name, arch), (-1, -1, -1))
         print('%-22s %-28s %s %3d %4d %6d %3d %6.2f %5.2f %5.2f %3d %2d %4d %d %s' % (
             label, name, arch, regs, spill.get((name, arch), -1), smem, pct, ldg, stg, ro,
-            0 if rw else plain, div, round(instr), 1 if rw else 0, kind))
+            0 if rw else plain, div, round(instr), 1 if rw else 0, kind)
+            + ' %6.2f %6.2f' % (lds, sts))
 
 
 if __name__ == '__main__':
