@@ -875,18 +875,33 @@ static void stage_level(Cuda *u, const IrKernel *k0)
 
 /* The registers of the tiles that the group's kernels write at the threads' own points
  * (own_ring), declared before the level loop: kept equal to the tile there (every store
- * at the own point sets it), so a later read there, at this level or the next, takes it. */
+ * at the own point sets it), so a later read there, at this level or the next, takes it.
+ * Only for a tile that every kernel writing it writes so: one that takes its points
+ * otherwise (a nest, or a range that does not hold the block) could store at another
+ * thread's own point and leave its register behind. */
 static void own_tiles(Cuda *u, const IrInterval *iv, const IrKernel *k0, int count)
 {
     const IrStencil *st = u->st;
-    bool *writes = arena_alloc(u->c->arena, sizeof(bool) * (size_t)(st->fields.len + 1));
-    for (int m = 0; m < count; m++)
-        if (own_ring(iv, &k0[m]))
-            for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
-                ir_walk_stmt(iv->stmts.items[s], mark_write, writes);
+    size_t n = (size_t)st->fields.len + 1;
+    bool *writes = arena_alloc(u->c->arena, sizeof(bool) * n);
+    bool *own = arena_alloc(u->c->arena, sizeof(bool) * n);
+    bool *other = arena_alloc(u->c->arena, sizeof(bool) * n);
+    for (int m = 0; m < count; m++) {
+        const Extent *r = &iv->stmts.items[k0[m].first]->region;
+        bool block = !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo &&
+                     !r->r[AXIS_J].hi;   /* group_points: one point a thread, its own */
+        memset(writes, 0, sizeof(bool) * n);
+        for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
+            ir_walk_stmt(iv->stmts.items[s], mark_write, writes);
+        bool ring = own_ring(iv, &k0[m]);
+        for (size_t f = 0; f < n; f++) {
+            own[f] = own[f] || (writes[f] && ring);
+            other[f] = other[f] || (writes[f] && !ring && !block);
+        }
+    }
     for (int f = 0; f < st->fields.len; f++) {
         const IrField *fd = st->fields.items[f];
-        if (!writes[f] || fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
+        if (!own[f] || other[f] || fd->kind != IR_TEMP || fd->temp_class != IR_TEMP_TILE)
             continue;
         u->own_reg[f] = emit_unique(u->c->arena, &u->es->names,
                                     arena_printf(u->c->arena, "%s_own", u->tile[f]));
