@@ -286,6 +286,9 @@ void emit_read_close(Out *o, const EmitRead *r);
  * that st writes anywhere; with after true, only a read in a computation after one that
  * wrote it. Per field id into axes (nfields entries, or NULL); returns their union. */
 unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes);
+/* An ir_walk_stmt callback: ctx is a bool per field id, set for each field a statement
+ * assigns. */
+IrWalk emit_mark_assigned(void *ctx, const IrStmt *s);
 
 /* The local holding column reduction e (column_sum, column_min ...), named at
  * its first request. */

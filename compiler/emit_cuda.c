@@ -641,6 +641,14 @@ static bool linear_points(const IrInterval *iv, const IrKernel *k, int64_t *w, i
     return k->redundant && (*w * *h + CUDA_THREADS - 1) / CUDA_THREADS <= LINEAR_PASSES;
 }
 
+/* Whether kernel k's range is the block's own (no region along I or J): group_points
+ * gives each thread one point, its own. */
+static bool block_range(const IrInterval *iv, const IrKernel *k)
+{
+    const Extent *r = &iv->stmts.items[k->first]->region;
+    return !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo && !r->r[AXIS_J].hi;
+}
+
 /* Whether a box [block origin + lo, block end + hi) holds the block's own 32 x 8 points:
  * then thread (x, y) takes its own point in it first, and the rest of it (the ring) after,
  * so that its own point's value can stay in a register (Cuda.own_reg). */
@@ -703,9 +711,8 @@ static void group_points(Cuda *u, const IrInterval *iv, const IrKernel *k)
 {
     Out *o = u->o;
     const Extent *r = &iv->stmts.items[k->first]->region;
-    bool own = !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo && !r->r[AXIS_J].hi;
     int64_t w, h;
-    if (own) {
+    if (block_range(iv, k)) {
         emit_open(o, "{");
         emit_line(o, "const gt_idx i = gt_i0 + (gt_idx)threadIdx.x, "
                      "j = gt_j0 + (gt_idx)threadIdx.y;");
@@ -887,9 +894,7 @@ static void own_tiles(Cuda *u, const IrInterval *iv, const IrKernel *k0, int cou
     bool *own = arena_alloc(u->c->arena, sizeof(bool) * n);
     bool *other = arena_alloc(u->c->arena, sizeof(bool) * n);
     for (int m = 0; m < count; m++) {
-        const Extent *r = &iv->stmts.items[k0[m].first]->region;
-        bool block = !r->r[AXIS_I].lo && !r->r[AXIS_I].hi && !r->r[AXIS_J].lo &&
-                     !r->r[AXIS_J].hi;   /* group_points: one point a thread, its own */
+        bool block = block_range(iv, &k0[m]);
         memset(writes, 0, sizeof(bool) * n);
         for (int s = k0[m].first; s < k0[m].first + k0[m].count; s++)
             ir_walk_stmt(iv->stmts.items[s], mark_write, writes);

@@ -657,7 +657,7 @@ static IrWalk written_reads_stmt(void *ctx, const IrStmt *s)
     return IR_WALK_ON;
 }
 
-static IrWalk written_reads_write(void *ctx, const IrStmt *s)
+IrWalk emit_mark_assigned(void *ctx, const IrStmt *s)
 {
     bool *written = ctx;
     if (s->kind == IR_ASSIGN)
@@ -679,7 +679,7 @@ unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes
         for (int i = 0; i < cp->intervals.len; i++)
             ir_walk_stmts(&cp->intervals.items[i]->stmts, written_reads_stmt, &x);
         for (int i = 0; i < cp->intervals.len && after; i++)
-            ir_walk_stmts(&cp->intervals.items[i]->stmts, written_reads_write, written);
+            ir_walk_stmts(&cp->intervals.items[i]->stmts, emit_mark_assigned, written);
     }
     free(written);
     return x.all;

@@ -247,14 +247,6 @@ typedef struct {
     bool twice, all;
 } RowScan;
 
-static IrWalk row_scan_write(void *ctx, const IrStmt *s)
-{
-    bool *written = ctx;
-    if (s->kind == IR_ASSIGN)
-        written[s->assign.dst->id] = true;
-    return IR_WALK_ON;
-}
-
 static void row_scan_read(void *ctx, const IrField *f, const int64_t off[NAXES], bool in_column)
 {
     RowScan *x = ctx;
@@ -286,11 +278,11 @@ static bool rows_scan(Omp *m, const IrInterval *iv, const IrKernel *k, const cha
     RowScan x = {m, arena_alloc(m->c->arena, (size_t)(nf + 1)),
                  arena_alloc(m->c->arena, (size_t)(nf + 1)), !k->reduce, true};
     for (int s = k->first; s < k->first + k->count; s++)
-        ir_walk_stmt(iv->stmts.items[s], row_scan_write, x.written);
+        ir_walk_stmt(iv->stmts.items[s], emit_mark_assigned, x.written);
     m->rows.len = 0;
     for (int s = k->first; s < k->first + k->count; s++) {
         plan_visit_reads(iv->stmts.items[s], row_scan_read, &x);
-        ir_walk_stmt(iv->stmts.items[s], row_scan_write, x.written_before);
+        ir_walk_stmt(iv->stmts.items[s], emit_mark_assigned, x.written_before);
     }
     m->rows_k = kvar;
     m->rows_all = x.all;

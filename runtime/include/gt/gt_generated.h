@@ -42,8 +42,8 @@ typedef struct {
    non-zero offset anywhere; bit 2 (along I) and bit 4 (along J) when a computation reads it
    at such an offset after an earlier computation of the call wrote it, which a placed call
    with an inner edge along that axis refuses (GT_EINVAL). fields: nfields storages in
-   parameter order. size_out: NI, NJ, NK of the compute domain. Returns 0 or a GT_E... code with gt_last_error() set to a message
-   naming the stencil, the field and the numbers. A device-only storage (gt_wrap_device) is
+   parameter order. size_out: NI, NJ, NK of the compute domain. Returns 0 or a GT_E... code
+   with gt_last_error() set to a message naming the stencil, the field and the numbers. A device-only storage (gt_wrap_device) is
    GT_EDEVICE: the code calling gt__bind runs on the host. */
 int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
              gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
