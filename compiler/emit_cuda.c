@@ -798,7 +798,8 @@ static void stage_slots(Cuda *u, const IrKernel *k0)
     for (int x = 0; x < k0->nstages; x++) {
         const IrStage *sg = &k0->stages[x];
         int f = sg->field;
-        const char *n = u->stage_name[f], *t = emit_c_type(u->st->fields.items[f]->type);
+        const char *n = arena_printf(a, "gt_%s", u->stage_name[f]);   /* its slots' names */
+        const char *t = emit_c_type(u->st->fields.items[f]->type);
         /* where the box holds the block: slot 0 is the thread's own point, the others the
            ring's points t, t + 256, ... (stage_level keeps slot 0's value in a register) */
         bool own = own_box(sg->lo[0], sg->hi[0], sg->lo[1], sg->hi[1]);
@@ -851,8 +852,8 @@ static void stage_level(Cuda *u, const IrKernel *k0)
         const IrStage *sg = &k0->stages[x];
         const char *n = u->stage_name[sg->field];
         for (int64_t m = 0; m < sg->loads; m++)
-            emit_line(o, "if (%s_in%" PRId64 ") GT_SHS(%s, %s_p%" PRId64 ") = %s_v%" PRId64 ";",
-                      n, m, n, n, m, n, m);
+            emit_line(o, "if (gt_%s_in%" PRId64 ") GT_SHS(%s, gt_%s_p%" PRId64 ") = gt_%s_v%" PRId64
+                         ";", n, m, n, n, m, n, m);
     }
     emit_line(o, "__syncthreads();");
     /* slot 0 is the own point (stage_slots): its value stays for this level's reads there */
@@ -864,7 +865,7 @@ static void stage_level(Cuda *u, const IrKernel *k0)
         if (!u->own_reg[f])
             u->own_reg[f] = emit_unique(u->c->arena, &u->es->names,
                                         arena_printf(u->c->arena, "%s_own", u->stage_name[f]));
-        emit_line(o, "const %s %s = %s_v0;", emit_c_type(u->st->fields.items[f]->type),
+        emit_line(o, "const %s %s = gt_%s_v0;", emit_c_type(u->st->fields.items[f]->type),
                   u->own_reg[f], u->stage_name[f]);
         emit_line(o, "(void)%s;", u->own_reg[f]);
     }
@@ -874,7 +875,7 @@ static void stage_level(Cuda *u, const IrKernel *k0)
         int f = sg->field;
         const char *n = u->stage_name[f];
         for (int64_t m = 0; m < sg->loads; m++)
-            emit_line(o, "if (%s_in%" PRId64 ") %s_v%" PRId64 " = GT_LD(%s, %s_o%" PRId64
+            emit_line(o, "if (gt_%s_in%" PRId64 ") gt_%s_v%" PRId64 " = GT_LD(%s, gt_%s_o%" PRId64
                          " + (k + 1) * %s);", n, m, n, m, u->base[f], n, m, u->sk[f]);
     }
     emit_close(o);
