@@ -554,8 +554,11 @@ void emit_info(Out *o, const EmitStencil *es)
         emit_text(o, "}},");
         emit_end_line(o);
     }
+    /* no fields: one entry, every member given (g++'s -Wmissing-field-initializers takes
+       `{0}` for a missing initializer in the .cu) */
     if (es->nfield_params == 0)
-        emit_line(o, "{0},");
+        emit_line(o, "{NULL, NULL, (gt_dtype)0, 0, {{0, 0}, {0, 0}, {0, 0}}, "
+                     "{{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},");
     emit_close_with(o, "};");
     /* every member given (clang's -Wmissing-field-initializers); iterate's pairs, and
        tiles_time: the backend's steps_tiled (es->tiles_time) */

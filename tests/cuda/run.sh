@@ -4,8 +4,9 @@
 # Every test, example and bench program (the golden error tests aside) and
 # $CUDA_PROGRAMS (default 210) random programs of tests/diff/gen.c, 30 to a
 # file, are compiled by gtcc -b cuda and then by nvcc for sm_80 (A100) and
-# sm_90 (H100) with every warning an error, <gt/gt_mpi.h> included first where
-# mpicc is found (the header's distributed entries). Where nvcc is not found (on PATH
+# sm_90 (H100) with every warning an error (nvcc's and the host compiler's -Wall
+# -Wextra), <gt/gt_mpi.h> included first where mpicc is found (the header's
+# distributed entries). Where nvcc is not found (on PATH
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
 # of the same output are checked by the differential test (tests/diff), which
 # builds it for the CPU against the SIMT emulator of tests/simt. Then the
@@ -38,7 +39,7 @@ if [ -z "$NVCC" ]; then
     result 0 0
     exit 0
 fi
-NVFLAGS="-c -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+NVFLAGS="-c -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
 # where Open MPI's mpicc is found, <gt/gt_mpi.h> comes first in every build (-include), so
 # that the header's distributed entries (S_mpi, static inline) compile under nvcc too
 MPICC=$(command -v mpicc || true)

@@ -103,7 +103,7 @@ int p_flux(gt_storage *decomp, gt_storage *overlap, gt_storage *times, double ar
 }
 
 static const gt_field_info scalars_only_fields[1] = {
-    {0},
+    {NULL, NULL, (gt_dtype)0, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
 const gt_stencil_info p_scalars_only_info = {"scalars_only", 0, scalars_only_fields, 0, NULL, 0};
 
