@@ -8,6 +8,7 @@
 #   gtcc --emit=ir CASE                   for every case
 #   gtcc -b naive -o TMP/out.c CASE       for every fourth case and the
 #   gtcc -b openmp -o TMP/out.c CASE      pathological ones (case_N-o.stn)
+#   gtcc -b cuda -o TMP/out.cu CASE
 # and checks, for each run:
 #   * the exit status is 0 or 1; 2 only for a backend that is not available
 #     or an I/O error (said on stderr); never a signal or more than 60 s of CPU
@@ -65,18 +66,19 @@ if [ "${1:-}" = "--check" ]; then
         verdict "$f" ir $? || continue
         case $f in
         *-o.stn)
-            for be in naive openmp; do
-                "$GTCC" -b $be -o "$work/out/out.c" "$f" >/dev/null 2>"$err" </dev/null
+            for be in naive openmp cuda; do
+                ext=c; [ $be = cuda ] && ext=cu
+                "$GTCC" -b $be -o "$work/out/out.$ext" "$f" >/dev/null 2>"$err" </dev/null
                 st=$?
                 leftovers
                 if ! verdict "$f" "c, $be" $st; then
                     :
-                elif [ "$st" -eq 0 ] && [ "$left" != " out.c out.h" ]; then
+                elif [ "$st" -eq 0 ] && [ "$left" != " out.$ext out.h" ]; then
                     echo "FAIL $f (c, $be): status 0 but the output directory holds:$left"
                 elif [ "$st" -ne 0 ] && [ -n "$left" ]; then
                     echo "FAIL $f (c, $be): status $st left:$left"
                 else
-                    [ "$st" -eq 0 ] && rm -f "$work/out/out.c" "$work/out/out.h"
+                    [ "$st" -eq 0 ] && rm -f "$work/out/out.$ext" "$work/out/out.h"
                     left=
                 fi
                 [ -n "$left" ] && rm -rf "$work/out" && mkdir "$work/out"
