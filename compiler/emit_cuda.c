@@ -559,8 +559,8 @@ static void unit_body(Cuda *u, const IrInterval *iv, const IrKernel *k, bool gua
 }
 
 /* The block's range of kernel k along axis a (0: I, 1: J), into lo and hi:
- * the block grown by its region when k is redundant (writes only tiles and
- * recomputed temporaries), redundantly with its neighbours; else its share
+ * the block grown by its region when k is redundant (writes only tiles, scalars
+ * and recomputed temporaries), redundantly with its neighbours; else its share
  * of the region (the overhang at the domain's edges goes to the edge
  * blocks). */
 static void group_range(Cuda *u, const IrInterval *iv, const IrKernel *k, int a, const char **lo,

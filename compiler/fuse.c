@@ -1439,7 +1439,9 @@ static bool demote_over_budget(Fuse *f, const PlanParams *params)
 /* ============================================================ kernel facts */
 
 /* Walker callback of writes_tile_only: stops at a reduction or at an
- * assignment to anything but a tile or a recomputed temporary. */
+ * assignment to anything but a tile, a recomputed temporary or a scalar (a
+ * local of the point's code: planning took it for a tile candidate, and a
+ * tile's producer that computes one first must still cover the tile's ring). */
 static IrWalk tile_write(void *ctx, const IrStmt *s)
 {
     (void)ctx;
@@ -1449,12 +1451,13 @@ static IrWalk tile_write(void *ctx, const IrStmt *s)
         return IR_WALK_ON;
     const IrField *d = s->assign.dst;
     return d->kind == IR_TEMP && (d->temp_class == IR_TEMP_TILE ||
-                                  d->temp_class == IR_TEMP_RECOMPUTE)
+                                  d->temp_class == IR_TEMP_RECOMPUTE ||
+                                  d->temp_class == IR_TEMP_SCALAR)
                ? IR_WALK_ON
                : IR_WALK_STOP;
 }
 
-/* s writes only tiles and recomputed temporaries (as classed). */
+/* s writes only tiles, recomputed temporaries and scalars (as classed). */
 static bool writes_tile_only(const IrStmt *s)
 {
     return ir_walk_stmt(s, tile_write, NULL);

@@ -706,7 +706,7 @@ typedef struct {
     int lag;
     unsigned axes;            /* the axes its loop nest runs over (its statements', alike:
                                  ir_stmt_axes) */
-    /* It writes only tiles and recomputed temporaries: a cache block runs it
+    /* It writes only tiles, scalars and recomputed temporaries: a cache block runs it
      * over the block grown by its region, redundantly with its neighbours
      * (else over its share of the region, a partition). */
     bool redundant;

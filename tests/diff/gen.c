@@ -75,7 +75,10 @@
  * counter so that it ends whatever the data: temporaries computed by a loop
  * and read at offsets after it, a loop writing the output with an if inside,
  * nested loops inside an if, a loop in a forward computation reading the level
- * below. */
+ * below.
+ *
+ * A third one seed in three (a third hash) gets an output outs read through a tile
+ * whose producer computes a scalar temporary first (scalars(), below). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -617,6 +620,8 @@ static void regions(const Scope *s);
 static bool has_regions(unsigned seed);
 static void loops(const Scope *s);
 static bool has_loops(unsigned seed);
+static void scalars(const Scope *s);
+static bool has_scalars(unsigned seed);
 
 static void program(unsigned seed)
 {
@@ -682,6 +687,9 @@ static void program(unsigned seed)
     bool with_loops = !fb && has_loops(seed);
     if (with_loops)
         printf(", field<double> outw");
+    bool with_scalars = !fb && has_scalars(seed);
+    if (with_scalars)
+        printf(", field<double> outs");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
     bool kbc[3] = {false, false, false};   /* a boundary condition along K */
@@ -830,6 +838,8 @@ static void program(unsigned seed)
         regions(&s);
     if (with_loops)
         loops(&s);
+    if (with_scalars)
+        scalars(&s);
     printf("}\n");
     if (!fuzz && seed % ITERATE_EVERY == ITERATE_EVERY - 1)
         iterate_stencil(seed);
@@ -1033,6 +1043,42 @@ static void loops(const Scope *s)
                "    }\n  }\n", a.text, b.text, n, c.text);
         break;
     }
+}
+
+/* One seed in three (by a third hash of the seed; drawn last, so that the rest of the
+ * program is the one the seed made before) gets an output outs read through a tile
+ * whose producer computes a scalar first: a temporary read at zero offset only (sc,
+ * sometimes changed under an if), then the tile st from it, read at horizontal offsets.
+ * The planner fuses both into the tile's producer; such a kernel must still cover the
+ * tile's ring (tests/diff/programs/scalartile.stn: openmp and cuda once computed it over
+ * the block only). */
+static bool has_scalars(unsigned seed)
+{
+    uint64_t h = (uint64_t)seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+    h ^= h >> 30;
+    h *= 0x9e3779b97f4a7c15ull;
+    h ^= h >> 27;
+    return h % 3 == 2;
+}
+
+static void scalars(const Scope *s)
+{
+    Scope r = *s;
+    r.allow_col = false;
+    Buf a = {{0}, 0}, b = {{0}, 0};
+    expr(&a, &r, 2);
+    expr(&b, &r, 2);
+    printf("  double sc = %s;\n", a.text);
+    if (chance(50)) {
+        Buf c = {{0}, 0};
+        expr(&c, &r, 1);
+        printf("  if (sc > 0.5) { sc = %s; }\n", c.text);
+    }
+    printf("  double st = sc * 0.5 + %s;\n", b.text);
+    static const char *const offs[] = {"i-1", "i+1", "j-1", "j+1", "i-1, j+1", "i+1, j-1",
+                                       "i+2", "j-2"};
+    const char *o1 = offs[rnd(8)], *o2 = offs[rnd(8)];
+    printf("  outs = st[%s] - 0.5 * st[%s] + st;\n", o1, o2);
 }
 
 /* ---------------------------------------------------------------- shims */
