@@ -893,13 +893,21 @@ static void iterate_stencil(unsigned seed)
 /* ---------------------------------------------------------------- regions */
 
 /* A program gets regions from its seed alone (not from rng): one in three. */
+/* A hash of the seed, for the features a program gets from its seed alone (each its own
+ * constants, so that they come independently): h = seed a + b, then a xorshift by s1, a
+ * multiply by m and a xorshift by s2. */
+static uint64_t seed_hash(unsigned seed, uint64_t a, uint64_t b, int s1, uint64_t m, int s2)
+{
+    uint64_t h = (uint64_t)seed * a + b;
+    h ^= h >> s1;
+    h *= m;
+    h ^= h >> s2;
+    return h;
+}
+
 static bool has_regions(unsigned seed)
 {
-    uint64_t h = (uint64_t)seed * 0x9e3779b97f4a7c15ull;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return h % 3 == 0;
+    return seed_hash(seed, 0x9e3779b97f4a7c15ull, 0, 29, 0xbf58476d1ce4e5b9ull, 32) % 3 == 0;
 }
 
 /* A region position: from the start, or from `end`. */
@@ -1002,11 +1010,8 @@ static void regions(const Scope *s)
 /* A program gets while loops from its seed alone: one in three. */
 static bool has_loops(unsigned seed)
 {
-    uint64_t h = (uint64_t)seed * 0xd1b54a32d192ed03ull + 0x8cb92ba72f3d8dd7ull;
-    h ^= h >> 31;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 29;
-    return h % 3 == 1;
+    return seed_hash(seed, 0xd1b54a32d192ed03ull, 0x8cb92ba72f3d8dd7ull, 31,
+                     0x94d049bb133111ebull, 29) % 3 == 1;
 }
 
 static void loops(const Scope *s)
@@ -1054,11 +1059,8 @@ static void loops(const Scope *s)
  * the block only). */
 static bool has_scalars(unsigned seed)
 {
-    uint64_t h = (uint64_t)seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
-    h ^= h >> 30;
-    h *= 0x9e3779b97f4a7c15ull;
-    h ^= h >> 27;
-    return h % 3 == 2;
+    return seed_hash(seed, 0xbf58476d1ce4e5b9ull, 0x94d049bb133111ebull, 30,
+                     0x9e3779b97f4a7c15ull, 27) % 3 == 2;
 }
 
 static void scalars(const Scope *s)
