@@ -85,6 +85,9 @@ fi
 # level loop `for (k = 1; k < 2; k++)` made acosh(1.0 + abs(k)) a constant in the SIMT
 # build at -O1 and not in the naive build at -O0, seed 70387)
 CFLAGS="-std=c11 -frounding-math -Wall -Wextra -Werror -Wno-unused-parameter -fPIC $SANFLAGS -I$root/runtime/include -I$here"
+# the cuda output built for the CPU against the SIMT emulator (the worker's build and
+# simt_so's edited ones): no fused multiply-adds, as the naive build
+SIMTFLAGS="-x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -frounding-math -DGT_SIMT -I$root/tests/simt -I$root/runtime/include"
 
 # --- worker: run.sh --one DIR STN SEED OPT [GTCC ARGS...] ---------------------
 if [ "${1:-}" = "--one" ]; then
@@ -151,9 +154,8 @@ if [ "${1:-}" = "--one" ]; then
     fi
     { $CC -std=c11 -O1 -fPIC -c -I"$root/runtime/include" -I"$here" -I"$dir" \
           -o "$dir/wrap_cuda.o" "$dir/wrap_cuda.c" &&
-      $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -frounding-math -Wall -Wextra -Werror \
-          -Wno-unused-parameter -Wno-unused-function -DGT_SIMT -I"$root/tests/simt" \
-          -I"$root/runtime/include" -I"$dir" -shared -o "$dir/cuda.so" "$dir/cuda.cu" \
+      $CXX_SIMT $SIMTFLAGS -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function \
+          -I"$dir" -shared -o "$dir/cuda.so" "$dir/cuda.cu" \
           "$root/tests/simt/simt.cc" -x none "$dir/wrap_cuda.o"; } >"$dir/log" 2>&1 ||
         fail "the cuda output does not build for the SIMT emulator"
     "$work/driver" "$dir/naive.so" "$dir/cuda.so" "$seed" device >"$dir/out_cuda" 2>&1
@@ -226,8 +228,7 @@ xargs -L 1 -P "${JOBS:-2}" "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
 # naive results.
 # simt_so SRC.cu OUT.so: an edited cuda output built for the emulator
 simt_so() {
-    $CXX_SIMT -x c++ -std=c++17 -O1 -fPIC -ffp-contract=off -frounding-math -DGT_SIMT -I"$root/tests/simt" \
-        -I"$root/runtime/include" -I"$d" -shared -o "$2" "$1" "$root/tests/simt/simt.cc" \
+    $CXX_SIMT $SIMTFLAGS -I"$d" -shared -o "$2" "$1" "$root/tests/simt/simt.cc" \
         -x none "$d/wrap_cuda.o" >"$d/log" 2>&1
 }
 if [ -n "$CXX_SIMT" ] && [ -z "${DIFF_GPU:-}" ]; then
