@@ -426,7 +426,7 @@ typedef struct {
     IrStencil *st;
     bool *written;            /* per field: written by some statement */
     bool *read;               /* per field: read by some statement */
-    bool *reported;           /* per field: its write reported */
+    bool *reported;           /* per field: its write (or its read before it) reported */
 } IterRules;
 
 static IrWalk iterate_stmt(void *ctx, const IrStmt *s)
@@ -437,6 +437,22 @@ static IrWalk iterate_stmt(void *ctx, const IrStmt *s)
         if (r->st->fields.items[f]->kind == IR_PARAM_FIELD &&
             ir_reads_field(e, r->st->fields.items[f]))
             r->read[f] = true;
+    /* a pair's next field read before the first statement that writes it (a sweep's
+       statement may read the levels it wrote before): the step would read the scratch
+       values S_steps leaves there, which are not those of single calls with swaps */
+    for (int p = 0; e && p < r->st->pairs.len; p++) {
+        const IrPair *q = &r->st->pairs.items[p];
+        if (r->written[q->next->id] || r->reported[q->next->id] ||
+            !ir_reads_field(e, q->next) ||
+            (s->kind == IR_ASSIGN && s->assign.dst == q->next))
+            continue;
+        r->reported[q->next->id] = true;
+        diag_error(&r->c->diag, s->loc, "iterate: the stencil reads '%s', the first field of "
+                   "pair '%s -> %s', before it writes it; a step's '%s' holds nothing before "
+                   "the step writes it (it is scratch between steps): read '%s', or compute "
+                   "'%s' first", q->next->name, q->next->name, q->cur->name, q->next->name,
+                   q->cur->name, q->next->name);
+    }
     if (s->kind != IR_ASSIGN || s->assign.dst->kind != IR_PARAM_FIELD)
         return IR_WALK_ON;
     const IrField *dst = s->assign.dst;
