@@ -281,10 +281,14 @@ void emit_element_macro(Out *o, const char *macro, const char *base, const EmitV
  * nothing for other reads. */
 void emit_read_open(Out *o, const EmitRead *r, Type t);
 void emit_read_close(Out *o, const EmitRead *r);
-/* The axes (bit 1 << a) along which a statement of st reads a parameter field at a non-zero
- * offset where the stencil writes that field: with after false, any such read of a field
- * that st writes anywhere; with after true, only a read in a computation after one that
- * wrote it. Per field id into axes (nfields entries, or NULL); returns their union. */
+/* The axes (bit 1 << a) along which a statement of st reads a parameter field that the
+ * stencil writes beyond the point it computes: at a non-zero offset, or along I and J at
+ * offset 0 where the statement runs beyond the domain (a temporary's extent). With after
+ * false, any such read of a field st writes anywhere; with after true, only a read that
+ * runs after a write of the field: in a later computation, later in a parallel computation
+ * (a while loop's condition and body after its own writes), or anywhere in a forward or
+ * backward computation that writes it (at the levels before). Per field id into axes
+ * (nfields entries, or NULL); returns their union. */
 unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes);
 /* An ir_walk_stmt callback: ctx is a bool per field id, set for each field a statement
  * assigns. */

@@ -579,16 +579,19 @@ void emit_info(Out *o, const EmitStencil *es)
 }
 
 /* gt__bind's read_at_offset flags of each parameter: 1 where the stencil reads it at an
-   offset, plus 2 (along I) and 4 (along J) where a computation reads it at an offset along
-   that axis after an earlier one wrote it (a distributed call refuses that:
-   gt__placed_reads). */
+   offset, plus 2 (along I) and 4 (along J) where the stencil reads it beyond the point
+   along that axis after writing it (a distributed call refuses that: gt__placed_reads),
+   plus 8 (I) and 16 (J) where it writes it and reads it beyond the point before or after
+   (the parts of a distributed call then run as one: emit_written_reads). */
 static unsigned char *read_flags(Arena *arena, const IrStencil *st)
 {
     int nf = st->fields.len;
     unsigned char *flags = arena_alloc(arena, (size_t)nf + 1);
+    unsigned char *any = arena_alloc(arena, (size_t)nf + 1);
     emit_written_reads(st, true, flags);
+    emit_written_reads(st, false, any);
     for (int f = 0; f < nf; f++)
-        flags[f] = (unsigned char)(((flags[f] & 3u) << 1) |
+        flags[f] = (unsigned char)(((any[f] & 3u) << 3) | ((flags[f] & 3u) << 1) |
                                    (st->fields.items[f]->read_at_offset ? 1u : 0u));
     return flags;
 }

@@ -630,30 +630,31 @@ void emit_read_close(Out *o, const EmitRead *r)
 }
 
 typedef struct {
-    const bool *written;      /* per field id: written (so far, with after) */
+    bool *written;            /* per field id: written (so far, with after) */
     unsigned char *axes;      /* per field id */
     unsigned all;
+    const Extent *region;     /* where the statement being walked runs */
 } WrittenReads;
 
+/* A load of a written field reaches beyond the point along I or J where its offset, or
+   the region its statement runs over (a temporary computed beyond the domain), is not
+   zero there; along K where its offset is. */
 static IrWalk written_reads_load(void *ctx, const IrExpr *e)
 {
     WrittenReads *x = ctx;
     const IrField *f = e->kind == IR_LOAD ? e->load.field : NULL;
-    if (f && f->kind == IR_PARAM_FIELD && x->written[f->id])
-        for (int a = 0; a < NAXES; a++)
-            if (e->load.offset[a] != 0) {
-                x->all |= 1u << a;
-                if (x->axes)
-                    x->axes[f->id] |= (unsigned char)(1u << a);
-            }
-    return IR_WALK_ON;
-}
-
-static IrWalk written_reads_stmt(void *ctx, const IrStmt *s)
-{
-    const IrExpr *e = ir_stmt_expr(s);
-    if (e)
-        ir_walk_expr(e, written_reads_load, ctx);
+    if (!f || f->kind != IR_PARAM_FIELD || !x->written[f->id])
+        return IR_WALK_ON;
+    for (int a = 0; a < NAXES; a++) {
+        int64_t off = e->load.offset[a];
+        bool beyond = a == AXIS_K ? off != 0
+                                  : x->region->r[a].lo + off != 0 || x->region->r[a].hi + off != 0;
+        if (beyond) {
+            x->all |= 1u << a;
+            if (x->axes)
+                x->axes[f->id] |= (unsigned char)(1u << a);
+        }
+    }
     return IR_WALK_ON;
 }
 
@@ -665,6 +666,25 @@ IrWalk emit_mark_assigned(void *ctx, const IrStmt *s)
     return IR_WALK_ON;
 }
 
+/* The statements of v in the order they run, each statement's reads before its write (a
+   while loop's writes before its reads: its condition and body run again after them). */
+static void written_reads_stmts(WrittenReads *x, const IrStmtVec *v)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *s = v->items[i];
+        if (s->kind == IR_IF && s->iff.loop)
+            ir_walk_stmt(s, emit_mark_assigned, x->written);
+        x->region = &s->region;
+        ir_walk_expr(ir_stmt_expr(s), written_reads_load, x);
+        if (s->kind == IR_IF) {
+            written_reads_stmts(x, &s->iff.then);
+            written_reads_stmts(x, &s->iff.els);
+        } else if (s->kind == IR_ASSIGN) {
+            x->written[s->assign.dst->id] = true;
+        }
+    }
+}
+
 unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes)
 {
     int nf = st->fields.len;
@@ -673,13 +693,14 @@ unsigned emit_written_reads(const IrStencil *st, bool after, unsigned char *axes
         gtcc_die("out of memory");
     for (int f = 0; f < nf && !after; f++)
         written[f] = st->fields.items[f]->is_written;
-    WrittenReads x = {written, axes, 0};
+    WrittenReads x = {written, axes, 0, NULL};
     for (int c = 0; c < st->computations.len; c++) {
         const IrComputation *cp = st->computations.items[c];
-        for (int i = 0; i < cp->intervals.len; i++)
-            ir_walk_stmts(&cp->intervals.items[i]->stmts, written_reads_stmt, &x);
-        for (int i = 0; i < cp->intervals.len && after; i++)
+        /* a sweep reads at each level what it wrote at the levels before */
+        for (int i = 0; i < cp->intervals.len && cp->order != ORDER_PARALLEL; i++)
             ir_walk_stmts(&cp->intervals.items[i]->stmts, emit_mark_assigned, written);
+        for (int i = 0; i < cp->intervals.len; i++)
+            written_reads_stmts(&x, &cp->intervals.items[i]->stmts);
     }
     free(written);
     return x.all;

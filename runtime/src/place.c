@@ -78,20 +78,26 @@ static int check_field(gt__placement *p, const gt_stencil_info *info, int f, gt_
 
 int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_offset)
 {
-    const gt__placement *p = current;
+    gt__placement *p = current;
     if (!p || !read_at_offset)
         return 0;
     for (int f = 0; f < info->nfields; f++)
+        if (read_at_offset[f] & 24)
+            p->whole = 1;
+    for (int f = 0; f < info->nfields; f++)
         for (int a = 0; a < 2; a++)
             if ((read_at_offset[f] & (2 << a)) && (p->inner[a][0] || p->inner[a][1]))
-                return gt__error(GT_EINVAL, "stencil '%s': %s: field '%s' is written by one "
-                                 "computation and read at an offset along %c by a later one; "
-                                 "beyond this part's inner edge along %c that read would find "
-                                 "the values from before the call, where one process reads "
-                                 "the new ones, so a distributed call cannot run it: split "
-                                 "the stencil after the computation that writes '%s' and call "
-                                 "the two in turn", info->name, p->who, info->fields[f].name,
-                                 "IJ"[a], "IJ"[a], info->fields[f].name);
+                return gt__error(GT_EINVAL, "stencil '%s': %s: field '%s' is read beyond the "
+                                 "point along %c after the stencil wrote it (by a later "
+                                 "computation or statement, or at the levels before in a "
+                                 "sweep; at an offset or through a temporary computed around "
+                                 "the point); beyond this part's inner edge along %c that read "
+                                 "would find the values from before the call, where one "
+                                 "process reads the new ones, so a distributed call cannot "
+                                 "run it: split the stencil after the computation that writes "
+                                 "'%s' and call the two in turn, or read '%s' only at the "
+                                 "point there", info->name, p->who, info->fields[f].name,
+                                 "IJ"[a], "IJ"[a], info->fields[f].name, info->fields[f].name);
     return 0;
 }
 

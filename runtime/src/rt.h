@@ -402,16 +402,23 @@ typedef struct gt__placement {
     char who[32];               /* who places the call, for messages ("rank 3") */
     const gt__layer *layer;     /* hooks, all set */
     void *ctx;                  /* the layer's state, for its hooks */
+    int whole;                  /* set by gt__placed_reads: the stencil reads a field it
+                                   writes beyond the point (read_at_offset & 24), so parts
+                                   computed one after another would read what another part
+                                   wrote: the layer computes its box in one part */
     int calls;                  /* gt__place calls seen */
     const gt_stencil_info *info;   /* the stencil of the last gt__place call (NULL: none) */
 } gt__placement;
 
 /* The reads beyond a placed call's inner edges that it cannot run (gt__bind calls it):
-   read_at_offset[f] & 2 (along I) or & 4 (along J) says a computation reads field f at an
-   offset along that axis after an earlier computation of the call wrote f. Past an inner
-   edge that read would find the halo's values from before the call where one process
-   reads the values just computed: GT_EINVAL naming the field and the axis. 0 when no call
-   is placed or no such read crosses an inner edge. */
+   read_at_offset[f] & 2 (along I) or & 4 (along J) says the stencil reads field f beyond
+   the point along that axis after writing it (a later computation, later in a parallel
+   one, or a sweep at the levels before; at an offset or through a temporary computed
+   beyond the domain). Past an inner edge that read would find the halo's values from
+   before the call where one process reads the values just computed: GT_EINVAL naming the
+   field and the axis. 0 when no call is placed or no such read crosses an inner edge.
+   Sets the placement's `whole` where read_at_offset[f] & 24 (f written, and read beyond
+   the point along I (8) or J (16) before or after). */
 int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_offset);
 
 /* Makes p the calling thread's placed call (NULL: none). */

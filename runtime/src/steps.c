@@ -9,10 +9,12 @@
  * pair then plays both roles), and refuses pairs whose storages share memory. Then:
  *
  *   nsteps 0       nothing;
- *   nsteps 1       one step, then the domain of next copied into cur;
- *   nsteps even    each pair's frame (the domain grown by cur's halo, less the domain: the
- *                  points a step reads but does not compute) copied from cur into next, then
- *                  the steps, the first writing next;
+ *   nsteps 1       each pair's frame copied from cur into next (below), one step, then the
+ *                  domain of next copied into cur;
+ *   nsteps even    each pair's frame (the domain grown by the larger of its two fields'
+ *                  halos, less the domain: the points a step reads of either field but does
+ *                  not compute) copied from cur into next, then the steps, the first writing
+ *                  next;
  *   nsteps odd     the whole box (frame and domain) copied from cur into next, then the
  *                  steps with the roles swapped, the first reading next, so that the last
  *                  writes cur: no copy of the result afterwards.
@@ -95,17 +97,33 @@ int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     return copy_box(what, dst, src, lo, ext, device);
 }
 
-/* The frame of field cur (the domain size grown by its halo, less the domain: one slab per
+/* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
+   the domain: the points a step reads of either field but does not compute; one slab per
    axis and side, the axes before it over the domain, those after it over the grown range),
-   or with whole set the grown box, copied from src into dst. */
+   or with whole set the grown box, copied from src (cur) into dst (next); never beyond
+   either storage's halo (the single call's checks in both orders, for two steps or more,
+   make both hold all of it; one step checks each storage in its own role only). */
 static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
-                      const gt_field_info *cur, const int64_t size[3], int whole, int device)
+                      const gt_stencil_info *info, const gt_iterate_pair *q,
+                      const int64_t size[3], int whole, int device)
 {
-    int64_t lo[3], ext[3];
+    const gt_field_info *cur = &info->fields[q->cur], *next = &info->fields[q->next];
+    int64_t halo[3][2], lo[3], ext[3];
     for (int a = 0; a < 3; a++) {
         int has = strchr(cur->axes, 'I' + a) != NULL;
-        lo[a] = has ? -cur->halo[a][0] : 0;
-        ext[a] = has ? size[a] + cur->halo[a][0] + cur->halo[a][1] : 1;
+        for (int side = 0; side < 2; side++) {
+            int64_t h = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
+                                                                  : next->halo[a][side];
+            for (int d = 0; has && d < 3 && dst->axes[d]; d++)
+                if (dst->axes[d] == 'I' + a && dst->halo[d][side] < h)
+                    h = dst->halo[d][side];
+            for (int d = 0; has && d < 3 && src->axes[d]; d++)
+                if (src->axes[d] == 'I' + a && src->halo[d][side] < h)
+                    h = src->halo[d][side];
+            halo[a][side] = h;
+        }
+        lo[a] = has ? -halo[a][0] : 0;
+        ext[a] = has ? size[a] + halo[a][0] + halo[a][1] : 1;
     }
     if (whole)
         return copy_box(what, dst, src, lo, ext, device);
@@ -113,7 +131,7 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         if (!strchr(cur->axes, 'I' + a))
             continue;
         for (int side = 0; side < 2; side++) {
-            int64_t h = cur->halo[a][side];
+            int64_t h = halo[a][side];
             if (h == 0)
                 continue;
             int64_t slo[3], sext[3];
@@ -580,7 +598,13 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': steps", info->name);
     if (nsteps == 1) {
-        rc = step(args, cur, &dom);
+        /* the points of next that the step reads but does not compute hold cur's, as for
+           more steps (language.md 11: every step reads what the caller put in cur) */
+        for (int p = 0; p < info->npairs && !rc; p++)
+            rc = copy_frame(what, fields[info->pairs[p].next], fields[info->pairs[p].cur], info,
+                            &info->pairs[p], size, 0, device);
+        if (!rc)
+            rc = step(args, cur, &dom);
         for (int p = 0; p < info->npairs && !rc; p++) {
             const gt_iterate_pair *q = &info->pairs[p];
             const gt_field_info *fi = &info->fields[q->cur];
@@ -595,8 +619,7 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     int odd = (int)(nsteps & 1);
     for (int p = 0; p < info->npairs && !rc; p++) {
         const gt_iterate_pair *q = &info->pairs[p];
-        rc = copy_frame(what, fields[q->next], fields[q->cur], &info->fields[q->cur], size, odd,
-                        device);
+        rc = copy_frame(what, fields[q->next], fields[q->cur], info, q, size, odd, device);
     }
     if (odd)
         swap_pairs(info, cur);

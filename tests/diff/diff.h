@@ -15,6 +15,10 @@ typedef struct {
     /* S_steps of a stencil with iterate (its fields, scalar inputs, nsteps, domain); NULL
        for one without */
     int (*steps)(gt_storage **fields, const double *in, int64_t nsteps, const gt_domain *domain);
+    /* the out scalars where the last call left them (converted to double): the stencil
+       writes them into variables of the shim's file, where a distributed call
+       (gt_mpi_call) writes the combined values after the last part */
+    void (*outs)(double *out);
 } DiffStencil;
 
 #endif

@@ -1152,14 +1152,14 @@ static void wrap(const char *path)
         }
         snprintf(names[n], sizeof names[n], "%s", line + 4);
         steps[n] = -1;
-        printf("static int call_%d(gt_storage **f, const double *in, double *out, "
-               "const gt_domain *d)\n{\n    (void)in;\n    (void)out;\n", n);
-        /* temporaries for out scalars */
+        /* out scalars: variables of the file, so that a distributed call (gt_mpi_call,
+           which writes the combined values where the stencil wrote its own, once the
+           shim has returned) still finds them: outs_N reads them again */
         char args[4096] = "";
         int nf = 0, ni = 0, no = 0;
         otypes[n][0] = 0;
         char *save = NULL;
-        char pre[4096] = "", post[4096] = "";
+        char pre[4096] = "", post[4096] = "", decl[4096] = "";
         for (char *tok = strtok_r(params, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             while (isspace((unsigned char)*tok))
                 tok++;
@@ -1172,11 +1172,13 @@ static void wrap(const char *path)
                 char type[64];
                 sscanf(tok, "%63s", type);
                 char tmp[512];
-                snprintf(tmp, sizeof tmp, "    %s o%d = 0;\n", type, no);
+                snprintf(tmp, sizeof tmp, "static %s o%d_%d;\n", type, n, no);
+                strcat(decl, tmp);
+                snprintf(tmp, sizeof tmp, "    o%d_%d = 0;\n", n, no);
                 strcat(pre, tmp);
-                snprintf(tmp, sizeof tmp, "    out[%d] = (double)o%d;\n", no, no);
+                snprintf(tmp, sizeof tmp, "    out[%d] = (double)o%d_%d;\n", no, n, no);
                 strcat(post, tmp);
-                snprintf(a, sizeof a, "&o%d, ", no++);
+                snprintf(a, sizeof a, "&o%d_%d, ", n, no++);
                 size_t ol = strlen(otypes[n]);
                 if (ol < 62) {
                     otypes[n][ol] = type[0] == 'i' ? 'i' : type[0];
@@ -1197,7 +1199,10 @@ static void wrap(const char *path)
                     names[n], ni, no);
             exit(2);
         }
+        printf("%sstatic int call_%d(gt_storage **f, const double *in, double *out, "
+               "const gt_domain *d)\n{\n    (void)in;\n    (void)out;\n", decl, n);
         printf("%s    int rc = %s(%s);\n%s    return rc;\n}\n\n", pre, names[n], args, post);
+        printf("static void outs_%d(double *out)\n{\n    (void)out;\n%s}\n\n", n, post);
         n++;
     }
     fclose(f);
@@ -1206,10 +1211,10 @@ static void wrap(const char *path)
         char st[32] = "0";
         if (steps[i] >= 0)
             snprintf(st, sizeof st, "steps_%d", steps[i]);
-        printf("    {\"%s\", &%s_info, call_%d, \"%s\", %s},\n", names[i], names[i], i,
-               otypes[i], st);
+        printf("    {\"%s\", &%s_info, call_%d, \"%s\", %s, outs_%d},\n", names[i],
+               names[i], i, otypes[i], st, i);
     }
-    printf("    {0, 0, 0, 0, 0},\n};\n");
+    printf("    {0, 0, 0, 0, 0, 0},\n};\n");
 }
 
 int main(int argc, char **argv)

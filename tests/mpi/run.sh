@@ -26,7 +26,9 @@
 # gt_mpi_call. A case is one line PASS/FAIL of one run (the program reports a
 # case as failed when it failed on any rank). Then examples/heat2d_mpi, built through
 # its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
-# of examples/heat2d (one process, a periodic boundary). Skipped with a message where mpicc or
+# of examples/heat2d (one process, a periodic boundary). Last, tests/mpi/random.sh: random
+# programs of tests/diff/gen.c from the naive, openmp and cuda backends through gt_mpi_call
+# and gt_mpi_steps against one process, on 2, 3 and 4 processes. Skipped with a message where mpicc or
 # mpirun is missing. Prints "mpi: N passed, N failed" and writes "PASSED FAILED" to
 # $RESULTS/mpi.
 set -u
@@ -306,6 +308,14 @@ else
         rm -f "$work/heat2d_mpi/heat2d_mpi.pgm"
     done
 fi
+# random programs of the differential test (tests/diff/gen.c) in distributed calls, against
+# one process: tests/mpi/random.sh
+BUILD="$BUILD" GTCC="$GTCC" CC="$CC" SANFLAGS="$SANFLAGS" MPICC="$MPICC" MPIRUN="$MPIRUN" \
+    sh "$here/random.sh" >"$work/random.log" 2>&1
+grep -E '^(PASS|FAIL) |^  \| ' "$work/random.log" >>"$work/results"
+grep -q '^mpi-random: ' "$work/random.log" ||
+    { echo "FAIL mpi-random: tests/mpi/random.sh stopped before its summary"
+      tail -n 10 "$work/random.log" | sed 's/^/  | /'; } >>"$work/results"
 grep -v '^PASS ' "$work/results" | head -n 60
 passed=$(grep -c '^PASS ' "$work/results")
 failed=$(grep -c '^FAIL ' "$work/results")

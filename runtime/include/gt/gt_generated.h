@@ -39,9 +39,11 @@ typedef struct {
 
 /* Checks every argument of a stencil call before any data is touched, infers the compute
    domain, and binds each field. read_at_offset[f] != 0 when the stencil reads field f at a
-   non-zero offset anywhere; bit 2 (along I) and bit 4 (along J) when a computation reads it
-   at such an offset after an earlier computation of the call wrote it, which a placed call
-   with an inner edge along that axis refuses (GT_EINVAL). fields: nfields storages in
+   non-zero offset anywhere; bit 2 (along I) and bit 4 (along J) when it reads f beyond the
+   point along that axis (at an offset, or through a temporary computed around the point)
+   after writing it, which a placed call with an inner edge along that axis refuses
+   (GT_EINVAL); bit 8 (I) and bit 16 (J) when it writes f and reads it beyond the point
+   before or after, so that the parts of a placed call must be one (gt__placed_reads). fields: nfields storages in
    parameter order. size_out: NI, NJ, NK of the compute domain. Returns 0 or a GT_E... code
    with gt_last_error() set to a message naming the stencil, the field and the numbers. A device-only storage (gt_wrap_device) is
    GT_EDEVICE: the code calling gt__bind runs on the host. */

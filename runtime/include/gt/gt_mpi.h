@@ -92,7 +92,10 @@ int gt_halo_exchange_end(gt_exchange *);
    any rank; explicit widths must cover that), and the stencil runs on this rank's box with
    index(i), index(j) global, boundary conditions on the global edges only (a periodic one
    needs a decomposition periodic along its axis) and out scalars combined over the ranks
-   (min, max exact; sums in rank order: rounding differs from one process's). With overlap,
+   (min, max exact; sums in rank order: rounding differs from one process's), written where
+   the stencil wrote its own values, after call() has returned for the last time: the out
+   scalars' variables must outlive gt_mpi_call (a local of call() that it copies out on
+   return holds this rank's last part only). With overlap,
    the exchange is started, the inner box (the box less the widest width on each side)
    computed while the messages travel, the exchange finished, and the four strips around the
    inner box computed: each part by call() on the storages with their interiors moved to the
@@ -131,8 +134,10 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    is copied whole (its domain and the halo both storages have) into next, the frame of
    section 11. The result, in each pair's cur, is bitwise one process's S_steps over the
    global domain whose storages hold what the local ones hold (the frame on global edges
-   without a boundary condition). Stencils that read at run-time K levels are refused
-   (GT_EINVAL). times (may be NULL): seconds exchanging and computing on this rank. */
+   without a boundary condition); on an axis the decomposition wraps, a pair's field
+   without a periodic condition along it is exchanged there as every field is (no frame),
+   and the result is then nsteps gt_mpi_call's with the pairs swapped. Stencils that read
+   at run-time K levels are refused (GT_EINVAL). times (may be NULL): seconds exchanging and computing on this rank. */
 typedef int gt_mpi_step_fn(void *ctx, gt_storage *const *fields, const gt_domain *domain);
 int gt_mpi_steps(const gt_decomp *, const gt_stencil_info *info, gt_storage *const *fields,
                  int64_t nsteps, int tblock, gt_mpi_step_fn *step, void *ctx,
@@ -140,7 +145,8 @@ int gt_mpi_steps(const gt_decomp *, const gt_stencil_info *info, gt_storage *con
 /* The halo a local storage of field `field` of a stencil with iterate needs for
    gt_mpi_steps in blocks of tblock (>= 1) steps: along I and J, for a field of a pair
    tblock * w, for another field (tblock - 1) * w + its reach (w as gt_mpi_steps says), at
-   least gt_mpi_halo's; along K gt_mpi_halo's. Rows as gt_mpi_halo. Not collective. */
+   least gt_mpi_halo's; along K gt_mpi_halo's, for a field of a pair the larger of the
+   pair's two (the storages swap roles). Rows as gt_mpi_halo. Not collective. */
 int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, int tblock,
                       int64_t halo[3][2]);
 

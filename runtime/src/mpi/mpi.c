@@ -1272,6 +1272,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
        rank checks the run-time K levels only after the exchange (gt__levels_now). n is
        agreed: the same count on every rank */
     needed[n][0][0] = w.levels == 2;
+    needed[n][0][1] = w.place.whole;
     {
         int err = MPI_Allreduce(MPI_IN_PLACE, needed, 4 * (n + 1), MPI_INT64_T, MPI_MAX,
                                 d->comm);
@@ -1279,6 +1280,9 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
             rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
     }
     const bool levels_after = needed[n][0][0] > 0;
+    /* a stencil that reads a field it writes beyond the point: parts computed one after
+       another would read what the parts before wrote (docs/mpi.md): one part */
+    const bool whole = needed[n][0][1] > 0;
     for (int k = 0; !rc && widths && k < n; k++)
         for (int a = 0; !rc && a < 2; a++)
             for (int side = 0; !rc && side < 2; side++)
@@ -1331,7 +1335,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         if (!rc)
             rc = call_part(d, &w, origin, box, nk, call, ctx);
         t[1] = MPI_Wtime() - t1;
-    } else if (!overlap) {
+    } else if (!overlap || whole) {
         rc = gt_halo_exchange_end(x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
@@ -1436,11 +1440,23 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
     int rc = gt_mpi_halo(info, field, axes, out);
     if (rc)
         return rc;
+    /* along K the larger of the pair's two fields' halos: the storages swap roles (an odd
+       count starts swapped) */
+    int64_t other[3][2];
+    int partner = -1;
+    for (int p = 0; p < info->npairs; p++)
+        if (info->pairs[p].next == field || info->pairs[p].cur == field)
+            partner = info->pairs[p].next == field ? info->pairs[p].cur : info->pairs[p].next;
+    if (partner >= 0 && (rc = gt_mpi_halo(info, partner, axes, other)) != 0)
+        return rc;
     const char *ax = axes ? axes : info->fields[field].axes;
     for (size_t x = 0; ax[x]; x++) {
         int a = ax[x] - 'I';
-        for (int side = 0; a < 2 && side < 2; side++)
-            out[x][side] = steps_need(info, field, a, side, tblock);
+        for (int side = 0; side < 2; side++)
+            if (a < 2)
+                out[x][side] = steps_need(info, field, a, side, tblock);
+            else if (partner >= 0 && other[x][side] > out[x][side])
+                out[x][side] = other[x][side];
     }
     memcpy(halo, out, sizeof out);
     return 0;
