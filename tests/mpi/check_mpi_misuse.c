@@ -322,14 +322,15 @@ static void local_cases(const gt_decomp *d)
     bad.halo[1][1] = -1;
     local_refused("decomposition NULL", NULL, GT_FLOAT64, "IJK", &o, -1, GT_EINVAL,
                   "decomposition is NULL", NULL);
+    /* every rank names the last one and repeats its reason (which it sends them) */
     local_refused("axes \"IJX\" on the last rank", d, GT_FLOAT64, rank == last ? "IJX" : "IJK",
-                  &o, -1, GT_EAXES, who, NULL);
+                  &o, -1, GT_EAXES, who, "IJX");
     local_refused("an invalid dtype on the last rank", d, rank == last ? (gt_dtype)99 : GT_FLOAT64,
                   "IJK", &o, -1, GT_EINVAL, who, NULL);
     local_refused("a negative halo on the last rank", d, GT_FLOAT64, "IJK",
                   rank == last ? &bad : &o, -1, GT_EINVAL, who, NULL);
     local_refused("out of memory on the last rank", d, GT_FLOAT64, "IJK", &o, last, GT_ENOMEM,
-                  who, NULL);
+                  who, "out of memory");
     if (nproc < 2)
         return;
     /* two ranks fail with different codes: every rank returns the worst (most negative) */

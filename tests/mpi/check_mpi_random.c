@@ -240,7 +240,8 @@ static void make(const Case *c, const gt_decomp *d, const int64_t off[3], const 
         }
         if (device)
             o.device = GT_CUDA;
-        s[f] = d ? gt_mpi_empty(d, fi->dtype, fi->axes, &o) : gt_empty(fi->dtype, fi->axes, shape, &o);
+        s[f] = d ? gt_mpi_empty(d, fi->dtype, fi->axes, &o)
+                 : gt_empty(fi->dtype, fi->axes, shape, &o);
         Fill fl = {c->seed, f, fi->dtype, c->global, c->wraps, d != NULL};
         for_each(s[f], off, box, fill_elem, &fl);
     }

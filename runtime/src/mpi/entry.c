@@ -8,6 +8,7 @@
  * storages become gt_mpi_call's (each once: a stencil may take one storage for an input
  * read at offset 0 and an output, which one exchange cannot hold twice), or, for a
  * stencil without fields, the one point every process computes alike. */
+#include <stdio.h>
 #include <string.h>
 
 #include <gt/gt_mpi.h>
@@ -55,10 +56,20 @@ static int agree(const gt_stencil_info *info, MPI_Comm comm, int rank, int rc, c
         return gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed: %s",
                          info->name, rank, text);
     }
-    if (rc != 0 || worst[0] == 0)
+    if (worst[0] == 0)
         return rc;
-    return gt__error(worst[0], "stencil '%s': rank %d failed (see its message); %s",
-                     info->name, worst[1], what);
+    /* the failing rank's reason, to every rank */
+    char theirs[400] = "";
+    if (rank == worst[1])
+        snprintf(theirs, sizeof theirs, "%s", gt_last_error());
+    err = MPI_Bcast(theirs, (int)sizeof theirs, MPI_CHAR, worst[1], comm);
+    if (rc != 0)
+        return rc;
+    if (err != MPI_SUCCESS)
+        snprintf(theirs, sizeof theirs, "see its message");
+    theirs[sizeof theirs - 1] = 0;
+    return gt__error(worst[0], "stencil '%s': rank %d failed (%s); %s", info->name, worst[1],
+                     theirs, what);
 }
 
 /* A stencil without fields: its arguments checked on every rank (the stencil returns after

@@ -178,6 +178,7 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
                      r1, outcome);
 }
 
+enum { MESSAGE_RELAYED = 400 };   /* bytes of a failing rank's message sent to the others */
 enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB of stack) */
 
 /* Agrees on rc (this rank's outcome so far) and on the values value(ctx, 0 .. count - 1),
@@ -208,13 +209,22 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
             return mpi_fail(fn, rank, "MPI_Allreduce", err);
         int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
         int worst = (int)((key - low) / ranks), who = (int)low;
-        if (rc != 0 && rc == worst)
-            return rc;   /* its own message */
         if (worst != 0) {
+            /* the failing rank's reason, to every rank (each rank's own program may print
+               only rank 0's messages) */
+            char theirs[MESSAGE_RELAYED] = "";
+            if (rank == who)
+                snprintf(theirs, sizeof theirs, "%s", gt_last_error());
+            err = MPI_Bcast(theirs, (int)sizeof theirs, MPI_CHAR, who, comm);
+            if (rc != 0 && rc == worst)
+                return rc;   /* its own message */
+            if (err != MPI_SUCCESS)
+                snprintf(theirs, sizeof theirs, "see its message");
+            theirs[sizeof theirs - 1] = 0;
             char own[600] = "";
             if (rc != 0)
                 snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
-            return gt__error(worst, "%s: rank %d failed (see its message); %s%s", fn, who,
+            return gt__error(worst, "%s: rank %d failed (%s); %s%s", fn, who, theirs,
                              what && what->outcome ? what->outcome : "nothing was done", own);
         }
         for (int i = 0; i < m; i++)
@@ -655,7 +665,7 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
                                  side ? "upper" : "lower", s->axes[x],
                                  (long long)s->halo[x][side], (long long)w[a][side]);
             if (w[a][side] > n && (d->dims[a] > 1 || d->periodic[a]))
-                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d: this rank owns %lld points "
+                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d: this rank owns %lld point(s) "
                                  "along %c, fewer than the halo width %lld it must send",
                                  fn, d->rank, k, (long long)n, s->axes[x],
                                  (long long)w[a][side]);
