@@ -227,8 +227,8 @@ static const char *builtin_c_name(Builtin fn, Type t)
     bool single = t == TY_FLOAT;
     switch (fn) {
     case B_ABS: return t == TY_INT ? "abs" : single ? "fabsf" : "fabs";
-    case B_MIN: return t == TY_INT ? "gt_min_int" : single ? "fminf" : "fmin";
-    case B_MAX: return t == TY_INT ? "gt_max_int" : single ? "fmaxf" : "fmax";
+    case B_MIN: return t == TY_INT ? "gt_min_int" : single ? "gt_min_float" : "gt_min_double";
+    case B_MAX: return t == TY_INT ? "gt_max_int" : single ? "gt_max_float" : "gt_max_double";
     case B_ISNAN: return "isnan";
     case B_ISINF: return "isinf";
     case B_ISFINITE: return "isfinite";
@@ -779,8 +779,8 @@ void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
     }
     bool is_min = op == RED_MIN;
     if (t == TY_FLOAT || t == TY_DOUBLE)
-        emit_text(o, "%s = %s%s(%s, ", acc, is_min ? "fmin" : "fmax", t == TY_FLOAT ? "f" : "",
-                  acc);
+        emit_text(o, "%s = gt_%s_%s(%s, ", acc, is_min ? "min" : "max",
+                  t == TY_FLOAT ? "float" : "double", acc);
     else if (t == TY_BOOL)
         emit_text(o, "%s = %s %s ", acc, acc, is_min ? "&&" : "||");
     else

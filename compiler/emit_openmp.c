@@ -122,7 +122,7 @@ typedef struct {
 
 /* The OpenMP reduction identifier of a full reduction: the built-in ones,
  * and for floating-point min/max the ones declared by
- * emit_declare_reductions, which keep fmin/fmax's treatment of NaN. */
+ * emit_declare_reductions, which keep gt_min_double's treatment of NaN. */
 static const char *reduction_id(RedOp op, Type t)
 {
     if (op == RED_SUM)
@@ -162,11 +162,11 @@ static bool has_real_minmax(const Compiler *c)
 static void emit_declare_reductions(Out *o)
 {
     static const char *const decl[][3] = {
-        {"gt_fmin", "double", "fmin"}, {"gt_fmax", "double", "fmax"},
-        {"gt_fminf", "float", "fminf"}, {"gt_fmaxf", "float", "fmaxf"},
+        {"gt_fmin", "double", "gt_min_double"}, {"gt_fmax", "double", "gt_max_double"},
+        {"gt_fminf", "float", "gt_min_float"}, {"gt_fmaxf", "float", "gt_max_float"},
     };
-    emit_line(o, "/* min and max of reals as the naive code takes them (fmin, fmax: a NaN");
-    emit_line(o, "   loses), for `omp simd reduction`. */");
+    emit_line(o, "/* min and max of reals as the naive code takes them (gt_min_double ...: a");
+    emit_line(o, "   NaN loses), for `omp simd reduction`. */");
     emit_line(o, "#ifdef _OPENMP");
     for (int d = 0; d < 4; d++)
         emit_line(o, "#pragma omp declare reduction(%s : %s : omp_out = %s(omp_out, omp_in)) "

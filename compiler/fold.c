@@ -203,6 +203,19 @@ static IrExpr *fold_cast(Compiler *c, IrExpr *e)
     return make_real(c, e, e->type, real_of(x));
 }
 
+/* min and max as the generated code computes them (gt_min_double ... in gt_generated.h:
+   a NaN loses, equal arguments give the second), not fmin, whose +0/-0 answer C leaves
+   open. */
+static double min_real(double a, double b)
+{
+    return a < b || b != b ? a : b;
+}
+
+static double max_real(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
 /* A builtin over double or float constants; NaN for the int-only cases. */
 static double real_call(Builtin fn, Type type, double a, double b)
 {
@@ -210,8 +223,8 @@ static double real_call(Builtin fn, Type type, double a, double b)
     float x = (float)a, y = (float)b;
     switch (fn) {
     case B_ABS: return f ? fabsf(x) : fabs(a);
-    case B_MIN: return f ? fminf(x, y) : fmin(a, b);
-    case B_MAX: return f ? fmaxf(x, y) : fmax(a, b);
+    case B_MIN: return f ? (float)min_real(x, y) : min_real(a, b);
+    case B_MAX: return f ? (float)max_real(x, y) : max_real(a, b);
     case B_SQRT: return f ? sqrtf(x) : sqrt(a);
     case B_CBRT: return f ? cbrtf(x) : cbrt(a);
     case B_EXP: return f ? expf(x) : exp(a);

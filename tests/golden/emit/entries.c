@@ -133,7 +133,7 @@ int p_scalars_only(float a, bool b, float *lowest, const gt_domain *domain)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 15 "entries.stn"
-                lowest_value = fminf(lowest_value, b ? a : 0.0f);
+                lowest_value = gt_min_float(lowest_value, b ? a : 0.0f);
 #line 138 "entries.c"
 
     *lowest = lowest_value;

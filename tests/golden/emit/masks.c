@@ -120,7 +120,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     double column_max = -INFINITY;
                     for (int64_t kk = 0; kk < nk; kk++)
 #line 9 "masks.stn"
-                        column_max = fmax(column_max, u(i, j, kk));
+                        column_max = gt_max_double(column_max, u(i, j, kk));
 #line 9 "masks.stn"
                     mask_2(i, j, 0) = column_max > u(i, j, k) + 0.5;
 #line 127 "masks.c"
@@ -147,7 +147,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
                     double column_min = INFINITY;
                     for (int64_t kk = 0; kk < nk; kk++)
 #line 11 "masks.stn"
-                        column_min = fmin(column_min, u(i, j, kk));
+                        column_min = gt_min_double(column_min, u(i, j, kk));
 #line 11 "masks.stn"
                     s(i, j) = column_min * s(i, j);
 #line 154 "masks.c"
