@@ -17,7 +17,8 @@
 # Prints the PASS/FAIL lines, then "mpi-random: N passed, N failed"; exits 1 on a failure.
 #
 # Environment: BUILD, GTCC, CC, SANFLAGS, MPICC, MPIRUN (as tests/mpi/run.sh passes them),
-# MPI_PROGRAMS, MPI_SEED, MPI_NP (default "2 3 4").
+# MPI_PROGRAMS, MPI_SEED, MPI_NP (default "2 3 4"), MPI_FILES, and MPI_GEN_ARGS (--fuzz:
+# gen's programs with more of the language, int, float and bool fields among them).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -60,7 +61,7 @@ flush() {
     batch=$((batch + 1)); inbatch=0
 }
 while [ $made -lt "$want" ]; do
-    "$work/gen" $seed >"$work/one.stn"
+    "$work/gen" ${MPI_GEN_ARGS:-} $seed >"$work/one.stn"
     if "$GTCC" --emit=ir -b openmp "$work/one.stn" >/dev/null 2>&1; then
         cat "$work/one.stn" >>"$work/open.stn"
         made=$((made + 1)); inbatch=$((inbatch + 1))
