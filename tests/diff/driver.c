@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "load.h"
 #include "rt.h"
 
 /* ---- the fake device of `device` runs ------------------------------------------------ */
@@ -61,17 +62,7 @@ static void *last_lib;
 
 static const DiffStencil *table(const char *path)
 {
-    void *h = last_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "driver: %s\n", dlerror());
-        exit(2);
-    }
-    const DiffStencil *t = dlsym(h, "diff_stencils");
-    if (!t) {
-        fprintf(stderr, "driver: %s: no diff_stencils\n", path);
-        exit(2);
-    }
-    return t;
+    return diff_load(path, "driver", &last_lib);
 }
 
 /* Every element of s, halo and padding included, through a callback. */

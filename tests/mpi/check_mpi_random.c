@@ -29,7 +29,6 @@
  *
  * Prints "PASS NAME ..." or "FAIL NAME ...: why" per stencil and call from rank 0 (report.h);
  * exits with the number of failures. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,6 +39,7 @@
 #include <gt/gt_mpi.h>
 
 #include "diff.h"
+#include "load.h"
 #include "rt.h"
 
 #include "nan_device.h"
@@ -47,21 +47,6 @@
 static int rank, nproc, failures;
 
 #include "report.h"
-
-static const DiffStencil *table(const char *path)
-{
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "check_mpi_random: %s\n", dlerror());
-        exit(2);
-    }
-    const DiffStencil *t = dlsym(h, "diff_stencils");
-    if (!t) {
-        fprintf(stderr, "check_mpi_random: %s: no diff_stencils\n", path);
-        exit(2);
-    }
-    return t;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -545,7 +530,8 @@ int main(int argc, char **argv)
     int device = argc > 4 && strcmp(argv[4], "device") == 0;
     if (device)
         gt__set_device_ops(&nan_device);
-    const DiffStencil *tables[2] = {table(argv[1]), table(argv[2])};
+    const DiffStencil *tables[2] = {diff_load(argv[1], "check_mpi_random", NULL),
+                                    diff_load(argv[2], "check_mpi_random", NULL)};
     uint64_t seed = strtoull(argv[3], NULL, 10);
     for (int x = 0; tables[0][x].name; x++) {
         calls(tables, x, seed, device, device ? "cuda" : "openmp");
