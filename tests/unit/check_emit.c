@@ -406,7 +406,7 @@ START_TEST(mix_file)
     ck_assert_ptr_nonnull(strstr(src, "gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 :"));
     ck_assert_ptr_nonnull(strstr(src, "mask(i, j, k) = n(i - 1, j, k) > 0.0;"));
     ck_assert_ptr_nonnull(strstr(src, "if (!mask(i, j, k))"));
-    ck_assert_ptr_nonnull(strstr(src, "column_max = fmax(column_max, sqrt_(i, j, kk));"));
+    ck_assert_ptr_nonnull(strstr(src, "column_max = gt_max_double(column_max, sqrt_(i, j, kk));"));
     ck_assert_ptr_nonnull(strstr(src, "*total = total_value;"));
     ck_assert_ptr_nonnull(strstr(src, "gt_release(n_storage);"));
     ck_assert(compiles(src, hdr));
