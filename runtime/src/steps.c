@@ -114,12 +114,11 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         for (int side = 0; side < 2; side++) {
             int64_t h = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
                                                                   : next->halo[a][side];
-            for (int d = 0; has && d < 3 && dst->axes[d]; d++)
-                if (dst->axes[d] == 'I' + a && dst->halo[d][side] < h)
-                    h = dst->halo[d][side];
-            for (int d = 0; has && d < 3 && src->axes[d]; d++)
-                if (src->axes[d] == 'I' + a && src->halo[d][side] < h)
-                    h = src->halo[d][side];
+            int dd = gt__axis_pos(dst, (char)('I' + a)), sd = gt__axis_pos(src, (char)('I' + a));
+            if (has && dd >= 0 && dst->halo[dd][side] < h)
+                h = dst->halo[dd][side];
+            if (has && sd >= 0 && src->halo[sd][side] < h)
+                h = src->halo[sd][side];
             halo[a][side] = h;
         }
         lo[a] = has ? -halo[a][0] : 0;

@@ -137,7 +137,8 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    without a boundary condition); on an axis the decomposition wraps, a pair's field
    without a periodic condition along it is exchanged there as every field is (no frame),
    and the result is then nsteps gt_mpi_call's with the pairs swapped. Stencils that read
-   at run-time K levels are refused (GT_EINVAL). times (may be NULL): seconds exchanging and computing on this rank. */
+   at run-time K levels are refused (GT_EINVAL). times (may be NULL): seconds exchanging
+   and computing on this rank. */
 typedef int gt_mpi_step_fn(void *ctx, gt_storage *const *fields, const gt_domain *domain);
 int gt_mpi_steps(const gt_decomp *, const gt_stencil_info *info, gt_storage *const *fields,
                  int64_t nsteps, int tblock, gt_mpi_step_fn *step, void *ctx,

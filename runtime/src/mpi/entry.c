@@ -8,12 +8,12 @@
  * storages become gt_mpi_call's (each once: a stencil may take one storage for an input
  * read at offset 0 and an output, which one exchange cannot hold twice), or, for a
  * stencil without fields, the one point every process computes alike. */
-#include <stdio.h>
 #include <string.h>
 
 #include <gt/gt_mpi.h>
 
 #include "call.h"
+#include "relay.h"
 
 int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_t halo[3][2])
 {
@@ -58,16 +58,10 @@ static int agree(const gt_stencil_info *info, MPI_Comm comm, int rank, int rc, c
     }
     if (worst[0] == 0)
         return rc;
-    /* the failing rank's reason, to every rank */
-    char theirs[400] = "";
-    if (rank == worst[1])
-        snprintf(theirs, sizeof theirs, "%s", gt_last_error());
-    err = MPI_Bcast(theirs, (int)sizeof theirs, MPI_CHAR, worst[1], comm);
+    char theirs[GT_MPI_RELAYED];
+    gt__mpi_relay(comm, rank, worst[1], theirs);
     if (rc != 0)
         return rc;
-    if (err != MPI_SUCCESS)
-        snprintf(theirs, sizeof theirs, "see its message");
-    theirs[sizeof theirs - 1] = 0;
     return gt__error(worst[0], "stencil '%s': rank %d failed (%s); %s", info->name, worst[1],
                      theirs, what);
 }

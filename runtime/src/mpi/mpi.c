@@ -38,6 +38,7 @@
 #endif
 
 #include "call.h"
+#include "relay.h"
 
 struct gt_decomp {
     MPI_Comm comm;       /* Cartesian, dims[0] along I and dims[1] along J */
@@ -178,7 +179,6 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
                      r1, outcome);
 }
 
-enum { MESSAGE_RELAYED = 400 };   /* bytes of a failing rank's message sent to the others */
 enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB of stack) */
 
 /* Agrees on rc (this rank's outcome so far) and on the values value(ctx, 0 .. count - 1),
@@ -212,15 +212,10 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         if (worst != 0) {
             /* the failing rank's reason, to every rank (each rank's own program may print
                only rank 0's messages) */
-            char theirs[MESSAGE_RELAYED] = "";
-            if (rank == who)
-                snprintf(theirs, sizeof theirs, "%s", gt_last_error());
-            err = MPI_Bcast(theirs, (int)sizeof theirs, MPI_CHAR, who, comm);
+            char theirs[GT_MPI_RELAYED];
+            gt__mpi_relay(comm, rank, who, theirs);
             if (rc != 0 && rc == worst)
                 return rc;   /* its own message */
-            if (err != MPI_SUCCESS)
-                snprintf(theirs, sizeof theirs, "see its message");
-            theirs[sizeof theirs - 1] = 0;
             char own[600] = "";
             if (rc != 0)
                 snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
