@@ -1095,11 +1095,14 @@ static void write_body(Cuda *u, UnitKind kind, const IrComputation *comp, const 
     block_bases(u);
     Reductions reds = unit_reductions(u, kind, comp, k);
     const char **locals = reduction_locals(u, &reds);
-    /* threads outside the range do nothing, but reach every __syncthreads */
+    /* threads outside the range do nothing, but reach every __syncthreads; along an axis
+     * the kernel lacks, only the block's first thread runs it (its grid is one block wide
+     * there): a statement of a lower-dimensional field runs once per point of its axes,
+     * as in the naive backend, so that `ok = ok + 1.0` adds 1 once */
     const char *inside = (axes & AXES_IJ) == AXES_IJ ? "i < gt_ihi && j < gt_jhi"
-                         : axes & AXES_I              ? "i < gt_ihi"
-                         : axes & AXES_J              ? "j < gt_jhi"
-                                                      : "true";
+                         : axes & AXES_I              ? "i < gt_ihi && threadIdx.y == 0"
+                         : axes & AXES_J              ? "j < gt_jhi && threadIdx.x == 0"
+                                                      : "threadIdx.x == 0 && threadIdx.y == 0";
     emit_open(o, "if (%s) {", inside);
     int r = 0;
     if (kind == UNIT_COLUMNS) {
