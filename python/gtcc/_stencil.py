@@ -154,21 +154,30 @@ class Stencil:
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):
         n = len(self.names)
+        # the messages are Python's own for a function called wrongly
         if len(args) > n:
-            raise TypeError("%s() takes %d arguments (%d given)" % (self.name, n, len(args)))
+            raise TypeError("%s() takes %d positional argument%s but %d %s given"
+                            % (self.name, n, "" if n == 1 else "s", len(args),
+                               "was" if len(args) == 1 else "were"))
         if kwargs or len(args) != n:
             vals = list(args) + [_MISSING] * (n - len(args))
             for k, v in kwargs.items():
                 try:
                     i = self.names.index(k)
                 except ValueError:
-                    raise TypeError("%s() has no parameter %r" % (self.name, k)) from None
+                    raise TypeError("%s() got an unexpected keyword argument %r"
+                                    % (self.name, k)) from None
                 if vals[i] is not _MISSING:
-                    raise TypeError("%s() got parameter %r twice" % (self.name, k))
+                    raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
                 vals[i] = v
-            missing = [self.names[i] for i, v in enumerate(vals) if v is _MISSING]
+            missing = ["'%s'" % self.names[i] for i, v in enumerate(vals) if v is _MISSING]
             if missing:
-                raise TypeError("%s() is missing %s" % (self.name, ", ".join(missing)))
+                names = (missing[0] if len(missing) == 1 else
+                         "%s and %s" % (", ".join(missing[:-1]) + ("," if len(missing) > 2 else ""),
+                                        missing[-1]))
+                raise TypeError("%s() missing %d required argument%s: %s"
+                                % (self.name, len(missing), "" if len(missing) == 1 else "s",
+                                   names))
             args = vals
         full = [None] * len(self.params)
         for i, v in zip(self.arg_pos, args):

@@ -119,11 +119,26 @@ def test_not_an_array(mod):
 
 
 def test_wrong_arguments(mod):
+    # Python's own messages, as for a def with the stencil's parameters
     u, c, out = arrays()
-    with pytest.raises(TypeError):
+    before = out.copy()
+    with pytest.raises(TypeError, match=r"^hdiff\(\) missing 1 required argument: 'out_u'$"):
         mod.hdiff(u, c)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^hdiff\(\) missing 2 required arguments: "
+                                        r"'coeff' and 'out_u'$"):
+        mod.hdiff(u)
+    with pytest.raises(TypeError, match=r"^hdiff\(\) missing 3 required arguments: "
+                                        r"'u', 'coeff', and 'out_u'$"):
+        mod.hdiff()
+    with pytest.raises(TypeError, match=r"^hdiff\(\) got an unexpected keyword argument "
+                                        r"'nope'$"):
         mod.hdiff(u, c, out, nope=1)
+    with pytest.raises(TypeError, match=r"^hdiff\(\) got multiple values for argument 'u'$"):
+        mod.hdiff(u, c, out, u=u)
+    with pytest.raises(TypeError, match=r"^hdiff\(\) takes 3 positional arguments but 4 "
+                                        r"were given$"):
+        mod.hdiff(u, c, out, out)
+    np.testing.assert_array_equal(out, before)     # nothing ran
 
 
 def test_no_steps(mod):
