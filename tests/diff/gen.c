@@ -78,7 +78,11 @@
  * below.
  *
  * A third one seed in three (a third hash) gets an output outs read through a tile
- * whose producer computes a scalar temporary first (scalars(), below). */
+ * whose producer computes a scalar temporary first (scalars(), below).
+ *
+ * A fourth one seed in three (a fourth hash) gets lower-dimensional fields: IK, JK, I and J
+ * inputs, temporaries declared with axes K, IJ and IK, an IJ output accumulated over the
+ * column, a K output, and outd reading them inflated into IJK (dims(), below). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -622,6 +626,8 @@ static void loops(const Scope *s);
 static bool has_loops(unsigned seed);
 static void scalars(const Scope *s);
 static bool has_scalars(unsigned seed);
+static void dims(const Scope *s);
+static bool has_dims(unsigned seed);
 
 static void program(unsigned seed)
 {
@@ -690,6 +696,11 @@ static void program(unsigned seed)
     bool with_scalars = !fb && has_scalars(seed);
     if (with_scalars)
         printf(", field<double> outs");
+    bool with_dims = !fb && has_dims(seed);
+    if (with_dims)
+        printf(", field<double, IK> lik, field<double, JK> ljk, field<double, I> li, "
+               "field<double, J> lj, field<double> outd, field<double, IJ> odij, "
+               "field<double, K> odk");
     printf(") {\n");
     static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
     bool kbc[3] = {false, false, false};   /* a boundary condition along K */
@@ -840,6 +851,8 @@ static void program(unsigned seed)
         loops(&s);
     if (with_scalars)
         scalars(&s);
+    if (with_dims)
+        dims(&s);
     printf("}\n");
     if (!fuzz && seed % ITERATE_EVERY == ITERATE_EVERY - 1)
         iterate_stencil(seed);
@@ -1081,6 +1094,144 @@ static void scalars(const Scope *s)
                                        "i+2", "j-2"};
     const char *o1 = offs[rnd(8)], *o2 = offs[rnd(8)];
     printf("  outs = st[%s] - 0.5 * st[%s] + st;\n", o1, o2);
+}
+
+/* ------------------------------------------------------------------- dims */
+
+/* One seed in three (by a fourth hash; drawn last, so that the rest of the program is the
+ * one the seed made before) gets lower-dimensional fields (language.md 5): inputs lik (IK),
+ * ljk (JK), li (I) and lj (J), some with boundary conditions; temporaries declared with
+ * axes K, IJ and IK (never tiles: full arrays), read at horizontal offsets; an IK
+ * temporary and the IJ output odij carried over the column by a forward or backward
+ * computation (a destination without K takes each level's value); an IJ accumulator
+ * declared without a value, by a forward or a backward computation; the K output odk,
+ * sometimes in-out (`odk = odk * 0.5 + ...`: once per level, as the naive backend runs it;
+ * the cuda backend once ran it on every thread of a block); and outd reading them all
+ * inflated into IJK, the accumulator at an offset. */
+static bool has_dims(unsigned seed)
+{
+    return seed_hash(seed, 0x94d049bb133111ebull, 0x2545f4914f6cdd1dull, 28,
+                     0xd1b54a32d192ed03ull, 31) % 3 == 0;
+}
+
+/* A leaf of shape within axes ("K", "IJ", "IK", "JK" or "IJK"): the lower-dimensional
+ * inputs and temporaries declared so far (ndecl: 1 xk, 2 xij too, 3 xik too), s2 and kc
+ * where the program has them, index(), alpha, a constant. */
+static void dleaf(Buf *b, const Scope *s, const char *axes, int ndecl)
+{
+    bool I = strchr(axes, 'I'), J = strchr(axes, 'J'), K = strchr(axes, 'K');
+    for (;;) {
+        switch (rnd(12)) {
+        case 0: put(b, "%d.%d", (int)rnd(3), (int)rnd(10)); return;
+        case 1: put(b, "alpha"); return;
+        case 2:
+            if (I && K) { put(b, "lik[i%+d, k%+d]", (int)rnd(5) - 2, (int)rnd(3) - 1); return; }
+            break;
+        case 3:
+            if (J && K) { put(b, "ljk[j%+d, k%+d]", (int)rnd(5) - 2, (int)rnd(3) - 1); return; }
+            break;
+        case 4:
+            if (I) { put(b, "li[i%+d]", (int)rnd(5) - 2); return; }
+            break;
+        case 5:
+            if (J) { put(b, "lj[j%+d]", (int)rnd(5) - 2); return; }
+            break;
+        case 6:
+            if (K && ndecl >= 1) { put(b, "xk"); return; }
+            break;
+        case 7:
+            if (I && J && ndecl >= 2) { put(b, "xij[i%+d, j%+d]", (int)rnd(3) - 1, (int)rnd(3) - 1); return; }
+            break;
+        case 8:
+            if (I && K && ndecl >= 3) { put(b, "xik[i%+d]", (int)rnd(3) - 1); return; }
+            break;
+        case 9:
+            if (I && J && s->has_ij) { put(b, "s2[i%+d]", (int)rnd(3) - 1); return; }
+            if (K && s->has_k) { put(b, "kc[k%+d]", (int)rnd(3) - 1); return; }
+            break;
+        case 10:
+            if (I && J && !K) { put(b, "sum(in0 * 0.25, k)"); return; }
+            break;
+        default: {
+            const char *ax = I && J && K ? "ijk" : I && J ? "ij" : I && K ? "ik" : J && K ? "jk"
+                           : I ? "i" : J ? "j" : "k";
+            put(b, "double(index(%c)) * 0.125", ax[rnd((unsigned)strlen(ax))]);
+            return;
+        }
+        }
+    }
+}
+
+/* An expression of shape within axes (dleaf's), of up to depth operators. */
+static void dexpr(Buf *b, const Scope *s, const char *axes, int ndecl, int depth)
+{
+    if (depth <= 0 || chance(30)) {
+        dleaf(b, s, axes, ndecl);
+        return;
+    }
+    switch (rnd(4)) {
+    case 0: dexpr(b, s, axes, ndecl, depth - 1); put(b, " + "); dexpr(b, s, axes, ndecl, depth - 1); return;
+    case 1: dexpr(b, s, axes, ndecl, depth - 1); put(b, " - 0.5 * "); dleaf(b, s, axes, ndecl); return;
+    case 2:
+        put(b, "%s(", chance(50) ? "min" : "max");
+        dexpr(b, s, axes, ndecl, depth - 1); put(b, ", "); dexpr(b, s, axes, ndecl, depth - 1);
+        put(b, ")");
+        return;
+    default: put(b, "("); dexpr(b, s, axes, ndecl, depth - 1); put(b, ") * 0.5"); return;
+    }
+}
+
+static void dims(const Scope *s)
+{
+    Scope r = *s;
+    r.allow_col = false;
+    static const char *const bcs[] = {"periodic", "dirichlet(0.5)", "neumann", "mirror"};
+    if (chance(30))
+        printf("  boundary li: %s;\n", bcs[rnd(4)]);
+    if (chance(30))
+        printf("  boundary lik%s: %s;\n", chance(50) ? "(k)" : "", bcs[rnd(4)]);
+    if (chance(20))
+        printf("  boundary ljk(j): %s;\n", bcs[rnd(4)]);
+    Buf k = {{0}, 0}, ij = {{0}, 0}, ik = {{0}, 0};
+    dexpr(&k, s, "K", 0, 2);
+    dexpr(&ij, s, "IJ", 1, 2);
+    dexpr(&ik, s, "IK", 2, 2);
+    printf("  field<double, K> xk = %s;\n", k.text);
+    printf("  field<double, IJ> xij = %s;\n", ij.text);
+    printf("  field<double, IK> xik = %s;\n", ik.text);
+    if (chance(40)) {   /* xik carried along K: every J of a column computes the same */
+        Buf a = {{0}, 0};
+        dexpr(&a, s, "IK", 2, 1);
+        printf("  computation(forward) { interval(1, end) { xik = xik[k-1] * 0.5 + %s; } }\n",
+               a.text);
+    }
+    /* odij: a column accumulator (each level's value, the last one kept) */
+    Buf a = {{0}, 0}, c = {{0}, 0}, d = {{0}, 0};
+    dexpr(&a, s, "IJ", 3, 2);
+    dexpr(&c, s, "IJK", 3, 2);
+    expr(&d, &r, 1);
+    bool fwd = chance(50);
+    printf("  computation(%s) {\n", fwd ? "forward" : "backward");
+    printf("    interval(%s) { odij = %s; }\n", fwd ? "0, 1" : "end - 1, end", a.text);
+    printf("    interval(%s) { odij = odij * 0.5 + %s + %s; }\n  }\n",
+           fwd ? "1, end" : "0, end - 1", c.text, d.text);
+    Buf e = {{0}, 0};
+    dexpr(&e, s, "IJK", 3, 2);
+    printf("  field<double, IJ> xacc;\n");
+    bool up = chance(50);
+    printf("  computation(%s) {\n    interval(%s) { xacc = %s; }\n"
+           "    interval(%s) { xacc = max(xacc, %s); }\n  }\n", up ? "forward" : "backward",
+           up ? "0, 1" : "end - 1, end", e.text, up ? "1, end" : "0, end - 1", e.text);
+    Buf o = {{0}, 0}, p = {{0}, 0};
+    dexpr(&o, s, "K", 1, 2);
+    expr(&p, &r, 2);
+    /* half the time odk is in-out: its value on entry is read, once per level (as the naive
+       backend runs it), not once per column */
+    printf("  odk = %sxk * 0.5 + %s;\n", chance(50) ? "odk * 0.5 + " : "", o.text);
+    /* odij at offset 0: read at an offset, an output written by an earlier computation
+       makes gt_mpi_call refuse the stencil, and tests/mpi/random.sh would lose it */
+    printf("  outd = %s + xij[i+1] - xik[i-1] * 0.5 + odij + xacc[%s] + xk;\n", p.text,
+           chance(50) ? "i-1" : "j+1");
 }
 
 /* ---------------------------------------------------------------- shims */

@@ -25,7 +25,9 @@
 # Programs: every tests/numeric/*.stn, examples/*/*.stn, bench/stencils/*.stn and
 # tests/diff/programs/*.stn (written for the differential test),
 # plus $DIFF_PROGRAMS (default 240) random well-formed programs made by gen.c
-# from seeds $DIFF_SEED.. (default 1); a random program gtcc rejects is
+# from seeds $DIFF_SEED.. (default 1), `gen $DIFF_GEN_ARGS SEED` (--fuzz: int,
+# float and bool fields, scalars and outputs, mixed types, more builtins; for
+# hunts, not make check); a random program gtcc rejects is
 # replaced by the next seed. Random programs are compiled 30 to a file.
 #
 # One random program in 8 (gen.c: every 8th seed) has an `if` the openmp
@@ -207,7 +209,7 @@ flush() {
 }
 while [ $made -lt "$want" ]; do
     f=$work/cases/one.stn
-    "$work/gen" $seed >"$f"
+    "$work/gen" ${DIFF_GEN_ARGS:-} $seed >"$f"
     if "$GTCC" --emit=ir -b openmp "$f" >"$work/cases/one.ir" 2>&1; then
         head -n 1 "$f" | grep -q ', fallback' && marked=$((marked + 1))
         grep -q 'plan: not fused' "$work/cases/one.ir" && fallback=$((fallback + 1))
