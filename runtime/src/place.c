@@ -79,7 +79,16 @@ static int check_field(gt__placement *p, const gt_stencil_info *info, int f, gt_
 int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_offset)
 {
     gt__placement *p = current;
-    if (!p || !read_at_offset)
+    if (!p)
+        return 0;
+    /* an output lacking I or J: every part writes all of it along that axis, so a part
+       after another would read (in-out, or through a storage it shares with an input) what
+       that one wrote: `ok = ok + 1.0` on a K field added 1 once per part */
+    for (int f = 0; f < info->nfields; f++)
+        if (info->fields[f].is_output &&
+            (!strchr(info->fields[f].axes, 'I') || !strchr(info->fields[f].axes, 'J')))
+            p->whole = 1;
+    if (!read_at_offset)
         return 0;
     for (int f = 0; f < info->nfields; f++)
         if (read_at_offset[f] & 24)

@@ -403,9 +403,10 @@ typedef struct gt__placement {
     const gt__layer *layer;     /* hooks, all set */
     void *ctx;                  /* the layer's state, for its hooks */
     int whole;                  /* set by gt__placed_reads: the stencil reads a field it
-                                   writes beyond the point (read_at_offset & 24), so parts
-                                   computed one after another would read what another part
-                                   wrote: the layer computes its box in one part */
+                                   writes beyond the point (read_at_offset & 24), or has an
+                                   output lacking I or J (each part writes all of it), so
+                                   parts computed one after another would read what another
+                                   part wrote: the layer computes its box in one part */
     int calls;                  /* gt__place calls seen */
     const gt_stencil_info *info;   /* the stencil of the last gt__place call (NULL: none) */
 } gt__placement;
@@ -418,7 +419,7 @@ typedef struct gt__placement {
    before the call where one process reads the values just computed: GT_EINVAL naming the
    field and the axis. 0 when no call is placed or no such read crosses an inner edge.
    Sets the placement's `whole` where read_at_offset[f] & 24 (f written, and read beyond
-   the point along I (8) or J (16) before or after). */
+   the point along I (8) or J (16) before or after), or where an output lacks I or J. */
 int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_offset);
 
 /* Makes p the calling thread's placed call (NULL: none). */

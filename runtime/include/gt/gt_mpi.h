@@ -99,8 +99,10 @@ int gt_halo_exchange_end(gt_exchange *);
    the exchange is started, the inner box (the box less the widest width on each side)
    computed while the messages travel, the exchange finished, and the four strips around the
    inner box computed: each part by call() on the storages with their interiors moved to the
-   part (their halos widened for the call, then restored). The results are the same bits
-   either way. times (may be NULL): seconds spent [0] exchanging (posting the messages,
+   part (their halos widened for the call, then restored); a stencil whose parts would read
+   what another part wrote (it writes a field and reads it beyond the point, or has an output
+   lacking I or J) computes its box in one part, after the exchange. The results are the
+   same bits either way. times (may be NULL): seconds spent [0] exchanging (posting the messages,
    packing included, and waiting for them: for the overlapped form the wait after the inner
    box) and [1] computing, on this rank. */
 typedef int gt_mpi_stencil_fn(void *ctx, const gt_domain *domain);
