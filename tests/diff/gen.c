@@ -1140,7 +1140,10 @@ static void dleaf(Buf *b, const Scope *s, const char *axes, int ndecl)
             if (K && ndecl >= 1) { put(b, "xk"); return; }
             break;
         case 7:
-            if (I && J && ndecl >= 2) { put(b, "xij[i%+d, j%+d]", (int)rnd(3) - 1, (int)rnd(3) - 1); return; }
+            if (I && J && ndecl >= 2) {
+                put(b, "xij[i%+d, j%+d]", (int)rnd(3) - 1, (int)rnd(3) - 1);
+                return;
+            }
             break;
         case 8:
             if (I && K && ndecl >= 3) { put(b, "xik[i%+d]", (int)rnd(3) - 1); return; }

@@ -102,9 +102,9 @@ int gt_halo_exchange_end(gt_exchange *);
    part (their halos widened for the call, then restored); a stencil whose parts would read
    what another part wrote (it writes a field and reads it beyond the point, or has an output
    lacking I or J) computes its box in one part, after the exchange. The results are the
-   same bits either way. times (may be NULL): seconds spent [0] exchanging (posting the messages,
-   packing included, and waiting for them: for the overlapped form the wait after the inner
-   box) and [1] computing, on this rank. */
+   same bits either way. times (may be NULL): seconds spent [0] exchanging (posting the
+   messages, packing included, and waiting for them: for the overlapped form the wait after
+   the inner box) and [1] computing, on this rank. */
 typedef int gt_mpi_stencil_fn(void *ctx, const gt_domain *domain);
 int gt_mpi_call(const gt_decomp *, gt_storage *const *storages, int n,
                 const gt_halo_widths *widths, gt_mpi_stencil_fn *call, void *ctx, int overlap,
