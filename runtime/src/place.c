@@ -81,18 +81,18 @@ int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_o
     gt__placement *p = current;
     if (!p)
         return 0;
-    /* an output lacking I or J: every part writes all of it along that axis, so a part
-       after another would read (in-out, or through a storage it shares with an input) what
-       that one wrote: `ok = ok + 1.0` on a K field added 1 once per part */
-    for (int f = 0; f < info->nfields; f++)
-        if (info->fields[f].is_output &&
-            (!strchr(info->fields[f].axes, 'I') || !strchr(info->fields[f].axes, 'J')))
+    /* one part where a part after another would read what that one wrote: a field written
+       and read beyond the point (read_at_offset & 24), or an output lacking I or J, which
+       every part writes all of along that axis (in-out, or through a storage it shares with
+       an input: `ok = ok + 1.0` on a K field added 1 once per part) */
+    for (int f = 0; f < info->nfields; f++) {
+        const gt_field_info *fi = &info->fields[f];
+        if ((read_at_offset && (read_at_offset[f] & 24)) ||
+            (fi->is_output && (!strchr(fi->axes, 'I') || !strchr(fi->axes, 'J'))))
             p->whole = 1;
+    }
     if (!read_at_offset)
         return 0;
-    for (int f = 0; f < info->nfields; f++)
-        if (read_at_offset[f] & 24)
-            p->whole = 1;
     for (int f = 0; f < info->nfields; f++)
         for (int a = 0; a < 2; a++)
             if ((read_at_offset[f] & (2 << a)) && (p->inner[a][0] || p->inner[a][1]))
