@@ -44,9 +44,10 @@ typedef struct {
    after writing it, which a placed call with an inner edge along that axis refuses
    (GT_EINVAL); bit 8 (I) and bit 16 (J) when it writes f and reads it beyond the point
    before or after, so that the parts of a placed call must be one (gt__placed_reads).
-   fields: nfields storages in parameter order. size_out: NI, NJ, NK of the compute domain. Returns 0 or a GT_E... code
-   with gt_last_error() set to a message naming the stencil, the field and the numbers. A device-only storage (gt_wrap_device) is
-   GT_EDEVICE: the code calling gt__bind runs on the host. */
+   fields: nfields storages in parameter order. size_out: NI, NJ, NK of the compute domain.
+   Returns 0 or a GT_E... code with gt_last_error() set to a message naming the stencil, the
+   field and the numbers. A device-only storage (gt_wrap_device) is GT_EDEVICE: the code
+   calling gt__bind runs on the host. */
 int gt__bind(const gt_stencil_info *info, const unsigned char *read_at_offset,
              gt_storage *const *fields, const gt_domain *domain, int64_t size_out[3],
              gt_bound *bound_out);
