@@ -1704,22 +1704,6 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     double t0 = MPI_Wtime(), tx = 0;
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': %s: rank %d", sn, fn, d->rank);
-    /* the frame: each pair's cur copied whole (domain and the halo both storages have)
-       into next, so that either may play cur; odd: the roles swapped, the last step
-       writing cur */
-    for (int p = 0; p < info->npairs && !rc; p++) {
-        gt_storage *to = fields[info->pairs[p].next];
-        const gt_storage *from = fields[info->pairs[p].cur];
-        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
-        for (int x = 0; x < from->ndim; x++) {
-            int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
-            int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
-            int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1] : to->halo[y][1];
-            lo[a] = -l;
-            ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
-        }
-        rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
-    }
     memcpy(cur, fields, sizeof *cur * (size_t)nf);
     if (nsteps & 1)
         steps_swap(info, cur);
@@ -1732,9 +1716,11 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
            deep as the grown steps read them */
         int nx = 0;
         for (int k = 0; k < n; k++) {
+            /* the first block exchanges the caller's cur, before the frame copies it (odd
+               nsteps start with the roles swapped) */
             int is_cur = 0;
             for (int p = 0; p < info->npairs; p++)
-                is_cur |= cur[info->pairs[p].cur] == st[k];
+                is_cur |= (done ? cur : fields)[info->pairs[p].cur] == st[k];
             for (int a = 0; a < 2; a++)
                 for (int side = 0; side < 2; side++) {
                     int64_t v = 0;
@@ -1760,6 +1746,25 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         double e0 = MPI_Wtime();
         rc = gt_halo_exchange(d, xs, nx, (const gt_halo_widths *)xw);
         tx += MPI_Wtime() - e0;
+        /* the frame, after the first exchange: each pair's cur copied whole (domain and
+           the halo both storages have, exchanged halos included: the rows of its K halo
+           over a neighbour's columns are frame points a grown step reads) into next, so
+           that either may play cur; odd: the roles swapped, the last step writing cur */
+        for (int p = 0; p < info->npairs && !rc && done == 0; p++) {
+            gt_storage *to = fields[info->pairs[p].next];
+            const gt_storage *from = fields[info->pairs[p].cur];
+            int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+            for (int x = 0; x < from->ndim; x++) {
+                int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
+                int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0]
+                                                              : to->halo[y][0];
+                int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1]
+                                                              : to->halo[y][1];
+                lo[a] = -l;
+                ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
+            }
+            rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
+        }
         for (int64_t s = 1; s <= tb && !rc; s++) {
             int64_t g[2][2];
             for (int a = 0; a < 2; a++)
