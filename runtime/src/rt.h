@@ -223,6 +223,11 @@ int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
 int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
                        const int64_t lo[3], const int64_t ext[3], int device);
 
+/* steps.c: rc (nonzero, the error set) of the single call's checks in the swapped order of
+   S_steps (the pairs' storages exchanged), with the last message told that the fields it
+   names there are the storages given for their partners. Returns rc. */
+int gt__steps_swapped_error(const gt_stencil_info *info, int rc);
+
 /* Buffers and domain sizes below this many elements let kernels index with int32_t. */
 #define GT__INDEX32_LIMIT ((int64_t)1 << 29)
 /* Test hook: another limit (0: never 32-bit; out of [0, GT__INDEX32_LIMIT]: the default). */

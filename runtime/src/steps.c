@@ -159,6 +159,25 @@ static int check_call(gt__step_fn *step, void *args, gt_storage *const *fields,
     return rc;
 }
 
+int gt__steps_swapped_error(const gt_stencil_info *info, int rc)
+{
+    if (!rc)
+        return 0;
+    char msg[1024], pairs[512] = "";
+    snprintf(msg, sizeof msg, "%s", gt_last_error());
+    size_t used = 0;
+    for (int p = 0; p < info->npairs && used < sizeof pairs; p++) {
+        const char *cur = info->fields[info->pairs[p].cur].name;
+        const char *next = info->fields[info->pairs[p].next].name;
+        int n = snprintf(pairs + used, sizeof pairs - used, "%s'%s' there is the storage given "
+                         "as '%s'", p == 0 ? "" : ", ", cur, next);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return gt__error(rc, "%s (the steps after the first swap the storages of iterate's "
+                     "pairs: %s, and the other way round; with two steps or more each storage "
+                     "of a pair plays both roles)", msg, pairs);
+}
+
 static void swap_pairs(const gt_stencil_info *info, gt_storage **f)
 {
     for (int p = 0; p < info->npairs; p++) {
@@ -570,7 +589,7 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     gt_domain dom = {{size[0], size[1], size[2]}};
     if (!rc && nsteps >= 2) {
         swap_pairs(info, cur);
-        rc = check_call(step, args, cur, &dom);
+        rc = gt__steps_swapped_error(info, check_call(step, args, cur, &dom));
         swap_pairs(info, cur);
     }
     for (int p = 0; p < info->npairs && !rc; p++) {

@@ -225,7 +225,7 @@ START_TEST(tiled_steps)
 END_TEST
 
 /* Refused before anything: nsteps < 0, a storage the single call refuses (un without the
-   halo the swapped order needs), one storage for both fields of the pair (the single call's
+   halo the swapped order needs, the message saying which storage plays 'u' there), one storage for both fields of the pair (the single call's
    aliasing rule: u is read at offsets); nothing computed or written. (A pair that shares
    memory where the single call allows it: tests/numeric/test_steps.c, decay.) */
 START_TEST(refusals)
@@ -241,6 +241,11 @@ START_TEST(refusals)
     gt_storage *g[3] = {u, thin, w};
     /* one step reads only u: thin is fine as un; two swap the roles */
     ck_assert_int_eq(gt__steps(&avg_info, g, 2, NULL, avg_step, &flag, 1), GT_EHALO);
+    /* the message names 'u', which thin plays there: it says so */
+    ck_assert_error(GT_EHALO, "field 'u': halo along I is [0,0] but the stencil needs [1,1] "
+                              "(the steps after the first swap the storages of iterate's "
+                              "pairs: 'u' there is the storage given as 'un', and the other "
+                              "way round");
     gt_storage *h[3] = {u, u, w};
     ck_assert_int_eq(gt__steps(&avg_info, h, 3, NULL, avg_step, &flag, 1), GT_EALIAS);
     ck_assert_int_eq(computes, 0);

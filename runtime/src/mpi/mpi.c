@@ -1671,7 +1671,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         if (!rc && nsteps >= 2) {
             steps_swap(info, cur);
             w.place.calls = 0;
-            rc = check_call(d, &w, 1, step_call, &sc);
+            rc = gt__steps_swapped_error(info, check_call(d, &w, 1, step_call, &sc));
             steps_swap(info, cur);
         }
         if (!rc && w.levels)
