@@ -110,10 +110,36 @@ int gt__placed_reads(const gt_stencil_info *info, const unsigned char *read_at_o
     return 0;
 }
 
+/* A mirror reflects a read beyond an edge back into the domain only as far as the domain
+   is wide (u[-p - 1], u[2n - p - 1]): a field read further beyond the domain along an axis
+   of its mirror condition (n the global size there) would read outside it. */
+static int check_mirror(const gt_stencil_info *info, const int64_t n[3])
+{
+    for (int f = 0; f < info->nfields; f++) {
+        const gt_field_info *fi = &info->fields[f];
+        for (int a = 0; a < 3; a++) {
+            int64_t r = fi->reach[a][0] > fi->reach[a][1] ? fi->reach[a][0] : fi->reach[a][1];
+            if (fi->bc[a] == 1 + GT_BC_MIRROR && strchr(fi->axes, 'I' + a) && n[a] > 0 &&
+                r > n[a])
+                return gt__error(GT_ESHAPE, "stencil '%s': field '%s' has a mirror boundary "
+                                 "condition along %c and is read up to %lld point(s) beyond "
+                                 "the domain there, which is %lld wide: a mirror reflects "
+                                 "only within the domain, so it must be at least %lld wide "
+                                 "along %c", info->name, fi->name, 'I' + a, (long long)r,
+                                 (long long)n[a], (long long)r, 'I' + a);
+        }
+    }
+    return 0;
+}
+
 int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
               gt_place *place)
 {
     gt__placement *p = current;
+    const int64_t global[3] = {p ? p->global[0] : size[0], p ? p->global[1] : size[1], size[2]};
+    int rc = check_mirror(info, global);
+    if (rc)
+        return rc;
     if (!p) {
         for (int a = 0; a < 2; a++) {
             place->origin[a] = 0;
@@ -132,11 +158,10 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
                          "%lld: call the stencil with the domain %s gives",
                          info->name, p->who, (long long)size[0], (long long)size[1],
                          (long long)p->size[0], (long long)p->size[1], p->layer->caller);
-    for (int f = 0; f < info->nfields; f++) {
-        int rc = check_field(p, info, f, fields[f]);
-        if (rc)
-            return rc;
-    }
+    for (int f = 0; f < info->nfields && !rc; f++)
+        rc = check_field(p, info, f, fields[f]);
+    if (rc)
+        return rc;
     /* positions beyond +-2^30 compare alike with any position of a storage (below 2^29
        along an axis for 32-bit kernels, gt__index32): the bounds fit every index type */
     const int64_t far = (int64_t)1 << 30;

@@ -4,6 +4,7 @@
  * the formulas on plain arrays. Inputs have no halo (a boundary condition needs none), so a
  * read outside the storage would be caught by the sanitizers. Exact to 1e-12. */
 #include <stdio.h>
+#include <string.h>
 
 #include "boundaries.h"
 #include "numeric.h"
@@ -75,6 +76,29 @@ static void horizontal(const char *name, Two fn, Bc bc, Layout lay, const int64_
     fld_free(&out);
 }
 
+/* A mirror reflects a read back into the domain only as far as the domain is wide: a call
+   on a domain narrower than the field's reach along a mirror axis is GT_ESHAPE, naming the
+   field and the axis, with nothing written. */
+static void mirror_refused(const char *name, int vertical, const int64_t domain[3],
+                           const char *want)
+{
+    int64_t n[3] = {NI, NJ, NK};
+    Layout c = {"IJK", NULL, "C"};
+    gt_domain dom = {{domain[0], domain[1], domain[2]}};
+    Fld u = fld_new(GT_FLOAT64, c, n, H0), v = fld_new(GT_FLOAT64, c, n, H0);
+    Fld out = fld_new(GT_FLOAT64, c, n, H0);
+    int rc = vertical ? vertical_bc(u.s, v.s, out.s, &dom) : mirror_bc(u.s, out.s, &dom);
+    char label[128];
+    snprintf(label, sizeof label, "%s: GT_ESHAPE", name);
+    check(label, rc == GT_ESHAPE && strstr(gt_last_error(), want) != NULL,
+          "returned %d: %s (wanted GT_ESHAPE and \"%s\")", rc, gt_last_error(), want);
+    snprintf(label, sizeof label, "%s: nothing written", name);
+    check_unchanged(label, &out);
+    fld_free(&u);
+    fld_free(&v);
+    fld_free(&out);
+}
+
 int main(void)
 {
     rng_seed(8);
@@ -90,6 +114,18 @@ int main(void)
     horizontal("neumann, smaller domain", neumann_bc, (Bc){{NEUMANN, NEUMANN, NONE}, 0}, f, small);
     horizontal("mirror", mirror_bc, (Bc){{MIRROR, MIRROR, NONE}, 0}, c, NULL);
     horizontal("mirror, KJI", mirror_bc, (Bc){{MIRROR, MIRROR, NONE}, 0}, f, NULL);
+    /* mirror_bc reads u up to 3 points beyond the domain along I, 1 along J */
+    int64_t edge[3] = {3, 1, 2}, narrow[3] = {2, 6, 3};
+    horizontal("mirror, a domain as wide as the reach", mirror_bc,
+               (Bc){{MIRROR, MIRROR, NONE}, 0}, c, edge);
+    mirror_refused("mirror, a domain narrower than the reach along I", 0, narrow,
+                   "field 'u' has a mirror boundary condition along I and is read up to 3 "
+                   "point(s) beyond the domain there, which is 2 wide");
+    /* vertical_bc reads v (mirror along K) 2 levels below the domain */
+    int64_t flat[3] = {NI, NJ, 1};
+    mirror_refused("mirror along K, one level", 1, flat,
+                   "field 'v' has a mirror boundary condition along K and is read up to 2 "
+                   "point(s) beyond the domain there, which is 1 wide");
 
     int64_t n[3] = {NI, NJ, NK}, d[3] = {NI, NJ, NK};
     char label[128];
