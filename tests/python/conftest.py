@@ -2,6 +2,7 @@
 GTCC_INCLUDEDIR and GTCC_CACHE_DIR to the build tree's gtcc and libgtrt)."""
 import os
 
+import numpy as np
 import pytest
 
 import gtcc
@@ -29,3 +30,15 @@ def mods():
 @pytest.fixture(scope="session")
 def mod(mods):
     return mods["openmp"]
+
+
+def random_field(rng, dtype, shape, ints=1000):
+    """Random values of a gtcc dtype (--emit=meta's name): normal reals, ints in
+    (-ints, ints), bools."""
+    if dtype == "float64":
+        return rng.standard_normal(shape)
+    if dtype == "float32":
+        return rng.standard_normal(shape).astype(np.float32)
+    if dtype == "int32":
+        return rng.integers(-ints, ints, shape, dtype=np.int32)
+    return rng.integers(0, 2, shape).astype(np.bool_)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gtcc
-from conftest import HERE, STENCILS
+from conftest import HERE, STENCILS, random_field
 
 PAD = {"I": 2, "J": 2, "K": 1}
 N = {"I": 9, "J": 7, "K": 5}
@@ -32,16 +32,6 @@ def drivers(tmp_path_factory):
                         "-lgtrt", "-lm", "-o", str(d / "driver")], check=True)
         out[b] = str(d / "driver")
     return out
-
-
-def random_field(rng, dtype, shape):
-    if dtype == "float64":
-        return rng.standard_normal(shape)
-    if dtype == "float32":
-        return rng.standard_normal(shape).astype(np.float32)
-    if dtype == "int32":
-        return rng.integers(-1000, 1000, shape, dtype=np.int32)
-    return rng.integers(0, 2, shape).astype(np.bool_)
 
 
 def place(logical, layout, axes, rng):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import gtcc
+from conftest import random_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GEN_C = os.path.join(HERE, "..", "diff", "gen.c")
@@ -36,16 +37,6 @@ def gen(tmp_path_factory):
     subprocess.run([os.environ.get("CC", "cc"), "-std=c11", "-O1",
                     "-D_POSIX_C_SOURCE=200809L", "-o", exe, GEN_C], check=True)
     return exe
-
-
-def draw(rng, dtype, shape):
-    if dtype == "float64":
-        return rng.standard_normal(shape)
-    if dtype == "float32":
-        return rng.standard_normal(shape).astype(np.float32)
-    if dtype == "int32":
-        return rng.integers(-9, 10, shape).astype(np.int32)
-    return rng.integers(0, 2, shape).astype(np.bool_)
 
 
 def bits(a):
@@ -148,8 +139,8 @@ def test_random_program(gen, seed, fuzz):
             if p["kind"] == "field":
                 shape = tuple(domain["IJK".index(ax)] + halos[p["name"]][x][0] +
                               halos[p["name"]][x][1] for x, ax in enumerate(p["axes"]))
-                logical[p["name"]] = draw(rng, p["dtype"], shape)
-        scalars = {p["name"]: draw(rng, p["dtype"], ()).item()
+                logical[p["name"]] = random_field(rng, p["dtype"], shape, ints=10)
+        scalars = {p["name"]: random_field(rng, p["dtype"], (), ints=10).item()
                    for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "in"}
         for nsteps in [None] + ([3] if st.get("steps") else []):
             runs = [(f"{b}, {lay}", call(mods[b], st, halos, logical, scalars, domain, lay,
