@@ -42,3 +42,10 @@ def random_field(rng, dtype, shape, ints=1000):
     if dtype == "int32":
         return rng.integers(-ints, ints, shape, dtype=np.int32)
     return rng.integers(0, 2, shape).astype(np.bool_)
+
+
+def bits(a):
+    """The bits of an array (bools as bytes), for comparisons that tell -0.0 from 0.0 and
+    NaN payloads apart."""
+    a = np.ascontiguousarray(a)
+    return a.view(np.uint8) if a.dtype == np.bool_ else a.view("u%d" % a.dtype.itemsize)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gtcc
-from conftest import HERE, STENCILS, random_field
+from conftest import HERE, STENCILS, bits, random_field
 
 PAD = {"I": 2, "J": 2, "K": 1}
 N = {"I": 9, "J": 7, "K": 5}
@@ -56,11 +56,6 @@ def place(logical, layout, axes, rng):
     arr = np.ascontiguousarray(logical.transpose()).view(gtcc.GtArray)
     arr.__gt_dims__ = tuple(reversed(axes))
     return arr, None
-
-
-def bits(a):
-    a = np.ascontiguousarray(a)
-    return a.view(np.uint8) if a.dtype == np.bool_ else a.view("u%d" % a.dtype.itemsize)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

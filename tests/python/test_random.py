@@ -1,9 +1,9 @@
 """The random programs of the differential test (tests/diff/gen.c) through the package:
 every stencil of a program called on NumPy arrays built from its --emit=meta (the
 generator's signatures: lower-dimensional fields, int, float and bool fields and scalars,
-out scalars, iterate's steps), by the naive and openmp backends, on three array layouts:
-C order at the halo, Fortran order inside a frame of padding along I and J (origin moved),
-and I-contiguous arrays with __gt_dims__ reversed; and C order with the package's default
+out scalars, iterate's steps), by the naive and openmp backends, on three array layouts
+(C order at the halo, Fortran order inside a frame of padding along I and J with the origin
+moved, I-contiguous arrays with __gt_dims__ reversed) and C order with the package's default
 domain (which the arrays' shapes make the drawn one). Every run must agree with the first
 (naive, C order) bit for bit on every field (the out scalars to 1e-9: reduction order),
 and write nothing in the padding; a refused call must be refused alike, with the same
@@ -16,9 +16,8 @@ import numpy as np
 import pytest
 
 import gtcc
-from conftest import random_field
+from conftest import HERE, bits, random_field
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 GEN_C = os.path.join(HERE, "..", "diff", "gen.c")
 
 
@@ -37,13 +36,6 @@ def gen(tmp_path_factory):
     subprocess.run([os.environ.get("CC", "cc"), "-std=c11", "-O1",
                     "-D_POSIX_C_SOURCE=200809L", "-o", exe, GEN_C], check=True)
     return exe
-
-
-def bits(a):
-    a = np.asarray(a)
-    if a.dtype == np.bool_:
-        return a.astype(np.uint8)
-    return a.view({8: np.uint64, 4: np.uint32}[a.dtype.itemsize])
 
 
 PAD = 2

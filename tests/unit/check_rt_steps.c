@@ -225,9 +225,10 @@ START_TEST(tiled_steps)
 END_TEST
 
 /* Refused before anything: nsteps < 0, a storage the single call refuses (un without the
-   halo the swapped order needs, the message saying which storage plays 'u' there), one storage for both fields of the pair (the single call's
-   aliasing rule: u is read at offsets); nothing computed or written. (A pair that shares
-   memory where the single call allows it: tests/numeric/test_steps.c, decay.) */
+   halo the swapped order needs, the message saying which storage plays 'u' there), one
+   storage for both fields of the pair (the single call's aliasing rule: u is read at
+   offsets); nothing computed or written. (A pair that shares memory where the single call
+   allows it: tests/numeric/test_steps.c, decay.) */
 START_TEST(refusals)
 {
     gt_storage *u = make(1, 1, 1.0), *un = make(1, 1, 2.0), *w = make(0, 1, 0.5);

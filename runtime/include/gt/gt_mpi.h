@@ -134,11 +134,12 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    each field (GT_EHALO otherwise), and every rank's box at least T * w wide along the axes
    split over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
    first exchange, each pair's cur is copied whole (its domain and the halo both storages
-   have, exchanged halos included) into next, the frame of section 11. The result, in each pair's cur, is bitwise one process's S_steps over the
-   global domain whose storages hold what the local ones hold (the frame on global edges
-   without a boundary condition); on an axis the decomposition wraps, a pair's field
-   without a periodic condition along it is exchanged there as every field is (no frame),
-   and the result is then nsteps gt_mpi_call's with the pairs swapped. Stencils that read
+   have, exchanged halos included) into next, the frame of section 11. The result, in each
+   pair's cur, is bitwise one process's S_steps over the global domain whose storages hold
+   what the local ones hold (the frame on global edges without a boundary condition); on an
+   axis the decomposition wraps, a pair's field without a periodic condition along it is
+   exchanged there as every field is (no frame), and the result is then nsteps
+   gt_mpi_call's with the pairs swapped. Stencils that read
    at run-time K levels are refused (GT_EINVAL). times (may be NULL): seconds exchanging
    and computing on this rank. */
 typedef int gt_mpi_step_fn(void *ctx, gt_storage *const *fields, const gt_domain *domain);

@@ -1586,6 +1586,30 @@ static int step_grown(const gt_decomp *d, gt__mpi_call *c, const int64_t g[2][2]
     return rc;
 }
 
+/* The frame, after the first exchange: each pair's cur (fields in parameter order, the
+   caller's roles) copied whole into next, its domain and the halo both storages have,
+   exchanged halos included (the rows of its K halo over a neighbour's columns are frame
+   points a grown step reads), so that either may play cur; odd nsteps start with the roles
+   swapped, the last step writing cur. */
+static int steps_frame(const char *what, const gt_stencil_info *info, gt_storage *const *fields)
+{
+    int rc = 0;
+    for (int p = 0; p < info->npairs && !rc; p++) {
+        gt_storage *to = fields[info->pairs[p].next];
+        const gt_storage *from = fields[info->pairs[p].cur];
+        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+        for (int x = 0; x < from->ndim; x++) {
+            int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
+            int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
+            int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1] : to->halo[y][1];
+            lo[a] = -l;
+            ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
+        }
+        rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
+    }
+    return rc;
+}
+
 /* What every rank must pass gt_mpi_steps alike. */
 static const Item steps_items[] = {{"nsteps", V_NUMBER},
                                    {"the steps per exchange (tblock)", V_NUMBER},
@@ -1746,25 +1770,8 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         double e0 = MPI_Wtime();
         rc = gt_halo_exchange(d, xs, nx, (const gt_halo_widths *)xw);
         tx += MPI_Wtime() - e0;
-        /* the frame, after the first exchange: each pair's cur copied whole (domain and
-           the halo both storages have, exchanged halos included: the rows of its K halo
-           over a neighbour's columns are frame points a grown step reads) into next, so
-           that either may play cur; odd: the roles swapped, the last step writing cur */
-        for (int p = 0; p < info->npairs && !rc && done == 0; p++) {
-            gt_storage *to = fields[info->pairs[p].next];
-            const gt_storage *from = fields[info->pairs[p].cur];
-            int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
-            for (int x = 0; x < from->ndim; x++) {
-                int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
-                int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0]
-                                                              : to->halo[y][0];
-                int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1]
-                                                              : to->halo[y][1];
-                lo[a] = -l;
-                ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
-            }
-            rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
-        }
+        if (!rc && done == 0)
+            rc = steps_frame(what, info, fields);
         for (int64_t s = 1; s <= tb && !rc; s++) {
             int64_t g[2][2];
             for (int a = 0; a < 2; a++)
