@@ -7,8 +7,9 @@
  * cur outside the domain and every input is unchanged. For n in {0, 1, 2, 3, 7, 8, 9, 13,
  * 64} (7, 8, 9 around a time tile of 8), domain sizes that are no multiples of a tile,
  * storages with halos wider than needed (random frame points in next that S_steps must
- * overwrite from cur), and explicit sub-domains. (A domain narrower than a mirror
- * condition reaches reads outside it, which section 7 leaves open: not tested.) Then the
+ * overwrite from cur), and explicit sub-domains, also on storages with no upper halo (or
+ * one of 1) whose frame above the domain is interior (as a NumPy array's). (A domain
+ * narrower than a mirror condition reaches is refused: test_boundaries.c.) Then the
  * refusals: nsteps < 0, a storage the single call refuses, a pair whose storages share
  * memory; each leaves every storage as it was. Built for the naive and the openmp backend
  * (BACKENDS), run with 1 and 2 threads (THREADS). */
@@ -76,12 +77,19 @@ static const Case cases[] = {
 
 static bool has(const Case *c, int a) { return strchr(c->axes, "IJK"[a]) != NULL; }
 
-/* The storages of case c: interior n, halo 3 everywhere along the fields' axes. */
+/* The upper halo of the storages; 0 with an explicit domain that leaves the frame's upper
+   side in the interior beyond it (as NumPy arrays with an origin have: the room above the
+   domain is interior, not halo), which the steps copy from cur into next too. */
+static int64_t upper_halo = 3;
+
+/* The storages of case c: interior n, halo 3 along the fields' axes (upper_halo above). */
 static void make(const Case *c, Fld *f, const int64_t n[3])
 {
     int64_t h[3][2];
-    for (int a = 0; a < 3; a++)
-        h[a][0] = h[a][1] = has(c, a) ? 3 : 0;
+    for (int a = 0; a < 3; a++) {
+        h[a][0] = has(c, a) ? 3 : 0;
+        h[a][1] = has(c, a) ? upper_halo : 0;
+    }
     for (int x = 0; x < c->nf; x++)
         f[x] = fld_new(c->dtype, (Layout){c->axes, NULL, x % 2 ? "F" : "C"}, n, h);
 }
@@ -91,9 +99,10 @@ static void run(const Case *c, int64_t nsteps, const int64_t n[3], const int64_t
 {
     char label[200];
     const char *tile = getenv("GT_STEPS_TILE");
-    snprintf(label, sizeof label, "%s: n %lld, interior %lldx%lldx%lld, domain %s, tiles %s",
+    snprintf(label, sizeof label,
+             "%s: n %lld, interior %lldx%lldx%lld, upper halo %lld, domain %s, tiles %s",
              c->name, (long long)nsteps, (long long)n[0], (long long)n[1], (long long)n[2],
-             sub ? "explicit" : "NULL", tile ? tile : "default");
+             (long long)upper_halo, sub ? "explicit" : "NULL", tile ? tile : "default");
     int64_t d[3];
     gt_domain dom;
     for (int a = 0; a < 3; a++)
@@ -279,6 +288,13 @@ int main(void)
                     run(&cases[c], k, sizes[s], NULL);
             for (int64_t k = 1; k <= 4; k++)
                 run(&cases[c], k, sizes[0], sub);
+            /* the frame's upper side in the interior beyond the domain, not in the halo */
+            upper_halo = 0;
+            for (int64_t k = 1; k <= 4; k++)
+                run(&cases[c], k, sizes[0], sub);
+            upper_halo = 1;   /* tall's room above tallsub is 1 along I and K */
+            run(&cases[c], 5, tall, tallsub);
+            upper_halo = 3;
         }
     }
     /* the levels as a wavefront (LEVELS a wave; only where tiles_time is 2: jac, decay,
@@ -291,8 +307,14 @@ int main(void)
     for (size_t t = 0; t < sizeof tilings3 / sizeof *tilings3; t++) {
         setenv("GT_STEPS_TILE", tilings3[t], 1);
         for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
-            for (size_t k = 0; k < sizeof cns / sizeof *cns; k++)
+            for (size_t k = 0; k < sizeof cns / sizeof *cns; k++) {
                 run(&cases[c], cns[k], cube, k % 2 ? cubesub : NULL);
+                if (k % 2) {
+                    upper_halo = 0;
+                    run(&cases[c], cns[k], cube, cubesub);
+                    upper_halo = 3;
+                }
+            }
     }
     unsetenv("GT_STEPS_TILE");
     refusals();
