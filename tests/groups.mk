@@ -107,7 +107,8 @@ fortran: all
 # (numpy, pytest, hypothesis): results bitwise those of the same stencils called from C
 # (naive and openmp; C, Fortran, strided, offset and permuted arrays of every dtype),
 # Hypothesis against NumPy references, every error path, DLPack, the build cache and its
-# races (tests/python/run.sh).
+# races, the differential test's random programs through the package and through the Fortran
+# interface (gfortran; tests/python/run.sh).
 CHECK_GROUPS += python
 .PHONY: python
 python: all
