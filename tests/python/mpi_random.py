@@ -1,0 +1,185 @@
+"""tests/python/mpi_random.py GEN SEED[,fuzz]...: run by test_mpi_random.py under mpirun. The
+random programs of the differential test (tests/diff/gen.c) through S.mpi on a
+gtcc.Decomposition over mpi4py's COMM_WORLD, every stencil of each program:
+
+* the reference, on every rank: the package's naive call of the stencil on the whole global
+  domain, one process, on arrays with the halo gt_mpi_halo gives (d.zeros' halo), every
+  element random but along an axis the decomposition wraps, where the halo holds the
+  wrapped interior's values;
+* the distributed calls, blocking and overlapped, of the openmp build on d.zeros' arrays
+  holding the same values, but for the halo elements only the exchange may fill (another
+  rank's, or wrapped around): NaN (0 for int and bool fields);
+
+and compares each field on this rank's box (along K the whole array) bit for bit, the out
+scalars to 1e-12 relative (1e-5 for float). A stencil the reference refuses must be refused
+by the distributed calls with the same code; one the distributed call refuses because it
+reads beyond the point what it wrote (docs/mpi.md) counts as passed if both calls refuse it
+alike. The decomposition wraps I (J) where a field has a periodic condition along it, and
+for odd seeds along both. Prints "rank R of N: OK, P passed" or "FAIL ..." lines."""
+import subprocess
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+import gtcc
+from conftest import bits, random_field
+
+comm = MPI.COMM_WORLD
+gen = sys.argv[1]
+passed, refused, failures = 0, 0, []
+
+
+def fail(what):
+    failures.append(what)
+
+
+def compile_all(src):
+    """The naive and openmp builds, compiled by rank 0 first (the others hit the cache);
+    None where gtcc refuses the program (the generator's rare misses: test_random.py)."""
+    mods = None
+    if comm.rank == 0:
+        try:
+            mods = {b: gtcc.compile(src, backend=b) for b in ("naive", "openmp")}
+        except gtcc.GtccError:
+            mods = None
+    ok = comm.bcast(mods is not None, root=0)
+    if not ok:
+        return None
+    if comm.rank != 0:
+        mods = {b: gtcc.compile(src, backend=b) for b in ("naive", "openmp")}
+    return mods
+
+
+def one_stencil(mods, st, seed, what):
+    global passed, refused
+    rng = np.random.default_rng(seed * 1000 + len(st["name"]))
+    wraps = [seed % 2 == 1 or any(c == "IJ"[a] and b and b["kind"] == "periodic"
+                                  for p in st["params"] if p["kind"] == "field"
+                                  for c, b in zip(p["axes"], p["bc"]))
+             for a in range(2)]
+    glob = (int(rng.integers(16, 26)), int(rng.integers(16, 24)),
+            max(st["min_nk"] or 1, int(rng.integers(2, 6))))
+    d = gtcc.Decomposition(comm, glob, periodic=tuple(wraps))
+    off, size = d.box
+    dist = mods["openmp"]
+    S = getattr(dist, st["name"])
+    fields = [p for p in st["params"] if p["kind"] == "field"]
+    local, G, H = {}, {}, {}
+    for p in fields:
+        a = d.zeros(S, p["name"])
+        lo = a.__gt_origin__
+        halo = [(lo[x], a.shape[x] - lo[x] - size["IJK".index(c)])
+                for x, c in enumerate(p["axes"])]
+        shape = tuple(glob["IJK".index(c)] + h[0] + h[1] for c, h in zip(p["axes"], halo))
+        g = random_field(rng, p["dtype"], shape, ints=10)
+        for x, c in enumerate(p["axes"]):   # the wrapped halo: the interior's values
+            if c != "K" and wraps["IJK".index(c)]:
+                n = glob["IJK".index(c)]
+                idx = (np.arange(shape[x]) - halo[x][0]) % n + halo[x][0]
+                g = np.take(g, idx, axis=x)
+        G[p["name"]], H[p["name"]], local[p["name"]] = g, halo, a
+    scalars = {p["name"]: random_field(rng, p["dtype"], (), ints=10).item()
+               for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "in"}
+
+    def args(arrays):
+        return [arrays[p["name"]] if p["kind"] == "field" else scalars[p["name"]]
+                for p in st["params"] if p["kind"] == "field" or p["intent"] == "in"]
+
+    ref = {n: g.copy() for n, g in G.items()}
+    try:
+        ref_res = getattr(mods["naive"], st["name"])(
+            *args(ref), origin={n: tuple(h[0] for h in H[n]) for n in H}, domain=glob)
+        ref_code = 0
+    except gtcc.StencilError as e:
+        ref_res, ref_code = None, e.code
+    for overlap in (False, True):
+        how = "%s, %s" % (what, "overlapped" if overlap else "blocking")
+        arrays = {}
+        for p in fields:
+            name, g, halo = p["name"], G[p["name"]], H[p["name"]]
+            # marked: outside the box along I or J, and inside the global domain (or wrapped)
+            # along both; the halos on global edges, corners included, are the caller's
+            sel = []
+            outside = np.zeros(local[name].shape, dtype=bool)
+            inside = np.ones(local[name].shape, dtype=bool)
+            for x, c in enumerate(p["axes"]):
+                a = "IJK".index(c)
+                pos = off[a] - halo[x][0] + np.arange(local[name].shape[x])   # global
+                sel.append(pos + halo[x][0])
+                if c != "K":
+                    shape = [1] * len(p["axes"])
+                    shape[x] = -1
+                    outside = outside | ((pos < off[a]) | (pos >= off[a] + size[a])).reshape(
+                        shape)
+                    inside = inside & (((pos >= 0) & (pos < glob[a])) | wraps[a]).reshape(shape)
+            mark = outside & inside
+            a = local[name]
+            a[...] = g[np.ix_(*sel)]
+            a[mark] = np.nan if a.dtype.kind == "f" else 0
+            arrays[name] = a
+        try:
+            res = S.mpi(d, *args(arrays), overlap=overlap)
+            code = 0
+        except gtcc.StencilError as e:
+            res, code, msg = None, e.code, e.message
+        if ref_code:
+            if code != ref_code:
+                fail("%s: %s, where one process is refused (code %d)" % (
+                    how, "runs" if code == 0 else "code %d" % code, ref_code))
+            else:
+                passed += 1
+                refused += 1
+            continue
+        if code:
+            if "read beyond the point" not in msg:
+                fail("%s: refused: %s" % (how, msg))
+            else:
+                passed += 1
+                refused += 1
+            continue
+        ok = True
+        for p in fields:
+            name, halo = p["name"], H[p["name"]]
+            box = tuple(slice(off[a], off[a] + size[a]) if c != "K" else slice(None)
+                        for c, a in ((c, "IJK".index(c)) for c in p["axes"]))
+            gbox = tuple(slice(s.start + h[0], s.stop + h[0]) if s.start is not None
+                         else slice(None) for s, h in zip(box, halo))
+            lbox = tuple(slice(h[0], h[0] + size["IJK".index(c)]) if c != "K" else slice(None)
+                         for c, h in zip(p["axes"], halo))
+            want, got = ref[name][gbox], np.asarray(arrays[name])[lbox]
+            if not np.array_equal(bits(want), bits(got)):
+                bad = np.argwhere(bits(want) != bits(got))
+                fail("%s: field '%s' differs from one process at %d point(s) of box %s, "
+                     "first at local %s: %r, one process %r" % (
+                         how, name, len(bad), d.box, tuple(bad[0]), got[tuple(bad[0])],
+                         want[tuple(bad[0])]))
+                ok = False
+        outs = [p for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "out"]
+        rs = [] if not outs else [res] if len(outs) == 1 else list(res)
+        ws = [] if not outs else [ref_res] if len(outs) == 1 else list(ref_res)
+        for p, r, w in zip(outs, rs, ws):
+            tol = 1e-5 if p["dtype"] == "float32" else 1e-12
+            if p["dtype"] in ("int32", "bool") and r != w or \
+                    isinstance(w, float) and not (r == w or abs(r - w) <= tol * max(1, abs(w))):
+                fail("%s: out scalar '%s' is %r, one process %r" % (how, p["name"], r, w))
+                ok = False
+        passed += ok
+
+
+for arg in sys.argv[2:]:
+    seed, _, fz = arg.partition(",")
+    seed = int(seed)
+    cmd = [gen] + (["--fuzz"] if fz == "fuzz" else []) + [str(seed)]
+    src = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    mods = compile_all(src)
+    if mods is None:
+        continue
+    for st in mods["naive"].meta["stencils"]:
+        one_stencil(mods, st, seed, "seed %s, %s on %d ranks" % (arg, st["name"], comm.size))
+
+for f in failures:
+    print("FAIL rank %d: %s" % (comm.rank, f))
+print("rank %d of %d: %s, %d passed (%d of them refused alike)" % (
+    comm.rank, comm.size, "OK" if not failures else "FAILED", passed, refused))
+sys.stdout.flush()
