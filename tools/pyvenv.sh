@@ -36,7 +36,10 @@ if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.filled3" ]; then
     fi
     touch "$venv/.filled3"
 fi
-rm -rf "$dir/src" && cp -r "$here/python" "$dir/src" || exit 1
+# (without a build/ or egg-info that a pip install in python/ itself left: setuptools would
+# take build/lib's stale copies of the modules, as new as the sources after cp)
+rm -rf "$dir/src" && cp -r "$here/python" "$dir/src" &&
+    rm -rf "$dir/src/build" "$dir/src"/*.egg-info || exit 1
 timeout 600 "$venv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall \
     "$dir/src" >"$dir/pip.log" 2>&1 || {
     cat "$dir/pip.log" >&2; echo "pyvenv: pip install ./python failed" >&2; exit 1; }

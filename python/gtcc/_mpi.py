@@ -14,10 +14,11 @@ from ._alloc import zeros
 
 _lib = None
 CALLBACK = None
+STEP_CALLBACK = None
 
 
 def _mpi_lib():
-    global _lib, CALLBACK
+    global _lib, CALLBACK, STEP_CALLBACK
     if _lib is not None:
         return _lib
     runtime()
@@ -43,6 +44,15 @@ def _mpi_lib():
                                   CALLBACK, ctypes.c_void_p, ctypes.c_int,
                                   P(ctypes.c_double * 2)]
     lib.gt__mpi_entry.restype = ctypes.c_int
+    STEP_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, P(ctypes.c_void_p),
+                                     P(gt_domain))
+    lib.gt_mpi_steps.argtypes = [ctypes.c_void_p, ctypes.c_void_p, P(ctypes.c_void_p),
+                                 ctypes.c_int64, ctypes.c_int, STEP_CALLBACK, ctypes.c_void_p,
+                                 P(ctypes.c_double * 2)]
+    lib.gt_mpi_steps.restype = ctypes.c_int
+    lib.gt_mpi_steps_halo.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p,
+                                      ctypes.c_int, P((ctypes.c_int64 * 2) * 3)]
+    lib.gt_mpi_steps_halo.restype = ctypes.c_int
     _lib = lib
     return lib
 
@@ -90,15 +100,24 @@ class Decomposition:
         self._lib.gt_mpi_box(self._d, off, size)
         return tuple(off), tuple(size)
 
-    def zeros(self, stencil, field, layout=None):
+    def zeros(self, stencil, field, layout=None, tblock=None):
         """A local array for `field` (a name) of `stencil`: this rank's box along the field's
-        axes grown by the halo a distributed call needs (gt_mpi_halo), __gt_origin__ its
-        lower halo."""
+        axes grown by the halo a distributed call needs (gt_mpi_halo), or with tblock the
+        halo S.steps_mpi needs for blocks of tblock steps (gt_mpi_steps_halo; 0: the
+        default block), __gt_origin__ its lower halo."""
         st = stencil
-        idx = [f.name for f in st.fields].index(field)
+        names = [f.name for f in st.fields]
+        if field not in names:
+            raise StencilError("stencil '%s' has no field '%s' (its fields: %s)"
+                               % (st.name, field, ", ".join(names)))
+        idx = names.index(field)
         f = st.fields[idx]
         halo = ((ctypes.c_int64 * 2) * 3)()
-        rc = self._lib.gt_mpi_halo(st._info_ptr, idx, f.axes.encode(), ctypes.byref(halo))
+        if tblock is None:
+            rc = self._lib.gt_mpi_halo(st._info_ptr, idx, f.axes.encode(), ctypes.byref(halo))
+        else:
+            rc = self._lib.gt_mpi_steps_halo(st._info_ptr, idx, f.axes.encode(), int(tblock),
+                                             ctypes.byref(halo))
         if rc:
             raise StencilError(runtime().gt_last_error().decode(errors="replace"), rc)
         off, size = self.box
@@ -126,6 +145,30 @@ def call_mpi(stencil, fn, cargs, fields, decomp, overlap):
     arr = (ctypes.c_void_p * max(len(fields), 1))(*fields)
     rc = lib.gt__mpi_entry(stencil._info_ptr, decomp._d, arr, cfn, None,
                            1 if overlap else 0, None)
+    if failure:
+        raise failure[0]
+    return rc
+
+
+def call_mpi_steps(stencil, fn, cargs, fields, decomp, nsteps, tblock):
+    """gt_mpi_steps(decomp, info, fields, nsteps, tblock, a step calling fn on the storages
+    and the domain it is given, ...): fn is the stencil's single step."""
+    lib = _mpi_lib()
+    failure = []
+    pos = [f.index for f in stencil.fields]
+
+    def step(ctx, storages, domain):
+        try:
+            for x, p in enumerate(pos):
+                cargs[p] = storages[x]
+            cargs[-1] = domain
+            return fn(*cargs)
+        except BaseException as e:       # never through C
+            failure.append(e)
+            return -1
+    cfn = STEP_CALLBACK(step)
+    arr = (ctypes.c_void_p * max(len(fields), 1))(*fields)
+    rc = lib.gt_mpi_steps(decomp._d, stencil._info_ptr, arr, nsteps, tblock, cfn, None, None)
     if failure:
         raise failure[0]
     return rc

@@ -151,6 +151,16 @@ class Stencil:
         exchanged, out scalars combined over the ranks. Collective."""
         return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap))
 
+    def steps_mpi(self, decomp, *args, nsteps, tblock=0, origin=None, **kwargs):
+        """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
+        halos exchanged tblock steps deep once every tblock steps (0: the default), the
+        result in each pair's cur; arrays with gt_mpi_steps_halo's halos
+        (Decomposition.zeros(S, field, tblock=...)). Collective."""
+        if self._steps_fn is None:
+            raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+        return self._call(self._fn, args, kwargs, origin, None, None,
+                          (decomp, False, int(nsteps), int(tblock)))
+
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):
         n = len(self.names)
@@ -219,7 +229,7 @@ class Stencil:
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray
-        steps = nsteps is not None
+        steps = nsteps is not None or (mpi is not None and len(mpi) > 2)
         for f in self.fields:
             obj = vals[f.index]
             output = f.steps_output if steps else f.output
@@ -319,6 +329,10 @@ class Stencil:
             cargs.append(ctypes.byref(dom))
             if mpi is None:
                 rc = fn(*cargs)
+            elif len(mpi) > 2:
+                from ._mpi import call_mpi_steps
+                rc = call_mpi_steps(self, fn, cargs, [cargs[f.index] for f in self.fields],
+                                    mpi[0], mpi[2], mpi[3])
             else:
                 from ._mpi import call_mpi
                 rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],

@@ -45,5 +45,16 @@ try:
     raise AssertionError("no error")
 except gtcc.StencilError as e:
     assert "stencil 'heat'" in e.message, e.message
+# steps of a stencil without iterate, a field the stencil lacks: refused, naming them
+try:
+    mod.heat.steps_mpi(d, u, unew, 0.1, nsteps=2)
+    raise AssertionError("no error")
+except gtcc.StencilError as e:
+    assert e.message == "stencil 'heat' has no iterate: no steps", e.message
+try:
+    d.zeros(mod.heat, "v")
+    raise AssertionError("no error")
+except gtcc.StencilError as e:
+    assert e.message == "stencil 'heat' has no field 'v' (its fields: u, unew)", e.message
 print("rank %d of %d: OK" % (comm.rank, comm.size))
 sys.stdout.flush()

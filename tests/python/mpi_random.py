@@ -14,8 +14,11 @@ and compares each field on this rank's box (along K the whole array) bit for bit
 scalars to 1e-12 relative (1e-5 for float). A stencil the reference refuses must be refused
 by the distributed calls with the same code; one the distributed call refuses because it
 reads beyond the point what it wrote (docs/mpi.md) counts as passed if both calls refuse it
-alike. The decomposition wraps I (J) where a field has a periodic condition along it, and
-for odd seeds along both. Prints "rank R of N: OK, P passed" or "FAIL ..." lines."""
+alike. A stencil with iterate also runs S.steps_mpi (3 steps, tblock 1 and 2) on arrays
+with gt_mpi_steps_halo's halos, against its definition: 3 distributed single calls with the
+pairs swapped, each pair's next first a copy of its cur. The decomposition wraps I (J) where
+a field has a periodic condition along it, and for odd seeds along both. Prints "rank R of
+N: OK, P passed ..." and a "FAIL ..." line per failure."""
 import subprocess
 import sys
 
@@ -51,6 +54,64 @@ def compile_all(src):
     return mods
 
 
+def global_arrays(d, S, fields, rng, glob, wraps, tblock=None):
+    """Per field, the global array (random; along a wrapped axis the halo holds the wrapped
+    interior's values) and its halo H, d.zeros' (gt_mpi_halo's, or with tblock
+    gt_mpi_steps_halo's)."""
+    off, size = d.box
+    G, H = {}, {}
+    for p in fields:
+        a = d.zeros(S, p["name"], tblock=tblock)
+        lo = a.__gt_origin__
+        halo = [(lo[x], a.shape[x] - lo[x] - size["IJK".index(c)])
+                for x, c in enumerate(p["axes"])]
+        shape = tuple(glob["IJK".index(c)] + h[0] + h[1] for c, h in zip(p["axes"], halo))
+        g = random_field(rng, p["dtype"], shape, ints=10)
+        for x, c in enumerate(p["axes"]):
+            if c != "K" and wraps["IJK".index(c)]:
+                n = glob["IJK".index(c)]
+                idx = (np.arange(shape[x]) - halo[x][0]) % n + halo[x][0]
+                g = np.take(g, idx, axis=x)
+        G[p["name"]], H[p["name"]] = g, halo
+    return G, H
+
+
+def local_arrays(d, S, fields, G, H, glob, wraps, tblock=None):
+    """d.zeros' arrays holding G on this rank's box grown by H, but NaN (0 for int and bool)
+    where only the exchange may fill them: outside the box along I or J, and inside the
+    global domain (or wrapped) along both; the halos on global edges, corners included, are
+    the caller's."""
+    off, size = d.box
+    arrays = {}
+    for p in fields:
+        name, g, halo = p["name"], G[p["name"]], H[p["name"]]
+        a = d.zeros(S, name, tblock=tblock)
+        sel = []
+        outside = np.zeros(a.shape, dtype=bool)
+        inside = np.ones(a.shape, dtype=bool)
+        for x, c in enumerate(p["axes"]):
+            ax = "IJK".index(c)
+            pos = off[ax] - halo[x][0] + np.arange(a.shape[x])   # global
+            sel.append(pos + halo[x][0])
+            if c != "K":
+                shape = [1] * len(p["axes"])
+                shape[x] = -1
+                outside = outside | ((pos < off[ax]) | (pos >= off[ax] + size[ax])).reshape(
+                    shape)
+                inside = inside & (((pos >= 0) & (pos < glob[ax])) | wraps[ax]).reshape(shape)
+        a[...] = g[np.ix_(*sel)]
+        a[outside & inside] = np.nan if a.dtype.kind == "f" else 0
+        arrays[name] = a
+    return arrays
+
+
+def box_of(d, p, halo):
+    """The slices of this rank's box (along K the whole array) in a local array."""
+    size = d.box[1]
+    return tuple(slice(h[0], h[0] + size["IJK".index(c)]) if c != "K" else slice(None)
+                 for c, h in zip(p["axes"], halo))
+
+
 def one_stencil(mods, st, seed, what):
     global passed, refused
     rng = np.random.default_rng(seed * 1000 + len(st["name"]))
@@ -62,23 +123,9 @@ def one_stencil(mods, st, seed, what):
             max(st["min_nk"] or 1, int(rng.integers(2, 6))))
     d = gtcc.Decomposition(comm, glob, periodic=tuple(wraps))
     off, size = d.box
-    dist = mods["openmp"]
-    S = getattr(dist, st["name"])
+    S = getattr(mods["openmp"], st["name"])
     fields = [p for p in st["params"] if p["kind"] == "field"]
-    local, G, H = {}, {}, {}
-    for p in fields:
-        a = d.zeros(S, p["name"])
-        lo = a.__gt_origin__
-        halo = [(lo[x], a.shape[x] - lo[x] - size["IJK".index(c)])
-                for x, c in enumerate(p["axes"])]
-        shape = tuple(glob["IJK".index(c)] + h[0] + h[1] for c, h in zip(p["axes"], halo))
-        g = random_field(rng, p["dtype"], shape, ints=10)
-        for x, c in enumerate(p["axes"]):   # the wrapped halo: the interior's values
-            if c != "K" and wraps["IJK".index(c)]:
-                n = glob["IJK".index(c)]
-                idx = (np.arange(shape[x]) - halo[x][0]) % n + halo[x][0]
-                g = np.take(g, idx, axis=x)
-        G[p["name"]], H[p["name"]], local[p["name"]] = g, halo, a
+    G, H = global_arrays(d, S, fields, rng, glob, wraps)
     scalars = {p["name"]: random_field(rng, p["dtype"], (), ints=10).item()
                for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "in"}
 
@@ -95,29 +142,7 @@ def one_stencil(mods, st, seed, what):
         ref_res, ref_code = None, e.code
     for overlap in (False, True):
         how = "%s, %s" % (what, "overlapped" if overlap else "blocking")
-        arrays = {}
-        for p in fields:
-            name, g, halo = p["name"], G[p["name"]], H[p["name"]]
-            # marked: outside the box along I or J, and inside the global domain (or wrapped)
-            # along both; the halos on global edges, corners included, are the caller's
-            sel = []
-            outside = np.zeros(local[name].shape, dtype=bool)
-            inside = np.ones(local[name].shape, dtype=bool)
-            for x, c in enumerate(p["axes"]):
-                a = "IJK".index(c)
-                pos = off[a] - halo[x][0] + np.arange(local[name].shape[x])   # global
-                sel.append(pos + halo[x][0])
-                if c != "K":
-                    shape = [1] * len(p["axes"])
-                    shape[x] = -1
-                    outside = outside | ((pos < off[a]) | (pos >= off[a] + size[a])).reshape(
-                        shape)
-                    inside = inside & (((pos >= 0) & (pos < glob[a])) | wraps[a]).reshape(shape)
-            mark = outside & inside
-            a = local[name]
-            a[...] = g[np.ix_(*sel)]
-            a[mark] = np.nan if a.dtype.kind == "f" else 0
-            arrays[name] = a
+        arrays = local_arrays(d, S, fields, G, H, glob, wraps)
         try:
             res = S.mpi(d, *args(arrays), overlap=overlap)
             code = 0
@@ -141,20 +166,12 @@ def one_stencil(mods, st, seed, what):
         ok = True
         for p in fields:
             name, halo = p["name"], H[p["name"]]
-            box = tuple(slice(off[a], off[a] + size[a]) if c != "K" else slice(None)
-                        for c, a in ((c, "IJK".index(c)) for c in p["axes"]))
-            gbox = tuple(slice(s.start + h[0], s.stop + h[0]) if s.start is not None
-                         else slice(None) for s, h in zip(box, halo))
-            lbox = tuple(slice(h[0], h[0] + size["IJK".index(c)]) if c != "K" else slice(None)
-                         for c, h in zip(p["axes"], halo))
-            want, got = ref[name][gbox], np.asarray(arrays[name])[lbox]
-            if not np.array_equal(bits(want), bits(got)):
-                bad = np.argwhere(bits(want) != bits(got))
-                fail("%s: field '%s' differs from one process at %d point(s) of box %s, "
-                     "first at local %s: %r, one process %r" % (
-                         how, name, len(bad), d.box, tuple(bad[0]), got[tuple(bad[0])],
-                         want[tuple(bad[0])]))
-                ok = False
+            gbox = tuple(slice(off[a] + h[0], off[a] + h[0] + size[a]) if c != "K"
+                         else slice(None)
+                         for c, a, h in ((c, "IJK".index(c), h)
+                                         for c, h in zip(p["axes"], halo)))
+            ok &= same(how, name, ref[name][gbox], np.asarray(arrays[name])[box_of(d, p, halo)],
+                       d, "one process")
         outs = [p for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "out"]
         rs = [] if not outs else [res] if len(outs) == 1 else list(res)
         ws = [] if not outs else [ref_res] if len(outs) == 1 else list(ref_res)
@@ -164,6 +181,61 @@ def one_stencil(mods, st, seed, what):
                     isinstance(w, float) and not (r == w or abs(r - w) <= tol * max(1, abs(w))):
                 fail("%s: out scalar '%s' is %r, one process %r" % (how, p["name"], r, w))
                 ok = False
+        passed += ok
+    if st.get("iterate"):
+        steps(d, S, st, fields, rng, glob, wraps, args, what)
+
+
+def same(how, name, want, got, d, ref):
+    if np.array_equal(bits(want), bits(got)):
+        return True
+    bad = np.argwhere(bits(want) != bits(got))
+    fail("%s: field '%s' differs from %s at %d point(s) of box %s, first at local %s: %r, "
+         "%s %r" % (how, name, ref, len(bad), d.box, tuple(int(x) for x in bad[0]),
+                    got[tuple(bad[0])], ref, want[tuple(bad[0])]))
+    return False
+
+
+def steps(d, S, st, fields, rng, glob, wraps, args, what):
+    """S.steps_mpi(nsteps 3, tblock 1 and 2) against its definition: 3 distributed single
+    calls (S.mpi) with the pairs swapped between calls, each pair's next made to agree with
+    its cur first (gt_mpi_steps copies the frame so after the first exchange), on arrays
+    with gt_mpi_steps_halo's halos; the result in each pair's cur, bit for bit."""
+    global passed, refused
+    for tblock in (1, 2):
+        how = "%s, steps_mpi(nsteps 3, tblock %d)" % (what, tblock)
+        G, H = global_arrays(d, S, fields, rng, glob, wraps, tblock)
+        A = local_arrays(d, S, fields, G, H, glob, wraps, tblock)
+        B = local_arrays(d, S, fields, G, H, glob, wraps, tblock)
+        code = msg = None
+        try:
+            S.steps_mpi(d, *args(A), nsteps=3, tblock=tblock)
+        except gtcc.StencilError as e:
+            code, msg = e.code, e.message
+        for q in st["iterate"]:
+            B[q["next"]][...] = B[q["cur"]]
+        code2 = msg2 = None
+        for _ in range(3):
+            try:
+                S.mpi(d, *args(B))
+            except gtcc.StencilError as e:
+                code2, msg2 = e.code, e.message
+                break
+            for q in st["iterate"]:
+                B[q["next"]], B[q["cur"]] = B[q["cur"]], B[q["next"]]
+        if code or code2:
+            if code and code2:
+                passed += 1
+                refused += 1
+            else:
+                fail("%s: %s; the single calls: %s" % (how, msg or "runs", msg2 or "run"))
+            continue
+        ok = True
+        for q in st["iterate"]:
+            p = next(x for x in fields if x["name"] == q["cur"])
+            lbox = box_of(d, p, H[p["name"]])
+            ok &= same(how, p["name"], np.asarray(B[p["name"]])[lbox],
+                       np.asarray(A[p["name"]])[lbox], d, "3 single calls")
         passed += ok
 
 

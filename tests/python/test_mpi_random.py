@@ -1,6 +1,7 @@
 """The random programs of the differential test through S.mpi: tests/python/mpi_random.py
 under mpirun -np 2 and 3 (skipped without mpirun, mpi4py or libgtrt-mpi), every stencil
-against one process's call on the global domain, bit for bit. Seeds 1-6 and --fuzz 1-3;
+against one process's call on the global domain, bit for bit, and the iterate stencils'
+S.steps_mpi against the distributed single calls with swaps. Seeds 1-7 and --fuzz 1-3;
 GTCC_MPI_RANDOM=A-B[,fuzz] runs seeds A to B instead (a longer hunt)."""
 import os
 import re
@@ -12,7 +13,7 @@ import pytest
 
 from conftest import HERE, random_seeds
 
-DEFAULT_SEEDS = [(s, False) for s in range(1, 7)] + [(s, True) for s in (1, 2, 3)]
+DEFAULT_SEEDS = [(s, False) for s in range(1, 8)] + [(s, True) for s in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("np_", [2, 3])
