@@ -129,19 +129,27 @@ class Decomposition:
         return zeros(tuple(shape), np.dtype(f.dtype), halo=h, layout=layout, axes=f.axes)
 
 
+def _guarded(failure, body):
+    """body as a callback that never raises through C: an exception is kept in failure (the
+    caller raises it after the C call) and the callback returns -1."""
+    def cb(*args):
+        try:
+            return body(*args)
+        except BaseException as e:
+            failure.append(e)
+            return -1
+    return cb
+
+
 def call_mpi(stencil, fn, cargs, fields, decomp, overlap):
     """gt__mpi_entry(info, decomp, fields, callback calling fn on its domain, ...)."""
     lib = _mpi_lib()
     failure = []
 
-    def cb(ctx, domain):
-        try:
-            cargs[-1] = domain
-            return fn(*cargs)
-        except BaseException as e:       # never through C
-            failure.append(e)
-            return -1
-    cfn = CALLBACK(cb)
+    def call(ctx, domain):
+        cargs[-1] = domain
+        return fn(*cargs)
+    cfn = CALLBACK(_guarded(failure, call))
     arr = (ctypes.c_void_p * max(len(fields), 1))(*fields)
     rc = lib.gt__mpi_entry(stencil._info_ptr, decomp._d, arr, cfn, None,
                            1 if overlap else 0, None)
@@ -158,15 +166,11 @@ def call_mpi_steps(stencil, fn, cargs, fields, decomp, nsteps, tblock):
     pos = [f.index for f in stencil.fields]
 
     def step(ctx, storages, domain):
-        try:
-            for x, p in enumerate(pos):
-                cargs[p] = storages[x]
-            cargs[-1] = domain
-            return fn(*cargs)
-        except BaseException as e:       # never through C
-            failure.append(e)
-            return -1
-    cfn = STEP_CALLBACK(step)
+        for x, p in enumerate(pos):
+            cargs[p] = storages[x]
+        cargs[-1] = domain
+        return fn(*cargs)
+    cfn = STEP_CALLBACK(_guarded(failure, step))
     arr = (ctypes.c_void_p * max(len(fields), 1))(*fields)
     rc = lib.gt_mpi_steps(decomp._d, stencil._info_ptr, arr, nsteps, tblock, cfn, None, None)
     if failure:

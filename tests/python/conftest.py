@@ -1,7 +1,9 @@
 """Shared fixtures of the python group (tests/python/run.sh sets GTCC, GTCC_LIBDIR,
 GTCC_INCLUDEDIR and GTCC_CACHE_DIR to the build tree's gtcc and libgtrt)."""
 import os
+import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -112,3 +114,22 @@ def random_case(st, seed):
     scalars = {p["name"]: random_field(rng, p["dtype"], (), ints=10).item()
                for p in st["params"] if p["kind"] == "scalar" and p["intent"] == "in"}
     return domain, halos, logical, scalars
+
+
+def run_mpi(np_, script, *args):
+    """python SCRIPT ARGS under mpirun -np np_ (Open MPI allowed as root, shared memory, one
+    OpenMP thread a rank); pytest.skip without mpirun, libgtrt-mpi.so or mpi4py."""
+    mpirun = shutil.which("mpirun")
+    if not mpirun or not os.path.exists(os.path.join(os.environ["GTCC_LIBDIR"],
+                                                     "libgtrt-mpi.so")):
+        pytest.skip("no mpirun or no libgtrt-mpi.so")
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        pytest.skip("mpi4py is not installed")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,vader", OMP_NUM_THREADS="1")
+    return subprocess.run([mpirun, "-np", str(np_), "--oversubscribe", sys.executable,
+                           os.path.join(HERE, script)] + list(args), env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=1200)

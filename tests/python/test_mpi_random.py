@@ -3,37 +3,20 @@ under mpirun -np 2 and 3 (skipped without mpirun, mpi4py or libgtrt-mpi), every 
 against one process's call on the global domain, bit for bit, and the iterate stencils'
 S.steps_mpi against the distributed single calls with swaps. Seeds 1-7 and --fuzz 1-3;
 GTCC_MPI_RANDOM=A-B[,fuzz] runs seeds A to B instead (a longer hunt)."""
-import os
 import re
-import shutil
-import subprocess
-import sys
 
 import pytest
 
-from conftest import HERE, random_seeds
+from conftest import random_seeds, run_mpi
 
 DEFAULT_SEEDS = [(s, False) for s in range(1, 8)] + [(s, True) for s in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("np_", [2, 3])
 def test_mpi_random(gen, np_):
-    mpirun = shutil.which("mpirun")
-    if not mpirun or not os.path.exists(os.path.join(os.environ["GTCC_LIBDIR"],
-                                                     "libgtrt-mpi.so")):
-        pytest.skip("no mpirun or no libgtrt-mpi.so")
-    try:
-        import mpi4py  # noqa: F401
-    except ImportError:
-        pytest.skip("mpi4py is not installed")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,vader", OMP_NUM_THREADS="1")
     seeds = ["%d%s" % (s, ",fuzz" if fuzz else "")
              for s, fuzz in random_seeds("GTCC_MPI_RANDOM", DEFAULT_SEEDS)]
-    r = subprocess.run([mpirun, "-np", str(np_), "--oversubscribe", sys.executable,
-                        os.path.join(HERE, "mpi_random.py"), gen] + seeds, env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=1200)
+    r = run_mpi(np_, "mpi_random.py", gen, *seeds)
     assert r.returncode == 0, r.stdout
     assert "FAIL" not in r.stdout, r.stdout
     # (mpirun may join the ranks' lines)
