@@ -6,7 +6,9 @@ openmp backend's C, on three kinds of actual argument:
 * W: whole allocatable arrays with lower bounds 1 - halo, the halos and the domain given;
 * S: sections of larger arrays, stride 2 along the first dimension that is not K and a
   frame of padding along I and J (nothing may be written there);
-* D: as W without domain= (the interior of the first output).
+* D: as W without domain= (the interior of the first output);
+* B: as W with a halo one point wider on every side than the stencil needs (the extra ring
+  must stay as it was; the steps' frame copy must stay within what the stencil needs).
 
 The wrappers' dummy names are read from the module (so renamed ones are used as named).
 Every result must equal the package's naive call on C-order arrays (tests/python/
@@ -64,9 +66,10 @@ def dummies(module, sub):
     return [a.strip() for a in m.group(1).replace("&", " ").split(",")]
 
 
-def halo_literal(p, halo):
-    """A field's halo as the wrappers take it: (lower, upper) per axis I, J, K."""
-    cols = {ax: h for ax, h in zip(p["axes"], halo)}
+def halo_literal(p, halo, extra=0):
+    """A field's halo as the wrappers take it: (lower, upper) per axis I, J, K, each side
+    `extra` wider."""
+    cols = {ax: (h[0] + extra, h[1] + extra) for ax, h in zip(p["axes"], halo)}
     vals = [v for ax in "IJK" for v in cols.get(ax, (0, 0))]
     return "reshape([%s], [2, 3])" % ", ".join(str(v) for v in vals)
 
@@ -74,7 +77,8 @@ def halo_literal(p, halo):
 def layout(p, shape, kind):
     """Per dimension of a field's actual array (lower bound 1): (its extent, the section
     passed in Fortran, the section as a Python slice). Kind S: padding along I and J,
-    stride 2 along the first dimension that is not K; otherwise the whole array."""
+    stride 2 along the first dimension that is not K; B: one point more on every side;
+    otherwise the whole array."""
     dims = []
     first = True
     for ax, n in zip(p["axes"], shape):
@@ -85,7 +89,8 @@ def layout(p, shape, kind):
                          "%d:%d:%d" % (PAD + 1, PAD + 1 + s * (n - 1), s),
                          slice(PAD, PAD + s * (n - 1) + 1, s)))
         else:
-            dims.append((n, ":", slice(0, n)))
+            w = 1 if kind == "B" else 0
+            dims.append((n + 2 * w, ":", slice(w, w + n)))
     return dims
 
 
@@ -111,9 +116,10 @@ def case_source(c, st, sub, names, halos, logical, domain, kind, nsteps):
                 alloc.append("allocate (%s(%s))" % (v, ", ".join("%d" % d[0] for d in dims)))
                 args.append("%s(%s)" % (v, ", ".join(d[1] for d in dims)))
             else:
-                lb = [1 - h[0] for h in halos[p["name"]]]
+                w = 1 if kind == "B" else 0
+                lb = [1 - h[0] - w for h in halos[p["name"]]]
                 alloc.append("allocate (%s(%s))" % (v, ", ".join(
-                    "%d:%d" % (b, b + n - 1) for b, n in zip(lb, L.shape))))
+                    "%d:%d" % (b, b + n - 1 + 2 * w) for b, n in zip(lb, L.shape))))
                 args.append(v)
             reads.append(v)
             writes.append(v)
@@ -128,7 +134,8 @@ def case_source(c, st, sub, names, halos, logical, domain, kind, nsteps):
         named.append("%s=%d" % (rest[0], nsteps))
         rest = rest[1:]
     for p, hname in zip(fields, rest[1:1 + len(fields)]):
-        named.append("%s=%s" % (hname, halo_literal(p, halos[p["name"]])))
+        named.append("%s=%s" % (hname, halo_literal(p, halos[p["name"]],
+                                                     1 if kind == "B" else 0)))
     if kind != "D":
         named.append("%s=[%s]" % (rest[-2], ", ".join(str(d) for d in domain)))
     named.append("%s=rc" % rest[-1])
@@ -152,7 +159,7 @@ def input_bytes(st, logical, scalars, kind):
     for p in st["params"]:
         if p["kind"] == "field":
             L = logical[p["name"]]
-            a = big_array(L, layout(p, L.shape, "S")) if kind == "S" else L
+            a = big_array(L, layout(p, L.shape, kind)) if kind in "SB" else L
             out.append(np.asfortranarray(a).tobytes(order="F"))
         elif p["intent"] == "in":
             out.append(np.array(scalars[p["name"]], dtype=p["dtype"]).tobytes())
@@ -173,7 +180,7 @@ def read_output(path, st, logical, kind):
             size = int(np.prod(shape)) * L.dtype.itemsize
             a = np.frombuffer(data[pos:pos + size], dtype=L.dtype).reshape(shape, order="F")
             pos += size
-            if kind == "S":
+            if kind in "SB":
                 inner = tuple(d[2] for d in dims)
                 rest = a.copy()
                 rest[inner] = FILL
@@ -207,7 +214,7 @@ def test_fortran_random_program(gen, gtrt_mod, tmp_path, seed, fuzz):
             sub = st["name"].lower() + ("" if nsteps is None else "_steps")
             names = dummies(module, sub)
             ref = call(mods["naive"], st, halos, logical, scalars, domain, "C", nsteps)
-            for kind in ("W", "S", "D"):
+            for kind in ("W", "S", "D", "B"):
                 c = len(cases)
                 with open(os.path.join(d, "c%d.in" % c), "wb") as f:
                     f.write(input_bytes(st, logical, scalars, kind))
