@@ -149,7 +149,7 @@ class Stencil:
     def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
-        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap))
+        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None))
 
     def steps_mpi(self, decomp, *args, nsteps, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
@@ -159,7 +159,7 @@ class Stencil:
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
         return self._call(self._fn, args, kwargs, origin, None, None,
-                          (decomp, False, int(nsteps), int(tblock)))
+                          (decomp, False, (int(nsteps), int(tblock))))
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):
@@ -223,13 +223,16 @@ class Stencil:
                                % (self.name, f.name, type(obj).__name__)) from None
 
     def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None):
+        """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
+        overlap, None) for S_mpi or (decomposition, False, (nsteps, tblock)) for
+        S_steps_mpi, fn then S itself."""
         vals = self._args(args, kwargs)
         rt = self._rt
         name = self.name
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray
-        steps = nsteps is not None or (mpi is not None and len(mpi) > 2)
+        steps = nsteps is not None or (mpi is not None and mpi[2] is not None)
         for f in self.fields:
             obj = vals[f.index]
             output = f.steps_output if steps else f.output
@@ -329,10 +332,10 @@ class Stencil:
             cargs.append(ctypes.byref(dom))
             if mpi is None:
                 rc = fn(*cargs)
-            elif len(mpi) > 2:
+            elif mpi[2] is not None:
                 from ._mpi import call_mpi_steps
                 rc = call_mpi_steps(self, fn, cargs, [cargs[f.index] for f in self.fields],
-                                    mpi[0], mpi[2], mpi[3])
+                                    mpi[0], *mpi[2])
             else:
                 from ._mpi import call_mpi
                 rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],

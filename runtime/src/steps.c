@@ -97,14 +97,6 @@ int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     return copy_box(what, dst, src, lo, ext, device);
 }
 
-/* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
-   the domain: the points a step reads of either field but does not compute; one slab per
-   axis and side, the axes before it over the domain, those after it over the grown range),
-   or with whole set the grown box, copied from src (cur) into dst (next); never beyond
-   either storage (the single call's checks in both orders, for two steps or more, make
-   both hold all of it; one step checks each storage in its own role only). Above the
-   domain the frame may lie in the interior (a domain smaller than the interior): those
-   points are frame as much as the halo's. */
 /* The points storage s has beyond a domain of n points along its dimension d, below
    (side 0: its lower halo, the domain starting at the interior's first point) or above
    (side 1: the rest of the interior, then the upper halo). */
@@ -113,6 +105,14 @@ static int64_t room(const gt_storage *s, int d, int side, int64_t n)
     return side ? s->shape[d] - s->halo[d][0] - n : s->halo[d][0];
 }
 
+/* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
+   the domain: the points a step reads of either field but does not compute; one slab per
+   axis and side, the axes before it over the domain, those after it over the grown range),
+   or with whole set the grown box, copied from src (cur) into dst (next); never beyond
+   either storage (the single call's checks in both orders, for two steps or more, make
+   both hold all of it; one step checks each storage in its own role only). Above the
+   domain the frame may lie in the interior (a domain smaller than the interior): those
+   points are frame as much as the halo's. */
 static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                       const gt_stencil_info *info, const gt_iterate_pair *q,
                       const int64_t size[3], int whole, int device)
@@ -125,10 +125,12 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
             int64_t h = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
                                                                   : next->halo[a][side];
             int dd = gt__axis_pos(dst, (char)('I' + a)), sd = gt__axis_pos(src, (char)('I' + a));
-            if (has && dd >= 0 && room(dst, dd, side, size[a]) < h)
-                h = room(dst, dd, side, size[a]);
-            if (has && sd >= 0 && room(src, sd, side, size[a]) < h)
-                h = room(src, sd, side, size[a]);
+            int64_t rd = has && dd >= 0 ? room(dst, dd, side, size[a]) : h;
+            int64_t rs = has && sd >= 0 ? room(src, sd, side, size[a]) : h;
+            if (rd < h)
+                h = rd;
+            if (rs < h)
+                h = rs;
             halo[a][side] = h;
         }
         lo[a] = has ? -halo[a][0] : 0;

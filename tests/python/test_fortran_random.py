@@ -74,30 +74,32 @@ def halo_literal(p, halo, extra=0):
     return "reshape([%s], [2, 3])" % ", ".join(str(v) for v in vals)
 
 
-def layout(p, shape, kind):
-    """Per dimension of a field's actual array (lower bound 1): (its extent, the section
-    passed in Fortran, the section as a Python slice). Kind S: padding along I and J,
-    stride 2 along the first dimension that is not K; B: one point more on every side;
-    otherwise the whole array."""
+def layout(p, shape, kind, halo):
+    """Per dimension of a field's actual array: (its lower bound, its extent, the section
+    passed in Fortran, the section as a Python slice of the array). Kind S: lower bound 1,
+    padding along I and J, stride 2 along the first dimension that is not K; otherwise the
+    whole array from 1 - halo (B: one point more on every side)."""
     dims = []
     first = True
-    for ax, n in zip(p["axes"], shape):
+    for ax, n, h in zip(p["axes"], shape, halo):
         if kind == "S" and ax != "K":
             s = 2 if first else 1
             first = False
-            dims.append((2 * PAD + s * (n - 1) + 1,
+            dims.append((1, 2 * PAD + s * (n - 1) + 1,
                          "%d:%d:%d" % (PAD + 1, PAD + 1 + s * (n - 1), s),
                          slice(PAD, PAD + s * (n - 1) + 1, s)))
+        elif kind == "S":
+            dims.append((1, n, ":", slice(0, n)))
         else:
             w = 1 if kind == "B" else 0
-            dims.append((n + 2 * w, ":", slice(w, w + n)))
+            dims.append((1 - h[0] - w, n + 2 * w, ":", slice(w, w + n)))
     return dims
 
 
 def big_array(L, dims):
     """L inside an array of FILL (Fortran order) at the section of `dims`."""
-    a = np.full(tuple(d[0] for d in dims), FILL, dtype=L.dtype, order="F")
-    a[tuple(d[2] for d in dims)] = L
+    a = np.full(tuple(d[1] for d in dims), FILL, dtype=L.dtype, order="F")
+    a[tuple(d[3] for d in dims)] = L
     return a
 
 
@@ -111,16 +113,11 @@ def case_source(c, st, sub, names, halos, logical, domain, kind, nsteps):
             L = logical[p["name"]]
             rank = ", ".join(":" for _ in p["axes"])
             decl.append("%s, allocatable, target :: %s(%s)" % (KIND[p["dtype"]], v, rank))
-            if kind == "S":
-                dims = layout(p, L.shape, "S")
-                alloc.append("allocate (%s(%s))" % (v, ", ".join("%d" % d[0] for d in dims)))
-                args.append("%s(%s)" % (v, ", ".join(d[1] for d in dims)))
-            else:
-                w = 1 if kind == "B" else 0
-                lb = [1 - h[0] - w for h in halos[p["name"]]]
-                alloc.append("allocate (%s(%s))" % (v, ", ".join(
-                    "%d:%d" % (b, b + n - 1 + 2 * w) for b, n in zip(lb, L.shape))))
-                args.append(v)
+            dims = layout(p, L.shape, kind, halos[p["name"]])
+            alloc.append("allocate (%s(%s))" % (v, ", ".join(
+                "%d:%d" % (lb, lb + n - 1) for lb, n, _, _ in dims)))
+            sections = [d[2] for d in dims]
+            args.append(v if set(sections) == {":"} else "%s(%s)" % (v, ", ".join(sections)))
             reads.append(v)
             writes.append(v)
         else:
@@ -154,20 +151,21 @@ def case_source(c, st, sub, names, halos, logical, domain, kind, nsteps):
     return "\n".join(lines)
 
 
-def input_bytes(st, logical, scalars, kind):
+def input_bytes(st, halos, logical, scalars, kind):
     out = []
     for p in st["params"]:
         if p["kind"] == "field":
             L = logical[p["name"]]
-            a = big_array(L, layout(p, L.shape, kind)) if kind in "SB" else L
+            a = big_array(L, layout(p, L.shape, kind, halos[p["name"]]))
             out.append(np.asfortranarray(a).tobytes(order="F"))
         elif p["intent"] == "in":
             out.append(np.array(scalars[p["name"]], dtype=p["dtype"]).tobytes())
     return b"".join(out)
 
 
-def read_output(path, st, logical, kind):
-    """(result or "refused: message", {field: logical array}) from a case's output file."""
+def read_output(path, st, halos, logical, kind):
+    """(result or "refused: message", {field: logical array}) from a case's output file;
+    nothing may have been written outside the section."""
     data = open(path, "rb").read()
     rc = int(np.frombuffer(data[:4], dtype=np.int32)[0])
     pos = 4
@@ -175,19 +173,17 @@ def read_output(path, st, logical, kind):
     for p in st["params"]:
         if p["kind"] == "field":
             L = logical[p["name"]]
-            dims = layout(p, L.shape, kind)
-            shape = tuple(d[0] for d in dims)
+            dims = layout(p, L.shape, kind, halos[p["name"]])
+            shape = tuple(d[1] for d in dims)
             size = int(np.prod(shape)) * L.dtype.itemsize
             a = np.frombuffer(data[pos:pos + size], dtype=L.dtype).reshape(shape, order="F")
             pos += size
-            if kind in "SB":
-                inner = tuple(d[2] for d in dims)
-                rest = a.copy()
-                rest[inner] = FILL
-                assert np.all(rest == np.array(FILL).astype(a.dtype)), \
-                    f"{st['name']}: field '{p['name']}' written outside its section"
-                a = a[inner]
-            out[p["name"]] = np.array(a)
+            inner = tuple(d[3] for d in dims)
+            rest = a.copy()
+            rest[inner] = FILL
+            assert np.all(rest == np.array(FILL).astype(a.dtype)), \
+                f"{st['name']}: field '{p['name']}' written outside its section"
+            out[p["name"]] = np.array(a[inner])
         elif p["intent"] == "out":
             size = np.dtype(p["dtype"]).itemsize
             scal.append(np.frombuffer(data[pos:pos + size], dtype=p["dtype"])[0].item())
@@ -217,11 +213,11 @@ def test_fortran_random_program(gen, gtrt_mod, tmp_path, seed, fuzz):
             for kind in ("W", "S", "D", "B"):
                 c = len(cases)
                 with open(os.path.join(d, "c%d.in" % c), "wb") as f:
-                    f.write(input_bytes(st, logical, scalars, kind))
+                    f.write(input_bytes(st, halos, logical, scalars, kind))
                 blocks.append(case_source(c, st, sub, names, halos, logical, domain, kind,
                                           nsteps))
                 what = f"seed {seed}{' --fuzz' if fuzz else ''}, {sub} on {domain}, {kind}"
-                cases.append((c, st, logical, kind, ref, what))
+                cases.append((c, st, halos, logical, kind, ref, what))
     with open(os.path.join(d, "drv.f90"), "w") as f:
         f.write("program drv\n    use iso_c_binding\n    use gtrt\n    use prog_gt\n"
                 "    implicit none\n%s\nend program drv\n" % "\n".join(blocks))
@@ -236,8 +232,8 @@ def test_fortran_random_program(gen, gtrt_mod, tmp_path, seed, fuzz):
         os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.a"), "-lm"], d)
     r = subprocess.run(["./drv"], cwd=d, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"seed {seed}: the driver exited {r.returncode}\n{r.stderr}"
-    for c, st, logical, kind, (ref_res, ref_out), what in cases:
-        res, out = read_output(os.path.join(d, "c%d.out" % c), st, logical, kind)
+    for c, st, halos, logical, kind, (ref_res, ref_out), what in cases:
+        res, out = read_output(os.path.join(d, "c%d.out" % c), st, halos, logical, kind)
         assert same_result(ref_res, res), f"{what}: {res!r}, the package's naive {ref_res!r}"
         for field, a in out.items():
             assert np.array_equal(bits(ref_out[field]), bits(a)), \
