@@ -2,6 +2,7 @@
 the first interior point aligned, carrying __gt_origin__ (and __gt_dims__)."""
 
 import math
+import operator
 
 import numpy as np
 
@@ -23,7 +24,7 @@ def _layout(layout, axes):
     if layout == "F":
         return axes[::-1]
     lay = "".join(c for c in layout.upper() if c in axes)
-    if sorted(lay) != sorted(axes):
+    if sorted(lay) != sorted(axes) or any(c not in "IJK" for c in layout.upper()):
         raise ValueError("layout %r is not a permutation of the axes %s" % (layout, axes))
     return lay
 
@@ -41,18 +42,54 @@ def empty(shape, dtype=np.float64, halo=0, layout=None, aligned=True, axes=None)
     return _make(shape, dtype, halo, layout, aligned, axes, np.empty)
 
 
+def _int(x, what, *args):
+    """x as an int (NumPy's rule for sizes: a float, 2.0 too, is refused, not truncated)."""
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError("%s: %r (a %s) is not an integer"
+                        % (what % args, x, type(x).__name__)) from None
+
+
+def _halo_pair(h, d, axes):
+    """One axis's halo: an int (both sides) or a (lower, upper) pair of ints."""
+    try:
+        return (operator.index(h),) * 2
+    except TypeError:
+        pass
+    if isinstance(h, (str, bytes)) or not hasattr(h, "__len__") or len(h) != 2:
+        raise ValueError("halo along %s: %r is neither an int nor a (lower, upper) pair"
+                         % (axes[d], h))
+    return tuple(_int(x, "halo along %s %r", axes[d], h) for x in h)
+
+
 def _make(shape, dtype, halo, layout, aligned, axes, alloc):
-    shape = tuple(int(n) for n in (shape if hasattr(shape, "__len__") else (shape,)))
+    given = shape if hasattr(shape, "__len__") else (shape,)
+    shape = tuple(_int(n, "shape %r", given) for n in given)
+    if any(n < 0 for n in shape):
+        raise ValueError("shape %r: negative dimensions are not allowed" % (shape,))
     nd = len(shape)
     axes = (axes or "IJK"[:nd]).upper()
     if len(axes) != nd:
         raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))
+    if any(c not in "IJK" or axes.count(c) > 1 for c in axes):
+        raise ValueError("axes %r: each of I, J and K at most once, nothing else" % axes)
     dtype = np.dtype(dtype)
-    if isinstance(halo, int):
-        halo = [(halo, halo)] * nd
-    halo = [(h, h) if isinstance(h, int) else tuple(h) for h in halo]
-    if len(halo) != nd:
-        raise ValueError("halo %r for a shape of %d dimensions" % (halo, nd))
+    try:
+        halo = [(operator.index(halo),) * 2] * nd
+    except TypeError:
+        if not hasattr(halo, "__len__") or isinstance(halo, (str, bytes)):
+            raise TypeError("halo %r: an int, or one int or (lower, upper) pair per axis"
+                            % (halo,)) from None
+        if len(halo) != nd:
+            raise ValueError("halo %r for a shape of %d dimensions" % (halo, nd)) from None
+        halo = [_halo_pair(h, d, axes) for d, h in enumerate(halo)]
+    for d, (lo, hi) in enumerate(halo):
+        if lo < 0 or hi < 0:
+            raise ValueError("halo along %s is (%d, %d); it must be >= 0" % (axes[d], lo, hi))
+        if lo + hi > shape[d]:
+            raise ValueError("halo along %s is (%d, %d): wider than the shape's %d points"
+                             % (axes[d], lo, hi, shape[d]))
     lay = _layout(layout, axes)
     size = dtype.itemsize
     align_bytes = 128 if layout == "cuda" else 64

@@ -11,6 +11,7 @@ import numpy as np
 from ._errors import GtccError, StencilError
 from ._toolchain import toolchain, runtime
 from ._alloc import zeros
+from ._stencil import _entries, _index
 
 _lib = None
 CALLBACK = None
@@ -72,7 +73,17 @@ class Decomposition:
 
     def __init__(self, comm, global_shape, dims=None, periodic=(False, False)):
         lib = _mpi_lib()
-        g = (ctypes.c_int64 * 3)(*[int(n) for n in global_shape])
+        shape = [_index(n, "gtcc.Decomposition: an entry of global_shape %r", global_shape)
+                 for n in _entries(global_shape, "gtcc.Decomposition: global_shape")]
+        if len(shape) != 3:
+            raise StencilError("gtcc.Decomposition: global_shape %r has %d entries; it takes 3 "
+                               "(NI, NJ, NK)" % (global_shape, len(shape)))
+        g = (ctypes.c_int64 * 3)(*shape)
+        if dims:
+            dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims) for n in dims]
+            if len(dims) != 2:
+                raise StencilError("gtcc.Decomposition: dims %r has %d entries; it takes 2 "
+                                   "(processes along I and J)" % (dims, len(dims)))
         d = (ctypes.c_int * 2)(*dims) if dims else None
         p = (ctypes.c_int * 2)(*[1 if x else 0 for x in periodic])
         self._lib = lib
@@ -82,7 +93,7 @@ class Decomposition:
             rt = runtime()
             raise StencilError(rt.gt_last_error().decode(errors="replace"),
                                rt.gt_last_error_code())
-        self.global_shape = tuple(int(n) for n in global_shape)
+        self.global_shape = tuple(shape)
 
     def __del__(self):
         d, self._d = getattr(self, "_d", None), None
@@ -116,7 +127,8 @@ class Decomposition:
         if tblock is None:
             rc = self._lib.gt_mpi_halo(st._info_ptr, idx, f.axes.encode(), ctypes.byref(halo))
         else:
-            rc = self._lib.gt_mpi_steps_halo(st._info_ptr, idx, f.axes.encode(), int(tblock),
+            rc = self._lib.gt_mpi_steps_halo(st._info_ptr, idx, f.axes.encode(),
+                                             _index(tblock, "Decomposition.zeros: tblock"),
                                              ctypes.byref(halo))
         if rc:
             raise StencilError(runtime().gt_last_error().decode(errors="replace"), rc)

@@ -2,6 +2,8 @@
 for device arrays), origins and domains by GT4Py's rules, the runtime's checks and messages."""
 
 import ctypes
+import math
+import operator
 import threading
 import weakref
 
@@ -17,14 +19,68 @@ NP_DTYPE = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
             "int32": np.dtype(np.int32), "bool": np.dtype(np.bool_)}
 CTYPE = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int32,
          "bool": ctypes.c_bool}
+def _a(x):
+    """'2.5 (a float)': a value and its type's name, for a message."""
+    if x is None:
+        return "None"
+    t = type(x).__name__
+    return "%r (%s %s)" % (x, "an" if t[:1] in "aeiou" else "a", t)
+
+
+def _index(x, what, *args):
+    """x as an int: an int, a NumPy integer, a bool or a 0-d integer array. A float (2.0
+    too) is refused, not truncated, and a string is not parsed: `what % args` names it (the
+    message is formatted only then)."""
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
+
+
+def _entries(v, what, *args):
+    """v's entries (a tuple, a list, an array...); `what % args` names it if it has none."""
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise StencilError("%s is %s; it must be a sequence of integers (I, J, K)"
+                           % (what % args, _a(v)))
+    return v
+
+
+# The scalars take what NumPy casts to their type safely: a float scalar an int or a bool too,
+# an int scalar no float, a bool scalar only True or False; a string never.
 def _int32(x):
-    v = int(x)
+    try:
+        v = operator.index(x)
+    except TypeError:
+        raise TypeError("%s is not an integer" % _a(x)) from None
     if not -2**31 <= v < 2**31:
         raise OverflowError("%d is out of int32's range" % v)
     return v
 
 
-CONVERT = {"float32": float, "float64": float, "int32": _int32, "bool": bool}
+def _float(x):
+    if not isinstance(x, (str, bytes, bytearray)):
+        try:
+            return float(x)
+        except TypeError:
+            pass
+    raise TypeError("%s is not a real number" % _a(x))
+
+
+def _float32(x):
+    v = _float(x)
+    if math.isinf(ctypes.c_float(v).value) and not math.isinf(v):
+        raise OverflowError("%r is out of float32's range" % v)
+    return v
+
+
+def _bool(x):
+    if isinstance(x, (bool, np.bool_)) or (isinstance(x, np.ndarray) and x.shape == ()
+                                           and x.dtype == np.bool_):
+        return bool(x)
+    raise TypeError("%s is not a bool (True or False)" % _a(x))
+
+
+CONVERT = {"float32": _float32, "float64": _float, "int32": _int32, "bool": _bool}
 DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
 I64x3 = ctypes.c_int64 * 3
 
@@ -144,7 +200,8 @@ class Stencil:
         """NAME_steps: nsteps steps of an `iterate` stencil; the result in each pair's cur."""
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
-        return self._call(self._steps_fn, args, kwargs, origin, domain, int(nsteps))
+        return self._call(self._steps_fn, args, kwargs, origin, domain,
+                          _index(nsteps, "stencil '%s': steps: nsteps", self.name))
 
     def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
@@ -159,7 +216,9 @@ class Stencil:
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
         return self._call(self._fn, args, kwargs, origin, None, None,
-                          (decomp, False, (int(nsteps), int(tblock))))
+                          (decomp, False,
+                           (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
+                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name))))
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):
@@ -282,7 +341,8 @@ class Stencil:
                         best = room if best is None or room < best else best
                 size.append(1 if best is None else best)
         else:
-            size = list(domain)
+            size = [_index(n, "stencil '%s': an entry of the domain %r", name, domain)
+                    for n in _entries(domain, "stencil '%s': the domain", name)]
             if len(size) != 3:
                 raise StencilError("stencil '%s': the domain %r has %d entries; it takes 3 "
                                    "(NI, NJ, NK)" % (name, domain, len(size)))
@@ -416,7 +476,8 @@ def _origin(origin, f, obj, dims, stencil):
     if origin is not None:
         o = origin.get(f.name, origin.get("_all_")) if isinstance(origin, dict) else origin
     if o is not None:
-        o = tuple(int(x) for x in o)
+        o = tuple(_index(x, "stencil '%s': field '%s': an entry of origin %r", stencil, f.name, o)
+                  for x in _entries(o, "stencil '%s': field '%s': origin", stencil, f.name))
         if len(o) == 3:
             by = dict(zip("IJK", o))
         elif len(o) == len(f.axes):
@@ -428,7 +489,8 @@ def _origin(origin, f, obj, dims, stencil):
         return tuple(by.get(c, 0) for c in dims)
     g = getattr(obj, "__gt_origin__", None)
     if g is not None:
-        g = tuple(int(x) for x in g)
+        g = tuple(_index(x, "stencil '%s': field '%s': an entry of __gt_origin__ %r", stencil,
+                         f.name, g) for x in g)
         if len(g) != len(dims):
             raise StencilError("stencil '%s': field '%s': __gt_origin__ %r has %d entries but "
                                "the array has %d dimensions" % (stencil, f.name, g, len(g),

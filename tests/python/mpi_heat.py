@@ -56,5 +56,22 @@ try:
     raise AssertionError("no error")
 except gtcc.StencilError as e:
     assert e.message == "stencil 'heat' has no field 'v' (its fields: u, unew)", e.message
+# sizes are integers: a float is refused before anything collective, not truncated
+for call, msg in ((lambda: gtcc.Decomposition(comm, (G[0], G[1] + 0.5, G[2])),
+                   "gtcc.Decomposition: an entry of global_shape (%d, %r, %d) is %r (a float); "
+                   "it must be an integer" % (G[0], G[1] + 0.5, G[2], G[1] + 0.5)),
+                  (lambda: gtcc.Decomposition(comm, G[:2]),
+                   "gtcc.Decomposition: global_shape %r has 2 entries; it takes 3 (NI, NJ, NK)"
+                   % (G[:2],)),
+                  (lambda: gtcc.Decomposition(comm, G, dims=(1.0, comm.size)),
+                   "gtcc.Decomposition: an entry of dims (1.0, %d) is 1.0 (a float)"
+                   % comm.size),
+                  (lambda: d.zeros(mod.heat, "u", tblock=2.0),
+                   "Decomposition.zeros: tblock is 2.0 (a float); it must be an integer")):
+    try:
+        call()
+        raise AssertionError("no error")
+    except gtcc.StencilError as e:
+        assert e.message.startswith(msg), (e.message, msg)
 print("rank %d of %d: OK" % (comm.rank, comm.size))
 sys.stdout.flush()

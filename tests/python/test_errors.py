@@ -173,6 +173,97 @@ def test_bad_scalars(tmp_path, monkeypatch):
     a = np.zeros((2, 2, 2), np.int32)
     refused(lambda: m.sc(a, 2**31, 1.0), a, "stencil 'sc': scalar 'n': 2147483648 is out of "
             "int32's range")
-    refused(lambda: m.sc(a, 1, "x"), a, "stencil 'sc': scalar 'x': could not convert")
+    # what NumPy would not cast safely is refused, not truncated or parsed (as pybind11 does)
+    refused(lambda: m.sc(a, 1, "x"), a, "stencil 'sc': scalar 'x': 'x' (a str) is not a real "
+            "number")
+    refused(lambda: m.sc(a, 1, "1.5"), a, "scalar 'x': '1.5' (a str) is not a real number")
+    refused(lambda: m.sc(a, 1, 1j), a, "scalar 'x': 1j (a complex) is not a real number")
+    refused(lambda: m.sc(a, 2.0, 1.0), a, "stencil 'sc': scalar 'n': 2.0 (a float) is not an "
+            "integer")
+    refused(lambda: m.sc(a, np.float32(3), 1.0), a, "scalar 'n': np.float32(3.0) (a float32) "
+            "is not an integer")
+    refused(lambda: m.sc(a, "3", 1.0), a, "scalar 'n': '3' (a str) is not an integer")
+    refused(lambda: m.sc(a, None, 1.0), a, "scalar 'n': None is not an integer")
     m.sc(a, -2**31 + 5, 2.0)
     assert (a == -2**31 + 7).all()
+    # NumPy integers and 0-d arrays are numbers; an int or a bool is a real number too
+    m.sc(a, np.int64(4), np.array(3.9))
+    assert (a == 7).all()
+    m.sc(a, np.array(-2, np.int16), True)
+    assert (a == -1).all()
+
+    b = gtcc.compile("stencil sb(field<int> a, bool on, float x) { a = int(on) + int(x); }")
+    refused(lambda: b.sb(a, 1, 0.0), a, "stencil 'sb': scalar 'on': 1 (an int) is not a bool "
+            "(True or False)")
+    refused(lambda: b.sb(a, None, 0.0), a, "scalar 'on': None is not a bool (True or False)")
+    refused(lambda: b.sb(a, "False", 0.0), a, "scalar 'on': 'False' (a str) is not a bool")
+    # a float scalar: float32's range (3.4028235e38), not silently infinite
+    refused(lambda: b.sb(a, True, 1e39), a, "stencil 'sb': scalar 'x': 1e+39 is out of "
+            "float32's range")
+    b.sb(a, np.bool_(True), 2.5)
+    assert (a == 3).all()
+    b.sb(a, np.array(False), -1.0)
+    assert (a == -1).all()
+
+
+def test_integers_not_truncated(mod, m_heat):
+    # origins, domains and step counts are integers: 1.5 (or 2.0) is refused, not truncated
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(u, c, out, origin=(2.0, 2, 0)), out,
+            "stencil 'hdiff': field 'u': an entry of origin (2.0, 2, 0) is 2.0 (a float); it "
+            "must be an integer")
+    refused(lambda: mod.hdiff(u, c, out, origin={"_all_": (2, 2, 0), "coeff": (2, 2.5, 0)}),
+            out, "field 'coeff': an entry of origin (2, 2.5, 0) is 2.5 (a float)")
+    refused(lambda: mod.hdiff(u, c, out, origin=2), out,
+            "field 'u': origin is 2 (an int); it must be a sequence of integers (I, J, K)")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(8, 6.0, 3)), out,
+            "stencil 'hdiff': an entry of the domain (8, 6.0, 3) is 6.0 (a float); it must be "
+            "an integer")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain="863"), out,
+            "stencil 'hdiff': the domain is '863' (a str); it must be a sequence")
+    g = u.view(gtcc.GtArray)
+    g.__gt_origin__ = (2, 2, 0.0)
+    refused(lambda: mod.hdiff(g, c, out), out,
+            "field 'u': an entry of __gt_origin__ (2, 2, 0.0) is 0.0 (a float)")
+    v = np.random.default_rng(2).standard_normal((6, 5))
+    vn = v.copy()
+    for n, what in ((2.0, "2.0 (a float)"), ("2", "'2' (a str)"), (None, "None")):
+        refused(lambda: m_heat.heat.steps(v, vn, 0.1, nsteps=n, origin=(1, 1)), vn,
+                "stencil 'heat': steps: nsteps is %s; it must be an integer" % what)
+    # NumPy integers are integers: one step, as a single call gives it
+    v0, e = v.copy(), v.copy()
+    m_heat.heat(v, e, 0.1, origin=(1, 1), domain=(4, 3, 1))
+    m_heat.heat.steps(v, vn, 0.1, nsteps=np.int32(1), origin=np.array([1, 1]),
+                      domain=(np.int64(4), 3, 1))
+    assert np.array_equal(v, e) and not np.array_equal(e, v0)
+
+
+@pytest.fixture(scope="module")
+def m_heat():
+    return gtcc.compile("stencil heat(field<double, IJ> u, field<double, IJ> un, double a) "
+                        "iterate(un -> u) { un = u + a * (u[i-1] + u[i+1] - 2.0 * u); }")
+
+
+def test_zeros_refuses_bad_sizes():
+    # gtcc.zeros/empty: NumPy's exception types, every size an integer, halos that fit
+    for kw, exc, match in (
+            (dict(shape=(4.0, 4, 4)), TypeError, r"shape \(4.0, 4, 4\): 4.0 \(a float\) is not"),
+            (dict(shape=(-1, 4, 4)), ValueError, "negative dimensions are not allowed"),
+            (dict(shape=(8, 8, 4), halo=-1), ValueError, r"halo along I is \(-1, -1\); it "
+             "must be >= 0"),
+            (dict(shape=(8, 8, 4), halo=(1, (2, -1), 0)), ValueError, r"halo along J is "
+             r"\(2, -1\)"),
+            (dict(shape=(8, 8, 4), halo=(1, 1, 3)), ValueError, r"halo along K is \(3, 3\): "
+             "wider than the shape's 4 points"),
+            (dict(shape=(8, 8, 4), halo=1.0), TypeError, "halo 1.0: an int, or one int or"),
+            (dict(shape=(8, 8, 4), halo=(1, (1, 1, 1), 0)), ValueError, r"halo along J: "
+             r"\(1, 1, 1\) is neither an int nor a \(lower, upper\) pair"),
+            (dict(shape=(8, 8, 4), halo=(1, (1, 0.5), 0)), TypeError, r"0.5 \(a float\) is "
+             "not an integer"),
+            (dict(shape=(8, 8, 4), halo=(1, 1)), ValueError, "for a shape of 3 dimensions"),
+            (dict(shape=(8, 8, 4), axes="IIK"), ValueError, "each of I, J and K at most once"),
+            (dict(shape=(8, 8, 4), layout="KJIX"), ValueError, "not a permutation")):
+        with pytest.raises(exc, match=match):
+            gtcc.zeros(**kw)
+    z = gtcc.zeros(np.array([8, 6, 4]), halo=(np.int64(1), (2, np.int32(1)), 0))
+    assert z.shape == (8, 6, 4) and z.__gt_origin__ == (1, 2, 0)
