@@ -288,6 +288,12 @@ class Stencil:
         vals = self._args(args, kwargs)
         rt = self._rt
         name = self.name
+        if isinstance(origin, dict):
+            for k in origin:
+                if k != "_all_" and all(k != f.name for f in self.fields):
+                    raise StencilError("stencil '%s': origin names %r, which is not a field "
+                                       "(its fields: %s; \"_all_\" for every field)" % (
+                                           name, k, ", ".join(f.name for f in self.fields)))
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray

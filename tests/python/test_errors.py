@@ -214,6 +214,10 @@ def test_integers_not_truncated(mod, m_heat):
             "must be an integer")
     refused(lambda: mod.hdiff(u, c, out, origin={"_all_": (2, 2, 0), "coeff": (2, 2.5, 0)}),
             out, "field 'coeff': an entry of origin (2, 2.5, 0) is 2.5 (a float)")
+    # a key that names no field is a typo, not a field left at its default origin
+    refused(lambda: mod.hdiff(u, c, out, origin={"_all_": (2, 2, 0), "coef": (2, 2, 0)}), out,
+            "stencil 'hdiff': origin names 'coef', which is not a field (its fields: u, coeff, "
+            "out_u; \"_all_\" for every field)")
     refused(lambda: mod.hdiff(u, c, out, origin=2), out,
             "field 'u': origin is 2 (an int); it must be a sequence of integers (I, J, K)")
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(8, 6.0, 3)), out,
