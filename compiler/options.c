@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gtcc.h"
 
@@ -232,6 +233,10 @@ int options_parse(Compiler *c, int argc, char **argv)
         return usage_error(c, "no input file; run '%s'", "gtcc --help");
     if (o->output && *o->output == '\0')
         return usage_error(c, "empty output file name in '%s'", "-o");
+    struct stat st;
+    if (o->output && (o->output[strlen(o->output) - 1] == '/' ||
+                      (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))))
+        return usage_error(c, "-o '%s' names a directory; -o names the file to write", o->output);
     if (o->emit == EMIT_FORTRAN && o->backend && strcmp(o->backend, "cuda") == 0)
         return usage_error(c, "--emit=fortran with -b %s: the Fortran wrappers wrap host "
                            "arrays, which the cuda backend's stencils refuse (GT_EDEVICE); "

@@ -203,6 +203,11 @@ static const struct {
     {{"-DN=1e", "a.stn"}, "gtcc: error: bad value in -D 'N=1e'"},
     {{"-MF", NULL}, "gtcc: error: missing argument to '-MF'\n"},
     {{"-I", "", "a.stn"}, "gtcc: error: empty directory in '-I'\n"},
+    /* a directory (or a name ending in '/') is no file to write: not rename()'s errno */
+    {{"-o", ".", "a.stn"},
+     "gtcc: error: -o '.' names a directory; -o names the file to write\n"},
+    {{"-o", "no-such-dir/", "a.stn"}, "gtcc: error: -o 'no-such-dir/' names a directory"},
+    {{"-o", "/tmp", "a.stn"}, "gtcc: error: -o '/tmp' names a directory"},
 };
 
 START_TEST(test_options_errors)
