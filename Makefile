@@ -18,7 +18,7 @@
 #                             loads, divisions and instructions per point (tools/cuda_report.sh;
 #                             cuobjdump from PyPI into build/sass-venv; the `cuda` group checks it)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig,
-#                             DIR/share/gtcc/fortran (the Fortran module gtrt, as source)
+#                             DIR/share/gtcc/fortran (the Fortran modules gtrt and gtrt_mpi, as source)
 #   make clean
 #
 # Sources are found by wildcard: a new compiler/*.c, runtime/src/*.c,
@@ -332,6 +332,7 @@ ifneq ($(MPICC),)
 endif
 	install -d $(DESTDIR)$(PREFIX)/share/gtcc/fortran
 	install -m 644 runtime/fortran/gtrt.f90 $(DESTDIR)$(PREFIX)/share/gtcc/fortran/gtrt.f90
+	install -m 644 runtime/fortran/gtrt_mpi.f90 $(DESTDIR)$(PREFIX)/share/gtcc/fortran/gtrt_mpi.f90
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/gtrt-fortran.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gtrt-fortran.pc
 	install -m 644 docs/gtcc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gtcc.1

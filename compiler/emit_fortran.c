@@ -23,6 +23,8 @@ typedef struct {
     const char **param;                /* per parameter (st->params order): the dummy */
     const char **halo;                 /* per parameter: a field's <name>_halo, else NULL */
     const char *halo_all, *domain, *rc, *nsteps;
+    const char *mpi_sub, *mpi_call;    /* S_mpi and its call back (NULL: no fields) */
+    const char *decomp, *overlap, *times;   /* S_mpi's own dummies */
     int nfields;
 } FStencil;
 
@@ -33,7 +35,8 @@ static bool fortran_reserved(const char *name)
 {
     static const char *const names[] = {"present", "int", "c_bool", "c_double", "c_float",
                                         "c_int", "c_int32_t", "c_int64_t", "c_loc",
-                                        "c_null_ptr", "c_ptr"};
+                                        "c_null_ptr", "c_ptr", "c_f_pointer", "c_funloc",
+                                        "c_funptr"};
     if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gtrt", 4) == 0)
         return true;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -114,9 +117,14 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
         const IrStencil *st = es->st;
         FStencil *f = &fs[s];
         f->es = es;
-        const char *subs[2] = {es->fn, es->steps};
-        const char **out[2] = {&f->sub, &f->steps_sub};
-        for (int k = 0; k < 2; k++) {
+        f->nfields = 0;
+        for (int p = 0; p < st->params.len; p++)
+            f->nfields += st->params.items[p].is_field;
+        /* S_mpi: the distributed call, for a stencil with fields (a domain to split) */
+        const char *subs[3] = {es->fn, es->steps,
+                               f->nfields ? arena_printf(arena, "%s_mpi", es->fn) : NULL};
+        const char **out[3] = {&f->sub, &f->steps_sub, &f->mpi_sub};
+        for (int k = 0; k < 3; k++) {
             if (!subs[k]) {
                 *out[k] = NULL;
                 continue;
@@ -138,20 +146,21 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
         }
         f->iface = arena_printf(arena, "gt_c%d", s + 1);
         f->steps_iface = arena_printf(arena, "gt_c%d_steps", s + 1);
+        f->mpi_call = f->mpi_sub ? arena_printf(arena, "gt_c%d_mpi", s + 1) : NULL;
 
         NameSet names = {0};
         emit_take(arena, &names, f->sub);
         if (f->steps_sub)
             emit_take(arena, &names, f->steps_sub);
+        if (f->mpi_sub)
+            emit_take(arena, &names, f->mpi_sub);
         int np = st->params.len;
         f->param = arena_alloc(arena, sizeof *f->param * (size_t)(np + 1));
         f->halo = arena_alloc(arena, sizeof *f->halo * (size_t)(np + 1));
-        f->nfields = 0;
         for (int p = 0; p < np; p++) {
             const IrParam *par = &st->params.items[p];
             f->param[p] = dummy_name(arena, &names,
                                      par->is_field ? par->field->name : par->scalar->name);
-            f->nfields += par->is_field;
         }
         f->halo_all = unique(arena, &names, "halo");
         f->nsteps = unique(arena, &names, "nsteps");
@@ -165,6 +174,9 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                        : NULL;
             ok = check_length(c, st, "argument", f->halo[p] ? f->halo[p] : f->param[p]) && ok;
         }
+        f->decomp = unique(arena, &names, "decomp");
+        f->overlap = unique(arena, &names, "overlap");
+        f->times = unique(arena, &names, "times");
     }
     return ok;
 }
@@ -435,6 +447,151 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "    end subroutine %s\n", name);
 }
 
+/* S_mpi (docs/fortran.md, "Under MPI"): the fields wrapped as S wraps them (every one
+   intent(inout): the exchange writes the halos of inputs too), the scalars copied into
+   locals, the arguments' addresses in gt_a for the call back, then gtrt_mpi_call (the
+   runtime's gt_mpi_call over the storages, widths from what the stencil reads). */
+static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
+{
+    const IrStencil *st = fs->es->st;
+    int np = st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "subroutine ");
+    fl_item(&l, "", fs->mpi_sub);
+    fl_item(&l, "", "(");
+    fl_item(&l, "", fs->decomp);
+    for (int p = 0; p < np; p++)
+        fl_item(&l, ", ", fs->param[p]);
+    fl_item(&l, ", ", fs->halo_all);
+    for (int p = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, ", ", fs->halo[p]);
+    fl_item(&l, ", ", fs->overlap);
+    fl_item(&l, ", ", fs->times);
+    fl_item(&l, ", ", fs->rc);
+    fl_end(&l, ")");
+    fprintf(f, "        type(c_ptr), intent(in) :: %s\n", fs->decomp);
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field)
+            fprintf(f, "        %s, intent(inout), target :: %s%s\n",
+                    type_of(c->arena, par->field->type), fs->param[p],
+                    shape_of(par->field->axes));
+        else
+            fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
+                    par->scalar->is_output ? "out" : "in", fs->param[p]);
+    }
+    fl_start(&l, f, 8, "integer, intent(in), optional :: ");
+    fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
+    for (int p = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+    fl_end(&l, "");
+    fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
+    fprintf(f, "        real(c_double), intent(out), optional :: %s(2)\n", fs->times);
+    fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    fprintf(f, "        type(c_ptr), target :: gt_a(%d)\n", np);
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            fprintf(f, "        %s, target :: gt_v%d\n", type_of(c->arena, par->scalar->type),
+                    p + 1);
+    }
+    fprintf(f, "        real(c_double), target :: gt_t(2)\n");
+    fprintf(f, "        type(c_funptr) :: gt_f\n");
+    fprintf(f, "        integer(c_int) :: gt_rc\n\n");
+    fprintf(f, "        gt_s = c_null_ptr\n");
+    fprintf(f, "        gt_t = 0\n");
+    /* a variable, not c_funloc(...) as the actual argument: gfortran puts that constant in
+       .rodata, a text relocation in a position-independent executable */
+    fprintf(f, "        gt_f = c_funloc(%s)\n", fs->mpi_call);
+    fprintf(f, "        gt_rc = 0\n");
+    for (int p = 0, n = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            continue;
+        n++;
+        fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
+        fl_item(&l, "", fs->param[p]);
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
+        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
+                                      fs->halo[p]));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
+        fl_end(&l, "");
+    }
+    for (int p = 0, n = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field) {
+            fprintf(f, "        gt_a(%d) = gt_s(%d)\n", p + 1, ++n);
+            continue;
+        }
+        if (!par->scalar->is_output)
+            fprintf(f, "        gt_v%d = %s\n", p + 1, fs->param[p]);
+        fprintf(f, "        gt_a(%d) = c_loc(gt_v%d)\n", p + 1, p + 1);
+    }
+    fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_mpi_call(");
+    fl_item(&l, "", fs->decomp);
+    fl_item(&l, ", ", "gt_s");
+    fl_item(&l, ", ", "gt_f");
+    fl_item(&l, ", ", "c_loc(gt_a)");
+    fl_item(&l, ", ", fs->overlap);
+    fl_item(&l, ", ", "gt_t");
+    fl_item(&l, ", ", arena_printf(c->arena, "'%s')", st->name));
+    fl_end(&l, "");
+    fprintf(f, "        if (gt_rc == 0) then\n");
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field && par->scalar->is_output)
+            fprintf(f, "            %s = gt_v%d\n", fs->param[p], p + 1);
+    }
+    fprintf(f, "            if (present(%s)) %s = gt_t\n", fs->times, fs->times);
+    fprintf(f, "        end if\n");
+    fprintf(f, "        call gtrt_release(gt_s)\n");
+    fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);
+    fprintf(f, "    end subroutine %s\n", fs->mpi_sub);
+}
+
+/* S_mpi's call back (gt_mpi_stencil_fn): S over the domain it is given, its arguments
+   from the addresses S_mpi put in ctx. Its C name has the module's in it: two modules'
+   call backs are two symbols. */
+static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char *module)
+{
+    const IrStencil *st = fs->es->st;
+    int np = st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "function ");
+    fl_item(&l, "", fs->mpi_call);
+    fl_item(&l, "", "(gt_ctx, gt_dom) result(gt_rc)");
+    fl_item(&l, " ", arena_printf(c->arena, "bind(C, name=\"%s_%s\")", module, fs->mpi_call));
+    fl_end(&l, "");
+    fprintf(f, "        type(c_ptr), value :: gt_ctx, gt_dom\n");
+    fprintf(f, "        integer(c_int) :: gt_rc\n");
+    fprintf(f, "        type(c_ptr), pointer :: gt_a(:)\n");
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            fprintf(f, "        %s, pointer :: gt_v%d\n", type_of(c->arena, par->scalar->type),
+                    p + 1);
+    }
+    fprintf(f, "\n        call c_f_pointer(gt_ctx, gt_a, [%d])\n", np);
+    for (int p = 0; p < np; p++)
+        if (!st->params.items[p].is_field)
+            fprintf(f, "        call c_f_pointer(gt_a(%d), gt_v%d)\n", p + 1, p + 1);
+    fl_start(&l, f, 8, "gt_rc = ");
+    fl_item(&l, "", fs->iface);
+    fl_item(&l, "", "(");
+    for (int p = 0; p < np; p++)
+        fl_item(&l, p ? ", " : "", st->params.items[p].is_field
+                                       ? arena_printf(c->arena, "gt_a(%d)", p + 1)
+                                       : arena_printf(c->arena, "gt_v%d", p + 1));
+    fl_item(&l, np ? ", " : "", "gt_dom)");
+    fl_end(&l, "");
+    fprintf(f, "    end function %s\n", fs->mpi_call);
+}
+
 static bool write_module(Compiler *c, FILE *const *files, void *ctx)
 {
     FILE *f = files[0];
@@ -456,6 +613,7 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
         }
         any_fields |= fs[s].nfields > 0;
     }
+    kinds[TY_DOUBLE] |= any_fields;   /* S_mpi's times */
     const char *in = path_base(c->opts.input);
     fprintf(f, "! %s: generated by gtcc %s from %s (--emit=fortran%s%s); do not edit.\n",
             module, GTCC_VERSION, in, c->opts.prefix ? " -P " : "",
@@ -476,17 +634,22 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     fl_item(&l, sep, "c_int");
     if (kinds[TY_INT])
         fl_item(&l, ", ", "c_int32_t");
+    if (any_fields)
+        fl_item(&l, ", ", "c_f_pointer"), fl_item(&l, ", ", "c_funloc"),
+            fl_item(&l, ", ", "c_funptr");
     static const char *const always[] = {"c_int64_t", "c_loc", "c_null_ptr", "c_ptr"};
     for (size_t k = 0; k < sizeof always / sizeof *always; k++)
         fl_item(&l, ", ", always[k]);
     fl_end(&l, "");
     fprintf(f, "    use gtrt, only: gtrt_finish%s\n",
-            any_fields ? ", gtrt_halo, gtrt_release, gtrt_wrap" : "");
+            any_fields ? ", gtrt_halo, gtrt_mpi_call, gtrt_release, gtrt_wrap" : "");
     fprintf(f, "    implicit none\n    private\n");
     for (int s = 0; s < ns; s++) {
         fprintf(f, "    public :: %s", fs[s].sub);
         if (fs[s].steps_sub)
             fprintf(f, ", %s", fs[s].steps_sub);
+        if (fs[s].mpi_sub)
+            fprintf(f, ", %s", fs[s].mpi_sub);
         fprintf(f, "\n");
     }
     if (ns) {
@@ -506,6 +669,13 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
         if (fs[s].steps_sub) {
             fprintf(f, "\n    ! %s: %s's time steps (iterate)\n", fs[s].steps_sub, fs[s].sub);
             write_wrapper(c, f, &fs[s], true);
+        }
+        if (fs[s].mpi_sub) {
+            fprintf(f, "\n    ! %s: %s on this rank's box of a decomposition (gtrt_mpi), halos "
+                    "exchanged\n", fs[s].mpi_sub, fs[s].sub);
+            write_mpi_wrapper(c, f, &fs[s]);
+            fprintf(f, "\n");
+            write_mpi_call(c, f, &fs[s], module);
         }
     }
     fprintf(f, "end module %s\n", module);

@@ -11,8 +11,8 @@
 ! functions differ only in type and rank.
 module gtrt
     use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &
-            c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, c_null_ptr, c_ptr, &
-            c_size_t
+            c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
+            c_null_ptr, c_ptr, c_size_t
     use, intrinsic :: iso_fortran_env, only: error_unit
     implicit none
     private
@@ -25,7 +25,7 @@ module gtrt
     integer(c_int), parameter, public :: GT_FLOAT32 = 0, GT_FLOAT64 = 1, GT_INT32 = 2, &
             GT_BOOL = 3
 
-    public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish
+    public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
     public :: gtrt_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
 
@@ -67,6 +67,35 @@ module gtrt
             type(c_ptr), value :: p
             integer(c_size_t) :: n
         end function c_strlen
+    end interface
+
+    ! The generated modules' distributed calls (S_mpi) reach libgtrt-mpi's gt_mpi_call through
+    ! this pointer, which the module gtrt_mpi sets when it makes a decomposition
+    ! (gtrt_decompose): a program without MPI links no MPI.
+    abstract interface
+        function gtrt_mpi_call_fn(d, storages, n, widths, call, ctx, overlap, times) &
+                result(rc) bind(C)
+            import :: c_ptr, c_funptr, c_int
+            type(c_ptr), value :: d
+            type(c_ptr), intent(in) :: storages(*)
+            integer(c_int), value :: n
+            type(c_ptr), value :: widths
+            type(c_funptr), value :: call
+            type(c_ptr), value :: ctx
+            integer(c_int), value :: overlap
+            type(c_ptr), value :: times
+            integer(c_int) :: rc
+        end function gtrt_mpi_call_fn
+    end interface
+    procedure(gtrt_mpi_call_fn), pointer, public :: gtrt_mpi_call_p => null()
+
+    interface
+        function gt_error_flat(code, msg) result(rc) bind(C, name="gt_error_flat")
+            import :: c_int, c_char
+            integer(c_int), value :: code
+            character(kind=c_char), intent(in) :: msg(*)
+            integer(c_int) :: rc
+        end function gt_error_flat
     end interface
 
     ! gtrt_wrap(a, axes, halo, stencil, field, s): a storage over array a, whose axes are
@@ -123,6 +152,35 @@ contains
             error stop
         end if
     end subroutine gtrt_finish
+
+    ! S_mpi's call: gt_mpi_call(d, fields, size(fields), NULL, call, ctx, overlap, times);
+    ! GT_EMPI where no decomposition was made through gtrt_mpi (the pointer is unset)
+    function gtrt_mpi_call(d, fields, call, ctx, overlap, times, stencil) result(rc)
+        type(c_ptr), intent(in) :: d, ctx, fields(:)
+        type(c_funptr), intent(in) :: call
+        logical, intent(in), optional :: overlap
+        real(c_double), intent(inout), target :: times(2)
+        character(*), intent(in) :: stencil
+        integer(c_int) :: rc
+        integer(c_int) :: ov
+        if (.not. associated(gtrt_mpi_call_p)) then
+            rc = no_mpi(stencil // "_mpi")
+            return
+        end if
+        ov = 0
+        if (present(overlap)) then
+            if (overlap) ov = 1
+        end if
+        rc = gtrt_mpi_call_p(d, fields, int(size(fields), c_int), c_null_ptr, call, ctx, ov, &
+                             c_loc(times))
+    end function gtrt_mpi_call
+
+    function no_mpi(what) result(rc)
+        character(*), intent(in) :: what
+        integer(c_int) :: rc
+        rc = gt_error_flat(GT_EMPI, what // ": no decomposition made by gtrt_decompose (use " &
+                           // "the module gtrt_mpi, link pkg-config gtrt-mpi)" // c_null_char)
+    end function no_mpi
 
     ! the message of the calling thread's last failure ('' if none yet)
     function gtrt_last_error() result(msg)

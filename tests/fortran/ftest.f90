@@ -335,6 +335,14 @@ contains
                 index(msg, 'halo along I') > 0, 'halo too small: the message: ' // msg)
         call check(all_is(pack(o, .true.), 9.0_c_double), 'halo too small: nothing written')
         call check(gtrt_strerror(GT_EHALO) == 'halo too small', 'gtrt_strerror')
+        ! lap_mpi in a program without MPI (no gtrt_mpi, no libgtrt-mpi linked): refused
+        o = 9
+        call lap_mpi(c_null_ptr, u, o, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EMPI, 'lap_mpi without gtrt_mpi: rc GT_EMPI')
+        call check(msg == "lap_mpi: no decomposition made by gtrt_decompose (use the module " // &
+                "gtrt_mpi, link pkg-config gtrt-mpi)", 'lap_mpi without gtrt_mpi: ' // msg)
+        call check(all_is(pack(o, .true.), 9.0_c_double), 'lap_mpi without MPI: nothing written')
         ! one array as input read at an offset and as output
         call lap(u, u, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
         msg = gtrt_last_error()

@@ -109,6 +109,41 @@ die_case die-halo "stencil 'lap': field 'u': halo along I is [0,2] but the stenc
 die_case die-alias "stencil 'lap': output 'lap_u' shares memory with field 'u'"
 die_case die-stride "stencil 'lap': field 'u': gt_wrap: stride along I is -1; negative strides are not supported"
 
+# --- S_mpi from Fortran (fmpi.f90): the module gtrt_mpi, mpifort, mpirun -np 1 to 4 --------------
+MPIFC=${MPIFC:-mpifort}
+if ! command -v "$MPIFC" >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 ||
+   [ ! -e "$BUILD/lib/libgtrt-mpi.a" ]; then
+    fail "S_mpi from Fortran: $MPIFC, mpirun or libgtrt-mpi.a missing (Debian: libopenmpi-dev, openmpi-bin; tools/deps.sh installs them)"
+elif ! (cd "$work" &&
+        $T "$GTCC" --emit=fortran -o fmpi_gt.f90 "$here/fmpi.stn" &&
+        $T "$GTCC" -b naive -o fmpi.c "$here/fmpi.stn" &&
+        $T "$MPIFC" $FFLAGS -c "$root/runtime/fortran/gtrt_mpi.f90" &&
+        $T "$MPIFC" $FFLAGS -c fmpi_gt.f90 &&
+        $T "$MPIFC" $FFLAGS -c "$here/fmpi.f90" -o fmpi_f.o &&
+        $T "$CC" $CFLAGS -I. -c fmpi.c -o fmpi_c.o &&
+        $T "$MPIFC" $FSAN -o fmpi fmpi_f.o fmpi_gt.o gtrt_mpi.o gtrt.o fmpi_c.o \
+            "$BUILD/lib/libgtrt-mpi.a" "$BUILD/lib/libgtrt.a" -lm) >"$work/fmpi.log" 2>&1; then
+    fail "building the module gtrt_mpi and fmpi (mpifort, warnings are errors)"
+    sed 's/^/  | /' "$work/fmpi.log" | head -n 40
+else
+    pass
+    for np in 1 2 3 4; do
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+            $T mpirun -np $np --oversubscribe "$work/fmpi" >"$work/fmpi$np.out" 2>&1
+        st=$?
+        line=$(sed -n 's/^fortran-mpi-checks: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+               "$work/fmpi$np.out")
+        if [ -z "$line" ] || [ "$st" != 0 ]; then
+            fail "fmpi on $np processes did not finish (exit status $st)"
+            sed 's/^/  | /' "$work/fmpi$np.out" | head -n 30
+        else
+            set -- $line
+            passed=$((passed + $1)); failed=$((failed + $2))
+            grep '^ *FAIL' "$work/fmpi$np.out"
+        fi
+    done
+fi
+
 # --- the golden modules (tests/golden/fortran) are Fortran that compiles ---------------------
 for g in "$root"/tests/golden/fortran/*.f90; do
     [ -e "$g" ] || continue

@@ -41,6 +41,9 @@ typedef struct gt_decomp gt_decomp; /* opaque */
    own one more column. Every rank must own at least one point along I and J. */
 gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int dims[2],
                             const int periodic[2]);
+/* The same, comm a Fortran handle (MPI_Comm_f2c): for the Fortran module gtrt_mpi. */
+gt_decomp *gt_mpi_decompose_f(MPI_Fint comm, const int64_t global[3], const int dims[2],
+                              const int periodic[2]);
 void gt_mpi_decomp_release(gt_decomp *);
 
 /* This rank's box: offset[3] (global index of its first point; 0 along K) and size[3].

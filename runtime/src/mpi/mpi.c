@@ -360,6 +360,19 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
     return d;
 }
 
+/* gt_mpi_decompose for Fortran (the module gtrt_mpi, docs/fortran.md): comm a Fortran
+   handle (`use mpi`'s integer, mpi_f08's comm%MPI_VAL). MPI_Comm_f2c needs MPI up. */
+gt_decomp *gt_mpi_decompose_f(MPI_Fint comm, const int64_t global[3], const int dims[2],
+                              const int periodic[2])
+{
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized)
+        return gt__error(GT_EMPI, "gt_mpi_decompose: MPI is not initialized (call MPI_Init "
+                         "first)"), NULL;
+    return gt_mpi_decompose(MPI_Comm_f2c(comm), global, dims, periodic);
+}
+
 void gt_mpi_decomp_release(gt_decomp *d)
 {
     if (!d)

@@ -3,14 +3,14 @@
 ! (pkg-config gtrt-fortran), link with the C that gtcc generates from fortran.stn
 ! with the same -P, and with libgtrt.
 module m_fortran_gt
-    use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, c_int64_t, &
-            c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_release, gtrt_wrap
+    use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
+            c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
+    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_mpi_call, gtrt_release, gtrt_wrap
     implicit none
     private
-    public :: m_heat, m_heat_steps
-    public :: m_mix
-    public :: m_names
+    public :: m_heat, m_heat_steps, m_heat_mpi
+    public :: m_mix, m_mix_mpi
+    public :: m_names, m_names_mpi
     public :: m_nofields
 
     interface
@@ -136,6 +136,54 @@ contains
         call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_steps
 
+    ! m_heat_mpi: m_heat on this rank's box of a decomposition (gtrt_mpi), halos exchanged
+    subroutine m_heat_mpi(decomp, u, unew, a, halo, u_halo, unew_halo, overlap, times, rc)
+        type(c_ptr), intent(in) :: decomp
+        real(c_float), intent(inout), target :: u(:, :)
+        real(c_float), intent(inout), target :: unew(:, :)
+        real(c_float), intent(in) :: a
+        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
+        logical, intent(in), optional :: overlap
+        real(c_double), intent(out), optional :: times(2)
+        integer, intent(out), optional :: rc
+        type(c_ptr) :: gt_s(2)
+        type(c_ptr), target :: gt_a(3)
+        real(c_float), target :: gt_v3
+        real(c_double), target :: gt_t(2)
+        type(c_funptr) :: gt_f
+        integer(c_int) :: gt_rc
+
+        gt_s = c_null_ptr
+        gt_t = 0
+        gt_f = c_funloc(gt_c1_mpi)
+        gt_rc = 0
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
+                gt_s(2))
+        gt_a(1) = gt_s(1)
+        gt_a(2) = gt_s(2)
+        gt_v3 = a
+        gt_a(3) = c_loc(gt_v3)
+        if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
+                'heat')
+        if (gt_rc == 0) then
+            if (present(times)) times = gt_t
+        end if
+        call gtrt_release(gt_s)
+        call gtrt_finish(gt_rc, rc)
+    end subroutine m_heat_mpi
+
+    function gt_c1_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c1_mpi")
+        type(c_ptr), value :: gt_ctx, gt_dom
+        integer(c_int) :: gt_rc
+        type(c_ptr), pointer :: gt_a(:)
+        real(c_float), pointer :: gt_v3
+
+        call c_f_pointer(gt_ctx, gt_a, [3])
+        call c_f_pointer(gt_a(3), gt_v3)
+        gt_rc = gt_c1(gt_a(1), gt_a(2), gt_v3, gt_dom)
+    end function gt_c1_mpi
+
     ! fortran.stn:11: stencil mix
     !   q          real(c_double), IJK, rank 3, in, halo none
     !   n          integer(c_int32_t), K, rank 1, in, halo none
@@ -185,6 +233,78 @@ contains
         call gtrt_finish(gt_rc, rc)
     end subroutine m_mix
 
+    ! m_mix_mpi: m_mix on this rank's box of a decomposition (gtrt_mpi), halos exchanged
+    subroutine m_mix_mpi(decomp, q, n, mask, w, acc, c, total, biggest, halo, q_halo, n_halo, &
+            mask_halo, w_halo, acc_halo, overlap, times, rc)
+        type(c_ptr), intent(in) :: decomp
+        real(c_double), intent(inout), target :: q(:, :, :)
+        integer(c_int32_t), intent(inout), target :: n(:)
+        logical(c_bool), intent(inout), target :: mask(:, :)
+        real(c_double), intent(inout), target :: w(:, :, :)
+        real(c_double), intent(inout), target :: acc(:, :, :)
+        real(c_double), intent(in) :: c
+        real(c_double), intent(out) :: total
+        integer(c_int32_t), intent(out) :: biggest
+        integer, intent(in), optional :: halo(2, 3), q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
+                w_halo(2, 3), acc_halo(2, 3)
+        logical, intent(in), optional :: overlap
+        real(c_double), intent(out), optional :: times(2)
+        integer, intent(out), optional :: rc
+        type(c_ptr) :: gt_s(5)
+        type(c_ptr), target :: gt_a(8)
+        real(c_double), target :: gt_v6
+        real(c_double), target :: gt_v7
+        integer(c_int32_t), target :: gt_v8
+        real(c_double), target :: gt_t(2)
+        type(c_funptr) :: gt_f
+        integer(c_int) :: gt_rc
+
+        gt_s = c_null_ptr
+        gt_t = 0
+        gt_f = c_funloc(gt_c2_mpi)
+        gt_rc = 0
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
+                gt_s(3))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gtrt_halo(halo, w_halo), 'mix', 'w', gt_s(4))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gtrt_halo(halo, acc_halo), 'mix', 'acc', &
+                gt_s(5))
+        gt_a(1) = gt_s(1)
+        gt_a(2) = gt_s(2)
+        gt_a(3) = gt_s(3)
+        gt_a(4) = gt_s(4)
+        gt_a(5) = gt_s(5)
+        gt_v6 = c
+        gt_a(6) = c_loc(gt_v6)
+        gt_a(7) = c_loc(gt_v7)
+        gt_a(8) = c_loc(gt_v8)
+        if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
+                'mix')
+        if (gt_rc == 0) then
+            total = gt_v7
+            biggest = gt_v8
+            if (present(times)) times = gt_t
+        end if
+        call gtrt_release(gt_s)
+        call gtrt_finish(gt_rc, rc)
+    end subroutine m_mix_mpi
+
+    function gt_c2_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c2_mpi")
+        type(c_ptr), value :: gt_ctx, gt_dom
+        integer(c_int) :: gt_rc
+        type(c_ptr), pointer :: gt_a(:)
+        real(c_double), pointer :: gt_v6
+        real(c_double), pointer :: gt_v7
+        integer(c_int32_t), pointer :: gt_v8
+
+        call c_f_pointer(gt_ctx, gt_a, [8])
+        call c_f_pointer(gt_a(6), gt_v6)
+        call c_f_pointer(gt_a(7), gt_v7)
+        call c_f_pointer(gt_a(8), gt_v8)
+        gt_rc = gt_c2(gt_a(1), gt_a(2), gt_a(3), gt_a(4), gt_a(5), gt_v6, gt_v7, gt_v8, gt_dom)
+    end function gt_c2_mpi
+
     ! fortran.stn:24: stencil names
     !   u          real(c_double), IJK, rank 3, in, halo none
     !   u_2        real(c_double), IJK, rank 3, out, halo none
@@ -224,6 +344,67 @@ contains
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc_2)
     end subroutine m_names
+
+    ! m_names_mpi: m_names on this rank's box of a decomposition (gtrt_mpi), halos exchanged
+    subroutine m_names_mpi(decomp, u, u_2, gt_v_, rc, on, halo, u_halo, u_2_halo, gt_v__halo, &
+            overlap, times, rc_2)
+        type(c_ptr), intent(in) :: decomp
+        real(c_double), intent(inout), target :: u(:, :, :)
+        real(c_double), intent(inout), target :: u_2(:, :, :)
+        real(c_double), intent(inout), target :: gt_v_(:, :)
+        integer(c_int32_t), intent(in) :: rc
+        logical(c_bool), intent(in) :: on
+        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), u_2_halo(2, 3), &
+                gt_v__halo(2, 3)
+        logical, intent(in), optional :: overlap
+        real(c_double), intent(out), optional :: times(2)
+        integer, intent(out), optional :: rc_2
+        type(c_ptr) :: gt_s(3)
+        type(c_ptr), target :: gt_a(5)
+        integer(c_int32_t), target :: gt_v4
+        logical(c_bool), target :: gt_v5
+        real(c_double), target :: gt_t(2)
+        type(c_funptr) :: gt_f
+        integer(c_int) :: gt_rc
+
+        gt_s = c_null_ptr
+        gt_t = 0
+        gt_f = c_funloc(gt_c3_mpi)
+        gt_rc = 0
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
+                gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
+                gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gtrt_halo(halo, gt_v__halo), 'names', &
+                'gt_v', gt_s(3))
+        gt_a(1) = gt_s(1)
+        gt_a(2) = gt_s(2)
+        gt_a(3) = gt_s(3)
+        gt_v4 = rc
+        gt_a(4) = c_loc(gt_v4)
+        gt_v5 = on
+        gt_a(5) = c_loc(gt_v5)
+        if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
+                'names')
+        if (gt_rc == 0) then
+            if (present(times)) times = gt_t
+        end if
+        call gtrt_release(gt_s)
+        call gtrt_finish(gt_rc, rc_2)
+    end subroutine m_names_mpi
+
+    function gt_c3_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c3_mpi")
+        type(c_ptr), value :: gt_ctx, gt_dom
+        integer(c_int) :: gt_rc
+        type(c_ptr), pointer :: gt_a(:)
+        integer(c_int32_t), pointer :: gt_v4
+        logical(c_bool), pointer :: gt_v5
+
+        call c_f_pointer(gt_ctx, gt_a, [5])
+        call c_f_pointer(gt_a(4), gt_v4)
+        call c_f_pointer(gt_a(5), gt_v5)
+        gt_rc = gt_c3(gt_a(1), gt_a(2), gt_a(3), gt_v4, gt_v5, gt_dom)
+    end function gt_c3_mpi
 
     ! fortran.stn:28: stencil nofields
     !   x          real(c_double) scalar, in
