@@ -128,8 +128,9 @@ elif ! (cd "$work" &&
 else
     pass
     for np in 1 2 3 4; do
+        # (Open MPI keeps memory until exit that LeakSanitizer would report, as tests/mpi)
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
-            $T mpirun -np $np --oversubscribe "$work/fmpi" >"$work/fmpi$np.out" 2>&1
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" $T mpirun -np $np --oversubscribe "$work/fmpi" >"$work/fmpi$np.out" 2>&1
         st=$?
         line=$(sed -n 's/^fortran-mpi-checks: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
                "$work/fmpi$np.out")
