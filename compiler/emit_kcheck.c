@@ -650,7 +650,10 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         emit_line(o, "const int64_t %s[3] = {gt_n0, gt_n1, gt_n2};", es->size);
         emit_line(o, "const int64_t %s = gt_n0, %s = gt_n1, %s = gt_n2;", es->ni, es->nj,
                   es->nk);
-        emit_line(o, "(void)%s; (void)%s; (void)%s;", es->ni, es->nj, es->nk);
+        /* used or not by the level expression and the loop bounds (an interval of
+           constant levels needs neither): no unused-variable warning */
+        emit_line(o, "(void)%s; (void)%s; (void)%s; (void)%s;", es->size, es->ni, es->nj,
+                  es->nk);
         if (es->placed) {
             /* the place's bounds and origin, as the stencil's function has them */
             emit_line(o, "const int64_t %s = gt_pl.lo[0], %s = gt_pl.hi[0], %s = gt_pl.lo[1], "
