@@ -341,6 +341,40 @@ static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
     }
 }
 
+/* A wrapper's optional halo dummies: halo(2, 3) and NAME_halo(2, 3) per field. */
+static void write_halo_decl(Compiler *c, FILE *f, const FStencil *fs)
+{
+    FLine l;
+    fl_start(&l, f, 8, "integer, intent(in), optional :: ");
+    fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
+    for (int p = 0; p < fs->es->st->params.len; p++)
+        if (fs->halo[p])
+            fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+    fl_end(&l, "");
+}
+
+/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0. */
+static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
+{
+    const IrStencil *st = fs->es->st;
+    FLine l;
+    for (int p = 0, n = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            continue;
+        n++;
+        fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
+        fl_item(&l, "", fs->param[p]);
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
+        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
+                                      fs->halo[p]));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
+        fl_end(&l, "");
+    }
+}
+
 /* The wrapper S (steps: S_steps): wrap, call, release, report. */
 
 /* Whether fd is a field of one of st's iterate pairs: S_steps writes both (the result in
@@ -389,14 +423,8 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     }
     if (steps)
         fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
-    if (fs->nfields) {
-        fl_start(&l, f, 8, "integer, intent(in), optional :: ");
-        fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
-        for (int p = 0; p < np; p++)
-            if (fs->halo[p])
-                fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
-        fl_end(&l, "");
-    }
+    if (fs->nfields)
+        write_halo_decl(c, f, fs);
     fprintf(f, "        integer, intent(in), optional :: %s(3)\n", fs->domain);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     if (fs->nfields)
@@ -413,21 +441,7 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "            gt_d = c_loc(gt_dom)\n");
     fprintf(f, "        end if\n");
     fprintf(f, "        gt_rc = 0\n");
-    for (int p = 0, n = 0; p < np; p++) {
-        const IrParam *par = &st->params.items[p];
-        if (!par->is_field)
-            continue;
-        n++;
-        fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
-        fl_item(&l, "", fs->param[p]);
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
-        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
-                                      fs->halo[p]));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
-        fl_end(&l, "");
-    }
+    write_wraps(c, f, fs);
     fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = ");
     fl_item(&l, "", steps ? fs->steps_iface : fs->iface);
     fl_item(&l, "", "(");
@@ -481,12 +495,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
             fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
                     par->scalar->is_output ? "out" : "in", fs->param[p]);
     }
-    fl_start(&l, f, 8, "integer, intent(in), optional :: ");
-    fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
-    for (int p = 0; p < np; p++)
-        if (fs->halo[p])
-            fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
-    fl_end(&l, "");
+    write_halo_decl(c, f, fs);
     fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
     fprintf(f, "        real(c_double), intent(out), optional :: %s(2)\n", fs->times);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
@@ -507,21 +516,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
        .rodata, a text relocation in a position-independent executable */
     fprintf(f, "        gt_f = c_funloc(%s)\n", fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
-    for (int p = 0, n = 0; p < np; p++) {
-        const IrParam *par = &st->params.items[p];
-        if (!par->is_field)
-            continue;
-        n++;
-        fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
-        fl_item(&l, "", fs->param[p]);
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
-        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
-                                      fs->halo[p]));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
-        fl_end(&l, "");
-    }
+    write_wraps(c, f, fs);
     for (int p = 0, n = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
         if (par->is_field) {
