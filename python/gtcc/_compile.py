@@ -13,10 +13,13 @@ import ctypes
 import fcntl
 import hashlib
 import json
+import numbers
 import os
 import shutil
 import subprocess
 import tempfile
+
+import numpy as np
 
 from ._errors import GtccError
 from ._toolchain import toolchain, runtime, _file_hash
@@ -61,12 +64,27 @@ def _is_path(x):
     return isinstance(x, str) and "\n" not in x and x.endswith(".stn") and "{" not in x
 
 
+def _define_text(name, v):
+    """A define's VALUE for gtcc -D: a bool (Python's or NumPy's) true/false, an integer its
+    digits, a real number its shortest round-trip text (repr), a string as it is."""
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        return repr(float(v))
+    raise GtccError("gtcc.compile: defines[%r] is %r (a %s): give a number, a bool or a "
+                    "string (gtcc -D NAME=VALUE)" % (name, v, type(v).__name__))
+
+
 def _options(backend, defines, prefix, include_dirs):
     opts = ["-b", backend]
     if prefix:
         opts += ["-P", prefix]
     for k in sorted(defines):
-        opts += ["-D", "%s=%s" % (k, defines[k])]
+        opts += ["-D", "%s=%s" % (k, _define_text(k, defines[k]))]
     for d in include_dirs:
         opts += ["-I", os.path.abspath(d)]
     return opts
@@ -137,7 +155,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     h = hashlib.sha256()
     parts = {"format": FORMAT, "gtcc": tc.gtcc_version, "cc": tc.cc + " " + tc.cc_version,
              "runtime": tc.runtime_version, "backend": backend, "defines": sorted(
-                 (str(k), str(v)) for k, v in defines.items()), "prefix": prefix or "",
+                 (str(k), _define_text(k, v)) for k, v in defines.items()), "prefix": prefix or "",
              "cflags": cflags, "include_dirs": user_dirs}
     if backend == "cuda":
         parts["nvcc"] = _nvcc_version()

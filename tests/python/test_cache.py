@@ -142,3 +142,28 @@ def test_text_from_another_directory_is_a_hit(cache, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     m2 = gtcc.compile(SRC)
     assert m1.built and not m2.built and m2.path == m1.path
+
+
+def test_defines_python_values(cache):
+    # Python values as gtcc -D takes them: True/False (Python's and NumPy's) as true/false,
+    # NumPy numbers as numbers, a float exactly (repr), a string as written; a value of no
+    # such kind refused before gtcc runs
+    src = ("const bool B = false;\nconst int N = 1;\nconst double A = 1.0;\n"
+           "stencil s(field<double> u, field<double> v) { v = A * u + N; "
+           "if (B) { v = v + 100.0; } }\n")
+    a = np.ones((2, 2, 2))
+    for defines, want in (({"B": True}, 102.0), ({"B": np.bool_(True)}, 102.0),
+                          ({"B": False, "N": np.int64(3)}, 4.0), ({"A": 1 / 3}, 1 / 3 + 1),
+                          ({"A": np.float32(0.1)}, float(np.float32(0.1)) + 1),
+                          ({"N": "5"}, 6.0)):
+        b = np.zeros_like(a)
+        gtcc.compile(src, defines=defines).s(a, b)
+        assert (b == want).all(), (defines, b[0, 0, 0], want)
+    # True and "true" are one define: one cache entry
+    assert not gtcc.compile(src, defines={"B": "true"}).built
+    for bad in (None, [1], 1j):
+        with pytest.raises(gtcc.GtccError, match=r"defines\['A'\] is .*: give a number, a bool "
+                                                 r"or a string"):
+            gtcc.compile(src, defines={"A": bad})
+    with pytest.raises(gtcc.GtccError, match="const 'N' is an int"):
+        gtcc.compile(src, defines={"N": 2.5})
