@@ -128,12 +128,24 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         raise GtccError("gtcc.compile: backend %r is not one of %s" % (backend,
                         ", ".join(BACKENDS)))
     defines = dict(defines or {})
-    cflags = list(cflags.split() if isinstance(cflags, str) else (cflags or []))
+    if prefix is not None and not isinstance(prefix, str):
+        raise GtccError("gtcc.compile: prefix %r is not a string (gtcc -P PREFIX)" % (prefix,))
+    if isinstance(cflags, str):
+        cflags = cflags.split()
+    elif cflags is None or (hasattr(cflags, "__iter__") and
+                            all(isinstance(x, str) for x in cflags)):
+        cflags = list(cflags or [])
+    else:
+        raise GtccError("gtcc.compile: cflags %r: give a list of strings or one string"
+                        % (cflags,))
+    # one directory (a str or os.PathLike) or several
+    if isinstance(include_dirs, (str, bytes, os.PathLike)):
+        include_dirs = [include_dirs]
     tc = toolchain()
     root = cache_dir()
     os.makedirs(root, exist_ok=True)
 
-    include_dirs = [os.path.abspath(d) for d in include_dirs]
+    include_dirs = [os.path.abspath(os.fsdecode(d)) for d in include_dirs]
     user_dirs = list(include_dirs)      # in the key; the imports found are keyed by path
     if _is_path(source_or_path):
         stn = os.path.abspath(os.fspath(source_or_path))

@@ -167,3 +167,21 @@ def test_defines_python_values(cache):
             gtcc.compile(src, defines={"A": bad})
     with pytest.raises(gtcc.GtccError, match="const 'N' is an int"):
         gtcc.compile(src, defines={"N": 2.5})
+
+
+def test_compile_arguments(cache, tmp_path):
+    # include_dirs: one directory as a str (not its characters) or a list; prefix and
+    # cflags of the wrong type refused by name
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "lib.stn").write_text("function twice(f) { return 2.0 * f; }\n")
+    src = 'import "lib.stn";\nstencil t(field<double> a, field<double> b) { b = twice(a); }\n'
+    a = np.ones((2, 2, 2))
+    for dirs in (str(inc), inc, [str(inc)], (inc,)):
+        b = np.zeros_like(a)
+        gtcc.compile(src, include_dirs=dirs).t(a, b)
+        assert (b == 2.0).all(), dirs
+    with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
+        gtcc.compile(src, prefix=3, include_dirs=inc)
+    with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
+        gtcc.compile(src, cflags=3, include_dirs=inc)
