@@ -19,6 +19,8 @@ NP_DTYPE = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
             "int32": np.dtype(np.int32), "bool": np.dtype(np.bool_)}
 CTYPE = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int32,
          "bool": ctypes.c_bool}
+
+
 def _a(x):
     """'2.5 (a float)': a value and its type's name, for a message."""
     if x is None:
