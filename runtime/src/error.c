@@ -42,3 +42,8 @@ const char *gt_strerror(int code)
     }
     return "unknown error";
 }
+
+int gt_error_flat(int code, const char *msg)
+{
+    return gt__error(code, "%s", msg ? msg : "");
+}

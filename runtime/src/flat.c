@@ -42,8 +42,3 @@ int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
     }
     return rc;
 }
-
-int gt_error_flat(int code, const char *msg)
-{
-    return gt__error(code, "%s", msg ? msg : "");
-}

@@ -46,6 +46,10 @@ int gt_last_error_code(void);
    for anything else). Not part of runtime.md; an addition. */
 const char *gt_strerror(int code);
 
+/* Records a failure (code, msg: the text gt_last_error() then returns) for callers that
+   cannot call a variadic function (the Fortran module gtrt); returns code. */
+int gt_error_flat(int code, const char *msg);
+
 #ifdef __cplusplus
 }
 #endif

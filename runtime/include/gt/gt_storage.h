@@ -146,9 +146,6 @@ int            gt_is_device_only(const gt_storage *); /* 1: made by gt_wrap_devi
 int            gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
                             const int64_t *shape, const int64_t *byte_strides,
                             const int64_t *halo, const char *what);
-/* Records a failure (code, msg: the text gt_last_error() returns) for callers that cannot
-   call a variadic function (the Fortran modules); returns code. */
-int            gt_error_flat(int code, const char *msg);
 
 #ifdef __cplusplus
 }
