@@ -349,8 +349,10 @@ class Stencil:
                         best = room if best is None or room < best else best
                 size.append(1 if best is None else best)
         else:
-            size = [_index(n, "stencil '%s': an entry of the domain %r", name, domain)
-                    for n in _entries(domain, "stencil '%s': the domain", name)]
+            size = list(domain) if type(domain) is tuple and all(
+                type(n) is int for n in domain) else [
+                _index(n, "stencil '%s': an entry of the domain %r", name, domain)
+                for n in _entries(domain, "stencil '%s': the domain", name)]
             if len(size) != 3:
                 raise StencilError("stencil '%s': the domain %r has %d entries; it takes 3 "
                                    "(NI, NJ, NK)" % (name, domain, len(size)))
@@ -484,8 +486,10 @@ def _origin(origin, f, obj, dims, stencil):
     if origin is not None:
         o = origin.get(f.name, origin.get("_all_")) if isinstance(origin, dict) else origin
     if o is not None:
-        o = tuple(_index(x, "stencil '%s': field '%s': an entry of origin %r", stencil, f.name, o)
-                  for x in _entries(o, "stencil '%s': field '%s': origin", stencil, f.name))
+        if type(o) is not tuple or any(type(x) is not int for x in o):   # else as it is
+            o = tuple(_index(x, "stencil '%s': field '%s': an entry of origin %r", stencil,
+                             f.name, o)
+                      for x in _entries(o, "stencil '%s': field '%s': origin", stencil, f.name))
         if len(o) == 3:
             by = dict(zip("IJK", o))
         elif len(o) == len(f.axes):
