@@ -26,7 +26,7 @@
 # gt_mpi_call. A case is one line PASS/FAIL of one run (the program reports a
 # case as failed when it failed on any rank). Then examples/heat2d_mpi, built through
 # its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
-# of examples/heat2d (one process, a periodic boundary). Last, tests/mpi/random.sh: random
+# of examples/heat2d (one process, a periodic boundary), its stencil built with OpenMP. Last, tests/mpi/random.sh: random
 # programs of tests/diff/gen.c from the naive, openmp and cuda backends through gt_mpi_call
 # and gt_mpi_steps against one process, on 2, 3 and 4 processes. Skipped with a message where mpicc or
 # mpirun is missing. Prints "mpi: N passed, N failed" and writes "PASSED FAILED" to
@@ -307,6 +307,13 @@ else
         fi
         rm -f "$work/heat2d_mpi/heat2d_mpi.pgm"
     done
+    # built with OpenMP: pkg-config gtrt-mpi carries gtrt's flags (it once had neither
+    # -fopenmp nor -lomp, and the openmp backend's code ran one thread a rank, silently)
+    if nm "$work/heat2d_mpi/heat2d_mpi.gen.o" 2>/dev/null | grep -qE 'GOMP_|__kmpc_'; then
+        echo "PASS example: heat2d_mpi's stencil built with OpenMP (pkg-config gtrt-mpi)" >>"$work/results"
+    else
+        echo "FAIL example: heat2d_mpi's stencil built without OpenMP: pkg-config --cflags gtrt-mpi lacks gtrt's flags" >>"$work/results"
+    fi
 fi
 # random programs of the differential test (tests/diff/gen.c) in distributed calls, against
 # one process: tests/mpi/random.sh
