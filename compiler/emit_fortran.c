@@ -386,6 +386,30 @@ static bool in_pair(const IrStencil *st, const IrField *fd)
             return true;
     return false;
 }
+/* Which wrapper declares the stencil's parameters: S, S_steps or S_mpi. */
+typedef enum { WRAP_CALL, WRAP_STEPS, WRAP_MPI } WrapKind;
+
+/* The stencil's parameters as a wrapper's dummies. A field is intent(inout) where the
+   wrapper writes it: an output; for S_steps a field of a pair too (the result in cur); for
+   S_mpi every field (the exchange writes the halos of inputs). */
+static void write_param_decls(Compiler *c, FILE *f, const FStencil *fs, WrapKind kind)
+{
+    const IrStencil *st = fs->es->st;
+    for (int p = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (par->is_field) {
+            bool inout = kind == WRAP_MPI || par->field->is_written ||
+                         (kind == WRAP_STEPS && in_pair(st, par->field));
+            fprintf(f, "        %s, intent(%s), target :: %s%s\n",
+                    type_of(c->arena, par->field->type), inout ? "inout" : "in",
+                    fs->param[p], shape_of(par->field->axes));
+        } else {
+            fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
+                    par->scalar->is_output ? "out" : "in", fs->param[p]);
+        }
+    }
+}
+
 static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
 {
     const IrStencil *st = fs->es->st;
@@ -409,18 +433,7 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fl_item(&l, sep, fs->domain);
     fl_item(&l, ", ", fs->rc);
     fl_end(&l, ")");
-    for (int p = 0; p < np; p++) {
-        const IrParam *par = &st->params.items[p];
-        if (par->is_field)
-            fprintf(f, "        %s, intent(%s), target :: %s%s\n",
-                    type_of(c->arena, par->field->type),
-                    par->field->is_written || (steps && in_pair(st, par->field)) ? "inout"
-                                                                                : "in",
-                    fs->param[p], shape_of(par->field->axes));
-        else
-            fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
-                    par->scalar->is_output ? "out" : "in", fs->param[p]);
-    }
+    write_param_decls(c, f, fs, steps ? WRAP_STEPS : WRAP_CALL);
     if (steps)
         fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
     if (fs->nfields)
@@ -461,10 +474,10 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "    end subroutine %s\n", name);
 }
 
-/* S_mpi (docs/fortran.md, "Under MPI"): the fields wrapped as S wraps them (every one
-   intent(inout): the exchange writes the halos of inputs too), the scalars copied into
-   locals, the arguments' addresses in gt_a for the call back, then gtrt_mpi_call (the
-   runtime's gt_mpi_call over the storages, widths from what the stencil reads). */
+/* S_mpi (docs/fortran.md, "Under MPI"): the fields wrapped as S wraps them, the scalars
+   copied into locals, the arguments' addresses in gt_a for the call back, then
+   gtrt_mpi_call (the runtime's gt_mpi_call over the storages, widths from what the stencil
+   reads). */
 static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
@@ -485,16 +498,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
     fl_item(&l, ", ", fs->rc);
     fl_end(&l, ")");
     fprintf(f, "        type(c_ptr), intent(in) :: %s\n", fs->decomp);
-    for (int p = 0; p < np; p++) {
-        const IrParam *par = &st->params.items[p];
-        if (par->is_field)
-            fprintf(f, "        %s, intent(inout), target :: %s%s\n",
-                    type_of(c->arena, par->field->type), fs->param[p],
-                    shape_of(par->field->axes));
-        else
-            fprintf(f, "        %s, intent(%s) :: %s\n", type_of(c->arena, par->scalar->type),
-                    par->scalar->is_output ? "out" : "in", fs->param[p]);
-    }
+    write_param_decls(c, f, fs, WRAP_MPI);
     write_halo_decl(c, f, fs);
     fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
     fprintf(f, "        real(c_double), intent(out), optional :: %s(2)\n", fs->times);
