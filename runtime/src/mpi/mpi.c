@@ -264,14 +264,21 @@ static const Item decomposition_items[] = {
     {"periodic along I (periodic[0])", V_NUMBER}, {"periodic along J (periodic[1])", V_NUMBER}};
 static const Agreed decomposition_agreed = {decomposition_items, 8, NULL, NULL};
 
+/* 0 when MPI is initialized, else GT_EMPI recorded for gt_mpi_decompose (both entries) */
+static int mpi_not_up(void)
+{
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    return initialized ? 0 : gt__error(GT_EMPI, "gt_mpi_decompose: MPI is not initialized "
+                                                "(call MPI_Init first)");
+}
+
 gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int dims_in[2],
                             const int periodic_in[2])
 {
     static const char fn[] = "gt_mpi_decompose";
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized)
-        return gt__error(GT_EMPI, "%s: MPI is not initialized (call MPI_Init first)", fn), NULL;
+    if (mpi_not_up())
+        return NULL;
     if (comm == MPI_COMM_NULL)
         return gt__error(GT_EINVAL, "%s: the communicator is MPI_COMM_NULL", fn), NULL;
     int rank = 0, size = 0;
@@ -365,11 +372,8 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
 gt_decomp *gt_mpi_decompose_f(MPI_Fint comm, const int64_t global[3], const int dims[2],
                               const int periodic[2])
 {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized)
-        return gt__error(GT_EMPI, "gt_mpi_decompose: MPI is not initialized (call MPI_Init "
-                         "first)"), NULL;
+    if (mpi_not_up())   /* MPI_Comm_f2c needs MPI up too */
+        return NULL;
     return gt_mpi_decompose(MPI_Comm_f2c(comm), global, dims, periodic);
 }
 
