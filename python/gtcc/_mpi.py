@@ -11,7 +11,7 @@ import numpy as np
 from ._errors import GtccError, StencilError
 from ._toolchain import toolchain, runtime
 from ._alloc import zeros
-from ._stencil import _entries, _index
+from ._stencil import _index, _sizes
 
 _lib = None
 CALLBACK = None
@@ -73,11 +73,7 @@ class Decomposition:
 
     def __init__(self, comm, global_shape, dims=None, periodic=(False, False)):
         lib = _mpi_lib()
-        shape = [_index(n, "gtcc.Decomposition: an entry of global_shape %r", global_shape)
-                 for n in _entries(global_shape, "gtcc.Decomposition: global_shape")]
-        if len(shape) != 3:
-            raise StencilError("gtcc.Decomposition: global_shape %r has %d entries; it takes 3 "
-                               "(NI, NJ, NK)" % (global_shape, len(shape)))
+        shape = _sizes(global_shape, "global_shape", "gtcc.Decomposition")
         g = (ctypes.c_int64 * 3)(*shape)
         if dims:
             dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims) for n in dims]

@@ -47,6 +47,18 @@ def _entries(v, what, *args):
     return v
 
 
+def _sizes(v, what, where, *args):
+    """v's three integers (NI, NJ, NK), a tuple of ints as it is; `what` names v in the
+    messages, after `where % args` (formatted only for one)."""
+    out = list(v) if type(v) is tuple and all(type(n) is int for n in v) else [
+        _index(n, "%s: an entry of %s %r", where % args, what, v)
+        for n in _entries(v, "%s: %s", where % args, what)]
+    if len(out) != 3:
+        raise StencilError("%s: %s %r has %d entries; it takes 3 (NI, NJ, NK)"
+                           % (where % args, what, v, len(out)))
+    return out
+
+
 # The scalars take what NumPy casts to their type safely: a float scalar an int or a bool too,
 # an int scalar no float, a bool scalar only True or False; a string never.
 def _int32(x):
@@ -349,13 +361,7 @@ class Stencil:
                         best = room if best is None or room < best else best
                 size.append(1 if best is None else best)
         else:
-            size = list(domain) if type(domain) is tuple and all(
-                type(n) is int for n in domain) else [
-                _index(n, "stencil '%s': an entry of the domain %r", name, domain)
-                for n in _entries(domain, "stencil '%s': the domain", name)]
-            if len(size) != 3:
-                raise StencilError("stencil '%s': the domain %r has %d entries; it takes 3 "
-                                   "(NI, NJ, NK)" % (name, domain, len(size)))
+            size = _sizes(domain, "the domain", "stencil '%s'", name)
         dom = gt_domain(I64x3(*size))
         # 3. wrapped (or the storage of the last call on the same memory, the same way:
         #    a host storage is its pointer and numbers, nothing else), called
