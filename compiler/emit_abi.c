@@ -517,6 +517,9 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
             emit_steps_signature(o, es);
             emit_text(o, ";");
             emit_end_line(o);
+            emit_line(o, "/* &%s, for callers that cannot name a C object (Fortran's "
+                      "%s_mpi) */", es->info, es->steps);
+            emit_line(o, "const gt_stencil_info *%s_f(void);", es->info);
         }
     }
     emit_blank(o);
@@ -576,6 +579,7 @@ void emit_info(Out *o, const EmitStencil *es)
     emit_end_line(o);
     emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, %d};", es->info, st->name,
               es->nfield_params, table, st->pairs.len, es->pairs, es->tiles_time);
+    emit_line(o, "const gt_stencil_info *%s_f(void) { return &%s; }", es->info, es->info);
 }
 
 /* gt__bind's read_at_offset flags of each parameter: 1 where the stencil reads it at an

@@ -24,7 +24,11 @@ typedef struct {
     const char **halo;                 /* per parameter: a field's <name>_halo, else NULL */
     const char *halo_all, *domain, *rc, *nsteps;
     const char *mpi_sub, *mpi_call;    /* S_mpi and its call back (NULL: no fields) */
+    const char *mpi_halo_sub;          /* S_mpi_halo (NULL: no fields) */
     const char *decomp, *overlap, *times;   /* S_mpi's own dummies */
+    /* with iterate: S_steps_mpi, its step call back, S_steps_mpi_halo, the interface of
+       S_info_f, and S_steps_mpi's dummy tblock (NULL: no iterate) */
+    const char *steps_mpi_sub, *steps_mpi_call, *steps_halo_sub, *info_iface, *tblock;
     int nfields;
 } FStencil;
 
@@ -112,48 +116,81 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
     NameSet globals = {0};   /* module-level names, lower case */
     emit_take(arena, &globals, module);
     bool ok = check_length(c, NULL, "module name", module);
-    for (int s = 0; s < c->ir->stencils.len; s++) {
+    /* S and S_steps first, every stencil's, then the optional wrappers: S_mpi and S_mpi_halo
+       for a stencil with fields (a domain to split), S_steps_mpi and S_steps_mpi_halo with
+       iterate. An optional one whose name is taken (by a stencil: `a` and `a_mpi_halo`) or
+       too long is left out, with a warning. */
+    int ns = c->ir->stencils.len;
+    for (int s = 0; s < ns; s++) {
         const EmitStencil *es = stencils[s];
-        const IrStencil *st = es->st;
         FStencil *f = &fs[s];
         f->es = es;
-        f->nfields = 0;
-        for (int p = 0; p < st->params.len; p++)
-            f->nfields += st->params.items[p].is_field;
-        /* S_mpi: the distributed call, for a stencil with fields (a domain to split) */
-        const char *subs[3] = {es->fn, es->steps,
-                               f->nfields ? arena_printf(arena, "%s_mpi", es->fn) : NULL};
-        const char **out[3] = {&f->sub, &f->steps_sub, &f->mpi_sub};
-        for (int k = 0; k < 3; k++) {
-            if (!subs[k]) {
+        f->nfields = es->nfield_params;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int s = 0; s < ns; s++) {
+            const EmitStencil *es = fs[s].es;
+            const IrStencil *st = es->st;
+            FStencil *f = &fs[s];
+            const char *subs[6] = {es->fn, es->steps,
+                                   f->nfields ? arena_printf(arena, "%s_mpi", es->fn) : NULL,
+                                   f->nfields ? arena_printf(arena, "%s_mpi_halo", es->fn)
+                                              : NULL,
+                                   es->steps ? arena_printf(arena, "%s_mpi", es->steps) : NULL,
+                                   es->steps ? arena_printf(arena, "%s_mpi_halo", es->steps)
+                                             : NULL};
+            const char **out[6] = {&f->sub, &f->steps_sub, &f->mpi_sub, &f->mpi_halo_sub,
+                                   &f->steps_mpi_sub, &f->steps_halo_sub};
+            for (int k = pass ? 2 : 0; k < (pass ? 6 : 2); k++) {
                 *out[k] = NULL;
-                continue;
+                if (!subs[k])
+                    continue;
+                const char *name = lower(arena, subs[k]);
+                if (pass && (strlen(name) > FORTRAN_NAME_MAX || taken(&globals, name))) {
+                    diag_warning(&c->diag, st->loc, "--emit=fortran: the module has no '%s' "
+                                 "(%s); rename the stencil to have it", name,
+                                 taken(&globals, name)
+                                     ? "a stencil or another wrapper has that Fortran name"
+                                     : "longer than the 63 characters of a Fortran name");
+                    continue;
+                }
+                if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
+                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
+                               "subroutine (a name starts with a letter; gt_..., gtrt... and "
+                               "the iso_c_binding names it imports are the module's)", subs[k]);
+                    ok = false;
+                } else if (strcmp(unique(arena, &globals, name), name) != 0) {
+                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
+                               "another stencil or of the module (Fortran names are "
+                               "case-insensitive)", subs[k]);
+                    ok = false;
+                }
+                ok = check_length(c, st, "stencil function", name) && ok;
+                *out[k] = name;
             }
-            const char *name = lower(arena, subs[k]);
-            if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
-                diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
-                           "subroutine (a name starts with a letter; gt_..., gtrt... and the "
-                           "iso_c_binding names it imports are the module's)", subs[k]);
-                ok = false;
-            } else if (strcmp(unique(arena, &globals, name), name) != 0) {
-                diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
-                           "another stencil or of the module (Fortran names are "
-                           "case-insensitive)", subs[k]);
-                ok = false;
-            }
-            ok = check_length(c, st, "stencil function", name) && ok;
-            *out[k] = name;
         }
+    for (int s = 0; s < ns; s++) {
+        const EmitStencil *es = fs[s].es;
+        const IrStencil *st = es->st;
+        FStencil *f = &fs[s];
         f->iface = arena_printf(arena, "gt_c%d", s + 1);
         f->steps_iface = arena_printf(arena, "gt_c%d_steps", s + 1);
         f->mpi_call = f->mpi_sub ? arena_printf(arena, "gt_c%d_mpi", s + 1) : NULL;
+        f->steps_mpi_call = f->steps_mpi_sub ? arena_printf(arena, "gt_c%d_steps_mpi", s + 1)
+                                             : NULL;
+        /* S_info_f: for S_steps_mpi and S_steps_mpi_halo */
+        f->info_iface = f->steps_mpi_sub || f->steps_halo_sub
+                            ? arena_printf(arena, "gt_c%d_info", s + 1) : NULL;
 
         NameSet names = {0};
         emit_take(arena, &names, f->sub);
         if (f->steps_sub)
             emit_take(arena, &names, f->steps_sub);
-        if (f->mpi_sub)
-            emit_take(arena, &names, f->mpi_sub);
+        const char *const own[4] = {f->mpi_sub, f->mpi_halo_sub, f->steps_mpi_sub,
+                                    f->steps_halo_sub};
+        for (int k = 0; k < 4; k++)
+            if (own[k])
+                emit_take(arena, &names, own[k]);
         int np = st->params.len;
         f->param = arena_alloc(arena, sizeof *f->param * (size_t)(np + 1));
         f->halo = arena_alloc(arena, sizeof *f->halo * (size_t)(np + 1));
@@ -177,6 +214,7 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
         f->decomp = unique(arena, &names, "decomp");
         f->overlap = unique(arena, &names, "overlap");
         f->times = unique(arena, &names, "times");
+        f->tblock = es->steps ? unique(arena, &names, "tblock") : NULL;
     }
     return ok;
 }
@@ -474,33 +512,42 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "    end subroutine %s\n", name);
 }
 
-/* S_mpi (docs/fortran.md, "Under MPI"): the fields wrapped as S wraps them, the scalars
-   copied into locals, the arguments' addresses in gt_a for the call back, then
-   gtrt_mpi_call (the runtime's gt_mpi_call over the storages, widths from what the stencil
-   reads). */
-static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
+/* S_mpi (docs/fortran.md, "Under MPI"; steps: S_steps_mpi): the fields wrapped as S wraps
+   them, the scalars copied into locals, the arguments' addresses in gt_a for the call back,
+   then gtrt_mpi_call (the runtime's gt_mpi_call over the storages, widths from what the
+   stencil reads) or gtrt_mpi_steps (gt_mpi_steps with S_info). */
+static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
 {
     const IrStencil *st = fs->es->st;
     int np = st->params.len;
+    const char *name = steps ? fs->steps_mpi_sub : fs->mpi_sub;
     FLine l;
     fl_start(&l, f, 4, "subroutine ");
-    fl_item(&l, "", fs->mpi_sub);
+    fl_item(&l, "", name);
     fl_item(&l, "", "(");
     fl_item(&l, "", fs->decomp);
     for (int p = 0; p < np; p++)
         fl_item(&l, ", ", fs->param[p]);
+    if (steps)
+        fl_item(&l, ", ", fs->nsteps), fl_item(&l, ", ", fs->tblock);
     fl_item(&l, ", ", fs->halo_all);
     for (int p = 0; p < np; p++)
         if (fs->halo[p])
             fl_item(&l, ", ", fs->halo[p]);
-    fl_item(&l, ", ", fs->overlap);
+    if (!steps)
+        fl_item(&l, ", ", fs->overlap);
     fl_item(&l, ", ", fs->times);
     fl_item(&l, ", ", fs->rc);
     fl_end(&l, ")");
     fprintf(f, "        type(c_ptr), intent(in) :: %s\n", fs->decomp);
     write_param_decls(c, f, fs, WRAP_MPI);
+    if (steps) {
+        fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
+        fprintf(f, "        integer, intent(in), optional :: %s\n", fs->tblock);
+    }
     write_halo_decl(c, f, fs);
-    fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
+    if (!steps)
+        fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
     fprintf(f, "        real(c_double), intent(out), optional :: %s(2)\n", fs->times);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
@@ -518,25 +565,34 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
     fprintf(f, "        gt_t = 0\n");
     /* a variable, not c_funloc(...) as the actual argument: gfortran puts that constant in
        .rodata, a text relocation in a position-independent executable */
-    fprintf(f, "        gt_f = c_funloc(%s)\n", fs->mpi_call);
+    fprintf(f, "        gt_f = c_funloc(%s)\n", steps ? fs->steps_mpi_call : fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
     write_wraps(c, f, fs);
+    /* the call back of S_steps_mpi takes the storages in their current roles from the
+       runtime: gt_a holds S's scalars only */
     for (int p = 0, n = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
         if (par->is_field) {
-            fprintf(f, "        gt_a(%d) = gt_s(%d)\n", p + 1, ++n);
+            fprintf(f, "        gt_a(%d) = %s\n", p + 1,
+                    steps ? "c_null_ptr" : arena_printf(c->arena, "gt_s(%d)", ++n));
             continue;
         }
         if (!par->scalar->is_output)
             fprintf(f, "        gt_v%d = %s\n", p + 1, fs->param[p]);
         fprintf(f, "        gt_a(%d) = c_loc(gt_v%d)\n", p + 1, p + 1);
     }
-    fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_mpi_call(");
+    fl_start(&l, f, 8, steps ? "if (gt_rc == 0) gt_rc = gtrt_mpi_steps("
+                             : "if (gt_rc == 0) gt_rc = gtrt_mpi_call(");
     fl_item(&l, "", fs->decomp);
+    if (steps)
+        fl_item(&l, ", ", arena_printf(c->arena, "%s()", fs->info_iface));
     fl_item(&l, ", ", "gt_s");
+    if (steps)
+        fl_item(&l, ", ", fs->nsteps), fl_item(&l, ", ", fs->tblock);
     fl_item(&l, ", ", "gt_f");
     fl_item(&l, ", ", "c_loc(gt_a)");
-    fl_item(&l, ", ", fs->overlap);
+    if (!steps)
+        fl_item(&l, ", ", fs->overlap);
     fl_item(&l, ", ", "gt_t");
     fl_item(&l, ", ", arena_printf(c->arena, "'%s')", st->name));
     fl_end(&l, "");
@@ -550,25 +606,29 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs)
     fprintf(f, "        end if\n");
     fprintf(f, "        call gtrt_release(gt_s)\n");
     fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);
-    fprintf(f, "    end subroutine %s\n", fs->mpi_sub);
+    fprintf(f, "    end subroutine %s\n", name);
 }
 
 /* S_mpi's call back (gt_mpi_stencil_fn): S over the domain it is given, its arguments
-   from the addresses S_mpi put in ctx. Its C name has the module's in it: two modules'
-   call backs are two symbols. */
-static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char *module)
+   from the addresses S_mpi put in ctx. S_steps_mpi's (steps; gt_mpi_step_fn): S over the
+   storages and the domain it is given, its scalars from ctx. Its C name has the module's in
+   it: two modules' call backs are two symbols. */
+static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char *module,
+                           bool steps)
 {
     const IrStencil *st = fs->es->st;
     int np = st->params.len;
+    const char *name = steps ? fs->steps_mpi_call : fs->mpi_call;
     FLine l;
     fl_start(&l, f, 4, "function ");
-    fl_item(&l, "", fs->mpi_call);
-    fl_item(&l, "", "(gt_ctx, gt_dom) result(gt_rc)");
-    fl_item(&l, " ", arena_printf(c->arena, "bind(C, name=\"%s_%s\")", module, fs->mpi_call));
+    fl_item(&l, "", name);
+    fl_item(&l, "", steps ? "(gt_ctx, gt_fields, gt_dom) result(gt_rc)"
+                          : "(gt_ctx, gt_dom) result(gt_rc)");
+    fl_item(&l, " ", arena_printf(c->arena, "bind(C, name=\"%s_%s\")", module, name));
     fl_end(&l, "");
-    fprintf(f, "        type(c_ptr), value :: gt_ctx, gt_dom\n");
+    fprintf(f, "        type(c_ptr), value :: gt_ctx, %sgt_dom\n", steps ? "gt_fields, " : "");
     fprintf(f, "        integer(c_int) :: gt_rc\n");
-    fprintf(f, "        type(c_ptr), pointer :: gt_a(:)\n");
+    fprintf(f, "        type(c_ptr), pointer :: gt_a(:)%s\n", steps ? ", gt_g(:)" : "");
     for (int p = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
         if (!par->is_field)
@@ -576,19 +636,105 @@ static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char 
                     p + 1);
     }
     fprintf(f, "\n        call c_f_pointer(gt_ctx, gt_a, [%d])\n", np);
+    if (steps)
+        fprintf(f, "        call c_f_pointer(gt_fields, gt_g, [%d])\n", fs->nfields);
     for (int p = 0; p < np; p++)
         if (!st->params.items[p].is_field)
             fprintf(f, "        call c_f_pointer(gt_a(%d), gt_v%d)\n", p + 1, p + 1);
     fl_start(&l, f, 8, "gt_rc = ");
     fl_item(&l, "", fs->iface);
     fl_item(&l, "", "(");
-    for (int p = 0; p < np; p++)
-        fl_item(&l, p ? ", " : "", st->params.items[p].is_field
-                                       ? arena_printf(c->arena, "gt_a(%d)", p + 1)
-                                       : arena_printf(c->arena, "gt_v%d", p + 1));
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        const char *arg = !par->is_field ? arena_printf(c->arena, "gt_v%d", p + 1)
+                          : steps ? arena_printf(c->arena, "gt_g(%d)", par->field->id + 1)
+                                  : arena_printf(c->arena, "gt_a(%d)", p + 1);
+        fl_item(&l, p ? ", " : "", arg);
+    }
     fl_item(&l, np ? ", " : "", "gt_dom)");
     fl_end(&l, "");
-    fprintf(f, "    end function %s\n", fs->mpi_call);
+    fprintf(f, "    end function %s\n", name);
+}
+
+/* S_mpi_halo(NAME_halo...): per field whose NAME_halo is present, the halo S_mpi needs
+   (gt_mpi_halo: along I and J the larger of the field's halo and reach, along K its halo),
+   constants of the stencil, as the halo(2, 3) the wrappers take. */
+static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
+{
+    const IrStencil *st = fs->es->st;
+    int np = st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "subroutine ");
+    fl_item(&l, "", fs->mpi_halo_sub);
+    fl_item(&l, "", "(");
+    for (int p = 0, n = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, n++ ? ", " : "", fs->halo[p]);
+    fl_end(&l, ")");
+    fl_start(&l, f, 8, "integer, intent(out), optional :: ");
+    for (int p = 0, n = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, n++ ? ", " : "", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+    fl_end(&l, "");
+    fprintf(f, "\n");
+    for (int p = 0; p < np; p++) {
+        const IrField *fd = st->params.items[p].is_field ? st->params.items[p].field : NULL;
+        if (!fd)
+            continue;
+        int64_t h[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+        for (int a = 0; a < NAXES; a++)
+            for (int side = 0; side < 2 && (fd->axes & (1u << a)); side++)
+                h[a][side] = a < 2 && fd->reach[a][side] > fd->halo[a][side]
+                                 ? fd->reach[a][side] : fd->halo[a][side];
+        fprintf(f, "        if (present(%s)) %s = reshape([%lld, %lld, %lld, %lld, %lld, %lld], "
+                "[2, 3])\n", fs->halo[p], fs->halo[p], (long long)h[0][0], (long long)h[0][1],
+                (long long)h[1][0], (long long)h[1][1], (long long)h[2][0], (long long)h[2][1]);
+    }
+    fprintf(f, "    end subroutine %s\n", fs->mpi_halo_sub);
+}
+
+/* S_steps_mpi_halo(tblock, NAME_halo..., rc): per field whose NAME_halo is present, the
+   halo S_steps_mpi needs for blocks of tblock steps (gt_mpi_steps_halo), as the halo(2, 3)
+   the wrappers take. */
+static void write_steps_halo(Compiler *c, FILE *f, const FStencil *fs)
+{
+    const IrStencil *st = fs->es->st;
+    int np = st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "subroutine ");
+    fl_item(&l, "", fs->steps_halo_sub);
+    fl_item(&l, "", "(");
+    fl_item(&l, "", fs->tblock);
+    for (int p = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, ", ", fs->halo[p]);
+    fl_item(&l, ", ", fs->rc);
+    fl_end(&l, ")");
+    fprintf(f, "        integer, intent(in) :: %s\n", fs->tblock);
+    fl_start(&l, f, 8, "integer, intent(out), optional :: ");
+    for (int p = 0, n = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, n++ ? ", " : "", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+    fl_end(&l, "");
+    fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    fprintf(f, "        integer(c_int) :: gt_rc\n\n");
+    fprintf(f, "        gt_rc = 0\n");
+    for (int p = 0; p < np; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            continue;
+        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_mpi_steps_halo("
+                                        "gt_rc, ", fs->halo[p]));
+        fl_item(&l, "", arena_printf(c->arena, "%s()", fs->info_iface));
+        fl_item(&l, ", ", arena_printf(c->arena, "%d", par->field->id));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
+        fl_item(&l, ", ", fs->tblock);
+        fl_item(&l, ", ", fs->halo[p]);
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s')", st->name));
+        fl_end(&l, "");
+    }
+    fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);
+    fprintf(f, "    end subroutine %s\n", fs->steps_halo_sub);
 }
 
 static bool write_module(Compiler *c, FILE *const *files, void *ctx)
@@ -603,7 +749,9 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     FStencil *fs = arena_alloc(c->arena, sizeof *fs * (size_t)(ns + 1));
     if (!name_stencils(c, stencils, fs, module))
         return false;
-    bool kinds[TY_DOUBLE + 1] = {0}, any_fields = false;
+    /* what the module uses: the kinds, and which of the optional wrappers it has */
+    bool kinds[TY_DOUBLE + 1] = {0}, any_fields = false, any_mpi = false, any_steps_mpi = false,
+         any_steps_halo = false;
     for (int s = 0; s < ns; s++) {
         const IrStencil *st = fs[s].es->st;
         for (int p = 0; p < st->params.len; p++) {
@@ -611,8 +759,11 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
             kinds[par->is_field ? par->field->type : par->scalar->type] = true;
         }
         any_fields |= fs[s].nfields > 0;
+        any_mpi |= fs[s].mpi_sub != NULL;
+        any_steps_mpi |= fs[s].steps_mpi_sub != NULL;
+        any_steps_halo |= fs[s].steps_halo_sub != NULL;
     }
-    kinds[TY_DOUBLE] |= any_fields;   /* S_mpi's times */
+    kinds[TY_DOUBLE] |= any_mpi || any_steps_mpi;   /* their times */
     const char *in = path_base(c->opts.input);
     fprintf(f, "! %s: generated by gtcc %s from %s (--emit=fortran%s%s); do not edit.\n",
             module, GTCC_VERSION, in, c->opts.prefix ? " -P " : "",
@@ -633,23 +784,35 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     fl_item(&l, sep, "c_int");
     if (kinds[TY_INT])
         fl_item(&l, ", ", "c_int32_t");
-    if (any_fields)
+    if (any_mpi || any_steps_mpi)   /* the call backs */
         fl_item(&l, ", ", "c_f_pointer"), fl_item(&l, ", ", "c_funloc"),
             fl_item(&l, ", ", "c_funptr");
     static const char *const always[] = {"c_int64_t", "c_loc", "c_null_ptr", "c_ptr"};
     for (size_t k = 0; k < sizeof always / sizeof *always; k++)
         fl_item(&l, ", ", always[k]);
     fl_end(&l, "");
-    fprintf(f, "    use gtrt, only: gtrt_finish%s\n",
-            any_fields ? ", gtrt_halo, gtrt_mpi_call, gtrt_release, gtrt_wrap" : "");
+    fl_start(&l, f, 4, "use gtrt, only: gtrt_finish");
+    if (any_fields)
+        fl_item(&l, ", ", "gtrt_halo");
+    if (any_mpi)
+        fl_item(&l, ", ", "gtrt_mpi_call");
+    if (any_steps_mpi)
+        fl_item(&l, ", ", "gtrt_mpi_steps");
+    if (any_steps_halo)
+        fl_item(&l, ", ", "gtrt_mpi_steps_halo");
+    if (any_fields)
+        fl_item(&l, ", ", "gtrt_release"), fl_item(&l, ", ", "gtrt_wrap");
+    fl_end(&l, "");
     fprintf(f, "    implicit none\n    private\n");
     for (int s = 0; s < ns; s++) {
-        fprintf(f, "    public :: %s", fs[s].sub);
-        if (fs[s].steps_sub)
-            fprintf(f, ", %s", fs[s].steps_sub);
-        if (fs[s].mpi_sub)
-            fprintf(f, ", %s", fs[s].mpi_sub);
-        fprintf(f, "\n");
+        const char *const names[6] = {fs[s].sub, fs[s].steps_sub, fs[s].mpi_sub,
+                                      fs[s].mpi_halo_sub, fs[s].steps_mpi_sub,
+                                      fs[s].steps_halo_sub};
+        fl_start(&l, f, 4, "public :: ");
+        for (int k = 0, n = 0; k < 6; k++)
+            if (names[k])
+                fl_item(&l, n++ ? ", " : "", names[k]);
+        fl_end(&l, "");
     }
     if (ns) {
         fprintf(f, "\n    interface\n");
@@ -657,6 +820,14 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
             write_interface(c, f, &fs[s], false);
             if (fs[s].steps_sub)
                 write_interface(c, f, &fs[s], true);
+            if (fs[s].info_iface) {
+                fprintf(f, "        ! const gt_stencil_info *%s_f(void)\n", fs[s].es->info);
+                fprintf(f, "        function %s() result(gt_info) bind(C, name=\"%s_f\")\n",
+                        fs[s].info_iface, fs[s].es->info);
+                fprintf(f, "            import :: c_ptr\n");
+                fprintf(f, "            type(c_ptr) :: gt_info\n");
+                fprintf(f, "        end function %s\n", fs[s].info_iface);
+            }
         }
         fprintf(f, "    end interface\n");
     }
@@ -672,9 +843,26 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
         if (fs[s].mpi_sub) {
             fprintf(f, "\n    ! %s: %s on this rank's box of a decomposition (gtrt_mpi), halos "
                     "exchanged\n", fs[s].mpi_sub, fs[s].sub);
-            write_mpi_wrapper(c, f, &fs[s]);
+            write_mpi_wrapper(c, f, &fs[s], false);
             fprintf(f, "\n");
-            write_mpi_call(c, f, &fs[s], module);
+            write_mpi_call(c, f, &fs[s], module, false);
+        }
+        if (fs[s].mpi_halo_sub) {
+            fprintf(f, "\n    ! %s: the halos %s_mpi needs (gt_mpi_halo)\n", fs[s].mpi_halo_sub,
+                    fs[s].sub);
+            write_mpi_halo(c, f, &fs[s]);
+        }
+        if (fs[s].steps_mpi_sub) {
+            fprintf(f, "\n    ! %s: %s on a decomposition (gtrt_mpi), halos exchanged "
+                    "every tblock steps\n", fs[s].steps_mpi_sub, fs[s].steps_sub);
+            write_mpi_wrapper(c, f, &fs[s], true);
+            fprintf(f, "\n");
+            write_mpi_call(c, f, &fs[s], module, true);
+        }
+        if (fs[s].steps_halo_sub) {
+            fprintf(f, "\n    ! %s: the halos %s_mpi needs for blocks of tblock steps\n",
+                    fs[s].steps_halo_sub, fs[s].steps_sub);
+            write_steps_halo(c, f, &fs[s]);
         }
     }
     fprintf(f, "end module %s\n", module);

@@ -310,21 +310,28 @@ bool emit_globals(Compiler *c, NameSet *globals)
         }
         emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, info));
     }
-    /* and S_steps, of a stencil with iterate (language.md 11) */
+    /* and, of a stencil with iterate (language.md 11), S_steps, S_steps_mpi (the header's
+     * distributed steps under MPI) and S_info_f (S_info's address, for Fortran) */
+    static const char *const iterate_names[3][2] = {
+        {"_steps", "steps function"}, {"_steps_mpi", "distributed steps entry"},
+        {"_info_f", "metadata function"}};
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
         if (!st->pairs.len)
             continue;
-        const char *steps = arena_printf(c->arena, "%s_steps", st->name);
-        const IrStencil *other = map_get(by_name, steps);
-        if (other) {
-            diag_error(&c->diag, other->loc,
-                       "stencil name '%s' is the name of the steps function of stencil "
-                       "'%s' (line %d) in the generated C code; rename one of them",
-                       other->name, st->name, st->loc.line);
-            ok = false;
+        for (int k = 0; k < 3; k++) {
+            const char *name = arena_printf(c->arena, "%s%s", st->name, iterate_names[k][0]);
+            const IrStencil *other = map_get(by_name, name);
+            if (other) {
+                diag_error(&c->diag, other->loc,
+                           "stencil name '%s' is the name of the %s of stencil '%s' (line %d) "
+                           "in the generated C code; rename one of them", other->name,
+                           iterate_names[k][1], st->name, st->loc.line);
+                ok = false;
+            }
+            if (k != 1)   /* S_steps_mpi: only under MPI, like S_mpi */
+                emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, name));
         }
-        emit_take(c->arena, globals, arena_printf(c->arena, "%s%s", prefix, steps));
     }
     /* and so is S_mpi, the distributed entry the header declares under MPI (docs/mpi.md) */
     for (int s = 0; s < c->ir->stencils.len; s++) {

@@ -11,7 +11,7 @@ import numpy as np
 from ._errors import GtccError, StencilError
 from ._toolchain import toolchain, runtime
 from ._alloc import zeros
-from ._stencil import _index, _sizes
+from ._stencil import _entries, _index, _sizes
 
 _lib = None
 CALLBACK = None
@@ -75,13 +75,19 @@ class Decomposition:
         lib = _mpi_lib()
         shape = _sizes(global_shape, "global_shape", "gtcc.Decomposition")
         g = (ctypes.c_int64 * 3)(*shape)
-        if dims:
-            dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims) for n in dims]
+        if dims is not None and not (type(dims) is int and dims == 0):
+            dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims)
+                    for n in _entries(dims, "gtcc.Decomposition: dims", of="processes along "
+                                      "I and J; None: MPI chooses")]
             if len(dims) != 2:
                 raise StencilError("gtcc.Decomposition: dims %r has %d entries; it takes 2 "
                                    "(processes along I and J)" % (dims, len(dims)))
         d = (ctypes.c_int * 2)(*dims) if dims else None
-        p = (ctypes.c_int * 2)(*[1 if x else 0 for x in periodic])
+        per = list(_entries(periodic, "gtcc.Decomposition: periodic", of="bools (I, J)"))
+        if len(per) != 2 or not all(isinstance(x, (bool, np.bool_)) for x in per):
+            raise StencilError("gtcc.Decomposition: periodic %r must be two bools (I, J)"
+                               % (periodic,))
+        p = (ctypes.c_int * 2)(*[1 if x else 0 for x in per])
         self._lib = lib
         self._comm = comm           # kept alive: the decomposition's communicator is a dup
         self._d = lib.gt_mpi_decompose(_comm_handle(comm), g, d, p)
@@ -110,8 +116,9 @@ class Decomposition:
     def zeros(self, stencil, field, layout=None, tblock=None):
         """A local array for `field` (a name) of `stencil`: this rank's box along the field's
         axes grown by the halo a distributed call needs (gt_mpi_halo), or with tblock the
-        halo S.steps_mpi needs for blocks of tblock steps (gt_mpi_steps_halo; 0: the
-        default block), __gt_origin__ its lower halo."""
+        halo S.steps_mpi needs for blocks of tblock >= 1 steps (gt_mpi_steps_halo; on such
+        arrays steps_mpi's default tblock=0 takes that block, up to 8), __gt_origin__ its
+        lower halo."""
         st = stencil
         names = [f.name for f in st.fields]
         if field not in names:

@@ -39,11 +39,11 @@ def _index(x, what, *args):
         raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
 
 
-def _entries(v, what, *args):
-    """v's entries (a tuple, a list, an array...); `what % args` names it if it has none."""
+def _entries(v, what, *args, of="integers (I, J, K)"):
+    """v's entries (a tuple, a list, an array...); `what % args` names it if it has none,
+    `of` says what they are."""
     if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
-        raise StencilError("%s is %s; it must be a sequence of integers (I, J, K)"
-                           % (what % args, _a(v)))
+        raise StencilError("%s is %s; it must be a sequence of %s" % (what % args, _a(v), of))
     return v
 
 

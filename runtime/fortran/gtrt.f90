@@ -26,6 +26,7 @@ module gtrt
             GT_BOOL = 3
 
     public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
+    public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
     public :: gtrt_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
 
@@ -69,9 +70,10 @@ module gtrt
         end function c_strlen
     end interface
 
-    ! The generated modules' distributed calls (S_mpi) reach libgtrt-mpi's gt_mpi_call through
-    ! this pointer, which the module gtrt_mpi sets when it makes a decomposition
-    ! (gtrt_decompose): a program without MPI links no MPI.
+    ! The generated modules' distributed calls (S_mpi, S_steps_mpi, S_steps_mpi_halo) reach
+    ! libgtrt-mpi's gt_mpi_call, gt_mpi_steps and gt_mpi_steps_halo through these pointers,
+    ! which the module gtrt_mpi sets when it makes a decomposition (gtrt_decompose): a
+    ! program without MPI links no MPI.
     abstract interface
         function gtrt_mpi_call_fn(d, storages, n, widths, call, ctx, overlap, times) &
                 result(rc) bind(C)
@@ -86,8 +88,30 @@ module gtrt
             type(c_ptr), value :: times
             integer(c_int) :: rc
         end function gtrt_mpi_call_fn
+        function gtrt_mpi_steps_fn(d, info, storages, nsteps, tblock, step, ctx, times) &
+                result(rc) bind(C)
+            import :: c_ptr, c_funptr, c_int, c_int64_t
+            type(c_ptr), value :: d, info
+            type(c_ptr), intent(in) :: storages(*)
+            integer(c_int64_t), value :: nsteps
+            integer(c_int), value :: tblock
+            type(c_funptr), value :: step
+            type(c_ptr), value :: ctx, times
+            integer(c_int) :: rc
+        end function gtrt_mpi_steps_fn
+        function gtrt_mpi_steps_halo_fn(info, field, axes, tblock, halo) result(rc) bind(C)
+            import :: c_ptr, c_int, c_char, c_int64_t
+            type(c_ptr), value :: info
+            integer(c_int), value :: field
+            character(kind=c_char), intent(in) :: axes(*)
+            integer(c_int), value :: tblock
+            integer(c_int64_t), intent(inout) :: halo(2, 3)
+            integer(c_int) :: rc
+        end function gtrt_mpi_steps_halo_fn
     end interface
     procedure(gtrt_mpi_call_fn), pointer, public :: gtrt_mpi_call_p => null()
+    procedure(gtrt_mpi_steps_fn), pointer, public :: gtrt_mpi_steps_p => null()
+    procedure(gtrt_mpi_steps_halo_fn), pointer, public :: gtrt_mpi_steps_halo_p => null()
 
     interface
         function gt_error_flat(code, msg) result(rc) bind(C, name="gt_error_flat")
@@ -174,6 +198,54 @@ contains
         rc = gtrt_mpi_call_p(d, fields, int(size(fields), c_int), c_null_ptr, call, ctx, ov, &
                              c_loc(times))
     end function gtrt_mpi_call
+
+    ! S_steps_mpi's call: gt_mpi_steps(d, info, fields, nsteps, tblock (absent: 0, the
+    ! default), step, ctx, times); GT_EMPI as gtrt_mpi_call
+    function gtrt_mpi_steps(d, info, fields, nsteps, tblock, step, ctx, times, stencil) &
+            result(rc)
+        type(c_ptr), intent(in) :: d, info, ctx, fields(:)
+        integer, intent(in) :: nsteps
+        integer, intent(in), optional :: tblock
+        type(c_funptr), intent(in) :: step
+        real(c_double), intent(inout), target :: times(2)
+        character(*), intent(in) :: stencil
+        integer(c_int) :: rc
+        integer(c_int) :: tb
+        if (.not. associated(gtrt_mpi_steps_p)) then
+            rc = no_mpi(stencil // "_steps_mpi")
+            return
+        end if
+        tb = 0
+        if (present(tblock)) tb = int(tblock, c_int)
+        rc = gtrt_mpi_steps_p(d, info, fields, int(nsteps, c_int64_t), tb, step, ctx, &
+                              c_loc(times))
+    end function gtrt_mpi_steps
+
+    ! S_steps_mpi_halo's, per field: where rc is 0, gt_mpi_steps_halo(info, field (0-based),
+    ! axes (the field's), tblock) into rc, its rows (one per axis of axes) as halo's columns
+    ! (1 I, 2 J, 3 K); halo 0 elsewhere and on failure
+    subroutine gtrt_mpi_steps_halo(rc, info, field, axes, tblock, halo, stencil)
+        integer(c_int), intent(inout) :: rc
+        type(c_ptr), intent(in) :: info
+        integer, intent(in) :: field, tblock
+        character(*), intent(in) :: axes, stencil
+        integer, intent(out) :: halo(2, 3)
+        integer(c_int64_t) :: h(2, 3)
+        integer :: x
+        halo = 0
+        if (rc /= 0) return
+        if (.not. associated(gtrt_mpi_steps_halo_p)) then
+            rc = no_mpi(stencil // "_steps_mpi_halo")
+            return
+        end if
+        h = 0
+        rc = gtrt_mpi_steps_halo_p(info, int(field, c_int), axes // c_null_char, &
+                                   int(tblock, c_int), h)
+        if (rc /= 0) return
+        do x = 1, len(axes)
+            halo(:, index('IJK', axes(x:x))) = int(h(:, x))
+        end do
+    end subroutine gtrt_mpi_steps_halo
 
     function no_mpi(what) result(rc)
         character(*), intent(in) :: what

@@ -1,18 +1,22 @@
 ! gtrt_mpi.f90: the Fortran module of libgtrt-mpi (docs/fortran.md, "Under MPI"): a
 ! decomposition of the IJ plane over an MPI communicator (gt_mpi_decompose), this rank's box,
-! and the hook through which the generated modules' S_mpi reach libgtrt-mpi.
+! and the hooks through which the generated modules' S_mpi, S_steps_mpi and S_steps_mpi_halo
+! reach libgtrt-mpi.
 ! comm is a Fortran handle: `use mpi`'s integer (MPI_COMM_WORLD), or mpi_f08's comm%MPI_VAL.
 ! Installed as source beside gtrt.f90: compile it after gtrt.f90 with the program's compiler
 ! (`pkg-config --variable=gtrt_mpi_source gtrt-fortran`), link with
 ! `pkg-config --libs gtrt-mpi`. Portable Fortran 2003 with iso_c_binding.
 module gtrt_mpi
     use, intrinsic :: iso_c_binding, only: c_associated, c_int, c_int64_t, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, gtrt_mpi_call_p
+    use gtrt, only: gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, gtrt_mpi_call_p, &
+            gtrt_mpi_steps_fn, gtrt_mpi_steps_p, gtrt_mpi_steps_halo_fn, gtrt_mpi_steps_halo_p
     implicit none
     private
     public :: gtrt_decompose, gtrt_decomp_release, gtrt_box
 
     procedure(gtrt_mpi_call_fn), bind(C, name="gt_mpi_call") :: c_mpi_call
+    procedure(gtrt_mpi_steps_fn), bind(C, name="gt_mpi_steps") :: c_mpi_steps
+    procedure(gtrt_mpi_steps_halo_fn), bind(C, name="gt_mpi_steps_halo") :: c_mpi_steps_halo
 
     interface
         function c_decompose(comm, global, dims, periodic) result(d) &
@@ -55,6 +59,8 @@ contains
         cper = 0
         if (present(periodic)) cper = merge(1_c_int, 0_c_int, periodic)
         gtrt_mpi_call_p => c_mpi_call
+        gtrt_mpi_steps_p => c_mpi_steps
+        gtrt_mpi_steps_halo_p => c_mpi_steps_halo
         d = c_decompose(int(comm, c_int), int(global, c_int64_t), cdims, cper)
         code = 0
         if (.not. c_associated(d)) code = gtrt_last_error_code()

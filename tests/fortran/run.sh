@@ -241,4 +241,26 @@ else
     fail "names Fortran cannot take (U beside u, halo, rc, gt_s, c_loc, present) renamed, c_w kept, compiling"
     cat "$cli/log"; grep -n 'subroutine names' "$cli/names_gt.f90"
 fi
+# the optional wrappers (S_mpi_halo, S_steps_mpi, ...) yield to a stencil of their name and to
+# Fortran's 63 characters: left out with a warning, the module compiles
+long=s234567890123456789012345678901234567890123456789012345
+cat >"$cli/optional.stn" <<EOF
+stencil a(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }
+stencil a_mpi_halo(field<double> u, field<double> v) { v = u; }
+stencil $long(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }
+EOF
+(cd "$cli" && $T "$GTCC" --emit=fortran optional.stn && $T "$FC" $FFLAGS -I"$work" -c optional_gt.f90) \
+    >"$cli/log" 2>&1
+if [ $? = 0 ] &&
+   grep -q "warning: --emit=fortran: the module has no 'a_mpi_halo' (a stencil or another wrapper has that Fortran name)" "$cli/log" &&
+   [ "$(grep -c "warning: --emit=fortran: the module has no 's2345.*(longer than the 63 characters" "$cli/log")" = 3 ] &&
+   grep -q "^    public :: a, a_steps, a_mpi, a_steps_mpi, a_steps_mpi_halo$" "$cli/optional_gt.f90" &&
+   grep -q "^    public :: a_mpi_halo, a_mpi_halo_mpi, a_mpi_halo_mpi_halo$" "$cli/optional_gt.f90" &&
+   grep -q "^    subroutine ${long}_mpi(" "$cli/optional_gt.f90" &&
+   ! grep -q "${long}_mpi_halo\|${long}_steps_mpi" "$cli/optional_gt.f90"; then
+    pass
+else
+    fail "optional wrappers left out with a warning where a stencil or the length forbids them"
+    cat "$cli/log"; grep -n 'public ::' "$cli/optional_gt.f90"
+fi
 finish

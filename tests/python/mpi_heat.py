@@ -67,7 +67,17 @@ for call, msg in ((lambda: gtcc.Decomposition(comm, (G[0], G[1] + 0.5, G[2])),
                    "gtcc.Decomposition: an entry of dims (1.0, %d) is 1.0 (a float)"
                    % comm.size),
                   (lambda: d.zeros(mod.heat, "u", tblock=2.0),
-                   "Decomposition.zeros: tblock is 2.0 (a float); it must be an integer")):
+                   "Decomposition.zeros: tblock is 2.0 (a float); it must be an integer"),
+                  (lambda: gtcc.Decomposition(comm, G, dims=2),
+                   "gtcc.Decomposition: dims is 2 (an int); it must be a sequence of processes "
+                   "along I and J; None: MPI chooses"),
+                  (lambda: gtcc.Decomposition(comm, G, periodic=True),
+                   "gtcc.Decomposition: periodic is True (a bool); it must be a sequence of "
+                   "bools (I, J)"),
+                  (lambda: gtcc.Decomposition(comm, G, periodic=(True,)),
+                   "gtcc.Decomposition: periodic (True,) must be two bools (I, J)"),
+                  (lambda: gtcc.Decomposition(comm, G, periodic=(True, "no")),
+                   "gtcc.Decomposition: periodic (True, 'no') must be two bools (I, J)")):
     try:
         call()
         raise AssertionError("no error")

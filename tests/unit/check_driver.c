@@ -384,6 +384,43 @@ START_TEST(test_exit_status)
 }
 END_TEST
 
+/* A stencil with iterate also exports S_steps, S_info_f and (under MPI) S_steps_mpi: a
+ * stencil of one of those names is an error naming both, with every backend (a program
+ * with both compiled, but its header failed to compile under MPI). */
+START_TEST(test_iterate_api_names)
+{
+    make_tmpdir();
+    write_file("clash.stn",
+               "stencil heat(field<double> u, field<double> un) iterate(un -> u) {\n"
+               "    un = u + 0.1 * (u[i-1] + u[i+1] - 2.0 * u);\n"
+               "}\n"
+               "stencil heat_steps_mpi(field<double> a, field<double> b) { b = a; }\n"
+               "stencil heat_info_f(field<double> a, field<double> b) { b = a; }\n");
+    static const char *const backends[] = {"naive", "openmp", "cuda"};
+    for (int b = 0; b < 3; b++) {
+        char args[128];
+        snprintf(args, sizeof args, "-b %s -o clash.c clash.stn", backends[b]);
+        ck_assert_int_eq(run_gtcc(args), 1);
+        char *err = read_file("stderr");
+        ck_assert_ptr_nonnull(strstr(err, "clash.stn:4:9: error: stencil name 'heat_steps_mpi' "
+                                          "is the name of the distributed steps entry of "
+                                          "stencil 'heat' (line 1)"));
+        ck_assert_ptr_nonnull(strstr(err, "clash.stn:5:9: error: stencil name 'heat_info_f' is "
+                                          "the name of the metadata function of stencil "
+                                          "'heat' (line 1)"));
+        free(err);
+        ck_assert_int_eq(count_entries("."), 3);   /* clash.stn, stdout, stderr */
+    }
+    /* the same names without iterate are free */
+    write_file("free.stn",
+               "stencil heat(field<double> u, field<double> un) { un = u[i+1]; }\n"
+               "stencil heat_steps_mpi(field<double> a, field<double> b) { b = a; }\n"
+               "stencil heat_info_f(field<double> a, field<double> b) { b = a; }\n");
+    ck_assert_int_eq(run_gtcc("-b naive -o free.c free.stn"), 0);
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(test_depfiles)
 {
     make_tmpdir();
@@ -653,6 +690,7 @@ Suite *suite_driver(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_imports_in_process);
     tcase_add_test(tc, test_exit_status);
+    tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);

@@ -33,6 +33,7 @@ static const gt_field_info heat_fields[2] = {
 };
 static const gt_iterate_pair heat_pairs[1] = {{1, 0}};
 const gt_stencil_info heat_info = {"heat", 2, heat_fields, 1, heat_pairs, 0};
+const gt_stencil_info *heat_info_f(void) { return &heat_info; }
 
 int heat(gt_storage *u, gt_storage *unew, float a, const gt_domain *domain)
 {
@@ -68,7 +69,7 @@ int heat(gt_storage *u, gt_storage *unew, float a, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 5 "iterate.stn"
                 unew(i, j) = u(i, j) + a * ((gt_outside_at(i - 1, lo_i, hi_i) ? 0.0f : u(i - 1, j)) + (gt_outside_at(i + 1, lo_i, hi_i) ? 0.0f : u(i + 1, j)) + (gt_outside_at(j - 1, lo_j, hi_j) ? 0.0f : u(i, j - 1)) + (gt_outside_at(j + 1, lo_j, hi_j) ? 0.0f : u(i, j + 1)) - 4.0f * u(i, j));
-#line 72 "iterate.c"
+#line 73 "iterate.c"
     }
     return 0;
 #undef u
@@ -104,6 +105,7 @@ static const gt_field_info wave_fields[5] = {
 };
 static const gt_iterate_pair wave_pairs[2] = {{1, 0}, {3, 2}};
 const gt_stencil_info wave_info = {"wave", 5, wave_fields, 2, wave_pairs, 0};
+const gt_stencil_info *wave_info_f(void) { return &wave_info; }
 
 int wave(gt_storage *h, gt_storage *hn, gt_storage *q, gt_storage *qn, gt_storage *depth,
          double dt, const gt_domain *domain)
@@ -145,14 +147,14 @@ int wave(gt_storage *h, gt_storage *hn, gt_storage *q, gt_storage *qn, gt_storag
             for (int64_t j = 0; j < nj; j++)
 #line 11 "iterate.stn"
                 hn(i, j) = h(i, j) - dt * depth(i, j) * (q(i + 1, j) - q(i - 1, j));
-#line 149 "iterate.c"
+#line 151 "iterate.c"
     }
     if (0 < nk) {
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 12 "iterate.stn"
                 qn(i, j) = q(i, j) - dt * (h(i + 1, j) - h(i - 1, j));
-#line 156 "iterate.c"
+#line 158 "iterate.c"
     }
     return 0;
 #undef h
@@ -218,7 +220,7 @@ int plain(gt_storage *u, gt_storage *v, const gt_domain *domain)
             for (int64_t k = 0; k < nk; k++)
 #line 17 "iterate.stn"
                 v(i, j, k) = u(i, j, k + 1);
-#line 222 "iterate.c"
+#line 224 "iterate.c"
     return 0;
 #undef u
 #undef v

@@ -27,6 +27,8 @@ extern const gt_stencil_info heat_info;
  * field of each pair is scratch (docs/generated-api.md). */
 int heat_steps(gt_storage *u, gt_storage *unew, float a, int64_t nsteps,
                const gt_domain *domain);
+/* &heat_info, for callers that cannot name a C object (Fortran's heat_steps_mpi) */
+const gt_stencil_info *heat_info_f(void);
 
 /* iterate.stn:8: stencil wave
  *   h          field<double, IJ>  input, halo i[1, 1]
@@ -43,6 +45,8 @@ extern const gt_stencil_info wave_info;
  * field of each pair is scratch (docs/generated-api.md). */
 int wave_steps(gt_storage *h, gt_storage *hn, gt_storage *q, gt_storage *qn, gt_storage *depth,
                double dt, int64_t nsteps, const gt_domain *domain);
+/* &wave_info, for callers that cannot name a C object (Fortran's wave_steps_mpi) */
+const gt_stencil_info *wave_info_f(void);
 
 /* iterate.stn:16: stencil plain
  *   u          field<double, IJK>  input, halo k[0, 1]

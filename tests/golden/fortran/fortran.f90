@@ -5,12 +5,14 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_mpi_call, gtrt_release, gtrt_wrap
+    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, &
+            gtrt_release, gtrt_wrap
     implicit none
     private
-    public :: m_heat, m_heat_steps, m_heat_mpi
-    public :: m_mix, m_mix_mpi
-    public :: m_names, m_names_mpi
+    public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
+            m_heat_steps_mpi_halo
+    public :: m_mix, m_mix_mpi, m_mix_mpi_halo
+    public :: m_names, m_names_mpi, m_names_mpi_halo
     public :: m_nofields
 
     interface
@@ -34,6 +36,11 @@ module m_fortran_gt
             type(c_ptr), value :: domain
             integer(c_int) :: rc
         end function gt_c1_steps
+        ! const gt_stencil_info *m_heat_info_f(void)
+        function gt_c1_info() result(gt_info) bind(C, name="m_heat_info_f")
+            import :: c_ptr
+            type(c_ptr) :: gt_info
+        end function gt_c1_info
         ! int m_mix(gt_storage *q, gt_storage *n, gt_storage *mask, gt_storage *w, gt_storage *acc,
         !       double c, double *total, int32_t *biggest, const gt_domain *domain)
         function gt_c2(q, n, mask, w, acc, c, total, biggest, domain) result(rc) &
@@ -184,6 +191,81 @@ contains
         gt_rc = gt_c1(gt_a(1), gt_a(2), gt_v3, gt_dom)
     end function gt_c1_mpi
 
+    ! m_heat_mpi_halo: the halos m_heat_mpi needs (gt_mpi_halo)
+    subroutine m_heat_mpi_halo(u_halo, unew_halo)
+        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+
+        if (present(u_halo)) u_halo = reshape([1, 1, 1, 1, 0, 0], [2, 3])
+        if (present(unew_halo)) unew_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+    end subroutine m_heat_mpi_halo
+
+    ! m_heat_steps_mpi: m_heat_steps on a decomposition (gtrt_mpi), halos exchanged every tblock steps
+    subroutine m_heat_steps_mpi(decomp, u, unew, a, nsteps, tblock, halo, u_halo, unew_halo, times, &
+            rc)
+        type(c_ptr), intent(in) :: decomp
+        real(c_float), intent(inout), target :: u(:, :)
+        real(c_float), intent(inout), target :: unew(:, :)
+        real(c_float), intent(in) :: a
+        integer, intent(in) :: nsteps
+        integer, intent(in), optional :: tblock
+        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
+        real(c_double), intent(out), optional :: times(2)
+        integer, intent(out), optional :: rc
+        type(c_ptr) :: gt_s(2)
+        type(c_ptr), target :: gt_a(3)
+        real(c_float), target :: gt_v3
+        real(c_double), target :: gt_t(2)
+        type(c_funptr) :: gt_f
+        integer(c_int) :: gt_rc
+
+        gt_s = c_null_ptr
+        gt_t = 0
+        gt_f = c_funloc(gt_c1_steps_mpi)
+        gt_rc = 0
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
+                gt_s(2))
+        gt_a(1) = c_null_ptr
+        gt_a(2) = c_null_ptr
+        gt_v3 = a
+        gt_a(3) = c_loc(gt_v3)
+        if (gt_rc == 0) gt_rc = gtrt_mpi_steps(decomp, gt_c1_info(), gt_s, nsteps, tblock, gt_f, &
+                c_loc(gt_a), gt_t, 'heat')
+        if (gt_rc == 0) then
+            if (present(times)) times = gt_t
+        end if
+        call gtrt_release(gt_s)
+        call gtrt_finish(gt_rc, rc)
+    end subroutine m_heat_steps_mpi
+
+    function gt_c1_steps_mpi(gt_ctx, gt_fields, gt_dom) result(gt_rc) &
+            bind(C, name="m_fortran_gt_gt_c1_steps_mpi")
+        type(c_ptr), value :: gt_ctx, gt_fields, gt_dom
+        integer(c_int) :: gt_rc
+        type(c_ptr), pointer :: gt_a(:), gt_g(:)
+        real(c_float), pointer :: gt_v3
+
+        call c_f_pointer(gt_ctx, gt_a, [3])
+        call c_f_pointer(gt_fields, gt_g, [2])
+        call c_f_pointer(gt_a(3), gt_v3)
+        gt_rc = gt_c1(gt_g(1), gt_g(2), gt_v3, gt_dom)
+    end function gt_c1_steps_mpi
+
+    ! m_heat_steps_mpi_halo: the halos m_heat_steps_mpi needs for blocks of tblock steps
+    subroutine m_heat_steps_mpi_halo(tblock, u_halo, unew_halo, rc)
+        integer, intent(in) :: tblock
+        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(out), optional :: rc
+        integer(c_int) :: gt_rc
+
+        gt_rc = 0
+        if (present(u_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 0, 'IJ', tblock, u_halo, &
+                'heat')
+        if (present(unew_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 1, 'IJ', tblock, &
+                unew_halo, 'heat')
+        call gtrt_finish(gt_rc, rc)
+    end subroutine m_heat_steps_mpi_halo
+
     ! fortran.stn:11: stencil mix
     !   q          real(c_double), IJK, rank 3, in, halo none
     !   n          integer(c_int32_t), K, rank 1, in, halo none
@@ -305,6 +387,18 @@ contains
         gt_rc = gt_c2(gt_a(1), gt_a(2), gt_a(3), gt_a(4), gt_a(5), gt_v6, gt_v7, gt_v8, gt_dom)
     end function gt_c2_mpi
 
+    ! m_mix_mpi_halo: the halos m_mix_mpi needs (gt_mpi_halo)
+    subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo)
+        integer, intent(out), optional :: q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
+                w_halo(2, 3), acc_halo(2, 3)
+
+        if (present(q_halo)) q_halo = reshape([0, 1, 0, 0, 0, 0], [2, 3])
+        if (present(n_halo)) n_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        if (present(mask_halo)) mask_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        if (present(w_halo)) w_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        if (present(acc_halo)) acc_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+    end subroutine m_mix_mpi_halo
+
     ! fortran.stn:24: stencil names
     !   u          real(c_double), IJK, rank 3, in, halo none
     !   u_2        real(c_double), IJK, rank 3, out, halo none
@@ -405,6 +499,15 @@ contains
         call c_f_pointer(gt_a(5), gt_v5)
         gt_rc = gt_c3(gt_a(1), gt_a(2), gt_a(3), gt_v4, gt_v5, gt_dom)
     end function gt_c3_mpi
+
+    ! m_names_mpi_halo: the halos m_names_mpi needs (gt_mpi_halo)
+    subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo)
+        integer, intent(out), optional :: u_halo(2, 3), u_2_halo(2, 3), gt_v__halo(2, 3)
+
+        if (present(u_halo)) u_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        if (present(u_2_halo)) u_2_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        if (present(gt_v__halo)) gt_v__halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+    end subroutine m_names_mpi_halo
 
     ! fortran.stn:28: stencil nofields
     !   x          real(c_double) scalar, in
