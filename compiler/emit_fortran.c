@@ -656,28 +656,45 @@ static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char 
     fprintf(f, "    end function %s\n", name);
 }
 
+/* The head of S_mpi_halo(NAME_halo...) and of S_steps_mpi_halo(tblock, NAME_halo..., rc)
+   (steps): the subroutine line and the dummies' declarations. */
+static void write_halo_sub_head(Compiler *c, FILE *f, const FStencil *fs, bool steps)
+{
+    int np = fs->es->st->params.len;
+    FLine l;
+    fl_start(&l, f, 4, "subroutine ");
+    fl_item(&l, "", steps ? fs->steps_halo_sub : fs->mpi_halo_sub);
+    fl_item(&l, "", "(");
+    const char *sep = "";
+    if (steps)
+        fl_item(&l, sep, fs->tblock), sep = ", ";
+    for (int p = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, sep, fs->halo[p]), sep = ", ";
+    if (steps)
+        fl_item(&l, sep, fs->rc);
+    fl_end(&l, ")");
+    if (steps)
+        fprintf(f, "        integer, intent(in) :: %s\n", fs->tblock);
+    fl_start(&l, f, 8, "integer, intent(out), optional :: ");
+    sep = "";
+    for (int p = 0; p < np; p++)
+        if (fs->halo[p])
+            fl_item(&l, sep, arena_printf(c->arena, "%s(2, 3)", fs->halo[p])), sep = ", ";
+    fl_end(&l, "");
+    if (steps)
+        fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+}
+
 /* S_mpi_halo(NAME_halo...): per field whose NAME_halo is present, the halo S_mpi needs
    (gt_mpi_halo: along I and J the larger of the field's halo and reach, along K its halo),
    constants of the stencil, as the halo(2, 3) the wrappers take. */
 static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
-    int np = st->params.len;
-    FLine l;
-    fl_start(&l, f, 4, "subroutine ");
-    fl_item(&l, "", fs->mpi_halo_sub);
-    fl_item(&l, "", "(");
-    for (int p = 0, n = 0; p < np; p++)
-        if (fs->halo[p])
-            fl_item(&l, n++ ? ", " : "", fs->halo[p]);
-    fl_end(&l, ")");
-    fl_start(&l, f, 8, "integer, intent(out), optional :: ");
-    for (int p = 0, n = 0; p < np; p++)
-        if (fs->halo[p])
-            fl_item(&l, n++ ? ", " : "", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
-    fl_end(&l, "");
+    write_halo_sub_head(c, f, fs, false);
     fprintf(f, "\n");
-    for (int p = 0; p < np; p++) {
+    for (int p = 0; p < st->params.len; p++) {
         const IrField *fd = st->params.items[p].is_field ? st->params.items[p].field : NULL;
         if (!fd)
             continue;
@@ -699,27 +716,11 @@ static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
 static void write_steps_halo(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
-    int np = st->params.len;
-    FLine l;
-    fl_start(&l, f, 4, "subroutine ");
-    fl_item(&l, "", fs->steps_halo_sub);
-    fl_item(&l, "", "(");
-    fl_item(&l, "", fs->tblock);
-    for (int p = 0; p < np; p++)
-        if (fs->halo[p])
-            fl_item(&l, ", ", fs->halo[p]);
-    fl_item(&l, ", ", fs->rc);
-    fl_end(&l, ")");
-    fprintf(f, "        integer, intent(in) :: %s\n", fs->tblock);
-    fl_start(&l, f, 8, "integer, intent(out), optional :: ");
-    for (int p = 0, n = 0; p < np; p++)
-        if (fs->halo[p])
-            fl_item(&l, n++ ? ", " : "", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
-    fl_end(&l, "");
-    fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    write_halo_sub_head(c, f, fs, true);
     fprintf(f, "        integer(c_int) :: gt_rc\n\n");
     fprintf(f, "        gt_rc = 0\n");
-    for (int p = 0; p < np; p++) {
+    FLine l;
+    for (int p = 0; p < st->params.len; p++) {
         const IrParam *par = &st->params.items[p];
         if (!par->is_field)
             continue;
