@@ -202,14 +202,11 @@ contains
                 do i = 1, size(al, 1)
                     gi = off(1) + i - h(1, 1)
                     gj = off(2) + j - h(1, 2)
-                    if (i > h(1, 1) .and. i <= h(1, 1) + sz(1) .and. j > h(1, 2) .and. &
-                        j <= h(1, 2) + sz(2)) then
-                        al(i, j, k) = ag(gi, gj, k)
-                    else if (.not. periodic .and. (gi < 1 .or. gi > gs(1) .or. gj < 1 .or. &
-                             gj > gs(2)) .and. gi >= -1 .and. gi <= gs(1) + 2 .and. gj >= -1 &
-                             .and. gj <= gs(2) + 2) then
-                        al(i, j, k) = ag(gi, gj, k)
-                    end if
+                    if ((i > h(1, 1) .and. i <= h(1, 1) + sz(1) .and. j > h(1, 2) .and. &
+                         j <= h(1, 2) + sz(2)) .or. &
+                        (.not. periodic .and. (gi < 1 .or. gi > gs(1) .or. gj < 1 .or. &
+                         gj > gs(2)) .and. gi >= -1 .and. gi <= gs(1) + 2 .and. gj >= -1 &
+                         .and. gj <= gs(2) + 2)) al(i, j, k) = ag(gi, gj, k)
                 end do
             end do
         end do
