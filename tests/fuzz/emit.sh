@@ -20,9 +20,12 @@
 # that is not installed is skipped with a line saying so. A file that fails
 # is split: each of its programs is tried alone, and each failing program is
 # kept in $work/failures/ (with the compiler's messages) to reproduce it.
+# Files are independent (file F holds seeds FIRST + 30 F to FIRST + 30 F + 29)
+# and run $JOBS at a time (default 2), each by this script as a worker
+# (emit.sh --file WORK F SEED), which writes its counts to WORK/fF.sum.
 #
 #   emit.sh [--check]
-# Environment: GTCC, BUILD, RESULTS, CC (as the Makefile passes them);
+# Environment: GTCC, BUILD, RESULTS, CC, JOBS (as the Makefile passes them);
 #   FUZZ_SECONDS  run for this many seconds (make fuzz; default 600)
 #   FUZZ_PROGRAMS or stop after this many programs (--check: default 300)
 #   FUZZ_SEED     the first seed (default: from the clock; --check: 1)
@@ -36,9 +39,12 @@ root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-$root/build}
 GTCC=${GTCC:-$BUILD/bin/gtcc}
 CC=${CC:-cc}
-check=0
+check=0 worker=0
 [ "${1:-}" = "--check" ] && check=1
-if [ $check = 1 ]; then
+[ "${1:-}" = "--file" ] && worker=1
+if [ $worker = 1 ]; then
+    name=worker; work=$2; programs=0; seconds=0; seed=0
+elif [ $check = 1 ]; then
     name=gencc; work=$BUILD/gencc
     programs=${FUZZ_PROGRAMS:-300}; seconds=${FUZZ_SECONDS:-0}; seed=${FUZZ_SEED:-1}
 else
@@ -50,18 +56,20 @@ CFLAGS="-std=c11 -Wall -Wextra -Wpedantic -Werror -fopenmp -O0 -I$root/runtime/i
 CXXFLAGS="-x c++ -std=c++17 -O0 -ffp-contract=off -Wall -Wextra -Werror -Wno-unused-parameter
     -Wno-unused-function -DGT_SIMT -I$root/tests/simt -I$root/runtime/include"
 
-rm -rf "$work"; mkdir -p "$work/failures" || exit 1
-$CC -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
-cp "$GTCC" "$work/gtcc" || exit 1
+if [ $worker = 0 ]; then
+    rm -rf "$work"; mkdir -p "$work/failures" || exit 1
+    $CC -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
+    cp "$GTCC" "$work/gtcc" || exit 1
+fi
 GTCC=$work/gtcc
-
 compilers=""
 for cc in gcc clang; do
     if command -v $cc >/dev/null 2>&1; then compilers="$compilers $cc"
-    else echo "$name: SKIP $cc: not installed"; fi
+    elif [ $worker = 0 ]; then echo "$name: SKIP $cc: not installed"; fi
 done
 CXX_SIMT=$(command -v g++ || command -v clang++ || true)
-[ -n "$CXX_SIMT" ] || echo "$name: SKIP the cuda output: no C++ compiler (g++, clang++)"
+[ -n "$CXX_SIMT" ] || [ $worker = 1 ] ||
+    echo "$name: SKIP the cuda output: no C++ compiler (g++, clang++)"
 
 # Names to give a program's fields, scalars and temporaries in place of its own.
 hostile="defined __x __STDC_X _Bool omp_in omp_out omp_priv omp_get_thread_num kmp_x
@@ -71,9 +79,6 @@ hostile="defined __x __STDC_X _Bool omp_in omp_out omp_priv omp_get_thread_num k
     sqrt_ u__x t_info x_fields"
 
 passed=0; failed=0; made=0; compiles=0; files=0; refused=0
-start=$(date +%s)
-log=$work/log
-: >"$log"
 
 # gtcc_ok STATUS ERRFILE: gtcc exited acceptably (0, or 1 with an error message)
 gtcc_ok() {
@@ -128,11 +133,15 @@ make_program() {
     : "$seedn"
 }
 
-while :; do
-    [ "$programs" -gt 0 ] && [ $made -ge "$programs" ] && break
-    [ "$seconds" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$seconds" ] && break
+# --- worker: emit.sh --file WORK F SEED: file F, seeds SEED to SEED + 29 ----------
+# writes "MADE REFUSED PASSED FAILED COMPILES" to WORK/fF.sum and the failing seeds'
+# lines to WORK/fF.log
+if [ $worker = 1 ]; then
+    files=$3; seed=$4
+    log=$work/f$files.log
+    : >"$log"
     d=$work/f$files
-    mkdir -p "$d"
+    rm -rf "$d"; mkdir -p "$d"
     : >"$d/all.stn"
     first=$seed
     for _ in $(seq 30); do
@@ -143,7 +152,7 @@ while :; do
         "$GTCC" --emit=ir "$d/one.stn" >/dev/null 2>"$d/one.log"
         st=$?
         if ! gtcc_ok $st "$d/one.log"; then
-            echo "seed $seed: FAIL gtcc --emit=ir: exit status $st" | tee -a "$log"
+            echo "seed $seed: FAIL gtcc --emit=ir: exit status $st" >>"$log"
             mkdir -p "$work/failures/seed$seed"
             cp "$d/one.stn" "$d/one.log" "$work/failures/seed$seed/"
             failed=$((failed + 1))
@@ -154,31 +163,64 @@ while :; do
         cat "$d/one.stn" >>"$d/all.stn"
         seed=$((seed + 1)); made=$((made + 1))
     done
-    files=$((files + 1))
-    if build "$d" "$d/all.stn" >"$d/result"; then
-        passed=$((passed + $(grep -c '^PASS' "$d/result")))
-        compiles=$((compiles + $(grep -c '^PASS' "$d/result")))
-        rm -rf "$d"
-        continue
-    fi
+    build "$d" "$d/all.stn" >"$d/result"
+    bst=$?
     passed=$((passed + $(grep -c '^PASS' "$d/result")))
-    failed=$((failed + $(grep -c '^FAIL' "$d/result")))
     compiles=$((compiles + $(grep -c -E '^(PASS|FAIL) [a-z]+ \[' "$d/result")))
-    s=$first
-    while [ $s -lt $seed ]; do
-        o=$d/s$s
-        mkdir -p "$o"
-        make_program $s "$o/p.stn"
-        if ! "$GTCC" --emit=ir "$o/p.stn" >/dev/null 2>&1; then
-            s=$((s + 1)); continue   # refused: left out of the file
-        fi
-        if ! build "$o" "$o/p.stn" >"$o/result"; then
-            echo "seed $s: $(grep '^FAIL' "$o/result" | tr '\n' ' ')" | tee -a "$log"
-            cp -r "$o" "$work/failures/seed$s"
-        fi
-        s=$((s + 1))
-    done
+    if [ $bst -ne 0 ]; then
+        failed=$((failed + $(grep -c '^FAIL' "$d/result")))
+        s=$first
+        while [ $s -lt $seed ]; do
+            o=$d/s$s
+            mkdir -p "$o"
+            make_program $s "$o/p.stn"
+            if ! "$GTCC" --emit=ir "$o/p.stn" >/dev/null 2>&1; then
+                s=$((s + 1)); continue   # refused: left out of the file
+            fi
+            if ! build "$o" "$o/p.stn" >"$o/result"; then
+                echo "seed $s: $(grep '^FAIL' "$o/result" | tr '\n' ' ')" >>"$log"
+                cp -r "$o" "$work/failures/seed$s"
+            fi
+            s=$((s + 1))
+        done
+    fi
     rm -rf "$d"
+    echo "$made $refused $passed $failed $compiles" >"$work/f$files.sum"
+    exit 0
+fi
+
+# --- driver: $JOBS files at a time, until the programs or the seconds are done -------
+jobs=${JOBS:-2}
+start=$(date +%s)
+log=$work/log
+: >"$log"
+while :; do
+    [ "$programs" -gt 0 ] && [ $made -ge "$programs" ] && break
+    [ "$seconds" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$seconds" ] && break
+    # a batch of $jobs files, fewer where the programs left need fewer
+    n=$jobs
+    if [ "$programs" -gt 0 ]; then
+        left=$(( (programs - made + 29) / 30 ))
+        [ $left -lt $n ] && n=$left
+    fi
+    : >"$work/batch"
+    for f in $(seq $files $((files + n - 1))); do
+        echo "$work $f $((seed + 30 * (f - files)))" >>"$work/batch"
+    done
+    xargs -L 1 -P "$jobs" sh "$here/emit.sh" --file <"$work/batch"
+    for f in $(seq $files $((files + n - 1))); do
+        if [ -r "$work/f$f.sum" ]; then
+            read -r m r p x c <"$work/f$f.sum"
+        else
+            m=30 r=0 p=0 x=1 c=0   # the worker died before its counts
+            echo "file $f: the worker wrote no counts" >>"$work/f$f.log"
+        fi
+        made=$((made + m)); refused=$((refused + r)); passed=$((passed + p))
+        failed=$((failed + x)); compiles=$((compiles + c))
+        tee -a "$log" <"$work/f$f.log"
+        rm -f "$work/f$f.sum" "$work/f$f.log"
+    done
+    seed=$((seed + 30 * n)); files=$((files + n))
 done
 elapsed=$(($(date +%s) - start))
 if [ $check = 1 ]; then
