@@ -31,7 +31,8 @@ warnings: all
 	-@$(TEST_ENV) tests/warnings/run.sh
 
 # cuda: the cuda backend's output for every test program and 210 random ones
-# compiles with nvcc for sm_80 and sm_90 with warnings as errors; skipped with
+# compiles with nvcc for sm_80 and sm_90 (a file of random ones for one of the
+# two, in turn) with warnings as errors; skipped with
 # a message where nvcc is not found (tests/cuda/run.sh). Its numbers are
 # checked by the diff group, on the SIMT emulator of tests/simt. The bench
 # kernels' ptxas resources and the SASS report's integer columns (make

@@ -4,7 +4,9 @@
 # Every test, example and bench program (the golden error tests aside) and
 # $CUDA_PROGRAMS (default 210) random programs of tests/diff/gen.c, 30 to a
 # file, are compiled by gtcc -b cuda and then by nvcc for sm_80 (A100) and
-# sm_90 (H100) with every warning an error (nvcc's and the host compiler's -Wall
+# sm_90 (H100) (a file of random programs for one of the two, in turn: each takes
+# nvcc about 80 s an architecture; they go first, so that the two workers end
+# together) with every warning an error (nvcc's and the host compiler's -Wall
 # -Wextra), <gt/gt_mpi.h> included first where mpicc is found (the header's
 # distributed entries). Where nvcc is not found (on PATH
 # or in /usr/local/cuda/bin) the group is skipped with a message. The numbers
@@ -39,7 +41,8 @@ if [ -z "$NVCC" ]; then
     result 0 0
     exit 0
 fi
-NVFLAGS="-c -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+NVFLAGS="-c -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror"
+SM80="-gencode arch=compute_80,code=sm_80" SM90="-gencode arch=compute_90,code=sm_90"
 # where Open MPI's mpicc is found, <gt/gt_mpi.h> comes first in every build (-include), so
 # that the header's distributed entries (S_mpi, static inline) compile under nvcc too
 MPICC=$(command -v mpicc || true)
@@ -55,7 +58,11 @@ if [ "${1:-}" = "--one" ]; then
             >"$dir/log" 2>&1; then
         echo "FAIL $stn: gtcc -b cuda"; sed 's/^/  | /' "$dir/log" | head -n 10; exit 0
     fi
-    if ! "$NVCC" $NVFLAGS -I"$root/runtime/include" -I"$dir" -o "$dir/$name.o" "$dir/$name.cu" \
+    arch="$SM80 $SM90"
+    case $name in
+        random*) arch=$SM90; [ $((${name#random} % 2)) = 1 ] && arch=$SM80 ;;
+    esac
+    if ! "$NVCC" $NVFLAGS $arch -I"$root/runtime/include" -I"$dir" -o "$dir/$name.o" "$dir/$name.cu" \
             >"$dir/log" 2>&1; then
         echo "FAIL $stn: nvcc"; sed 's/^/  | /' "$dir/log" | head -n 20; exit 0
     fi
@@ -84,20 +91,21 @@ for stn in "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"
     echo "$stn $work/p$n" >>"$work/instances"
 done
 cc -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
-want=${CUDA_PROGRAMS:-210}; made=0; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
+want=${CUDA_PROGRAMS:-210}; made=0; : >"$work/jobs.random"; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
 while [ $made -lt "$want" ]; do
     "$work/gen" $seed >"$work/one.stn"
     if "$GTCC" --emit=ir -b cuda "$work/one.stn" >/dev/null 2>&1; then
         cat "$work/one.stn" >>"$work/random$batch.stn"
         made=$((made + 1)); inbatch=$((inbatch + 1))
         if [ $inbatch -eq 30 ] || [ $made -eq "$want" ]; then
-            echo "$work/random$batch.stn $work/r$batch" >>"$jobs"
+            echo "$work/random$batch.stn $work/r$batch" >>"$work/jobs.random"
             batch=$((batch + 1)); inbatch=0
         fi
     fi
     seed=$((seed + 1))
 done
-xargs -L 1 -P "${JOBS:-2}" "$here/run.sh" --one <"$jobs" >"$work/results" 2>&1
+cat "$work/jobs.random" "$jobs" |
+    xargs -L 1 -P "${JOBS:-2}" "$here/run.sh" --one >"$work/results" 2>&1
 # the instances of one file link into one program: no name defined twice, and
 # every name they define (but C++'s weak ones) starts with that instance's -P prefix
 [ -e "$work/instances" ] && while read -r stn dir; do
