@@ -59,8 +59,8 @@ if [ "${1:-}" = "--one" ]; then
         echo "FAIL $stn: gtcc -b cuda"; sed 's/^/  | /' "$dir/log" | head -n 10; exit 0
     fi
     arch="$SM80 $SM90"
-    case $name in
-        random*) arch=$SM90; [ $((${name#random} % 2)) = 1 ] && arch=$SM80 ;;
+    case $stn in    # the random files (below), and only they, are $work/randomN.stn
+        "$work"/random*) arch=$SM90; [ $((${name#random} % 2)) = 1 ] && arch=$SM80 ;;
     esac
     if ! "$NVCC" $NVFLAGS $arch -I"$root/runtime/include" -I"$dir" -o "$dir/$name.o" "$dir/$name.cu" \
             >"$dir/log" 2>&1; then
@@ -91,7 +91,8 @@ for stn in "$root"/tests/numeric/*.stn "$root"/tests/diff/programs/*.stn "$root"
     echo "$stn $work/p$n" >>"$work/instances"
 done
 cc -std=c11 -O1 -D_POSIX_C_SOURCE=200809L -o "$work/gen" "$root/tests/diff/gen.c" || exit 1
-want=${CUDA_PROGRAMS:-210}; made=0; : >"$work/jobs.random"; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
+want=${CUDA_PROGRAMS:-210}; made=0; seed=${CUDA_SEED:-5001}; batch=0; inbatch=0
+: >"$work/jobs.random"
 while [ $made -lt "$want" ]; do
     "$work/gen" $seed >"$work/one.stn"
     if "$GTCC" --emit=ir -b cuda "$work/one.stn" >/dev/null 2>&1; then

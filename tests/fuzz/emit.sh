@@ -43,7 +43,7 @@ check=0 worker=0
 [ "${1:-}" = "--check" ] && check=1
 [ "${1:-}" = "--file" ] && worker=1
 if [ $worker = 1 ]; then
-    name=worker; work=$2; programs=0; seconds=0; seed=0
+    work=$2
 elif [ $check = 1 ]; then
     name=gencc; work=$BUILD/gencc
     programs=${FUZZ_PROGRAMS:-300}; seconds=${FUZZ_SECONDS:-0}; seed=${FUZZ_SEED:-1}
