@@ -64,6 +64,7 @@ static const PlanParams cuda_plan = {
     .group_reductions = true,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
+    .recompute_full_loads = 12,
     .block_i = CUDA_BLOCK_I,
     .block_j_max = CUDA_BLOCK_J,
     .block_j_min = CUDA_BLOCK_J,

@@ -58,6 +58,7 @@ static const PlanParams openmp_plan = {
     .tiles = true,
     .recompute_max_nodes = 24,
     .recompute_max_ops = 16,
+    .recompute_full_loads = 12,
     .block_i = 256,
     .block_j_max = 64,
     .block_j_min = 8,

@@ -8,11 +8,17 @@
  *
  * 1. Recompute. A temporary written by one unconditional statement of a
  *    parallel computation from input fields only (an expression of at most
- *    PlanParams.recompute_max_nodes nodes), and read only in that
- *    interval at K offset 0, is recomputed at each read (the expression,
- *    shifted by the read's offset) when that moves fewer bytes through the
- *    cache than a tile: reads x loads(producer) <= 1 store + reads loads.
- *    Its statement disappears from the loop nests.
+ *    PlanParams.recompute_max_nodes nodes; temporaries recomputed before it
+ *    count as their expressions), and read only after it (later in
+ *    its interval, or in later computations), is recomputed at each read (the
+ *    expression, shifted by the read's offset) when that moves fewer bytes
+ *    through the cache than a tile: reads x loads(producer) <= 1 store +
+ *    reads loads, where reads are the distinct read offsets. Read at a K
+ *    offset or in a later computation, it could only be a FULL array, whose
+ *    store and reload through memory count as
+ *    PlanParams.recompute_full_loads loads: reads x loads <=
+ *    recompute_full_loads + reads - 1. Its statement disappears from the
+ *    loop nests.
  * 2. Kernels. Consecutive top-level statements of an interval are fused into
  *    one loop nest unless one reads, at a non-zero offset (horizontal only in
  *    forward/backward computations, where each level is a barrier anyway), a
@@ -345,14 +351,24 @@ static void fo_free(FoSet *set)
 
 typedef struct {
     size_t loads;
+    size_t nodes;             /* of the expression with recomputed temporaries expanded */
     bool *pure;
 } LoadCount;
 
 static IrWalk count_load(void *ctx, const IrExpr *e)
 {
     LoadCount *n = ctx;
+    n->nodes++;
     if (e->kind == IR_LOAD) {
-        if (e->load.field->is_written || e->load.klevel)
+        const IrField *f = e->load.field;
+        if (plan_expr_recompute(f) && !e->load.klevel) {
+            /* a temporary recomputed already (an earlier one of the stencil): its
+             * expression, of input fields only, is substituted here in turn */
+            n->nodes--;
+            ir_walk_expr(f->producer[0]->assign.value, count_load, n);
+            return IR_WALK_SKIP;
+        }
+        if (f->is_written || e->load.klevel)
             *n->pure = false;
         n->loads++;
         return IR_WALK_SKIP;
@@ -364,12 +380,15 @@ static IrWalk count_load(void *ctx, const IrExpr *e)
     return IR_WALK_ON;
 }
 
-/* The loads of e; pure becomes false if e reads a field that is written, an
- * index or a column. */
-static size_t count_loads(const IrExpr *e, bool *pure)
+/* The loads of e, recomputed temporaries expanded into theirs (*nodes: its
+ * size so expanded); pure becomes false if e reads a field that is written
+ * (but such a temporary), an index or a column. */
+static size_t count_loads(const IrExpr *e, bool *pure, size_t *nodes)
 {
-    LoadCount n = {0, pure};
+    LoadCount n = {0, 0, pure};
     ir_walk_expr(e, count_load, &n);
+    if (nodes)
+        *nodes = n.nodes;
     return n.loads;
 }
 
@@ -393,35 +412,43 @@ static void fuse_recompute(Fuse *f)
         }
         /* a producer restricted by a region computes the temporary only there */
         if (nwrites != 1 || producer->stmt->kind != IR_ASSIGN || area_any(&producer->stmt->area) ||
-            st->computations.items[producer->comp]->order != ORDER_PARALLEL ||
-            ir_expr_size(producer->stmt->assign.value) > (size_t)f->params->recompute_max_nodes)
+            st->computations.items[producer->comp]->order != ORDER_PARALLEL)
             continue;
         bool pure = true;
-        size_t loads = count_loads(producer->stmt->assign.value, &pure);
-        if (!pure)
+        size_t nodes = 0;
+        size_t loads = count_loads(producer->stmt->assign.value, &pure, &nodes);
+        if (!pure || nodes > (size_t)f->params->recompute_max_nodes)
             continue;
-        /* distinct read offsets, all in the producer's interval at K offset 0 */
+        /* distinct read offsets, each after the producer: in its interval, or in a later
+         * computation (the reads' levels are ones the producer computes: sema refuses any
+         * other). wide: a read at a K offset or in a later computation, which no tile
+         * could serve (the temporary would be a FULL array) */
+        bool wide = false;
         fo_clear(&offs);
         for (int e = f->fa_start[t]; e < f->fa_start[t + 1] && ok; e++) {
             StmtInfo *si = &f->stmts.items[f->fa[e].stmt];
             Access *a = &si->acc.items[f->fa[e].acc];
             if (a->write)
                 continue;
-            if (si == producer || si->comp != producer->comp ||
-                si->interval != producer->interval || si->index < producer->index ||
-                a->in_column || a->offset[AXIS_K] != 0) {
+            bool later = si->comp > producer->comp;
+            bool same = si->comp == producer->comp && si->interval == producer->interval &&
+                        si->index > producer->index;
+            if ((!later && !same) || a->in_column) {
                 ok = false;
                 break;
             }
+            wide |= later || a->offset[AXIS_K] != 0;
             fo_add(&offs, fd, a->offset);
         }
         /* bytes through the cache: recompute reads `loads` per read; a tile
-         * stores once and reads once per read. Read only at zero offset: a
-         * scalar, if it can be one, costs nothing */
+         * stores once and reads once per read; a FULL array's store and reload
+         * through memory count as recompute_full_loads. Read only at zero offset
+         * in its interval: a scalar, if it can be one, costs nothing */
         size_t noffs = (size_t)offs.len;
         const int64_t *off0 = noffs ? offs.items[0].off : NULL;
-        bool zero_only = noffs == 1 && !off0[0] && !off0[1] && !off0[2];
-        if (!ok || noffs == 0 || zero_only || noffs * loads > noffs + 1)
+        bool zero_only = !wide && noffs == 1 && !off0[0] && !off0[1] && !off0[2];
+        size_t keep = wide ? (size_t)f->params->recompute_full_loads + noffs - 1 : noffs + 1;
+        if (!ok || noffs == 0 || zero_only || noffs * loads > keep)
             continue;
         fd->temp_class = IR_TEMP_RECOMPUTE;
         IrInterval *piv = st->computations.items[producer->comp]->intervals.items[producer->interval];

@@ -40,6 +40,11 @@ struct PlanParams {
                                  at most this many nodes */
     int recompute_max_ops;    /* a kernel recomputed in its consumers adds at most this
                                  many operations per point */
+    int recompute_full_loads; /* a FULL array's store and reload through memory, counted
+                                 in loads from the cache: an expression-recomputed
+                                 temporary read at a K offset or in a later computation
+                                 (which no tile can serve) is recomputed when its distinct
+                                 reads x its loads <= this + reads - 1 */
     /* The cache blocks the backend runs groups in (fuse.c does not depend
      * on them; the emitter reads them here): I x J points of one level, J
      * from block_j_max down to block_j_min while there are fewer than

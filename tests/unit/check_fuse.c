@@ -139,22 +139,22 @@ START_TEST(scalars_and_substitution)
 END_TEST
 
 /* A temporary read at a K offset in a parallel computation cannot be a tile:
- * FULL, and the reader starts a new group. Two FULL temporaries with
- * disjoint lifetimes (p dies in the second group, q is born in the third)
- * share a buffer. */
+ * FULL (index(k) keeps it from being recomputed), and the reader starts a new
+ * group. Two FULL temporaries with disjoint lifetimes (p dies in the second
+ * group, q is born in the third) share a buffer. */
 START_TEST(full_and_sharing)
 {
     Comp k;
     IrStencil *st = compile(&k,
         "stencil s(field<double> u, field<double> o1, field<double> o2) {\n"
         "  computation(parallel) {\n"
-        "    interval(0, end) { double p = u * 2.0; }\n"
+        "    interval(0, end) { double p = u * 2.0 + index(k); }\n"
         "  }\n"
         "  computation(parallel) {\n"
         "    interval(1, end) { o1 = p[k-1] + p; }\n"
         "  }\n"
         "  computation(parallel) {\n"
-        "    interval(0, end) { double q = u[i+1] + u; }\n"
+        "    interval(0, end) { double q = u[i+1] + u * index(k); }\n"
         "  }\n"
         "  computation(parallel) {\n"
         "    interval(1, end) { o2 = q[k-1] + q; }\n"
@@ -181,7 +181,8 @@ START_TEST(columnar_sweeps)
 }
 END_TEST
 
-/* Two sweeps in one column group run interleaved, column by column: p, read
+/* Two sweeps in one column group run interleaved, column by column: p (index(k):
+ * not recomputed), read
  * at an I offset by the first sweep, is still needed by the next columns when
  * the second sweep writes g, so the two FULL temporaries (same type and axes)
  * may not share a buffer, although p's last reader comes before g's first
@@ -191,7 +192,7 @@ START_TEST(column_group_lifetimes)
     Comp k;
     IrStencil *st = compile(&k,
         "stencil s(field<double> u, field<double> a, field<double> b) {\n"
-        "  computation(parallel) { interval(0, end) { double p = u[i+1] + u[j+1]; } }\n"
+        "  computation(parallel) { interval(0, end) { double p = u[i+1] + u[j+1] * index(k); } }\n"
         "  computation(backward) {\n"
         "    interval(end-1, end) { a = p[i-1]; }\n"
         "    interval(0, end-1) { a = a[k+1] * 0.5 + p[i-1]; }\n"
@@ -279,6 +280,64 @@ START_TEST(plan_params)
         fuse_plan(k.c, &p);
         IrTempClass want = nodes == 3 ? IR_TEMP_RECOMPUTE : IR_TEMP_TILE;
         ck_assert_int_eq(field(stencil0(&k), "c")->temp_class, want);
+        done(&k);
+    }
+}
+END_TEST
+
+/* A temporary that no tile can serve (read at a K offset, or by a later
+ * computation) is recomputed when reads x loads <= recompute_full_loads (12)
+ * + reads - 1. p (2 loads) at k and k-1: 4 <= 13, recomputed, and the
+ * producer's computation keeps no kernel; e (1 load) read at zero offset by a
+ * later computation: 1 <= 12; the Laplacian l (5 loads) at three levels:
+ * 15 > 14, FULL; m (2 loads) at three levels: 6 <= 14. With
+ * recompute_full_loads 2, p (4 > 2 + 1) and m (6 > 2 + 2) stay FULL, e
+ * (1 <= 2) is still recomputed. c = v * p reads p: recomputed too where p is
+ * (its expression with p's substituted: 3 loads, at two levels, 6 <= 13), an
+ * array where p is one (it reads an array that is written). */
+START_TEST(recompute_across_levels)
+{
+    static const char *const prog =
+        "stencil s(field<double> u, field<double> v, field<double> o1, field<double> o2,\n"
+        "          field<double> o3, field<double> o4) {\n"
+        "  computation(parallel) {\n"
+        "    interval(0, end) {\n"
+        "      double p = 0.5 * (u + u[k+1]);\n"
+        "      double e = v * 3.0;\n"
+        "      double l = 4.0 * u - (u[i-1] + u[i+1] + u[j-1] + u[j+1]);\n"
+        "      double m = u + v[k+1];\n"
+        "      double c = v * p;\n"
+        "    }\n"
+        "  }\n"
+        "  computation(parallel) {\n"
+        "    interval(1, end-1) {\n"
+        "      o1 = p - p[k-1] + e;\n"
+        "      o2 = l[k-1] + l + l[k+1];\n"
+        "      o3 = m[k-1] + m + m[k+1];\n"
+        "      o4 = c - c[k-1];\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    for (int full = 12; full >= 2; full -= 10) {
+        PlanParams p = *backend_find("openmp")->plan;
+        ck_assert_int_eq(p.recompute_full_loads, 12);
+        ck_assert_int_eq(backend_find("cuda")->plan->recompute_full_loads, 12);
+        p.recompute_full_loads = full;
+        Comp k;
+        comp_open(&k);
+        comp_lower(&k, prog);
+        comp_extents(&k);
+        fuse_plan(k.c, &p);
+        IrStencil *st = stencil0(&k);
+        IrTempClass pc = full == 12 ? IR_TEMP_RECOMPUTE : IR_TEMP_FULL;
+        ck_assert_int_eq(field(st, "p")->temp_class, pc);
+        ck_assert_int_eq(field(st, "e")->temp_class, IR_TEMP_RECOMPUTE);
+        ck_assert_int_eq(field(st, "l")->temp_class, IR_TEMP_FULL);
+        ck_assert_int_eq(field(st, "m")->temp_class, full == 12 ? IR_TEMP_RECOMPUTE
+                                                                 : IR_TEMP_FULL);
+        ck_assert_int_eq(field(st, "c")->temp_class, pc);
+        /* the first computation computes only l (and p, m where kept) */
+        ck_assert_int_eq(interval(st, 0, 0)->kernels.len, 1);
         done(&k);
     }
 }
@@ -414,14 +473,14 @@ START_TEST(recompute_consumer_loads)
 }
 END_TEST
 
-/* n temporaries, each written by its own statement, read at i-1, k-1 and
- * at i+1 in a later computation. */
+/* n temporaries, each written by its own statement (index(k): never
+ * recomputed), read at i-1, k-1 and at i+1 in a later computation. */
 static void gen_many_statements(FILE *f, int n)
 {
     fprintf(f, "stencil s(field<double> u, field<double> o) {\n"
                "  computation(parallel) { interval(0, end) {\n");
     for (int x = 0; x < n; x++)
-        fprintf(f, "    double t%d = u * %d.0;\n", x, x + 1);
+        fprintf(f, "    double t%d = u * %d.0 + index(k);\n", x, x + 1);
     fprintf(f, "  } }\n  computation(parallel) { interval(1, end) {\n    o = 0.0");
     for (int x = 0; x < n; x++)
         fprintf(f, " + t%d[i-1, k-1] + t%d[i+1]", x, x);
@@ -635,6 +694,7 @@ Suite *suite_fuse(void)
     tcase_add_test(tc, tile_slices);
     tcase_add_test(tc, plan_params);
     tcase_add_test(tc, recompute_offsets);
+    tcase_add_test(tc, recompute_across_levels);
     tcase_add_test(tc, recompute_kernel_reads);
     tcase_add_test(tc, recompute_consumer_loads);
     tcase_add_test(tc, alloc_halo_many_statements);
