@@ -1,7 +1,7 @@
 /* generated.c: the runtime functions that only generated code calls (gt_generated.h):
- * allocating temporaries through the public storage API, the device ones with their device
- * block from the pool of pool.c, so that a stencil called again reuses the blocks of its
- * last call instead of allocating (cudaMalloc) anew. (Its errors go through gt__error,
+ * allocating temporaries through the public storage API, with their host or device block
+ * from the pool of pool.c, so that a stencil called again reuses the blocks of its last
+ * call instead of allocating (mapping and faulting in pages, or cudaMalloc) anew. (Its errors go through gt__error,
  * error.c; its arguments are bound by gt__bind, bind.c.) */
 #include "rt.h"
 
@@ -33,7 +33,7 @@ static void *temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
         opts.managed = GT_MANAGED_NONE;
     }
     gt_storage *s = device ? gt__empty_pooled("gt__device_temporary", dtype, axes, shape, &opts)
-                           : gt_empty(dtype, axes, shape, &opts);
+                           : gt__empty_host_pooled("gt__temporary", dtype, axes, shape, &opts);
     if (!s)
         return NULL;
     char *base = device ? gt_device_ptr(s, GT_READWRITE) : gt_host(s, GT_READWRITE);

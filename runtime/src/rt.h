@@ -66,6 +66,8 @@ typedef struct gt__buffer {
     void *device_block;   /* what ops->release frees (device is aligned inside it), or NULL */
     size_t pool_bytes;    /* nonzero: device_block came from the pool (pool.c), a block of
                              that many bytes, and goes back to it */
+    size_t host_pool_bytes; /* nonzero: host_block came from the pool (gt__host_pool_ops),
+                             a block of that many bytes, and goes back to it */
     size_t nbytes;        /* bytes from host (and from device) */
     int wrapped;          /* the host memory belongs to the caller */
     gt_managed managed;   /* sync mode; meaningful only with a device mirror */
@@ -108,6 +110,7 @@ typedef struct {
     gt_device device;
     gt_managed managed;
     int pooled;                /* the device block from the pool (gt__device_temporary) */
+    int pooled_host;           /* the host block from the pool (gt__temporary) */
 } gt__params;
 
 /* How a storage's contents start out. */
@@ -122,6 +125,12 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
    gt__device_temporary. */
 gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
                              const int64_t *shape, const gt_storage_opts *opts);
+/* gt_empty of a host storage (opts->device GT_HOST) whose host block comes from the pool
+   (as gt__host_pool_ops's blocks) and goes back to it with the buffer: the storage of
+   gt__temporary, so that a stencil called in a loop does not map, fault in and zero its
+   FULL temporaries' pages at every call. */
+gt_storage *gt__empty_host_pooled(const char *fn, gt_dtype dtype, const char *axes,
+                                  const int64_t *shape, const gt_storage_opts *opts);
 
 /* The creation parameters of s (for gt_copy). */
 void gt__params_of(const gt_storage *s, gt__params *p);
@@ -321,6 +330,9 @@ void gt__transfer_trim(void);
 /* ---- pool.c: device blocks kept between stencil calls ------------------------------------- */
 
 #define GT__POOL_ALIGN 256                    /* bytes: every block starts on this */
+/* The pool's host "layer": blocks of host memory (gt__malloc, huge pages advised) that
+   gt__empty_host_pooled takes, kept beside the device blocks under the same cap. */
+extern const struct gt__device_ops_ gt__host_pool_ops;
 #define GT__POOL_CAP ((size_t)512 << 20)      /* bytes of free blocks kept at most */
 
 /* A device block of at least nbytes from ops: a free block of the pool of the same size class

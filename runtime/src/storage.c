@@ -348,7 +348,10 @@ static void fill_storage(gt_storage *s, const gt__params *p, gt__buffer *buf,
 static void buffer_free(gt__buffer *b)
 {
     gt__device_free(b);
-    gt__free(b->host_block);
+    if (b->host_pool_bytes)
+        gt__pool_put(&gt__host_pool_ops, b->host_block, b->host_pool_bytes);
+    else
+        gt__free(b->host_block);
     gt__free(b);
 }
 
@@ -398,7 +401,17 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
     b->nbytes = (size_t)nbytes;
     b->managed = p->managed;
     b->state = GT__CLEAN;
-    if (!managed_block) {
+    if (!managed_block && p->pooled_host) {
+        int err;
+        size_t got;
+        void *start = gt__pool_get(&gt__host_pool_ops, (size_t)(nbytes + align),
+                                   &b->host_block, &got, &err);
+        if (!start)
+            goto nomem;
+        b->host_pool_bytes = got;
+        uintptr_t raw = (uintptr_t)start;
+        b->host = (unsigned char *)start + ((uintptr_t)align - raw % (uintptr_t)align);
+    } else if (!managed_block) {
         b->host_block = gt__malloc((size_t)(nbytes + align));
         if (!b->host_block)
             goto nomem;
@@ -424,7 +437,7 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
 
 nomem:
     if (b)
-        gt__free(b->host_block);
+        gt__free(b->host_block);   /* never a pool block: the pool's failure leaves it NULL */
     gt__free(b);
     gt__free(s);
     gt__error(GT_ENOMEM, "%s: out of memory allocating a %s storage of shape (%lld,%lld,%lld) "
@@ -455,6 +468,16 @@ gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
     if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
         return NULL;
     p.pooled = p.device == GT_CUDA && p.managed != GT_MANAGED_CUDA;
+    return gt__create(fn, &p, GT__INIT_NONE, 0);
+}
+
+gt_storage *gt__empty_host_pooled(const char *fn, gt_dtype dtype, const char *axes,
+                                  const int64_t *shape, const gt_storage_opts *opts)
+{
+    gt__params p;
+    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
+        return NULL;
+    p.pooled_host = p.device == GT_HOST;
     return gt__create(fn, &p, GT__INIT_NONE, 0);
 }
 

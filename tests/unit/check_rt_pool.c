@@ -1,6 +1,6 @@
 /* check_rt_pool.c: the pool of device blocks (pool.c) that gt__device_temporary takes from,
- * on the fake device of fake_device.h: a temporary requested again after its release
- * allocates nothing, blocks start on 256 bytes, a request takes the smallest free block of
+ * on the fake device of fake_device.h, and of host blocks that gt__temporary takes from: a
+ * temporary requested again after its release allocates nothing, blocks start on 256 bytes, a request takes the smallest free block of
  * its size class up to twice it, the cap frees what is beyond it, trimming frees every free
  * block, a device failure is GT_EDEVICE, and concurrent takers and givers lose nothing. */
 #include <check.h>
@@ -44,6 +44,51 @@ START_TEST(temporaries_reused)
     ck_assert_uint_gt(gt__pool_trim(), 0);
     ck_assert_int_eq(fake.live, 0);
     ck_assert_uint_eq(gt__pool_free_bytes(NULL), 0);
+}
+END_TEST
+
+/* The host temporaries (gt__temporary) of a stencil called again: the second call gets the
+ * first call's blocks back from the pool (the same addresses: nothing mapped anew), every
+ * element written and read within the block, the data start aligned as the "cpu" preset
+ * asks; trimming frees them, and a cap of one byte keeps none. */
+START_TEST(host_temporaries_reused)
+{
+    const int64_t a[3] = {300, 200, 16}, b[3] = {7, 5, 3}, halo[6] = {2, 2, 1, 1, 0, 0};
+    int64_t sa[3], sb[3];
+    gt_storage *t1, *t2;
+    double *first = NULL;
+    ck_assert_uint_eq(gt__pool_free_bytes(NULL), 0);
+    for (int call = 0; call < 3; call++) {
+        double *p1 = gt__temporary(&t1, GT_FLOAT64, "IJK", a, halo, sa);
+        double *p2 = gt__temporary(&t2, GT_FLOAT64, "IJK", b, halo, sb);
+        ck_assert_msg(p1 && p2, "%s", gt_last_error());
+        ck_assert_ptr_eq(gt_host(t1, GT_READ), t1->buf->host);
+        ck_assert_uint_eq((uintptr_t)t1->buf->host % 64, 0);
+        ck_assert_uint_gt(t1->buf->host_pool_bytes, 0);
+        if (call == 0)
+            first = p1;
+        else
+            ck_assert_ptr_eq(p1, first);
+        /* the whole box, halo included, lies in the block */
+        for (int64_t k = 0; k < a[2]; k++)
+            for (int64_t j = -1; j < a[1] + 1; j++)
+                for (int64_t i = -2; i < a[0] + 2; i++)
+                    p1[i * sa[0] + j * sa[1] + k * sa[2]] = (double)(i + j + k);
+        ck_assert(p1[(a[0] + 1) * sa[0] + a[1] * sa[1] + (a[2] - 1) * sa[2]] ==
+                  (double)(a[0] + 1 + a[1] + a[2] - 1));
+        gt_release(t1);
+        gt_release(t2);
+        size_t n;
+        ck_assert_uint_gt(gt__pool_free_bytes(&n), 304 * 202 * 16 * 8);
+        ck_assert_uint_eq(n, 2);
+    }
+    ck_assert_uint_gt(gt__pool_trim(), 0);
+    ck_assert_uint_eq(gt__pool_free_bytes(NULL), 0);
+    gt__pool_set_cap(1);
+    ck_assert_ptr_nonnull(gt__temporary(&t1, GT_FLOAT64, "IJK", a, halo, sa));
+    gt_release(t1);
+    ck_assert_uint_eq(gt__pool_free_bytes(NULL), 0);
+    gt__pool_set_cap(0);
 }
 END_TEST
 
@@ -213,6 +258,7 @@ Suite *suite_rt_pool(void)
     TCase *t = tcase_create("pool");
     tcase_add_checked_fixture(t, fake_setup, fake_teardown);
     tcase_add_test(t, temporaries_reused);
+    tcase_add_test(t, host_temporaries_reused);
     tcase_add_test(t, classes_and_fit);
     tcase_add_test(t, cap);
     tcase_add_test(t, failure);
