@@ -63,6 +63,25 @@ static inline double bench_stream_copy(void)
 }
 #endif
 
+#ifndef BENCH_HARNESS
+#include <stdio.h>
+
+/* The launcher of a benchmark program (`make bench` builds it without OpenMP): runs cmd,
+ * which snprintf returned len for in a buffer of cap bytes, through the shell; the
+ * program's exit status (name: the program's, for the messages). */
+static inline int bench_launch(const char *name, const char *cmd, int len, size_t cap)
+{
+    if (len < 0 || (size_t)len >= cap) {
+        fprintf(stderr, "%s: build command too long\n", name);
+        return 1;
+    }
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "%s: failed (%d): %s\n", name, rc, cmd);
+    return rc != 0;
+}
+#endif
+
 /* A shell prefix that sets $omp to the link flags of LLVM's libomp (as
  * pkg-config gtrt links it), or to -fopenmp when no libomp is installed. */
 #define BENCH_OMP_LINK                                                                     \

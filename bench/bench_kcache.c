@@ -36,14 +36,7 @@ int main(void)
                        "%s -std=c11 -O3 -march=native -fopenmp -DBENCH_HARNESS -Ibench "
                        "-o %s/bench/kcache-run bench/bench_kcache.c $omp && %s/bench/kcache-run",
                        build, cc, build, build);
-    if (len < 0 || (size_t)len >= sizeof cmd) {
-        fprintf(stderr, "bench_kcache: build command too long\n");
-        return 1;
-    }
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "bench_kcache: failed (%d): %s\n", rc, cmd);
-    return rc != 0;
+    return bench_launch("bench_kcache", cmd, len, sizeof cmd);
 }
 #else
 #include <omp.h>

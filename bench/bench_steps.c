@@ -36,14 +36,7 @@ int main(void)
                        "%s/bench/steps-work/steps.c %s/lib/libgtrt.a $omp -lm && "
                        "%s/bench/steps-work/run",
                        build, GTCC_BIN, build, cc, build, build, build, build, build);
-    if (len < 0 || (size_t)len >= sizeof cmd) {
-        fprintf(stderr, "bench_steps: build command too long\n");
-        return 1;
-    }
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "bench_steps: failed (%d): %s\n", rc, cmd);
-    return rc != 0;
+    return bench_launch("bench_steps", cmd, len, sizeof cmd);
 }
 #else
 #include <omp.h>

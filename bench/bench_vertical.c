@@ -39,14 +39,7 @@ int main(void)
                        "%s/lib/libgtrt.a $omp -lm && %s/bench/vertical-work/run",
                        build, GTCC_BIN, build, GTCC_BIN, build, cc, build, build, build, build,
                        build, build);
-    if (len < 0 || (size_t)len >= sizeof cmd) {
-        fprintf(stderr, "bench_vertical: build command too long\n");
-        return 1;
-    }
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "bench_vertical: failed (%d): %s\n", rc, cmd);
-    return rc != 0;
+    return bench_launch("bench_vertical", cmd, len, sizeof cmd);
 }
 #else
 #include <math.h>
