@@ -2,12 +2,14 @@
  * on bench/vertical.stn over 256x256x64 doubles: p = 0.5 * (u + u[k+1]) and q = w * p
  * computed in one computation, res = p - p[k-1] + 0.25 * (q + q[k-1]) in the next.
  *
- *   gtcc openmp    the openmp backend's output: p and q recomputed at each read
- *                  (docs/internals.md, "Recompute"), one loop nest
+ *   gtcc openmp    the openmp backend's output: p recomputed at each read
+ *                  (docs/internals.md, "Recompute"); q an array, as w may be res's
+ *                  own storage in an in-place call
  *   arrays         hand-written C as the plan had it before (and a direct port
  *                  would): p and q stored in two full arrays by one parallel loop
  *                  nest, read back by a second
- *   hand-fused     hand-written C with p and q computed inline at both levels
+ *   hand-fused     hand-written C with p and q computed inline at both levels (right
+ *                  only when res is not w's storage)
  *
  * Medians over RUNS calls, the variants alternated in each round, each with its time
  * over gtcc's; every variant must give gtcc's naive backend's bits. The program built by

@@ -353,6 +353,7 @@ typedef struct {
     size_t loads;
     size_t nodes;             /* of the expression with recomputed temporaries expanded */
     bool *pure;
+    bool in_place;            /* it loads a parameter that an output may share memory with */
 } LoadCount;
 
 static IrWalk count_load(void *ctx, const IrExpr *e)
@@ -370,6 +371,11 @@ static IrWalk count_load(void *ctx, const IrExpr *e)
         }
         if (f->is_written || e->load.klevel)
             *n->pure = false;
+        /* read nowhere at an offset, it may be an output's storage too (an in-place call,
+         * which gt__bind accepts): recomputed after that output's write, it would read
+         * the new values (as seen through a K field read at an I offset, seed 157) */
+        if (f->kind == IR_PARAM_FIELD && !f->read_at_offset)
+            n->in_place = true;
         n->loads++;
         return IR_WALK_SKIP;
     }
@@ -382,11 +388,15 @@ static IrWalk count_load(void *ctx, const IrExpr *e)
 
 /* The loads of e, recomputed temporaries expanded into theirs (*nodes: its
  * size so expanded); pure becomes false if e reads a field that is written
- * (but such a temporary), an index or a column. */
+ * (but such a temporary), an index or a column, or a parameter that an
+ * output may share (read nowhere at an offset): only values that no write
+ * of the stencil can change may be read again later. */
 static size_t count_loads(const IrExpr *e, bool *pure, size_t *nodes)
 {
-    LoadCount n = {0, 0, pure};
+    LoadCount n = {0, 0, pure, false};
     ir_walk_expr(e, count_load, &n);
+    if (n.in_place)
+        *pure = false;
     if (nodes)
         *nodes = n.nodes;
     return n.loads;
