@@ -593,7 +593,10 @@ static IrField *rk_candidate(Rk *r, int i, int last, size_t *ops)
 }
 
 /* The kernel's own reads into lp: t only at zero offset, the others not
- * recomputed by statements and not written after it in the interval. */
+ * recomputed by statements, not written after it in the interval, and no
+ * parameter that an output may share (read nowhere at an offset: in an
+ * in-place call the output's writes before a consumer would change what the
+ * recomputation reads; see count_load). */
 static bool rk_producer_reads(Rk *r, const IrField *t, int i, int last)
 {
     fo_clear(&r->lp);
@@ -611,6 +614,7 @@ static bool rk_producer_reads(Rk *r, const IrField *t, int i, int last)
                 continue;
             }
             if ((a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1) ||
+                (a->field->kind == IR_PARAM_FIELD && !a->field->read_at_offset) ||
                 written_in(r->wstart, r->writers, a->field->id, last, r->ivend[i]))
                 return false;
             fo_add(&r->lp, a->field, a->offset);
