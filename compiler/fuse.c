@@ -353,8 +353,15 @@ typedef struct {
     size_t loads;
     size_t nodes;             /* of the expression with recomputed temporaries expanded */
     bool *pure;
-    bool in_place;            /* it loads a parameter that an output may share memory with */
 } LoadCount;
+
+/* A parameter read nowhere at an offset may be an output's storage too (an in-place call,
+ * which gt__bind accepts): recomputed after that output's write, a read of it would see
+ * the new values (seed 157: a K field read through an IK temporary at an I offset). */
+static bool may_share_output(const IrField *f)
+{
+    return f->kind == IR_PARAM_FIELD && !f->read_at_offset;
+}
 
 static IrWalk count_load(void *ctx, const IrExpr *e)
 {
@@ -369,13 +376,8 @@ static IrWalk count_load(void *ctx, const IrExpr *e)
             ir_walk_expr(f->producer[0]->assign.value, count_load, n);
             return IR_WALK_SKIP;
         }
-        if (f->is_written || e->load.klevel)
+        if (f->is_written || e->load.klevel || may_share_output(f))
             *n->pure = false;
-        /* read nowhere at an offset, it may be an output's storage too (an in-place call,
-         * which gt__bind accepts): recomputed after that output's write, it would read
-         * the new values (as seen through a K field read at an I offset, seed 157) */
-        if (f->kind == IR_PARAM_FIELD && !f->read_at_offset)
-            n->in_place = true;
         n->loads++;
         return IR_WALK_SKIP;
     }
@@ -393,10 +395,8 @@ static IrWalk count_load(void *ctx, const IrExpr *e)
  * of the stencil can change may be read again later. */
 static size_t count_loads(const IrExpr *e, bool *pure, size_t *nodes)
 {
-    LoadCount n = {0, 0, pure, false};
+    LoadCount n = {0, 0, pure};
     ir_walk_expr(e, count_load, &n);
-    if (n.in_place)
-        *pure = false;
     if (nodes)
         *nodes = n.nodes;
     return n.loads;
@@ -596,7 +596,7 @@ static IrField *rk_candidate(Rk *r, int i, int last, size_t *ops)
  * recomputed by statements, not written after it in the interval, and no
  * parameter that an output may share (read nowhere at an offset: in an
  * in-place call the output's writes before a consumer would change what the
- * recomputation reads; see count_load). */
+ * recomputation reads; may_share_output). */
 static bool rk_producer_reads(Rk *r, const IrField *t, int i, int last)
 {
     fo_clear(&r->lp);
@@ -614,7 +614,7 @@ static bool rk_producer_reads(Rk *r, const IrField *t, int i, int last)
                 continue;
             }
             if ((a->field->temp_class == IR_TEMP_RECOMPUTE && a->field->nproducer != 1) ||
-                (a->field->kind == IR_PARAM_FIELD && !a->field->read_at_offset) ||
+                may_share_output(a->field) ||
                 written_in(r->wstart, r->writers, a->field->id, last, r->ivend[i]))
                 return false;
             fo_add(&r->lp, a->field, a->offset);

@@ -32,8 +32,8 @@ static void *temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
         opts.device = GT_CUDA;
         opts.managed = GT_MANAGED_NONE;
     }
-    gt_storage *s = device ? gt__empty_pooled("gt__device_temporary", dtype, axes, shape, &opts)
-                           : gt__empty_host_pooled("gt__temporary", dtype, axes, shape, &opts);
+    gt_storage *s = gt__empty_pooled(device ? "gt__device_temporary" : "gt__temporary", dtype,
+                                     axes, shape, &opts);
     if (!s)
         return NULL;
     char *base = device ? gt_device_ptr(s, GT_READWRITE) : gt_host(s, GT_READWRITE);

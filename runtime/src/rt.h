@@ -120,17 +120,13 @@ typedef enum { GT__INIT_NONE, GT__INIT_ZERO, GT__INIT_VALUE } gt__init;
    and initializes it. NULL with the error set; nothing leaks. */
 gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, double value);
 
-/* gt_empty whose device block (opts->device must be GT_CUDA, not GT_MANAGED_CUDA) comes
-   from the pool of device blocks and goes back to it with the buffer: the storage of
-   gt__device_temporary. */
+/* gt_empty whose block comes from the pool of pool.c and goes back to it with the buffer:
+   the storage of gt__device_temporary (opts->device GT_CUDA, not GT_MANAGED_CUDA: its
+   device block) and of gt__temporary (GT_HOST: its host block, as gt__host_pool_ops's),
+   so that a stencil called in a loop neither allocates device memory nor maps, faults in
+   and zeroes its FULL temporaries' pages at every call. */
 gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
                              const int64_t *shape, const gt_storage_opts *opts);
-/* gt_empty of a host storage (opts->device GT_HOST) whose host block comes from the pool
-   (as gt__host_pool_ops's blocks) and goes back to it with the buffer: the storage of
-   gt__temporary, so that a stencil called in a loop does not map, fault in and zero its
-   FULL temporaries' pages at every call. */
-gt_storage *gt__empty_host_pooled(const char *fn, gt_dtype dtype, const char *axes,
-                                  const int64_t *shape, const gt_storage_opts *opts);
 
 /* The creation parameters of s (for gt_copy). */
 void gt__params_of(const gt_storage *s, gt__params *p);
@@ -331,7 +327,7 @@ void gt__transfer_trim(void);
 
 #define GT__POOL_ALIGN 256                    /* bytes: every block starts on this */
 /* The pool's host "layer": blocks of host memory (gt__malloc, huge pages advised) that
-   gt__empty_host_pooled takes, kept beside the device blocks under the same cap. */
+   gt__empty_pooled takes for gt__temporary, kept beside the device blocks under the same cap. */
 extern const struct gt__device_ops_ gt__host_pool_ops;
 #define GT__POOL_CAP ((size_t)512 << 20)      /* bytes of free blocks kept at most */
 

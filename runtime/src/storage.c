@@ -468,15 +468,6 @@ gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
     if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
         return NULL;
     p.pooled = p.device == GT_CUDA && p.managed != GT_MANAGED_CUDA;
-    return gt__create(fn, &p, GT__INIT_NONE, 0);
-}
-
-gt_storage *gt__empty_host_pooled(const char *fn, gt_dtype dtype, const char *axes,
-                                  const int64_t *shape, const gt_storage_opts *opts)
-{
-    gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
-        return NULL;
     p.pooled_host = p.device == GT_HOST;
     return gt__create(fn, &p, GT__INIT_NONE, 0);
 }
