@@ -90,6 +90,8 @@ template <typename T> static inline T *gt_simt_shared(T *p, int64_t i, bool stor
 }
 #define GT_SHL(p, i) (*gt_simt_shared((p), (i), false))
 #define GT_SHS(p, i) (*gt_simt_shared((p), (i), true))
+/* a stage register (gt_cuda.h): a value, as on sm_90 */
+#define GT_STAGE_REG(T) const T
 
 #define GT_LAUNCH(kernel, grid, block, ...)                                                 \
     gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); }, #kernel)
