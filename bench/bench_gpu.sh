@@ -6,7 +6,8 @@
 # reference of the output, and runs it: per stencil the kernel time (CUDA events) and the
 # host-call time, the effective bandwidth against the SM copy kernel's measured in the same
 # run and against the nominal peak (target: 80% of the SM copy), and whether the output
-# agrees with the OpenMP backend's at the bench size. Without a usable GPU the program says
+# agrees with the OpenMP backend's at the bench size; and hdiff once more without its stage
+# registers (-P nosreg_, GT_STAGE_REG a reference), for the comparison. Without a usable GPU the program says
 # so and exits with status 1. --build-only stops after the build (tests/cuda/run.sh checks
 # this way that the benchmark builds on machines without a GPU); --check runs one call of
 # each stencil and the comparison only (make check-gpu).
@@ -28,6 +29,13 @@ for s in hdiff jacobi3d; do
         -gencode arch=compute_90,code=sm_90 -I"$root/runtime/include" -I"$work" \
         -o "$work/$s.o" "$work/$s.cu" || { echo "bench-gpu: $s does not build"; exit 1; }
 done
+# hdiff again with its stage registers read from the stage where used (GT_STAGE_REG a
+# reference, as before sm_90): the same run times both (docs/cuda.md, "Stage registers")
+"$GTCC" -b cuda -P nosreg_ -o "$work/nosreg_hdiff.cu" "$root/bench/stencils/hdiff.stn" &&
+"$NVCC" -c -O3 -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 \
+    -gencode arch=compute_90,code=sm_90 -I"$root/runtime/include" -I"$work" \
+    '-DGT_STAGE_REG(T)=const T &' -o "$work/nosreg_hdiff.o" "$work/nosreg_hdiff.cu" ||
+    { echo "bench-gpu: hdiff without stage registers does not build"; exit 1; }
 "$NVCC" -c -O3 -std=c++17 -Werror all-warnings -gencode arch=compute_80,code=sm_80 \
     -gencode arch=compute_90,code=sm_90 -o "$work/gpu_copy.o" "$root/bench/gpu_copy.cu" ||
     { echo "bench-gpu: gpu_copy.cu does not build"; exit 1; }
@@ -38,7 +46,7 @@ for s in hdiff jacobi3d; do
 done
 $CC -std=c11 -O2 -Wall -Wextra -Werror ${SANFLAGS:-} -D_POSIX_C_SOURCE=200809L -I"$root/runtime/include" \
     -I"$cuda_home/include" -I"$root/bench" -I"$work" -o "$work/gpu_bench" "$root/bench/gpu_bench.c" \
-    "$work/hdiff.o" "$work/jacobi3d.o" "$work/gpu_copy.o" "$work/ref_hdiff.o" "$work/ref_jacobi3d.o" \
+    "$work/hdiff.o" "$work/jacobi3d.o" "$work/nosreg_hdiff.o" "$work/gpu_copy.o" "$work/ref_hdiff.o" "$work/ref_jacobi3d.o" \
     "$BUILD/lib/libgtrt-cuda.a" "$BUILD/lib/libgtrt.a" \
     -L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcudart -lstdc++ -fopenmp -lm ||
     { echo "bench-gpu: gpu_bench.c does not build"; exit 1; }

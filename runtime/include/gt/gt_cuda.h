@@ -41,10 +41,12 @@ static const int gt__cuda_ready __attribute__((unused)) = gt__cuda_init();
    level (hdiff's gt_s0: 11.64 shared-memory loads a point instead of 13.64, 30 registers);
    before sm_90 a reference to the stage, loaded where read, as without it (there the
    register took hdiff's gt_s0 from 30 registers to 38, occupancy from 100% to 75%) */
+#ifndef GT_STAGE_REG  /* -D'GT_STAGE_REG(T)=const T &': without them (bench/bench_gpu.sh) */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define GT_STAGE_REG(T) const T &
 #else
 #define GT_STAGE_REG(T) const T
+#endif
 #endif
 
 static __device__ __forceinline__ void gt_atomic_sum(double *p, double v) { atomicAdd(p, v); }
