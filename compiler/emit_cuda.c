@@ -835,11 +835,13 @@ static void stage_reg_access(void *ctx, const IrField *f, const int64_t off[NAXE
  * own point plus a horizontal offset that two kernels of the group or more read there
  * (their own-point code: block_range, own_ring), in the order first read, while they fit
  * in CUDA_STAGE_REGS 32-bit registers. stage_level loads them from the stage once per
- * level, after its barrier; each kernel would load them again (the barriers between the
- * kernels keep nvcc from reusing a load). hdiff: u[i-1] and u[i+1], read by the Laplacian
- * and again by the fluxes' limiters: shared-memory loads per point 13.64 -> 11.64 at 30
- * registers (gt_s0, sm_90); all four neighbours would take 38 registers, and occupancy
- * from 100% to 75%. Returns their number; regs[CUDA_STAGE_REGS] gets them. */
+ * level, after its barrier and the next level's global loads; each kernel would load them
+ * again (the barriers between the kernels keep nvcc from reusing a load). hdiff: u[i-1]
+ * and u[i+1], read by the Laplacian and again by the fluxes' limiters: shared-memory loads
+ * per point 13.64 -> 11.64 at 30 registers (gt_s0, sm_90); all four neighbours took 38
+ * registers, occupancy 100% -> 75%. They are GT_STAGE_REG(T) (gt_cuda.h): a reference into
+ * the stage before sm_90, where the two took gt_s0 from 30 registers to 38. Returns their
+ * number; regs[CUDA_STAGE_REGS] gets them. */
 static int stage_regs(const Cuda *u, const IrInterval *iv, const IrKernel *k0, int count,
                       StageReg *regs)
 {
@@ -1875,7 +1877,8 @@ static void dump_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const I
         StageReg regs[CUDA_STAGE_REGS];
         int nregs = stage_regs(u, iv, k, u->unit_kernels, regs);
         for (int r = 0; r < nregs; r++) {
-            fprintf(out, "%s %s[i", r ? "," : ", held in registers at the thread's point each level:",
+            fprintf(out, "%s %s[i",
+                    r ? "," : ", held in registers at the thread's point each level:",
                     u->st->fields.items[regs[r].field]->name);
             if (regs[r].off[0])
                 fprintf(out, "%+" PRId64, regs[r].off[0]);
