@@ -1,8 +1,8 @@
 /* generated.c: the runtime functions that only generated code calls (gt_generated.h):
  * allocating temporaries through the public storage API, with their host or device block
  * from the pool of pool.c, so that a stencil called again reuses the blocks of its last
- * call instead of allocating (mapping and faulting in pages, or cudaMalloc) anew. (Its errors go through gt__error,
- * error.c; its arguments are bound by gt__bind, bind.c.) */
+ * call instead of allocating (mapping and faulting in pages, or cudaMalloc) anew. (Its
+ * errors go through gt__error, error.c; its arguments are bound by gt__bind, bind.c.) */
 #include "rt.h"
 
 /* gt__temporary and gt__device_temporary: the storage, and the address of its origin on

@@ -401,23 +401,23 @@ gt_storage *gt__create(const char *fn, const gt__params *p, gt__init init, doubl
     b->nbytes = (size_t)nbytes;
     b->managed = p->managed;
     b->state = GT__CLEAN;
-    if (!managed_block && p->pooled_host) {
-        int err;
-        size_t got;
-        void *start = gt__pool_get(&gt__host_pool_ops, (size_t)(nbytes + align),
-                                   &b->host_block, &got, &err);
+    if (!managed_block) {
+        /* the host block: the pool's (gt__temporary; advised huge pages as it was made), or
+           a fresh one */
+        void *start;
+        if (p->pooled_host) {
+            int err;
+            start = gt__pool_get(&gt__host_pool_ops, (size_t)(nbytes + align), &b->host_block,
+                                 &b->host_pool_bytes, &err);
+        } else {
+            start = b->host_block = gt__malloc((size_t)(nbytes + align));
+            if (start)
+                gt__advise_huge(start, (size_t)(nbytes + align));
+        }
         if (!start)
             goto nomem;
-        b->host_pool_bytes = got;
         uintptr_t raw = (uintptr_t)start;
         b->host = (unsigned char *)start + ((uintptr_t)align - raw % (uintptr_t)align);
-    } else if (!managed_block) {
-        b->host_block = gt__malloc((size_t)(nbytes + align));
-        if (!b->host_block)
-            goto nomem;
-        uintptr_t raw = (uintptr_t)b->host_block;
-        b->host = (unsigned char *)b->host_block + ((uintptr_t)align - raw % (uintptr_t)align);
-        gt__advise_huge(b->host_block, (size_t)(nbytes + align));
     }
     if (p->device == GT_CUDA && gt__device_alloc(fn, "a CUDA device buffer", b, managed_block,
                                                  p->pooled, (size_t)align)) {
