@@ -416,6 +416,11 @@ struct EmitPoint {
     int *kc_comp_depth;       /* per field id: the computation's depth */
     int *kc_iv_depth;         /* per field id: the current interval's */
     const char *(*kc_name)[IR_KCACHE_MAX + 1];
+    /* per field id: the local every store at the point also sets, [0] of
+     * kc_name (the level being computed); the current interval stores the
+     * field unconditionally (a top-level assignment), so that local is the
+     * element's value at the end of the level and is carried without a reload */
+    bool *kc_stored;
     int kc_dir;               /* -1 forward, +1 backward */
     bool preload;             /* loading the carried levels: the backend remaps every read */
 };

@@ -113,6 +113,12 @@ static void point_assign(EmitPoint *p, const IrStmt *s, const EmitExprCtx *cx)
     } else {
         static const int64_t zero[NAXES] = {0, 0, 0};
         p->access(o, cx, f, zero, true);
+        /* a k-cached field: the local of the level being computed takes the
+         * value too (the outputs share no memory with each other, so the
+         * element keeps the last value stored at the point; carrying it
+         * spares a reload behind the store on the sweep's dependency chain) */
+        if (p->kc_depth && p->kc_depth[f->id])
+            emit_text(o, " = %s", p->kc_name[f->id][0]);
     }
     emit_text(o, " = ");
     emit_expr(o, cx, s->assign.value);
@@ -280,6 +286,7 @@ void emit_kcache_begin(EmitPoint *p, const IrComputation *comp)
         p->kc_name = arena_alloc(arena, sizeof *p->kc_name * (size_t)(nf + 1));
         p->kc_comp_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
         p->kc_iv_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
+        p->kc_stored = arena_alloc(arena, sizeof(bool) * (size_t)(nf + 1));
     }
     memset(p->kc_comp_depth, 0, sizeof(int) * (size_t)(nf + 1));
     p->kc_dir = comp->order == ORDER_FORWARD ? -1 : 1;
@@ -288,12 +295,13 @@ void emit_kcache_begin(EmitPoint *p, const IrComputation *comp)
         p->kc_comp_depth[f->id] = comp->kcache.items[q].depth;
         emit_begin_line(o);
         emit_text(o, "%s ", emit_c_type(f->type));
-        for (int d = 1; d <= p->kc_comp_depth[f->id]; d++) {
+        for (int d = 0; d <= p->kc_comp_depth[f->id]; d++) {
             p->kc_name[f->id][d] = emit_unique(
                 arena, &p->es->names,
-                arena_printf(arena, "%s_k%s%d", p->es->field[f->id],
-                             comp->order == ORDER_FORWARD ? "m" : "p", d));
-            emit_text(o, "%s%s = ", d > 1 ? ", " : "", p->kc_name[f->id][d]);
+                d ? arena_printf(arena, "%s_k%s%d", p->es->field[f->id],
+                                 comp->order == ORDER_FORWARD ? "m" : "p", d)
+                  : arena_printf(arena, "%s_k0", p->es->field[f->id]));
+            emit_text(o, "%s%s = ", d ? ", " : "", p->kc_name[f->id][d]);
             emit_const(o, f->type, 0, 0.0);
         }
         emit_text(o, ";");
@@ -331,8 +339,13 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
     const IrStencil *st = p->es->st;
     int nf = st->fields.len;
     memset(p->kc_iv_depth, 0, sizeof(int) * (size_t)(nf + 1));
-    for (int s = 0; s < iv->stmts.len; s++)
-        plan_visit_stmt(iv->stmts.items[s], kc_visit, p);
+    memset(p->kc_stored, 0, sizeof(bool) * (size_t)(nf + 1));
+    for (int s = 0; s < iv->stmts.len; s++) {
+        const IrStmt *x = iv->stmts.items[s];
+        plan_visit_stmt(x, kc_visit, p);
+        if (x->kind == IR_ASSIGN && p->kc_comp_depth[x->assign.dst->id])
+            p->kc_stored[x->assign.dst->id] = true;
+    }
     bool any = false;
     for (int f = 0; f < nf; f++)
         any = any || p->kc_iv_depth[f];
@@ -360,7 +373,9 @@ void emit_kcache_interval_end(EmitPoint *p)
     for (int f = 0; f < st->fields.len; f++) {
         for (int d = p->kc_iv_depth[f]; d > 1; d--)
             emit_line(p->o, "%s = %s;", p->kc_name[f][d], p->kc_name[f][d - 1]);
-        if (p->kc_iv_depth[f])
+        if (p->kc_iv_depth[f] && p->kc_stored[f])
+            emit_line(p->o, "%s = %s;", p->kc_name[f][1], p->kc_name[f][0]);
+        else if (p->kc_iv_depth[f])
             load_into(p, st->fields.items[f], 0, p->kc_name[f][1]);
     }
 }
@@ -369,6 +384,6 @@ void emit_kcache_end(EmitPoint *p, const IrComputation *comp)
 {
     /* the locals are set but not read when no interval reads them back */
     for (int q = 0; q < comp->kcache.len; q++)
-        for (int d = 1; d <= comp->kcache.items[q].depth; d++)
+        for (int d = 0; d <= comp->kcache.items[q].depth; d++)
             emit_line(p->o, "(void)%s;", p->kc_name[comp->kcache.items[q].field->id][d]);
 }
