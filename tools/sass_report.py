@@ -118,11 +118,14 @@ def unroll(code, head, tail, nested=()):
         if not outside(n):
             continue
         t = code[n][1]
-        m2 = re.match(r'(?:@!?U?P\d\s+)?U?ISETP\S*\s+(U?P\d)\s*,\s*U?PT\s*,\s*(U?R\d+)', t)
+        # the counter may be the second operand, against zero (`ISETP.NE.U32.AND P1, PT, RZ, UR5`)
+        m2 = re.match(r'(?:@!?U?P\d\s+)?U?ISETP\S*\s+(U?P\d)\s*,\s*U?PT\s*,\s*(U?RZ|U?R\d+)'
+                      r'(?:\s*,\s*(U?R\d+))?', t)
         # a 64-bit compare ends with the high words' ISETP...EX: the low words' one names the step
         if m2 and m2.group(1) == pred and '.EX' not in t.split()[0 if t[0] != '@' else 1]:
-            reg = m2.group(2)
-            break
+            reg = m2.group(3) if m2.group(2).endswith('RZ') else m2.group(2)
+            if reg:
+                break
     if reg is None:
         return None
 
