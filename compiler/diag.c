@@ -157,6 +157,33 @@ static void emit(Diag *d, Loc loc, const char *kind, const char *suffix, bool qu
     }
 }
 
+/* Has the same diagnostic (kind, place and text) been shown lately? Remembers it if not. */
+static bool repeated(Diag *d, Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+    char buf[1024];
+    va_list ap2;
+    va_copy(ap2, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap2);
+    va_end(ap2);
+    uint64_t h = 1469598103934665603u;   /* FNV-1a */
+    const char *parts[3] = {kind, loc.file ? loc.file : "", buf};
+    for (int p = 0; p < 3; p++) {
+        for (const char *c = parts[p]; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211u;
+        h = (h ^ 0xff) * 1099511628211u;
+    }
+    h = (h ^ (uint64_t)(uint32_t)loc.line) * 1099511628211u;
+    h = (h ^ (uint64_t)(uint32_t)loc.col) * 1099511628211u;
+    int n = d->nseen < 32 ? d->nseen : 32;
+    for (int i = 0; i < n; i++)
+        if (d->seen[i] == h)
+            return true;
+    d->seen[d->nseen++ % 32] = h;
+    if (d->nseen >= 64)
+        d->nseen -= 32;   /* stays >= 32: the ring is full */
+    return false;
+}
+
 /* Counts an error; false (and the limit note, once) when it must not be shown. */
 static bool admit_error(Diag *d, Loc loc)
 {
@@ -182,6 +209,10 @@ static bool admit_error(Diag *d, Loc loc)
 
 void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap)
 {
+    if (!d->stopped && repeated(d, loc, "error", fmt, ap)) {
+        d->last_shown = false;
+        return;
+    }
     if (!admit_error(d, loc))
         return;
     emit(d, loc, "error", "", true, fmt, ap);
@@ -199,6 +230,13 @@ void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
 {
     va_list ap;
     if (d->no_warnings) {
+        d->last_shown = false;
+        return;
+    }
+    va_start(ap, fmt);
+    bool again = !d->stopped && repeated(d, loc, "warning", fmt, ap);
+    va_end(ap);
+    if (again) {
         d->last_shown = false;
         return;
     }

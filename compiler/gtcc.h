@@ -101,6 +101,11 @@ typedef struct {
     VEC(SourceFile *) sources;  /* files whose lines can be quoted */
     bool stopped;       /* the error limit was passed: the note is printed, all else is dropped */
     bool last_shown;    /* the previous error or warning was printed (its notes follow it) */
+    /* the last errors and warnings shown, hashed with their place: one met again
+     * (a call's argument copied into each result of a multiple assignment, checked
+     * once per copy) is not shown or counted twice */
+    uint64_t seen[32];
+    int nseen;
 } Diag;
 
 /* An error with loc.file == NULL is printed `gtcc: error: MESSAGE` (command

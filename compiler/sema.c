@@ -20,6 +20,7 @@
  * Errors never stop the pass: a statement with an error is left out of the IR
  * and the next one is checked, until the error limit is reached.
  */
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -285,34 +286,38 @@ static bool is_numeric(Type t)
 }
 
 /* A weak double expression becomes a float one: its literals are rounded to
- * float, its operations and int-to-double casts retyped. Only double nodes
- * are weak-derived; bool and int subtrees keep their types. */
-static IrExpr *retype_weak(IrExpr *e, Type t)
+ * float (one beyond float's range is an error, as C's 1e39f would be
+ * infinite), its operations and int-to-double casts retyped. Only double
+ * nodes are weak-derived; bool and int subtrees keep their types. */
+static IrExpr *retype_weak(Sema *s, IrExpr *e, Type t)
 {
     if (e->type != TY_DOUBLE || t != TY_FLOAT)
         return e;
     e->type = TY_FLOAT;
     switch (e->kind) {
     case IR_CONST:
+        if (isfinite(e->cnst.d) && !isfinite((float)e->cnst.d))
+            sema_error(s, e->loc, "floating literal %g is out of range for float (at most %g)",
+                       e->cnst.d, (double)FLT_MAX);
         e->cnst.d = (double)(float)e->cnst.d;
         break;
     case IR_UNARY:
-        retype_weak(e->op.a, t);
+        retype_weak(s, e->op.a, t);
         break;
     case IR_BINARY:
-        retype_weak(e->op.a, t);
-        retype_weak(e->op.b, t);
+        retype_weak(s, e->op.a, t);
+        retype_weak(s, e->op.b, t);
         break;
     case IR_COND:
-        retype_weak(e->cond.then, t);
-        retype_weak(e->cond.els, t);
+        retype_weak(s, e->cond.then, t);
+        retype_weak(s, e->cond.els, t);
         break;
     case IR_CALL:
         for (int i = 0; i < e->call.nargs; i++)
-            retype_weak(e->call.args[i], t);
+            retype_weak(s, e->call.args[i], t);
         break;
     case IR_COLREDUCE:
-        retype_weak(e->colreduce.a, t);
+        retype_weak(s, e->colreduce.a, t);
         break;
     case IR_CAST:             /* int -> double becomes int -> float */
     case IR_LOAD: case IR_SCALAR: case IR_INDEX:
@@ -328,11 +333,11 @@ static Type unify(Sema *s, Typed *a, Typed *b, bool *weak)
     Arena *arena = s->c->arena;
     Type ta = a->e->type, tb = b->e->type;
     if (a->weak && type_is_floating(tb) && !b->weak) {
-        a->e = retype_weak(a->e, tb);
+        a->e = retype_weak(s, a->e, tb);
         a->weak = false;
         ta = a->e->type;
     } else if (b->weak && type_is_floating(ta) && !a->weak) {
-        b->e = retype_weak(b->e, ta);
+        b->e = retype_weak(s, b->e, ta);
         b->weak = false;
         tb = b->e->type;
     }
@@ -349,7 +354,7 @@ Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what)
     if (!v.e)
         return v;
     if (v.weak)
-        v.e = retype_weak(v.e, to);
+        v.e = retype_weak(s, v.e, to);
     v.weak = false;
     Type from = v.e->type;
     if (from == to)
@@ -492,7 +497,7 @@ static Typed lower_convert(Sema *s, const Expr *e)
     if (!a.e || to == TY_BOOL)   /* bool(e): reported by the parser */
         return (Typed){0};
     if (a.weak && to == TY_FLOAT)
-        a.e = retype_weak(a.e, TY_FLOAT);
+        a.e = retype_weak(s, a.e, TY_FLOAT);
     return (Typed){ir_cast(s->c->arena, a.e, to), false};
 }
 

@@ -504,7 +504,7 @@ def _origin(origin, f, obj, dims, stencil):
             raise StencilError("stencil '%s': field '%s': origin %r has %d entries; give 3 "
                                "(I, J, K) or one per axis of the field (%s)"
                                % (stencil, f.name, o, len(o), f.axes))
-        return tuple(by.get(c, 0) for c in dims)
+        return _inside(tuple(by.get(c, 0) for c in dims), "origin", f, obj, dims, stencil)
     g = getattr(obj, "__gt_origin__", None)
     if g is not None:
         g = tuple(_index(x, "stencil '%s': field '%s': an entry of __gt_origin__ %r", stencil,
@@ -513,5 +513,20 @@ def _origin(origin, f, obj, dims, stencil):
             raise StencilError("stencil '%s': field '%s': __gt_origin__ %r has %d entries but "
                                "the array has %d dimensions" % (stencil, f.name, g, len(g),
                                                                  len(dims)))
-        return g
+        return _inside(g, "__gt_origin__", f, obj, dims, stencil)
     return (0,) * len(dims)
+
+
+def _inside(o, what, f, obj, dims, stencil):
+    """o (in dims order) if every entry is an index of the array's points along its axis (the
+    first interior point), else StencilError naming the axis and the numbers."""
+    shape = getattr(obj, "shape", None)
+    for d, (c, x) in enumerate(zip(dims, o)):
+        if x < 0:
+            raise StencilError("stencil '%s': field '%s': %s along %s is %d; it must be >= 0 "
+                               "(the index of the first interior point in the array)"
+                               % (stencil, f.name, what, c, x))
+        if shape is not None and d < len(shape) and x > shape[d]:
+            raise StencilError("stencil '%s': field '%s': %s along %s is %d but the array has "
+                               "%d points along %s" % (stencil, f.name, what, c, x, shape[d], c))
+    return o

@@ -98,7 +98,22 @@ def test_domain_wrong_length(mod):
 def test_origin_outside(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 7)), out,
-            "stencil 'hdiff': field 'u': gt_wrap: halo along K is [7,0], more than the")
+            "stencil 'hdiff': field 'u': origin along K is 7 but the array has 3 points along K")
+    refused(lambda: mod.hdiff(u, c, out, origin={"_all_": (2, 2, 0), "coeff": (-1, 2, 0)}), out,
+            "stencil 'hdiff': field 'coeff': origin along I is -1; it must be >= 0 (the index "
+            "of the first interior point in the array)")
+    # origin 3 of 3 points along K: no level left, so the explicit domain's 3 do not fit
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 3), domain=N), out,
+            "stencil 'hdiff': field 'u'")
+
+
+def test_gt_origin_outside(mod):
+    u, c, out = arrays()
+    a = gtcc.empty(u.shape, dtype=u.dtype, halo=((2, 2), (2, 2), (0, 0)))
+    a[...] = u
+    a.__gt_origin__ = (2, -2, 0)
+    refused(lambda: mod.hdiff(a, c, out, origin={"coeff": (2, 2, 0), "out_u": (2, 2, 0)}), out,
+            "stencil 'hdiff': field 'u': __gt_origin__ along J is -2; it must be >= 0")
 
 
 def test_wrong_ndim(mod):

@@ -122,6 +122,21 @@ START_TEST(test_float_literals_adapt)
     ck_assert_int_eq(e->type, TY_DOUBLE);
     ck_assert(e->cnst.d == 0.1);
     done(&k);
+    /* float's range: the largest finite float is accepted, a tiny literal rounds
+     * (to 0 or a subnormal, as C's), a double expression keeps its literal */
+    compile_ok(&k, "stencil s(field<float> f, field<float> g, field<double> d) {\n"
+                   "  g = f * 3.4028234e38 + 1e-50;\n"
+                   "  d = double(f) * 1e300;\n"
+                   "}\n");
+    st = stencil0(&k);
+    e = value(st, 0);
+    ck_assert_int_eq(e->op.a->op.b->kind, IR_CONST);
+    ck_assert(e->op.a->op.b->cnst.d == (double)3.4028234e38f);
+    ck_assert(e->op.b->cnst.d == (double)1e-50f);
+    e = value(st, 1);
+    ck_assert_int_eq(e->type, TY_DOUBLE);
+    ck_assert(e->op.b->cnst.d == 1e300);
+    done(&k);
 }
 END_TEST
 
@@ -550,6 +565,14 @@ static const struct {
     {"stencil s(field<double> u, out double t, field<double> v) { v = t; t = sum(u); }",
      "out scalar 't' cannot be read"},
     {"stencil s(field<int> n) { n = 3000000000; }", "does not fit in int"},
+    {"stencil s(field<float> u, field<float> r) { float t = 1e300; r = u * t; }",
+     "floating literal 1e+300 is out of range for float (at most 3.40282e+38)"},
+    {"stencil s(field<float> u, field<float> r) { r = u * 2.0 + 1e39; }",
+     "floating literal 1e+39 is out of range for float"},
+    {"const float big = 4e38; stencil s(field<float> u, field<float> r) { r = u + big; }",
+     "floating literal 4e+38 is out of range for float"},
+    {"stencil s(field<double> u, field<float> r) { r = float(u) + float(1e40); }",
+     "floating literal 1e+40 is out of range for float"},
     {"function up(f) { return f[k+1]; }"
      " stencil s(field<double, IJ> p, field<double> v) { v = up(p); }",
      "parameter 'f' of function 'up' is bound to it"},
@@ -577,6 +600,27 @@ START_TEST(test_errors_keep_going)
                 "  v = w;\n"
                 "}\n");
     ck_assert_int_eq(k.c->diag.errors, 3);
+    done(&k);
+}
+END_TEST
+
+START_TEST(test_errors_once_each)
+{
+    /* A call's argument copied into both results of a multiple assignment is
+     * checked in each copy: its error is shown (and counted) once. The same
+     * error at another place is still shown. */
+    Comp k;
+    compile(&k, "function two(x) { return max(x, 0.0), min(x, 0.0); }\n"
+                "stencil s(field<double> a, field<double> o) {\n"
+                "  double p = 0.0; double m = 0.0;\n"
+                "  p, m = two(o[i+1]); o = p - m + a;\n"
+                "  p, m = two(o[i+1]);\n"
+                "}\n");
+    ck_assert_int_eq(k.c->diag.errors, 2);
+    const char *first = strstr(k.diag, ":4:");
+    ck_assert_ptr_nonnull(first);
+    ck_assert_ptr_null(strstr(first + 1, ":4:"));
+    ck_assert_ptr_nonnull(strstr(k.diag, ":5:"));
     done(&k);
 }
 END_TEST
@@ -614,6 +658,7 @@ Suite *suite_sema(void)
     tcase_add_test(tc, test_inline_biharmonic);
     tcase_add_test(tc, test_inline_locals_and_shifts);
     tcase_add_test(tc, test_inline_weak_argument);
+    tcase_add_test(tc, test_errors_once_each);
     tcase_add_test(tc, test_inline_budget);
     suite_add_tcase(s, tc);
     tc = tcase_create("fold");
