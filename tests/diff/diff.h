@@ -19,6 +19,9 @@ typedef struct {
        writes them into variables of the shim's file, where a distributed call
        (gt_mpi_call) writes the combined values after the last part */
     void (*outs)(double *out);
+    /* the levels the stencil's intervals need (the header's "the domain needs at least N
+       levels along K"; 0 where it says nothing) */
+    int min_nk;
 } DiffStencil;
 
 #endif

@@ -1254,8 +1254,12 @@ static void wrap(const char *path)
     char names[64][256];
     char otypes[64][64];
     int steps[64];   /* the steps shim of stencil n (S_steps, right after S), or -1 */
+    int min_nk[64], pending_nk = 0;   /* the header's comment comes before the declaration */
     int n = 0;
     while (fgets(line, sizeof line, f) && n < 64) {
+        const char *need = strstr(line, "the domain needs at least ");
+        if (need)
+            pending_nk = atoi(need + strlen("the domain needs at least "));
         if (strncmp(line, "int ", 4) != 0)
             continue;
         /* a declaration may span lines: join them up to the ';' */
@@ -1306,6 +1310,8 @@ static void wrap(const char *path)
         }
         snprintf(names[n], sizeof names[n], "%s", line + 4);
         steps[n] = -1;
+        min_nk[n] = pending_nk;
+        pending_nk = 0;
         /* out scalars: variables of the file, so that a distributed call (gt_mpi_call,
            which writes the combined values where the stencil wrote its own, once the
            shim has returned) still finds them: outs_N reads them again */
@@ -1365,10 +1371,10 @@ static void wrap(const char *path)
         char st[32] = "0";
         if (steps[i] >= 0)
             snprintf(st, sizeof st, "steps_%d", steps[i]);
-        printf("    {\"%s\", &%s_info, call_%d, \"%s\", %s, outs_%d},\n", names[i],
-               names[i], i, otypes[i], st, i);
+        printf("    {\"%s\", &%s_info, call_%d, \"%s\", %s, outs_%d, %d},\n", names[i],
+               names[i], i, otypes[i], st, i, min_nk[i]);
     }
-    printf("    {0, 0, 0, 0, 0, 0},\n};\n");
+    printf("    {0, 0, 0, 0, 0, 0, 0},\n};\n");
 }
 
 int main(int argc, char **argv)

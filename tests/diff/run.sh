@@ -53,7 +53,9 @@
 # overrides that) into a shared object with
 # the call shims of `gen --wrap`, and driver.c calls both builds on the same
 # random storages in five layouts ("cpu": the unit-stride fast path; "F",
-# "JKI", "IKJ": the generic-stride path; "IJK": K contiguous) with
+# "JKI", "IKJ": the generic-stride path; "IJK": K contiguous; 3 to 10 levels, or
+# in every layout but "cpu" at least what the stencil's intervals need, as its
+# header says; a call both builds refuse alike prints "PASS ... (refused alike)") with
 # OMP_NUM_THREADS=2 (and for odd seeds GT_CACHE_BYTES=1: the openmp code's
 # slab order of docs/internals.md, "3-D blocks"; for seeds not multiples of 3
 # GT_STEPS_TILE small: S_steps time-tiled, some with levels and columns), and compares
