@@ -32,6 +32,15 @@ struct Out {
     int stn_next;             /* the .stn line the next output line would get */
 };
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A place in the text to go back to (emit_rewind drops what was written since,
+ * a block opened since included). */
+typedef struct {
+    size_t len;
+    int line, indent, stn_next;
+    const char *stn_file;
+} OutMark;
+OutMark emit_mark(const Out *o);
+void emit_rewind(Out *o, OutMark m);
 /* A whole line of scaffolding, indented, newline added. */
 void emit_line(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Blocks: the only way the indentation changes. emit_open writes a block's

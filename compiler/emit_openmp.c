@@ -43,6 +43,7 @@
  * apply the conditions along J and K once per row (rows_scan): where they serve
  * every such read, no row is left to the scalar path, and the inner points run
  * as whole vectors, the last one overlapping (ROW_VECTOR). */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -925,9 +926,115 @@ static void column_kernel(Omp *m, const IrInterval *iv, const IrKernel *k)
     emit_close(o);
 }
 
+/* Does the text written since `from` name i (a lane's column)? */
+static bool uses_i(const Out *o, size_t from)
+{
+    for (size_t x = from; x < o->len; x++) {
+        if (o->buf[x] != 'i')
+            continue;
+        char before = x > from ? o->buf[x - 1] : ' ', after = x + 1 < o->len ? o->buf[x + 1] : ' ';
+        if (!(isalnum((unsigned char)before) || before == '_') &&
+            !(isalnum((unsigned char)after) || after == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* The computations c0..c1 of a column group at the column(s) of the point
+ * loop: lanes columns side by side, i = gt_il + q for lane q (each lane's
+ * k-cached locals its own: names[q]), interleaved kernel by kernel within each
+ * level, so that the carried dependency chains of the columns overlap; or the
+ * one column i (lanes 1, names NULL: the locals named as they come). */
+static void column_comps(Omp *m, int c0, int c1, int lanes,
+                         const char *(**names)[IR_KCACHE_MAX + 1])
+{
+    Out *o = m->o;
+    const IrStencil *st = m->st;
+    EmitPoint *p = &m->point;
+    /* lane q's statements, in a block of their own with i its column (a block
+     * left empty is taken back, one that does not use i marks it used) */
+    OutMark before = {0}, empty = {0};
+#define LANE_OPEN(q)                                                  \
+    do {                                                              \
+        if (lanes > 1) {                                              \
+            p->kc_name = names[q];                                    \
+            before = emit_mark(o);                                    \
+            emit_open(o, "{");                                        \
+            emit_line(o, "const int64_t i = gt_il + %d;", q);         \
+            empty = emit_mark(o);                                     \
+        }                                                             \
+    } while (0)
+#define LANE_CLOSE()                                                  \
+    do {                                                              \
+        if (lanes > 1 && emit_mark(o).len == empty.len) {             \
+            emit_rewind(o, before);                                   \
+        } else if (lanes > 1) {                                       \
+            if (!uses_i(o, empty.len))                                \
+                emit_line(o, "(void)i;");                             \
+            emit_close(o);                                            \
+        }                                                             \
+    } while (0)
+    for (int c = c0; c <= c1; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        if (c > c0)
+            comp_comment(m, comp);
+        emit_open(o, "{");
+        for (int q = 0; q < lanes; q++) {
+            if (lanes > 1)
+                p->kc_name = names[q];
+            emit_kcache_begin(p, comp);
+        }
+        for (int ii = 0; ii < comp->intervals.len; ii++) {
+            const IrInterval *iv = comp->intervals.items[ii];
+            for (int q = 0; q < lanes; q++) {
+                p->kc_depth = NULL;   /* the preload reads memory, never a lane's locals */
+                LANE_OPEN(q);
+                emit_kcache_interval_begin(p, comp, iv);
+                LANE_CLOSE();
+            }
+            open_level_loop(m, iv, comp->order == ORDER_FORWARD);
+            for (int kk = 0; kk < iv->kernels.len; kk++)
+                for (int q = 0; q < lanes; q++) {
+                    LANE_OPEN(q);
+                    column_kernel(m, iv, &iv->kernels.items[kk]);
+                    LANE_CLOSE();
+                }
+            /* every lane's carry (interval_end turns the cache off: on again for the next) */
+            int *depth = p->kc_depth;
+            for (int q = 0; q < lanes; q++) {
+                p->kc_depth = depth;
+                LANE_OPEN(q);
+                emit_kcache_interval_end(p);
+                LANE_CLOSE();
+            }
+            emit_close(o);
+        }
+        for (int q = 0; q < lanes; q++) {
+            if (lanes > 1)
+                p->kc_name = names[q];
+            emit_kcache_end(p, comp);
+        }
+        emit_close(o);
+    }
+#undef LANE_OPEN
+#undef LANE_CLOSE
+}
+
+/* Columns side by side in the column path: 2 where a computation of the group
+ * carries levels in locals (a dependency chain from level to level: a
+ * division's latency in the tridiagonal sweep), else 1. */
+static int column_lanes(const Omp *m, int c0, int c1)
+{
+    for (int c = c0; c <= c1; c++)
+        if (m->st->computations.items[c]->kcache.len)
+            return 2;
+    return 1;
+}
+
 /* A column group one column at a time (the path for unit K stride): an `omp
  * for` over columns, each running every computation of the group over all
- * its levels, the k-cached values carried in locals (k-caching). */
+ * its levels, the k-cached values carried in locals (k-caching); with lanes,
+ * pairs of columns, the last one of an odd count alone. */
 static void emit_column_points(Omp *m, int c0, int c1)
 {
     Out *o = m->o;
@@ -948,29 +1055,35 @@ static void emit_column_points(Omp *m, int c0, int c1)
     m->sk = arena_alloc(arena, sizeof *m->sk * (size_t)(nf + 1));
     for (int f = 0; f < nf; f++)
         m->sk[f] = st->fields.items[f]->kind == IR_PARAM_FIELD ? NULL : sk[f];
+    m->point.o = o;
+    int lanes = column_lanes(m, c0, c1);
     emit_line(o, "GT_OMP(omp parallel for collapse(2) schedule(static))");
     emit_line(o, "for (int64_t j = %s; j < %s; j++)", r.jlo, r.jhi);
-    emit_open(o, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi);
-    m->point.o = o;
-    for (int c = c0; c <= c1; c++) {
-        const IrComputation *comp = st->computations.items[c];
-        if (c > c0)
-            comp_comment(m, comp);
-        emit_open(o, "{");
-        emit_kcache_begin(&m->point, comp);
-        for (int ii = 0; ii < comp->intervals.len; ii++) {
-            const IrInterval *iv = comp->intervals.items[ii];
-            emit_kcache_interval_begin(&m->point, comp, iv);
-            open_level_loop(m, iv, comp->order == ORDER_FORWARD);
-            for (int kk = 0; kk < iv->kernels.len; kk++)
-                column_kernel(m, iv, &iv->kernels.items[kk]);
-            emit_kcache_interval_end(&m->point);
-            emit_close(o);
-        }
-        emit_kcache_end(&m->point, comp);
+    if (lanes == 1) {
+        emit_open(o, "for (int64_t i = %s; i < %s; i++) {", r.ilo, r.ihi);
+        m->point.kc_name = NULL;
+        column_comps(m, c0, c1, 1, NULL);
+        emit_close(o);
+    } else {
+        const char *(**names)[IR_KCACHE_MAX + 1] =
+            arena_alloc(arena, sizeof *names * (size_t)lanes);
+        for (int q = 0; q < lanes; q++)
+            names[q] = arena_alloc(arena, sizeof *names[q] * (size_t)(nf + 1));
+        emit_open(o, "for (int64_t gt_il = %s; gt_il < %s; gt_il += %d) {", r.ilo, r.ihi, lanes);
+        emit_line(o, "/* columns i = gt_il .. gt_il + %d side by side, their levels' kernels "
+                  "interleaved */", lanes - 1);
+        emit_open(o, "if (gt_il + %d < %s) {", lanes - 1, r.ihi);
+        column_comps(m, c0, c1, lanes, names);
+        emit_else(o);
+        emit_line(o, "/* the last column of an odd count */");
+        emit_open(o, "for (int64_t i = gt_il; i < %s; i++) {", r.ihi);
+        m->point.kc_name = NULL;
+        column_comps(m, c0, c1, 1, NULL);
+        emit_close(o);
+        emit_close(o);
         emit_close(o);
     }
-    emit_close(o);
+    m->point.kc_name = NULL;
     m->sk = sk;
 }
 

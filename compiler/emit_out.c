@@ -47,6 +47,20 @@ void emit_text(Out *o, const char *fmt, ...)
     va_end(ap);
 }
 
+OutMark emit_mark(const Out *o)
+{
+    return (OutMark){o->len, o->line, o->indent, o->stn_next, o->stn_file};
+}
+
+void emit_rewind(Out *o, OutMark m)
+{
+    o->len = m.len;
+    o->line = m.line;
+    o->indent = m.indent;
+    o->stn_next = m.stn_next;
+    o->stn_file = m.stn_file;
+}
+
 const char *emit_out_string(Arena *arena, Out *t)
 {
     char *text = arena_alloc(arena, t->len + 1);

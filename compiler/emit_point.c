@@ -282,8 +282,10 @@ void emit_kcache_begin(EmitPoint *p, const IrComputation *comp)
     Out *o = p->o;
     Arena *arena = p->es->arena;
     int nf = p->es->st->fields.len;
-    if (!p->kc_name) {
+    /* kc_name may be the backend's (one set of locals per column it interleaves) */
+    if (!p->kc_name)
         p->kc_name = arena_alloc(arena, sizeof *p->kc_name * (size_t)(nf + 1));
+    if (!p->kc_comp_depth) {
         p->kc_comp_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
         p->kc_iv_depth = arena_alloc(arena, sizeof(int) * (size_t)(nf + 1));
         p->kc_stored = arena_alloc(arena, sizeof(bool) * (size_t)(nf + 1));
