@@ -242,6 +242,14 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                    level_text(g, gap), hint);
 }
 
+/* After an error about load's horizontal offset: the function's read that put it there. */
+static void via_note(Rules *r, const IrExpr *load)
+{
+    if (load->load.via.file)
+        diag_note(&r->c->diag, load->load.via, "through this read at an offset in function '%s'",
+                  load->load.via_fn);
+}
+
 static void check_read(void *ctx, IrExpr *load, bool in_column)
 {
     Rules *r = ctx;
@@ -269,23 +277,29 @@ static void check_read(void *ctx, IrExpr *load, bool in_column)
                        "the result would depend on the order of the points: write the result "
                        "into another %s", f->name, ir_offset_text(buf, off),
                        f->kind == IR_TEMP ? "temporary" : "field");
+        if (horizontal)
+            via_note(r, load);
         return;
     }
     if (f->kind == IR_PARAM_FIELD) {
-        if (horizontal && r->param_written[f->id] && report_once(r, f))
+        if (horizontal && r->param_written[f->id] && report_once(r, f)) {
             diag_error(&r->c->diag, load->loc, "field '%s' is written in this computation, so it can "
                        "be read in it only at zero horizontal offset, not at %s; compute the new "
                        "values into a temporary, read that at offsets, and copy it into '%s'",
                        f->name, ir_offset_text(buf, off), f->name);
+            via_note(r, load);
+        }
         return;
     }
     if (horizontal && !parallel && r->last_write[f->id] >= r->pos) {
-        if (report_once(r, f))
+        if (report_once(r, f)) {
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read at a horizontal offset (%s) "
                        "before it is written in this %s computation: its extent would grow with "
                        "every level; compute it in an earlier computation", f->name,
                        ir_offset_text(buf, off),
                        r->comp->order == ORDER_FORWARD ? "forward" : "backward");
+            via_note(r, load);
+        }
         return;
     }
     check_levels(r, load, in_column);

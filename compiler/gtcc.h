@@ -620,6 +620,10 @@ struct IrExpr {
              * evaluated at the point. KDYN_NONE: NULL. */
             KdynMode kmode;
             IrExpr *klevel;
+            /* a function's parameter read at a horizontal offset that moved this
+             * load: that read (the innermost such), its function; file NULL if none */
+            Loc via;
+            const char *via_fn;
         } load;
         IrScalar *scalar;
         struct {

@@ -99,6 +99,10 @@ static void shift_load(Shift *sh, IrExpr *copy, const int64_t off[NAXES])
     }
     for (int ax = 0; ax < NAXES; ax++)
         copy->load.offset[ax] += off[ax];
+    if ((off[AXIS_I] || off[AXIS_J]) && !copy->load.via.file) {
+        copy->load.via = sh->use;
+        copy->load.via_fn = sh->fn;
+    }
     /* an absolute run-time level does not move along K; its expression
      * moves with the point */
     if (copy->load.kmode == KDYN_ABS)

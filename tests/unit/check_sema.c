@@ -565,6 +565,13 @@ static const struct {
     {"stencil s(field<double> u, out double t, field<double> v) { v = t; t = sum(u); }",
      "out scalar 't' cannot be read"},
     {"stencil s(field<int> n) { n = 3000000000; }", "does not fit in int"},
+    {"function f(x) { return x + x[i+1]; }\n"
+     "stencil s(field<double> o) { double p = 0.0; p = f(o); o = p; }",
+     "2:52: error: field 'o' is written in this computation, so it can be read in it only at "
+     "zero horizontal offset, not at i+1"},
+    {"function f(x) { return x + x[i+1]; }\n"
+     "stencil s(field<double> o) { double p = 0.0; p = f(o); o = p; }",
+     "1:28: note: through this read at an offset in function 'f'"},
     {"stencil s(field<float> u, field<float> r) { float t = 1e300; r = u * t; }",
      "floating literal 1e+300 is out of range for float (at most 3.40282e+38)"},
     {"stencil s(field<float> u, field<float> r) { r = u * 2.0 + 1e39; }",
