@@ -1240,6 +1240,17 @@ static void dims(const Scope *s)
 /* ---------------------------------------------------------------- shims */
 
 /* Parses `int NAME(PARAMS, const gt_domain *domain);` lines of a header. */
+/* A scalar input's argument from the driver's in[n] (in [-1, 1]): an int one
+ * scaled to [-12, 12], so that levels, counts and offsets taken from it reach
+ * past the few levels of a case (refused calls included) */
+static void scalar_arg(char *a, size_t size, const char *type, int n)
+{
+    if (strncmp(type, "int", 3) == 0)
+        snprintf(a, size, "(%s)(in[%d] * 12.0), ", type, n);
+    else
+        snprintf(a, size, "(%s)in[%d], ", type, n);
+}
+
 static void wrap(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -1299,7 +1310,7 @@ static void wrap(const char *path)
                 else if (strncmp(tok, "gt_storage", 10) == 0)
                     snprintf(a, sizeof a, "f[%d], ", nf++);
                 else if (sscanf(tok, "%63s", type) == 1)
-                    snprintf(a, sizeof a, "(%s)in[%d], ", type, ni++);
+                    scalar_arg(a, sizeof a, type, ni++);
                 strcat(args, a);
             }
             printf("static int steps_%d(gt_storage **f, const double *in, int64_t nsteps, "
@@ -1347,7 +1358,7 @@ static void wrap(const char *path)
             } else {
                 char type[64];
                 sscanf(tok, "%63s", type);
-                snprintf(a, sizeof a, "(%s)in[%d], ", type, ni++);
+                scalar_arg(a, sizeof a, type, ni++);
             }
             strcat(args, a);
         }
