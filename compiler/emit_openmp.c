@@ -940,6 +940,39 @@ static bool uses_i(const Out *o, size_t from)
     return false;
 }
 
+/* A lane's block in column_comps: where it began, where its body begins. */
+typedef struct {
+    OutMark before, body;
+} Lane;
+
+/* Opens lane q's block, i its column, and makes its k-cached locals the
+ * point's (with one lane, nothing: the statements are the column's). */
+static void lane_open(Omp *m, int lanes, const char *(**names)[IR_KCACHE_MAX + 1], int q,
+                      Lane *l)
+{
+    if (lanes == 1)
+        return;
+    m->point.kc_name = names[q];
+    l->before = emit_mark(m->o);
+    emit_open(m->o, "{");
+    emit_line(m->o, "const int64_t i = gt_il + %d;", q);
+    l->body = emit_mark(m->o);
+}
+
+/* Closes it: a block left empty is taken back, one that does not use i marks it used. */
+static void lane_close(Omp *m, int lanes, const Lane *l)
+{
+    if (lanes == 1)
+        return;
+    if (emit_mark(m->o).len == l->body.len) {
+        emit_rewind(m->o, l->before);
+        return;
+    }
+    if (!uses_i(m->o, l->body.len))
+        emit_line(m->o, "(void)i;");
+    emit_close(m->o);
+}
+
 /* The computations c0..c1 of a column group at the column(s) of the point
  * loop: lanes columns side by side, i = gt_il + q for lane q (each lane's
  * k-cached locals its own: names[q]), interleaved kernel by kernel within each
@@ -951,29 +984,7 @@ static void column_comps(Omp *m, int c0, int c1, int lanes,
     Out *o = m->o;
     const IrStencil *st = m->st;
     EmitPoint *p = &m->point;
-    /* lane q's statements, in a block of their own with i its column (a block
-     * left empty is taken back, one that does not use i marks it used) */
-    OutMark before = {0}, empty = {0};
-#define LANE_OPEN(q)                                                  \
-    do {                                                              \
-        if (lanes > 1) {                                              \
-            p->kc_name = names[q];                                    \
-            before = emit_mark(o);                                    \
-            emit_open(o, "{");                                        \
-            emit_line(o, "const int64_t i = gt_il + %d;", q);         \
-            empty = emit_mark(o);                                     \
-        }                                                             \
-    } while (0)
-#define LANE_CLOSE()                                                  \
-    do {                                                              \
-        if (lanes > 1 && emit_mark(o).len == empty.len) {             \
-            emit_rewind(o, before);                                   \
-        } else if (lanes > 1) {                                       \
-            if (!uses_i(o, empty.len))                                \
-                emit_line(o, "(void)i;");                             \
-            emit_close(o);                                            \
-        }                                                             \
-    } while (0)
+    Lane l;
     for (int c = c0; c <= c1; c++) {
         const IrComputation *comp = st->computations.items[c];
         if (c > c0)
@@ -987,25 +998,21 @@ static void column_comps(Omp *m, int c0, int c1, int lanes,
         for (int ii = 0; ii < comp->intervals.len; ii++) {
             const IrInterval *iv = comp->intervals.items[ii];
             for (int q = 0; q < lanes; q++) {
-                p->kc_depth = NULL;   /* the preload reads memory, never a lane's locals */
-                LANE_OPEN(q);
+                lane_open(m, lanes, names, q, &l);
                 emit_kcache_interval_begin(p, comp, iv);
-                LANE_CLOSE();
+                lane_close(m, lanes, &l);
             }
             open_level_loop(m, iv, comp->order == ORDER_FORWARD);
             for (int kk = 0; kk < iv->kernels.len; kk++)
                 for (int q = 0; q < lanes; q++) {
-                    LANE_OPEN(q);
+                    lane_open(m, lanes, names, q, &l);
                     column_kernel(m, iv, &iv->kernels.items[kk]);
-                    LANE_CLOSE();
+                    lane_close(m, lanes, &l);
                 }
-            /* every lane's carry (interval_end turns the cache off: on again for the next) */
-            int *depth = p->kc_depth;
             for (int q = 0; q < lanes; q++) {
-                p->kc_depth = depth;
-                LANE_OPEN(q);
+                lane_open(m, lanes, names, q, &l);
                 emit_kcache_interval_end(p);
-                LANE_CLOSE();
+                lane_close(m, lanes, &l);
             }
             emit_close(o);
         }
@@ -1016,8 +1023,6 @@ static void column_comps(Omp *m, int c0, int c1, int lanes,
         }
         emit_close(o);
     }
-#undef LANE_OPEN
-#undef LANE_CLOSE
 }
 
 /* Columns side by side in the column path: 2 where a computation of the group

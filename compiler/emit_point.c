@@ -340,6 +340,7 @@ void emit_kcache_interval_begin(EmitPoint *p, const IrComputation *comp, const I
     Arena *arena = p->es->arena;
     const IrStencil *st = p->es->st;
     int nf = st->fields.len;
+    p->kc_depth = NULL;   /* the preload reads memory (another column's cache may be on) */
     memset(p->kc_iv_depth, 0, sizeof(int) * (size_t)(nf + 1));
     memset(p->kc_stored, 0, sizeof(bool) * (size_t)(nf + 1));
     for (int s = 0; s < iv->stmts.len; s++) {
