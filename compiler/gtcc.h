@@ -516,7 +516,12 @@ struct IrField {
     bool read_at_offset;      /* read at a non-zero offset somewhere (aliasing rule) */
     bool block_local;         /* declared inside an if block: only read at zero offset */
     bool implicit_ijk;        /* a temporary declared `T name = e`: IJK by that form */
-    unsigned value_shape;     /* temporaries: the union of the shapes assigned so far (sema) */
+    /* Temporaries (sema): the union of the shapes assigned so far, a read of a
+     * `T t = e` temporary counted with t's value_shape rather than IJK; and
+     * such a temporary, read in those values, that made them vary along an
+     * axis beyond its value_shape (NULL if none). */
+    unsigned value_shape;
+    const IrField *implicit_via;
     bool read_at_run_time_k;  /* parameters: read at a run-time K level (language.md 10.3) */
     bool region_local;        /* block_local, in a region block (messages say so) */
     bool loop_local;          /* block_local, in a while loop's block (messages say so) */

@@ -1363,6 +1363,42 @@ static bool branch_in_area(const IrStmtVec *v, const Area *a);
 static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out);
 #define REGION_FAR ((int64_t)1 << 40)
 
+/* The shape e would have if every `T t = e` temporary it reads had the shape of
+ * the values assigned to it (its value_shape) instead of IJK; *via: the first such
+ * temporary read that made the difference. Never more than e->shape. */
+static unsigned own_shape(const IrExpr *e, const IrField **via)
+{
+    unsigned sh = 0;
+    switch (e->kind) {
+    case IR_LOAD: {
+        const IrField *f = e->load.field;
+        if (f->kind != IR_TEMP || !f->implicit_ijk || e->load.klevel)
+            return e->shape;
+        if ((e->shape & ~f->value_shape) && !*via)
+            *via = f;
+        return e->shape & f->value_shape;
+    }
+    case IR_UNARY:
+    case IR_BINARY:
+        sh = own_shape(e->op.a, via) | (e->op.b ? own_shape(e->op.b, via) : 0);
+        break;
+    case IR_COND:
+        sh = own_shape(e->cond.cond, via) | own_shape(e->cond.then, via) |
+             own_shape(e->cond.els, via);
+        break;
+    case IR_CALL:
+        for (int i = 0; i < e->call.nargs; i++)
+            sh |= own_shape(e->call.args[i], via);
+        break;
+    case IR_CAST:
+        sh = own_shape(e->cast.a, via);
+        break;
+    default:
+        return e->shape;
+    }
+    return sh & e->shape;
+}
+
 typedef struct {
     unsigned extra;
     const IrField *found;
@@ -1383,7 +1419,8 @@ static IrWalk implicit_read(void *ctx, const IrExpr *e)
 }
 
 /* A temporary declared `T t = e` read in e, that makes e vary along an axis
- * in `extra` though no value assigned to t so far did: NULL if none. */
+ * in `extra` though no value assigned to t so far did (a read of another such
+ * temporary counted by what was assigned to that one): NULL if none. */
 static const IrField *implicit_ijk_read(const IrExpr *e, unsigned extra)
 {
     ImplicitRead r = {extra, NULL};
@@ -1404,14 +1441,45 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
     if (!t)
         return true;
     unsigned want = (t->value_shape | dst->axes) & ~extra;
+    const IrField *next = t->implicit_via;
+    if (!next || !next->implicit_ijk || (next->value_shape & extra)) {
+        sema_error(s, loc,
+                   "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
+                   "because temporary '%s' does, and '%s' is IJK only because of its "
+                   "declaration '%s %s = ...' (line %d; a local declared that way is an IJK "
+                   "temporary); declare it 'field<%s, %s> %s = ...'",
+                   shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
+                   t->name, t->name, type_names[t->type], t->name, t->loc.line,
+                   type_names[t->type], want ? axes_name(want) : axes_name(dst->axes),
+                   t->name);
+        return false;
+    }
+    /* t has the axis from another such temporary it reads, and so on: name the chain
+     * (at most four) and the declaration each needs */
+    char chain[512] = "", fix[768] = "";
+    size_t nc = 0, nf = 0;
+    int n = 0;
+    for (const IrField *f = t; f && f->implicit_ijk && !(f->value_shape & extra) && n < 4;
+         f = f->implicit_via, n++) {
+        unsigned w = (f->value_shape | dst->axes) & ~extra;
+        int wc = snprintf(chain + nc, sizeof chain - nc, "%s'%s' ('%s %s = ...', line %d)",
+                          n ? ", which reads " : "", f->name, type_names[f->type], f->name,
+                          f->loc.line);
+        const IrField *g = f->implicit_via;   /* is f the last of the chain? */
+        bool last = n == 3 || !g || !g->implicit_ijk || (g->value_shape & extra);
+        int wf = snprintf(fix + nf, sizeof fix - nf, "%s'field<%s, %s> %s = ...'",
+                          !n ? "" : last ? " and " : ", ", type_names[f->type],
+                          w ? axes_name(w) : axes_name(dst->axes), f->name);
+        if (wc < 0 || wf < 0 || (size_t)wc >= sizeof chain - nc || (size_t)wf >= sizeof fix - nf)
+            break;
+        nc += (size_t)wc, nf += (size_t)wf;
+    }
     sema_error(s, loc,
                "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
-               "because temporary '%s' does, and '%s' is IJK only because of its declaration "
-               "'%s %s = ...' (line %d; a local declared that way is an IJK temporary); "
-               "declare it 'field<%s, %s> %s = ...'",
+               "because it reads temporary %s, IJK only because of their declarations (a "
+               "local declared that way is an IJK temporary); declare them %s",
                shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
-               t->name, t->name, type_names[t->type], t->name, t->loc.line,
-               type_names[t->type], want ? axes_name(want) : axes_name(dst->axes), t->name);
+               chain, fix);
     return false;
 }
 
@@ -1438,7 +1506,10 @@ static void assign_field(Sema *s, IrField *dst, Op op, const Expr *value, Loc lo
     if (!check_implicit_ijk(s, loc, dst, v.e) ||
         !shape_check_assign(s, loc, dst->name, dst->axes, v.e->shape, sc->mask_shape, sc->order))
         return;
-    dst->value_shape |= v.e->shape;
+    const IrField *via = NULL;
+    dst->value_shape |= own_shape(v.e, &via);
+    if (via && !dst->implicit_via)
+        dst->implicit_via = via;
     for (int ax = 0; ax < 2; ax++)
         if (sc->area.set[ax] && !(dst->axes & (1u << ax))) {
             sema_error(s, loc, "'%s' has no axis %c, so a region cannot restrict it along %c; "
