@@ -620,9 +620,155 @@ static void block_bounds(Omp *m, const char *bj)
     block_end(m, m->je, m->jb, bj, m->es->nj);
 }
 
+/* What fusing_ok learns of two kernels' statements. */
+typedef struct {
+    bool *written;     /* per field id: written by the kernel walked */
+    const bool *other; /* per field id: written by the other kernel */
+    int64_t dj;        /* reads of `other` at this J offset: those of its current row */
+    bool clash;
+} FuseScan;
+
+static IrWalk fuse_mark_write(void *ctx, const IrStmt *s)
+{
+    FuseScan *f = ctx;
+    if (s->kind == IR_ASSIGN)
+        f->written[s->assign.dst->id] = true;
+    return IR_WALK_ON;
+}
+
+/* A read of the producer's output in the consumer: on the producer's current row
+ * only at the same point; elsewhere at the same level (a row it finished before). */
+static void fuse_read_b(void *ctx, IrExpr *load, bool in_column)
+{
+    FuseScan *f = ctx;
+    const IrField *fd = load->load.field;
+    if (!f->other[fd->id])
+        return;
+    const int64_t *o = load->load.offset;
+    if (in_column || load->load.klevel || o[AXIS_K] != 0 ||
+        (o[AXIS_J] == f->dj && o[AXIS_I] != 0) || o[AXIS_J] > f->dj)
+        f->clash = true;
+}
+
+/* A read in the producer of what the consumer writes. */
+static void fuse_read_a(void *ctx, IrExpr *load, bool in_column)
+{
+    (void)in_column;
+    FuseScan *f = ctx;
+    if (f->other[load->load.field->id])
+        f->clash = true;
+}
+
+static IrWalk fuse_reads(void *ctx, const IrStmt *s)
+{
+    FuseScan *f = ctx;
+    IrExpr *e = ir_stmt_expr(s);
+    if (e)
+        ir_for_each_load(e, f->dj == INT64_MIN ? fuse_read_a : fuse_read_b, f);
+    return IR_WALK_ON;
+}
+
+static void fuse_walk(const IrInterval *iv, const IrKernel *k, IrStmtFn *fn, FuseScan *f)
+{
+    for (int i = k->first; i < k->first + k->count; i++)
+        ir_walk_stmt(iv->stmts.items[i], fn, f);
+}
+
+/* Can kernel b (the next of a's group) run in a's loop over I, each point of
+ * b's row right after a's point (docs/internals.md, "Row steps")? Both take
+ * kernel_rows' plain path (no boundary condition, reduction or checked level,
+ * no region), a runs redundantly over a range that holds b's, b reads a's
+ * outputs on a's current row only at its own point, a reads nothing b writes
+ * and they write different fields. */
+static bool fusing_ok(Omp *m, const IrInterval *iv, const IrKernel *a, const IrKernel *b)
+{
+    const IrKernel *ks[2] = {a, b};
+    for (int x = 0; x < 2; x++) {
+        const IrKernel *k = ks[x];
+        const IrStmt *s0 = iv->stmts.items[k->first];
+        PlanReach reach = plan_kernel_reach(iv, k);
+        if (k->reduce || reach.cols || reach.has[AXIS_I] || reach.has[AXIS_J] ||
+            reach.has[AXIS_K] || emit_kguard_kernel(m->es, iv, k) || s0->area.set[0] ||
+            s0->area.set[1] || !(k->axes & AXES_I) || !(k->axes & AXES_J))
+            return false;
+    }
+    if (!a->redundant || b->lag <= a->lag)
+        return false;
+    const Extent *ra = &iv->stmts.items[a->first]->region;
+    const Extent *rb = &iv->stmts.items[b->first]->region;
+    int64_t blo = rb->r[AXIS_I].lo, bhi = rb->r[AXIS_I].hi;
+    if (!b->redundant)
+        blo = blo < 0 ? blo : 0, bhi = bhi > 0 ? bhi : 0;
+    if (ra->r[AXIS_I].lo > blo || ra->r[AXIS_I].hi < bhi)
+        return false;
+    Arena *arena = m->c->arena;
+    size_t nf = (size_t)m->st->fields.len + 1;
+    bool *wa = arena_alloc(arena, nf), *wb = arena_alloc(arena, nf);
+    FuseScan f = {wa, NULL, 0, false};
+    fuse_walk(iv, a, fuse_mark_write, &f);
+    f.written = wb;
+    fuse_walk(iv, b, fuse_mark_write, &f);
+    for (size_t i = 0; i < nf; i++)
+        if (wa[i] && wb[i])
+            return false;
+    f.other = wb, f.dj = INT64_MIN;
+    fuse_walk(iv, a, fuse_reads, &f);
+    f.other = wa, f.dj = b->lag - a->lag;
+    fuse_walk(iv, b, fuse_reads, &f);
+    return !f.clash;
+}
+
+/* Kernels a and b of a row step, fused along I where both rows are in their
+ * ranges: a alone over the points of its range outside b's, then one loop over
+ * b's range, a's point then b's. Otherwise each kernel's rows as usual. */
+static void fused_rows(Omp *m, const IrInterval *iv, const IrKernel *a, const IrKernel *b)
+{
+    Out *o = m->o;
+    Arena *arena = m->c->arena;
+    const char *row_a = plus(arena, m->jt, -a->lag), *row_b = plus(arena, m->jt, -b->lag);
+    Ranges ra = kernel_ranges(m, iv, a, true), rb = kernel_ranges(m, iv, b, true);
+    emit_line(o, "/* kernels: statements %d to %d and %d to %d at lines %d to %d, fused "
+                 "along I */", a->first, a->first + a->count - 1, b->first,
+              b->first + b->count - 1, iv->stmts.items[a->first]->loc.line,
+              iv->stmts.items[b->first + b->count - 1]->loc.line);
+    emit_open(o, "if (%s >= %s && %s < %s && %s >= %s && %s < %s) {", row_a, ra.jlo, row_a,
+              ra.jhi, row_b, rb.jlo, row_b, rb.jhi);
+    m->safe = false;
+    const char *from[2] = {ra.ilo, rb.ihi}, *to[2] = {rb.ilo, ra.ihi};
+    bool side[2] = {strcmp(from[0], to[0]) != 0, strcmp(from[1], to[1]) != 0};
+    if (side[0] || side[1]) {
+        emit_open(o, "{");
+        emit_line(o, "const int64_t j = %s;", row_a);
+        for (int x = 0; x < 2; x++) {
+            if (!side[x])
+                continue;
+            emit_open(o, "for (int64_t i = %s; i < %s; i++) {", from[x], to[x]);
+            point_body(m, iv, a, "k");
+            emit_close(o);
+        }
+        emit_close(o);
+    }
+    emit_line(o, "GT_OMP(omp simd)");
+    emit_open(o, "for (int64_t i = %s; i < %s; i++) {", rb.ilo, rb.ihi);
+    emit_open(o, "{");
+    emit_line(o, "const int64_t j = %s;", row_a);
+    point_body(m, iv, a, "k");
+    emit_close(o);
+    emit_open(o, "{");
+    emit_line(o, "const int64_t j = %s;", row_b);
+    point_body(m, iv, b, "k");
+    emit_close(o);
+    emit_close(o);
+    emit_else(o);
+    kernel_rows(m, iv, a, ra, "k", false, row_a);
+    kernel_rows(m, iv, b, rb, "k", false, row_b);
+    emit_close(o);
+}
+
 /* The rows of a group's kernels for the block [ib, ie) x [jb, je) at level k:
  * one kernel's rows, or row steps where each kernel computes its row jt - lag,
- * in [jb, je) grown by its region. */
+ * in [jb, je) grown by its region (two of them fused along I where they can
+ * be: fusing_ok). */
 static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
     Arena *arena = m->c->arena;
@@ -644,6 +790,11 @@ static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
               m->jt, plus(arena, m->je, t1), m->jt);
     for (int kk = kfirst; kk <= klast; kk++) {
         const IrKernel *k = &iv->kernels.items[kk];
+        if (kk < klast && fusing_ok(m, iv, k, k + 1)) {
+            fused_rows(m, iv, k, k + 1);
+            kk++;
+            continue;
+        }
         kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
                     plus(arena, m->jt, -k->lag));
     }
