@@ -29,14 +29,19 @@ def _a(x):
     return "%r (%s %s)" % (x, "an" if t[:1] in "aeiou" else "a", t)
 
 
-def _index(x, what, *args):
-    """x as an int: an int, a NumPy integer, a bool or a 0-d integer array. A float (2.0
-    too) is refused, not truncated, and a string is not parsed: `what % args` names it (the
-    message is formatted only then)."""
+def _index(x, what, *args, bits=64):
+    """x as an int: an int, a NumPy integer, a bool or a 0-d integer array, in the range of
+    the C integer of `bits` bits it goes to (int64_t; 32: int), which ctypes would otherwise
+    wrap silently (2**64 + 4 as 4). A float (2.0 too) is refused, not truncated, and a string
+    is not parsed: `what % args` names it (the message is formatted only then)."""
     try:
-        return operator.index(x)
+        v = operator.index(x)
     except TypeError:
         raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
+    if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
+        raise StencilError("%s is %d, out of the range of a %d-bit integer"
+                           % (what % args, v, bits))
+    return v
 
 
 def _entries(v, what, *args, of="integers (I, J, K)"):
@@ -47,10 +52,14 @@ def _entries(v, what, *args, of="integers (I, J, K)"):
     return v
 
 
+B63 = 1 << 63
+
+
 def _sizes(v, what, where, *args):
     """v's three integers (NI, NJ, NK), a tuple of ints as it is; `what` names v in the
     messages, after `where % args` (formatted only for one)."""
-    out = list(v) if type(v) is tuple and all(type(n) is int for n in v) else [
+    out = list(v) if type(v) is tuple and all(type(n) is int and -B63 <= n < B63
+                                               for n in v) else [
         _index(n, "%s: an entry of %s %r", where % args, what, v)
         for n in _entries(v, "%s: %s", where % args, what)]
     if len(out) != 3:
@@ -232,7 +241,8 @@ class Stencil:
         return self._call(self._fn, args, kwargs, origin, None, None,
                           (decomp, False,
                            (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
-                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name))))
+                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
+                                   bits=32))))
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs):

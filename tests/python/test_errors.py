@@ -257,6 +257,24 @@ def test_integers_not_truncated(mod, m_heat):
     assert np.array_equal(v, e) and not np.array_equal(e, v0)
 
 
+def test_integers_not_wrapped(mod, m_heat):
+    # a domain entry or a step count beyond int64_t is refused, not wrapped by ctypes
+    # (2**64 + 4 went to C as 4: a call on a smaller domain than asked, silently)
+    u, c, out = arrays()
+    for big in (2**64 + 4, -2**64 + 8, 2**63):
+        refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(big, 6, 3)), out,
+                "stencil 'hdiff': an entry of the domain (%d, 6, 3) is %d, out of the range "
+                "of a 64-bit integer" % (big, big))
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=[np.uint64(2**64 - 1), 6, 3]),
+            out, "is 18446744073709551615, out of the range of a 64-bit integer")
+    v = np.random.default_rng(2).standard_normal((6, 5))
+    vn = v.copy()
+    for n in (2**64 + 1, 2**63):
+        refused(lambda: m_heat.heat.steps(v, vn, 0.1, nsteps=n, origin=(1, 1)), vn,
+                "stencil 'heat': steps: nsteps is %d, out of the range of a 64-bit integer" % n)
+    assert np.array_equal(v, np.random.default_rng(2).standard_normal((6, 5)))
+
+
 @pytest.fixture(scope="module")
 def m_heat():
     return gtcc.compile("stencil heat(field<double, IJ> u, field<double, IJ> un, double a) "
