@@ -8,8 +8,9 @@ import numpy as np
 
 
 class GtArray(np.ndarray):
-    """A NumPy array with __gt_origin__ and __gt_dims__ (GT4Py's attributes). A view or the
-    result of arithmetic is a plain-origin array again (origin 0)."""
+    """A NumPy array with __gt_origin__ and __gt_dims__ (GT4Py's attributes). A view, a copy
+    or the result of arithmetic is a plain array again (origin 0, dims I, J, K: NumPy does not
+    say which axes it keeps)."""
 
     def __array_finalize__(self, obj):
         self.__gt_origin__ = None
