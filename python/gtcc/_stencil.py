@@ -86,11 +86,16 @@ def _float(x):
             return float(x)
         except TypeError:
             pass
+        except OverflowError:       # an int beyond a double's range: say which
+            raise OverflowError("%s is out of float64's range" % _a(x)) from None
     raise TypeError("%s is not a real number" % _a(x))
 
 
 def _float32(x):
-    v = _float(x)
+    try:
+        v = _float(x)
+    except OverflowError:
+        raise OverflowError("%s is out of float32's range" % _a(x)) from None
     if math.isinf(ctypes.c_float(v).value) and not math.isinf(v):
         raise OverflowError("%r is out of float32's range" % v)
     return v

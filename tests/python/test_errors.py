@@ -193,6 +193,10 @@ def test_bad_scalars(tmp_path, monkeypatch):
             "number")
     refused(lambda: m.sc(a, 1, "1.5"), a, "scalar 'x': '1.5' (a str) is not a real number")
     refused(lambda: m.sc(a, 1, 1j), a, "scalar 'x': 1j (a complex) is not a real number")
+    # an int beyond a double's range: the scalar and the value named (not Python's bare
+    # 'int too large to convert to float')
+    refused(lambda: m.sc(a, 1, 10**400), a, "stencil 'sc': scalar 'x': %d (an int) is out of "
+            "float64's range" % 10**400)
     refused(lambda: m.sc(a, 2.0, 1.0), a, "stencil 'sc': scalar 'n': 2.0 (a float) is not an "
             "integer")
     refused(lambda: m.sc(a, np.float32(3), 1.0), a, "scalar 'n': np.float32(3.0) (a float32) "
@@ -215,6 +219,8 @@ def test_bad_scalars(tmp_path, monkeypatch):
     # a float scalar: float32's range (3.4028235e38), not silently infinite
     refused(lambda: b.sb(a, True, 1e39), a, "stencil 'sb': scalar 'x': 1e+39 is out of "
             "float32's range")
+    refused(lambda: b.sb(a, True, -10**400), a, "stencil 'sb': scalar 'x': -%d (an int) is out "
+            "of float32's range" % 10**400)
     b.sb(a, np.bool_(True), 2.5)
     assert (a == 3).all()
     b.sb(a, np.array(False), -1.0)
