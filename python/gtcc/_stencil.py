@@ -221,22 +221,28 @@ class Stencil:
     def __repr__(self):
         return "<gtcc stencil %s(%s)>" % (self.name, ", ".join(self.names))
 
-    def __call__(self, *args, origin=None, domain=None, **kwargs):
-        return self._call(self._fn, args, kwargs, origin, domain, None)
+    # self (and decomp) positional-only: a stencil parameter may be named so and passed by
+    # keyword. The call's own keywords (origin, domain; nsteps, overlap, tblock) win over a
+    # parameter of that name, which then goes by position (_args says so if it is missing).
+    def __call__(self, /, *args, origin=None, domain=None, **kwargs):
+        return self._call(self._fn, args, kwargs, origin, domain, None,
+                          opts=("origin", "domain"))
 
-    def steps(self, *args, nsteps, origin=None, domain=None, **kwargs):
+    def steps(self, /, *args, nsteps, origin=None, domain=None, **kwargs):
         """NAME_steps: nsteps steps of an `iterate` stencil; the result in each pair's cur."""
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
         return self._call(self._steps_fn, args, kwargs, origin, domain,
-                          _index(nsteps, "stencil '%s': steps: nsteps", self.name))
+                          _index(nsteps, "stencil '%s': steps: nsteps", self.name),
+                          opts=("nsteps", "origin", "domain"))
 
-    def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
+    def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
-        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None))
+        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None),
+                          opts=("overlap", "origin"))
 
-    def steps_mpi(self, decomp, *args, nsteps, tblock=0, origin=None, **kwargs):
+    def steps_mpi(self, decomp, /, *args, nsteps, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
         halos exchanged tblock steps deep once every tblock steps (0: the default), the
         result in each pair's cur; arrays with gt_mpi_steps_halo's halos
@@ -247,10 +253,10 @@ class Stencil:
                           (decomp, False,
                            (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
                             _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
-                                   bits=32))))
+                                   bits=32))), opts=("nsteps", "tblock", "origin"))
 
     # -- the call ---------------------------------------------------------------------
-    def _args(self, args, kwargs):
+    def _args(self, args, kwargs, opts):
         n = len(self.names)
         # the messages are Python's own for a function called wrongly
         if len(args) > n:
@@ -269,6 +275,11 @@ class Stencil:
                     raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
                 vals[i] = v
             missing = ["'%s'" % self.names[i] for i, v in enumerate(vals) if v is _MISSING]
+            clash = [m for m in missing if m[1:-1] in opts]
+            if clash:
+                raise TypeError("%s() missing 1 required argument: %s (%s= is the call's own "
+                                "keyword: pass the stencil's parameter %s by position)"
+                                % (self.name, clash[0], clash[0][1:-1], clash[0]))
             if missing:
                 names = (missing[0] if len(missing) == 1 else
                          "%s and %s" % (", ".join(missing[:-1]) + ("," if len(missing) > 2 else ""),
@@ -310,11 +321,11 @@ class Stencil:
                                "__cuda_array_interface__, the array interface or a buffer)"
                                % (self.name, f.name, type(obj).__name__)) from None
 
-    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None):
+    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
         overlap, None) for S_mpi or (decomposition, False, (nsteps, tblock)) for
         S_steps_mpi, fn then S itself."""
-        vals = self._args(args, kwargs)
+        vals = self._args(args, kwargs, opts)
         rt = self._rt
         name = self.name
         if isinstance(origin, dict):

@@ -156,6 +156,31 @@ def test_wrong_arguments(mod):
     np.testing.assert_array_equal(out, before)     # nothing ran
 
 
+def test_parameters_named_like_the_call(tmp_path, monkeypatch):
+    # parameters named self, decomp or like the call's own keywords: self and decomp go by
+    # keyword too; origin=, domain=, nsteps= are the call's, so such a parameter goes by
+    # position, and a keyword call says so instead of "missing 'origin'" alone
+    m = gtcc.compile("stencil s(field<double> origin, field<double> domain) "
+                     "{ domain = origin * 2.0; }\n"
+                     "stencil t(field<double> self, field<double> decomp, double nsteps) "
+                     "iterate(decomp -> self) { decomp = self * nsteps; }")
+    a, b = np.ones((2, 2, 2)), np.zeros((2, 2, 2))
+    m.s(a, b)
+    assert (b == 2).all()
+    with pytest.raises(TypeError, match=r"^s\(\) missing 1 required argument: 'origin' "
+                                        r"\(origin= is the call's own keyword: pass the "
+                                        r"stencil's parameter 'origin' by position\)$"):
+        m.s(origin=a, domain=b)
+    m.t(self=a, decomp=b, nsteps=3.0)
+    assert (b == 3).all()
+    m.t.steps(a, b, 0.5, nsteps=2)
+    assert (a == 0.25).all()
+    with pytest.raises(TypeError, match=r"^t\(\) missing 1 required argument: 'nsteps' "
+                                        r"\(nsteps= is the call's own keyword"):
+        m.t.steps(self=a, decomp=b, nsteps=2)
+    assert (a == 0.25).all()
+
+
 def test_no_steps(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff.steps(u, c, out, nsteps=2), out, "has no iterate")
