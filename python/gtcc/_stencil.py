@@ -351,7 +351,7 @@ class Stencil:
                     continue
             a = self._array(obj, f)
             dims = getattr(obj, "__gt_dims__", None)
-            dims = f.axes if dims is None else "".join(str(d) for d in dims).upper()
+            dims = f.axes if dims is None else _dims(dims, name, f.name)
             if len(dims) != a.ndim:
                 raise StencilError("stencil '%s': field '%s': the array has %d dimension%s but "
                                    "the field has axes %s%s" % (
@@ -508,6 +508,24 @@ class _Slots(list):
                     self._rt.gt_release(e[2])
         except Exception:           # at interpreter exit the library may be gone
             pass
+
+
+def _dims(d, stencil, field):
+    """An array's __gt_dims__ as a string of axis names ("KJI"): a str, or a sequence of
+    one-letter strs (GT4Py's); anything else (an int, bytes, ("IJ", "K")) is a StencilError
+    naming it, not a TypeError of the join or a string of its pieces. The runtime checks the
+    letters and repeats."""
+    items = d if isinstance(d, str) else None
+    if items is None and not isinstance(d, (bytes, bytearray)):
+        try:
+            items = list(d)
+        except TypeError:
+            pass
+    if items is None or not all(isinstance(x, str) and len(x) == 1 for x in items):
+        raise StencilError("stencil '%s': field '%s': __gt_dims__ is %s; it must be a sequence "
+                           "of axis names ('I', 'J', 'K'), one per dimension of the array"
+                           % (stencil, field, _a(d)))
+    return "".join(items).upper()
 
 
 def _origin(origin, f, obj, dims, stencil):

@@ -122,6 +122,21 @@ def test_wrong_ndim(mod):
             "field 'u': the array has 2 dimensions but the field has axes IJK")
 
 
+def test_bad_gt_dims(mod):
+    # __gt_dims__ that is no sequence of one-letter names: a StencilError naming the field
+    # and the value, not "'int' object is not iterable" or bytes read as "757473"
+    u, c, out = arrays()
+    for dims, shown in ((3, "3 (an int)"), (b"IJK", "b'IJK' (a bytes)"),
+                        (("IJ", "K"), "('IJ', 'K') (a tuple)"), (("I", "J", 3), "('I', 'J', 3)")):
+        g = u.view(gtcc.GtArray)
+        g.__gt_dims__ = dims
+        refused(lambda: mod.hdiff(g, c, out, origin=(2, 2, 0)), out,
+                "stencil 'hdiff': field 'u': __gt_dims__ is %s" % shown)
+    g = u.view(gtcc.GtArray)
+    g.__gt_dims__ = "ijk"                  # a string, lower case: the axes I, J, K
+    mod.hdiff(g, c, out, origin=(2, 2, 0))
+
+
 def test_negative_strides(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u[::-1], c, out, origin=(2, 2, 0)), out,
