@@ -23,3 +23,9 @@ class StencilError(GtccError):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+class GtccWarning(UserWarning):
+    """gtcc's warnings about a program that it compiled (a -D that matches no const, a
+    statement that never runs, ...), issued by gtcc.compile on a build and on a cache hit
+    alike; the text is gtcc's diagnostics, their source lines included."""

@@ -169,6 +169,22 @@ def test_defines_python_values(cache):
         gtcc.compile(src, defines={"N": 2.5})
 
 
+def test_gtcc_warnings_shown(cache):
+    # gtcc's warnings (a misspelt define, which then changes nothing) reach the Python user
+    # as a GtccWarning, on the build and on a cache hit alike; a program without any: none
+    src = "const double A = 1.0;\nstencil s(field<double> u, field<double> v) { v = A * u; }\n"
+    for built in (True, False):
+        with pytest.warns(gtcc.GtccWarning, match=r"gtcc warns about .*\n<command line>: "
+                                                  r"warning: -D AA matches no const"):
+            m = gtcc.compile(src, defines={"AA": 2.0})
+        assert m.built == built
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gtcc.compile(src, defines={"A": 2.0})
+        gtcc.compile(src, defines={"A": 2.0})
+
+
 def test_compile_arguments(cache, tmp_path):
     # include_dirs: one directory as a str (not its characters) or a list; prefix and
     # cflags of the wrong type refused by name
