@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ._errors import GtccError, GtccWarning
+from ._errors import GtccError, GtccWarning, NoSuchFile
 from ._toolchain import toolchain, runtime, _file_hash
 from ._stencil import Stencil
 
@@ -154,7 +154,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     if _is_path(source_or_path):
         stn = os.path.abspath(os.fspath(source_or_path))
         if not os.path.exists(stn):
-            raise GtccError("gtcc.compile: %s: no such file" % stn)
+            raise NoSuchFile("gtcc.compile: %s: no such file" % stn, stn)
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")

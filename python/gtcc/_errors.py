@@ -1,5 +1,7 @@
 """The package's exceptions."""
 
+import errno
+
 
 class GtccError(Exception):
     """A failure of gtcc, the C compiler or the package (a build, a missing tool).
@@ -11,6 +13,23 @@ class GtccError(Exception):
         super().__init__(message)
         self.log = log
         self.log_path = log_path
+
+
+class NoSuchFile(GtccError, FileNotFoundError):
+    """gtcc.compile of a path that does not exist: a GtccError that is also Python's
+    FileNotFoundError (errno ENOENT, filename the path), as open() raises."""
+
+    def __init__(self, message, filename):
+        super().__init__(message)
+        self.errno = errno.ENOENT
+        self.strerror = "No such file or directory"
+        self.filename = filename
+
+    def __str__(self):
+        return self.args[0]
+
+    def __reduce__(self):           # (a worker's exception, pickled to its parent)
+        return NoSuchFile, (self.args[0], self.filename)
 
 
 class StencilError(GtccError):

@@ -197,6 +197,17 @@ def test_compile_arguments(cache, tmp_path):
         b = np.zeros_like(a)
         gtcc.compile(src, include_dirs=dirs).t(a, b)
         assert (b == 2.0).all(), dirs
+    # a path that does not exist: a GtccError that is also FileNotFoundError, as open's
+    missing = tmp_path / "nope" / "x.stn"
+    for path in (missing, str(missing)):
+        with pytest.raises(FileNotFoundError, match=r"^gtcc.compile: .*/nope/x.stn: no such "
+                                                    r"file$") as e:
+            gtcc.compile(path)
+        assert isinstance(e.value, gtcc.GtccError) and e.value.filename == str(missing)
+    import pickle                  # as a multiprocessing worker's exception is sent back
+    again = pickle.loads(pickle.dumps(e.value))
+    assert type(again) is type(e.value) and str(again) == str(e.value)
+    assert again.filename == str(missing)
     with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
