@@ -484,9 +484,13 @@ class Stencil:
             s = rt.gt_wrap(a.ctypes.data if a.size else None, code, dims.encode(), shape,
                            strides if a.size else None, opts)
         if not s:
-            raise StencilError("stencil '%s': field '%s': %s" % (
-                self.name, f.name, rt.gt_last_error().decode(errors="replace")),
-                rt.gt_last_error_code())
+            msg = rt.gt_last_error().decode(errors="replace")
+            if not dev and any(x == 0 and n > 1 for x, n in zip(a.strides, a.shape)):
+                # a stride of 0: NumPy's broadcasting (np.broadcast_to, stride tricks)
+                msg += (" (a broadcast array: pass a copy, np.ascontiguousarray(x), or give "
+                        "the field only the axes it varies along, as field<double, K>)")
+            raise StencilError("stencil '%s': field '%s': %s" % (self.name, f.name, msg),
+                               rt.gt_last_error_code())
         return s
 
 

@@ -137,6 +137,17 @@ def test_bad_gt_dims(mod):
     mod.hdiff(g, c, out, origin=(2, 2, 0))
 
 
+def test_broadcast_array(mod):
+    # a stride of 0 (np.broadcast_to: a vertical profile spread over the plane) is refused
+    # as overlapping elements, with a hint a NumPy user can act on
+    u, c, out = arrays()
+    prof = np.broadcast_to(np.linspace(0.0, 1.0, N[2]), u.shape)
+    refused(lambda: mod.hdiff(u, prof, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'coeff': gt_wrap: stride along I is 0 but the shape is 12: "
+            "elements overlap (a broadcast array: pass a copy, np.ascontiguousarray(x), or give "
+            "the field only the axes it varies along, as field<double, K>)", code=-1)
+
+
 def test_negative_strides(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u[::-1], c, out, origin=(2, 2, 0)), out,
