@@ -62,7 +62,10 @@ class Module:
 def _is_path(x):
     if isinstance(x, os.PathLike):
         return True
-    return isinstance(x, str) and "\n" not in x and x.endswith(".stn") and "{" not in x
+    # one line without '{' (no program: a stencil has a body) ending in .stn, or naming a
+    # file that exists (model.gt): a path
+    return isinstance(x, str) and "\n" not in x and "{" not in x and (
+        x.endswith(".stn") or os.path.isfile(x))
 
 
 def _define_text(name, v):

@@ -197,6 +197,12 @@ def test_compile_arguments(cache, tmp_path):
         b = np.zeros_like(a)
         gtcc.compile(src, include_dirs=dirs).t(a, b)
         assert (b == 2.0).all(), dirs
+    # a file of another suffix is a path too (not a program whose text is its name)
+    other = tmp_path / "model.gt"
+    other.write_text("stencil t(field<double> a, field<double> b) { b = 3.0 * a; }\n")
+    b = np.zeros_like(a)
+    gtcc.compile(str(other)).t(a, b)
+    assert (b == 3.0).all()
     # a path that does not exist: a GtccError that is also FileNotFoundError, as open's
     missing = tmp_path / "nope" / "x.stn"
     for path in (missing, str(missing)):
