@@ -79,9 +79,12 @@ $(RT_A): $(RT_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+# the soname libgtrt.so: a process that loaded libgtrt.so by its path (the Python package
+# does) then satisfies libgtrt-mpi.so's and libgtrt-cuda.so's NEEDED libgtrt.so with it,
+# wherever the library directory is (not on the loader's path)
 $(RT_SO): $(RT_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(RT_LIBS)
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,-soname,libgtrt.so -o $@ $^ $(RT_LIBS)
 
 # --- runtime: libgtrt-cuda, the CUDA device layer, where nvcc is found -----------------
 # (on PATH or in /usr/local/cuda/bin; NVCC= on the command line turns it off)

@@ -448,13 +448,18 @@ static void write_param_decls(Compiler *c, FILE *f, const FStencil *fs, WrapKind
     }
 }
 
+/* Every procedure the module defines is `recursive` (as gtrt's are): its locals (gt_s,
+   gt_dom, ...) are then per call whatever the flags it is compiled with, so that OpenMP
+   threads may call a wrapper at once (docs/fortran.md, "Threads"); without it a compiler may
+   keep local arrays in static memory unless told -fopenmp, and gfortran's -fcheck=recursion
+   stops the second concurrent call. */
 static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
 {
     const IrStencil *st = fs->es->st;
     const char *name = steps ? fs->steps_sub : fs->sub;
     int np = st->params.len;
     FLine l;
-    fl_start(&l, f, 4, "subroutine ");
+    fl_start(&l, f, 4, "recursive subroutine ");
     fl_item(&l, "", name);
     fl_item(&l, "", "(");
     const char *sep = "";
@@ -522,7 +527,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     int np = st->params.len;
     const char *name = steps ? fs->steps_mpi_sub : fs->mpi_sub;
     FLine l;
-    fl_start(&l, f, 4, "subroutine ");
+    fl_start(&l, f, 4, "recursive subroutine ");
     fl_item(&l, "", name);
     fl_item(&l, "", "(");
     fl_item(&l, "", fs->decomp);
@@ -620,7 +625,7 @@ static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char 
     int np = st->params.len;
     const char *name = steps ? fs->steps_mpi_call : fs->mpi_call;
     FLine l;
-    fl_start(&l, f, 4, "function ");
+    fl_start(&l, f, 4, "recursive function ");
     fl_item(&l, "", name);
     fl_item(&l, "", steps ? "(gt_ctx, gt_fields, gt_dom) result(gt_rc)"
                           : "(gt_ctx, gt_dom) result(gt_rc)");
@@ -662,7 +667,7 @@ static void write_halo_sub_head(Compiler *c, FILE *f, const FStencil *fs, bool s
 {
     int np = fs->es->st->params.len;
     FLine l;
-    fl_start(&l, f, 4, "subroutine ");
+    fl_start(&l, f, 4, "recursive subroutine ");
     fl_item(&l, "", steps ? fs->steps_halo_sub : fs->mpi_halo_sub);
     fl_item(&l, "", "(");
     const char *sep = "";

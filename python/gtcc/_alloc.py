@@ -8,12 +8,38 @@ import numpy as np
 
 
 class GtArray(np.ndarray):
-    """A NumPy array with __gt_origin__ and __gt_dims__ (GT4Py's attributes). A view or the
-    result of arithmetic is a plain-origin array again (origin 0)."""
+    """A NumPy array with __gt_origin__ and __gt_dims__ (GT4Py's attributes). A copy of one
+    (its copy method, copy.copy, copy.deepcopy, pickle) keeps them: the same points along the
+    same axes. A view or the result of arithmetic is a plain array again (origin 0, dims I,
+    J, K: NumPy does not say which axes it keeps)."""
 
     def __array_finalize__(self, obj):
         self.__gt_origin__ = None
         self.__gt_dims__ = None
+
+    def _keep(self, new):
+        new.__gt_origin__ = self.__gt_origin__
+        new.__gt_dims__ = self.__gt_dims__
+        return new
+
+    def copy(self, order="C"):
+        return self._keep(super().copy(order))
+
+    def __copy__(self):
+        return self._keep(super().__copy__())
+
+    def __deepcopy__(self, memo):
+        return self._keep(super().__deepcopy__(memo))
+
+    # pickle: NumPy's state and then ours
+    def __reduce__(self):
+        fn, args, state = super().__reduce__()
+        return fn, args, (state, self.__gt_origin__, self.__gt_dims__)
+
+    def __setstate__(self, state):
+        if isinstance(state, tuple) and len(state) == 3 and isinstance(state[0], tuple):
+            state, self.__gt_origin__, self.__gt_dims__ = state
+        super().__setstate__(state)
 
 
 def _layout(layout, axes):

@@ -18,14 +18,15 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 import numpy as np
 
-from ._errors import GtccError
+from ._errors import GtccError, GtccWarning, NoSuchFile
 from ._toolchain import toolchain, runtime, _file_hash
 from ._stencil import Stencil
 
-FORMAT = 1          # of a cache entry; a change of layout gets a new number
+FORMAT = 2          # of a cache entry; a change of layout gets a new number (2: warnings.txt)
 BACKENDS = ("naive", "openmp", "cuda")
 
 
@@ -61,7 +62,10 @@ class Module:
 def _is_path(x):
     if isinstance(x, os.PathLike):
         return True
-    return isinstance(x, str) and "\n" not in x and x.endswith(".stn") and "{" not in x
+    # one line without '{' (no program: a stencil has a body) ending in .stn, or naming a
+    # file that exists (model.gt): a path
+    return isinstance(x, str) and "\n" not in x and "{" not in x and (
+        x.endswith(".stn") or os.path.isfile(x))
 
 
 def _define_text(name, v):
@@ -90,7 +94,8 @@ def _options(backend, defines, prefix, include_dirs):
     return opts
 
 
-def _run(cmd, log, cwd=None):
+def _run(cmd, log, cwd=None, out=None):
+    """cmd's exit status, its output into log (and appended to the list out)."""
     log.write("$ " + " ".join(cmd) + "\n")
     log.flush()
     try:
@@ -100,6 +105,8 @@ def _run(cmd, log, cwd=None):
         log.write("%s\n" % e)
         return 1
     log.write(r.stdout)
+    if out is not None:
+        out.append(r.stdout)
     if r.returncode:
         log.write("(exit status %d)\n" % r.returncode)
     return r.returncode
@@ -150,7 +157,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     if _is_path(source_or_path):
         stn = os.path.abspath(os.fspath(source_or_path))
         if not os.path.exists(stn):
-            raise GtccError("gtcc.compile: %s: no such file" % stn)
+            raise NoSuchFile("gtcc.compile: %s: no such file" % stn, stn)
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")
@@ -196,6 +203,14 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                 fcntl.flock(lockf, fcntl.LOCK_UN)
     with open(os.path.join(final, "meta.json")) as f:
         meta = json.load(f)
+    try:
+        with open(os.path.join(final, "warnings.txt")) as f:
+            said = f.read()
+    except OSError:
+        said = ""
+    if said.strip():
+        warnings.warn(GtccWarning("gtcc.compile: gtcc warns about %s:\n%s"
+                                  % (stn, said.rstrip("\n"))), stacklevel=2)
     runtime()
     # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
     lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
@@ -220,7 +235,8 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
         with open(logpath, "w") as log:
             src = os.path.join(tmp, "gen.cu" if backend == "cuda" else "gen.c")
             lib = os.path.join(tmp, "libstencils.so")
-            ok = (_run([tc.gtcc] + opts + ["-o", src, stn], log) == 0 and
+            said = []
+            ok = (_run([tc.gtcc] + opts + ["-o", src, stn], log, out=said) == 0 and
                   _run([tc.gtcc, "--emit=meta"] + opts + ["-o", os.path.join(tmp, "meta.json"),
                         stn], log) == 0)
             if ok and backend == "cuda":
@@ -236,6 +252,9 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
                            "-Wl,-rpath," + tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
                           log) == 0
         if ok:
+            # gtcc's warnings (its whole output where it succeeded), shown on every compile
+            with open(os.path.join(tmp, "warnings.txt"), "w") as f:
+                f.write(said[0])
             os.rename(tmp, final)
             return
         failed = os.path.join(shard, key + ".failed.log")

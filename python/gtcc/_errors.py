@@ -1,5 +1,7 @@
 """The package's exceptions."""
 
+import errno
+
 
 class GtccError(Exception):
     """A failure of gtcc, the C compiler or the package (a build, a missing tool).
@@ -13,6 +15,23 @@ class GtccError(Exception):
         self.log_path = log_path
 
 
+class NoSuchFile(GtccError, FileNotFoundError):
+    """gtcc.compile of a path that does not exist: a GtccError that is also Python's
+    FileNotFoundError (errno ENOENT, filename the path), as open() raises."""
+
+    def __init__(self, message, filename):
+        super().__init__(message)
+        self.errno = errno.ENOENT
+        self.strerror = "No such file or directory"
+        self.filename = filename
+
+    def __str__(self):
+        return self.args[0]
+
+    def __reduce__(self):           # (a worker's exception, pickled to its parent)
+        return NoSuchFile, (self.args[0], self.filename)
+
+
 class StencilError(GtccError):
     """A refused stencil call: ``message`` is the runtime's ``gt_last_error()`` (or the
     package's own text for what the runtime cannot see: a read-only output, a dtype the runtime
@@ -23,3 +42,9 @@ class StencilError(GtccError):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+class GtccWarning(UserWarning):
+    """gtcc's warnings about a program that it compiled (a -D that matches no const, a
+    statement that never runs, ...), issued by gtcc.compile on a build and on a cache hit
+    alike; the text is gtcc's diagnostics, their source lines included."""

@@ -76,7 +76,7 @@ class Decomposition:
         shape = _sizes(global_shape, "global_shape", "gtcc.Decomposition")
         g = (ctypes.c_int64 * 3)(*shape)
         if dims is not None and not (type(dims) is int and dims == 0):
-            dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims)
+            dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims, bits=32)
                     for n in _entries(dims, "gtcc.Decomposition: dims", of="processes along "
                                       "I and J; None: MPI chooses")]
             if len(dims) != 2:
@@ -131,7 +131,8 @@ class Decomposition:
             rc = self._lib.gt_mpi_halo(st._info_ptr, idx, f.axes.encode(), ctypes.byref(halo))
         else:
             rc = self._lib.gt_mpi_steps_halo(st._info_ptr, idx, f.axes.encode(),
-                                             _index(tblock, "Decomposition.zeros: tblock"),
+                                             _index(tblock, "Decomposition.zeros: tblock",
+                                                    bits=32),
                                              ctypes.byref(halo))
         if rc:
             raise StencilError(runtime().gt_last_error().decode(errors="replace"), rc)

@@ -29,14 +29,19 @@ def _a(x):
     return "%r (%s %s)" % (x, "an" if t[:1] in "aeiou" else "a", t)
 
 
-def _index(x, what, *args):
-    """x as an int: an int, a NumPy integer, a bool or a 0-d integer array. A float (2.0
-    too) is refused, not truncated, and a string is not parsed: `what % args` names it (the
-    message is formatted only then)."""
+def _index(x, what, *args, bits=64):
+    """x as an int: an int, a NumPy integer, a bool or a 0-d integer array, in the range of
+    the C integer of `bits` bits it goes to (int64_t; 32: int), which ctypes would otherwise
+    wrap silently (2**64 + 4 as 4). A float (2.0 too) is refused, not truncated, and a string
+    is not parsed: `what % args` names it (the message is formatted only then)."""
     try:
-        return operator.index(x)
+        v = operator.index(x)
     except TypeError:
         raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
+    if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
+        raise StencilError("%s is %d, out of the range of a %d-bit integer"
+                           % (what % args, v, bits))
+    return v
 
 
 def _entries(v, what, *args, of="integers (I, J, K)"):
@@ -47,10 +52,14 @@ def _entries(v, what, *args, of="integers (I, J, K)"):
     return v
 
 
+B63 = 1 << 63
+
+
 def _sizes(v, what, where, *args):
     """v's three integers (NI, NJ, NK), a tuple of ints as it is; `what` names v in the
     messages, after `where % args` (formatted only for one)."""
-    out = list(v) if type(v) is tuple and all(type(n) is int for n in v) else [
+    out = list(v) if type(v) is tuple and all(type(n) is int and -B63 <= n < B63
+                                               for n in v) else [
         _index(n, "%s: an entry of %s %r", where % args, what, v)
         for n in _entries(v, "%s: %s", where % args, what)]
     if len(out) != 3:
@@ -77,11 +86,16 @@ def _float(x):
             return float(x)
         except TypeError:
             pass
+        except OverflowError:       # an int beyond a double's range: say which
+            raise OverflowError("%s is out of float64's range" % _a(x)) from None
     raise TypeError("%s is not a real number" % _a(x))
 
 
 def _float32(x):
-    v = _float(x)
+    try:
+        v = _float(x)
+    except OverflowError:
+        raise OverflowError("%s is out of float32's range" % _a(x)) from None
     if math.isinf(ctypes.c_float(v).value) and not math.isinf(v):
         raise OverflowError("%r is out of float32's range" % v)
     return v
@@ -207,22 +221,28 @@ class Stencil:
     def __repr__(self):
         return "<gtcc stencil %s(%s)>" % (self.name, ", ".join(self.names))
 
-    def __call__(self, *args, origin=None, domain=None, **kwargs):
-        return self._call(self._fn, args, kwargs, origin, domain, None)
+    # self (and decomp) positional-only: a stencil parameter may be named so and passed by
+    # keyword. The call's own keywords (origin, domain; nsteps, overlap, tblock) win over a
+    # parameter of that name, which then goes by position (_args says so if it is missing).
+    def __call__(self, /, *args, origin=None, domain=None, **kwargs):
+        return self._call(self._fn, args, kwargs, origin, domain, None,
+                          opts=("origin", "domain"))
 
-    def steps(self, *args, nsteps, origin=None, domain=None, **kwargs):
+    def steps(self, /, *args, nsteps, origin=None, domain=None, **kwargs):
         """NAME_steps: nsteps steps of an `iterate` stencil; the result in each pair's cur."""
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
         return self._call(self._steps_fn, args, kwargs, origin, domain,
-                          _index(nsteps, "stencil '%s': steps: nsteps", self.name))
+                          _index(nsteps, "stencil '%s': steps: nsteps", self.name),
+                          opts=("nsteps", "origin", "domain"))
 
-    def mpi(self, decomp, *args, overlap=False, origin=None, **kwargs):
+    def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
-        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None))
+        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None),
+                          opts=("overlap", "origin"))
 
-    def steps_mpi(self, decomp, *args, nsteps, tblock=0, origin=None, **kwargs):
+    def steps_mpi(self, decomp, /, *args, nsteps, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
         halos exchanged tblock steps deep once every tblock steps (0: the default), the
         result in each pair's cur; arrays with gt_mpi_steps_halo's halos
@@ -232,10 +252,11 @@ class Stencil:
         return self._call(self._fn, args, kwargs, origin, None, None,
                           (decomp, False,
                            (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
-                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name))))
+                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
+                                   bits=32))), opts=("nsteps", "tblock", "origin"))
 
     # -- the call ---------------------------------------------------------------------
-    def _args(self, args, kwargs):
+    def _args(self, args, kwargs, opts):
         n = len(self.names)
         # the messages are Python's own for a function called wrongly
         if len(args) > n:
@@ -254,6 +275,11 @@ class Stencil:
                     raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
                 vals[i] = v
             missing = ["'%s'" % self.names[i] for i, v in enumerate(vals) if v is _MISSING]
+            clash = [m for m in missing if m[1:-1] in opts]
+            if clash:
+                raise TypeError("%s() missing 1 required argument: %s (%s= is the call's own "
+                                "keyword: pass the stencil's parameter %s by position)"
+                                % (self.name, clash[0], clash[0][1:-1], clash[0]))
             if missing:
                 names = (missing[0] if len(missing) == 1 else
                          "%s and %s" % (", ".join(missing[:-1]) + ("," if len(missing) > 2 else ""),
@@ -295,11 +321,11 @@ class Stencil:
                                "__cuda_array_interface__, the array interface or a buffer)"
                                % (self.name, f.name, type(obj).__name__)) from None
 
-    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None):
+    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
         overlap, None) for S_mpi or (decomposition, False, (nsteps, tblock)) for
         S_steps_mpi, fn then S itself."""
-        vals = self._args(args, kwargs)
+        vals = self._args(args, kwargs, opts)
         rt = self._rt
         name = self.name
         if isinstance(origin, dict):
@@ -325,7 +351,7 @@ class Stencil:
                     continue
             a = self._array(obj, f)
             dims = getattr(obj, "__gt_dims__", None)
-            dims = f.axes if dims is None else "".join(str(d) for d in dims).upper()
+            dims = f.axes if dims is None else _dims(dims, name, f.name)
             if len(dims) != a.ndim:
                 raise StencilError("stencil '%s': field '%s': the array has %d dimension%s but "
                                    "the field has axes %s%s" % (
@@ -458,9 +484,13 @@ class Stencil:
             s = rt.gt_wrap(a.ctypes.data if a.size else None, code, dims.encode(), shape,
                            strides if a.size else None, opts)
         if not s:
-            raise StencilError("stencil '%s': field '%s': %s" % (
-                self.name, f.name, rt.gt_last_error().decode(errors="replace")),
-                rt.gt_last_error_code())
+            msg = rt.gt_last_error().decode(errors="replace")
+            if not dev and any(x == 0 and n > 1 for x, n in zip(a.strides, a.shape)):
+                # a stride of 0: NumPy's broadcasting (np.broadcast_to, stride tricks)
+                msg += (" (a broadcast array: pass a copy, np.ascontiguousarray(x), or give "
+                        "the field only the axes it varies along, as field<double, K>)")
+            raise StencilError("stencil '%s': field '%s': %s" % (self.name, f.name, msg),
+                               rt.gt_last_error_code())
         return s
 
 
@@ -482,6 +512,24 @@ class _Slots(list):
                     self._rt.gt_release(e[2])
         except Exception:           # at interpreter exit the library may be gone
             pass
+
+
+def _dims(d, stencil, field):
+    """An array's __gt_dims__ as a string of axis names ("KJI"): a str, or a sequence of
+    one-letter strs (GT4Py's); anything else (an int, bytes, ("IJ", "K")) is a StencilError
+    naming it, not a TypeError of the join or a string of its pieces. The runtime checks the
+    letters and repeats."""
+    items = d if isinstance(d, str) else None
+    if items is None and not isinstance(d, (bytes, bytearray)):
+        try:
+            items = list(d)
+        except TypeError:
+            pass
+    if items is None or not all(isinstance(x, str) and len(x) == 1 for x in items):
+        raise StencilError("stencil '%s': field '%s': __gt_dims__ is %s; it must be a sequence "
+                           "of axis names ('I', 'J', 'K'), one per dimension of the array"
+                           % (stencil, field, _a(d)))
+    return "".join(items).upper()
 
 
 def _origin(origin, f, obj, dims, stencil):

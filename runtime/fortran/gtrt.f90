@@ -8,7 +8,9 @@
 ! (module files are compiler-specific): compile it with the program's compiler,
 ! `gfortran -c $(pkg-config --variable=gtrt_source gtrt-fortran)`, and link with
 ! `pkg-config --libs gtrt-fortran` (docs/fortran.md). The 12 gtrt_wrap_<kind>_<rank>
-! functions differ only in type and rank.
+! functions differ only in type and rank. Every procedure is recursive, as the generated
+! wrappers are: locals per call, so that several threads may call them at once whatever the
+! flags this is compiled with (docs/fortran.md, "Threads").
 module gtrt
     use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &
             c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
@@ -146,7 +148,7 @@ contains
 
     ! the halo a wrapper passes for one field: its own (field_halo), else the one for every
     ! field (halo), else none
-    function gtrt_halo(halo, field_halo) result(h)
+    recursive function gtrt_halo(halo, field_halo) result(h)
         integer, intent(in), optional :: halo(2, 3), field_halo(2, 3)
         integer(c_int64_t) :: h(2, 3)
         h = 0
@@ -155,7 +157,7 @@ contains
     end function gtrt_halo
 
     ! releases every storage of s (null ones are skipped)
-    subroutine gtrt_release(s)
+    recursive subroutine gtrt_release(s)
         type(c_ptr), intent(inout) :: s(:)
         integer :: i
         do i = 1, size(s)
@@ -166,7 +168,7 @@ contains
 
     ! a wrapper's ending: rc present: code into it; absent: a failure writes the message
     ! to the standard error unit and stops the program (error stop)
-    subroutine gtrt_finish(code, rc)
+    recursive subroutine gtrt_finish(code, rc)
         integer(c_int), intent(in) :: code
         integer, intent(out), optional :: rc
         if (present(rc)) then
@@ -179,7 +181,7 @@ contains
 
     ! S_mpi's call: gt_mpi_call(d, fields, size(fields), NULL, call, ctx, overlap, times);
     ! GT_EMPI where no decomposition was made through gtrt_mpi (the pointer is unset)
-    function gtrt_mpi_call(d, fields, call, ctx, overlap, times, stencil) result(rc)
+    recursive function gtrt_mpi_call(d, fields, call, ctx, overlap, times, stencil) result(rc)
         type(c_ptr), intent(in) :: d, ctx, fields(:)
         type(c_funptr), intent(in) :: call
         logical, intent(in), optional :: overlap
@@ -201,7 +203,7 @@ contains
 
     ! S_steps_mpi's call: gt_mpi_steps(d, info, fields, nsteps, tblock (absent: 0, the
     ! default), step, ctx, times); GT_EMPI as gtrt_mpi_call
-    function gtrt_mpi_steps(d, info, fields, nsteps, tblock, step, ctx, times, stencil) &
+    recursive function gtrt_mpi_steps(d, info, fields, nsteps, tblock, step, ctx, times, stencil) &
             result(rc)
         type(c_ptr), intent(in) :: d, info, ctx, fields(:)
         integer, intent(in) :: nsteps
@@ -224,7 +226,7 @@ contains
     ! S_steps_mpi_halo's, per field: where rc is 0, gt_mpi_steps_halo(info, field (0-based),
     ! axes (the field's), tblock) into rc, its rows (one per axis of axes) as halo's columns
     ! (1 I, 2 J, 3 K); halo 0 elsewhere and on failure
-    subroutine gtrt_mpi_steps_halo(rc, info, field, axes, tblock, halo, stencil)
+    recursive subroutine gtrt_mpi_steps_halo(rc, info, field, axes, tblock, halo, stencil)
         integer(c_int), intent(inout) :: rc
         type(c_ptr), intent(in) :: info
         integer, intent(in) :: field, tblock
@@ -247,7 +249,7 @@ contains
         end do
     end subroutine gtrt_mpi_steps_halo
 
-    function no_mpi(what) result(rc)
+    recursive function no_mpi(what) result(rc)
         character(*), intent(in) :: what
         integer(c_int) :: rc
         rc = gt_error_flat(GT_EMPI, what // ": no decomposition made by gtrt_decompose (use " &
@@ -255,25 +257,25 @@ contains
     end function no_mpi
 
     ! the message of the calling thread's last failure ('' if none yet)
-    function gtrt_last_error() result(msg)
+    recursive function gtrt_last_error() result(msg)
         character(len=:), allocatable :: msg
         msg = c_string(c_last_error())
     end function gtrt_last_error
 
     ! the code of the calling thread's last failure (0 if none yet)
-    function gtrt_last_error_code() result(code)
+    recursive function gtrt_last_error_code() result(code)
         integer(c_int) :: code
         code = c_last_error_code()
     end function gtrt_last_error_code
 
     ! the description of a code ('halo too small', ...)
-    function gtrt_strerror(code) result(msg)
+    recursive function gtrt_strerror(code) result(msg)
         integer, intent(in) :: code
         character(len=:), allocatable :: msg
         msg = c_string(c_strerror(int(code, c_int)))
     end function gtrt_strerror
 
-    function c_string(p) result(s)
+    recursive function c_string(p) result(s)
         type(c_ptr), intent(in) :: p
         character(len=:), allocatable :: s
         character(kind=c_char), pointer :: chars(:)
@@ -286,7 +288,7 @@ contains
         end do
     end function c_string
 
-    function address(p) result(a)
+    recursive function address(p) result(a)
         type(c_ptr), intent(in) :: p
         integer(c_int64_t) :: a
         a = int(transfer(p, 0_c_intptr_t), c_int64_t)
@@ -294,7 +296,7 @@ contains
 
     ! the storage over the array of element p (null: an empty array), the byte distances to
     ! the next element along each dimension in next
-    function wrap(p, dtype, axes, shape, next, halo, stencil, field, s) result(rc)
+    recursive function wrap(p, dtype, axes, shape, next, halo, stencil, field, s) result(rc)
         type(c_ptr), intent(in) :: p
         integer(c_int), intent(in) :: dtype
         character(*), intent(in) :: axes, stencil, field
@@ -312,7 +314,7 @@ contains
                 "stencil '" // stencil // "': field '" // field // "'" // c_null_char)
     end function wrap
 
-  function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -329,7 +331,7 @@ contains
     rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r4_1
 
-  function gtrt_wrap_r4_2(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r4_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -347,7 +349,7 @@ contains
     rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r4_2
 
-  function gtrt_wrap_r4_3(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r4_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -366,7 +368,7 @@ contains
     rc = wrap(p, GT_FLOAT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r4_3
 
-  function gtrt_wrap_r8_1(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r8_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -383,7 +385,7 @@ contains
     rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r8_1
 
-  function gtrt_wrap_r8_2(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r8_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -401,7 +403,7 @@ contains
     rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r8_2
 
-  function gtrt_wrap_r8_3(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_r8_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -420,7 +422,7 @@ contains
     rc = wrap(p, GT_FLOAT64, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_r8_3
 
-  function gtrt_wrap_i4_1(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_i4_1(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -437,7 +439,7 @@ contains
     rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_i4_1
 
-  function gtrt_wrap_i4_2(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_i4_2(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -455,7 +457,7 @@ contains
     rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_i4_2
 
-  function gtrt_wrap_i4_3(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_i4_3(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -474,7 +476,7 @@ contains
     rc = wrap(p, GT_INT32, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_i4_3
 
-  function gtrt_wrap_l1_1(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_l1_1(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -491,7 +493,7 @@ contains
     rc = wrap(p, GT_BOOL, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_l1_1
 
-  function gtrt_wrap_l1_2(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_l1_2(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)
@@ -509,7 +511,7 @@ contains
     rc = wrap(p, GT_BOOL, axes, shape(a, c_int64_t), next, halo, stencil, field, s)
   end function gtrt_wrap_l1_2
 
-  function gtrt_wrap_l1_3(a, axes, halo, stencil, field, s) result(rc)
+  recursive function gtrt_wrap_l1_3(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
     integer(c_int64_t), intent(in) :: halo(2, 3)

@@ -33,7 +33,14 @@ int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
         opts.halo[d][0] = halo[2 * d];
         opts.halo[d][1] = halo[2 * d + 1];
     }
-    if (rc == 0 && !(*out = gt_wrap(data, (gt_dtype)dtype, axes, shape, strides, &opts)))
+    /* an empty array (an extent 0, as a Fortran section a(1:0, :, :)): its element
+     * addresses say nothing (the module passes 0 for every stride, and no address), and it
+     * addresses no memory, so dense strides say the same, as the Python package passes them */
+    int empty = 0;
+    for (size_t d = 0; d < ndim && rc == 0; d++)
+        empty |= shape[d] == 0;
+    if (rc == 0 && !(*out = gt_wrap(data, (gt_dtype)dtype, axes, shape, empty ? NULL : strides,
+                                    &opts)))
         rc = gt_last_error_code();
     if (rc != 0 && what && *what) {
         char msg[1024];

@@ -360,6 +360,15 @@ contains
         ! a halo larger than the array
         call lap(u, o, u_halo=reshape([1, 1, 9, 9, 0, 0], [2, 3]), rc=rc)
         call check(rc /= GT_OK, 'a halo larger than the array: an error')
+        ! empty sections (no levels: nk = 0, a rank without points): a call that does nothing,
+        ! as from C and Python (an empty array's element addresses give no strides)
+        o = 9
+        call lap(u(:, :, 1:0), o(:, :, 1:0), u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
+        call check(rc == GT_OK, 'empty sections: rc 0: ' // gtrt_last_error())
+        call lap(u(:, :, 1:0), o(:, :, 1:0), u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), &
+                domain=[ni, nj, 0], rc=rc)
+        call check(rc == GT_OK, 'empty sections, domain [ni, nj, 0]: rc 0: ' // gtrt_last_error())
+        call check(all_is(pack(o, .true.), 9.0_c_double), 'empty sections: nothing written')
     end subroutine test_errors
 
     ! one failing call without rc: the program must stop with the message

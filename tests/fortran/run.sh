@@ -9,6 +9,8 @@
 #   to 3, every dtype, scalars and out scalars, domains smaller than the interior, S_steps,
 #   and the error paths with rc (each check of it counts as one here). The generated module
 #   compiles with -std=f2003 too.
+# * fthreads.f90: the wrappers called from 4 OpenMP threads at once, the module and gtrt
+#   compiled without -fopenmp and with -fcheck=all (their procedures are recursive).
 # * The same program made to fail without rc (halo too small, an output aliasing an
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message on standard error.
@@ -91,6 +93,19 @@ else
     passed=$((passed + $1)); failed=$((failed + $2))
     grep '^FAIL' "$work/ftest.out"
     [ "$status" = 0 ] || [ "$2" != 0 ] || fail "ftest: exit status $status with no failed check"
+fi
+
+# --- the wrappers from several OpenMP threads at once (fthreads.f90): the module and gtrt were
+# compiled above without -fopenmp, with -fcheck=all (so -fcheck=recursion) -------------------
+if (cd "$work" &&
+    $T "$FC" $FFLAGS -fopenmp -c "$here/fthreads.f90" -o fthreads.o &&
+    $T "$FC" $FSAN -fopenmp -o fthreads fthreads.o ftest_gt.o gtrt.o ftest_c.o \
+        "$BUILD/lib/libgtrt.a" -lm &&
+    OMP_NUM_THREADS=4 $T ./fthreads) >"$work/fthreads.log" 2>&1; then
+    pass
+else
+    fail "the wrappers called from 4 OpenMP threads at once (fthreads.f90)"
+    sed 's/^/  | /' "$work/fthreads.log" | head -n 20
 fi
 
 # --- errors without rc: each in its own process ----------------------------------------------
@@ -256,7 +271,7 @@ if [ $? = 0 ] &&
    [ "$(grep -c "warning: --emit=fortran: the module has no 's2345.*(longer than the 63 characters" "$cli/log")" = 3 ] &&
    grep -q "^    public :: a, a_steps, a_mpi, a_steps_mpi, a_steps_mpi_halo$" "$cli/optional_gt.f90" &&
    grep -q "^    public :: a_mpi_halo, a_mpi_halo_mpi, a_mpi_halo_mpi_halo$" "$cli/optional_gt.f90" &&
-   grep -q "^    subroutine ${long}_mpi(" "$cli/optional_gt.f90" &&
+   grep -q "^    recursive subroutine ${long}_mpi(" "$cli/optional_gt.f90" &&
    ! grep -q "${long}_mpi_halo\|${long}_steps_mpi" "$cli/optional_gt.f90"; then
     pass
 else

@@ -19,6 +19,10 @@ stencil heat(field<double> u, field<double> unew, double alpha, out double total
 G = (13, 10, 3)
 
 comm = MPI.COMM_WORLD
+# the decomposition before any compile: libgtrt-mpi.so is then loaded while libgtrt.so is
+# loaded by its path only (its soname satisfies libgtrt-mpi's NEEDED, the library directory
+# not being on the loader's path)
+d = gtcc.Decomposition(comm, G, periodic=(True, True))
 if comm.rank == 0:
     mod = gtcc.compile(SRC)
 comm.Barrier()
@@ -27,7 +31,6 @@ u0 = np.random.default_rng(42).standard_normal(G)
 ref = np.zeros(G)
 ref_total = mod.heat(u0, ref, 0.1)
 
-d = gtcc.Decomposition(comm, G, periodic=(True, True))
 (oi, oj, ok), (ni, nj, nk) = d.box
 u = d.zeros(mod.heat, "u")
 unew = d.zeros(mod.heat, "unew")

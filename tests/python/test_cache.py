@@ -169,6 +169,22 @@ def test_defines_python_values(cache):
         gtcc.compile(src, defines={"N": 2.5})
 
 
+def test_gtcc_warnings_shown(cache):
+    # gtcc's warnings (a misspelt define, which then changes nothing) reach the Python user
+    # as a GtccWarning, on the build and on a cache hit alike; a program without any: none
+    src = "const double A = 1.0;\nstencil s(field<double> u, field<double> v) { v = A * u; }\n"
+    for built in (True, False):
+        with pytest.warns(gtcc.GtccWarning, match=r"gtcc warns about .*\n<command line>: "
+                                                  r"warning: -D AA matches no const"):
+            m = gtcc.compile(src, defines={"AA": 2.0})
+        assert m.built == built
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gtcc.compile(src, defines={"A": 2.0})
+        gtcc.compile(src, defines={"A": 2.0})
+
+
 def test_compile_arguments(cache, tmp_path):
     # include_dirs: one directory as a str (not its characters) or a list; prefix and
     # cflags of the wrong type refused by name
@@ -181,6 +197,23 @@ def test_compile_arguments(cache, tmp_path):
         b = np.zeros_like(a)
         gtcc.compile(src, include_dirs=dirs).t(a, b)
         assert (b == 2.0).all(), dirs
+    # a file of another suffix is a path too (not a program whose text is its name)
+    other = tmp_path / "model.gt"
+    other.write_text("stencil t(field<double> a, field<double> b) { b = 3.0 * a; }\n")
+    b = np.zeros_like(a)
+    gtcc.compile(str(other)).t(a, b)
+    assert (b == 3.0).all()
+    # a path that does not exist: a GtccError that is also FileNotFoundError, as open's
+    missing = tmp_path / "nope" / "x.stn"
+    for path in (missing, str(missing)):
+        with pytest.raises(FileNotFoundError, match=r"^gtcc.compile: .*/nope/x.stn: no such "
+                                                    r"file$") as e:
+            gtcc.compile(path)
+        assert isinstance(e.value, gtcc.GtccError) and e.value.filename == str(missing)
+    import pickle                  # as a multiprocessing worker's exception is sent back
+    again = pickle.loads(pickle.dumps(e.value))
+    assert type(again) is type(e.value) and str(again) == str(e.value)
+    assert again.filename == str(missing)
     with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):

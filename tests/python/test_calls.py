@@ -99,6 +99,29 @@ def test_origin_precedence(m):
     np.testing.assert_array_equal(b, expect((2, 1, 1), (4, 4, 2)))
 
 
+def test_gtarray_copies_keep_origin_and_dims():
+    # a checkpoint (pickle), copy.copy/deepcopy and .copy() of a GtArray are the same points
+    # along the same axes: origin and dims kept (they were lost: a restored KJI array was
+    # read as I, J, K from 0, silently where the shapes allowed it); views and arithmetic
+    # results still have neither
+    import copy
+    import pickle
+    m = gtcc.compile("stencil dx(field<double> u, field<double> d) { d = u[i+1] - u; }")
+    g = gtcc.zeros((3, 5, 8), halo=((0, 0), (0, 0), (1, 1)), axes="KJI")
+    g[...] = np.random.default_rng(3).standard_normal(g.shape)
+    want = np.zeros((8, 5, 3))
+    m.dx(g, want, origin={"d": (0, 0, 0)}, domain=(6, 5, 3))
+    for c in (pickle.loads(pickle.dumps(g)), copy.copy(g), copy.deepcopy(g), g.copy(),
+              g.copy(order="F")):
+        assert type(c) is gtcc.GtArray
+        assert c.__gt_origin__ == (0, 0, 1) and c.__gt_dims__ == ("K", "J", "I")
+        got = np.zeros((8, 5, 3))
+        m.dx(c, got, origin={"d": (0, 0, 0)}, domain=(6, 5, 3))
+        np.testing.assert_array_equal(got, want)
+    for v in (g[:], g * 2.0, g.T):
+        assert v.__gt_origin__ is None and v.__gt_dims__ is None
+
+
 def test_zeros_empty_aligned():
     for dtype in (np.float64, np.float32, np.int32, np.bool_):
         for layout in (None, "C", "F", "cuda", "JKI"):

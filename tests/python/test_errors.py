@@ -122,6 +122,32 @@ def test_wrong_ndim(mod):
             "field 'u': the array has 2 dimensions but the field has axes IJK")
 
 
+def test_bad_gt_dims(mod):
+    # __gt_dims__ that is no sequence of one-letter names: a StencilError naming the field
+    # and the value, not "'int' object is not iterable" or bytes read as "757473"
+    u, c, out = arrays()
+    for dims, shown in ((3, "3 (an int)"), (b"IJK", "b'IJK' (a bytes)"),
+                        (("IJ", "K"), "('IJ', 'K') (a tuple)"), (("I", "J", 3), "('I', 'J', 3)")):
+        g = u.view(gtcc.GtArray)
+        g.__gt_dims__ = dims
+        refused(lambda: mod.hdiff(g, c, out, origin=(2, 2, 0)), out,
+                "stencil 'hdiff': field 'u': __gt_dims__ is %s" % shown)
+    g = u.view(gtcc.GtArray)
+    g.__gt_dims__ = "ijk"                  # a string, lower case: the axes I, J, K
+    mod.hdiff(g, c, out, origin=(2, 2, 0))
+
+
+def test_broadcast_array(mod):
+    # a stride of 0 (np.broadcast_to: a vertical profile spread over the plane) is refused
+    # as overlapping elements, with a hint a NumPy user can act on
+    u, c, out = arrays()
+    prof = np.broadcast_to(np.linspace(0.0, 1.0, N[2]), u.shape)
+    refused(lambda: mod.hdiff(u, prof, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'coeff': gt_wrap: stride along I is 0 but the shape is 12: "
+            "elements overlap (a broadcast array: pass a copy, np.ascontiguousarray(x), or give "
+            "the field only the axes it varies along, as field<double, K>)", code=-1)
+
+
 def test_negative_strides(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u[::-1], c, out, origin=(2, 2, 0)), out,
@@ -154,6 +180,31 @@ def test_wrong_arguments(mod):
                                         r"were given$"):
         mod.hdiff(u, c, out, out)
     np.testing.assert_array_equal(out, before)     # nothing ran
+
+
+def test_parameters_named_like_the_call(tmp_path, monkeypatch):
+    # parameters named self, decomp or like the call's own keywords: self and decomp go by
+    # keyword too; origin=, domain=, nsteps= are the call's, so such a parameter goes by
+    # position, and a keyword call says so instead of "missing 'origin'" alone
+    m = gtcc.compile("stencil s(field<double> origin, field<double> domain) "
+                     "{ domain = origin * 2.0; }\n"
+                     "stencil t(field<double> self, field<double> decomp, double nsteps) "
+                     "iterate(decomp -> self) { decomp = self * nsteps; }")
+    a, b = np.ones((2, 2, 2)), np.zeros((2, 2, 2))
+    m.s(a, b)
+    assert (b == 2).all()
+    with pytest.raises(TypeError, match=r"^s\(\) missing 1 required argument: 'origin' "
+                                        r"\(origin= is the call's own keyword: pass the "
+                                        r"stencil's parameter 'origin' by position\)$"):
+        m.s(origin=a, domain=b)
+    m.t(self=a, decomp=b, nsteps=3.0)
+    assert (b == 3).all()
+    m.t.steps(a, b, 0.5, nsteps=2)
+    assert (a == 0.25).all()
+    with pytest.raises(TypeError, match=r"^t\(\) missing 1 required argument: 'nsteps' "
+                                        r"\(nsteps= is the call's own keyword"):
+        m.t.steps(self=a, decomp=b, nsteps=2)
+    assert (a == 0.25).all()
 
 
 def test_no_steps(mod):
@@ -193,6 +244,10 @@ def test_bad_scalars(tmp_path, monkeypatch):
             "number")
     refused(lambda: m.sc(a, 1, "1.5"), a, "scalar 'x': '1.5' (a str) is not a real number")
     refused(lambda: m.sc(a, 1, 1j), a, "scalar 'x': 1j (a complex) is not a real number")
+    # an int beyond a double's range: the scalar and the value named (not Python's bare
+    # 'int too large to convert to float')
+    refused(lambda: m.sc(a, 1, 10**400), a, "stencil 'sc': scalar 'x': %d (an int) is out of "
+            "float64's range" % 10**400)
     refused(lambda: m.sc(a, 2.0, 1.0), a, "stencil 'sc': scalar 'n': 2.0 (a float) is not an "
             "integer")
     refused(lambda: m.sc(a, np.float32(3), 1.0), a, "scalar 'n': np.float32(3.0) (a float32) "
@@ -215,6 +270,8 @@ def test_bad_scalars(tmp_path, monkeypatch):
     # a float scalar: float32's range (3.4028235e38), not silently infinite
     refused(lambda: b.sb(a, True, 1e39), a, "stencil 'sb': scalar 'x': 1e+39 is out of "
             "float32's range")
+    refused(lambda: b.sb(a, True, -10**400), a, "stencil 'sb': scalar 'x': -%d (an int) is out "
+            "of float32's range" % 10**400)
     b.sb(a, np.bool_(True), 2.5)
     assert (a == 3).all()
     b.sb(a, np.array(False), -1.0)
@@ -255,6 +312,24 @@ def test_integers_not_truncated(mod, m_heat):
     m_heat.heat.steps(v, vn, 0.1, nsteps=np.int32(1), origin=np.array([1, 1]),
                       domain=(np.int64(4), 3, 1))
     assert np.array_equal(v, e) and not np.array_equal(e, v0)
+
+
+def test_integers_not_wrapped(mod, m_heat):
+    # a domain entry or a step count beyond int64_t is refused, not wrapped by ctypes
+    # (2**64 + 4 went to C as 4: a call on a smaller domain than asked, silently)
+    u, c, out = arrays()
+    for big in (2**64 + 4, -2**64 + 8, 2**63):
+        refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(big, 6, 3)), out,
+                "stencil 'hdiff': an entry of the domain (%d, 6, 3) is %d, out of the range "
+                "of a 64-bit integer" % (big, big))
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=[np.uint64(2**64 - 1), 6, 3]),
+            out, "is 18446744073709551615, out of the range of a 64-bit integer")
+    v = np.random.default_rng(2).standard_normal((6, 5))
+    vn = v.copy()
+    for n in (2**64 + 1, 2**63):
+        refused(lambda: m_heat.heat.steps(v, vn, 0.1, nsteps=n, origin=(1, 1)), vn,
+                "stencil 'heat': steps: nsteps is %d, out of the range of a 64-bit integer" % n)
+    assert np.array_equal(v, np.random.default_rng(2).standard_normal((6, 5)))
 
 
 @pytest.fixture(scope="module")

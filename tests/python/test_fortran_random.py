@@ -62,7 +62,7 @@ def gtrt_mod(tmp_path_factory):
 
 def dummies(module, sub):
     """The dummy arguments of subroutine `sub` in the generated module, in order."""
-    m = re.search(r"^\s*subroutine %s\((.*?)\)\s*$" % re.escape(sub), module,
+    m = re.search(r"^\s*(?:recursive\s+)?subroutine %s\((.*?)\)\s*$" % re.escape(sub), module,
                   re.M | re.S | re.I)
     assert m, f"no subroutine {sub} in the generated module"
     return [a.strip() for a in m.group(1).replace("&", " ").split(",")]

@@ -140,7 +140,8 @@ int            gt_is_device_only(const gt_storage *); /* 1: made by gt_wrap_devi
 
 /* gt_wrap for callers that cannot fill a gt_storage_opts (the Fortran module gtrt,
    docs/fortran.md): strides in bytes (each a multiple of the element size), halo as ndim
-   pairs (lower, upper) in axes order. *out gets the storage, or NULL on failure; then the
+   pairs (lower, upper) in axes order; an empty array's strides (an extent 0) are not looked
+   at. *out gets the storage, or NULL on failure; then the
    message is gt_wrap's (or this function's) after `what` and ": " when what is neither NULL
    nor "" ("stencil 'hdiff': field 'u'"). Returns 0 or the GT_E... code. */
 int            gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,

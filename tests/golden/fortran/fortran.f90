@@ -85,7 +85,7 @@ contains
     !   u          real(c_float), IJ, rank 2, in, halo none
     !   unew       real(c_float), IJ, rank 2, out, halo none
     !   a          real(c_float) scalar, in
-    subroutine m_heat(u, unew, a, halo, u_halo, unew_halo, domain, rc)
+    recursive subroutine m_heat(u, unew, a, halo, u_halo, unew_halo, domain, rc)
         real(c_float), intent(in), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
@@ -114,7 +114,7 @@ contains
     end subroutine m_heat
 
     ! m_heat_steps: m_heat's time steps (iterate)
-    subroutine m_heat_steps(u, unew, a, nsteps, halo, u_halo, unew_halo, domain, rc)
+    recursive subroutine m_heat_steps(u, unew, a, nsteps, halo, u_halo, unew_halo, domain, rc)
         real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
@@ -144,7 +144,8 @@ contains
     end subroutine m_heat_steps
 
     ! m_heat_mpi: m_heat on this rank's box of a decomposition (gtrt_mpi), halos exchanged
-    subroutine m_heat_mpi(decomp, u, unew, a, halo, u_halo, unew_halo, overlap, times, rc)
+    recursive subroutine m_heat_mpi(decomp, u, unew, a, halo, u_halo, unew_halo, overlap, times, &
+            rc)
         type(c_ptr), intent(in) :: decomp
         real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
@@ -180,7 +181,8 @@ contains
         call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_mpi
 
-    function gt_c1_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c1_mpi")
+    recursive function gt_c1_mpi(gt_ctx, gt_dom) result(gt_rc) &
+            bind(C, name="m_fortran_gt_gt_c1_mpi")
         type(c_ptr), value :: gt_ctx, gt_dom
         integer(c_int) :: gt_rc
         type(c_ptr), pointer :: gt_a(:)
@@ -192,7 +194,7 @@ contains
     end function gt_c1_mpi
 
     ! m_heat_mpi_halo: the halos m_heat_mpi needs (gt_mpi_halo)
-    subroutine m_heat_mpi_halo(u_halo, unew_halo)
+    recursive subroutine m_heat_mpi_halo(u_halo, unew_halo)
         integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
 
         if (present(u_halo)) u_halo = reshape([1, 1, 1, 1, 0, 0], [2, 3])
@@ -200,8 +202,8 @@ contains
     end subroutine m_heat_mpi_halo
 
     ! m_heat_steps_mpi: m_heat_steps on a decomposition (gtrt_mpi), halos exchanged every tblock steps
-    subroutine m_heat_steps_mpi(decomp, u, unew, a, nsteps, tblock, halo, u_halo, unew_halo, times, &
-            rc)
+    recursive subroutine m_heat_steps_mpi(decomp, u, unew, a, nsteps, tblock, halo, u_halo, &
+            unew_halo, times, rc)
         type(c_ptr), intent(in) :: decomp
         real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
@@ -238,7 +240,7 @@ contains
         call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_steps_mpi
 
-    function gt_c1_steps_mpi(gt_ctx, gt_fields, gt_dom) result(gt_rc) &
+    recursive function gt_c1_steps_mpi(gt_ctx, gt_fields, gt_dom) result(gt_rc) &
             bind(C, name="m_fortran_gt_gt_c1_steps_mpi")
         type(c_ptr), value :: gt_ctx, gt_fields, gt_dom
         integer(c_int) :: gt_rc
@@ -252,7 +254,7 @@ contains
     end function gt_c1_steps_mpi
 
     ! m_heat_steps_mpi_halo: the halos m_heat_steps_mpi needs for blocks of tblock steps
-    subroutine m_heat_steps_mpi_halo(tblock, u_halo, unew_halo, rc)
+    recursive subroutine m_heat_steps_mpi_halo(tblock, u_halo, unew_halo, rc)
         integer, intent(in) :: tblock
         integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
         integer, intent(out), optional :: rc
@@ -275,8 +277,8 @@ contains
     !   c          real(c_double) scalar, in
     !   total      real(c_double) scalar, out
     !   biggest    integer(c_int32_t) scalar, out
-    subroutine m_mix(q, n, mask, w, acc, c, total, biggest, halo, q_halo, n_halo, mask_halo, &
-            w_halo, acc_halo, domain, rc)
+    recursive subroutine m_mix(q, n, mask, w, acc, c, total, biggest, halo, q_halo, n_halo, &
+            mask_halo, w_halo, acc_halo, domain, rc)
         real(c_double), intent(in), target :: q(:, :, :)
         integer(c_int32_t), intent(in), target :: n(:)
         logical(c_bool), intent(in), target :: mask(:, :)
@@ -316,8 +318,8 @@ contains
     end subroutine m_mix
 
     ! m_mix_mpi: m_mix on this rank's box of a decomposition (gtrt_mpi), halos exchanged
-    subroutine m_mix_mpi(decomp, q, n, mask, w, acc, c, total, biggest, halo, q_halo, n_halo, &
-            mask_halo, w_halo, acc_halo, overlap, times, rc)
+    recursive subroutine m_mix_mpi(decomp, q, n, mask, w, acc, c, total, biggest, halo, q_halo, &
+            n_halo, mask_halo, w_halo, acc_halo, overlap, times, rc)
         type(c_ptr), intent(in) :: decomp
         real(c_double), intent(inout), target :: q(:, :, :)
         integer(c_int32_t), intent(inout), target :: n(:)
@@ -372,7 +374,8 @@ contains
         call gtrt_finish(gt_rc, rc)
     end subroutine m_mix_mpi
 
-    function gt_c2_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c2_mpi")
+    recursive function gt_c2_mpi(gt_ctx, gt_dom) result(gt_rc) &
+            bind(C, name="m_fortran_gt_gt_c2_mpi")
         type(c_ptr), value :: gt_ctx, gt_dom
         integer(c_int) :: gt_rc
         type(c_ptr), pointer :: gt_a(:)
@@ -388,7 +391,7 @@ contains
     end function gt_c2_mpi
 
     ! m_mix_mpi_halo: the halos m_mix_mpi needs (gt_mpi_halo)
-    subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo)
+    recursive subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo)
         integer, intent(out), optional :: q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
                 w_halo(2, 3), acc_halo(2, 3)
 
@@ -405,7 +408,8 @@ contains
     !   gt_v_      real(c_double), JK, rank 2, in, halo none
     !   rc         integer(c_int32_t) scalar, in
     !   on         logical(c_bool) scalar, in
-    subroutine m_names(u, u_2, gt_v_, rc, on, halo, u_halo, u_2_halo, gt_v__halo, domain, rc_2)
+    recursive subroutine m_names(u, u_2, gt_v_, rc, on, halo, u_halo, u_2_halo, gt_v__halo, domain, &
+            rc_2)
         real(c_double), intent(in), target :: u(:, :, :)
         real(c_double), intent(inout), target :: u_2(:, :, :)
         real(c_double), intent(in), target :: gt_v_(:, :)
@@ -440,8 +444,8 @@ contains
     end subroutine m_names
 
     ! m_names_mpi: m_names on this rank's box of a decomposition (gtrt_mpi), halos exchanged
-    subroutine m_names_mpi(decomp, u, u_2, gt_v_, rc, on, halo, u_halo, u_2_halo, gt_v__halo, &
-            overlap, times, rc_2)
+    recursive subroutine m_names_mpi(decomp, u, u_2, gt_v_, rc, on, halo, u_halo, u_2_halo, &
+            gt_v__halo, overlap, times, rc_2)
         type(c_ptr), intent(in) :: decomp
         real(c_double), intent(inout), target :: u(:, :, :)
         real(c_double), intent(inout), target :: u_2(:, :, :)
@@ -487,7 +491,8 @@ contains
         call gtrt_finish(gt_rc, rc_2)
     end subroutine m_names_mpi
 
-    function gt_c3_mpi(gt_ctx, gt_dom) result(gt_rc) bind(C, name="m_fortran_gt_gt_c3_mpi")
+    recursive function gt_c3_mpi(gt_ctx, gt_dom) result(gt_rc) &
+            bind(C, name="m_fortran_gt_gt_c3_mpi")
         type(c_ptr), value :: gt_ctx, gt_dom
         integer(c_int) :: gt_rc
         type(c_ptr), pointer :: gt_a(:)
@@ -501,7 +506,7 @@ contains
     end function gt_c3_mpi
 
     ! m_names_mpi_halo: the halos m_names_mpi needs (gt_mpi_halo)
-    subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo)
+    recursive subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo)
         integer, intent(out), optional :: u_halo(2, 3), u_2_halo(2, 3), gt_v__halo(2, 3)
 
         if (present(u_halo)) u_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
@@ -512,7 +517,7 @@ contains
     ! fortran.stn:28: stencil nofields
     !   x          real(c_double) scalar, in
     !   y          real(c_double) scalar, out
-    subroutine m_nofields(x, y, domain, rc)
+    recursive subroutine m_nofields(x, y, domain, rc)
         real(c_double), intent(in) :: x
         real(c_double), intent(out) :: y
         integer, intent(in), optional :: domain(3)

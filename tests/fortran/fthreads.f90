@@ -1,0 +1,49 @@
+! fthreads.f90: the wrappers of ftest.stn called from several OpenMP threads at once, each on
+! its own arrays (tests/fortran/run.sh). The module ftest_gt and gtrt are compiled without
+! -fopenmp and with -fcheck=all: their procedures are recursive, so that locals are per call
+! whatever the flags (gfortran's -fcheck=recursion otherwise stops the program at the second
+! concurrent call: "Recursive call to nonrecursive procedure 'lap'"). Every result bit for
+! bit a Fortran loop; a refused call's message is the calling thread's.
+program fthreads
+    use, intrinsic :: iso_c_binding, only: c_double, c_int64_t
+    use gtrt, only: GT_OK, GT_EHALO, gtrt_last_error
+    use ftest_gt, only: lap
+    implicit none
+    integer, parameter :: ni = 12, nj = 9, nk = 3, nt = 8, reps = 200
+    real(c_double), allocatable :: u(:, :, :, :), o(:, :, :, :)
+    real(c_double) :: want
+    integer :: t, r, i, j, k, rc, bad
+    allocate (u(0:ni + 1, 0:nj + 1, nk, nt), o(ni, nj, nk, nt))
+    call random_number(u)
+    o = 0
+    bad = 0
+    !$omp parallel do private(r, rc) reduction(+:bad) schedule(static, 1)
+    do t = 1, nt
+        do r = 1, reps
+            call lap(u(:, :, :, t), o(:, :, :, t), u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), &
+                     rc=rc)
+            if (rc /= GT_OK) bad = bad + 1
+            call lap(u(:, :, :, t), o(:, :, :, t), rc=rc)        ! no halo: refused
+            if (rc /= GT_EHALO) bad = bad + 1
+            if (index(gtrt_last_error(), "stencil 'lap': field 'u': halo") == 0) bad = bad + 1
+        end do
+    end do
+    !$omp end parallel do
+    do t = 1, nt
+        do k = 1, nk
+            do j = 1, nj
+                do i = 1, ni
+                    want = -4.0_c_double * u(i, j, k, t) + u(i - 1, j, k, t) + &
+                           u(i + 1, j, k, t) + u(i, j - 1, k, t) + u(i, j + 1, k, t)
+                    if (transfer(o(i, j, k, t), 0_c_int64_t) /= transfer(want, 0_c_int64_t)) &
+                        bad = bad + 1
+                end do
+            end do
+        end do
+    end do
+    if (bad /= 0) then
+        print '(a, i0, a)', 'fthreads: ', bad, ' wrong results or codes'
+        stop 1
+    end if
+    print '(a)', 'fthreads: ok'
+end program fthreads
