@@ -35,6 +35,10 @@ PROBES = {
 def devito_worker():
     os.environ.setdefault("DEVITO_LANGUAGE", "openmp")
     os.environ.setdefault("DEVITO_LOGGING", "ERROR")
+    # Devito's default compiler ("custom", Devito 4.8) compiles its OpenMP operators without
+    # -fopenmp: the pragmas are ignored and the operator runs on one thread (it linked with
+    # -fopenmp all the same); its GNU compiler class builds them parallel
+    os.environ.setdefault("DEVITO_ARCH", "gcc")
     import numpy as np
     from devito import Eq, Grid, Operator, TimeFunction
 
@@ -46,8 +50,24 @@ def devito_worker():
         u.data[:] = (0.5 + 0.5 * rng.random(u.data.shape[1:])).astype(np.float32)
         op = Operator([Eq(u.forward, u + 0.1 * u.laplace)])
         op.apply(time_M=1)
+        check_parallel(op)
         ops[name] = ops[name + "s"] = (op, steps)
     serve(lambda name: run_devito(*ops[name]))
+
+
+def check_parallel(op):
+    """Stops the worker unless the operator's library starts OpenMP threads (calls
+    GOMP_parallel or __kmpc_fork_call): a serial peer would make the table a lie."""
+    path = getattr(getattr(op, "_lib", None), "_name", None)
+    try:
+        with open(path, "rb") as f:
+            lib = f.read()
+    except (TypeError, OSError) as e:
+        sys.exit("bench-peers: cannot read Devito's operator library (%s)" % e)
+    if b"GOMP_parallel" not in lib and b"__kmpc_fork_call" not in lib:
+        sys.exit("bench-peers: Devito compiled its operator without OpenMP (%s starts no "
+                 "threads; DEVITO_ARCH=%s): it would run on one thread"
+                 % (path, os.environ.get("DEVITO_ARCH")))
 
 
 def run_devito(op, steps):
