@@ -718,57 +718,74 @@ static bool fusing_ok(Omp *m, const IrInterval *iv, const IrKernel *a, const IrK
     return !f.clash;
 }
 
-/* Kernels a and b of a row step, fused along I where both rows are in their
- * ranges: a alone over the points of its range outside b's, then one loop over
- * b's range, a's point then b's. Otherwise each kernel's rows as usual. */
-static void fused_rows(Omp *m, const IrInterval *iv, const IrKernel *a, const IrKernel *b)
+/* Kernels ks[0..n-1] of a row step (fusing_ok for every pair in order), fused along
+ * I where every row is in its kernel's range: each kernel but the last alone over
+ * the points of its range outside the last one's (in order: a later kernel's
+ * extra points read what an earlier one computed there), then one loop over the
+ * last one's range, each kernel's point in turn. Otherwise each kernel's rows as
+ * usual. */
+static void fused_rows(Omp *m, const IrInterval *iv, const IrKernel *const *ks, int n)
 {
     Out *o = m->o;
     Arena *arena = m->c->arena;
-    const char *row_a = plus(arena, m->jt, -a->lag), *row_b = plus(arena, m->jt, -b->lag);
-    Ranges ra = kernel_ranges(m, iv, a, true), rb = kernel_ranges(m, iv, b, true);
-    emit_line(o, "/* kernels: statements %d to %d and %d to %d at lines %d to %d, fused "
-                 "along I */", a->first, a->first + a->count - 1, b->first,
-              b->first + b->count - 1, iv->stmts.items[a->first]->loc.line,
-              iv->stmts.items[b->first + b->count - 1]->loc.line);
-    emit_open(o, "if (%s >= %s && %s < %s && %s >= %s && %s < %s) {", row_a, ra.jlo, row_a,
-              ra.jhi, row_b, rb.jlo, row_b, rb.jhi);
+    const char **row = arena_alloc(arena, sizeof *row * (size_t)n);
+    Ranges *r = arena_alloc(arena, sizeof *r * (size_t)n);
+    const IrKernel *last = ks[n - 1];
+    emit_begin_line(o);
+    emit_text(o, "/* kernels: statements");
+    for (int x = 0; x < n; x++) {
+        row[x] = plus(arena, m->jt, -ks[x]->lag);
+        r[x] = kernel_ranges(m, iv, ks[x], true);
+        emit_text(o, "%s %d to %d", x == 0 ? "" : x == n - 1 ? " and" : ",", ks[x]->first,
+                  ks[x]->first + ks[x]->count - 1);
+    }
+    emit_text(o, " at lines %d to %d, fused along I */", iv->stmts.items[ks[0]->first]->loc.line,
+              iv->stmts.items[last->first + last->count - 1]->loc.line);
+    emit_end_line(o);
+    emit_begin_line(o);
+    emit_text(o, "if (");
+    for (int x = 0; x < n; x++)
+        emit_text(o, "%s%s >= %s && %s < %s", x ? " && " : "", row[x], r[x].jlo, row[x],
+                  r[x].jhi);
+    emit_text(o, ") {");
+    emit_end_open(o);
     m->safe = false;
-    const char *from[2] = {ra.ilo, rb.ihi}, *to[2] = {rb.ilo, ra.ihi};
-    bool side[2] = {strcmp(from[0], to[0]) != 0, strcmp(from[1], to[1]) != 0};
-    if (side[0] || side[1]) {
+    const Ranges *rl = &r[n - 1];
+    for (int x = 0; x < n - 1; x++) {
+        const char *from[2] = {r[x].ilo, rl->ihi}, *to[2] = {rl->ilo, r[x].ihi};
+        bool side[2] = {strcmp(from[0], to[0]) != 0, strcmp(from[1], to[1]) != 0};
+        if (!side[0] && !side[1])
+            continue;
         emit_open(o, "{");
-        emit_line(o, "const int64_t j = %s;", row_a);
-        for (int x = 0; x < 2; x++) {
-            if (!side[x])
+        emit_line(o, "const int64_t j = %s;", row[x]);
+        for (int sd = 0; sd < 2; sd++) {
+            if (!side[sd])
                 continue;
-            emit_open(o, "for (int64_t i = %s; i < %s; i++) {", from[x], to[x]);
-            point_body(m, iv, a, "k");
+            emit_open(o, "for (int64_t i = %s; i < %s; i++) {", from[sd], to[sd]);
+            point_body(m, iv, ks[x], "k");
             emit_close(o);
         }
         emit_close(o);
     }
     emit_line(o, "GT_OMP(omp simd)");
-    emit_open(o, "for (int64_t i = %s; i < %s; i++) {", rb.ilo, rb.ihi);
-    emit_open(o, "{");
-    emit_line(o, "const int64_t j = %s;", row_a);
-    point_body(m, iv, a, "k");
-    emit_close(o);
-    emit_open(o, "{");
-    emit_line(o, "const int64_t j = %s;", row_b);
-    point_body(m, iv, b, "k");
-    emit_close(o);
+    emit_open(o, "for (int64_t i = %s; i < %s; i++) {", rl->ilo, rl->ihi);
+    for (int x = 0; x < n; x++) {
+        emit_open(o, "{");
+        emit_line(o, "const int64_t j = %s;", row[x]);
+        point_body(m, iv, ks[x], "k");
+        emit_close(o);
+    }
     emit_close(o);
     emit_else(o);
-    kernel_rows(m, iv, a, ra, "k", false, row_a);
-    kernel_rows(m, iv, b, rb, "k", false, row_b);
+    for (int x = 0; x < n; x++)
+        kernel_rows(m, iv, ks[x], r[x], "k", false, row[x]);
     emit_close(o);
 }
 
 /* The rows of a group's kernels for the block [ib, ie) x [jb, je) at level k:
  * one kernel's rows, or row steps where each kernel computes its row jt - lag,
- * in [jb, je) grown by its region (two of them fused along I where they can
- * be: fusing_ok). */
+ * in [jb, je) grown by its region (a run of them fused along I where every
+ * pair can be: fusing_ok). */
 static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
 {
     Arena *arena = m->c->arena;
@@ -790,9 +807,22 @@ static void group_rows(Omp *m, const IrInterval *iv, int kfirst, int klast)
               m->jt, plus(arena, m->je, t1), m->jt);
     for (int kk = kfirst; kk <= klast; kk++) {
         const IrKernel *k = &iv->kernels.items[kk];
-        if (kk < klast && fusing_ok(m, iv, k, k + 1)) {
-            fused_rows(m, iv, k, k + 1);
-            kk++;
+        /* the longest run from k whose every pair may be fused */
+        int n = 1;
+        while (kk + n <= klast) {
+            bool ok = true;
+            for (int x = 0; x < n && ok; x++)
+                ok = fusing_ok(m, iv, k + x, k + n);
+            if (!ok)
+                break;
+            n++;
+        }
+        if (n > 1) {
+            const IrKernel **run = arena_alloc(arena, sizeof *run * (size_t)n);
+            for (int x = 0; x < n; x++)
+                run[x] = k + x;
+            fused_rows(m, iv, run, n);
+            kk += n - 1;
             continue;
         }
         kernel_rows(m, iv, k, kernel_ranges(m, iv, k, true), "k", false,
