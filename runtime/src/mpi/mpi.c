@@ -1156,6 +1156,28 @@ static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
     return call_piece(c, lo, size, origin, nk, call, ctx);
 }
 
+/* The failing rank's message of its checking call names the rank, as every message of
+   this layer does: the stencil's own checks (gt__bind: a NULL out scalar, a dtype, a storage
+   whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
+   field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
+   failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
+   unless it names the rank already (the layer's hooks do). */
+static int name_rank(int rank, int rc)
+{
+    char msg[1024], mine[40];
+    snprintf(msg, sizeof msg, "%s", gt_last_error());
+    snprintf(mine, sizeof mine, "rank %d: ", rank);
+    if (strstr(msg, mine))
+        return rc;
+    size_t head = 0;
+    if (strncmp(msg, "stencil '", 9) == 0) {
+        const char *q = strstr(msg + 9, "': ");
+        if (q)
+            head = (size_t)(q + 3 - msg);
+    }
+    return gt__error(rc, "%.*s%s%s", (int)head, msg, mine, msg + head);
+}
+
 /* call() over the whole box with gt__place returning check: 1, the checking call (the
    stencil returns after its argument checks; it must call one generated stencil, and
    learns what that stencil reads of each storage on the internal sides, c->needed), or 2,
@@ -1180,7 +1202,7 @@ static int check_call(const gt_decomp *d, gt__mpi_call *c, int check, gt_mpi_ste
         rc = gt__error(GT_EINVAL, "%s: rank %d: the function called %d generated stencil(s); "
                        "it must call exactly one, compiled by this gtcc (older generated code "
                        "cannot take part in distributed calls)", fn, d->rank, p->calls);
-    return rc;
+    return rc ? name_rank(d->rank, rc) : 0;
 }
 
 /* What the ranks' stencils must have alike: their out scalars (each slot's operation and
