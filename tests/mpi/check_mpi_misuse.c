@@ -608,7 +608,7 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
 
 /* ---- gt_mpi_call ------------------------------------------------------------------------------ */
 
-enum { SHIFT, LIFT, TWIN, TWIN_INT };
+enum { SHIFT, LIFT, TWIN, TWIN_INT, SHIFT_NULL };   /* SHIFT_NULL: shift, out scalar NULL */
 
 typedef struct {
     int stencil[4];       /* per rank (the last for ranks beyond): SHIFT, LIFT, ... */
@@ -624,6 +624,7 @@ static int run(void *ctx, const gt_domain *dom)
     case SHIFT: return shift(c->u, c->res, &c->total, dom);
     case LIFT: return lift(c->u, c->res, &c->top, dom);
     case TWIN: return twin(c->u, c->res, &c->total, dom);
+    case SHIFT_NULL: return shift(c->u, c->res, NULL, dom);
     default: return twin_int(c->u, c->res, &c->top, dom);
     }
 }
@@ -793,6 +794,25 @@ static void call_cases(const gt_decomp *d)
     call_refused("3641 storages (one more than an exchange takes)", d, &c, many, MANY, NULL,
                  run, false, GT_EINVAL, "at most 3640", NULL);
     free(many);
+    /* the stencil's own checks (gt__bind's) fail in the checking call: the failing rank's
+       message names it as every other message of the layer does (it said "stencil 'shift':
+       out scalar 'total' is NULL", no rank; and, where every rank failed, each one's
+       message named none) */
+    Call nulled = c;
+    nulled.stencil[last < 4 ? last : 3] = SHIFT_NULL;
+    char mine[80];
+    snprintf(mine, sizeof mine, "stencil 'shift': rank %d: out scalar 'total' is NULL", last);
+    call_refused("a NULL out scalar on the last rank (the stencil's check names the rank)", d,
+                 &nulled, s, 2, w, run, false, GT_EINVAL, mine, NULL);
+    gt_storage_opts lone_o = {{{1, 1}, {1, 1}, {0, 0}}, 0, {0, 0, 0}, 0, NULL, NULL, 0, 0};
+    gt_storage *lone = gt_zeros(GT_FLOAT64, "IJK", (int64_t[]){4, 4, 3}, &lone_o);
+    Call single = c;
+    single.u = lone;
+    gt_storage *single_s[2] = {lone, c.res};
+    snprintf(mine, sizeof mine, "stencil 'shift': rank %d: field 'u': the domain is", rank);
+    call_refused("a single-process storage on every rank (each rank's message names it)", d,
+                 &single, single_s, 2, NULL, run, false, GT_ESHAPE, mine, NULL);
+    gt_release(lone);
     fail_allocation(last, 1);
     call_refused("out of memory on the last rank", d, &c, s, 2, w, run, false, GT_ENOMEM, who,
                  NULL);

@@ -18,7 +18,9 @@
 # calls, the same three backends: levels checked before any rank writes, and levels read as
 # computed put back on every rank when one rank's read runs off its column),
 # tests/mpi/check_mpi_steps.c (gt_mpi_steps through S_steps_mpi of tests/mpi/steps.stn
-# against one process's S_steps, bit for bit; its refusals agreed on every rank) against
+# against one process's S_steps, bit for bit; its refusals agreed on every rank),
+# tests/mpi/check_mpi_finalized.c (every collective function after MPI_Finalize: GT_EMPI,
+# nothing written, no abort) against
 # libgtrt-mpi and runs each with mpirun on 1, 2, 3 and 4 processes (oversubscribed on small machines; as root with Open MPI's
 # allow-run-as-root settings), each run under a time limit so that a hang fails instead
 # of stopping the check. Two cases check the layers: libgtrt defines nothing of the MPI
@@ -219,6 +221,20 @@ if "$GTCC" -b openmp -o "$work/steps.c" "$here/steps.stn" >"$work/build_steps.lo
 else
     echo "FAIL mpi: check_mpi_steps.c does not build"; sed 's/^/  | /' "$work/build_steps.log" | head -n 20
     echo "FAIL check_mpi_steps: build" >>"$work/results.build"
+fi
+# check_mpi_finalized.c: every collective function called after MPI_Finalize is GT_EMPI
+# (it aborted the process, through the MPI call it made)
+if "$GTCC" -b openmp -o "$work/entries.c" "$here/entries.stn" >"$work/build_fin.log" 2>&1 &&
+   "$GTCC" -b openmp -o "$work/steps.c" "$here/steps.stn" >>"$work/build_fin.log" 2>&1 &&
+   $CC -std=c11 -O1 -g -Wall -Wextra -Werror $SANFLAGS -D_POSIX_C_SOURCE=200809L -fopenmp \
+       $("$MPICC" --showme:compile) -I"$root/runtime/include" -I"$work" \
+       -o "$work/check_mpi_finalized" "$here/check_mpi_finalized.c" "$work/steps.c" \
+       "$work/entries.c" "$BUILD/lib/libgtrt-mpi.a" "$BUILD/lib/libgtrt.a" \
+       $("$MPICC" --showme:link) $OMPLIBS -lm >>"$work/build_fin.log" 2>&1; then
+    progs="$progs check_mpi_finalized"
+else
+    echo "FAIL mpi: check_mpi_finalized.c does not build"; sed 's/^/  | /' "$work/build_fin.log" | head -n 20
+    echo "FAIL check_mpi_finalized: build" >>"$work/results.build"
 fi
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader

@@ -19,7 +19,8 @@
  * or NULL with gt_last_error_code() giving it, and gt_last_error() names the rank where it
  * failed ("rank 2: ...") or the ranks whose arguments differ, what differs and their values
  * ("ranks 0 and 3 disagree on ..."); nothing is sent, written or made then. MPI failures
- * are GT_EMPI with MPI's error string. */
+ * are GT_EMPI with MPI's error string; so is a call before MPI_Init or after MPI_Finalize
+ * (each rank by itself: a finalized rank cannot tell the others). */
 #ifndef GT_MPI_H
 #define GT_MPI_H
 

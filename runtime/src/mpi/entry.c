@@ -8,6 +8,7 @@
  * storages become gt_mpi_call's (each once: a stencil may take one storage for an input
  * read at offset 0 and an output, which one exchange cannot hold twice), or, for a
  * stencil without fields, the one point every process computes alike. */
+#include <stdio.h>
 #include <string.h>
 
 #include <gt/gt_mpi.h>
@@ -107,6 +108,10 @@ int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **
                          "gtcc?)");
     if (!d)
         return gt__error(GT_EINVAL, "stencil '%s': decomposition is NULL", info->name);
+    char who[300];
+    snprintf(who, sizeof who, "stencil '%s'", info->name);
+    if (info->nfields == 0 && gt__mpi_down(who))
+        return GT_EMPI;
     if (info->nfields == 0)
         return without_fields(info, d, call, ctx, times);
     /* each storage once; NULL ones are left to the stencil's own check, which names them */

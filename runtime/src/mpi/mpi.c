@@ -264,13 +264,27 @@ static const Item decomposition_items[] = {
     {"periodic along I (periodic[0])", V_NUMBER}, {"periodic along J (periodic[1])", V_NUMBER}};
 static const Agreed decomposition_agreed = {decomposition_items, 8, NULL, NULL};
 
-/* 0 when MPI is initialized, else GT_EMPI recorded for gt_mpi_decompose (both entries) */
+/* 0 when MPI is up (initialized and not finalized), else GT_EMPI recorded for fn: the
+   first thing every collective function does, since MPI forbids every other MPI call
+   before MPI_Init and after MPI_Finalize (Open MPI aborts the process there). MPI_Initialized
+   and MPI_Finalized may be called at any time. A rank that has finalized cannot tell the
+   others: each rank that calls after its MPI_Finalize returns GT_EMPI at once. */
+int gt__mpi_down(const char *fn)
+{
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized)
+        return gt__error(GT_EMPI, "%s: MPI is not initialized (call MPI_Init first)", fn);
+    MPI_Finalized(&finalized);
+    if (finalized)
+        return gt__error(GT_EMPI, "%s: MPI is finalized (MPI_Finalize was called): no MPI "
+                         "call is allowed any more", fn);
+    return 0;
+}
+
 static int mpi_not_up(void)
 {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    return initialized ? 0 : gt__error(GT_EMPI, "gt_mpi_decompose: MPI is not initialized "
-                                                "(call MPI_Init first)");
+    return gt__mpi_down("gt_mpi_decompose");
 }
 
 gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int dims_in[2],
@@ -437,6 +451,8 @@ static gt_storage *local(const char *fn, const gt_decomp *d, gt_dtype t, const c
     const char *ax = axes ? axes : "IJK";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
+    if (gt__mpi_down(fn))
+        return NULL;
     size_t nd = strlen(ax);
     if (nd < 1 || nd > 3)
         rc = gt__error(GT_EAXES, "%s: rank %d: axes \"%s\" (one to three of I, J, K)", fn,
@@ -979,6 +995,8 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     static const char fn[] = "gt_halo_exchange";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
+    if (gt__mpi_down(fn))
+        return NULL;
     /* first what can be checked without reading the storages, and their number */
     int rc = 0;
     if (n < 0 || (n > 0 && !storages))
@@ -1071,6 +1089,12 @@ int gt_halo_exchange_end(gt_exchange *x)
     static const char fn[] = "gt_halo_exchange_end";
     if (!x)
         return gt__error(GT_EINVAL, "%s: exchange is NULL", fn);
+    if (gt__mpi_down(fn)) {
+        /* its messages died with MPI: its buffers are freed, its halos left as they were */
+        x->failed = true;
+        exchange_free(x);
+        return GT_EMPI;
+    }
     int rc = 0;
     int err = MPI_Waitall(x->nrecv + x->nsend, x->req, MPI_STATUSES_IGNORE);
     if (err != MPI_SUCCESS)
@@ -1132,6 +1156,28 @@ static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
     return call_piece(c, lo, size, origin, nk, call, ctx);
 }
 
+/* The failing rank's message of its checking call names the rank, as every message of
+   this layer does: the stencil's own checks (gt__bind: a NULL out scalar, a dtype, a storage
+   whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
+   field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
+   failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
+   unless it names the rank already (the layer's hooks do). */
+static int name_rank(int rank, int rc)
+{
+    char msg[1024], mine[40];
+    snprintf(msg, sizeof msg, "%s", gt_last_error());
+    snprintf(mine, sizeof mine, "rank %d: ", rank);
+    if (strstr(msg, mine))
+        return rc;
+    size_t head = 0;
+    if (strncmp(msg, "stencil '", 9) == 0) {
+        const char *q = strstr(msg + 9, "': ");
+        if (q)
+            head = (size_t)(q + 3 - msg);
+    }
+    return gt__error(rc, "%.*s%s%s", (int)head, msg, mine, msg + head);
+}
+
 /* call() over the whole box with gt__place returning check: 1, the checking call (the
    stencil returns after its argument checks; it must call one generated stencil, and
    learns what that stencil reads of each storage on the internal sides, c->needed), or 2,
@@ -1156,7 +1202,7 @@ static int check_call(const gt_decomp *d, gt__mpi_call *c, int check, gt_mpi_ste
         rc = gt__error(GT_EINVAL, "%s: rank %d: the function called %d generated stencil(s); "
                        "it must call exactly one, compiled by this gtcc (older generated code "
                        "cannot take part in distributed calls)", fn, d->rank, p->calls);
-    return rc;
+    return rc ? name_rank(d->rank, rc) : 0;
 }
 
 /* What the ranks' stencils must have alike: their out scalars (each slot's operation and
@@ -1249,6 +1295,8 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     static const char fn[] = "gt_mpi_call";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
+    if (gt__mpi_down(fn))
+        return GT_EMPI;
     double t[2] = {0, 0};
     int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
                                   d->rank);
@@ -1639,6 +1687,8 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     static const char fn[] = "gt_mpi_steps";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
+    if (gt__mpi_down(fn))
+        return GT_EMPI;
     int rc = 0;
     const char *sn = info && info->name ? info->name : "?";
     if (!info || !info->name || !info->fields || info->nfields < 1 || info->npairs < 1 ||

@@ -8,6 +8,10 @@
 
 #include <gt/gt_mpi.h>
 
+/* 0 when MPI is up, else GT_EMPI recorded for fn ("MPI is not initialized", "MPI is
+   finalized"): every collective function asks first (mpi.c). */
+int gt__mpi_down(const char *fn);
+
 enum { GT_MPI_RELAYED = 400 };   /* bytes of the failing rank's message sent to the others */
 
 /* theirs (GT_MPI_RELAYED bytes): rank who's gt_last_error(), on every rank ("see its
