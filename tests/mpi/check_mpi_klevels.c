@@ -373,6 +373,8 @@ int main(int argc, char **argv)
         gt_mpi_decomp_release(d);
     }
     const int64_t mid = GI - 2;   /* inside the last rank's box, away from its edges */
+    /* (the failing rank's message is "stencil 'kpoint': rank R: 'pe' read ...", the others'
+       "rank R failed (...)": the texts below hold in both) */
     char text[200];
     for (int backend = 0; backend < 3; backend++)
         for (int ov = 0; ov < 2; ov++) {
@@ -380,7 +382,7 @@ int main(int argc, char **argv)
             one_case(backend, 0, ov, "levels in range", &none, NULL, 0);
             /* n = 5 at level 2: pe at level 7, above its levels -1 to 6 */
             Poke bad = {1, {mid, 4, 2}, 5, 0};
-            snprintf(text, sizeof text, "stencil 'kpoint': 'pe' read at level 7 at (%lld, 4, 2), "
+            snprintf(text, sizeof text, "'pe' read at level 7 at (%lld, 4, 2), "
                      "outside the levels -1 to 6", (long long)mid);
             one_case(backend, 0, ov, "a level past the column", &bad, text, mid);
             Poke lowest = {1, {0, 0, 0}, -2, 0};
@@ -390,7 +392,7 @@ int main(int argc, char **argv)
             one_case(backend, 1, ov, "levels in range", &none, NULL, 0);
             /* m = 5 in rank 0's last column: read through rank 1's halo (stale: 0) */
             Poke across = {1, {last0, 3, 2}, 5, 0};
-            snprintf(text, sizeof text, "stencil 'khalo': 'pe' read at level 7 at (%lld, 3, 2)",
+            snprintf(text, sizeof text, "'pe' read at level 7 at (%lld, 3, 2)",
                      (long long)(last0 + 1));
             one_case(backend, 1, ov, "an exchanged level past the column", &across, text,
                      last0 + 1);
@@ -400,7 +402,7 @@ int main(int argc, char **argv)
 
             one_case(backend, 2, ov, "levels in range", &none, NULL, 0);
             Poke strip = {2, {last0, 5, 3}, 100, 0};
-            snprintf(text, sizeof text, "stencil 'kmap': 'pe1' read at level 7 at (%lld, 5, 3), "
+            snprintf(text, sizeof text, "'pe1' read at level 7 at (%lld, 5, 3), "
                      "outside the levels 0 to 6", (long long)last0);
             one_case(backend, 2, ov, "a target above the column in a last column", &strip,
                      text, last0);

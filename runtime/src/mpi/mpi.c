@@ -1123,6 +1123,28 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
 
 /* ---- distributed calls ----------------------------------------------------------------- */
 
+/* The failing rank's message of a call of the stencil (the checking call, a part) names the
+   rank, as every message of this layer does: the stencil's own checks (gt__bind: a NULL out scalar, a dtype, a storage
+   whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
+   field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
+   failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
+   unless it names the rank already (the layer's hooks do). */
+static int name_rank(int rank, int rc)
+{
+    char msg[1024], mine[40];
+    snprintf(msg, sizeof msg, "%s", gt_last_error());
+    snprintf(mine, sizeof mine, "rank %d: ", rank);
+    if (strstr(msg, mine))
+        return rc;
+    size_t head = 0;
+    if (strncmp(msg, "stencil '", 9) == 0) {
+        const char *q = strstr(msg + 9, "': ");
+        if (q)
+            head = (size_t)(q + 3 - msg);
+    }
+    return gt__error(rc, "%.*s%s%s", (int)head, msg, mine, msg + head);
+}
+
 /* call() over local positions [lo, lo + size) along I and J (beyond the box where the part
    is grown into the halos), whose first point is the global point origin. */
 static int call_piece(gt__mpi_call *c, const int64_t lo[2], const int64_t size[2],
@@ -1142,7 +1164,7 @@ static int call_piece(gt__mpi_call *c, const int64_t lo[2], const int64_t size[2
     int rc = call(ctx, &dom);
     gt__placement_set(NULL);
     p->in_part = 0;
-    return rc;
+    return rc ? name_rank(c->rank, rc) : 0;
 }
 
 /* call() over the part [lo, lo + size) of the box (nothing if empty), the part made the
@@ -1154,28 +1176,6 @@ static int call_part(const gt_decomp *d, gt__mpi_call *c, const int64_t lo[2],
 {
     const int64_t origin[2] = {d->offset[0] + lo[0], d->offset[1] + lo[1]};
     return call_piece(c, lo, size, origin, nk, call, ctx);
-}
-
-/* The failing rank's message of its checking call names the rank, as every message of
-   this layer does: the stencil's own checks (gt__bind: a NULL out scalar, a dtype, a storage
-   whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
-   field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
-   failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
-   unless it names the rank already (the layer's hooks do). */
-static int name_rank(int rank, int rc)
-{
-    char msg[1024], mine[40];
-    snprintf(msg, sizeof msg, "%s", gt_last_error());
-    snprintf(mine, sizeof mine, "rank %d: ", rank);
-    if (strstr(msg, mine))
-        return rc;
-    size_t head = 0;
-    if (strncmp(msg, "stencil '", 9) == 0) {
-        const char *q = strstr(msg + 9, "': ");
-        if (q)
-            head = (size_t)(q + 3 - msg);
-    }
-    return gt__error(rc, "%.*s%s%s", (int)head, msg, mine, msg + head);
 }
 
 /* call() over the whole box with gt__place returning check: 1, the checking call (the
