@@ -625,6 +625,7 @@ typedef struct {
     bool *written;     /* per field id: written by the kernel walked */
     const bool *other; /* per field id: written by the other kernel */
     int64_t dj;        /* reads of `other` at this J offset: those of its current row */
+    IrLoadFn *read;    /* what a read in the kernel walked must respect */
     bool clash;
 } FuseScan;
 
@@ -664,7 +665,7 @@ static IrWalk fuse_reads(void *ctx, const IrStmt *s)
     FuseScan *f = ctx;
     IrExpr *e = ir_stmt_expr(s);
     if (e)
-        ir_for_each_load(e, f->dj == INT64_MIN ? fuse_read_a : fuse_read_b, f);
+        ir_for_each_load(e, f->read, f);
     return IR_WALK_ON;
 }
 
@@ -704,16 +705,16 @@ static bool fusing_ok(Omp *m, const IrInterval *iv, const IrKernel *a, const IrK
     Arena *arena = m->c->arena;
     size_t nf = (size_t)m->st->fields.len + 1;
     bool *wa = arena_alloc(arena, nf), *wb = arena_alloc(arena, nf);
-    FuseScan f = {wa, NULL, 0, false};
+    FuseScan f = {wa, NULL, 0, NULL, false};
     fuse_walk(iv, a, fuse_mark_write, &f);
     f.written = wb;
     fuse_walk(iv, b, fuse_mark_write, &f);
     for (size_t i = 0; i < nf; i++)
         if (wa[i] && wb[i])
             return false;
-    f.other = wb, f.dj = INT64_MIN;
+    f.other = wb, f.read = fuse_read_a;
     fuse_walk(iv, a, fuse_reads, &f);
-    f.other = wa, f.dj = b->lag - a->lag;
+    f.other = wa, f.dj = b->lag - a->lag, f.read = fuse_read_b;
     fuse_walk(iv, b, fuse_reads, &f);
     return !f.clash;
 }

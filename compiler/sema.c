@@ -1399,6 +1399,14 @@ static unsigned own_shape(const IrExpr *e, const IrField **via)
     return sh & e->shape;
 }
 
+/* f (NULL: no) is a temporary declared `T t = e`, IJK by that form only: none of
+ * the values assigned to it so far varies along the axes in extra. */
+static bool implicit_lacks(const IrField *f, unsigned extra)
+{
+    return f && f->kind == IR_TEMP && f->implicit_ijk && (f->axes & extra) &&
+           !(f->value_shape & extra);
+}
+
 typedef struct {
     unsigned extra;
     const IrField *found;
@@ -1410,8 +1418,7 @@ static IrWalk implicit_read(void *ctx, const IrExpr *e)
     if (e->kind != IR_LOAD)
         return IR_WALK_ON;
     const IrField *f = e->load.field;
-    if (f->kind == IR_TEMP && f->implicit_ijk && (f->axes & r->extra) &&
-        !(f->value_shape & r->extra)) {
+    if (implicit_lacks(f, r->extra)) {
         r->found = f;
         return IR_WALK_STOP;
     }
@@ -1441,8 +1448,7 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
     if (!t)
         return true;
     unsigned want = (t->value_shape | dst->axes) & ~extra;
-    const IrField *next = t->implicit_via;
-    if (!next || !next->implicit_ijk || (next->value_shape & extra)) {
+    if (!implicit_lacks(t->implicit_via, extra)) {
         sema_error(s, loc,
                    "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
                    "because temporary '%s' does, and '%s' is IJK only because of its "
@@ -1459,14 +1465,12 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
     char chain[512] = "", fix[768] = "";
     size_t nc = 0, nf = 0;
     int n = 0;
-    for (const IrField *f = t; f && f->implicit_ijk && !(f->value_shape & extra) && n < 4;
-         f = f->implicit_via, n++) {
+    for (const IrField *f = t; implicit_lacks(f, extra) && n < 4; f = f->implicit_via, n++) {
         unsigned w = (f->value_shape | dst->axes) & ~extra;
         int wc = snprintf(chain + nc, sizeof chain - nc, "%s'%s' ('%s %s = ...', line %d)",
                           n ? ", which reads " : "", f->name, type_names[f->type], f->name,
                           f->loc.line);
-        const IrField *g = f->implicit_via;   /* is f the last of the chain? */
-        bool last = n == 3 || !g || !g->implicit_ijk || (g->value_shape & extra);
+        bool last = n == 3 || !implicit_lacks(f->implicit_via, extra);
         int wf = snprintf(fix + nf, sizeof fix - nf, "%s'field<%s, %s> %s = ...'",
                           !n ? "" : last ? " and " : ", ", type_names[f->type],
                           w ? axes_name(w) : axes_name(dst->axes), f->name);
