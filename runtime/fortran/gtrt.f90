@@ -29,7 +29,7 @@ module gtrt
 
     public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
     public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
-    public :: gtrt_last_error, gtrt_last_error_code, gtrt_strerror
+    public :: gtrt_last_error, gtrt_get_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
 
     interface
@@ -171,10 +171,12 @@ contains
     recursive subroutine gtrt_finish(code, rc)
         integer(c_int), intent(in) :: code
         integer, intent(out), optional :: rc
+        character(len=:), allocatable :: msg
         if (present(rc)) then
             rc = code
         else if (code /= GT_OK) then
-            write (error_unit, '(a)') gtrt_last_error()
+            call c_string(c_last_error(), msg)
+            write (error_unit, '(a)') msg
             error stop
         end if
     end subroutine gtrt_finish
@@ -259,8 +261,16 @@ contains
     ! the message of the calling thread's last failure ('' if none yet)
     recursive function gtrt_last_error() result(msg)
         character(len=:), allocatable :: msg
-        msg = c_string(c_last_error())
+        call c_string(c_last_error(), msg)
     end function gtrt_last_error
+
+    ! the same message into msg: the form to use where several threads may ask at once
+    ! (gfortran 12 keeps the length of a deferred-length function result in a static
+    ! variable of the caller, shared by every thread: docs/fortran.md, "Threads")
+    recursive subroutine gtrt_get_last_error(msg)
+        character(len=:), allocatable, intent(out) :: msg
+        call c_string(c_last_error(), msg)
+    end subroutine gtrt_get_last_error
 
     ! the code of the calling thread's last failure (0 if none yet)
     recursive function gtrt_last_error_code() result(code)
@@ -272,12 +282,15 @@ contains
     recursive function gtrt_strerror(code) result(msg)
         integer, intent(in) :: code
         character(len=:), allocatable :: msg
-        msg = c_string(c_strerror(int(code, c_int)))
+        call c_string(c_strerror(int(code, c_int)), msg)
     end function gtrt_strerror
 
-    recursive function c_string(p) result(s)
+    ! the C string at p into s; a subroutine, not a function, because gfortran 12 keeps the
+    ! length of a deferred-length function result in a static variable of the caller, which
+    ! threads calling at once overwrite
+    recursive subroutine c_string(p, s)
         type(c_ptr), intent(in) :: p
-        character(len=:), allocatable :: s
+        character(len=:), allocatable, intent(out) :: s
         character(kind=c_char), pointer :: chars(:)
         integer :: i, n
         n = int(c_strlen(p))
@@ -286,7 +299,7 @@ contains
         do i = 1, n
             s(i:i) = chars(i)
         end do
-    end function c_string
+    end subroutine c_string
 
     recursive function address(p) result(a)
         type(c_ptr), intent(in) :: p

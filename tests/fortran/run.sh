@@ -9,8 +9,8 @@
 #   to 3, every dtype, scalars and out scalars, domains smaller than the interior, S_steps,
 #   and the error paths with rc (each check of it counts as one here). The generated module
 #   compiles with -std=f2003 too.
-# * fthreads.f90 (only with FTHREADS=1: it fails intermittently): the wrappers called from
-#   4 OpenMP threads at once, the module and gtrt compiled without -fopenmp, -fcheck=all.
+# * fthreads.f90: the wrappers called from 4 OpenMP threads at once, the module and gtrt
+#   compiled without -fopenmp, -fcheck=all; each thread's message by gtrt_get_last_error.
 # * The same program made to fail without rc (halo too small, an output aliasing an
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message on standard error.
@@ -97,10 +97,7 @@ fi
 
 # --- the wrappers from several OpenMP threads at once (fthreads.f90): the module and gtrt were
 # compiled above without -fopenmp, with -fcheck=all (so -fcheck=recursion) -------------------
-# (left out: it fails intermittently, see docs/fortran.md "Threads"; FTHREADS=1 runs it)
-if [ "${FTHREADS:-0}" != 1 ]; then
-    :
-elif (cd "$work" &&
+if (cd "$work" &&
     $T "$FC" $FFLAGS -fopenmp -c "$here/fthreads.f90" -o fthreads.o &&
     $T "$FC" $FSAN -fopenmp -o fthreads fthreads.o ftest_gt.o gtrt.o ftest_c.o \
         "$BUILD/lib/libgtrt.a" -lm &&
