@@ -14,7 +14,8 @@
  * does not fail when an import is deleted; gtcc always writes them. -M prints
  * the rule on stdout (or to the -MF file) and compiles nothing; -MD writes it
  * to the -MF file or beside the output, with suffix .d, after a successful
- * compilation. Dependency files are written atomically, like every output.
+ * compilation: with the generated files, all or none (driver_write_files).
+ * Dependency files are written atomically, like every output.
  */
 #include <errno.h>
 #include <string.h>
@@ -38,7 +39,7 @@ static void put_escaped(FILE *out, const char *path)
     }
 }
 
-static void write_rule(Compiler *c, FILE *out, const char *target)
+void depfile_rule(Compiler *c, FILE *out, const char *target)
 {
     if (c->opts.dep_target)
         fputs(c->opts.dep_target, out);
@@ -75,7 +76,7 @@ bool depfile_write(Compiler *c, const char *target)
 {
     const Options *o = &c->opts;
     if (o->dep_M && !o->dep_file) {
-        write_rule(c, stdout, target);
+        depfile_rule(c, stdout, target);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
                        strerror(errno));
@@ -83,10 +84,14 @@ bool depfile_write(Compiler *c, const char *target)
         }
         return true;
     }
-    const char *path = o->dep_file ? o->dep_file : driver_sibling_path(c, target, ".d");
     OutFile out;
-    if (!outfile_open(c, &out, path))
+    if (!outfile_open(c, &out, depfile_path(c, target)))
         return false;
-    write_rule(c, out.f, target);
+    depfile_rule(c, out.f, target);
     return outfile_commit(c, &out);
+}
+
+const char *depfile_path(Compiler *c, const char *target)
+{
+    return c->opts.dep_file ? c->opts.dep_file : driver_sibling_path(c, target, ".d");
 }

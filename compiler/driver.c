@@ -194,9 +194,15 @@ static int emit_ir(Compiler *c)
     return outfile_commit(c, &out) ? 0 : 2;
 }
 
-int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *write,
+int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWriter *write,
                        void *ctx)
 {
+    /* -MD: the dependency file is written with the outputs, or neither is */
+    int n = ngiven + (c->opts.dep_MD ? 1 : 0);
+    const char **paths = arena_alloc(c->arena, sizeof *paths * (size_t)n);
+    memcpy(paths, given, sizeof *paths * (size_t)ngiven);
+    if (c->opts.dep_MD)
+        paths[ngiven] = depfile_path(c, driver_output_path(c));
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(paths[i], paths[j]) == 0) {
@@ -216,6 +222,8 @@ int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *
         status = 2;
     else if (!write(c, files, ctx) || c->diag.errors > errors)
         status = c->diag.errors > errors ? 1 : 2;
+    else if (n > ngiven)
+        depfile_rule(c, files[ngiven], driver_output_path(c));
     for (int i = 0; i < opened && status == 0; i++)
         if (!outfile_close(c, &out[i]))
             status = 2;
@@ -289,6 +297,10 @@ int gtcc_compile(Compiler *c)
         diag_error(d, (Loc){0}, "output '%s' is the input file", output);
         return 2;
     }
+    if ((o->dep_M || o->dep_MD) && o->dep_file && same_file(o->input, o->dep_file)) {
+        diag_error(d, (Loc){0}, "dependency file '%s' (-MF) is the input file", o->dep_file);
+        return 2;
+    }
 
     c->main = parse_file(c, o->input, (Loc){0});
     if (!c->main)
@@ -321,7 +333,8 @@ int gtcc_compile(Compiler *c)
                                          : emit_ir(c);
     if (status != 0)
         return status;
-    if (o->dep_MD && !depfile_write(c, output))
+    /* emit_c and emit_fortran wrote the -MD file with their outputs */
+    if (o->dep_MD && o->emit != EMIT_C && o->emit != EMIT_FORTRAN && !depfile_write(c, output))
         return 2;
     return 0;
 }

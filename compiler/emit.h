@@ -208,6 +208,9 @@ const char *emit_c_type(Type t);
 const char *emit_dtype(Type t);
 /* A constant of type t as a C literal (shortest exact spelling). */
 void emit_const(Out *o, Type t, int64_t i, double d);
+/* A Dirichlet value (held as a double) as a constant of its field's type t:
+ * converted to an integer only for int and bool, where it is one. */
+void emit_bc_value(Out *o, Type t, double v);
 /* Interval bound as a C expression: "3", "nk", "nk - 1"; delta is added. */
 const char *emit_level(Arena *arena, const char *nk, Level lv, int64_t delta);
 /* "i", "i + 1", "i - 2". */

@@ -74,6 +74,12 @@ void emit_const(Out *o, Type t, int64_t i, double d)
     unreachable();
 }
 
+void emit_bc_value(Out *o, Type t, double v)
+{
+    /* a floating value may lie outside int64_t (1e30, an infinity): no cast then */
+    emit_const(o, t, t == TY_INT || t == TY_BOOL ? (int64_t)v : 0, v);
+}
+
 /* ============================================================ values */
 
 EmitVal emit_val_const(int64_t k)
@@ -613,13 +619,13 @@ void emit_read_open(Out *o, const EmitRead *r, Type t)
         for (int a = 0; a < NAXES; a++)
             if (r->test[a]) {
                 emit_text(o, "%s ? ", r->test[a]);
-                emit_const(o, t, (int64_t)r->values[a], r->values[a]);
+                emit_bc_value(o, t, r->values[a]);
                 emit_text(o, " : ");
             }
         return;
     }
     emit_text(o, "(%s ? ", r->dirichlet);
-    emit_const(o, t, (int64_t)r->value, r->value);
+    emit_bc_value(o, t, r->value);
     emit_text(o, " : ");
 }
 

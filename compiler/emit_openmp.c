@@ -1500,7 +1500,7 @@ static void omp_function(Omp *m, const bool *used)
         emit_begin_line(o);
         emit_text(o, "    %s[%s] = ", m->edge_buf[f], m->x);
         int a = row_bc(fd, AXIS_J) && fd->bc[AXIS_J].kind == BC_DIRICHLET ? AXIS_J : AXIS_K;
-        emit_const(o, fd->type, (int64_t)fd->bc[a].value, fd->bc[a].value);
+        emit_bc_value(o, fd->type, fd->bc[a].value);
         emit_text(o, ";");
         emit_end_line(o);
         emit_line(o, "const %s *const %s = %s + %" PRId64 ";", emit_c_type(fd->type), m->edge[f],

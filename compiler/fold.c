@@ -86,7 +86,10 @@ static IrExpr *fold_int_binary(Compiler *c, IrExpr *e, int64_t a, int64_t b)
     case OP_SUB: return int_result(c, e, a - b, what);
     case OP_MUL: return int_result(c, e, a * b, what);
     case OP_DIV: return int_result(c, e, a / b, what);   /* b != 0: checked by the caller */
-    case OP_MOD: return int_result(c, e, a % b, what);
+    case OP_MOD:
+        if (a / b > INT32_MAX)   /* INT_MIN % -1: undefined in C, as INT_MIN / -1 is */
+            return int_result(c, e, a / b, what);
+        return int_result(c, e, a % b, what);
     default: unreachable();
     }
 }

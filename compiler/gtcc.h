@@ -1085,6 +1085,10 @@ extern const Backend backend_naive;
  * generated source's path, used unless -MT names one. False after an I/O
  * error (reported). */
 bool depfile_write(Compiler *c, const char *target);
+/* The rule alone, written to out. */
+void depfile_rule(Compiler *c, FILE *out, const char *target);
+/* Where -MD writes the rule: the -MF file, or target with suffix .d. */
+const char *depfile_path(Compiler *c, const char *target);
 
 /* --- driver.c: the whole pipeline for the options in c->opts; returns the
  * exit status (0 ok, 1 errors in the program, 2 command line or I/O). */
@@ -1107,7 +1111,8 @@ bool outfile_commit(Compiler *c, OutFile *out);
 void outfile_discard(OutFile *out);
 /* Writes n files all or none: a temporary beside each of paths (all
  * distinct), write(c, files, ctx) with their FILE *s in order, then each
- * renamed onto its path in order, the last one last; if write fails or
+ * renamed onto its path in order, the last one last; with -MD the
+ * dependency file is one more, after them (distinct from them too); if write fails or
  * reports an error, or a file cannot be made, closed or renamed, none of the
  * paths is left changed (the renamed ones are removed). Returns 0, 1 (errors
  * in the program, reported by write) or 2 (I/O, reported). */

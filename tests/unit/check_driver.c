@@ -465,6 +465,27 @@ START_TEST(test_depfiles)
     ck_assert_int_eq(run_gtcc("--emit=ir -MD -MF bad.d bad.stn"), 1);
     ck_assert_ptr_null(read_file("bad.d"));
 
+    /* -MD with a dependency file that cannot be made: no output either. */
+    ck_assert_int_eq(run_gtcc("-b naive -MD -MF deps/x.d -o gen/c.c -I inc main.stn"), 2);
+    ck_assert_ptr_null(read_file("gen/c.c"));
+    ck_assert_ptr_null(read_file("gen/c.h"));
+    ck_assert_int_eq(run_gtcc("-b naive -MD -o gen/c.c -I inc main.stn"), 0);
+    out = read_file("gen/c.d");
+    ck_assert(strncmp(out, "gen/c.c: main.stn", 17) == 0);
+    free(out);
+    /* -MF naming the input or an output is refused, and that file kept. */
+    char *main_text = read_file("main.stn");
+    ck_assert_int_eq(run_gtcc("-b naive -MD -MF main.stn -o gen/d.c -I inc main.stn"), 2);
+    ck_assert_int_eq(run_gtcc("-M -MF main.stn -I inc main.stn"), 2);
+    out = read_file("main.stn");
+    ck_assert_str_eq(out, main_text);
+    free(out);
+    free(main_text);
+    ck_assert_int_eq(run_gtcc("-b naive -MD -MF gen/c.h -o gen/c.c -I inc main.stn"), 2);
+    out = read_file("gen/c.h");
+    ck_assert_ptr_null(strstr(out, "gen/c.c: main.stn"));   /* still the header */
+    free(out);
+
     /* Special characters are escaped for make. */
     write_file("a b$.stn", "const int N = 1;\n");
     write_file("sp.stn", "import \"a b$.stn\";\n");
