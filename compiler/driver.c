@@ -282,6 +282,15 @@ static int emit_c(Compiler *c, const char *src_path)
                        i == nextra ? "header" : "companion file", be->suffix);
             return 2;
         }
+    /* the source names its header in #include "..." and itself in #line "...": a quote,
+       a backslash or a control character there would not compile, or name another file */
+    for (const char *p = path_base(src_path); *p; p++)
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
+            diag_error(&c->diag, (Loc){0}, "output '%s': a file name with a quote, a "
+                       "backslash or a control character cannot be written in the generated "
+                       "source's #include and #line directives", src_path);
+            return 2;
+        }
     EmitCtx x = {be, nextra, path_base(src_path), path_base(paths[nextra])};
     return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }

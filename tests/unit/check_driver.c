@@ -528,6 +528,14 @@ START_TEST(test_no_partial_output)
     ck_assert_str_eq(s, good);
     free(s);
 
+    /* A source name its #include and #line cannot spell: refused, nothing written. */
+    ck_assert_int_eq(run_gtcc("-b naive -o 'q\"x.c' good.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "gtcc: error: output 'q\"x.c': a file name with a quote"));
+    free(err);
+    ck_assert_int_eq(run_gtcc("-b naive -o 'q\\x.c' good.stn"), 2);
+    ck_assert_int_eq(count_entries("."), 7);   /* good.stn: nothing else new */
+
     /* A good compilation replaces the old output whole. */
     ck_assert_int_eq(run_gtcc("--emit=ir -o out.ir good.stn"), 0);
     ir = read_file("out.ir");
