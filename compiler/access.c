@@ -55,6 +55,7 @@ typedef struct {
     IrFieldVec top_writes;       /* what the current top-level statement writes */
     bool *param_written;      /* per field: written in the current computation */
     int *last_write;          /* per field: last top-level position writing it in it */
+    IrStmt **last_writer;     /* per field: the top-level statement at last_write */
     bool **end_written;       /* per interval: per field, definitely written in it */
     FieldSet written;         /* definitely written so far in the interval */
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
@@ -298,6 +299,10 @@ static void check_read(void *ctx, IrExpr *load, bool in_column)
                        "every level; compute it in an earlier computation", f->name,
                        ir_offset_text(buf, off),
                        r->comp->order == ORDER_FORWARD ? "forward" : "backward");
+            if (r->last_write[f->id] > r->pos)
+                diag_note(&r->c->diag, r->last_writer[f->id]->loc, "the last write of '%s' in "
+                          "this computation, after the read in its order of statements",
+                          f->name);
             via_note(r, load);
         }
         return;
@@ -359,6 +364,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
             for (int w = 0; w < r->top_writes.len; w++) {
                 IrField *f = r->top_writes.items[w];
                 r->last_write[f->id] = pos;
+                r->last_writer[f->id] = iv->stmts.items[j];
                 if (f->kind == IR_PARAM_FIELD)
                     r->param_written[f->id] = true;
             }
@@ -427,6 +433,7 @@ static void access_stencil(Compiler *c, IrStencil *st)
     size_t n = (size_t)r.nfields + 1;
     r.param_written = arena_alloc(a, sizeof(bool) * n);
     r.last_write = arena_alloc(a, sizeof(int) * n);
+    r.last_writer = arena_alloc(a, sizeof(IrStmt *) * n);
     fieldset_init(a, &r.written, r.nfields);
     r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
