@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "numeric.h"
+#include "rt.h"   /* gt__cache_sizes */
 #include "steps.h"
 
 enum { MAXF = 5 };
@@ -233,6 +234,42 @@ static void bad_tiles(void)
     fld_free(&f[1]);
 }
 
+/* Rows wider than a quarter of a thread's cache share (tile_plan's tile of w = 0 rows: a
+   division by zero until the plan fell back to the loop of single steps there): heat_dir,
+   which needs no halo, on one row of (L2 + L3) / 32 + 1 floats, 2 and 3 steps against the
+   single calls. */
+static void wide_rows(void)
+{
+    int64_t l2, l3;
+    gt__cache_sizes(&l2, &l3);
+    int64_t shape[2] = {(l2 + l3) / 32 + 1, 1};
+    gt_storage *u = gt_empty(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *un = gt_zeros(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *ru = gt_empty(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *run_ = gt_zeros(GT_FLOAT32, "IJ", shape, NULL);
+    for (int64_t n = 2; n <= 3; n++) {
+        float *p = gt_host(u, GT_WRITE), *q = gt_host(ru, GT_WRITE);
+        for (int64_t i = 0; i < shape[0]; i++)
+            p[i] = q[i] = (float)(i % 97) * 0.25f;
+        int rc = heat_dir_steps(u, un, 0.125f, n, NULL);
+        check("heat_dir: rows wider than the cache: steps", rc == 0, "n %lld returned %d: %s",
+              (long long)n, rc, gt_last_error());
+        for (int64_t s = 0; s < n; s++)
+            heat_dir(s % 2 ? run_ : ru, s % 2 ? ru : run_, 0.125f, NULL);
+        const float *a = gt_host(u, GT_READ), *b = gt_host(n % 2 ? run_ : ru, GT_READ);
+        int64_t bad = 0;
+        for (int64_t i = 0; i < shape[0]; i++)
+            bad += memcmp(&a[i], &b[i], sizeof *a) != 0;
+        check("heat_dir: rows wider than the cache: bitwise the single calls", bad == 0,
+              "n %lld: %lld of %lld points differ", (long long)n, (long long)bad,
+              (long long)shape[0]);
+    }
+    gt_release(u);
+    gt_release(un);
+    gt_release(ru);
+    gt_release(run_);
+}
+
 int main(void)
 {
     rng_seed(24);
@@ -319,5 +356,6 @@ int main(void)
     unsetenv("GT_STEPS_TILE");
     refusals();
     bad_tiles();
+    wide_rows();
     return 0;
 }
