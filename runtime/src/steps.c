@@ -501,6 +501,8 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
         /* as many tiles as threads or a multiple: no thread idle at a phase's end */
         int64_t nt = (size[1] + w[1] - 1) / w[1], th = nthreads > 0 ? nthreads : 1;
         nt = (nt + th - 1) / th * th;
+        if (nt > size[1])
+            nt = size[1];   /* tiles of one row, not of none */
         w[1] = size[1] / nt;
     }
     if (w[0] >= size[0])

@@ -268,6 +268,31 @@ static void wide_rows(void)
     gt_release(un);
     gt_release(ru);
     gt_release(run_);
+    /* irow, which reads along I only, on 3 rows of share / 64 doubles for 1 to 4 threads: a
+       tile of one row in a quarter of the share, 3 tiles, rounded up to a multiple of the
+       threads: 4 tiles of 0 rows (a division by zero until the count was cut to the rows) */
+    for (int64_t th = 1; th <= 4; th++) {
+        int64_t sh[2] = {(l2 + l3 / th) / 64, 3};
+        u = gt_full(GT_FLOAT64, "IJ", sh, 0.75, NULL);
+        un = gt_zeros(GT_FLOAT64, "IJ", sh, NULL);
+        ru = gt_copy(u);
+        run_ = gt_copy(un);
+        int rc = irow_steps(u, un, 3, NULL);
+        check("irow: rows of a quarter of the cache: steps", rc == 0, "threads %lld: %d: %s",
+              (long long)th, rc, gt_last_error());
+        for (int64_t s = 0; s < 3; s++)
+            irow(s % 2 ? run_ : ru, s % 2 ? ru : run_, NULL);
+        const double *a = gt_host(u, GT_READ), *b = gt_host(run_, GT_READ);
+        int64_t bad = 0;
+        for (int64_t x = 0; x < sh[0] * sh[1]; x++)
+            bad += memcmp(&a[x], &b[x], sizeof *a) != 0;
+        check("irow: rows of a quarter of the cache: bitwise the single calls", bad == 0,
+              "threads %lld: %lld points differ", (long long)th, (long long)bad);
+        gt_release(u);
+        gt_release(un);
+        gt_release(ru);
+        gt_release(run_);
+    }
 }
 
 int main(void)
