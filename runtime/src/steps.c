@@ -494,11 +494,15 @@ static int tile_plan(const gt_stencil_info *info, const int64_t size[3], int64_t
             depth = 8, w[2] = 4;
             w[1] = share / 4 / ((w[2] + (depth + 1) * r[2] + 1) * levelbytes);
         }
+        if (w[1] < 1)
+            return 0;   /* not one row in the quarter: nothing to gain */
         if (size[1] <= 2 * w[1])
             return 0;   /* the domain is about one tile: nothing to gain */
         /* as many tiles as threads or a multiple: no thread idle at a phase's end */
         int64_t nt = (size[1] + w[1] - 1) / w[1], th = nthreads > 0 ? nthreads : 1;
         nt = (nt + th - 1) / th * th;
+        if (nt > size[1])
+            nt = size[1];   /* tiles of one row, not of none */
         w[1] = size[1] / nt;
     }
     if (w[0] >= size[0])

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "numeric.h"
+#include "rt.h"   /* gt__cache_sizes */
 #include "steps.h"
 
 enum { MAXF = 5 };
@@ -233,6 +234,67 @@ static void bad_tiles(void)
     fld_free(&f[1]);
 }
 
+/* Rows wider than a quarter of a thread's cache share (tile_plan's tile of w = 0 rows: a
+   division by zero until the plan fell back to the loop of single steps there): heat_dir,
+   which needs no halo, on one row of (L2 + L3) / 32 + 1 floats, 2 and 3 steps against the
+   single calls. */
+static void wide_rows(void)
+{
+    int64_t l2, l3;
+    gt__cache_sizes(&l2, &l3);
+    int64_t shape[2] = {(l2 + l3) / 32 + 1, 1};
+    gt_storage *u = gt_empty(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *un = gt_zeros(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *ru = gt_empty(GT_FLOAT32, "IJ", shape, NULL);
+    gt_storage *run_ = gt_zeros(GT_FLOAT32, "IJ", shape, NULL);
+    for (int64_t n = 2; n <= 3; n++) {
+        float *p = gt_host(u, GT_WRITE), *q = gt_host(ru, GT_WRITE);
+        for (int64_t i = 0; i < shape[0]; i++)
+            p[i] = q[i] = (float)(i % 97) * 0.25f;
+        int rc = heat_dir_steps(u, un, 0.125f, n, NULL);
+        check("heat_dir: rows wider than the cache: steps", rc == 0, "n %lld returned %d: %s",
+              (long long)n, rc, gt_last_error());
+        for (int64_t s = 0; s < n; s++)
+            heat_dir(s % 2 ? run_ : ru, s % 2 ? ru : run_, 0.125f, NULL);
+        const float *a = gt_host(u, GT_READ), *b = gt_host(n % 2 ? run_ : ru, GT_READ);
+        int64_t bad = 0;
+        for (int64_t i = 0; i < shape[0]; i++)
+            bad += memcmp(&a[i], &b[i], sizeof *a) != 0;
+        check("heat_dir: rows wider than the cache: bitwise the single calls", bad == 0,
+              "n %lld: %lld of %lld points differ", (long long)n, (long long)bad,
+              (long long)shape[0]);
+    }
+    gt_release(u);
+    gt_release(un);
+    gt_release(ru);
+    gt_release(run_);
+    /* irow, which reads along I only, on 3 rows of share / 64 doubles for 1 to 4 threads: a
+       tile of one row in a quarter of the share, 3 tiles, rounded up to a multiple of the
+       threads: 4 tiles of 0 rows (a division by zero until the count was cut to the rows) */
+    for (int64_t th = 1; th <= 4; th++) {
+        int64_t sh[2] = {(l2 + l3 / th) / 64, 3};
+        u = gt_full(GT_FLOAT64, "IJ", sh, 0.75, NULL);
+        un = gt_zeros(GT_FLOAT64, "IJ", sh, NULL);
+        ru = gt_copy(u);
+        run_ = gt_copy(un);
+        int rc = irow_steps(u, un, 3, NULL);
+        check("irow: rows of a quarter of the cache: steps", rc == 0, "threads %lld: %d: %s",
+              (long long)th, rc, gt_last_error());
+        for (int64_t s = 0; s < 3; s++)
+            irow(s % 2 ? run_ : ru, s % 2 ? ru : run_, NULL);
+        const double *a = gt_host(u, GT_READ), *b = gt_host(run_, GT_READ);
+        int64_t bad = 0;
+        for (int64_t x = 0; x < sh[0] * sh[1]; x++)
+            bad += memcmp(&a[x], &b[x], sizeof *a) != 0;
+        check("irow: rows of a quarter of the cache: bitwise the single calls", bad == 0,
+              "threads %lld: %lld points differ", (long long)th, (long long)bad);
+        gt_release(u);
+        gt_release(un);
+        gt_release(ru);
+        gt_release(run_);
+    }
+}
+
 int main(void)
 {
     rng_seed(24);
@@ -319,5 +381,6 @@ int main(void)
     unsetenv("GT_STEPS_TILE");
     refusals();
     bad_tiles();
+    wide_rows();
     return 0;
 }
