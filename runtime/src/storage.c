@@ -286,7 +286,7 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
                        int64_t *nbytes, int64_t *base_align)
 {
     int64_t esize = (int64_t)gt_dtype_size(p->dtype), a = p->alignment;
-    int perm[3];
+    int perm[3] = {0, 0, 0};   /* set for the ndim axes; the rest keeps gcc quiet */
     layout_perm(p->axes, p->layout, p->ndim, perm);
     int inner = perm[p->ndim - 1];
     int64_t run = p->shape[inner] > 0 ? p->shape[inner] : 1;
@@ -318,10 +318,15 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
     *offset = off;
     *base_align = align;
     return 0;
-too_big:
-    return gt__error(GT_ENOMEM, "%s: a %s storage of shape (%lld,%lld,%lld) needs more than "
-                     "2^60 bytes", fn, gt_dtype_name(p->dtype), (long long)p->shape[0],
-                     (long long)p->shape[1], (long long)p->shape[2]);
+too_big:;
+    /* the storage as gt__describe writes it, AXES DTYPE (SHAPE): one size per axis */
+    char shape[3 * 24];
+    int n = 0;
+    for (int d = 0; d < p->ndim; d++)
+        n += snprintf(shape + n, sizeof shape - (size_t)n, "%s%lld", d ? "," : "",
+                      (long long)p->shape[d]);
+    return gt__error(GT_ENOMEM, "%s: storage %s %s (%s) needs more than 2^60 bytes", fn,
+                     p->axes, gt_dtype_name(p->dtype), shape);
 }
 
 /* ---- records --------------------------------------------------------------------------- */

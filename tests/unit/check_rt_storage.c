@@ -7,6 +7,7 @@
 #include <float.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -713,9 +714,15 @@ START_TEST(huge_aligned_extent)
         int64_t shape[1] = {INT64_MAX - back};
         ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "I", shape, &o));
         ck_assert_error(GT_ENOMEM, "needs more than 2^60 bytes");
+        /* the message gives the storage's own axes and sizes, no others */
+        char want[64];
+        snprintf(want, sizeof want, "storage I float64 (%lld) needs", (long long)shape[0]);
+        ck_assert_error(GT_ENOMEM, want);
         int64_t shape2[2] = {2, INT64_MAX - back};
         ck_assert_ptr_null(gt_zeros(GT_FLOAT32, "IJ", shape2, &o));
         ck_assert_error(GT_ENOMEM, "needs more than 2^60 bytes");
+        snprintf(want, sizeof want, "storage IJ float32 (2,%lld) needs", (long long)shape2[1]);
+        ck_assert_error(GT_ENOMEM, want);
     }
 }
 END_TEST
