@@ -281,6 +281,20 @@ static int layout_perm(const char *axes, const char *layout, int ndim, int perm[
     return 0;
 }
 
+/* "IJK float64 (10,12,5)" into buf (GT__DESC_MAX bytes): gt__describe, and the messages
+   about a storage not yet made */
+static const char *describe(const char *axes, gt_dtype dtype, int ndim, const int64_t *shape,
+                            char *buf)
+{
+    int n = snprintf(buf, GT__DESC_MAX, "%s %s (", axes, gt_dtype_name(dtype));
+    for (int d = 0; d < ndim && n > 0 && n < GT__DESC_MAX; d++)
+        n += snprintf(buf + n, (size_t)(GT__DESC_MAX - n), "%s%lld", d ? "," : "",
+                      (long long)shape[d]);
+    if (n > 0 && n < GT__DESC_MAX)
+        snprintf(buf + n, (size_t)(GT__DESC_MAX - n), ")");
+    return buf;
+}
+
 /* Strides, element offset of element (0,0,0), bytes and base alignment of a fresh buffer. */
 static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], int64_t *offset,
                        int64_t *nbytes, int64_t *base_align)
@@ -319,14 +333,9 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
     *base_align = align;
     return 0;
 too_big:;
-    /* the storage as gt__describe writes it, AXES DTYPE (SHAPE): one size per axis */
-    char shape[3 * 24];
-    int n = 0;
-    for (int d = 0; d < p->ndim; d++)
-        n += snprintf(shape + n, sizeof shape - (size_t)n, "%s%lld", d ? "," : "",
-                      (long long)p->shape[d]);
-    return gt__error(GT_ENOMEM, "%s: storage %s %s (%s) needs more than 2^60 bytes", fn,
-                     p->axes, gt_dtype_name(p->dtype), shape);
+    char what[GT__DESC_MAX];
+    return gt__error(GT_ENOMEM, "%s: storage %s needs more than 2^60 bytes", fn,
+                     describe(p->axes, p->dtype, p->ndim, p->shape, what));
 }
 
 /* ---- records --------------------------------------------------------------------------- */
@@ -445,9 +454,9 @@ nomem:
         gt__free(b->host_block);   /* never a pool block: the pool's failure leaves it NULL */
     gt__free(b);
     gt__free(s);
-    gt__error(GT_ENOMEM, "%s: out of memory allocating a %s storage of shape (%lld,%lld,%lld) "
-              "(%lld bytes)", fn, gt_dtype_name(p->dtype), (long long)p->shape[0],
-              (long long)p->shape[1], (long long)p->shape[2], (long long)nbytes);
+    char what[GT__DESC_MAX];
+    gt__error(GT_ENOMEM, "%s: out of memory allocating storage %s (%lld bytes)", fn,
+              describe(p->axes, p->dtype, p->ndim, p->shape, what), (long long)nbytes);
     return NULL;
 }
 
@@ -809,13 +818,7 @@ int gt__axis_pos(const gt_storage *s, char c)
 
 const char *gt__describe(const gt_storage *s, char *buf)
 {
-    int n = snprintf(buf, GT__DESC_MAX, "%s %s (", s->axes, gt_dtype_name(s->dtype));
-    for (int d = 0; d < s->ndim && n > 0 && n < GT__DESC_MAX; d++)
-        n += snprintf(buf + n, (size_t)(GT__DESC_MAX - n), "%s%lld", d ? "," : "",
-                      (long long)s->shape[d]);
-    if (n > 0 && n < GT__DESC_MAX)
-        snprintf(buf + n, (size_t)(GT__DESC_MAX - n), ")");
-    return buf;
+    return describe(s->axes, s->dtype, s->ndim, s->shape, buf);
 }
 
 void *gt__host_raw(const gt_storage *s)

@@ -166,6 +166,22 @@ START_TEST(fail_creators)
 }
 END_TEST
 
+/* The message names the storage as every other message does, AXES DTYPE (SHAPE), one size
+   per axis, and the bytes asked for: whichever of its allocations failed. */
+START_TEST(fail_message)
+{
+    for (long n = 0; n < 3; n++) {
+        fail_at = calls + n;
+        ck_assert_ptr_null(make_zeros(NULL, NULL));
+        fail_at = -1;
+        ck_assert_int_eq(gt_last_error_code(), GT_ENOMEM);
+        ck_assert_msg(strstr(gt_last_error(), "gt_zeros: out of memory allocating storage "
+                                              "JI float32 (5,6) ("), "%s", gt_last_error());
+    }
+    ck_assert_int_eq(live, 0);
+}
+END_TEST
+
 /* gt_copy and gt_domain_view on sources of every kind: fresh, aligned with halo, a view, a
    wrapped buffer. */
 START_TEST(fail_derived)
@@ -269,6 +285,7 @@ Suite *suite_rt_alloc(void)
     TCase *t = tcase_create("alloc");
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_add_test(t, fail_creators);
+    tcase_add_test(t, fail_message);
     tcase_add_loop_test(t, fail_derived, 0, 2);
     tcase_add_test(t, no_leak_on_invalid);
     suite_add_tcase(s, t);
