@@ -147,11 +147,12 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                     continue;
                 const char *name = lower(arena, subs[k]);
                 if (pass && (strlen(name) > FORTRAN_NAME_MAX || taken(&globals, name))) {
-                    diag_warning(&c->diag, st->loc, "--emit=fortran: the module has no '%s' "
-                                 "(%s); rename the stencil to have it", name,
-                                 taken(&globals, name)
-                                     ? "a stencil or another wrapper has that Fortran name"
-                                     : "longer than the 63 characters of a Fortran name");
+                    if (ok)   /* after an error in the names, no module: nothing it lacks */
+                        diag_warning(&c->diag, st->loc, "--emit=fortran: the module has no "
+                                     "'%s' (%s); rename the stencil to have it", name,
+                                     taken(&globals, name)
+                                         ? "a stencil or another wrapper has that Fortran name"
+                                         : "longer than the 63 characters of a Fortran name");
                     continue;
                 }
                 if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
