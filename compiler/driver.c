@@ -172,6 +172,12 @@ static bool write_text(Compiler *c, FILE *f)
     return true;
 }
 
+static bool write_text_file(Compiler *c, FILE *const *files, void *ctx)
+{
+    (void)ctx;
+    return write_text(c, files[0]);
+}
+
 static int emit_ir(Compiler *c)
 {
     if (!c->opts.output) {
@@ -182,16 +188,9 @@ static int emit_ir(Compiler *c)
                        strerror(errno));
             return 2;
         }
-        return 0;
+        return c->opts.dep_MD && !depfile_write(c, driver_output_path(c)) ? 2 : 0;
     }
-    OutFile out;
-    if (!outfile_open(c, &out, c->opts.output))
-        return 2;
-    if (!write_text(c, out.f)) {
-        outfile_discard(&out);
-        return 1;
-    }
-    return outfile_commit(c, &out) ? 0 : 2;
+    return driver_write_files(c, &c->opts.output, 1, write_text_file, NULL);
 }
 
 int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWriter *write,
@@ -340,10 +339,5 @@ int gtcc_compile(Compiler *c)
     int status = o->emit == EMIT_C ? emit_c(c, output)
                : o->emit == EMIT_FORTRAN ? emit_fortran(c, output)
                                          : emit_ir(c);
-    if (status != 0)
-        return status;
-    /* emit_c and emit_fortran wrote the -MD file with their outputs */
-    if (o->dep_MD && o->emit != EMIT_C && o->emit != EMIT_FORTRAN && !depfile_write(c, output))
-        return 2;
-    return 0;
+    return status;   /* with -MD's file: driver_write_files, or emit_ir after stdout */
 }
