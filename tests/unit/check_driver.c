@@ -459,6 +459,12 @@ START_TEST(test_depfiles)
     ck_assert_str_eq(out, "gen/prog.ir: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
     free(out);
     ck_assert_int_eq(count_entries("gen"), 2);
+    /* ... never onto the output itself: refused, the IR kept */
+    ck_assert_int_eq(run_gtcc("--emit=ir -MD -MF gen/prog.ir -o gen/prog.ir -I inc main.stn"), 2);
+    out = read_file("gen/prog.ir");
+    ck_assert_ptr_null(strstr(out, "main.stn lib/m.stn"));
+    free(out);
+    ck_assert_int_eq(count_entries("gen"), 2);
 
     /* A failed compilation writes no dependency file. */
     write_file("bad.stn", "import \"lib/m.stn\";\nstencil s(field<double> u) { u = ; }\n");
