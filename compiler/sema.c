@@ -2211,8 +2211,13 @@ static void lower_boundary(Sema *s, const BoundaryDecl *b)
 
 /* ------------------------------------------------------------- intents */
 
-static void check_intents(Sema *s, const Stencil *ast)
+/* An error in the stencil may have left its writes unseen (the body of an if
+ * whose condition is wrong is not lowered), so these two are only said of a
+ * stencil that had none. */
+static void check_intents(Sema *s, const Stencil *ast, int errors)
 {
+    if (s->c->diag.errors != errors)
+        return;
     IrStencil *st = s->scope->st;
     bool out_scalars = false;
     for (int i = 0; i < st->scalars.len; i++) {
@@ -2290,7 +2295,7 @@ static IrStencil *lower_stencil(Sema *s, const Stencil *ast)
     for (int i = 0; i < ast->body.len; i++)
         if (ast->body.items[i].kind == ITEM_BOUNDARY)
             lower_boundary(s, ast->body.items[i].boundary);
-    check_intents(s, ast);
+    check_intents(s, ast, errors);
     st->complete = s->c->diag.errors == errors;
     s->scope = NULL;
     return st;
