@@ -31,16 +31,6 @@ const char *emit_dtype(Type t)
     unreachable();
 }
 
-/* The shortest "%.Ng" spelling that reads back as the same value. */
-static void shortest(char *buf, size_t size, double d, bool single)
-{
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, d);
-        if (single ? strtof(buf, NULL) == (float)d : strtod(buf, NULL) == d)
-            return;
-    }
-}
-
 void emit_const(Out *o, Type t, int64_t i, double d)
 {
     switch (t) {
@@ -64,10 +54,9 @@ void emit_const(Out *o, Type t, int64_t i, double d)
             emit_text(o, "%sINFINITY", d < 0 ? "-" : "");
             return;
         }
-        char buf[64];
-        shortest(buf, sizeof buf, d, single);
-        bool has_point = strpbrk(buf, ".e") != NULL;
-        emit_text(o, "%s%s%s", buf, has_point ? "" : ".0", single ? "f" : "");
+        char buf[REAL_LITERAL_SIZE];
+        real_literal(buf, d, single);
+        emit_text(o, "%s", buf);
         return;
     }
     }

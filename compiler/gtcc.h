@@ -39,6 +39,10 @@ char *arena_printf(Arena *arena, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The last component of a path: "out/x.c" -> "x.c". */
 const char *path_base(const char *path);
+/* A finite v as a C floating literal, the shortest that reads back as the same
+ * double (or float, with an f suffix where single): 20.0, 0.1, 1e-07, 2.5e+08. */
+enum { REAL_LITERAL_SIZE = 48 };
+void real_literal(char buf[REAL_LITERAL_SIZE], double v, bool single);
 
 /* A growable array of T allocated in an arena: declare with
  * `typedef VEC(Stmt *) StmtVec;`, append with vec_push(arena, &v, x). */

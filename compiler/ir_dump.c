@@ -83,18 +83,9 @@ static void print_real(FILE *out, double v, Type type)
                 isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
         return;
     }
-    char buf[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        if (type == TY_FLOAT ? (float)back == (float)v : back == v)
-            break;
-    }
+    char buf[REAL_LITERAL_SIZE];
+    real_literal(buf, v, type == TY_FLOAT);
     fputs(buf, out);
-    if (!strpbrk(buf, ".e"))
-        fputs(".0", out);
-    if (type == TY_FLOAT)
-        fputc('f', out);
 }
 
 /* Binding strength of an expression, as in C (PREC_...): higher binds

@@ -8,6 +8,7 @@
  * common enumerations are generated from the X-macro lists of gtcc.h.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,24 @@ const char *path_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+void real_literal(char buf[REAL_LITERAL_SIZE], double v, bool single)
+{
+    int prec = 1;
+    for (; prec < 17; prec++) {
+        snprintf(buf, REAL_LITERAL_SIZE, "%.*g", prec, v);
+        if (single ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+            break;
+    }
+    snprintf(buf, REAL_LITERAL_SIZE, "%.*g", prec, v);
+    /* %g writes 20 as 2e+01 (one digit): a whole number below 1e6 reads as 20 */
+    double mag = fabs(v);
+    if (strchr(buf, 'e') && mag >= 1.0 && mag < 1e6)
+        snprintf(buf, REAL_LITERAL_SIZE, "%.6g", v);
+    size_t n = strlen(buf);
+    snprintf(buf + n, REAL_LITERAL_SIZE - n, "%s%s", strpbrk(buf, ".e") ? "" : ".0",
+             single ? "f" : "");
 }
 
 void vec_grow_(Arena *arena, void **items, int *cap, size_t elem_size)

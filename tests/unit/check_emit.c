@@ -296,6 +296,41 @@ START_TEST(constants)
     ck_assert_str_eq(const_text(TY_INT, -2147483647 - 1, 0), "(-2147483647 - 1)");
     ck_assert_str_eq(const_text(TY_BOOL, 1, 0), "true");
     ck_assert_str_eq(const_text(TY_DOUBLE, 0, -1.0 / 0.0), "-INFINITY");
+    /* whole numbers below 1e6 without an exponent (%g's shortest wrote 2e+01) */
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 20.0), "20.0");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, -300.0), "-300.0");
+    ck_assert_str_eq(const_text(TY_FLOAT, 0, 500000.0), "500000.0f");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 2500.5), "2500.5");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 1e6), "1e+06");
+    ck_assert_str_eq(const_text(TY_DOUBLE, 0, 2.5e8), "2.5e+08");
+}
+END_TEST
+
+/* Every literal reads back as the value it was made from: doubles of every
+ * magnitude, floats as a C compiler reads an f literal (strtof). */
+START_TEST(literals_round_trip)
+{
+    uint64_t x = 88172645463325252u;
+    for (int n = 0; n < 200000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double d;
+        uint64_t bits = x;
+        memcpy(&d, &bits, sizeof d);
+        if (!isfinite(d))
+            continue;
+        if (n % 4 == 0)
+            d = (double)(int64_t)(x % 4000000) / (double)(1 + x % 7);   /* near whole */
+        char buf[REAL_LITERAL_SIZE];
+        real_literal(buf, d, false);
+        ck_assert_msg(strtod(buf, NULL) == d, "%s is not %.17g", buf, d);
+        float f = (float)d;
+        if (!isfinite(f))
+            continue;
+        real_literal(buf, f, true);
+        size_t len = strlen(buf);
+        ck_assert_msg(len > 1 && buf[len - 1] == 'f', "%s has no f suffix", buf);
+        ck_assert_msg(strtof(buf, NULL) == f, "%s is not %.9g", buf, (double)f);
+    }
 }
 END_TEST
 
@@ -678,6 +713,7 @@ Suite *suite_emit(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, names);
     tcase_add_test(tc, constants);
+    tcase_add_test(tc, literals_round_trip);
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, values);
     tcase_add_test(tc, blocks);
