@@ -6,6 +6,7 @@
  * target directory and renamed into place only when everything succeeded, so
  * that a failed compilation never leaves a partial or stale-looking output.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -54,10 +55,30 @@ static void track_temp(char *path, bool alive)
 
 bool outfile_open(Compiler *c, OutFile *out, const char *path)
 {
-    out->path = path;
-    out->f = NULL;
-    const char *base = path_base(path);
-    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - path), path, base);
+    *out = (OutFile){.path = path, .dest = path};
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': it is a directory", path);
+        return false;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device or a FIFO: a file renamed over it would replace /dev/null itself */
+        out->in_place = true;
+        out->f = open_memstream(&out->mem, &out->mem_len);
+        if (!out->f) {
+            diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", path, strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    char *real = realpath(path, NULL);  /* a link to a file: the file is replaced */
+    if (real) {
+        out->dest = arena_strdup(c->arena, real);
+        free(real);
+    }
+    const char *base = path_base(out->dest);
+    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - out->dest), out->dest,
+                            base);
     int fd = mkstemp(out->tmp);
     if (fd < 0) {
         diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
@@ -78,11 +99,12 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     return true;
 }
 
-/* Closes the temporary file; false after reporting a write error. */
+/* Closes the temporary file (or the memory stream); false after reporting a
+ * write error. */
 static bool outfile_close(Compiler *c, OutFile *out)
 {
     if (!out->f)
-        return out->tmp != NULL;
+        return out->tmp != NULL || out->in_place;
     bool ok = !ferror(out->f);
     int saved = errno;
     if (fclose(out->f) != 0 && ok) {
@@ -96,13 +118,34 @@ static bool outfile_close(Compiler *c, OutFile *out)
     return ok;
 }
 
+/* The text kept for a device or a FIFO, written into it. */
+static bool write_in_place(Compiler *c, OutFile *out)
+{
+    FILE *f = fopen(out->path, "w");
+    bool ok = f && fwrite(out->mem, 1, out->mem_len, f) == out->mem_len;
+    int saved = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok)
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out->path,
+                   strerror(saved ? saved : EIO));
+    return ok;
+}
+
 bool outfile_commit(Compiler *c, OutFile *out)
 {
     if (!outfile_close(c, out)) {
         outfile_discard(out);
         return false;
     }
-    if (rename(out->tmp, out->path) != 0) {
+    if (out->in_place) {
+        bool ok = write_in_place(c, out);
+        outfile_discard(out);
+        return ok;
+    }
+    if (rename(out->tmp, out->dest) != 0) {
         diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out->path, strerror(errno));
         outfile_discard(out);
         return false;
@@ -118,6 +161,8 @@ void outfile_discard(OutFile *out)
         fclose(out->f);
         out->f = NULL;
     }
+    free(out->mem);
+    out->mem = NULL;
     if (out->tmp) {
         unlink(out->tmp);
         track_temp(out->tmp, false);
@@ -235,7 +280,8 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
     for (int i = 0; i < n; i++)
         if (!outfile_commit(c, &out[i])) {
             for (int j = 0; j < i; j++)
-                unlink(paths[j]);
+                if (!out[j].in_place)
+                    unlink(out[j].dest);
             for (int j = i + 1; j < n; j++)
                 outfile_discard(&out[j]);
             return 2;

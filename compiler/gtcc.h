@@ -1103,12 +1103,19 @@ const char *driver_output_path(Compiler *c);
 const char *driver_sibling_path(Compiler *c, const char *path, const char *suffix);
 /* An output file written atomically: to a temporary file beside path,
  * renamed onto path by outfile_commit, removed by outfile_discard (and if a
- * signal ends gtcc). open and commit report their errors (gtcc: error: ...)
- * and return false; commit after a failure discards. */
+ * signal ends gtcc). Where path is a symbolic link to a file, the file is
+ * replaced and the link kept; where it is a device or a FIFO (-o /dev/null,
+ * -MF /dev/stdout), the text is kept in memory and written into it by
+ * outfile_commit, never renamed over it. open and commit report their errors
+ * (gtcc: error: ...) and return false; commit after a failure discards. */
 typedef struct {
     const char *path;       /* the final name */
+    const char *dest;       /* the file renamed onto: path, or the file its link names */
     char *tmp;              /* the temporary file; NULL once committed or discarded */
     FILE *f;                /* where to write */
+    bool in_place;          /* path is not a regular file: f writes to mem */
+    char *mem;
+    size_t mem_len;
 } OutFile;
 bool outfile_open(Compiler *c, OutFile *out, const char *path);
 bool outfile_commit(Compiler *c, OutFile *out);

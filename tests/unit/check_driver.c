@@ -552,6 +552,54 @@ START_TEST(test_no_partial_output)
 }
 END_TEST
 
+/* An output that is not a regular file is written, never replaced: a FIFO (or a
+ * device: -o /dev/null) receives the text and stays what it was; a symbolic link
+ * to a file keeps pointing at the file, which gets the text; a directory is an
+ * I/O error. (Before, the temporary file was renamed over each of them: the
+ * FIFO's reader waited for ever, and as root -o /dev/null replaced /dev/null.) */
+START_TEST(test_special_outputs)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    ck_assert_int_eq(run_gtcc("--emit=ir good.stn"), 0);
+    char *want = read_file("stdout");
+    char path[512];
+    snprintf(path, sizeof path, "%s/pipe", tmpdir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && { '%s' --emit=ir -o pipe good.stn & cat pipe >got; "
+             "wait $!; }", tmpdir, GTCC_BIN);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    char *got = read_file("got");
+    ck_assert_str_eq(got, want);
+    free(got);
+
+    write_file("real.ir", "old\n");
+    snprintf(path, sizeof path, "%s/link.ir", tmpdir);
+    ck_assert_int_eq(symlink("real.ir", path), 0);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o link.ir good.stn"), 0);
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    got = read_file("real.ir");
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(want);
+
+    snprintf(path, sizeof path, "%s/adir", tmpdir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    ck_assert_int_eq(run_gtcc("-MD -MF adir -o x.c good.stn"), 2);
+    char *err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write 'adir': it is a directory"));
+    free(err);
+    ck_assert_int_eq(count_entries("."), 8);   /* no x.c, x.h or temporary: 5 + 3 above */
+    remove_tmpdir();
+}
+END_TEST
+
 /* driver_write_files, the all-or-none commit of every output of an emission
  * (a backend's extra files, the header, the source): a writer that writes
  * every file, one that fails after writing, one that reports an error, and
@@ -729,6 +777,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);
+    tcase_add_test(tc, test_special_outputs);
     tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);
     suite_add_tcase(s, tc);
