@@ -625,7 +625,7 @@ typedef struct {
     bool *written;     /* per field id: written by the kernel walked */
     const bool *other; /* per field id: written by the other kernel */
     int64_t dj;        /* reads of `other` at this J offset: those of its current row */
-    IrLoadFn *read;    /* what a read in the kernel walked must respect */
+    PlanLoadFn *read;  /* what a read in the kernel walked must respect */
     bool clash;
 } FuseScan;
 
@@ -638,35 +638,25 @@ static IrWalk fuse_mark_write(void *ctx, const IrStmt *s)
 }
 
 /* A read of the producer's output in the consumer: on the producer's current row
- * only at the same point; elsewhere at the same level (a row it finished before). */
-static void fuse_read_b(void *ctx, IrExpr *load, bool in_column)
+ * only at the same point; elsewhere at the same level (a row it finished before).
+ * (No field written is read at a run-time K level: access.c.) */
+static void fuse_read_b(void *ctx, const IrField *fd, const int64_t o[NAXES], bool in_column)
 {
     FuseScan *f = ctx;
-    const IrField *fd = load->load.field;
     if (!f->other[fd->id])
         return;
-    const int64_t *o = load->load.offset;
-    if (in_column || load->load.klevel || o[AXIS_K] != 0 ||
-        (o[AXIS_J] == f->dj && o[AXIS_I] != 0) || o[AXIS_J] > f->dj)
+    if (in_column || o[AXIS_K] != 0 || (o[AXIS_J] == f->dj && o[AXIS_I] != 0) ||
+        o[AXIS_J] > f->dj)
         f->clash = true;
 }
 
 /* A read in the producer of what the consumer writes. */
-static void fuse_read_a(void *ctx, IrExpr *load, bool in_column)
+static void fuse_read_a(void *ctx, const IrField *fd, const int64_t o[NAXES], bool in_column)
 {
-    (void)in_column;
+    (void)o, (void)in_column;
     FuseScan *f = ctx;
-    if (f->other[load->load.field->id])
+    if (f->other[fd->id])
         f->clash = true;
-}
-
-static IrWalk fuse_reads(void *ctx, const IrStmt *s)
-{
-    FuseScan *f = ctx;
-    IrExpr *e = ir_stmt_expr(s);
-    if (e)
-        ir_for_each_load(e, f->read, f);
-    return IR_WALK_ON;
 }
 
 static void fuse_walk(const IrInterval *iv, const IrKernel *k, IrStmtFn *fn, FuseScan *f)
@@ -675,12 +665,21 @@ static void fuse_walk(const IrInterval *iv, const IrKernel *k, IrStmtFn *fn, Fus
         ir_walk_stmt(iv->stmts.items[i], fn, f);
 }
 
+/* The reads of a kernel's statements as they run: a recomputed temporary's
+ * read is the reads of its expression, shifted by the read's offset. */
+static void fuse_reads(const IrInterval *iv, const IrKernel *k, FuseScan *f)
+{
+    for (int i = k->first; i < k->first + k->count; i++)
+        plan_visit_reads(iv->stmts.items[i], f->read, f);
+}
+
 /* Can kernel b (the next of a's group) run in a's loop over I, each point of
  * b's row right after a's point (docs/internals.md, "Row steps")? Both take
  * kernel_rows' plain path (no boundary condition, reduction or checked level,
  * no region), a runs redundantly over a range that holds b's, b reads a's
  * outputs on a's current row only at its own point, a reads nothing b writes
- * and they write different fields. */
+ * (reads of recomputed temporaries are those of their expressions, at the
+ * point they run: plan_visit_reads) and they write different fields. */
 static bool fusing_ok(Omp *m, const IrInterval *iv, const IrKernel *a, const IrKernel *b)
 {
     const IrKernel *ks[2] = {a, b};
@@ -713,9 +712,9 @@ static bool fusing_ok(Omp *m, const IrInterval *iv, const IrKernel *a, const IrK
         if (wa[i] && wb[i])
             return false;
     f.other = wb, f.read = fuse_read_a;
-    fuse_walk(iv, a, fuse_reads, &f);
+    fuse_reads(iv, a, &f);
     f.other = wa, f.dj = b->lag - a->lag, f.read = fuse_read_b;
-    fuse_walk(iv, b, fuse_reads, &f);
+    fuse_reads(iv, b, &f);
     return !f.clash;
 }
 
