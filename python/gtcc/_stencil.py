@@ -81,13 +81,23 @@ def _int32(x):
 
 
 def _float(x):
-    if not isinstance(x, (str, bytes, bytearray)):
+    if type(x) is float:            # the common case, quickly
+        return x
+    # a NumPy value only of a number kind, as NumPy casts: float() would parse a 0-d str
+    # array, drop a complex's imaginary part and take a timedelta's count of units
+    if not isinstance(x, (str, bytes, bytearray)) and (
+            not isinstance(x, (np.generic, np.ndarray)) or
+            (x.dtype.kind in "biuf" and x.ndim == 0)):
         try:
-            return float(x)
+            v = float(x)
         except TypeError:
             pass
         except OverflowError:       # an int beyond a double's range: say which
             raise OverflowError("%s is out of float64's range" % _a(x)) from None
+        else:
+            if math.isinf(v) and x != v:    # a longdouble or Decimal beyond it: not inf
+                raise OverflowError("%s is out of float64's range" % _a(x))
+            return v
     raise TypeError("%s is not a real number" % _a(x))
 
 

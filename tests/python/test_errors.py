@@ -278,6 +278,36 @@ def test_bad_scalars(tmp_path, monkeypatch):
     assert (a == -1).all()
 
 
+def test_numpy_scalars_not_real_numbers():
+    # float() takes NumPy values that are no real number: a 0-d str or bytes array is
+    # parsed, a NumPy complex loses its imaginary part (a ComplexWarning only), a timedelta
+    # is its count of units, a longdouble beyond a double's range becomes inf. NumPy casts
+    # none of them to float64 safely: each is refused, naming it
+    import decimal
+    m = gtcc.compile("stencil sx(field<double> a, double x) { a = x; }")
+    a = np.zeros((2, 2, 2))
+    refused(lambda: m.sx(a, np.array("1.5")), a, "stencil 'sx': scalar 'x': array('1.5', "
+            "dtype='<U3') (a ndarray) is not a real number")
+    refused(lambda: m.sx(a, np.array(b"1.5")), a, "is not a real number")
+    refused(lambda: m.sx(a, np.complex128(2 + 3j)), a, "scalar 'x': np.complex128(2+3j) (a "
+            "complex128) is not a real number")
+    refused(lambda: m.sx(a, np.array(2 + 0j)), a, "is not a real number")
+    refused(lambda: m.sx(a, np.timedelta64(5, "s")), a, "is not a real number")
+    refused(lambda: m.sx(a, np.array(2.0, dtype=object)), a, "is not a real number")
+    refused(lambda: m.sx(a, np.array([2.0])), a, "is not a real number")
+    big = np.longdouble(10) ** 400
+    if np.isfinite(big):        # a longdouble wider than a double (x86)
+        refused(lambda: m.sx(a, big), a, "is out of float64's range")
+    refused(lambda: m.sx(a, decimal.Decimal("1e400")), a, "scalar 'x': Decimal('1E+400') (a "
+            "Decimal) is out of float64's range")
+    # NumPy's numbers of every kind still are, infinities too
+    for x, v in ((np.float16(1.5), 1.5), (np.uint8(3), 3.0), (np.array(True), 1.0),
+                 (np.longdouble(0.25), 0.25), (decimal.Decimal("0.5"), 0.5),
+                 (np.inf, np.inf), (decimal.Decimal("-Infinity"), -np.inf)):
+        m.sx(a, x)
+        assert (a == v).all(), x
+
+
 def test_integers_not_truncated(mod, m_heat):
     # origins, domains and step counts are integers: 1.5 (or 2.0) is refused, not truncated
     u, c, out = arrays()
