@@ -201,8 +201,11 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                     built = True
             finally:
                 fcntl.flock(lockf, fcntl.LOCK_UN)
-    with open(os.path.join(final, "meta.json")) as f:
-        meta = json.load(f)
+    try:
+        with open(os.path.join(final, "meta.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        _broken(final, built, e)
     try:
         with open(os.path.join(final, "warnings.txt")) as f:
             said = f.read()
@@ -213,8 +216,22 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                                   % (stn, said.rstrip("\n"))), stacklevel=2)
     runtime()
     # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
-    lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
-    return Module(meta, lib, final, built, backend)
+    try:
+        lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
+        return Module(meta, lib, final, built, backend)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        _broken(final, built, e)
+
+
+def _broken(final, built, e):
+    """An entry found in the cache that cannot be used (a file of it removed, truncated or
+    changed since its build was renamed into place): a GtccError saying so, not the bare
+    error of json or ctypes; the entry is left for the user to look at and remove. (What
+    this call built itself raises as it is.)"""
+    if built:
+        raise e
+    raise GtccError("gtcc.compile: the cache entry %s is broken (%s: %s); remove it (rm -r) "
+                    "and compile again to rebuild it" % (final, type(e).__name__, e)) from None
 
 
 def _nvcc_version():

@@ -218,3 +218,28 @@ def test_compile_arguments(cache, tmp_path):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
         gtcc.compile(src, cflags=3, include_dirs=inc)
+
+
+def test_broken_entry_named(cache):
+    # an entry whose files were truncated or removed after its build (a crash before they
+    # reached the disk, a hand at work) was a bare JSONDecodeError, KeyError or ctypes's
+    # OSError; now a GtccError naming the entry and what to do. Built by another process,
+    # so that this one has not loaded the library (dlopen would find it loaded)
+    srcs = [SRC.replace("1.0", "%d.0" % n) for n in (11, 12, 13)]
+    code = "import gtcc, sys\nfor s in sys.argv[1:]: print(gtcc.compile(s).path)"
+    paths = subprocess.run([sys.executable, "-c", code] + srcs, check=True, text=True,
+                           stdout=subprocess.PIPE).stdout.split()
+    with open(os.path.join(paths[0], "meta.json"), "w") as f:
+        f.write('{"stencils": [')
+    with open(os.path.join(paths[1], "libstencils.so"), "w"):
+        pass
+    os.remove(os.path.join(paths[2], "libstencils.so"))
+    for src, path, what in zip(srcs, paths, ("JSONDecodeError", "file too short",
+                                             "No such file")):
+        with pytest.raises(gtcc.GtccError) as e:
+            gtcc.compile(src)
+        assert str(e.value).startswith("gtcc.compile: the cache entry %s is broken (" % path)
+        assert what in str(e.value) and "remove it (rm -r)" in str(e.value)
+    shutil.rmtree(paths[0])
+    m = gtcc.compile(srcs[0])
+    assert m.built
