@@ -112,6 +112,15 @@ def _run(cmd, log, cwd=None, out=None):
     return r.returncode
 
 
+def _read(path):
+    """A file's bytes, None if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def _deps(tc, stn, opts):
     """The files the program reads (itself and its imports), from gtcc -M. A program that
     gtcc -M rejects: the file alone (the build then fails with gtcc's diagnostics, its log
@@ -163,7 +172,9 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         srcdir = os.path.join(root, "src")
         os.makedirs(srcdir, exist_ok=True)
         stn = os.path.join(srcdir, "gtcc_%s.stn" % hashlib.sha256(text).hexdigest()[:20])
-        if not os.path.exists(stn):
+        # written unless it holds the text: one truncated by a crash (or another program
+        # whose name has the same 20 digits) would be compiled and keyed in its place
+        if _read(stn) != text:
             fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
                 f.write(text)

@@ -243,3 +243,20 @@ def test_broken_entry_named(cache):
     shutil.rmtree(paths[0])
     m = gtcc.compile(srcs[0])
     assert m.built
+
+
+def test_truncated_text_file_rewritten(cache):
+    # a program given as text is compiled from cache/src/gtcc_HASH.stn, which was written
+    # only where it did not exist: one left empty by a crash was compiled and keyed in the
+    # text's place, a module without stencils (gtcc's warning 'no stencil is defined')
+    src = SRC.replace("1.0", "21.0")
+    m = gtcc.compile(src)
+    (stn,) = [p for p in (cache / "src").glob("*.stn") if p.read_text() == src]
+    stn.write_text("")
+    shutil.rmtree(m.path)
+    m = gtcc.compile(src)
+    assert m.built and stn.read_text() == src
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m.cp(a, b)
+    assert (b == 22.0).all()
