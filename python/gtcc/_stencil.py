@@ -4,6 +4,7 @@ for device arrays), origins and domains by GT4Py's rules, the runtime's checks a
 import ctypes
 import math
 import operator
+import os
 import threading
 import weakref
 
@@ -205,6 +206,8 @@ class Stencil:
             else:
                 self.scalars.append((pos, CTYPE[p["dtype"]], CONVERT[p["dtype"]], p["name"]))
         self._rt = runtime()
+        if backend == "openmp":
+            _omp_runtime(lib)
         self._local = threading.local()   # per thread: the last storage wrapped per field
         self._fn = self._bind(lib, meta["function"], steps=False)
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
@@ -404,6 +407,8 @@ class Stencil:
         slots = getattr(self._local, "slots", None)
         if slots is None:
             slots = self._local.slots = _Slots(rt, len(self.params))
+            if self.backend == "openmp":
+                _omp_threads.add(threading.get_ident())
         cargs = list(vals)
         made = []
         try:
@@ -505,6 +510,35 @@ class Stencil:
 
 
 _MISSING = object()
+
+# A fork after OpenMP ran: libgomp keeps, per thread, the pool of threads of that thread's
+# last parallel region, which a forked child does not have, so the child's next parallel
+# region on more than one thread waits for them forever (multiprocessing's default "fork"
+# pool hung at its first openmp call). The child of a thread that called an openmp stencil
+# runs its stencils on one thread instead.
+_omp_threads = set()        # threading.get_ident() of the threads that called one
+_omp_set = {}               # the omp_set_num_threads of each OpenMP runtime, by address
+
+
+def _omp_runtime(lib):
+    """Notes the omp_set_num_threads of an openmp module's OpenMP runtime (a dependency of
+    its library)."""
+    try:
+        fn = lib.omp_set_num_threads
+    except AttributeError:
+        return
+    fn.argtypes = [ctypes.c_int]
+    fn.restype = None
+    _omp_set[ctypes.cast(fn, ctypes.c_void_p).value] = fn
+
+
+def _after_fork_in_child():
+    if threading.get_ident() in _omp_threads:
+        for fn in _omp_set.values():
+            fn(1)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class _Slots(list):
