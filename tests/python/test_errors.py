@@ -76,6 +76,43 @@ def test_aliasing_views(mod):
             "shares memory with field 'u'", code=-7)
 
 
+def test_disjoint_views_of_one_array():
+    # views of one array whose elements do not meet share no memory (np.shares_memory is
+    # False): the components of a model's state q[..., n], the lower and upper levels. They
+    # were refused as 'shares memory' because their byte ranges intersect
+    src = ("stencil lapk(field<double> u, field<double> r) {\n"
+           "  r = -4.0 * u + u[i-1] + u[i+1] + u[j-1] + u[j+1] + u[k+1];\n}")
+
+    def lapk(u):           # over the whole interior: origin (1, 1, 0), one level less
+        c = u[1:-1, 1:-1, :-1]
+        return (-4.0 * c + u[:-2, 1:-1, :-1] + u[2:, 1:-1, :-1] + u[1:-1, :-2, :-1] +
+                u[1:-1, 2:, :-1] + u[1:-1, 1:-1, 1:])
+    rng = np.random.default_rng(4)
+    for backend in ("naive", "openmp"):
+        m = gtcc.compile(src, backend=backend)
+        q = rng.standard_normal((9, 8, 5, 3))
+        expect = q.copy()
+        expect[1:-1, 1:-1, :-1, 1] = lapk(q[..., 0])
+        m.lapk(q[..., 0], q[..., 1], origin=(1, 1, 0))
+        np.testing.assert_array_equal(q, expect)
+        qf = np.asfortranarray(q.transpose(3, 0, 1, 2))     # components first: interleaved
+        expect = qf.copy()
+        expect[2, 1:-1, 1:-1, :-1] = lapk(qf[0])
+        m.lapk(qf[0], qf[2], origin=(1, 1, 0))
+        np.testing.assert_array_equal(qf, expect)
+        k = rng.standard_normal((9, 8, 10))                  # C order: the levels' halves
+        expect = k.copy()
+        expect[1:-1, 1:-1, 5:9] = lapk(k[:, :, :5])
+        m.lapk(k[:, :, :5], k[:, :, 5:], origin=(1, 1, 0))
+        np.testing.assert_array_equal(k, expect)
+        # one level further the output's elements meet the input's: refused
+        refused(lambda: m.lapk(k[:, :, :5], k[:, :, 4:9], origin=(1, 1, 0)), k,
+                "stencil 'lapk': output 'r' shares memory with field 'u', which the stencil "
+                "reads at an offset", code=-7)
+        refused(lambda: m.lapk(q[:, :, :4, 0], q[:, :, 1:, 0], origin=(1, 1, 0)), q,
+                "shares memory with field 'u'", code=-7)
+
+
 def test_domain_too_big(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(N[0], N[1], N[2] + 1)),
