@@ -249,24 +249,36 @@ class Stencil:
                           _index(nsteps, "stencil '%s': steps: nsteps", self.name),
                           opts=("nsteps", "origin", "domain"))
 
+    # Under MPI what the package refuses before the collective call (an argument, a
+    # read-only array, a wrap) is agreed on by every rank first (_mpi.agree): refused on one
+    # rank only, the others waited in the collective call forever.
     def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
-        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None),
-                          opts=("overlap", "origin"))
+        entered = []
+        try:
+            return self._call(self._fn, args, kwargs, origin, None, None,
+                              (decomp, overlap, None, entered), opts=("overlap", "origin"))
+        except Exception as e:
+            _refused(decomp, self.name, e, entered)
 
     def steps_mpi(self, decomp, /, *args, nsteps, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
         halos exchanged tblock steps deep once every tblock steps (0: the default), the
         result in each pair's cur; arrays with gt_mpi_steps_halo's halos
         (Decomposition.zeros(S, field, tblock=...)). Collective."""
-        if self._steps_fn is None:
-            raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
-        return self._call(self._fn, args, kwargs, origin, None, None,
-                          (decomp, False,
-                           (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
-                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
-                                   bits=32))), opts=("nsteps", "tblock", "origin"))
+        entered = []
+        try:
+            if self._steps_fn is None:
+                raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+            return self._call(self._fn, args, kwargs, origin, None, None,
+                              (decomp, False,
+                               (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
+                                _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
+                                       bits=32)), entered),
+                              opts=("nsteps", "tblock", "origin"))
+        except Exception as e:
+            _refused(decomp, self.name, e, entered)
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs, opts):
@@ -336,8 +348,9 @@ class Stencil:
 
     def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
-        overlap, None) for S_mpi or (decomposition, False, (nsteps, tblock)) for
-        S_steps_mpi, fn then S itself."""
+        overlap, None, entered) for S_mpi or (decomposition, False, (nsteps, tblock),
+        entered) for S_steps_mpi, fn then S itself; entered gets an entry once every rank
+        has agreed to call."""
         vals = self._args(args, kwargs, opts)
         rt = self._rt
         name = self.name
@@ -449,14 +462,15 @@ class Stencil:
             cargs.append(ctypes.byref(dom))
             if mpi is None:
                 rc = fn(*cargs)
-            elif mpi[2] is not None:
-                from ._mpi import call_mpi_steps
-                rc = call_mpi_steps(self, fn, cargs, [cargs[f.index] for f in self.fields],
-                                    mpi[0], *mpi[2])
             else:
-                from ._mpi import call_mpi
-                rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],
-                              mpi[1])
+                from ._mpi import agree, call_mpi, call_mpi_steps
+                mpi[3].append(True)          # from here on, every rank calls alike
+                agree(mpi[0], name, None)
+                fields = [cargs[f.index] for f in self.fields]
+                if mpi[2] is not None:
+                    rc = call_mpi_steps(self, fn, cargs, fields, mpi[0], *mpi[2])
+                else:
+                    rc = call_mpi(self, fn, cargs, fields, mpi[0], mpi[1])
             if rc != 0:
                 raise StencilError(rt.gt_last_error().decode(errors="replace"), rc)
         finally:
@@ -510,6 +524,15 @@ class Stencil:
 
 
 _MISSING = object()
+
+
+def _refused(decomp, stencil, e, entered):
+    """Raises e, a distributed call's failure on this rank: agreed on with the other ranks
+    first where it came before the collective call (every rank then raises)."""
+    if entered or not hasattr(decomp, "_comm"):
+        raise e
+    from ._mpi import agree
+    agree(decomp, stencil, e)
 
 # A fork after OpenMP ran: libgomp keeps, per thread, the pool of threads of that thread's
 # last parallel region, which a forked child does not have, so the child's next parallel
