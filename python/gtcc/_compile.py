@@ -125,16 +125,49 @@ def _deps(tc, stn, opts):
     """The files the program reads (itself and its imports), from gtcc -M. A program that
     gtcc -M rejects: the file alone (the build then fails with gtcc's diagnostics, its log
     kept like any failed build's)."""
-    r = subprocess.run([tc.gtcc, "-M"] + opts + [stn], stdout=subprocess.PIPE,
+    r = subprocess.run([tc.gtcc, "-M", "-MT", "deps"] + opts + [stn], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=600)
-    if r.returncode:
+    if r.returncode or not r.stdout.startswith("deps:"):
         return [stn]
-    text = r.stdout.replace("\\\n", " ")
-    files = []
-    for line in text.splitlines():
-        if ":" in line:
-            files += line.split(":", 1)[1].split()
-    return files or [stn]
+    # the rule "deps: FILE ... \<newline> FILE ...", up to the imports' empty rules
+    rule = r.stdout[len("deps:"):].replace("\\\n", " ").split("\n", 1)[0]
+    return _make_words(rule) or [stn]
+
+
+def _make_words(text):
+    """The paths of a make rule as gtcc -M writes them, GCC's escapes undone: a space or
+    tab after an odd run of backslashes is in the path (with half of them, rounded down),
+    '\\#' is '#', '$$' is '$'; other whitespace separates paths."""
+    words, cur, i, n = [], [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            j = i
+            while j < n and text[j] == "\\":
+                j += 1
+            k = j - i
+            if j < n and text[j] in " \t":
+                cur.append("\\" * (k // 2))
+                if k % 2:
+                    cur.append(text[j])
+                    j += 1
+            elif j < n and text[j] == "#":
+                cur.append("\\" * (k - 1) + "#")
+                j += 1
+            else:
+                cur.append("\\" * k)
+            i = j
+        elif c in " \t":
+            if cur:
+                words.append("".join(cur))
+                cur = []
+            i += 1
+        else:
+            cur.append(c)
+            i += 2 if c == "$" and text[i + 1:i + 2] == "$" else 1
+    if cur:
+        words.append("".join(cur))
+    return words
 
 
 def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=None,

@@ -68,6 +68,28 @@ def test_import_change_is_a_miss(cache, tmp_path):
     assert (b == 3.0).all()
 
 
+def test_paths_with_spaces_and_make_characters(cache, tmp_path):
+    # gtcc -M escapes a path's spaces, '#' and '$' as make (GCC) does; split on every
+    # space, "My Models/main.stn" was the file 'My\\' ('FileNotFoundError: ... My\\'),
+    # a ':' cut a path of an import's rule in two
+    d = tmp_path / "My Models" / "lib #1$x:y"
+    d.mkdir(parents=True)
+    lib = d / "lib a.stn"
+    lib.write_text("function twice(f) { return 2.0 * f; }\n")
+    main = tmp_path / "My Models" / "main 1.stn"
+    main.write_text('import "lib #1$x:y/lib a.stn";\nstencil t(field<double> a, '
+                    'field<double> b) { b = twice(a); }\n')
+    m1 = gtcc.compile(main)
+    assert m1.built and not gtcc.compile(str(main)).built
+    lib.write_text("function twice(f) { return 2.0 * f + 1.0; }\n")     # a miss
+    m2 = gtcc.compile(main)
+    assert m2.built and m2.path != m1.path
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m2.t(a, b)
+    assert (b == 3.0).all()
+
+
 def probe(env):
     """compile(SRC) in a fresh interpreter with env: (built, path)."""
     code = ("import gtcc; m = gtcc.compile(%r); print(int(m.built), m.path)" % SRC)
