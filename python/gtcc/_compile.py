@@ -308,9 +308,10 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
                            "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log) == 0
             elif ok:
                 omp = ["-fopenmp"] if backend == "openmp" else []
+                # (-Xlinker: -Wl, would split a directory at its commas)
                 ok = _run(tc.cc.split() + ["-O2", "-fPIC", "-shared"] + omp +
-                          ["-I" + tc.includedir, src, "-L" + tc.libdir,
-                           "-Wl,-rpath," + tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
+                          ["-I" + tc.includedir, src, "-L" + tc.libdir, "-Xlinker", "-rpath",
+                           "-Xlinker", tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
                           log) == 0
         if ok:
             # gtcc's warnings (its whole output where it succeeded), shown on every compile

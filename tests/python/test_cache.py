@@ -115,8 +115,9 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
     if shutil.which("clang"):
         built, p2 = probe(dict(env, CC="clang"))
         assert built and p2 not in (p0, p1)
-    # another libgtrt (the same library, one byte longer): a miss
-    libdir = tmp_path / "lib"
+    # another libgtrt (the same library, one byte longer): a miss; in a directory whose
+    # name has a comma ('-Wl,-rpath,DIR' gave the linker 'x' as a file: 'cannot find x')
+    libdir = tmp_path / "lib, x"
     libdir.mkdir()
     shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), libdir)
     with open(libdir / "libgtrt.so", "ab") as f:
