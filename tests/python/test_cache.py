@@ -126,6 +126,30 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
     assert built and p3 != p0
 
 
+def test_gtcc_symlinked(cache, tmp_path):
+    # gtcc on PATH as a symbolic link to a make install prefix's bin/gtcc: the library and
+    # the headers are found beside the file it links to ('libgtrt.so not found in
+    # SBIN/../lib' before, unless GTCC_LIBDIR was set)
+    prefix = tmp_path / "prefix"
+    for sub in ("bin", "lib", "include"):
+        (prefix / sub).mkdir(parents=True)
+    shutil.copy(os.environ["GTCC"], prefix / "bin" / "gtcc")
+    shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), prefix / "lib")
+    shutil.copytree(os.path.join(os.environ["GTCC_INCLUDEDIR"], "gt"), prefix / "include" / "gt")
+    sbin = tmp_path / "sbin"
+    sbin.mkdir()
+    (sbin / "gtcc").symlink_to(prefix / "bin" / "gtcc")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GTCC", "GTCC_LIBDIR", "GTCC_INCLUDEDIR")}
+    env["PATH"] = str(sbin) + os.pathsep + env.get("PATH", "")
+    code = ("import gtcc; from gtcc._toolchain import toolchain; gtcc.compile(%r); "
+            "t = toolchain(); print(t.libdir, t.includedir)" % SRC)
+    r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(prefix / "lib"), str(prefix / "include")]
+
+
 def test_xdg_default(tmp_path):
     env = dict(os.environ)
     env.pop("GTCC_CACHE_DIR")
