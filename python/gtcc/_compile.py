@@ -112,20 +112,62 @@ def _run(cmd, log, cwd=None, out=None):
     return r.returncode
 
 
+def _read(path):
+    """A file's bytes, None if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def _deps(tc, stn, opts):
     """The files the program reads (itself and its imports), from gtcc -M. A program that
     gtcc -M rejects: the file alone (the build then fails with gtcc's diagnostics, its log
     kept like any failed build's)."""
-    r = subprocess.run([tc.gtcc, "-M"] + opts + [stn], stdout=subprocess.PIPE,
+    r = subprocess.run([tc.gtcc, "-M", "-MT", "deps"] + opts + [stn], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=600)
-    if r.returncode:
+    if r.returncode or not r.stdout.startswith("deps:"):
         return [stn]
-    text = r.stdout.replace("\\\n", " ")
-    files = []
-    for line in text.splitlines():
-        if ":" in line:
-            files += line.split(":", 1)[1].split()
-    return files or [stn]
+    # the rule "deps: FILE ... \<newline> FILE ...", up to the imports' empty rules
+    rule = r.stdout[len("deps:"):].replace("\\\n", " ").split("\n", 1)[0]
+    return _make_words(rule) or [stn]
+
+
+def _make_words(text):
+    """The paths of a make rule as gtcc -M writes them, GCC's escapes undone: a space or
+    tab after an odd run of backslashes is in the path (with half of them, rounded down),
+    '\\#' is '#', '$$' is '$'; other whitespace separates paths."""
+    words, cur, i, n = [], [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            j = i
+            while j < n and text[j] == "\\":
+                j += 1
+            k = j - i
+            if j < n and text[j] in " \t":
+                cur.append("\\" * (k // 2))
+                if k % 2:
+                    cur.append(text[j])
+                    j += 1
+            elif j < n and text[j] == "#":
+                cur.append("\\" * (k - 1) + "#")
+                j += 1
+            else:
+                cur.append("\\" * k)
+            i = j
+        elif c in " \t":
+            if cur:
+                words.append("".join(cur))
+                cur = []
+            i += 1
+        else:
+            cur.append(c)
+            i += 2 if c == "$" and text[i + 1:i + 2] == "$" else 1
+    if cur:
+        words.append("".join(cur))
+    return words
 
 
 def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=None,
@@ -163,7 +205,9 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         srcdir = os.path.join(root, "src")
         os.makedirs(srcdir, exist_ok=True)
         stn = os.path.join(srcdir, "gtcc_%s.stn" % hashlib.sha256(text).hexdigest()[:20])
-        if not os.path.exists(stn):
+        # written unless it holds the text: one truncated by a crash (or another program
+        # whose name has the same 20 digits) would be compiled and keyed in its place
+        if _read(stn) != text:
             fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
                 f.write(text)
@@ -201,8 +245,11 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                     built = True
             finally:
                 fcntl.flock(lockf, fcntl.LOCK_UN)
-    with open(os.path.join(final, "meta.json")) as f:
-        meta = json.load(f)
+    try:
+        with open(os.path.join(final, "meta.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        _broken(final, built, e)
     try:
         with open(os.path.join(final, "warnings.txt")) as f:
             said = f.read()
@@ -213,8 +260,22 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                                   % (stn, said.rstrip("\n"))), stacklevel=2)
     runtime()
     # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
-    lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
-    return Module(meta, lib, final, built, backend)
+    try:
+        lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
+        return Module(meta, lib, final, built, backend)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        _broken(final, built, e)
+
+
+def _broken(final, built, e):
+    """An entry found in the cache that cannot be used (a file of it removed, truncated or
+    changed since its build was renamed into place): a GtccError saying so, not the bare
+    error of json or ctypes; the entry is left for the user to look at and remove. (What
+    this call built itself raises as it is.)"""
+    if built:
+        raise e
+    raise GtccError("gtcc.compile: the cache entry %s is broken (%s: %s); remove it (rm -r) "
+                    "and compile again to rebuild it" % (final, type(e).__name__, e)) from None
 
 
 def _nvcc_version():
@@ -247,9 +308,10 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
                            "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log) == 0
             elif ok:
                 omp = ["-fopenmp"] if backend == "openmp" else []
+                # (-Xlinker: -Wl, would split a directory at its commas)
                 ok = _run(tc.cc.split() + ["-O2", "-fPIC", "-shared"] + omp +
-                          ["-I" + tc.includedir, src, "-L" + tc.libdir,
-                           "-Wl,-rpath," + tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
+                          ["-I" + tc.includedir, src, "-L" + tc.libdir, "-Xlinker", "-rpath",
+                           "-Xlinker", tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
                           log) == 0
         if ok:
             # gtcc's warnings (its whole output where it succeeded), shown on every compile

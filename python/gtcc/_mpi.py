@@ -145,6 +145,27 @@ class Decomposition:
         return zeros(tuple(shape), np.dtype(f.dtype), halo=h, layout=layout, axes=f.axes)
 
 
+def agree(decomp, stencil, failure):
+    """A distributed call's outcome on this rank before the collective call (failure: the
+    exception that refused it here, or None), agreed on by every rank, as the runtime agrees
+    on its own checks: where a rank failed, each rank that did raises its own exception and
+    the others a StencilError naming the lowest one and its message (they waited in the
+    collective call forever)."""
+    from mpi4py import MPI
+    comm = decomp._comm
+    rank, size = comm.Get_rank(), comm.Get_size()
+    who = np.empty(1, np.int64)
+    comm.Allreduce(np.array([size if failure is None else rank], np.int64), who, op=MPI.MIN)
+    who = int(who[0])
+    if who == size:
+        return
+    text = comm.bcast(str(failure) if rank == who else None, root=who)
+    if failure is not None:
+        raise failure
+    raise StencilError("stencil '%s': rank %d failed (%s); nothing was done"
+                       % (stencil, who, text))
+
+
 def _guarded(failure, body):
     """body as a callback that never raises through C: an exception is kept in failure (the
     caller raises it after the C call) and the callback returns -1."""

@@ -4,6 +4,7 @@ for device arrays), origins and domains by GT4Py's rules, the runtime's checks a
 import ctypes
 import math
 import operator
+import os
 import threading
 import weakref
 
@@ -81,13 +82,23 @@ def _int32(x):
 
 
 def _float(x):
-    if not isinstance(x, (str, bytes, bytearray)):
+    if type(x) is float:            # the common case, quickly
+        return x
+    # a NumPy value only of a number kind, as NumPy casts: float() would parse a 0-d str
+    # array, drop a complex's imaginary part and take a timedelta's count of units
+    if not isinstance(x, (str, bytes, bytearray)) and (
+            not isinstance(x, (np.generic, np.ndarray)) or
+            (x.dtype.kind in "biuf" and x.ndim == 0)):
         try:
-            return float(x)
+            v = float(x)
         except TypeError:
             pass
         except OverflowError:       # an int beyond a double's range: say which
             raise OverflowError("%s is out of float64's range" % _a(x)) from None
+        else:
+            if math.isinf(v) and x != v:    # a longdouble or Decimal beyond it: not inf
+                raise OverflowError("%s is out of float64's range" % _a(x))
+            return v
     raise TypeError("%s is not a real number" % _a(x))
 
 
@@ -195,6 +206,8 @@ class Stencil:
             else:
                 self.scalars.append((pos, CTYPE[p["dtype"]], CONVERT[p["dtype"]], p["name"]))
         self._rt = runtime()
+        if backend == "openmp":
+            _omp_runtime(lib)
         self._local = threading.local()   # per thread: the last storage wrapped per field
         self._fn = self._bind(lib, meta["function"], steps=False)
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
@@ -236,24 +249,36 @@ class Stencil:
                           _index(nsteps, "stencil '%s': steps: nsteps", self.name),
                           opts=("nsteps", "origin", "domain"))
 
+    # Under MPI what the package refuses before the collective call (an argument, a
+    # read-only array, a wrap) is agreed on by every rank first (_mpi.agree): refused on one
+    # rank only, the others waited in the collective call forever.
     def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
-        return self._call(self._fn, args, kwargs, origin, None, None, (decomp, overlap, None),
-                          opts=("overlap", "origin"))
+        entered = []
+        try:
+            return self._call(self._fn, args, kwargs, origin, None, None,
+                              (decomp, overlap, None, entered), opts=("overlap", "origin"))
+        except Exception as e:
+            _refused(decomp, self.name, e, entered)
 
     def steps_mpi(self, decomp, /, *args, nsteps, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
         halos exchanged tblock steps deep once every tblock steps (0: the default), the
         result in each pair's cur; arrays with gt_mpi_steps_halo's halos
         (Decomposition.zeros(S, field, tblock=...)). Collective."""
-        if self._steps_fn is None:
-            raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
-        return self._call(self._fn, args, kwargs, origin, None, None,
-                          (decomp, False,
-                           (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
-                            _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
-                                   bits=32))), opts=("nsteps", "tblock", "origin"))
+        entered = []
+        try:
+            if self._steps_fn is None:
+                raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+            return self._call(self._fn, args, kwargs, origin, None, None,
+                              (decomp, False,
+                               (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
+                                _index(tblock, "stencil '%s': steps_mpi: tblock", self.name,
+                                       bits=32)), entered),
+                              opts=("nsteps", "tblock", "origin"))
+        except Exception as e:
+            _refused(decomp, self.name, e, entered)
 
     # -- the call ---------------------------------------------------------------------
     def _args(self, args, kwargs, opts):
@@ -323,8 +348,9 @@ class Stencil:
 
     def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
-        overlap, None) for S_mpi or (decomposition, False, (nsteps, tblock)) for
-        S_steps_mpi, fn then S itself."""
+        overlap, None, entered) for S_mpi or (decomposition, False, (nsteps, tblock),
+        entered) for S_steps_mpi, fn then S itself; entered gets an entry once every rank
+        has agreed to call."""
         vals = self._args(args, kwargs, opts)
         rt = self._rt
         name = self.name
@@ -394,6 +420,8 @@ class Stencil:
         slots = getattr(self._local, "slots", None)
         if slots is None:
             slots = self._local.slots = _Slots(rt, len(self.params))
+            if self.backend == "openmp":
+                _omp_threads.add(threading.get_ident())
         cargs = list(vals)
         made = []
         try:
@@ -434,14 +462,15 @@ class Stencil:
             cargs.append(ctypes.byref(dom))
             if mpi is None:
                 rc = fn(*cargs)
-            elif mpi[2] is not None:
-                from ._mpi import call_mpi_steps
-                rc = call_mpi_steps(self, fn, cargs, [cargs[f.index] for f in self.fields],
-                                    mpi[0], *mpi[2])
             else:
-                from ._mpi import call_mpi
-                rc = call_mpi(self, fn, cargs, [cargs[f.index] for f in self.fields], mpi[0],
-                              mpi[1])
+                from ._mpi import agree, call_mpi, call_mpi_steps
+                mpi[3].append(True)          # from here on, every rank calls alike
+                agree(mpi[0], name, None)
+                fields = [cargs[f.index] for f in self.fields]
+                if mpi[2] is not None:
+                    rc = call_mpi_steps(self, fn, cargs, fields, mpi[0], *mpi[2])
+                else:
+                    rc = call_mpi(self, fn, cargs, fields, mpi[0], mpi[1])
             if rc != 0:
                 raise StencilError(rt.gt_last_error().decode(errors="replace"), rc)
         finally:
@@ -495,6 +524,44 @@ class Stencil:
 
 
 _MISSING = object()
+
+
+def _refused(decomp, stencil, e, entered):
+    """Raises e, a distributed call's failure on this rank: agreed on with the other ranks
+    first where it came before the collective call (every rank then raises)."""
+    if entered or not hasattr(decomp, "_comm"):
+        raise e
+    from ._mpi import agree
+    agree(decomp, stencil, e)
+
+# A fork after OpenMP ran: libgomp keeps, per thread, the pool of threads of that thread's
+# last parallel region, which a forked child does not have, so the child's next parallel
+# region on more than one thread waits for them forever (multiprocessing's default "fork"
+# pool hung at its first openmp call). The child of a thread that called an openmp stencil
+# runs its stencils on one thread instead.
+_omp_threads = set()        # threading.get_ident() of the threads that called one
+_omp_set = {}               # the omp_set_num_threads of each OpenMP runtime, by address
+
+
+def _omp_runtime(lib):
+    """Notes the omp_set_num_threads of an openmp module's OpenMP runtime (a dependency of
+    its library)."""
+    try:
+        fn = lib.omp_set_num_threads
+    except AttributeError:
+        return
+    fn.argtypes = [ctypes.c_int]
+    fn.restype = None
+    _omp_set[ctypes.cast(fn, ctypes.c_void_p).value] = fn
+
+
+def _after_fork_in_child():
+    if threading.get_ident() in _omp_threads:
+        for fn in _omp_set.values():
+            fn(1)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class _Slots(list):

@@ -3,7 +3,8 @@
 Overrides (environment): GTCC (the gtcc program), GTCC_LIBDIR (the directory of
 libgtrt.so), GTCC_INCLUDEDIR (the directory holding gt/gt.h), CC (the C compiler),
 NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library and headers
-beside it (BIN/../lib, BIN/../include: a `make install` prefix), else from `pkg-config gtrt`."""
+beside it (BIN/../lib, BIN/../include: a `make install` prefix) or beside the file it links to,
+else from `pkg-config gtrt`."""
 
 import ctypes
 import functools
@@ -90,17 +91,19 @@ def toolchain():
         raise GtccError("gtcc: the gtcc program was not found: put it on PATH (make install "
                         "PREFIX=DIR; PATH=DIR/bin:$PATH) or set GTCC=/path/to/gtcc")
     gtcc = os.path.abspath(gtcc)
-    prefix = os.path.dirname(os.path.dirname(gtcc))
-    libdir = os.environ.get("GTCC_LIBDIR")
-    if not libdir:
-        libdir = os.path.join(prefix, "lib")
-        if not os.path.exists(os.path.join(libdir, "libgtrt.so")):
-            libdir = _pkg_config("libdir") or libdir
-    includedir = os.environ.get("GTCC_INCLUDEDIR")
-    if not includedir:
-        includedir = os.path.join(prefix, "include")
-        if not os.path.exists(os.path.join(includedir, "gt", "gt.h")):
-            includedir = _pkg_config("includedir") or includedir
+    # the prefix of gtcc as found, then of the file it links to (a gtcc symlinked into
+    # ~/.local/bin finds the lib/ and include/ of its make install prefix)
+    prefixes = [os.path.dirname(os.path.dirname(p)) for p in (gtcc, os.path.realpath(gtcc))]
+
+    def beside(sub, probe, var):
+        for prefix in prefixes:
+            d = os.path.join(prefix, sub)
+            if os.path.exists(os.path.join(d, probe)):
+                return d
+        return _pkg_config(var) or os.path.join(prefixes[0], sub)
+    libdir = os.environ.get("GTCC_LIBDIR") or beside("lib", "libgtrt.so", "libdir")
+    includedir = os.environ.get("GTCC_INCLUDEDIR") or \
+        beside("include", os.path.join("gt", "gt.h"), "includedir")
     if not os.path.exists(os.path.join(libdir, "libgtrt.so")):
         raise GtccError("gtcc: libgtrt.so not found in %s: set GTCC_LIBDIR to the directory "
                         "that holds it (a `make install` prefix's lib/)" % libdir)

@@ -42,9 +42,93 @@ static int is_empty(const gt_storage *s)
     return 0;
 }
 
+/* One stride of the equation of meets_at: its index difference c lies in [lo, hi]. */
+typedef struct {
+    int64_t stride; /* elements, >= 1 */
+    int64_t lo, hi;
+} Term;
+
+#define MEET_WORK 4096 /* candidates tried before meets_at gives up (answering 1) */
+
+static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
+{
+    return a / b - (a % b < 0);
+}
+
+/* Whether rest = sum of c[k] * t[k].stride with each c[k] in [t[k].lo, t[k].hi], k < n (t
+   by increasing stride): the largest stride's c leaves for the smaller ones what they can
+   add, which where neither storage addresses an element twice is two or three values of
+   c at most; 1 beyond *work's bound. */
+static int meets_at(const Term *t, int n, int64_t rest, int64_t *work)
+{
+    if (n == 0)
+        return rest == 0;
+    int64_t below_lo = 0, below_hi = 0;
+    for (int k = 0; k < n - 1; k++) {
+        below_lo += t[k].lo * t[k].stride;
+        below_hi += t[k].hi * t[k].stride;
+    }
+    const Term *top = &t[n - 1];
+    int64_t cmin = -floor_div(below_hi - rest, top->stride); /* ceil((rest - hi) / s) */
+    int64_t cmax = floor_div(rest - below_lo, top->stride);
+    if (cmin < top->lo)
+        cmin = top->lo;
+    if (cmax > top->hi)
+        cmax = top->hi;
+    for (int64_t c = cmin; c <= cmax; c++) {
+        if (++*work > MEET_WORK)
+            return 1;
+        if (meets_at(t, n - 1, rest - c * top->stride, work))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a (its element (0,0,0) at address abase) and b (at bbase), whose byte ranges
+   intersect, address an element in common: views of one array at other places whose
+   elements interleave or lie between each other's (the components q[..., 0] and q[..., 1]
+   of a NumPy array, the upper and lower levels of a C-ordered one) share none. Exact for
+   elements of one size at a distance that is a multiple of it: a common element is one
+   solution of sum(i[d] * a.stride[d]) - sum(j[d] * b.stride[d]) = bbase - abase (in
+   elements) with each index inside its shape, strides equal in a and b merged into one
+   index difference; 1 otherwise, as for intersecting byte ranges. */
+static int elements_meet(const gt_storage *a, const gt_storage *b, uintptr_t abase,
+                         uintptr_t bbase)
+{
+    int64_t es = (int64_t)gt_dtype_size(a->dtype);
+    if (es != (int64_t)gt_dtype_size(b->dtype))
+        return 1;
+    int64_t delta = (int64_t)(bbase - abase);
+    if (delta % es)
+        return 1;
+    Term t[6];
+    int n = 0;
+    for (int side = 0; side < 2; side++) {
+        const gt_storage *s = side ? b : a;
+        for (int d = 0; d < s->ndim; d++) {
+            if (s->shape[d] <= 1) /* index 0 only: no term */
+                continue;
+            int64_t lo = side ? -(s->shape[d] - 1) : 0, hi = side ? 0 : s->shape[d] - 1;
+            int k = 0;
+            while (k < n && t[k].stride < s->strides[d])
+                k++;
+            if (side && k < n && t[k].stride == s->strides[d] && t[k].lo == 0) {
+                t[k].lo = lo; /* a's index minus b's, one term */
+                continue;
+            }
+            memmove(&t[k + 1], &t[k], (size_t)(n - k) * sizeof t[0]);
+            t[k] = (Term){s->strides[d], lo, hi};
+            n++;
+        }
+    }
+    int64_t work = 0;
+    return meets_at(t, n, delta / es, &work);
+}
+
 /* Whether a and b may share memory: views of one buffer, or intersecting byte ranges (in
    host memory, or a device-only storage's device memory; bound on the device, their
-   device sides too: a device-only storage may wrap another storage's device side). */
+   device sides too: a device-only storage may wrap another storage's device side) where
+   elements of both meet (elements_meet). */
 int gt__overlap(const gt_storage *a, const gt_storage *b, int device)
 {
     if (is_empty(a) || is_empty(b))
@@ -54,13 +138,13 @@ int gt__overlap(const gt_storage *a, const gt_storage *b, int device)
     uintptr_t alo, ahi, blo, bhi;
     gt__byte_range(a, &alo, &ahi);
     gt__byte_range(b, &blo, &bhi);
-    if (alo < bhi && blo < ahi)
+    if (alo < bhi && blo < ahi && elements_meet(a, b, alo, blo))
         return 1;
     if (!device)
         return 0;
     gt__device_byte_range(a, &alo, &ahi);
     gt__device_byte_range(b, &blo, &bhi);
-    return alo < bhi && blo < ahi;
+    return alo < bhi && blo < ahi && elements_meet(a, b, alo, blo);
 }
 
 /* Binding of s: its first interior point (on the host, or on the device) and its

@@ -48,6 +48,26 @@ try:
     raise AssertionError("no error")
 except gtcc.StencilError as e:
     assert "stencil 'heat'" in e.message, e.message
+# refused by the package on the last rank only (a read-only output, a scalar that is no
+# number): every rank raises, the others naming that rank (they waited in the collective call
+# forever), nothing written; a call after it runs
+last = comm.size - 1
+ro = unew.copy()
+ro.flags.writeable = comm.rank != last
+mine = {"ro": "stencil 'heat': field 'unew': the array is read-only, but the stencil writes it",
+        "x": "stencil 'heat': scalar 'alpha': 'x' (a str) is not a real number"}
+for call, why in ((lambda: mod.heat.mpi(d, u, ro, 0.1), "ro"),
+                  (lambda: mod.heat.mpi(d, u, unew, "x" if comm.rank == last else 0.1), "x")):
+    before = np.array(unew)
+    try:
+        call()
+        raise AssertionError("no error")
+    except gtcc.StencilError as e:
+        want = mine[why] if comm.rank == last else \
+            "stencil 'heat': rank %d failed (%s); nothing was done" % (last, mine[why])
+        assert e.message == want, (e.message, want)
+    assert np.array_equal(np.array(unew), before) and np.array_equal(np.array(ro), before)
+assert mod.heat.mpi(d, u, unew, 0.1) == total
 # steps of a stencil without iterate, a field the stencil lacks: refused, naming them
 try:
     mod.heat.steps_mpi(d, u, unew, 0.1, nsteps=2)

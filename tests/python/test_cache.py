@@ -68,6 +68,28 @@ def test_import_change_is_a_miss(cache, tmp_path):
     assert (b == 3.0).all()
 
 
+def test_paths_with_spaces_and_make_characters(cache, tmp_path):
+    # gtcc -M escapes a path's spaces, '#' and '$' as make (GCC) does; split on every
+    # space, "My Models/main.stn" was the file 'My\\' ('FileNotFoundError: ... My\\'),
+    # a ':' cut a path of an import's rule in two
+    d = tmp_path / "My Models" / "lib #1$x:y"
+    d.mkdir(parents=True)
+    lib = d / "lib a.stn"
+    lib.write_text("function twice(f) { return 2.0 * f; }\n")
+    main = tmp_path / "My Models" / "main 1.stn"
+    main.write_text('import "lib #1$x:y/lib a.stn";\nstencil t(field<double> a, '
+                    'field<double> b) { b = twice(a); }\n')
+    m1 = gtcc.compile(main)
+    assert m1.built and not gtcc.compile(str(main)).built
+    lib.write_text("function twice(f) { return 2.0 * f + 1.0; }\n")     # a miss
+    m2 = gtcc.compile(main)
+    assert m2.built and m2.path != m1.path
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m2.t(a, b)
+    assert (b == 3.0).all()
+
+
 def probe(env):
     """compile(SRC) in a fresh interpreter with env: (built, path)."""
     code = ("import gtcc; m = gtcc.compile(%r); print(int(m.built), m.path)" % SRC)
@@ -93,14 +115,39 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
     if shutil.which("clang"):
         built, p2 = probe(dict(env, CC="clang"))
         assert built and p2 not in (p0, p1)
-    # another libgtrt (the same library, one byte longer): a miss
-    libdir = tmp_path / "lib"
+    # another libgtrt (the same library, one byte longer): a miss; in a directory whose
+    # name has a comma ('-Wl,-rpath,DIR' gave the linker 'x' as a file: 'cannot find x')
+    libdir = tmp_path / "lib, x"
     libdir.mkdir()
     shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), libdir)
     with open(libdir / "libgtrt.so", "ab") as f:
         f.write(b"\0")
     built, p3 = probe(dict(env, GTCC_LIBDIR=str(libdir)))
     assert built and p3 != p0
+
+
+def test_gtcc_symlinked(cache, tmp_path):
+    # gtcc on PATH as a symbolic link to a make install prefix's bin/gtcc: the library and
+    # the headers are found beside the file it links to ('libgtrt.so not found in
+    # SBIN/../lib' before, unless GTCC_LIBDIR was set)
+    prefix = tmp_path / "prefix"
+    for sub in ("bin", "lib", "include"):
+        (prefix / sub).mkdir(parents=True)
+    shutil.copy(os.environ["GTCC"], prefix / "bin" / "gtcc")
+    shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), prefix / "lib")
+    shutil.copytree(os.path.join(os.environ["GTCC_INCLUDEDIR"], "gt"), prefix / "include" / "gt")
+    sbin = tmp_path / "sbin"
+    sbin.mkdir()
+    (sbin / "gtcc").symlink_to(prefix / "bin" / "gtcc")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GTCC", "GTCC_LIBDIR", "GTCC_INCLUDEDIR")}
+    env["PATH"] = str(sbin) + os.pathsep + env.get("PATH", "")
+    code = ("import gtcc; from gtcc._toolchain import toolchain; gtcc.compile(%r); "
+            "t = toolchain(); print(t.libdir, t.includedir)" % SRC)
+    r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(prefix / "lib"), str(prefix / "include")]
 
 
 def test_xdg_default(tmp_path):
@@ -218,3 +265,45 @@ def test_compile_arguments(cache, tmp_path):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
         gtcc.compile(src, cflags=3, include_dirs=inc)
+
+
+def test_broken_entry_named(cache):
+    # an entry whose files were truncated or removed after its build (a crash before they
+    # reached the disk, a hand at work) was a bare JSONDecodeError, KeyError or ctypes's
+    # OSError; now a GtccError naming the entry and what to do. Built by another process,
+    # so that this one has not loaded the library (dlopen would find it loaded)
+    srcs = [SRC.replace("1.0", "%d.0" % n) for n in (11, 12, 13)]
+    code = "import gtcc, sys\nfor s in sys.argv[1:]: print(gtcc.compile(s).path)"
+    paths = subprocess.run([sys.executable, "-c", code] + srcs, check=True, text=True,
+                           stdout=subprocess.PIPE).stdout.split()
+    with open(os.path.join(paths[0], "meta.json"), "w") as f:
+        f.write('{"stencils": [')
+    with open(os.path.join(paths[1], "libstencils.so"), "w"):
+        pass
+    os.remove(os.path.join(paths[2], "libstencils.so"))
+    for src, path, what in zip(srcs, paths, ("JSONDecodeError", "file too short",
+                                             "No such file")):
+        with pytest.raises(gtcc.GtccError) as e:
+            gtcc.compile(src)
+        assert str(e.value).startswith("gtcc.compile: the cache entry %s is broken (" % path)
+        assert what in str(e.value) and "remove it (rm -r)" in str(e.value)
+    shutil.rmtree(paths[0])
+    m = gtcc.compile(srcs[0])
+    assert m.built
+
+
+def test_truncated_text_file_rewritten(cache):
+    # a program given as text is compiled from cache/src/gtcc_HASH.stn, which was written
+    # only where it did not exist: one left empty by a crash was compiled and keyed in the
+    # text's place, a module without stencils (gtcc's warning 'no stencil is defined')
+    src = SRC.replace("1.0", "21.0")
+    m = gtcc.compile(src)
+    (stn,) = [p for p in (cache / "src").glob("*.stn") if p.read_text() == src]
+    stn.write_text("")
+    shutil.rmtree(m.path)
+    m = gtcc.compile(src)
+    assert m.built and stn.read_text() == src
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m.cp(a, b)
+    assert (b == 22.0).all()

@@ -212,3 +212,52 @@ def test_empty_arrays(m):
     assert 0 in a.strides
     m.shift(a, b, origin=(1, 0, 0), domain=(0, 0, 0))
     m.shift(a, b, origin=(1, 0, 0))            # the default domain: 1 x 0 x 2
+
+
+FORK = r"""
+import os, sys, threading, time
+import numpy as np
+import gtcc
+m = gtcc.compile(sys.argv[1])
+u = np.random.default_rng(5).standard_normal((40, 30, 6))
+ref = np.zeros_like(u)
+ref[1:, :, :5] = u[:-1, :, :5] + 10.0 * u[1:, :, 1:]     # b = a[i-1] + 10 a[k+1]
+def call():
+    b = np.zeros_like(u)
+    m.shift(u, b, origin=(1, 0, 0))
+    assert np.array_equal(b, ref)
+if sys.argv[2] == "thread":         # another thread ran OpenMP: the forking one did not
+    t = threading.Thread(target=call)
+    t.start()
+    t.join()
+else:
+    call()
+pid = os.fork()
+if pid == 0:
+    call()
+    t = threading.Thread(target=call)     # a thread of the child: a pool of its own
+    t.start()
+    t.join()
+    os._exit(0)
+for _ in range(600):
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        sys.exit(0 if status == 0 else 1)
+    time.sleep(0.05)
+os.kill(pid, 9)
+print("the forked child hung")
+sys.exit(2)
+"""
+
+
+@pytest.mark.parametrize("where", ["main", "thread"])
+def test_fork_after_openmp(where):
+    # libgomp's pool of threads does not survive a fork: a child's openmp call hung forever
+    # (multiprocessing's fork pool) where its forking thread had called an openmp stencil
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    r = subprocess.run([sys.executable, "-c", FORK, SRC, where], env=env, timeout=120,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert r.returncode == 0, r.stdout

@@ -76,6 +76,43 @@ def test_aliasing_views(mod):
             "shares memory with field 'u'", code=-7)
 
 
+def test_disjoint_views_of_one_array():
+    # views of one array whose elements do not meet share no memory (np.shares_memory is
+    # False): the components of a model's state q[..., n], the lower and upper levels. They
+    # were refused as 'shares memory' because their byte ranges intersect
+    src = ("stencil lapk(field<double> u, field<double> r) {\n"
+           "  r = -4.0 * u + u[i-1] + u[i+1] + u[j-1] + u[j+1] + u[k+1];\n}")
+
+    def lapk(u):           # over the whole interior: origin (1, 1, 0), one level less
+        c = u[1:-1, 1:-1, :-1]
+        return (-4.0 * c + u[:-2, 1:-1, :-1] + u[2:, 1:-1, :-1] + u[1:-1, :-2, :-1] +
+                u[1:-1, 2:, :-1] + u[1:-1, 1:-1, 1:])
+    rng = np.random.default_rng(4)
+    for backend in ("naive", "openmp"):
+        m = gtcc.compile(src, backend=backend)
+        q = rng.standard_normal((9, 8, 5, 3))
+        expect = q.copy()
+        expect[1:-1, 1:-1, :-1, 1] = lapk(q[..., 0])
+        m.lapk(q[..., 0], q[..., 1], origin=(1, 1, 0))
+        np.testing.assert_array_equal(q, expect)
+        qf = np.asfortranarray(q.transpose(3, 0, 1, 2))     # components first: interleaved
+        expect = qf.copy()
+        expect[2, 1:-1, 1:-1, :-1] = lapk(qf[0])
+        m.lapk(qf[0], qf[2], origin=(1, 1, 0))
+        np.testing.assert_array_equal(qf, expect)
+        k = rng.standard_normal((9, 8, 10))                  # C order: the levels' halves
+        expect = k.copy()
+        expect[1:-1, 1:-1, 5:9] = lapk(k[:, :, :5])
+        m.lapk(k[:, :, :5], k[:, :, 5:], origin=(1, 1, 0))
+        np.testing.assert_array_equal(k, expect)
+        # one level further the output's elements meet the input's: refused
+        refused(lambda: m.lapk(k[:, :, :5], k[:, :, 4:9], origin=(1, 1, 0)), k,
+                "stencil 'lapk': output 'r' shares memory with field 'u', which the stencil "
+                "reads at an offset", code=-7)
+        refused(lambda: m.lapk(q[:, :, :4, 0], q[:, :, 1:, 0], origin=(1, 1, 0)), q,
+                "shares memory with field 'u'", code=-7)
+
+
 def test_domain_too_big(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(N[0], N[1], N[2] + 1)),
@@ -276,6 +313,36 @@ def test_bad_scalars(tmp_path, monkeypatch):
     assert (a == 3).all()
     b.sb(a, np.array(False), -1.0)
     assert (a == -1).all()
+
+
+def test_numpy_scalars_not_real_numbers():
+    # float() takes NumPy values that are no real number: a 0-d str or bytes array is
+    # parsed, a NumPy complex loses its imaginary part (a ComplexWarning only), a timedelta
+    # is its count of units, a longdouble beyond a double's range becomes inf. NumPy casts
+    # none of them to float64 safely: each is refused, naming it
+    import decimal
+    m = gtcc.compile("stencil sx(field<double> a, double x) { a = x; }")
+    a = np.zeros((2, 2, 2))
+    refused(lambda: m.sx(a, np.array("1.5")), a, "stencil 'sx': scalar 'x': array('1.5', "
+            "dtype='<U3') (a ndarray) is not a real number")
+    refused(lambda: m.sx(a, np.array(b"1.5")), a, "is not a real number")
+    refused(lambda: m.sx(a, np.complex128(2 + 3j)), a, "scalar 'x': np.complex128(2+3j) (a "
+            "complex128) is not a real number")
+    refused(lambda: m.sx(a, np.array(2 + 0j)), a, "is not a real number")
+    refused(lambda: m.sx(a, np.timedelta64(5, "s")), a, "is not a real number")
+    refused(lambda: m.sx(a, np.array(2.0, dtype=object)), a, "is not a real number")
+    refused(lambda: m.sx(a, np.array([2.0])), a, "is not a real number")
+    big = np.longdouble(10) ** 400
+    if np.isfinite(big):        # a longdouble wider than a double (x86)
+        refused(lambda: m.sx(a, big), a, "is out of float64's range")
+    refused(lambda: m.sx(a, decimal.Decimal("1e400")), a, "scalar 'x': Decimal('1E+400') (a "
+            "Decimal) is out of float64's range")
+    # NumPy's numbers of every kind still are, infinities too
+    for x, v in ((np.float16(1.5), 1.5), (np.uint8(3), 3.0), (np.array(True), 1.0),
+                 (np.longdouble(0.25), 0.25), (decimal.Decimal("0.5"), 0.5),
+                 (np.inf, np.inf), (decimal.Decimal("-Infinity"), -np.inf)):
+        m.sx(a, x)
+        assert (a == v).all(), x
 
 
 def test_integers_not_truncated(mod, m_heat):

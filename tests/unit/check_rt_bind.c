@@ -401,6 +401,93 @@ START_TEST(bind_ehalo_distributed)
 }
 END_TEST
 
+/* Wrapped views of one array whose byte ranges intersect but whose elements do not (a
+   NumPy array's components q[..., 0] and q[..., 1], a C-ordered array's lower and upper
+   levels) share no memory: an output may be one while an input read at offsets is the
+   other. Views whose elements meet still do. */
+START_TEST(bind_disjoint_views)
+{
+    static double q[10 * 12 * 5 * 3];
+    static const gt_field_info lap_fields[2] = {
+        {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}},
+        {"r", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}},
+    };
+    static const gt_stencil_info lap = {"lap", 2, lap_fields};
+    static const unsigned char lap_offsets[2] = {1, 0};
+    int64_t shape[3] = {10, 12, 5}, size[3];
+    gt_bound b[2];
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = o.halo[1][0] = o.halo[1][1] = 1;
+    /* q of shape (10, 12, 5, 3) in C order: component c at q + c, strides (180, 15, 3) */
+    int64_t comp[3] = {12 * 5 * 3, 5 * 3, 3};
+    gt_storage *c0 = gt_wrap(q, GT_FLOAT64, "IJK", shape, comp, &o);
+    gt_storage *c1 = gt_wrap(q + 1, GT_FLOAT64, "IJK", shape, comp, &o);
+    gt_storage *c2 = gt_wrap(q + 2, GT_FLOAT64, "IJK", shape, comp, &o);
+    gt_storage *c3 = gt_wrap(q + 3, GT_FLOAT64, "IJK", shape, comp, &o); /* c0 one K on */
+    ck_assert(c0 && c1 && c2 && c3);
+    gt_storage *args[2] = {c0, c1};
+    ck_assert_msg(gt__bind(&lap, lap_offsets, args, NULL, size, b) == 0, "%s", gt_last_error());
+    args[0] = c2;
+    ck_assert_msg(gt__bind(&lap, lap_offsets, args, NULL, size, b) == 0, "%s", gt_last_error());
+    args[0] = c0;
+    args[1] = c3;
+    ck_assert_int_eq(gt__bind(&lap, lap_offsets, args, NULL, size, b), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "stencil 'lap': output 'r' shares memory with field 'u', which "
+                               "the stencil reads at an offset");
+    /* the lower and upper halves along K of a C-ordered (10, 12, 10) array */
+    int64_t dense[3] = {12 * 10, 10, 1};
+    gt_storage *lo = gt_wrap(q, GT_FLOAT64, "IJK", shape, dense, &o);
+    gt_storage *hi = gt_wrap(q + 5, GT_FLOAT64, "IJK", shape, dense, &o);
+    gt_storage *mid = gt_wrap(q + 4, GT_FLOAT64, "IJK", shape, dense, &o); /* meets lo */
+    args[0] = lo;
+    args[1] = hi;
+    ck_assert_msg(gt__bind(&lap, lap_offsets, args, NULL, size, b) == 0, "%s", gt_last_error());
+    args[1] = mid;
+    ck_assert_int_eq(gt__bind(&lap, lap_offsets, args, NULL, size, b), GT_EALIAS);
+    /* against every pair of elements: small shapes, strides of other views and offsets */
+    gt_storage_opts none = {0};
+    int64_t sh[3][3] = {{3, 2, 2}, {2, 3, 1}, {4, 1, 3}};
+    int64_t st[4][3] = {{6, 3, 1}, {1, 4, 12}, {12, 2, 1}, {7, 2, 1}};
+    for (int sa = 0; sa < 3; sa++)
+        for (int sb = 0; sb < 3; sb++)
+            for (int ta = 0; ta < 4; ta++)
+                for (int tb = 0; tb < 4; tb++)
+                    for (int off = 0; off < 30; off++) {
+                        gt_storage *x = gt_wrap(q, GT_FLOAT64, "IJK", sh[sa], st[ta], &none);
+                        gt_storage *y = gt_wrap(q + off, GT_FLOAT64, "IJK", sh[sb], st[tb],
+                                                &none);
+                        if (!x || !y) { /* strides that overlap for that shape */
+                            gt_release(x);
+                            gt_release(y);
+                            continue;
+                        }
+                        int meet = 0;
+                        for (int64_t i = 0; i < sh[sa][0] * sh[sa][1] * sh[sa][2]; i++)
+                            for (int64_t j = 0; j < sh[sb][0] * sh[sb][1] * sh[sb][2]; j++) {
+                                int64_t ea = i % sh[sa][0] * st[ta][0] +
+                                             i / sh[sa][0] % sh[sa][1] * st[ta][1] +
+                                             i / sh[sa][0] / sh[sa][1] * st[ta][2];
+                                int64_t eb = off + j % sh[sb][0] * st[tb][0] +
+                                             j / sh[sb][0] % sh[sb][1] * st[tb][1] +
+                                             j / sh[sb][0] / sh[sb][1] * st[tb][2];
+                                meet |= ea == eb;
+                            }
+                        ck_assert_msg(gt__overlap(x, y, 0) == meet,
+                                      "shapes %d %d strides %d %d offset %d: %d, not %d", sa, sb,
+                                      ta, tb, off, gt__overlap(x, y, 0), meet);
+                        gt_release(x);
+                        gt_release(y);
+                    }
+    gt_release(c0);
+    gt_release(c1);
+    gt_release(c2);
+    gt_release(c3);
+    gt_release(lo);
+    gt_release(hi);
+    gt_release(mid);
+}
+END_TEST
+
 Suite *suite_rt_bind(void); /* collected by tests/unit/main.c */
 
 Suite *suite_rt_bind(void)
@@ -413,6 +500,7 @@ Suite *suite_rt_bind(void)
     tcase_add_test(t, bind_edtype_eaxes);
     tcase_add_test(t, bind_eshape_ehalo);
     tcase_add_test(t, bind_ealias);
+    tcase_add_test(t, bind_disjoint_views);
     tcase_add_test(t, bind_ehalo_distributed);
     tcase_add_test(t, index32_limits);
     suite_add_tcase(s, t);
