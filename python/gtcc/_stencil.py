@@ -256,7 +256,7 @@ class Stencil:
 
     # Under MPI what the package refuses before the collective call (an argument, a
     # read-only array, a wrap) is agreed on by every rank first (_mpi.agree): refused on one
-    # rank only, the others waited in the collective call forever.
+    # rank only, the others would wait in the collective call forever.
     def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""
