@@ -50,13 +50,43 @@ class Module:
         self._lib = lib
         self.stencils = {}
         for s in meta["stencils"]:
-            st = Stencil(s, lib, backend)
+            st = Stencil(s, lib, backend, path)
             self.stencils[s["name"]] = st
             if not hasattr(self, s["name"]):
                 setattr(self, s["name"], st)
 
     def __repr__(self):
         return "<gtcc module %s: %s>" % (self.path, ", ".join(self.stencils))
+
+    # pickled (multiprocessing's spawn, joblib, a closure sent to a worker): the cache entry,
+    # loaded again where it is unpickled, not built again
+    def __reduce__(self):
+        return _load, (self.path, self.backend)
+
+
+def _load(path, backend, built=False):
+    """The Module of the cache entry at path (compile's, or one unpickled)."""
+    if not os.path.isfile(os.path.join(path, "meta.json")) and not os.path.isdir(path):
+        raise GtccError("gtcc: the cache entry %s of a pickled gtcc module does not exist "
+                        "here: compile the program in this process (a cache shared by the "
+                        "processes has it)" % path)
+    try:
+        with open(os.path.join(path, "meta.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        _broken(path, built, e)
+    runtime()
+    # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
+    try:
+        lib = ctypes.CDLL(os.path.join(path, "libstencils.so"))
+        return Module(meta, lib, path, built, backend)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        _broken(path, built, e)
+
+
+def _stencil(path, backend, name):
+    """Stencil name of the cache entry at path (one unpickled)."""
+    return _load(path, backend).stencils[name]
 
 
 def _is_path(x):
@@ -246,11 +276,6 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
             finally:
                 fcntl.flock(lockf, fcntl.LOCK_UN)
     try:
-        with open(os.path.join(final, "meta.json")) as f:
-            meta = json.load(f)
-    except (OSError, ValueError) as e:
-        _broken(final, built, e)
-    try:
         with open(os.path.join(final, "warnings.txt")) as f:
             said = f.read()
     except OSError:
@@ -258,13 +283,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     if said.strip():
         warnings.warn(GtccWarning("gtcc.compile: gtcc warns about %s:\n%s"
                                   % (stn, said.rstrip("\n"))), stacklevel=2)
-    runtime()
-    # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
-    try:
-        lib = ctypes.CDLL(os.path.join(final, "libstencils.so"))
-        return Module(meta, lib, final, built, backend)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        _broken(final, built, e)
+    return _load(final, backend, built)
 
 
 def _broken(final, built, e):

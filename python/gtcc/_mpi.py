@@ -149,8 +149,8 @@ def agree(decomp, stencil, failure):
     """A distributed call's outcome on this rank before the collective call (failure: the
     exception that refused it here, or None), agreed on by every rank, as the runtime agrees
     on its own checks: where a rank failed, each rank that did raises its own exception and
-    the others a StencilError naming the lowest one and its message (they waited in the
-    collective call forever)."""
+    the others a StencilError naming the lowest one and its message (without it they would
+    wait in the collective call forever)."""
     from mpi4py import MPI
     comm = decomp._comm
     rank, size = comm.Get_rank(), comm.Get_size()

@@ -185,8 +185,9 @@ class Stencil:
     """mod.NAME: call it as NAME(arg, ..., origin=None, domain=None) with the .stn parameters
     in order (or by name); NAME.steps(..., nsteps=N) where the stencil has `iterate`."""
 
-    def __init__(self, meta, lib, backend):
+    def __init__(self, meta, lib, backend, entry=None):
         self.meta = meta
+        self._entry = entry          # the cache entry of its module (for pickling)
         self.name = meta["name"]
         self.backend = backend
         self.params = meta["params"]
@@ -234,6 +235,10 @@ class Stencil:
     def __repr__(self):
         return "<gtcc stencil %s(%s)>" % (self.name, ", ".join(self.names))
 
+    def __reduce__(self):           # (as its module's: the cache entry loaded again)
+        from ._compile import _stencil
+        return _stencil, (self._entry, self.backend, self.name)
+
     # self (and decomp) positional-only: a stencil parameter may be named so and passed by
     # keyword. The call's own keywords (origin, domain; nsteps, overlap, tblock) win over a
     # parameter of that name, which then goes by position (_args says so if it is missing).
@@ -251,7 +256,7 @@ class Stencil:
 
     # Under MPI what the package refuses before the collective call (an argument, a
     # read-only array, a wrap) is agreed on by every rank first (_mpi.agree): refused on one
-    # rank only, the others waited in the collective call forever.
+    # rank only, the others would wait in the collective call forever.
     def mpi(self, decomp, /, *args, overlap=False, origin=None, **kwargs):
         """S_mpi: the call on this rank's box of a gtcc.Decomposition (docs/mpi.md): halos
         exchanged, out scalars combined over the ranks. Collective."""

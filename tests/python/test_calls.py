@@ -261,3 +261,32 @@ def test_fork_after_openmp(where):
     r = subprocess.run([sys.executable, "-c", FORK, SRC, where], env=env, timeout=120,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert r.returncode == 0, r.stdout
+
+
+def _shift_in(stencil, seed):
+    """A worker's call: stencil (unpickled there) on its own arrays."""
+    u = np.random.default_rng(seed).standard_normal((9, 7, 4))
+    b = np.zeros_like(u)
+    stencil(u, b, origin=(1, 0, 0))
+    return u, b
+
+
+def test_pickled_to_another_process(m):
+    # a module or a stencil pickled (multiprocessing's spawn, joblib, a closure sent to a
+    # worker) was 'Can't pickle local object CDLL.__init__.<locals>._FuncPtr'; it is its
+    # cache entry, loaded again where it is unpickled
+    import multiprocessing
+    import pickle
+    again = pickle.loads(pickle.dumps(m))
+    assert again.path == m.path and not again.built and set(again.stencils) == set(m.stencils)
+    st = pickle.loads(pickle.dumps(m.shift))
+    u, b = _shift_in(st, 0)
+    assert np.array_equal(b[1:, :, :3], u[:-1, :, :3] + 10.0 * u[1:, :, 1:])
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        for u, b in pool.starmap(_shift_in, [(m.shift, 1), (again.shift, 2)]):
+            expect = np.zeros_like(u)
+            expect[1:, :, :3] = u[:-1, :, :3] + 10.0 * u[1:, :, 1:]    # b = a[i-1] + 10 a[k+1]
+            assert np.array_equal(b, expect)
+    gone = pickle.dumps(m.shift).replace(m.path.encode(), m.path.encode()[:-1] + b"X")
+    with pytest.raises(gtcc.GtccError, match="does not exist here"):
+        pickle.loads(gone)
