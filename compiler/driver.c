@@ -57,11 +57,12 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
 {
     *out = (OutFile){.path = path, .dest = path};
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
         diag_error(&c->diag, (Loc){0}, "cannot write '%s': it is a directory", path);
         return false;
     }
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (exists && !S_ISREG(st.st_mode)) {
         /* a device or a FIFO: a file renamed over it would replace /dev/null itself */
         out->in_place = true;
         out->f = open_memstream(&out->mem, &out->mem_len);

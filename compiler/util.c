@@ -119,13 +119,11 @@ const char *path_base(const char *path)
 
 void real_literal(char buf[REAL_LITERAL_SIZE], double v, bool single)
 {
-    int prec = 1;
-    for (; prec < 17; prec++) {
+    for (int prec = 1; prec <= 17; prec++) {  /* 17 digits always read back */
         snprintf(buf, REAL_LITERAL_SIZE, "%.*g", prec, v);
         if (single ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)
             break;
     }
-    snprintf(buf, REAL_LITERAL_SIZE, "%.*g", prec, v);
     /* %g writes 20 as 2e+01 (one digit): a whole number below 1e6 reads as 20 */
     double mag = fabs(v);
     if (strchr(buf, 'e') && mag >= 1.0 && mag < 1e6)

@@ -66,7 +66,7 @@ class Module:
 
 def _load(path, backend, built=False):
     """The Module of the cache entry at path (compile's, or one unpickled)."""
-    if not os.path.isfile(os.path.join(path, "meta.json")) and not os.path.isdir(path):
+    if not os.path.isdir(path):
         raise GtccError("gtcc: the cache entry %s of a pickled gtcc module does not exist "
                         "here: compile the program in this process (a cache shared by the "
                         "processes has it)" % path)
