@@ -429,12 +429,9 @@ static int copy_device_only(const char *fn, gt_storage *dst, const gt_storage *s
     int dev_dst = dst->buf->device_only || dst->buf->device;
     int dev_src = src->buf->device_only || src->buf->device;
     const gt__device_ops *ops = dst->buf->device_only ? dst->buf->ops : src->buf->ops;
-    uintptr_t dlo, dhi, slo, shi;
     if (dst == src)
         return 0;
-    gt__device_byte_range(dst, &dlo, &dhi);
-    gt__device_byte_range(src, &slo, &shi);
-    if (dst->buf == src->buf || (dev_dst && dev_src && dlo < shi && slo < dhi))
+    if (gt__overlap(dst, src, dev_dst && dev_src))
         return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in device memory", fn, dd,
                          sd);
     if (gt__box_transposes(ds, ss, extent, dst->ndim))
@@ -519,10 +516,7 @@ int gt_copy_into(gt_storage *dst, const gt_storage *src)
         return copy_device_only(fn, dst, src, dd, sd, extent, ds, doff, ss, soff);
     if (dst == src)
         return gt__sync_host(fn, src, GT_READWRITE);
-    uintptr_t dlo, dhi, slo, shi;
-    gt__byte_range(dst, &dlo, &dhi);
-    gt__byte_range(src, &slo, &shi);
-    if (dst->buf == src->buf || (dlo < shi && slo < dhi))
+    if (gt__overlap(dst, src, 0))
         return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in memory", fn, dd, sd);
     int way = empty ? 0 : gt__transfer_way(dst, src, extent, ds, ss);
     if (way) /* a transpose between host and device: streamed (transfer.c) */

@@ -283,6 +283,26 @@ START_TEST(copy_into_errors)
     gt_storage *w3 = gt_wrap(buf + 50, GT_FLOAT64, "K", shape, NULL, NULL);
     ck_assert_int_eq(gt_copy_into(w2, w1), GT_EALIAS);
     ck_assert_int_eq(gt_copy_into(w3, w1), 0); /* adjacent, not overlapping */
+    /* interleaved views (the components of a NumPy array of pairs): ranges intersect,
+       elements do not; one component on is the same elements */
+    static double pairs[2 * 50];
+    for (int n = 0; n < 100; n++)
+        pairs[n] = n;
+    int64_t two[1] = {2};
+    gt_storage *c0 = gt_wrap(pairs, GT_FLOAT64, "K", shape, two, NULL);
+    gt_storage *c1 = gt_wrap(pairs + 1, GT_FLOAT64, "K", shape, two, NULL);
+    int64_t shorter[1] = {49};
+    gt_storage *c2 = gt_wrap(pairs + 2, GT_FLOAT64, "K", shorter, two, NULL);
+    ck_assert_msg(gt_copy_into(c0, c1) == 0, "%s", gt_last_error());
+    for (int n = 0; n < 50; n++)
+        ck_assert(pairs[2 * n] == 2 * n + 1 && pairs[2 * n + 1] == 2 * n + 1);
+    gt_storage *c0s = gt_wrap(pairs, GT_FLOAT64, "K", shorter, two, NULL);
+    ck_assert_int_eq(gt_copy_into(c0s, c2), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "overlap in memory");
+    gt_release(c0);
+    gt_release(c1);
+    gt_release(c2);
+    gt_release(c0s);
     gt_release(w1);
     gt_release(w2);
     gt_release(w3);

@@ -338,6 +338,32 @@ START_TEST(copy_device_to_device)
 }
 END_TEST
 
+/* Two device-only views of one device array whose elements interleave (the components of
+   pairs): byte ranges intersect, elements do not, so the copy is made; one pair on, they
+   meet and it is refused. */
+START_TEST(copy_device_interleaved)
+{
+    double *a = array(0), *ref = array(0);
+    int64_t half[1] = {N / 2}, less[1] = {N / 2 - 1}, two[1] = {2};
+    gt_storage *c0 = gt_wrap_device(a, GT_FLOAT64, "K", half, two, NULL);
+    gt_storage *c1 = gt_wrap_device(a + 1, GT_FLOAT64, "K", half, two, NULL);
+    gt_storage *c0s = gt_wrap_device(a, GT_FLOAT64, "K", less, two, NULL);
+    gt_storage *c2 = gt_wrap_device(a + 2, GT_FLOAT64, "K", less, two, NULL);
+    ck_assert(c0 && c1 && c0s && c2);
+    ck_assert_msg(gt_copy_into(c0, c1) == 0, "%s", gt_last_error());
+    for (int n = 0; n < N; n++)
+        ck_assert_msg(a[n] == ref[n | 1], "a[%d] = %g, not %g", n, a[n], ref[n | 1]);
+    ck_assert_int_eq(gt_copy_into(c0s, c2), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "overlap in device memory");
+    gt_release(c0);
+    gt_release(c1);
+    gt_release(c0s);
+    gt_release(c2);
+    free(a);
+    free(ref);
+}
+END_TEST
+
 /* With a GT_CUDA storage the runtime manages: its device side is read (uploaded first when
    the host is newer) or written (then device-dirty, and gt_host downloads it). */
 START_TEST(copy_with_cuda_storage)
@@ -577,6 +603,7 @@ Suite *suite_rt_wrapdev(void)
     tcase_add_test(t, wrap_out_of_memory);
     tcase_add_test(t, host_side_refused);
     tcase_add_test(t, copy_device_to_device);
+    tcase_add_test(t, copy_device_interleaved);
     tcase_add_test(t, copy_with_cuda_storage);
     tcase_add_test(t, copy_with_host_storage);
     tcase_add_test(t, copy_refused);
