@@ -124,13 +124,14 @@ def _options(backend, defines, prefix, include_dirs):
     return opts
 
 
-def _run(cmd, log, cwd=None, out=None):
-    """cmd's exit status, its output into log (and appended to the list out)."""
-    log.write("$ " + " ".join(cmd) + "\n")
+def _run(cmd, log, cwd=None, out=None, env=None):
+    """cmd's exit status, its output into log (and appended to the list out); env: variables
+    added to this process's environment for it."""
+    log.write("".join("%s=%s " % kv for kv in (env or {}).items()) + "$ " + " ".join(cmd) + "\n")
     log.flush()
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           cwd=cwd, timeout=600)
+                           cwd=cwd, timeout=600, env=dict(os.environ, **env) if env else None)
     except (OSError, subprocess.TimeoutExpired) as e:
         log.write("%s\n" % e)
         return 1
@@ -307,6 +308,23 @@ def _nvcc_version():
     return nvcc + " " + r.stdout
 
 
+def _nvcc_dirs(tc):
+    """nvcc's options for the headers, the library and its run path, and the environment
+    variables for the directories nvcc would cut: it splits the values of -I, -L and
+    -Xlinker at commas, so a directory with one goes as CPATH, LIBRARY_PATH and LD_RUN_PATH
+    (which gcc and ld read) instead."""
+    dirs, env = [], {}
+    for d, opts, var in ((tc.includedir, ["-I" + tc.includedir], "CPATH"),
+                         (tc.libdir, ["-L" + tc.libdir], "LIBRARY_PATH"),
+                         (tc.libdir, ["-Xlinker", "-rpath," + tc.libdir], "LD_RUN_PATH")):
+        if "," not in d:
+            dirs += opts
+        else:
+            old = os.environ.get(var)
+            env[var] = d + (os.pathsep + old if old else "")
+    return dirs, env
+
+
 def _build(tc, stn, opts, backend, cflags, shard, final, key):
     tmp = tempfile.mkdtemp(dir=shard, prefix=".tmp-%s-" % key[:8])
     logpath = os.path.join(tmp, "build.log")
@@ -322,9 +340,9 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
             if ok and backend == "cuda":
                 nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or \
                     "/usr/local/cuda/bin/nvcc"
-                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC", "-I" + tc.includedir,
-                           src, "-L" + tc.libdir, "-Xlinker", "-rpath," + tc.libdir,
-                           "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log) == 0
+                dirs, env = _nvcc_dirs(tc)
+                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC"] + dirs +
+                          [src, "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log, env=env) == 0
             elif ok:
                 omp = ["-fopenmp"] if backend == "openmp" else []
                 # (-Xlinker: -Wl, would split a directory at its commas)

@@ -209,10 +209,12 @@ print("untouched", bool((y == 1.0).all()))
 """
 
 
-def test_cuda_backend_without_gpu():
+def test_cuda_backend_without_gpu(tmp_path):
     # the cuda backend's module (nvcc, libgtrt-cuda) builds and loads here, as the first
     # module of a process; without a GPU a device array gets the runtime's GT_EDEVICE from
-    # gt_wrap_device, a host array the package's refusal; nothing is written
+    # gt_wrap_device, a host array the package's refusal; nothing is written. The
+    # libraries lie in a directory whose name has a comma, which nvcc's -L and -Xlinker
+    # cut ("ld: cannot find x", "cannot find -lgtrt-cuda" before)
     import os
     import shutil
     import subprocess
@@ -222,8 +224,13 @@ def test_cuda_backend_without_gpu():
         pytest.skip("no nvcc or no libgtrt-cuda.so")
     if "libasan" in os.environ.get("LD_PRELOAD", ""):
         pytest.skip("SANITIZE=1: nvcc does not run with libasan preloaded (it crashes)")
+    libdir = tmp_path / "lib, x"
+    libdir.mkdir()
+    for name in ("libgtrt.so", "libgtrt-cuda.so"):
+        shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], name), libdir)
     r = subprocess.run([sys.executable, "-c", CUDA_CHECK % SRC], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, timeout=600)
+                       stderr=subprocess.STDOUT, text=True, timeout=600,
+                       env=dict(os.environ, GTCC_LIBDIR=str(libdir)))
     assert r.returncode == 0, r.stdout
     if r.stdout.strip() == "DEVICE":
         pytest.skip("a device is there")
