@@ -253,6 +253,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
              "cflags": cflags, "include_dirs": user_dirs}
     if backend == "cuda":
         parts["nvcc"] = _nvcc_version()
+    elif any("native" in f for f in cflags):
+        parts["native"] = _native_target(tc.cc, cflags)
     h.update(json.dumps(parts, sort_keys=True).encode())
     for f in _deps(tc, stn, opts):
         with open(f, "rb") as fh:
@@ -296,6 +298,28 @@ def _broken(final, built, e):
         raise e
     raise GtccError("gtcc.compile: the cache entry %s is broken (%s: %s); remove it (rm -r) "
                     "and compile again to rebuild it" % (final, type(e).__name__, e)) from None
+
+
+_targets = {}
+
+
+def _native_target(cc, cflags):
+    """What cflags such as -march=native mean on this machine, for the key: the compiler
+    proper's command line as the driver prints it (-###: gcc's cc1 with -march=znver3 and
+    each -mavx512f, clang's -cc1 with -target-cpu), so that a cache shared by the nodes of
+    a cluster (a home directory) does not give a node a library built for another's CPU
+    (SIGILL). Once per process and flags."""
+    k = (cc, tuple(cflags))
+    if k not in _targets:
+        try:
+            r = subprocess.run(cc.split() + list(cflags) + ["-###", "-E", "-x", "c", os.devnull],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=60)
+            lines = [ln for ln in r.stdout.splitlines() if "cc1" in ln]
+            _targets[k] = "\n".join(lines) if lines else r.stdout
+        except (OSError, subprocess.TimeoutExpired) as e:
+            _targets[k] = str(e)  # the build says what is wrong
+    return _targets[k]
 
 
 def _nvcc_version():

@@ -119,6 +119,39 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
     assert built and p3 != p0
 
 
+FAKE_CC = """#!/bin/sh
+# cc, but for -### it prints the target that $FAKE_CPU names, as if on another machine
+for a in "$@"; do
+    if [ "$a" = "-###" ]; then
+        echo " /usr/lib/gcc/cc1 -E -quiet /dev/null \\"-march=$FAKE_CPU\\" -mavx" >&2
+        exit 0
+    fi
+done
+exec cc "$@"
+"""
+
+
+def test_native_is_the_machine(cache, tmp_path):
+    # cflags=["-march=native"] keyed by the target it means here: a cache shared by
+    # nodes of different CPUs (a home directory) built on one gave the other its library,
+    # whose instructions it may not have (SIGILL); keyed by the text, the second node's
+    # compile was a hit
+    fake = tmp_path / "cc"
+    fake.write_text(FAKE_CC)
+    fake.chmod(0o755)
+    code = ("import gtcc; m = gtcc.compile(%r, cflags=['-march=native']); "
+            "print(int(m.built), m.path)" % SRC)
+    seen = []
+    for cpu in ("znver3", "znver3", "skylake"):
+        r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300,
+                           env=dict(os.environ, CC=str(fake), FAKE_CPU=cpu))
+        assert r.returncode == 0, r.stderr
+        seen.append(r.stdout.split())
+    assert seen[0][0] == "1" and seen[1] == ["0", seen[0][1]]  # the same machine: a hit
+    assert seen[2][0] == "1" and seen[2][1] != seen[0][1]      # another CPU: built again
+
+
 def test_gtcc_symlinked(cache, tmp_path):
     # gtcc on PATH as a symbolic link to a make install prefix's bin/gtcc: the library and
     # the headers are found beside the file it links to ('libgtrt.so not found in
