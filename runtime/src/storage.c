@@ -557,23 +557,32 @@ static int check_strides(const char *fn, const gt__params *p, const int64_t *str
 
 /* The interior's first point (the origin of gt_domain_view and gt__bind: each axis's
    lower halo times its stride) of a wrapped buffer whose largest element offset is span
-   lies inside it, or one past its end when the interior is empty: a halo on an axis of
+   lies inside it, or where the interior is empty one past its end along each axis whose
+   lower halo is the whole axis (an array's last corner: NumPy's a[4:, 5:] of a (4, 5, 6)
+   array is 150 elements into 120), by at most span + 1 per such axis: a halo on an axis of
    extent 1 with a huge stride would put it anywhere (before the array, once the products
    overflowed). */
-static int check_origin(const char *fn, int ndim, const char *axes, const int64_t *strides,
-                        const int64_t (*halo)[2], int64_t span)
+static int check_origin(const char *fn, int ndim, const char *axes, const int64_t *shape,
+                        const int64_t *strides, const int64_t (*halo)[2], int64_t span)
 {
-    int64_t off = 0;
+    int64_t off = 0, limit = span + 1;
+    for (int d = 0; d < ndim; d++)
+        if (halo[d][0] && halo[d][0] == shape[d])
+            limit += strides[d] < span + 1 ? strides[d] : span + 1;
     for (int d = 0; d < ndim; d++) {
         int64_t step;
-        if (mul_small(halo[d][0], strides[d], &step) || off > MAX_BYTES - step)
-            step = MAX_BYTES; /* off + step > span + 1 below */
-        off += step;
-        if (off > span + 1)
+        if (mul_small(halo[d][0], strides[d], &step))
+            return gt__error(GT_EINVAL, "%s: the lower halo along %c (%lld, stride %lld) puts "
+                             "the interior's first point more than 2^60 elements into a "
+                             "wrapped buffer of %lld", fn, axes[d], (long long)halo[d][0],
+                             (long long)strides[d], (long long)(span + 1));
+        if (step > limit - off) /* off <= limit: no overflow */
             return gt__error(GT_EINVAL, "%s: the lower halo along %c (%lld, stride %lld) puts "
                              "the interior's first point %lld elements into a wrapped buffer "
                              "of %lld", fn, axes[d], (long long)halo[d][0],
-                             (long long)strides[d], (long long)off, (long long)(span + 1));
+                             (long long)strides[d], (long long)(off + step),
+                             (long long)(span + 1));
+        off += step;
     }
     return 0;
 }
@@ -621,7 +630,8 @@ static int wrap_params(const char *fn, void *data, gt_dtype dtype, const char *a
             return rc;
     }
     if ((rc = check_strides(fn, &p, st, &span)) ||
-        (rc = check_origin(fn, p.ndim, p.axes, st, (const int64_t (*)[2])p.halo, span)))
+        (rc = check_origin(fn, p.ndim, p.axes, p.shape, st, (const int64_t (*)[2])p.halo,
+                           span)))
         return rc;
     int empty = 0;
     for (int d = 0; d < p.ndim; d++)
@@ -915,7 +925,7 @@ int gt_set_halo(gt_storage *s, const int64_t halo[][2])
         int64_t span = 0; /* the largest element offset of the wrapped array */
         for (int d = 0; d < s->ndim; d++)
             span += s->shape[d] > 1 ? (s->shape[d] - 1) * s->strides[d] : 0;
-        rc = check_origin("gt_set_halo", s->ndim, s->axes, s->strides,
+        rc = check_origin("gt_set_halo", s->ndim, s->axes, s->shape, s->strides,
                           (const int64_t (*)[2])h, span);
     }
     if (rc)

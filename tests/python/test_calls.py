@@ -214,6 +214,17 @@ def test_empty_arrays(m):
     m.shift(a, b, origin=(1, 0, 0))            # the default domain: 1 x 0 x 2
 
 
+def test_empty_domain_at_the_corner(m):
+    # an empty domain at the array's last corner (the origin at the end along I and J:
+    # a[4:, 5:]) was refused by gt_wrap ('puts the interior's first point 150 elements into
+    # a wrapped buffer of 120'), where at the end along one axis it ran; nothing to compute
+    a = np.ones((4, 5, 6))
+    b = np.zeros_like(a)
+    m.shift(a, b, origin=(4, 5, 0), domain=(0, 0, 5))
+    m.shift(a, b, origin=(4, 5, 2), domain=(0, 0, 0))
+    assert not b.any()
+
+
 FORK = r"""
 import os, sys, threading, time
 import numpy as np

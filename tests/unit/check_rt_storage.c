@@ -698,6 +698,18 @@ START_TEST(wrap_stride_on_extent_one)
     ck_assert_ptr_nonnull(v);
     ck_assert_int_eq(gt_shape(v)[0], 0);
     gt_release(v);
+    /* one past the end along both axes (NumPy's a[4:, 4:]): 20 elements into 16, refused
+       before */
+    const int64_t corner[2][2] = {{4, 0}, {4, 0}};
+    ck_assert_msg(gt_set_halo(w, corner) == 0, "%s", gt_last_error());
+    v = gt_domain_view(w);
+    ck_assert_ptr_nonnull(v);
+    ck_assert(gt_shape(v)[0] == 0 && gt_shape(v)[1] == 0);
+    gt_release(v);
+    gt_storage *c = gt_wrap(buf, GT_FLOAT64, "IJ", s44, fine, &(gt_storage_opts){
+                                .halo = {{4, 0}, {4, 0}}});
+    ck_assert_msg(c != NULL, "%s", gt_last_error());
+    gt_release(c);
     gt_release(w);
     gt_release(s);
 }
