@@ -9,8 +9,9 @@
  * computation is computed before it, in an earlier computation; and every
  * read of a temporary finds its K levels computed by statements that run
  * earlier (per interval, the temporaries definitely written so far: both
- * branches of an if, or before it). It reports each problem once per
- * statement and changes nothing.
+ * branches of an if, or before it; a write in a region only for reads in that
+ * region, as a write in an if block only for reads in that block). It reports
+ * each problem once per statement and changes nothing.
  *
  * It also checks the reads at run-time K levels (language.md 10.3, and
  * docs/language.md 5.7): the field read so is an input without a K boundary
@@ -24,9 +25,10 @@
 
 #include "gtcc.h"
 
-/* A range of K levels [lo, hi). */
+/* A range of K levels [lo, hi), computed where area says (NULL: everywhere). */
 typedef struct {
     Level lo, hi;
+    const Area *area;
 } LevelRange;
 typedef VEC(LevelRange) LevelRanges;
 
@@ -57,7 +59,12 @@ typedef struct {
     int *last_write;          /* per field: last top-level position writing it in it */
     IrStmt **last_writer;     /* per field: the top-level statement at last_write */
     bool **end_written;       /* per interval: per field, definitely written in it */
+    const Area ***end_area;   /* per interval: per field written in it, where (as warea) */
     FieldSet written;         /* definitely written so far in the interval */
+    const Area **warea;       /* per field of written: the region of that write (NULL: none) */
+    const Area *read_area;    /* the region of the statement whose reads are checked */
+    int if_depth;             /* if blocks around the statement */
+    int *then_pos;            /* per field: its place among a then branch's writes */
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
     IrStmt *reported_top;
@@ -121,6 +128,74 @@ static bool top_writes(const Rules *r, const IrField *f)
     return false;
 }
 
+/* Where no write counts: two branches of an if that wrote a temporary in different
+   regions (each leaves points of the other's unwritten). */
+static const Area nowhere;
+
+/* Does a statement restricted to region in (NULL: none) run only at points where a write
+   restricted to out (NULL: none) ran? Each bound of out must be met by one of in of the same
+   kind, as tight or tighter (a sufficient test: regions of one block, or nested, pass). */
+static bool area_within(const Area *in, const Area *out)
+{
+    if (!out)
+        return true;
+    if (out == &nowhere || !in)
+        return false;
+    for (int ax = 0; ax < 2; ax++) {
+        if (!out->set[ax])
+            continue;
+        const AreaBound *il = &in->lo[ax], *ol = &out->lo[ax];
+        const AreaBound *ih = &in->hi[ax], *oh = &out->hi[ax];
+        if (!in->set[ax] || (ol->has_start && !(il->has_start && il->start >= ol->start)) ||
+            (ol->has_end && !(il->has_end && il->end >= ol->end)) ||
+            (oh->has_start && !(ih->has_start && ih->start <= oh->start)) ||
+            (oh->has_end && !(ih->has_end && ih->end <= oh->end)))
+            return false;
+    }
+    return true;
+}
+
+static const Area *stmt_area(const IrStmt *st)
+{
+    return area_any(&st->area) ? &st->area : NULL;
+}
+
+/* Assignment st writes its destination into written, where it runs. An unrestricted write
+   widens an earlier one in a region, outside if blocks (inside, the other branch may not). */
+static void add_write(Rules *r, FieldSet *written, const IrStmt *st)
+{
+    int id = st->assign.dst->id;
+    const Area *where = stmt_area(st);
+    if (!written->has[id] || (!where && r->if_depth == 0))
+        r->warea[id] = where;
+    fieldset_add(r->c->arena, written, id);
+}
+
+/* Before fieldset_undo: the regions of the writes the then branch added, s->added[start,
+   then_end), in that order. */
+static const Area **then_areas(Rules *r, const FieldSet *s, int start, int then_end)
+{
+    const Area **t = arena_alloc(r->c->arena, sizeof *t * (size_t)(then_end - start + 1));
+    for (int i = start; i < then_end; i++)
+        t[i - start] = r->warea[s->added.items[i]];
+    return t;
+}
+
+/* fieldset_join, and a field both branches wrote gets where both wrote it (as far as one
+   region says: a branch without one, the other's; two different ones, nowhere for sure). */
+static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Area **then)
+{
+    for (int i = start; i < then_end; i++)
+        r->then_pos[s->added.items[i]] = i - start;
+    fieldset_join(s, start, then_end);
+    for (int i = start; i < s->added.len; i++) {
+        int id = s->added.items[i];
+        const Area *t = then[r->then_pos[id]], *e = r->warea[id];
+        if (!e || (t && t != e && !area_equal(t, e)))
+            r->warea[id] = !e ? t : &nowhere;
+    }
+}
+
 /* Definite writes of one statement list: `written` gains what it assigns
  * on every path (an if assigns what both of its branches assign). */
 static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
@@ -128,14 +203,17 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
         if (st->kind == IR_ASSIGN) {
-            fieldset_add(r->c->arena, written, st->assign.dst->id);
+            add_write(r, written, st);
         } else if (st->kind == IR_IF) {
             int start = written->added.len;
+            r->if_depth++;
             definite_writes(r, &st->iff.then, written);
             int then_end = written->added.len;
+            const Area **then = then_areas(r, written, start, then_end);
             fieldset_undo(written, start, then_end);
             definite_writes(r, &st->iff.els, written);
-            fieldset_join(written, start, then_end);
+            r->if_depth--;
+            join_writes(r, written, start, then_end, then);
         }
     }
 }
@@ -182,43 +260,66 @@ static bool report_once(Rules *r, IrField *f)
     return true;
 }
 
+/* Does a write of f that a read in region in does not count (it ran in a region that may
+   leave the read's points out) come before it? For the message. */
+static bool region_write_before(const Rules *r, const IrField *f, const Area *in)
+{
+    if (r->written.has[f->id] && !area_within(in, r->warea[f->id]))
+        return true;
+    for (int i = 0; i < r->avail[f->id].len; i++)
+        if (!area_within(in, r->avail[f->id].items[i].area))
+            return true;
+    for (int i = 0; i < r->comp->intervals.len; i++)
+        if (r->end_written[i][f->id] && !area_within(in, r->end_area[i][f->id]))
+            return true;
+    return false;
+}
+
+static const char region_hint[] = "; a statement in a region computes it only in that region, "
+                                  "which this read is not inside";
+
 /* Reading temporary f at K offset o needs its levels computed before. */
 static void check_levels(Rules *r, IrExpr *load, bool in_column)
 {
     IrField *f = load->load.field;
     IterOrder order = r->comp->order;
     int64_t o = load->load.offset[AXIS_K];
+    const Area *in = r->read_area;
     if (!(f->axes & AXES_K)) {
-        bool ok = r->avail[f->id].len > 0 || r->written.has[f->id];
+        bool ok = r->written.has[f->id] && area_within(in, r->warea[f->id]);
+        for (int i = 0; i < r->avail[f->id].len && !ok; i++)
+            ok = area_within(in, r->avail[f->id].items[i].area);
         for (int i = 0; i < r->iv_index && !ok; i++)
-            ok = r->end_written[i][f->id];
+            ok = r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]);
         if (!ok && report_once(r, f))
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
-                       "it", f->name);
+                       "it%s", f->name, region_write_before(r, f, in) ? region_hint : "");
         return;
     }
     LevelRanges have = {0};
     Arena *a = r->c->arena;
     for (int i = 0; i < r->avail[f->id].len; i++)
-        vec_push(a, &have, r->avail[f->id].items[i]);
+        if (area_within(in, r->avail[f->id].items[i].area))
+            vec_push(a, &have, r->avail[f->id].items[i]);
     bool processed = order == ORDER_FORWARD ? o < 0 : o > 0;   /* levels already done */
     for (int i = 0; i < r->comp->intervals.len; i++) {
         IrInterval *iv = r->comp->intervals.items[i];
         bool use;
+        bool now = r->written.has[f->id] && area_within(in, r->warea[f->id]);
+        bool then = r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]);
         if (order == ORDER_PARALLEL)
-            use = i < r->iv_index ? r->end_written[i][f->id]
-                                  : i == r->iv_index && r->written.has[f->id];
+            use = i < r->iv_index ? then : i == r->iv_index && now;
         else if (in_column)
             use = false;
         else if (processed)
-            use = r->end_written[i][f->id];
+            use = then;
         else
-            use = o == 0 && i == r->iv_index && r->written.has[f->id];
+            use = o == 0 && i == r->iv_index && now;
         if (use)
-            vec_push(a, &have, ((LevelRange){iv->lo, iv->hi}));
+            vec_push(a, &have, ((LevelRange){iv->lo, iv->hi, NULL}));
     }
-    LevelRange need = in_column ? (LevelRange){{false, o}, {true, o}}
-                                : (LevelRange){shifted(r->iv->lo, o), shifted(r->iv->hi, o)};
+    LevelRange need = in_column ? (LevelRange){{false, o}, {true, o}, NULL}
+                                : (LevelRange){shifted(r->iv->lo, o), shifted(r->iv->hi, o), NULL};
     Level gap;
     if (covered(need, &have, &r->st->min_nk, &gap) || !report_once(r, f))
         return;
@@ -232,6 +333,8 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                                         "current one are computed later";
     else if (order != ORDER_PARALLEL && in_column && r->last_write[f->id] >= 0)
         hint = "; the column is complete only after the computation that computes it";
+    else if (region_write_before(r, f, in))
+        hint = region_hint;
     if (in_column)
         diag_error(&r->c->diag, load->loc, "temporary '%s' is read over the whole column, but no "
                    "earlier statement computes it at level %s%s", f->name, level_text(g, gap),
@@ -314,10 +417,11 @@ static void rules_stmts(Rules *r, const IrStmtVec *v);
 
 static void rules_stmt(Rules *r, IrStmt *st)
 {
+    r->read_area = stmt_area(st);
     switch (st->kind) {
     case IR_ASSIGN:
         ir_for_each_load(st->assign.value, check_read, r);
-        fieldset_add(r->c->arena, &r->written, st->assign.dst->id);
+        add_write(r, &r->written, st);
         break;
     case IR_REDUCE:
         ir_for_each_load(st->reduce.value, check_read, r);
@@ -325,11 +429,14 @@ static void rules_stmt(Rules *r, IrStmt *st)
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
         int start = r->written.added.len;
+        r->if_depth++;
         rules_stmts(r, &st->iff.then);
         int then_end = r->written.added.len;
+        const Area **then = then_areas(r, &r->written, start, then_end);
         fieldset_undo(&r->written, start, then_end);
         rules_stmts(r, &st->iff.els);
-        fieldset_join(&r->written, start, then_end);
+        r->if_depth--;
+        join_writes(r, &r->written, start, then_end, then);
         break;
     }
     }
@@ -350,14 +457,19 @@ static void rules_computation(Rules *r, IrComputation *comp)
     for (int f = 0; f < r->nfields; f++)
         r->last_write[f] = -1;
     r->end_written = arena_alloc(a, sizeof(bool *) * (size_t)(comp->intervals.len + 1));
+    r->end_area = arena_alloc(a, sizeof(const Area **) * (size_t)(comp->intervals.len + 1));
     int pos = 0;
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];
         r->end_written[i] = arena_alloc(a, n);
+        r->end_area[i] = arena_alloc(a, sizeof(const Area *) * (size_t)(r->nfields + 1));
         fieldset_clear(&r->written);
         definite_writes(r, &iv->stmts, &r->written);
-        for (int w = 0; w < r->written.added.len; w++)
-            r->end_written[i][r->written.added.items[w]] = true;
+        for (int w = 0; w < r->written.added.len; w++) {
+            int f = r->written.added.items[w];
+            r->end_written[i][f] = true;
+            r->end_area[i][f] = r->warea[f];
+        }
         for (int j = 0; j < iv->stmts.len; j++, pos++) {
             r->top_writes.len = 0;
             ir_collect_writes(r->c->arena, &(IrStmtVec){&iv->stmts.items[j], 1, 1}, &r->top_writes);
@@ -387,7 +499,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
         IrInterval *iv = comp->intervals.items[i];
         for (int f = 0; f < r->nfields; f++)
             if (r->end_written[i][f])
-                vec_push(a, &r->avail[f], ((LevelRange){iv->lo, iv->hi}));
+                vec_push(a, &r->avail[f], ((LevelRange){iv->lo, iv->hi, r->end_area[i][f]}));
     }
 }
 
@@ -436,6 +548,8 @@ static void access_stencil(Compiler *c, IrStencil *st)
     r.last_writer = arena_alloc(a, sizeof(IrStmt *) * n);
     fieldset_init(a, &r.written, r.nfields);
     r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
+    r.warea = arena_alloc(a, sizeof(const Area *) * n);
+    r.then_pos = arena_alloc(a, sizeof(int) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
         rules_computation(&r, st->computations.items[i]);
 }

@@ -366,7 +366,9 @@ void emit_full_temporaries(Out *o, const EmitStencil *es, const char *alloc,
 void emit_full_releases(Out *o, const EmitStencil *es);
 /* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
 const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
-/* The identity of reduction op over type t, as a C constant. */
+/* What reduction op over type t starts from, as a C constant: its identity, and for min
+ * and max of reals NaN, which loses to every number (gt_min_double ...), so that values
+ * all NaN reduce to NaN as fmin and fmax of them do (an infinity would win). */
 void emit_red_identity(Out *o, RedOp op, Type t);
 /* `acc += ` / `acc = fmin(acc, ` ...: the value's text follows, then emit_reduce_close. */
 void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc);

@@ -763,7 +763,7 @@ void emit_red_identity(Out *o, RedOp op, Type t)
     else if (t == TY_BOOL)
         emit_text(o, op == RED_MIN ? "true" : "false");
     else
-        emit_const(o, t, 0, op == RED_MIN ? INFINITY : -INFINITY);
+        emit_const(o, t, 0, NAN);
 }
 
 void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)

@@ -172,8 +172,8 @@ static void emit_declare_reductions(Out *o)
     emit_line(o, "#ifdef _OPENMP");
     for (int d = 0; d < 4; d++)
         emit_line(o, "#pragma omp declare reduction(%s : %s : omp_out = %s(omp_out, omp_in)) "
-                     "initializer(omp_priv = %sINFINITY)",
-                  decl[d][0], decl[d][1], decl[d][2], d % 2 ? "-" : "");
+                     "initializer(omp_priv = NAN)",
+                  decl[d][0], decl[d][1], decl[d][2]);
     emit_line(o, "#endif");
 }
 

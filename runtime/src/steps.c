@@ -6,21 +6,22 @@
  * Before anything is written, S_steps checks nsteps, runs the single call's checks (the
  * stencil called with gt__check_only on: it returns after them) for the order of the first
  * step and, when there are two steps or more, for the swapped order too (each storage of a
- * pair then plays both roles), and refuses pairs whose storages share memory. Then:
+ * pair then plays both roles), refuses pairs whose storages share memory, and for an odd
+ * count storages between which the result's copy (below) cannot be made. Then:
  *
  *   nsteps 0       nothing;
- *   nsteps 1       each pair's frame copied from cur into next (below), one step, then the
- *                  domain of next copied into cur;
- *   nsteps even    each pair's frame (the domain grown by the larger of its two fields'
+ *   otherwise      each pair's frame (the domain grown by the larger of its two fields'
  *                  halos, less the domain: the points a step reads of either field but does
  *                  not compute) copied from cur into next, then the steps, the first writing
- *                  next;
- *   nsteps odd     the whole box (frame and domain) copied from cur into next, then the
- *                  steps with the roles swapped, the first reading next, so that the last
- *                  writes cur: no copy of the result afterwards.
+ *                  next, and for an odd count the domain of next (which the last step wrote)
+ *                  copied into cur.
  *
- * Either way step s reads what n single calls with swaps would read (the caller's storages
- * agreeing on the frame, as the language says), so the result is bitwise theirs. Copies run
+ * Step s then reads what n single calls with swaps would read (the caller's storages
+ * agreeing on the frame, as the language says), so the result is bitwise theirs: next's
+ * domain too holds the caller's values until a step writes it, as for single calls, which a
+ * step reads where it reads next before writing it (un[k+1] in a forward sweep) and keeps
+ * where it writes next under a mask (starting an odd count with the roles swapped, the last
+ * step writing cur, would give such a step cur's values there). Copies run
  * where the step binds its storages: on the host, or on the device for the cuda backend (no
  * host round trip between steps: the storages stay device-side). */
 #include <stdatomic.h>
@@ -42,9 +43,10 @@ static int within(void *dst, const void *src, size_t nbytes)
 /* Copies the box of positions [lo, lo + ext) (per axis I, J, K, relative to the compute
    domain's origin, the first interior point of each storage) of src into dst, both storages
    of one field (its axes, its dtype). On the host, or on the device (device 1; storages whose
-   layouts would transpose the box are copied on the host). */
+   layouts would transpose the box are copied on the host). With check set it copies nothing
+   and only says whether it would refuse the copy (a refusal before any step writes). */
 static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
-                    const int64_t lo[3], const int64_t ext[3], int device)
+                    const int64_t lo[3], const int64_t ext[3], int device, int check)
 {
     int nd = dst->ndim;
     int64_t extent[3], ds[3], ss[3], doff = 0, soff = 0;
@@ -60,6 +62,8 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     }
     int64_t es = (int64_t)gt_dtype_size(dst->dtype);
     if (device && !gt__box_transposes(ds, ss, extent, nd)) {
+        if (check)
+            return 0;
         int rc = src->buf->device_only ? 0 : gt__sync_device(what, src, GT_READ);
         if (!rc && !dst->buf->device_only)
             rc = gt__sync_device(what, dst, GT_READWRITE);
@@ -80,6 +84,8 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
         return gt__error(GT_EINVAL, "%s: the two storages of a pair have layouts %s and %s; "
                          "device-only storages are copied only between one layout", what,
                          dst->layout, src->layout);
+    if (check)
+        return 0;
     int rc = gt__sync_host(what, src, GT_READ);
     if (!rc)
         rc = gt__sync_host(what, dst, GT_READWRITE);
@@ -94,7 +100,7 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
 int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
                        const int64_t lo[3], const int64_t ext[3], int device)
 {
-    return copy_box(what, dst, src, lo, ext, device);
+    return copy_box(what, dst, src, lo, ext, device, 0);
 }
 
 /* The points storage s has beyond a domain of n points along its dimension d, below
@@ -108,14 +114,14 @@ static int64_t room(const gt_storage *s, int d, int side, int64_t n)
 /* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
    the domain: the points a step reads of either field but does not compute; one slab per
    axis and side, the axes before it over the domain, those after it over the grown range),
-   or with whole set the grown box, copied from src (cur) into dst (next); never beyond
+   copied from src (cur) into dst (next); never beyond
    either storage (the single call's checks in both orders, for two steps or more, make
    both hold all of it; one step checks each storage in its own role only). Above the
    domain the frame may lie in the interior (a domain smaller than the interior): those
    points are frame as much as the halo's. */
 static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                       const gt_stencil_info *info, const gt_iterate_pair *q,
-                      const int64_t size[3], int whole, int device)
+                      const int64_t size[3], int device)
 {
     const gt_field_info *cur = &info->fields[q->cur], *next = &info->fields[q->next];
     int64_t halo[3][2], lo[3], ext[3];
@@ -136,8 +142,6 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         lo[a] = has ? -halo[a][0] : 0;
         ext[a] = has ? size[a] + halo[a][0] + halo[a][1] : 1;
     }
-    if (whole)
-        return copy_box(what, dst, src, lo, ext, device);
     for (int a = 0; a < 3; a++) {
         if (!strchr(cur->axes, 'I' + a))
             continue;
@@ -153,7 +157,7 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                     slo[b] = 0, sext[b] = size[b];
             slo[a] = side ? size[a] : -h;
             sext[a] = h;
-            int rc = copy_box(what, dst, src, slo, sext, device);
+            int rc = copy_box(what, dst, src, slo, sext, device, 0);
             if (rc)
                 return rc;
         }
@@ -582,6 +586,23 @@ static int run_tiled(const gt_stencil_info *info, gt_storage *const *held,
     return rc ? gt__error(rc, "%s", tl.why) : 0;   /* the message on the calling thread */
 }
 
+/* After an odd count the last step has written each pair's next: its domain (of size
+   size) copied into cur, the result (with check set, whether the copy would be refused). */
+static int copy_result(const char *what, const gt_stencil_info *info,
+                       gt_storage *const *fields, const int64_t size[3], int device, int check)
+{
+    int rc = 0;
+    for (int p = 0; p < info->npairs && !rc; p++) {
+        const gt_iterate_pair *q = &info->pairs[p];
+        const gt_field_info *fi = &info->fields[q->cur];
+        int64_t lo[3] = {0, 0, 0}, ext[3];
+        for (int a = 0; a < 3; a++)
+            ext[a] = strchr(fi->axes, 'I' + a) ? size[a] : 1;
+        rc = copy_box(what, fields[q->cur], fields[q->next], lo, ext, device, check);
+    }
+    return rc;
+}
+
 static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int64_t nsteps,
                      const gt_domain *domain, gt__step_fn *step, void *args, int device,
                      gt__tiles_fn *tiles, int nthreads)
@@ -631,41 +652,24 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     }
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': steps", info->name);
-    if (nsteps == 1) {
-        /* the points of next that the step reads but does not compute hold cur's, as for
-           more steps (language.md 11: every step reads what the caller put in cur) */
-        for (int p = 0; p < info->npairs && !rc; p++)
-            rc = copy_frame(what, fields[info->pairs[p].next], fields[info->pairs[p].cur], info,
-                            &info->pairs[p], size, 0, device);
-        if (!rc)
-            rc = step(args, cur, &dom);
-        for (int p = 0; p < info->npairs && !rc; p++) {
-            const gt_iterate_pair *q = &info->pairs[p];
-            const gt_field_info *fi = &info->fields[q->cur];
-            int64_t lo[3] = {0, 0, 0}, ext[3];
-            for (int a = 0; a < 3; a++)
-                ext[a] = strchr(fi->axes, 'I' + a) ? size[a] : 1;
-            rc = copy_box(what, fields[q->cur], fields[q->next], lo, ext, device);
-        }
-        free(cur);
-        return rc;
-    }
-    int odd = (int)(nsteps & 1);
-    for (int p = 0; p < info->npairs && !rc; p++) {
-        const gt_iterate_pair *q = &info->pairs[p];
-        rc = copy_frame(what, fields[q->next], fields[q->cur], info, q, size, odd, device);
-    }
-    if (odd)
-        swap_pairs(info, cur);
-    if (!rc && tiles) {
+    /* an odd count ends with the result's copy, refused (if at all) before anything is
+       written */
+    if (nsteps & 1)
+        rc = copy_result(what, info, fields, size, device, 1);
+    /* the points of next that a step reads but does not compute hold cur's (language.md 11:
+       every step reads what the caller put in cur there) */
+    for (int p = 0; p < info->npairs && !rc; p++)
+        rc = copy_frame(what, fields[info->pairs[p].next], fields[info->pairs[p].cur], info,
+                        &info->pairs[p], size, device);
+    if (!rc && tiles)
         rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth, wrap);
-        free(cur);
-        return rc;
-    }
-    for (int64_t s = 0; s < nsteps && !rc; s++) {
-        rc = step(args, cur, &dom);
-        swap_pairs(info, cur);
-    }
+    else
+        for (int64_t s = 0; s < nsteps && !rc; s++) {
+            rc = step(args, cur, &dom);
+            swap_pairs(info, cur);
+        }
+    if (!rc && (nsteps & 1))
+        rc = copy_result(what, info, fields, size, device, 0);
     free(cur);
     return rc;
 }

@@ -1,7 +1,9 @@
 /* test_reductions.c: reductions.stn. Column reductions over the whole column of the
  * compute domain at each IJ point, full reductions over the whole compute domain. The
  * reference loops i, j, k in that nesting, like the generated code, so sums add in the same
- * order: 1e-12. Also GT_EINVAL for a NULL out scalar. */
+ * order: 1e-12. Also GT_EINVAL for a NULL out scalar, and min and max over columns and a
+ * domain holding NaNs (stencil nans): C's fmin and fmax applied from the first value to the
+ * last, so that values all NaN give NaN. */
 #include <math.h>
 #include <stdio.h>
 
@@ -9,6 +11,70 @@
 #include "reductions.h"
 
 enum { NI = 6, NJ = 5, NK = 9 };
+
+/* fmin (fmax) of the column of (i, j) from its first level up, of u or f (a NaN loses) */
+static double column(const Fld *x, int64_t i, int64_t j, bool is_max)
+{
+    double r = A(x->before, i, j, 0);
+    for (int64_t k = 1; k < NK; k++)
+        r = is_max ? fmax(r, A(x->before, i, j, k)) : fmin(r, A(x->before, i, j, k));
+    return r;
+}
+
+/* Columns with no NaN, some NaN and only NaN, and domains with some and only NaN. */
+static void nan_columns(void)
+{
+    int64_t n[3] = {NI, NJ, NK}, h0[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    Layout lay = {"IJK", NULL, "C"};
+    for (int all = 0; all < 2; all++) {
+        Fld u = fld_new(GT_FLOAT64, lay, n, h0);
+        Fld f = fld_new(GT_FLOAT32, lay, n, h0);
+        Fld lo = fld_new(GT_FLOAT64, (Layout){"IJ", NULL, "C"}, n, h0);
+        Fld hi = fld_new(GT_FLOAT32, (Layout){"IJ", NULL, "C"}, n, h0);
+        for (int64_t i = 0; i < NI; i++)
+            for (int64_t j = 0; j < NJ; j++)
+                for (int64_t k = 0; k < NK; k++)
+                    if (all || i < 2 || (j == 1 && k % 2 == 0)) {
+                        fld_set(&u, i, j, k, NAN);
+                        fld_set(&f, i, j, k, NAN);
+                    }
+        double smallest = 0;
+        float largest = 0;
+        int rc = nans(u.s, f.s, lo.s, hi.s, &smallest, &largest, NULL);
+        char label[128];
+        snprintf(label, sizeof label, "nans %d: returns 0", all);
+        if (check(label, rc == 0, "returned %d: %s", rc, gt_last_error())) {
+            Arr wl = arr_like(&lo), wh = arr_like(&hi);
+            double sm = A(u.before, 0, 0, 0), lg = A(f.before, 0, 0, 0);
+            for (int64_t i = 0; i < NI; i++)
+                for (int64_t j = 0; j < NJ; j++) {
+                    A(wl, i, j, 0) = column(&u, i, j, false);
+                    A(wh, i, j, 0) = column(&f, i, j, true);
+                    for (int64_t k = 0; k < NK; k++) {
+                        sm = fmin(sm, A(u.before, i, j, k));
+                        lg = fmax(lg, A(f.before, i, j, k));
+                    }
+                }
+            int64_t d[3] = {NI, NJ, NK};
+            snprintf(label, sizeof label, "nans %d: column min", all);
+            check_field(label, &lo, &wl, d, 0);
+            snprintf(label, sizeof label, "nans %d: column max", all);
+            check_field(label, &hi, &wh, d, 0);
+            snprintf(label, sizeof label, "nans %d: min", all);
+            check(label, smallest == sm || (isnan(smallest) && isnan(sm)), "%.17g, want %.17g",
+                  smallest, sm);
+            snprintf(label, sizeof label, "nans %d: max", all);
+            check(label, largest == (float)lg || (isnan(largest) && isnan(lg)),
+                  "%.9g, want %.9g", (double)largest, lg);
+            arr_free(&wl);
+            arr_free(&wh);
+        }
+        fld_free(&u);
+        fld_free(&f);
+        fld_free(&lo);
+        fld_free(&hi);
+    }
+}
 
 int main(void)
 {
@@ -99,5 +165,6 @@ int main(void)
         fld_free(&v);
         fld_free(&m);
     }
+    nan_columns();
     return failures() != 0;
 }

@@ -52,6 +52,55 @@ def test_steps(m, nsteps):
     np.testing.assert_array_equal(np.asarray(u), heat_numpy(u0, 0.1, nsteps))
 
 
+SCRATCH = """
+stencil keep(field<double> u, field<double> un) iterate(un -> u) {
+  if (u > 0.5) { un = 0.5 * u; }
+}
+stencil above(field<double> u, field<double> un) iterate(un -> u) {
+  computation(forward) {
+    interval(0, end-1) { un = u + 0.5 * un[k+1]; }
+    interval(end-1, end) { un = 0.25 * u; }
+  }
+}
+"""
+
+
+def scratch_numpy(name, u, un, nsteps):
+    """nsteps single calls with the pair swapped (language.md 11), by hand: keep writes un
+    where u > 0.5 only, above reads un[k+1] before the step writes it (the levels a forward
+    sweep has not reached hold what un held before the step)."""
+    a, b = u.copy(), un.copy()
+    for _ in range(nsteps):
+        if name == "keep":
+            b = np.where(a > 0.5, 0.5 * a, b)
+        else:
+            for k in range(a.shape[2] - 1):
+                b[:, :, k] = a[:, :, k] + 0.5 * b[:, :, k + 1]
+            b[:, :, -1] = 0.25 * a[:, :, -1]
+        a, b = b, a
+    return a
+
+
+@pytest.mark.parametrize("tile", [None, "3,1", "3,2"])
+@pytest.mark.parametrize("name", ["keep", "above"])
+def test_steps_keep_next(backend, name, tile, monkeypatch):
+    # S_steps equals the single calls where un holds other values than u on the domain: a
+    # step keeps un's values where it writes under an if and reads them at levels a sweep
+    # has not written yet (odd counts gave u's there: after 3 steps of keep, 0.3 at the point
+    # where u is 0.3 and un 0.9, which the calls keep: 0.9, 0.45, 0.9)
+    if tile:
+        monkeypatch.setenv("GT_STEPS_TILE", tile)
+    st = gtcc.compile(SCRATCH, backend=backend).stencils[name]
+    rng = np.random.default_rng(7)
+    for nsteps in (1, 2, 3, 4, 5):
+        u0, un0 = rng.random((4, 12, 5)), rng.random((4, 12, 5))
+        u0[1, 2, 3], un0[1, 2, 3] = 0.3, 0.9
+        u, un = u0.copy(), un0.copy()
+        st.steps(u, un, nsteps=nsteps)
+        np.testing.assert_array_equal(u, scratch_numpy(name, u0, un0, nsteps),
+                                      err_msg="%s, %d steps" % (name, nsteps))
+
+
 def test_steps_read_only_cur(m):
     # a single call only reads u, but steps leave the result in it: refused, nothing written
     u = np.random.default_rng(5).standard_normal((12, 9))

@@ -125,7 +125,7 @@ int p_scalars_only(float a, bool b, float *lowest, const gt_domain *domain)
         return rc < 0 ? rc : 0;
 
     /* Each field at the compute-domain origin, its strides along I, J, K. */
-    float lowest_value = INFINITY;
+    float lowest_value = NAN;
 
 
     /* computation(parallel) at line 15 */

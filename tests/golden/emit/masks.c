@@ -117,7 +117,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++) {
                 mask_2(i, j, 0) = false;
                 if (mask(i, j, 0)) {
-                    double column_max = -INFINITY;
+                    double column_max = NAN;
                     for (int64_t kk = 0; kk < nk; kk++)
 #line 9 "masks.stn"
                         column_max = gt_max_double(column_max, u(i, j, kk));
@@ -144,7 +144,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
                 if (!mask(i, j, 0)) {
-                    double column_min = INFINITY;
+                    double column_min = NAN;
                     for (int64_t kk = 0; kk < nk; kk++)
 #line 11 "masks.stn"
                         column_min = gt_min_double(column_min, u(i, j, kk));
