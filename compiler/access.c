@@ -63,6 +63,7 @@ typedef struct {
     FieldSet written;         /* definitely written so far in the interval */
     const Area **warea;       /* per field of written: the region of that write (NULL: none) */
     const Area *read_area;    /* the region of the statement whose reads are checked */
+    bool read_domain;         /* and whether it runs on the compute domain only */
     int if_depth;             /* if blocks around the statement */
     int *then_pos;            /* per field: its place among a then branch's writes */
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
@@ -158,6 +159,34 @@ static bool area_within(const Area *in, const Area *out)
 static const Area *stmt_area(const IrStmt *st)
 {
     return area_any(&st->area) ? &st->area : NULL;
+}
+
+/* The points a read at offset off may read, for a statement restricted to in (NULL:
+   none): in shifted by the horizontal offset, into *buf. With domain set the statement
+   runs on the compute domain only (it writes an output, or reduces into an out scalar), so
+   its points lie in [0, end) too: that bound is added (a bound of each kind means the
+   greater lower, the lesser upper one). A statement writing a temporary may run beyond
+   the domain (its extent, not known yet), so its region alone bounds it. */
+static const Area *read_points(const Area *in, const int64_t *off, bool domain, Area *buf)
+{
+    if (!domain && (!in || (!off[AXIS_I] && !off[AXIS_J])))
+        return in;
+    *buf = in ? *in : (Area){0};
+    for (int ax = 0; ax < 2; ax++) {
+        AreaBound *lo = &buf->lo[ax], *hi = &buf->hi[ax];
+        if (domain) {
+            if (!buf->set[ax])
+                *lo = *hi = (AreaBound){0};
+            buf->set[ax] = true;
+            if (!lo->has_start || lo->start < 0)
+                lo->has_start = true, lo->start = 0;
+            if (!hi->has_end || hi->end > 0)
+                hi->has_end = true, hi->end = 0;
+        }
+        int64_t o = off[ax == 0 ? AXIS_I : AXIS_J];
+        lo->start += o, lo->end += o, hi->start += o, hi->end += o;
+    }
+    return buf;
 }
 
 /* Assignment st writes its destination into written, where it runs. An unrestricted write
@@ -276,7 +305,7 @@ static bool region_write_before(const Rules *r, const IrField *f, const Area *in
 }
 
 static const char region_hint[] = "; a statement in a region computes it only in that region, "
-                                  "which this read is not inside";
+                                  "and the points this read reads may lie outside it";
 
 /* Reading temporary f at K offset o needs its levels computed before. */
 static void check_levels(Rules *r, IrExpr *load, bool in_column)
@@ -284,7 +313,9 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
     IrField *f = load->load.field;
     IterOrder order = r->comp->order;
     int64_t o = load->load.offset[AXIS_K];
-    const Area *in = r->read_area;
+    Area shifted_area;   /* a write in a region counts where it covers the points read */
+    const Area *in = read_points(r->read_area, load->load.offset, r->read_domain,
+                                 &shifted_area);
     if (!(f->axes & AXES_K)) {
         bool ok = r->written.has[f->id] && area_within(in, r->warea[f->id]);
         for (int i = 0; i < r->avail[f->id].len && !ok; i++)
@@ -418,6 +449,8 @@ static void rules_stmts(Rules *r, const IrStmtVec *v);
 static void rules_stmt(Rules *r, IrStmt *st)
 {
     r->read_area = stmt_area(st);
+    r->read_domain = st->kind == IR_REDUCE ||
+                     (st->kind == IR_ASSIGN && st->assign.dst->kind == IR_PARAM_FIELD);
     switch (st->kind) {
     case IR_ASSIGN:
         ir_for_each_load(st->assign.value, check_read, r);
