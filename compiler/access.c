@@ -333,10 +333,10 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         if (area_within(in, r->avail[f->id].items[i].area))
             vec_push(a, &have, r->avail[f->id].items[i]);
     bool processed = order == ORDER_FORWARD ? o < 0 : o > 0;   /* levels already done */
+    bool now = r->written.has[f->id] && area_within(in, r->warea[f->id]);
     for (int i = 0; i < r->comp->intervals.len; i++) {
         IrInterval *iv = r->comp->intervals.items[i];
         bool use;
-        bool now = r->written.has[f->id] && area_within(in, r->warea[f->id]);
         bool then = r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]);
         if (order == ORDER_PARALLEL)
             use = i < r->iv_index ? then : i == r->iv_index && now;

@@ -571,17 +571,16 @@ static int check_origin(const char *fn, int ndim, const char *axes, const int64_
             limit += strides[d] < span + 1 ? strides[d] : span + 1;
     for (int d = 0; d < ndim; d++) {
         int64_t step;
-        if (mul_small(halo[d][0], strides[d], &step))
+        int huge = mul_small(halo[d][0], strides[d], &step);
+        if (huge || step > limit - off) { /* off <= limit: no overflow */
+            char at[32] = "more than 2^60";
+            if (!huge)
+                snprintf(at, sizeof at, "%lld", (long long)(off + step));
             return gt__error(GT_EINVAL, "%s: the lower halo along %c (%lld, stride %lld) puts "
-                             "the interior's first point more than 2^60 elements into a "
-                             "wrapped buffer of %lld", fn, axes[d], (long long)halo[d][0],
-                             (long long)strides[d], (long long)(span + 1));
-        if (step > limit - off) /* off <= limit: no overflow */
-            return gt__error(GT_EINVAL, "%s: the lower halo along %c (%lld, stride %lld) puts "
-                             "the interior's first point %lld elements into a wrapped buffer "
+                             "the interior's first point %s elements into a wrapped buffer "
                              "of %lld", fn, axes[d], (long long)halo[d][0],
-                             (long long)strides[d], (long long)(off + step),
-                             (long long)(span + 1));
+                             (long long)strides[d], at, (long long)(span + 1));
+        }
         off += step;
     }
     return 0;

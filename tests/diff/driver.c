@@ -233,24 +233,39 @@ static gt_storage *device_only(gt_storage *s)
     return w;
 }
 
+/* fi's halo widened to by's, per axis and side. */
+static void widen_halo(gt_field_info *fi, const gt_field_info *by)
+{
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++)
+            if (by->halo[a][side] > fi->halo[a][side])
+                fi->halo[a][side] = by->halo[a][side];
+}
+
 /* Field f with the widest halo of the fields of its axes and dtype, per axis and side. */
 static gt_field_info widest_halo(const gt_stencil_info *info, int f)
 {
     gt_field_info fi = info->fields[f];
-    for (int x = 0; x < info->nfields; x++) {
-        const gt_field_info *fx = &info->fields[x];
-        if (fx->dtype != fi.dtype || strcmp(fx->axes, fi.axes) != 0)
-            continue;
-        for (int a = 0; a < 3; a++)
-            for (int side = 0; side < 2; side++)
-                if (fx->halo[a][side] > fi.halo[a][side])
-                    fi.halo[a][side] = fx->halo[a][side];
-    }
+    for (int x = 0; x < info->nfields; x++)
+        if (info->fields[x].dtype == fi.dtype && strcmp(info->fields[x].axes, fi.axes) == 0)
+            widen_halo(&fi, &info->fields[x]);
     return fi;
 }
 
 /* Field f of a stencil with iterate: a pair's two fields get the halo both need (each
    plays both roles over the steps). */
+static gt_field_info steps_field(const gt_stencil_info *info, int f)
+{
+    gt_field_info fi = info->fields[f];
+    for (int p = 0; p < info->npairs; p++) {
+        int other = info->pairs[p].next == f ? info->pairs[p].cur
+                    : info->pairs[p].cur == f ? info->pairs[p].next : -1;
+        if (other >= 0)
+            widen_halo(&fi, &info->fields[other]);
+    }
+    return fi;
+}
+
 /* count storages of field fi (dev[x]: a device one), filled with the same values (the
    current rng, which moves on once). */
 static void make_alike(const gt_field_info *fi, const int64_t n[3], int64_t extra, int layout,
@@ -281,20 +296,6 @@ static void compare_fields(const gt_stencil_info *info, gt_storage *const *a,
                      info->fields[f].name, c.mismatches, c.first);
         free(snap.a);
     }
-}
-
-static gt_field_info steps_field(const gt_stencil_info *info, int f)
-{
-    gt_field_info fi = info->fields[f];
-    for (int p = 0; p < info->npairs; p++) {
-        int other = info->pairs[p].next == f ? info->pairs[p].cur
-                    : info->pairs[p].cur == f ? info->pairs[p].next : -1;
-        for (int a = 0; a < 3 && other >= 0; a++)
-            for (int side = 0; side < 2; side++)
-                if (info->fields[other].halo[a][side] > fi.halo[a][side])
-                    fi.halo[a][side] = info->fields[other].halo[a][side];
-    }
-    return fi;
 }
 
 /* S_steps of a stencil with iterate (language.md 11): nsteps steps by the naive build (a),
