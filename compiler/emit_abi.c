@@ -529,6 +529,44 @@ void emit_header(Out *o, Compiler *c, const char *hdr_name, const char *backend,
     emit_mpi_entries(o, c, guard, stencils);
 }
 
+/* Whether a step may depend on what field next held before it (gt_iterate_pair.keeps):
+   unless the stencil never reads next and some statement writes it unconditionally (at
+   the top level of an interval over every level, `interval(0, end)`, outside any region),
+   it may keep next's values where it does not write them, or read them before writing
+   them. gt_mpi_steps then exchanges next too (docs/mpi.md). Conservative: writes that
+   cover the levels only together, or every branch of an `if`, count as partial. */
+static IrWalk reads_field(void *ctx, const IrExpr *e)
+{
+    return e->kind == IR_LOAD && e->load.field == ctx ? IR_WALK_STOP : IR_WALK_ON;
+}
+
+static IrWalk stmt_reads_field(void *ctx, const IrStmt *s)
+{
+    const IrExpr *e = ir_stmt_expr(s);
+    return e && !ir_walk_expr(e, reads_field, ctx) ? IR_WALK_STOP : IR_WALK_ON;
+}
+
+static int next_kept(const IrStencil *st, const IrField *next)
+{
+    bool written = false;
+    for (int c = 0; c < st->computations.len; c++) {
+        const IrComputation *comp = st->computations.items[c];
+        for (int v = 0; v < comp->intervals.len; v++) {
+            const IrInterval *iv = comp->intervals.items[v];
+            if (!ir_walk_stmts(&iv->stmts, stmt_reads_field, (void *)next))
+                return 1;
+            bool whole = !iv->lo.from_end && iv->lo.offset == 0 && iv->hi.from_end &&
+                         iv->hi.offset == 0;
+            for (int k = 0; whole && k < iv->stmts.len; k++) {
+                const IrStmt *s = iv->stmts.items[k];
+                written |= s->kind == IR_ASSIGN && s->assign.dst == next && !s->area.set[0] &&
+                           !s->area.set[1];
+            }
+        }
+    }
+    return !written;
+}
+
 void emit_info(Out *o, const EmitStencil *es)
 {
     const IrStencil *st = es->st;
@@ -573,8 +611,8 @@ void emit_info(Out *o, const EmitStencil *es)
     emit_begin_line(o);
     emit_text(o, "static const gt_iterate_pair %s[%d] = {", es->pairs, st->pairs.len);
     for (int q = 0; q < st->pairs.len; q++)
-        emit_text(o, "%s{%d, %d}", q ? ", " : "", st->pairs.items[q].next->id,
-                  st->pairs.items[q].cur->id);
+        emit_text(o, "%s{%d, %d, %d}", q ? ", " : "", st->pairs.items[q].next->id,
+                  st->pairs.items[q].cur->id, next_kept(st, st->pairs.items[q].next));
     emit_text(o, "};");
     emit_end_line(o);
     emit_line(o, "const gt_stencil_info %s = {\"%s\", %d, %s, %d, %s, %d};", es->info, st->name,

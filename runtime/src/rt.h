@@ -224,9 +224,10 @@ int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
 /* steps.c: copies the box of positions [lo, lo + ext) (per axis I, J, K, relative to the
    first interior point of each storage) of src into dst, two storages of one field (its
    axes, its dtype), on the host or (device 1) on the device, as gt__steps copies frames
-   (gt_mpi_steps' frame copy). 0 or a GT_E... code with the error set. */
+   (gt_mpi_steps' frame and result copies); with check set it copies nothing and only says
+   whether it would refuse the copy. 0 or a GT_E... code with the error set. */
 int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
-                       const int64_t lo[3], const int64_t ext[3], int device);
+                       const int64_t lo[3], const int64_t ext[3], int device, int check);
 
 /* steps.c: rc (nonzero, the error set) of the single call's checks in the swapped order of
    S_steps (the pairs' storages exchanged), with the last message told that the fields it

@@ -98,9 +98,9 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
 }
 
 int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
-                       const int64_t lo[3], const int64_t ext[3], int device)
+                       const int64_t lo[3], const int64_t ext[3], int device, int check)
 {
-    return copy_box(what, dst, src, lo, ext, device, 0);
+    return copy_box(what, dst, src, lo, ext, device, check);
 }
 
 /* The points storage s has beyond a domain of n points along its dimension d, below

@@ -147,6 +147,38 @@ static void fill_elem(void *elem, const int64_t g0[3], bool in_box, void *ctx)
         value(elem, c->t, c->seed, c->f, g);
 }
 
+/* A pair's frame in a rank's storages: next's elements outside the global domain, along
+   K or an axis the decomposition does not wrap, set to cur's at the same position (what
+   gt_mpi_steps copies, as one process's S_steps does; inside the domain next keeps its
+   own values). */
+typedef struct {
+    gt_storage *cur;
+    const int64_t *off, *global;
+    const int *wraps;
+} Frame;
+
+static void frame_elem(void *elem, const int64_t g[3], bool in_box, void *ctx)
+{
+    const Frame *c = ctx;
+    bool frame = false;
+    for (int a = 0; a < 3; a++)
+        if ((a == 2 || !c->wraps[a]) && (g[a] < 0 || g[a] >= c->global[a]))
+            frame = true;
+    if (in_box || !frame)
+        return;
+    const char *base = gt_host(c->cur, GT_READ);
+    const char *axes = gt_axes(c->cur);
+    const int64_t *st = gt_strides(c->cur);
+    const int64_t (*h)[2] = gt_halo(c->cur);
+    int64_t at = 0;
+    for (int d = 0; d < gt_ndim(c->cur); d++) {
+        int a = axes[d] - 'I';
+        at += (g[a] - (a < 2 ? c->off[a] : 0) + h[d][0]) * st[d];
+    }
+    size_t size = gt_dtype_size(gt_dtype_of(c->cur));
+    memcpy(elem, base + (size_t)at * size, size);
+}
+
 /* The reference storage's element at global position g (inside the global domain along I
    and J). */
 static const void *ref_elem(gt_storage *ref, const int64_t g[3])
@@ -447,7 +479,7 @@ static void steps(const DiffStencil *const tables[2], int x, uint64_t seed, int 
     /* a pair's field without a periodic condition along an axis the decomposition wraps
        is exchanged across the seam as every field is (docs/mpi.md): it has no frame there,
        as it has in one process, and the reference is then nsteps gt_mpi_call's of the
-       naive build with the pairs swapped (their storages' frames made equal first) */
+       naive build with the pairs swapped (next's frame made cur's first) */
     bool per_call = false;
     for (int p = 0; p < c.info->npairs; p++)
         for (int a = 0; a < 2; a++) {
@@ -470,8 +502,10 @@ static void steps(const DiffStencil *const tables[2], int x, uint64_t seed, int 
         gt_storage *f[MAXF];
         for (int x2 = 0; x2 < c.nf; x2++)
             f[x2] = ref[x2];
-        for (int p = 0; p < c.info->npairs && !ref_rc; p++)
-            ref_rc = gt_copy_into(f[c.info->pairs[p].next], f[c.info->pairs[p].cur]);
+        for (int p = 0; p < c.info->npairs; p++) {
+            Frame fr = {f[c.info->pairs[p].cur], off, c.global, c.wraps};
+            for_each(f[c.info->pairs[p].next], off, box, frame_elem, &fr);
+        }
         for (int64_t t = 0; t < nsteps && !ref_rc; t++) {
             double out[16];
             Call call = {ns, f, c.in, out};

@@ -3,8 +3,10 @@
  * against one process: rank 0 runs S_steps, and nsteps single calls of S with the pairs
  * swapped, on global storages; every rank runs S_steps_mpi on its box; each pair's cur is
  * gathered and compared bit for bit. Every boundary kind (dirichlet, neumann, mirror,
- * periodic on a periodic decomposition, none: the frame), two pairs, a read-only field,
- * nsteps 0, 1, 2, T - 1, T, T + 1, odd and larger, T given and the default. Then the
+ * periodic on a periodic decomposition, none: the frame), two pairs, a read-only field, a
+ * step that keeps next's values and reads them (skp: a pair's next holds its own values in
+ * the domain, cur's in the frame), nsteps 0, 1, 2, T - 1, T, T + 1, odd and larger, T given
+ * and the default. Then the
  * refusals: a halo too small (on one rank only), nsteps < 0, nsteps differing between ranks,
  * and snx (an output that a later computation reads at offsets) on more than one rank, past
  * whose inner edges that read would find old values (S_steps_mpi and S_mpi): the same code
@@ -24,12 +26,13 @@ static int rank, nproc, failures;
 
 #include "report.h"
 
-enum { NS = 7 };
+enum { NS = 8 };
 static const char *const names[NS] = {"sdi (dirichlet)", "sne (neumann)", "smi (mirror)",
                                       "spe (periodic)", "sfr (frame)", "swe (two pairs)",
+                                      "skp (keeps next's values)",
                                       "snx (an output read at offsets)"};
 static const gt_stencil_info *const infos[NS] = {&sdi_info, &sne_info, &smi_info, &spe_info,
-                                                 &sfr_info, &swe_info, &snx_info};
+                                                 &sfr_info, &swe_info, &skp_info, &snx_info};
 
 static double input(int f, int64_t gi, int64_t gj)
 {
@@ -38,9 +41,10 @@ static double input(int f, int64_t gi, int64_t gj)
 }
 
 /* Fills IJ storage s with input f at global positions offset + local (wrapped on a periodic
-   axis); positions inside the global domain (or wrapped) but outside this rank's box NaN
-   when nan: only the exchange may fill them. */
-static void fill(gt_storage *s, int f, const int64_t off[2], const int64_t global[2],
+   axis), with input fo outside the global domain (the frame, where a pair's next holds what
+   its cur holds: language.md 11); positions inside the global domain (or wrapped) but
+   outside this rank's box NaN when nan: only the exchange may fill them. */
+static void fill(gt_storage *s, int f, int fo, const int64_t off[2], const int64_t global[2],
                  const int periodic[2], bool nan)
 {
     const int64_t *shape = gt_shape(s), *st = gt_strides(s);
@@ -60,14 +64,24 @@ static void fill(gt_storage *s, int f, const int64_t off[2], const int64_t globa
                 else
                     exchanged = false;
             }
-            p[i * st[0] + j * st[1]] = nan && !in_box && exchanged ? NAN : input(f, g[0], g[1]);
+            p[i * st[0] + j * st[1]] = nan && !in_box && exchanged ? NAN
+                                       : input(exchanged ? f : fo, g[0], g[1]);
         }
+}
+
+/* The input of field f's frame: its own, or for a pair's next, its cur's. */
+static int frame_of(const gt_stencil_info *info, int f)
+{
+    for (int p = 0; p < info->npairs; p++)
+        if (info->pairs[p].next == f)
+            return info->pairs[p].cur;
+    return f;
 }
 
 /* The stencil's fields (in parameter order) and scalar. */
 static int nfields(int w)
 {
-    return w >= 5 ? 5 : 3;
+    return w == 5 || w == 7 ? 5 : 3;
 }
 
 static int call_steps(int w, gt_storage **f, int64_t n, const gt_domain *dom)
@@ -79,6 +93,7 @@ static int call_steps(int w, gt_storage **f, int64_t n, const gt_domain *dom)
     case 3: return spe_steps(f[0], f[1], f[2], 0.05, n, dom);
     case 4: return sfr_steps(f[0], f[1], f[2], 0.05, n, dom);
     case 5: return swe_steps(f[0], f[1], f[2], f[3], f[4], 0.1, n, dom);
+    case 6: return skp_steps(f[0], f[1], f[2], 0.05, n, dom);
     default: return snx_steps(f[0], f[1], f[2], f[3], f[4], 0.1, n, dom);
     }
 }
@@ -92,6 +107,7 @@ static int call_one(int w, gt_storage **f, const gt_domain *dom)
     case 3: return spe(f[0], f[1], f[2], 0.05, dom);
     case 4: return sfr(f[0], f[1], f[2], 0.05, dom);
     case 5: return swe(f[0], f[1], f[2], f[3], f[4], 0.1, dom);
+    case 6: return skp(f[0], f[1], f[2], 0.05, dom);
     default: return snx(f[0], f[1], f[2], f[3], f[4], 0.1, dom);
     }
 }
@@ -105,6 +121,7 @@ static int call_mpi(int w, const gt_decomp *d, gt_storage **f, int64_t n, int t)
     case 3: return spe_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
     case 4: return sfr_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
     case 5: return swe_steps_mpi(d, f[0], f[1], f[2], f[3], f[4], 0.1, n, t, NULL);
+    case 6: return skp_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
     default: return snx_steps_mpi(d, f[0], f[1], f[2], f[3], f[4], 0.1, n, t, NULL);
     }
 }
@@ -174,13 +191,8 @@ static void steps_case(int w, const int64_t global[2], const int dims[2], int64_
                                 global[1] + o.halo[1][0] + o.halo[1][1]};
             g[f] = gt_zeros(GT_FLOAT64, "IJ", shape, &o);
             s[f] = gt_zeros(GT_FLOAT64, "IJ", shape, &o);
-            fill(g[f], f, zero, global, per, false);
-            fill(s[f], f, zero, global, per, false);
-        }
-        /* the frame: the pairs' storages agree on it (language.md 11) */
-        for (int p = 0; p < info->npairs; p++) {
-            fill(g[info->pairs[p].next], info->pairs[p].cur, zero, global, per, false);
-            fill(s[info->pairs[p].next], info->pairs[p].cur, zero, global, per, false);
+            fill(g[f], f, frame_of(info, f), zero, global, per, false);
+            fill(s[f], f, frame_of(info, f), zero, global, per, false);
         }
         gt_domain dom = {{size[0], size[1], 1}};
         if (call_steps(w, g, n, &dom) != 0)
@@ -208,10 +220,8 @@ static void steps_case(int w, const int64_t global[2], const int dims[2], int64_
     gt_mpi_box(d, off, NULL);
     for (int f = 0; f < nf; f++) {
         l[f] = local(d, info, f, tmake);
-        fill(l[f], f, off, global, per, true);
+        fill(l[f], f, frame_of(info, f), off, global, per, true);
     }
-    for (int p = 0; p < info->npairs; p++)
-        fill(l[info->pairs[p].next], info->pairs[p].cur, off, global, per, true);
     int rc = call_mpi(w, d, l, n, t);
     if (rc != 0 && !why[0])
         snprintf(why, sizeof why, "S_steps_mpi: %s", gt_last_error());
@@ -269,7 +279,7 @@ static void refusal(int mode, int code)
             gt_release(l[f]);
             l[f] = gt_zeros(GT_FLOAT64, "IJ", shape, &o);
         }
-        fill(l[f], f, off, global, per, true);
+        fill(l[f], f, f, off, global, per, true);
         before[f] = malloc(whole(l[f], NULL));
         whole(l[f], before[f]);
     }
@@ -305,7 +315,7 @@ int main(int argc, char **argv)
     const int64_t ns[] = {0, 1, 2, 3 - 1, 3, 3 + 1, 7, 16};
     for (int w = 0; w < NS; w++) {
         /* snx runs on one process only: with more, the inner edges refuse it (below) */
-        if (w == 6 && nproc > 1)
+        if (w == 7 && nproc > 1)
             continue;
         for (size_t k = 0; k < sizeof ns / sizeof *ns; k++)
             if (k != 3)   /* T - 1 is 2 */

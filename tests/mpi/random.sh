@@ -7,7 +7,8 @@
 # gtcc rejects is replaced by the next seed), 10 to a file, takes the files of $MPI_FILES
 # as they are (default: tests/diff/programs/fv3.stn, FV3's patterns, regions on the
 # domain's edges and in its halo among them; inout.stn, levels.stn, functions.stn and
-# readnext.stn, fields read beyond the point around their writes; lowdim.stn, outputs
+# readnext.stn, fields read beyond the point around their writes; keepnext.stn, steps
+# that keep or read next's values from before them; lowdim.stn, outputs
 # lacking I or J updated from what they read; tests/numeric/steps.stn,
 # every boundary kind with iterate), and builds each file by the
 # naive and the openmp backend (-O0) and, where a C++ compiler is found, by the cuda
@@ -73,7 +74,7 @@ done
 flush
 # the fixed programs: copied in as files of their own (their relative imports with them)
 p=$root/tests/diff/programs
-for stn in ${MPI_FILES-$p/fv3.stn $p/inout.stn $p/levels.stn $p/functions.stn $p/readnext.stn $p/lowdim.stn $root/tests/numeric/steps.stn}; do
+for stn in ${MPI_FILES-$p/fv3.stn $p/inout.stn $p/levels.stn $p/functions.stn $p/readnext.stn $p/keepnext.stn $p/lowdim.stn $root/tests/numeric/steps.stn}; do
     cp "$stn" "$work/random$batch.stn" || continue
     batch=$((batch + 1))
 done

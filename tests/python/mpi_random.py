@@ -105,6 +105,22 @@ def local_arrays(d, S, fields, G, H, glob, wraps, tblock=None):
     return arrays
 
 
+def frame_of(d, p, halo, glob, wraps, shape):
+    """The frame in a local array of field p: its points outside the global domain along K,
+    or along I or J where the decomposition does not wrap (language.md 11; what
+    gt_mpi_steps copies from a pair's cur into its next)."""
+    off = d.box[0]
+    frame = np.zeros(shape, dtype=bool)
+    for x, c in enumerate(p["axes"]):
+        ax = "IJK".index(c)
+        pos = (off[ax] if c != "K" else 0) - halo[x][0] + np.arange(shape[x])   # global
+        if c == "K" or not wraps[ax]:
+            dims = [1] * len(p["axes"])
+            dims[x] = -1
+            frame = frame | ((pos < 0) | (pos >= glob[ax])).reshape(dims)
+    return frame
+
+
 def box_of(d, p, halo, at=(0, 0, 0)):
     """The slices of this rank's box (along K the whole array) in a local array, or with at
     the box's offset in the global array."""
@@ -196,8 +212,9 @@ def same(how, name, want, got, d, ref):
 def steps(d, S, st, fields, rng, glob, wraps, args, what):
     """S.steps_mpi(nsteps 3, tblock 1 and 2) against its definition: 3 distributed single
     calls (S.mpi) with the pairs swapped between calls, each pair's next made to agree with
-    its cur first (gt_mpi_steps copies the frame so after the first exchange), on arrays
-    with gt_mpi_steps_halo's halos; the result in each pair's cur, bit for bit."""
+    its cur on the frame first (points outside the global domain: gt_mpi_steps copies them so
+    after the first exchange; inside it next keeps its own values), on arrays with
+    gt_mpi_steps_halo's halos; the result in each pair's cur, bit for bit."""
     global passed, refused
     for tblock in (1, 2):
         how = "%s, steps_mpi(nsteps 3, tblock %d)" % (what, tblock)
@@ -210,7 +227,9 @@ def steps(d, S, st, fields, rng, glob, wraps, args, what):
         except gtcc.StencilError as e:
             code, msg = e.code, e.message
         for q in st["iterate"]:
-            B[q["next"]][...] = B[q["cur"]]
+            p = next(x for x in fields if x["name"] == q["next"])
+            frame = frame_of(d, p, H[q["next"]], glob, wraps, B[q["next"]].shape)
+            B[q["next"]][frame] = B[q["cur"]][frame]
         code2 = msg2 = None
         for _ in range(3):
             try:

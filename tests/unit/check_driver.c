@@ -421,6 +421,43 @@ START_TEST(test_iterate_api_names)
 }
 END_TEST
 
+/* gt_iterate_pair.keeps: 0 only where a step overwrites all of next (an unconditional write
+   over every level, outside any region) without reading it; 1 for each way a step may
+   depend on what next held (gt_mpi_steps exchanges next then: docs/mpi.md). */
+START_TEST(test_iterate_keeps)
+{
+    static const struct {
+        const char *body;
+        int keeps;
+    } cases[] = {
+        {"un = 0.5 * u[i+1];", 0},
+        {"if (u > 0.0) { un = u; } un = 2.0 * u;", 0},   /* an unconditional write after */
+        {"computation(forward) { interval(0, end) { un = u[k-1]; } }", 0},
+        {"if (u > 0.0) { un = u; }", 1},
+        {"if (u > 0.0) { un = u; } else { un = -u; }", 1},   /* conservative */
+        {"un = 0.5 * un + u;", 1},
+        {"un = u * w; double t = un + 1.0; un = t;", 1},   /* read after the write: conservative */
+        {"region(i(0, 2)) { un = u; }", 1},
+        {"computation(parallel) { interval(1, end) { un = u; } }", 1},
+        {"computation(parallel) { interval(0, 1) { un = u; } interval(1, end) { un = u; } }", 1},
+        {"computation(forward) { interval(0, end) { un = u + un[k+1]; } }", 1},
+    };
+    make_tmpdir();
+    for (size_t n = 0; n < sizeof cases / sizeof *cases; n++) {
+        char text[512], want[64];
+        snprintf(text, sizeof text, "stencil s(field<double> u, field<double> un, "
+                 "field<double> w) iterate(un -> u) {\n    %s\n}\n", cases[n].body);
+        write_file("keeps.stn", text);
+        ck_assert_msg(run_gtcc("-b naive -o keeps.c keeps.stn") == 0, "%s", cases[n].body);
+        char *src = read_file("keeps.c");
+        snprintf(want, sizeof want, "s_pairs[1] = {{1, 0, %d}};", cases[n].keeps);
+        ck_assert_msg(strstr(src, want), "%s: not %s", cases[n].body, want);
+        free(src);
+    }
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(test_depfiles)
 {
     make_tmpdir();
@@ -774,6 +811,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_imports_in_process);
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_iterate_api_names);
+    tcase_add_test(tc, test_iterate_keeps);
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);

@@ -24,7 +24,7 @@ static const gt_field_info avg_fields[3] = {
     {"un", "IJK", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"w", "IJK", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-static const gt_iterate_pair avg_pairs[1] = {{1, 0}};
+static const gt_iterate_pair avg_pairs[1] = {{1, 0, 1}};
 static const gt_stencil_info avg_info = {"avg", 3, avg_fields, 1, avg_pairs, 0};
 static const unsigned char avg_offsets[3] = {1, 0, 0};
 

@@ -27,10 +27,14 @@ typedef struct {
 } gt_field_info;
 
 /* One pair of `iterate(next -> cur)` (language.md section 11): one step writes field `next`
-   from field `cur`, and S_steps leaves its result in `cur`. Indices into fields. */
+   from field `cur`, and S_steps leaves its result in `cur`. Indices into fields. keeps: 1
+   where a step may depend on what next held before it (it reads next, or may leave points
+   of it unwritten), 0 where it overwrites all of next without reading it (gt_mpi_steps
+   then does not exchange next: docs/mpi.md); 1 is always safe. */
 typedef struct {
     int next;
     int cur;
+    int keeps;
 } gt_iterate_pair;
 
 typedef struct {

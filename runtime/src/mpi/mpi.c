@@ -1510,8 +1510,8 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
     int rc = gt_mpi_halo(info, field, axes, out);
     if (rc)
         return rc;
-    /* along K the larger of the pair's two fields' halos: the storages swap roles (an odd
-       count starts swapped) */
+    /* along K the larger of the pair's two fields' halos: the storages swap roles from step
+       to step */
     int64_t other[3][2];
     int partner = -1;
     for (int p = 0; p < info->npairs; p++)
@@ -1651,26 +1651,79 @@ static int step_grown(const gt_decomp *d, gt__mpi_call *c, const int64_t g[2][2]
     return rc;
 }
 
-/* The frame, after the first exchange: each pair's cur (fields in parameter order, the
-   caller's roles) copied whole into next, its domain and the halo both storages have,
-   exchanged halos included (the rows of its K halo over a neighbour's columns are frame
-   points a grown step reads), so that either may play cur; odd nsteps start with the roles
-   swapped, the last step writing cur. */
-static int steps_frame(const char *what, const gt_stencil_info *info, gt_storage *const *fields)
+/* Whether the steps' copies between storages a and b run on the device: both have a device
+   side that is up to date (no storage crosses the bus whole for them), else on the host. */
+static int steps_on_device(const gt_storage *a, const gt_storage *b)
+{
+    const gt_storage *s[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        if (!s[k]->buf->device || (!s[k]->buf->device_only && s[k]->buf->state == GT__HOST_DIRTY))
+            return 0;
+    return 1;
+}
+
+/* The frame, after the first exchange (of the pairs' storages): each pair's cur
+   (fields in parameter order, the caller's roles) copied into next where it lies outside
+   the global domain: the slabs of the halo both storages have on a global edge the
+   decomposition does not wrap, along K always, each over the whole of both storages' halos
+   along the other axes (the rows of cur's K halo over a neighbour's columns, which a grown
+   step reads, came with the exchange). Inside the global domain next keeps the caller's
+   values, this rank's and (exchanged) its neighbours', as one process's S_steps keeps them
+   (docs/mpi.md). */
+static int steps_frame(const char *what, const gt_decomp *d, const gt_stencil_info *info,
+                       gt_storage *const *fields)
 {
     int rc = 0;
     for (int p = 0; p < info->npairs && !rc; p++) {
         gt_storage *to = fields[info->pairs[p].next];
         const gt_storage *from = fields[info->pairs[p].cur];
-        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1}, hw[3][2] = {{0, 0}, {0, 0}, {0, 0}},
+                n[3] = {1, 1, 1};
         for (int x = 0; x < from->ndim; x++) {
             int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
-            int64_t l = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
-            int64_t h = from->halo[x][1] < to->halo[y][1] ? from->halo[x][1] : to->halo[y][1];
-            lo[a] = -l;
-            ext[a] = from->shape[x] - from->halo[x][0] - from->halo[x][1] + l + h;
+            n[a] = d->box[a];
+            /* below the box each storage's lower halo, above it the rest of its shape */
+            int64_t rf = from->shape[x] - from->halo[x][0] - n[a],
+                    rt = to->shape[y] - to->halo[y][0] - n[a];
+            hw[a][0] = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
+            hw[a][1] = rf < rt ? rf : rt;
+            lo[a] = -hw[a][0];
+            ext[a] = n[a] + hw[a][0] + hw[a][1];
         }
-        rc = gt__steps_copy_box(what, to, from, lo, ext, 0);
+        for (int x = 0; x < from->ndim && !rc; x++) {
+            int a = from->axes[x] - 'I';
+            for (int side = 0; side < 2 && !rc; side++) {
+                int edge = a == 2 || (!d->periodic[a] && (side ? d->offset[a] + d->box[a] >=
+                                                                     d->global[a]
+                                                               : d->offset[a] == 0));
+                if (!edge || hw[a][side] == 0)
+                    continue;
+                int64_t slo[3], sext[3];
+                memcpy(slo, lo, sizeof slo);
+                memcpy(sext, ext, sizeof sext);
+                slo[a] = side ? n[a] : -hw[a][0];
+                sext[a] = hw[a][side];
+                rc = gt__steps_copy_box(what, to, from, slo, sext, steps_on_device(to, from),
+                                        0);
+            }
+        }
+    }
+    return rc;
+}
+
+/* After an odd count the last step wrote each pair's next: its box copied into cur, the
+   result (with check set, only whether the copy would be refused). */
+static int steps_result(const char *what, const gt_stencil_info *info,
+                        gt_storage *const *fields, int check)
+{
+    int rc = 0;
+    for (int p = 0; p < info->npairs && !rc; p++) {
+        gt_storage *to = fields[info->pairs[p].cur];
+        const gt_storage *from = fields[info->pairs[p].next];
+        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+        for (int x = 0; x < to->ndim; x++)
+            ext[to->axes[x] - 'I'] = to->shape[x] - to->halo[x][0] - to->halo[x][1];
+        rc = gt__steps_copy_box(what, to, from, lo, ext, steps_on_device(to, from), check);
     }
     return rc;
 }
@@ -1796,22 +1849,26 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': %s: rank %d", sn, fn, d->rank);
     memcpy(cur, fields, sizeof *cur * (size_t)nf);
+    /* an odd count ends with the result's copy, refused (if at all) before anything is
+       written */
     if (nsteps & 1)
-        steps_swap(info, cur);
+        rc = agree(d->comm, fn, steps_result(what, info, fields, 1));
     int64_t grow[2][2];
     steps_growth(info, grow);
     w.widths = (const gt__mpi_widths *)widths;
     for (int64_t done = 0; done < nsteps && !rc;) {
         int64_t tb = nsteps - done < t ? nsteps - done : t;
-        /* the exchange: the pairs' current storages tb * w deep; the other fields once, as
-           deep as the grown steps read them */
+        /* the exchange: the pairs' current storages tb * w deep, and their next storages
+           where a step may depend on what next held (pair.keeps: a step grown by (tb - 1)
+           * w writes next there, and may keep next's values where it does not write it,
+           or read them first); the other fields once, as deep as the grown steps read
+           them */
         int nx = 0;
         for (int k = 0; k < n; k++) {
-            /* the first block exchanges the caller's cur, before the frame copies it (odd
-               nsteps start with the roles swapped) */
-            int is_cur = 0;
+            int wanted = 0;
             for (int p = 0; p < info->npairs; p++)
-                is_cur |= (done ? cur : fields)[info->pairs[p].cur] == st[k];
+                wanted |= cur[info->pairs[p].cur] == st[k] ||
+                          (info->pairs[p].keeps && cur[info->pairs[p].next] == st[k]);
             for (int a = 0; a < 2; a++)
                 for (int side = 0; side < 2; side++) {
                     int64_t v = 0;
@@ -1828,7 +1885,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
                         continue;   /* exchanged before the first block: kept */
                     widths[k][a][side] = v;
                 }
-            if (is_cur || (!pair_of[k] && done == 0)) {
+            if (wanted || (!pair_of[k] && done == 0)) {
                 xs[nx] = st[k];
                 memcpy(xw[nx], widths[k], sizeof xw[nx]);
                 nx++;
@@ -1838,7 +1895,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         rc = gt_halo_exchange(d, xs, nx, (const gt_halo_widths *)xw);
         tx += MPI_Wtime() - e0;
         if (!rc && done == 0)
-            rc = steps_frame(what, info, fields);
+            rc = steps_frame(what, d, info, fields);
         for (int64_t s = 1; s <= tb && !rc; s++) {
             int64_t g[2][2];
             for (int a = 0; a < 2; a++)
@@ -1851,6 +1908,8 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         /* a step that failed on one rank stops every rank before the next exchange */
         rc = agree_ran(d->comm, fn, rc);
     }
+    if (!rc && (nsteps & 1))
+        rc = agree_ran(d->comm, fn, steps_result(what, info, fields, 0));
     if (times) {
         times[0] = tx;
         times[1] = MPI_Wtime() - t0 - tx;

@@ -31,7 +31,7 @@ static const gt_field_info heat_fields[2] = {
     {"u", "IJ", GT_FLOAT32, 0, {{0, 0}, {0, 0}, {0, 0}}, {{1, 1}, {1, 1}, {0, 0}}, {1 + GT_BC_DIRICHLET, 1 + GT_BC_DIRICHLET, 0}},
     {"unew", "IJ", GT_FLOAT32, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-static const gt_iterate_pair heat_pairs[1] = {{1, 0}};
+static const gt_iterate_pair heat_pairs[1] = {{1, 0, 0}};
 const gt_stencil_info heat_info = {"heat", 2, heat_fields, 1, heat_pairs, 0};
 const gt_stencil_info *heat_info_f(void) { return &heat_info; }
 
@@ -103,7 +103,7 @@ static const gt_field_info wave_fields[5] = {
     {"qn", "IJ", GT_FLOAT64, 1, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
     {"depth", "IJ", GT_FLOAT64, 0, {{0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}}, {0, 0, 0}},
 };
-static const gt_iterate_pair wave_pairs[2] = {{1, 0}, {3, 2}};
+static const gt_iterate_pair wave_pairs[2] = {{1, 0, 0}, {3, 2, 0}};
 const gt_stencil_info wave_info = {"wave", 5, wave_fields, 2, wave_pairs, 0};
 const gt_stencil_info *wave_info_f(void) { return &wave_info; }
 
