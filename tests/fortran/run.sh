@@ -284,4 +284,28 @@ else
     fail "optional wrappers left out with a warning where a stencil or the length forbids them"
     cat "$cli/log"; grep -n 'public ::' "$cli/optional_gt.f90"
 fi
+# names at Fortran's limits: a stencil of 63 characters, scalars of 63 and fields of 58 (with
+# NAME_halo 63), a module of 63, a stencil with every wrapper (48 characters: its
+# S_steps_mpi_halo has 63): lines continued before the 132 columns of free form (the
+# subroutine line, S_mpi_halo's and S_steps_mpi_halo's statements passed them)
+x10=xxxxxxxxxx; x50=$x10$x10$x10$x10$x10
+lf=f${x50}xxxxxxx lg=g${x50}xxxxxxx lp=p${x50}xxxxxxx lc=c${x50}${x10}xx ld=d${x50}${x10}xx
+lm=m${x50}xxxxxxxxx x47=$x10$x10$x10${x10}xxxxxxx
+cat >"$cli/$lm.stn" <<EOF
+stencil s${x50}${x10}xx(field<double> $lf, field<double, IJ> $lg, field<int, K> o,
+        field<double> $lp, double $lc, out double r${x50}${x10}xx) {
+    $lp = $lf[i+1] + $lg + o * $lc;
+    r${x50}${x10}xx = sum($lf);
+}
+stencil t${x47}(field<double> $lf, field<double> $lg, bool $lc, int $ld) iterate($lg -> $lf) {
+    $lg = $lf[i+1] * $ld;
+}
+EOF
+(cd "$cli" && $T "$GTCC" --emit=fortran -w "$lm.stn" &&
+ $T "$FC" $FFLAGS -I"$work" -c "${lm}_gt.f90") >"$cli/log" 2>&1
+if [ $? = 0 ] && grep -q "^    recursive subroutine t${x47}_steps_mpi_halo(" "$cli/${lm}_gt.f90"; then
+    pass
+else
+    fail "names of 63 characters: lines within the 132 columns of free form"; head -n 20 "$cli/log"
+fi
 finish
