@@ -156,10 +156,14 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                          : "longer than the 63 characters of a Fortran name");
                     continue;
                 }
-                if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
+                /* reshape: S_mpi_halo calls the intrinsic, which a module procedure of its
+                   name would hide (dummies may have the name: no wrapper of theirs calls it) */
+                if (!isalpha((unsigned char)name[0]) || fortran_reserved(name) ||
+                    strcmp(name, "reshape") == 0) {
                     diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
-                               "subroutine (a name starts with a letter; gt_..., gtrt... and "
-                               "the iso_c_binding names it imports are the module's)", subs[k]);
+                               "subroutine (a name starts with a letter; gt_..., gtrt..., "
+                               "the iso_c_binding names it imports and the intrinsics it calls "
+                               "are the module's)", subs[k]);
                     ok = false;
                 } else if (strcmp(unique(arena, &globals, name), name) != 0) {
                     diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "

@@ -245,6 +245,19 @@ fi
 printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
 refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
     "a stencil named c_loc (imported from iso_c_binding)" --emit=fortran cname.stn
+# a stencil named reshape would hide the intrinsic S_mpi_halo calls (gfortran: "Unexpected
+# use of subroutine name 'reshape'"); a dummy may have the name
+printf 'stencil Reshape(field<double> a, field<double> b) { b = a; }\n' >"$cli/rname.stn"
+refused 1 rname_gt.f90 "'Reshape' cannot name a Fortran subroutine" \
+    "a stencil named Reshape (S_mpi_halo calls the intrinsic)" --emit=fortran rname.stn
+printf 'stencil r(field<double> reshape, field<double> b) { b = reshape; }\n' >"$cli/rdummy.stn"
+if (cd "$cli" && $T "$GTCC" --emit=fortran rdummy.stn &&
+    $T "$FC" $FFLAGS -I"$work" -c rdummy_gt.f90) >"$cli/log" 2>&1 &&
+   grep -q 'subroutine r(reshape, b, halo, reshape_halo,' "$cli/rdummy_gt.f90"; then
+    pass
+else
+    fail "a field named reshape: a module that compiles"; cat "$cli/log"
+fi
 cat >"$cli/names.stn" <<'EOF'
 stencil names(field<double> u, field<double> U, field<double> halo, field<double> gt_s,
               double rc, double c_loc, double c_w, out double present, field<double> u_halo) {
