@@ -110,6 +110,15 @@ const char *emit_fortran_module(Compiler *c)
     return name;
 }
 
+/* Whether a subroutine of the module cannot have name (lower case): not a Fortran name, or
+   one the module uses; reshape too, the intrinsic S_mpi_halo calls, which a module procedure
+   of its name would hide (dummies may have the name: no wrapper of theirs calls it). */
+static bool bad_sub_name(const char *name)
+{
+    return !isalpha((unsigned char)name[0]) || fortran_reserved(name) ||
+           strcmp(name, "reshape") == 0;
+}
+
 /* The wrappers' names; false after reporting a name Fortran cannot take. */
 static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, const char *module)
 {
@@ -156,14 +165,14 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                          : "longer than the 63 characters of a Fortran name");
                     continue;
                 }
-                /* reshape: S_mpi_halo calls the intrinsic, which a module procedure of its
-                   name would hide (dummies may have the name: no wrapper of theirs calls it) */
-                if (!isalpha((unsigned char)name[0]) || fortran_reserved(name) ||
-                    strcmp(name, "reshape") == 0) {
-                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
-                               "subroutine (a name starts with a letter; gt_..., gtrt..., "
-                               "the iso_c_binding names it imports and the intrinsics it calls "
-                               "are the module's)", subs[k]);
+                if (bad_sub_name(name)) {
+                    /* once, for S: S_steps, S_mpi, ... are bad because S is (no name the
+                       module keeps ends in _steps, _mpi or _mpi_halo) */
+                    if (k == 0 || !bad_sub_name(lower(arena, es->fn)))
+                        diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a "
+                                   "Fortran subroutine (a name starts with a letter; gt_..., "
+                                   "gtrt..., the iso_c_binding names it imports and the "
+                                   "intrinsics it calls are the module's)", subs[k]);
                     ok = false;
                 } else if (strcmp(unique(arena, &globals, name), name) != 0) {
                     diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "

@@ -250,6 +250,16 @@ refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
 printf 'stencil Reshape(field<double> a, field<double> b) { b = a; }\n' >"$cli/rname.stn"
 refused 1 rname_gt.f90 "'Reshape' cannot name a Fortran subroutine" \
     "a stencil named Reshape (S_mpi_halo calls the intrinsic)" --emit=fortran rname.stn
+# ... reported once, not again for each wrapper named after it (gtrt_x_steps, gtrt_x_mpi, ...)
+printf 'stencil gtrt_x(field<double> a, field<double> b) iterate(b -> a) { b = a[i+1]; }\n' \
+    >"$cli/gname.stn"
+refused 1 gname_gt.f90 "'gtrt_x' cannot name a Fortran subroutine" \
+    "a stencil named gtrt_x (the module's prefix)" --emit=fortran gname.stn
+if [ "$(grep -c 'error:' "$cli/log")" = 1 ]; then
+    pass
+else
+    fail "a stencil named gtrt_x: one error, not one per wrapper"; cat "$cli/log"
+fi
 printf 'stencil r(field<double> reshape, field<double> b) { b = reshape; }\n' >"$cli/rdummy.stn"
 if (cd "$cli" && $T "$GTCC" --emit=fortran rdummy.stn &&
     $T "$FC" $FFLAGS -I"$work" -c rdummy_gt.f90) >"$cli/log" 2>&1 &&
