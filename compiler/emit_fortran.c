@@ -13,6 +13,7 @@
 
 #define FORTRAN_NAME_MAX 63   /* Fortran 2003: a name has at most 63 characters */
 #define LINE_WIDTH 100        /* wrap lines before this column (free form allows 132) */
+#define FREE_FORM_WIDTH 132   /* a free-form line's most characters */
 
 /* The Fortran names of one stencil's wrappers. Fortran names are case-insensitive and
  * start with a letter: every name is written in lower case. */
@@ -109,6 +110,15 @@ const char *emit_fortran_module(Compiler *c)
     return name;
 }
 
+/* Whether a subroutine of the module cannot have name (lower case): not a Fortran name, or
+   one the module uses; reshape too, the intrinsic S_mpi_halo calls, which a module procedure
+   of its name would hide (dummies may have the name: no wrapper of theirs calls it). */
+static bool bad_sub_name(const char *name)
+{
+    return !isalpha((unsigned char)name[0]) || fortran_reserved(name) ||
+           strcmp(name, "reshape") == 0;
+}
+
 /* The wrappers' names; false after reporting a name Fortran cannot take. */
 static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, const char *module)
 {
@@ -155,10 +165,14 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                          : "longer than the 63 characters of a Fortran name");
                     continue;
                 }
-                if (!isalpha((unsigned char)name[0]) || fortran_reserved(name)) {
-                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a Fortran "
-                               "subroutine (a name starts with a letter; gt_..., gtrt... and "
-                               "the iso_c_binding names it imports are the module's)", subs[k]);
+                if (bad_sub_name(name)) {
+                    /* once, for S: S_steps, S_mpi, ... are bad because S is (no name the
+                       module keeps ends in _steps, _mpi or _mpi_halo) */
+                    if (k == 0 || !bad_sub_name(lower(arena, es->fn)))
+                        diag_error(&c->diag, st->loc, "--emit=fortran: '%s' cannot name a "
+                                   "Fortran subroutine (a name starts with a letter; gt_..., "
+                                   "gtrt..., the iso_c_binding names it imports and the "
+                                   "intrinsics it calls are the module's)", subs[k]);
                     ok = false;
                 } else if (strcmp(unique(arena, &globals, name), name) != 0) {
                     diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
@@ -237,11 +251,15 @@ static void fl_start(FLine *l, FILE *f, int indent, const char *head)
     l->col = fprintf(f, "%*s%s", indent, "", head);
 }
 
-/* sep before item (none for the first item of a list: sep ""). */
+/* sep before item (none for the first item of a list: sep ""). A line is continued before
+   an item with a separator that would pass LINE_WIDTH, and before one without (a name after
+   `subroutine `, the first dummy after `(`: items are whole tokens) that would pass the 132
+   columns of free form with the ", &" a next item may add, as long names do (a stencil and
+   its first field of 60 characters). */
 static void fl_item(FLine *l, const char *sep, const char *item)
 {
     int n = (int)(strlen(sep) + strlen(item));
-    if (l->col + n + 2 > LINE_WIDTH && *sep) {
+    if (l->col + n + (*sep ? 2 : 3) > (*sep ? LINE_WIDTH : FREE_FORM_WIDTH)) {
         fprintf(l->f, "%s%s\n", sep[0] == ',' ? "," : "", l->comment ? "" : " &");
         while (*sep == ',' || *sep == ' ')   /* the separator's rest starts the new line */
             sep++;
@@ -709,9 +727,14 @@ static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
             for (int side = 0; side < 2 && (fd->axes & (1u << a)); side++)
                 h[a][side] = a < 2 && fd->reach[a][side] > fd->halo[a][side]
                                  ? fd->reach[a][side] : fd->halo[a][side];
-        fprintf(f, "        if (present(%s)) %s = reshape([%lld, %lld, %lld, %lld, %lld, %lld], "
-                "[2, 3])\n", fs->halo[p], fs->halo[p], (long long)h[0][0], (long long)h[0][1],
-                (long long)h[1][0], (long long)h[1][1], (long long)h[2][0], (long long)h[2][1]);
+        FLine l;   /* two NAME_halo of 58 characters pass the 132 columns: continued */
+        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s))", fs->halo[p]));
+        fl_item(&l, " ", arena_printf(c->arena, "%s = reshape([%lld, %lld, %lld, %lld, %lld, "
+                                      "%lld], [2, 3])", fs->halo[p], (long long)h[0][0],
+                                      (long long)h[0][1], (long long)h[1][0],
+                                      (long long)h[1][1], (long long)h[2][0],
+                                      (long long)h[2][1]));
+        fl_end(&l, "");
     }
     fprintf(f, "    end subroutine %s\n", fs->mpi_halo_sub);
 }
@@ -731,8 +754,8 @@ static void write_steps_halo(Compiler *c, FILE *f, const FStencil *fs)
         if (!par->is_field)
             continue;
         fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_mpi_steps_halo("
-                                        "gt_rc, ", fs->halo[p]));
-        fl_item(&l, "", arena_printf(c->arena, "%s()", fs->info_iface));
+                                        "gt_rc,", fs->halo[p]));
+        fl_item(&l, " ", arena_printf(c->arena, "%s()", fs->info_iface));
         fl_item(&l, ", ", arena_printf(c->arena, "%d", par->field->id));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
         fl_item(&l, ", ", fs->tblock);

@@ -318,6 +318,15 @@ contains
         integer(c_int) :: rc
         integer(c_int64_t) :: h(2, 3)
         integer :: d, a
+        character(len=1) :: nd
+        if (len(axes) /= size(shape)) then   ! gt_wrap_flat takes len(axes) extents from shape
+            s = c_null_ptr
+            write (nd, '(i1)') size(shape)
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': field '" // field // &
+                               "': gtrt_wrap: axes '" // axes // "' for an array of rank " // &
+                               nd // c_null_char)
+            return
+        end if
         h = 0
         do d = 1, min(len(axes), 3)
             a = index('IJK', axes(d:d))

@@ -73,16 +73,20 @@ contains
         d = c_null_ptr
     end subroutine gtrt_decomp_release
 
-    ! this rank's box: offset (0-based global index of its first point; 0 along K) and size
-    subroutine gtrt_box(d, offset, size)
+    ! this rank's box: offset (0-based global index of its first point; 0 along K) and size;
+    ! d null (a decomposition refused or released): offset and size 0 and the code in rc
+    ! (absent: the message on the standard error unit and error stop)
+    subroutine gtrt_box(d, offset, size, rc)
         type(c_ptr), intent(in) :: d
         integer, intent(out) :: offset(3), size(3)
+        integer, intent(out), optional :: rc
         integer(c_int64_t) :: o(3), s(3)
-        integer(c_int) :: rc
+        integer(c_int) :: code
         o = 0
         s = 0
-        rc = c_box(d, o, s)
+        code = c_box(d, o, s)
         offset = int(o)
         size = int(s)
+        call gtrt_finish(code, rc)
     end subroutine gtrt_box
 end module gtrt_mpi

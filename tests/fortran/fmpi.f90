@@ -3,9 +3,10 @@
 ! (lapsum), then on its own box of a decomposition (gtrt_decompose, lapsum_mpi) with local
 ! arrays whose halos hold a sentinel wherever only the exchange may fill them, and compares:
 ! the box bit for bit, the sum to 1e-12 of the sum of magnitudes, the max exactly. Periodic
-! and not, blocking and overlapped; then a halo too small (refused on every rank) and a
-! decomposition refused. Then S_steps_mpi (hper, periodic; hfr, its frame) for several step
-! counts and blocks of steps, on local arrays with the halos S_steps_mpi_halo gives, against
+! and not, blocking and overlapped; then a halo too small (refused on every rank), a
+! decomposition refused and gtrt_box of the null one. Then S_steps_mpi (hper, periodic; hfr,
+! its frame) for several step counts and blocks of steps, on local arrays with the halos
+! S_steps_mpi_halo gives, against
 ! one process's S_steps on the global domain, bit for bit; S_steps_mpi_halo before any
 ! decomposition (GT_EMPI), a halo one row short along J (GT_EHALO) and nsteps < 0 (GT_EINVAL)
 ! refused; S_mpi_halo against the halos derived by hand from the stencils. Rank 0 prints
@@ -171,6 +172,14 @@ contains
         msg = gtrt_last_error()
         call check(rc == GT_EINVAL .and. .not. c_associated(d), 'gtrt_decompose refused')
         call check(index(msg, 'global size along J is 0') > 0, 'gtrt_decompose: ' // msg)
+        ! the box of that null decomposition: refused, not a silent box of size 0
+        off = 5
+        sz = 5
+        call gtrt_box(d, off, sz, rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. all(off == 0) .and. all(sz == 0), &
+                   'gtrt_box of a null decomposition refused')
+        call check(index(msg, 'decomposition is NULL') > 0, 'gtrt_box: ' // msg)
     end subroutine errors
     ! global inputs with a halo of 2 along I and J (u: f 0; c: f 1)
     subroutine fill_global(a, f, periodic)

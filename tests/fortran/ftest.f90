@@ -322,6 +322,9 @@ contains
     subroutine test_errors()
         real(c_double), allocatable, target :: u(:, :, :), o(:, :, :)
         integer :: rc
+        type(c_ptr) :: s(1)
+        integer(c_int) :: code
+        integer(c_int64_t) :: h(2, 3)
         character(len=:), allocatable :: msg
         allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk))
         call fill3(u)
@@ -369,6 +372,24 @@ contains
                 domain=[ni, nj, 0], rc=rc)
         call check(rc == GT_OK, 'empty sections, domain [ni, nj, 0]: rc 0: ' // gtrt_last_error())
         call check(all_is(pack(o, .true.), 9.0_c_double), 'empty sections: nothing written')
+        ! gtrt_wrap (public) with axes that do not match the array's rank: refused, no storage
+        ! (a rank 3 array as 'IJ' was a storage of its first level; a rank 1 array as 'IJK'
+        ! read two extents past shape's end)
+        h = 0
+        s = c_null_ptr
+        code = gtrt_wrap(u, 'IJ', h, 'w', 'a', s(1))
+        msg = gtrt_last_error()
+        call check(code == GT_EINVAL .and. .not. c_associated(s(1)), &
+                'gtrt_wrap, axes IJ, rank 3: GT_EINVAL, no storage')
+        call check(msg == "stencil 'w': field 'a': gtrt_wrap: axes 'IJ' for an array of rank 3", &
+                'gtrt_wrap, axes IJ, rank 3: ' // msg)
+        code = gtrt_wrap(u(:, 1, 1), 'IJK', h, 'w', 'a', s(1))
+        msg = gtrt_last_error()
+        call check(code == GT_EINVAL .and. .not. c_associated(s(1)), &
+                'gtrt_wrap, axes IJK, rank 1: GT_EINVAL, no storage')
+        call check(msg == "stencil 'w': field 'a': gtrt_wrap: axes 'IJK' for an array of rank 1", &
+                'gtrt_wrap, axes IJK, rank 1: ' // msg)
+        call gtrt_release(s)
     end subroutine test_errors
 
     ! one failing call without rc: the program must stop with the message

@@ -245,6 +245,29 @@ fi
 printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
 refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
     "a stencil named c_loc (imported from iso_c_binding)" --emit=fortran cname.stn
+# a stencil named reshape would hide the intrinsic S_mpi_halo calls (gfortran: "Unexpected
+# use of subroutine name 'reshape'"); a dummy may have the name
+printf 'stencil Reshape(field<double> a, field<double> b) { b = a; }\n' >"$cli/rname.stn"
+refused 1 rname_gt.f90 "'Reshape' cannot name a Fortran subroutine" \
+    "a stencil named Reshape (S_mpi_halo calls the intrinsic)" --emit=fortran rname.stn
+# ... reported once, not again for each wrapper named after it (gtrt_x_steps, gtrt_x_mpi, ...)
+printf 'stencil gtrt_x(field<double> a, field<double> b) iterate(b -> a) { b = a[i+1]; }\n' \
+    >"$cli/gname.stn"
+refused 1 gname_gt.f90 "'gtrt_x' cannot name a Fortran subroutine" \
+    "a stencil named gtrt_x (the module's prefix)" --emit=fortran gname.stn
+if [ "$(grep -c 'error:' "$cli/log")" = 1 ]; then
+    pass
+else
+    fail "a stencil named gtrt_x: one error, not one per wrapper"; cat "$cli/log"
+fi
+printf 'stencil r(field<double> reshape, field<double> b) { b = reshape; }\n' >"$cli/rdummy.stn"
+if (cd "$cli" && $T "$GTCC" --emit=fortran rdummy.stn &&
+    $T "$FC" $FFLAGS -I"$work" -c rdummy_gt.f90) >"$cli/log" 2>&1 &&
+   grep -q 'subroutine r(reshape, b, halo, reshape_halo,' "$cli/rdummy_gt.f90"; then
+    pass
+else
+    fail "a field named reshape: a module that compiles"; cat "$cli/log"
+fi
 cat >"$cli/names.stn" <<'EOF'
 stencil names(field<double> u, field<double> U, field<double> halo, field<double> gt_s,
               double rc, double c_loc, double c_w, out double present, field<double> u_halo) {
@@ -283,5 +306,29 @@ if [ $? = 0 ] &&
 else
     fail "optional wrappers left out with a warning where a stencil or the length forbids them"
     cat "$cli/log"; grep -n 'public ::' "$cli/optional_gt.f90"
+fi
+# names at Fortran's limits: a stencil of 63 characters, scalars of 63 and fields of 58 (with
+# NAME_halo 63), a module of 63, a stencil with every wrapper (48 characters: its
+# S_steps_mpi_halo has 63): lines continued before the 132 columns of free form (the
+# subroutine line, S_mpi_halo's and S_steps_mpi_halo's statements passed them)
+x10=xxxxxxxxxx; x50=$x10$x10$x10$x10$x10
+lf=f${x50}xxxxxxx lg=g${x50}xxxxxxx lp=p${x50}xxxxxxx lc=c${x50}${x10}xx ld=d${x50}${x10}xx
+lm=m${x50}xxxxxxxxx x47=$x10$x10$x10${x10}xxxxxxx
+cat >"$cli/$lm.stn" <<EOF
+stencil s${x50}${x10}xx(field<double> $lf, field<double, IJ> $lg, field<int, K> o,
+        field<double> $lp, double $lc, out double r${x50}${x10}xx) {
+    $lp = $lf[i+1] + $lg + o * $lc;
+    r${x50}${x10}xx = sum($lf);
+}
+stencil t${x47}(field<double> $lf, field<double> $lg, bool $lc, int $ld) iterate($lg -> $lf) {
+    $lg = $lf[i+1] * $ld;
+}
+EOF
+(cd "$cli" && $T "$GTCC" --emit=fortran -w "$lm.stn" &&
+ $T "$FC" $FFLAGS -I"$work" -c "${lm}_gt.f90") >"$cli/log" 2>&1
+if [ $? = 0 ] && grep -q "^    recursive subroutine t${x47}_steps_mpi_halo(" "$cli/${lm}_gt.f90"; then
+    pass
+else
+    fail "names of 63 characters: lines within the 132 columns of free form"; head -n 20 "$cli/log"
 fi
 finish
