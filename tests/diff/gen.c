@@ -863,7 +863,10 @@ static void program(unsigned seed)
 /* A second stencil with iterate (language.md 11), from the seed alone: one pair (un -> u)
    or two (vn -> v too), u with a random boundary condition or none (a frame), v with none or
    periodic, IJK or IJ fields, sometimes a forward sweep along K; reads at offsets up to 2 and
-   a read-only input w. run.sh's driver compares its steps across backends and with single
+   a read-only input w. In a quarter each (a draw of its own, so that the rest is as it was),
+   a step that depends on what un held before it: un written under an `if` (keeping its
+   values elsewhere), un read at the point before the step writes it, or (IJK, no sweep) the
+   levels from 1 only. run.sh's driver compares its steps across backends and with single
    calls. */
 static void iterate_stencil(unsigned seed)
 {
@@ -892,11 +895,20 @@ static void iterate_stencil(unsigned seed)
     if (two)
         snprintf(e + len, sizeof e - (size_t)len, " * v[j%+d]", (int)rnd(3) - 1);
     const char *vn = two ? " vn = v - 0.25 * c * (u[i+1] - u[i-1]);" : "";
+    /* 0: un overwritten; 1: under an if; 2: read first; 3: levels from 1 */
+    int keep = (int)((((uint64_t)seed * 0xd1b54a32d192ed03ull) >> 29) % 4);
+    if (keep == 3 && (ij || sweep))
+        keep = 0;
+    const char *if_open = keep == 1 ? "if (w > 0.25) { " : "", *if_close = keep == 1 ? " }" : "";
+    const char *first = keep == 2 ? "0.5 * un + " : "";
     if (sweep) {
-        printf("  computation(forward) {\n    interval(0, 1) { un = %s;%s }\n", e, vn);
-        printf("    interval(1, end) { un = 0.5 * un[k-1] + %s;%s }\n  }\n", e, vn);
+        printf("  computation(forward) {\n    interval(0, 1) { un = %s%s;%s }\n", first, e, vn);
+        printf("    interval(1, end) { %sun = 0.5 * un[k-1] + %s;%s%s }\n  }\n", if_open, e,
+               if_close, vn);
+    } else if (keep == 3) {
+        printf("  computation(parallel) { interval(1, end) { un = %s;%s } }\n", e, vn);
     } else {
-        printf("  un = %s;\n", e);
+        printf("  %sun = %s%s;%s\n", if_open, first, e, if_close);
         if (two)
             printf("  vn = v - 0.25 * c * (u[i+1] - u[i-1]);\n");
     }

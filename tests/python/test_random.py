@@ -75,11 +75,21 @@ def call(mod, st, halos, logical, scalars, domain, layout, nsteps):
 
 def single_calls(mod, st, halos, logical, scalars, domain, nsteps):
     """The definition of the steps (language.md 11): each pair's next made to agree with its
-    cur (a copy), then nsteps single calls, the pairs' arrays swapped between calls. Returns
-    None if a call is refused, else {cur: its array after the steps} for each pair."""
+    cur on the frame (its points outside the domain; inside it next keeps its own values,
+    which a step that writes next under an if or reads it first depends on), then nsteps
+    single calls, the pairs' arrays swapped between calls. Returns None if a call is
+    refused, else {cur: its array after the steps} for each pair."""
     arrays = {name: L.copy() for name, L in logical.items()}
     for q in st["iterate"]:
-        arrays[q["next"]] = arrays[q["cur"]].copy()
+        axes = next(p["axes"] for p in st["params"] if p["name"] == q["next"])
+        nxt = arrays[q["next"]]
+        inside = np.ones(nxt.shape, dtype=bool)
+        for x, ax in enumerate(axes):
+            pos = np.arange(nxt.shape[x]) - halos[q["next"]][x][0]
+            dims = [1] * nxt.ndim
+            dims[x] = -1
+            inside = inside & ((pos >= 0) & (pos < domain["IJK".index(ax)])).reshape(dims)
+        nxt[~inside] = arrays[q["cur"]][~inside]
     origin = {name: tuple(h[0] for h in halo) for name, halo in halos.items()}
     f = getattr(mod, st["name"])
     for _ in range(nsteps):
