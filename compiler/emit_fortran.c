@@ -276,6 +276,49 @@ static void fl_end(FLine *l, const char *tail)
     fprintf(l->f, "%s\n", tail);
 }
 
+/* The comment text at column indent + 1, "! " before each of its lines: as it is where every
+   line fits in the 132 columns of free form (as with short names), else the whole text
+   refilled at its spaces and newlines, each further line "!" and hang spaces; the first
+   line keeps the text's leading spaces. A word longer than a line is split (none is: names
+   have at most 63 characters, and the module's 63 bound the file's). */
+static void write_comment_text(FILE *f, int indent, int hang, const char *text)
+{
+    bool fits = true;
+    for (const char *s = text; *s && fits; s += *s == '\n') {
+        size_t n = strcspn(s, "\n");
+        fits = indent + 2 + (int)n <= FREE_FORM_WIDTH;
+        s += n;
+    }
+    if (fits) {
+        for (const char *s = text; *s; s += *s == '\n') {
+            int n = (int)strcspn(s, "\n");
+            fprintf(f, "%*s! %.*s\n", indent, "", n, s);
+            s += n;
+        }
+        return;
+    }
+    int lead = (int)strspn(text, " ");
+    int col = fprintf(f, "%*s! %.*s", indent, "", lead, text);
+    bool first = true;   /* no word yet on this line */
+    for (const char *s = text + lead; *(s += strspn(s, " \n"));) {
+        int n = (int)strcspn(s, " \n");
+        if (!first && col + 1 + n > FREE_FORM_WIDTH) {
+            col = fprintf(f, "\n%*s!%*s", indent, "", hang, "") - 1;
+            first = true;
+        }
+        while (col + n > FREE_FORM_WIDTH) {   /* first on its line, and still too long */
+            int k = FREE_FORM_WIDTH - col;
+            fprintf(f, "%.*s\n", k, s);
+            col = fprintf(f, "%*s!%*s", indent, "", hang, "");
+            s += k, n -= k;
+        }
+        col += fprintf(f, "%s%.*s", first ? "" : " ", n, s);
+        first = false;
+        s += n;
+    }
+    fputc('\n', f);
+}
+
 static const char *kind_of(Type t)
 {
     switch (t) {
@@ -373,28 +416,33 @@ static void write_interface(Compiler *c, FILE *f, const FStencil *fs, bool steps
 static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
-    fprintf(f, "    ! %s:%d: stencil %s\n", st->loc.file ? path_base(st->loc.file) : "",
-            st->loc.line, st->name);
+    Arena *arena = c->arena;
+    write_comment_text(f, 4, 7, arena_printf(arena, "%s:%d: stencil %s",
+                                             st->loc.file ? path_base(st->loc.file) : "",
+                                             st->loc.line, st->name));
     for (int p = 0; p < st->params.len; p++) {
         const IrParam *par = &st->params.items[p];
         if (!par->is_field) {
-            fprintf(f, "    !   %-10s %s scalar, %s\n", fs->param[p],
-                    type_of(c->arena, par->scalar->type),
-                    par->scalar->is_output ? "out" : "in");
+            write_comment_text(f, 4, 7, arena_printf(arena, "  %-10s %s scalar, %s",
+                                                     fs->param[p],
+                                                     type_of(arena, par->scalar->type),
+                                                     par->scalar->is_output ? "out" : "in"));
             continue;
         }
         const IrField *fd = par->field;
-        fprintf(f, "    !   %-10s %s, %s, rank %d, %s", fs->param[p],
-                type_of(c->arena, fd->type), emit_axes_text(fd->axes), rank_of(fd->axes),
-                emit_field_intent(fd));
+        const char *text = arena_printf(arena, "  %-10s %s, %s, rank %d, %s", fs->param[p],
+                                        type_of(arena, fd->type), emit_axes_text(fd->axes),
+                                        rank_of(fd->axes), emit_field_intent(fd));
         bool any = false;
         for (int a = 0; a < NAXES; a++)
             if ((fd->axes & (1u << a)) && (fd->halo[a][0] || fd->halo[a][1])) {
-                fprintf(f, "%s %c[%lld, %lld]", any ? "" : ", halo", 'i' + a,
-                        (long long)fd->halo[a][0], (long long)fd->halo[a][1]);
+                text = arena_printf(arena, "%s%s %c[%lld, %lld]", text, any ? "" : ", halo",
+                                    'i' + a, (long long)fd->halo[a][0],
+                                    (long long)fd->halo[a][1]);
                 any = true;
             }
-        fprintf(f, "%s\n", any ? "" : ", halo none");
+        write_comment_text(f, 4, 7, arena_printf(arena, "%s%s", text,
+                                                 any ? "" : ", halo none"));
     }
 }
 
@@ -727,13 +775,25 @@ static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
             for (int side = 0; side < 2 && (fd->axes & (1u << a)); side++)
                 h[a][side] = a < 2 && fd->reach[a][side] > fd->halo[a][side]
                                  ? fd->reach[a][side] : fd->halo[a][side];
-        FLine l;   /* two NAME_halo of 58 characters pass the 132 columns: continued */
+        /* two NAME_halo of 58 characters pass the 132 columns: continued; where the
+           assignment would pass them even on a continuation line (a NAME_halo of 63 and
+           halos of 1000000: 153 columns), each number is an item of its own */
+        const char *set = arena_printf(c->arena, "%s = reshape([%lld, %lld, %lld, %lld, "
+                                       "%lld, %lld], [2, 3])", fs->halo[p],
+                                       (long long)h[0][0], (long long)h[0][1],
+                                       (long long)h[1][0], (long long)h[1][1],
+                                       (long long)h[2][0], (long long)h[2][1]);
+        FLine l;
         fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s))", fs->halo[p]));
-        fl_item(&l, " ", arena_printf(c->arena, "%s = reshape([%lld, %lld, %lld, %lld, %lld, "
-                                      "%lld], [2, 3])", fs->halo[p], (long long)h[0][0],
-                                      (long long)h[0][1], (long long)h[1][0],
-                                      (long long)h[1][1], (long long)h[2][0],
-                                      (long long)h[2][1]));
+        if (8 + 8 + (int)strlen(set) <= FREE_FORM_WIDTH) {
+            fl_item(&l, " ", set);
+        } else {
+            fl_item(&l, " ", arena_printf(c->arena, "%s = reshape([%lld", fs->halo[p],
+                                          (long long)h[0][0]));
+            for (int k = 1; k < 6; k++)
+                fl_item(&l, ", ", arena_printf(c->arena, "%lld%s", (long long)h[k / 2][k % 2],
+                                              k == 5 ? "], [2, 3])" : ""));
+        }
         fl_end(&l, "");
     }
     fprintf(f, "    end subroutine %s\n", fs->mpi_halo_sub);
@@ -795,12 +855,15 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     }
     kinds[TY_DOUBLE] |= any_mpi || any_steps_mpi;   /* their times */
     const char *in = path_base(c->opts.input);
-    fprintf(f, "! %s: generated by gtcc %s from %s (--emit=fortran%s%s); do not edit.\n",
-            module, GTCC_VERSION, in, c->opts.prefix ? " -P " : "",
-            c->opts.prefix ? c->opts.prefix : "");
-    fprintf(f, "! Fortran wrappers of the stencils of %s (docs/fortran.md): compile with the "
-            "module gtrt\n! (pkg-config gtrt-fortran), link with the C that gtcc generates "
-            "from %s\n! with the same -P, and with libgtrt.\n", in, in);
+    write_comment_text(f, 0, 1, arena_printf(c->arena, "%s: generated by gtcc %s from %s "
+                                             "(--emit=fortran%s%s); do not edit.", module,
+                                             GTCC_VERSION, in, c->opts.prefix ? " -P " : "",
+                                             c->opts.prefix ? c->opts.prefix : ""));
+    write_comment_text(f, 0, 1, arena_printf(c->arena, "Fortran wrappers of the stencils of %s "
+                                             "(docs/fortran.md): compile with the module gtrt\n"
+                                             "(pkg-config gtrt-fortran), link with the C that "
+                                             "gtcc generates from %s\nwith the same -P, and with "
+                                             "libgtrt.", in, in));
     fprintf(f, "module %s\n", module);
     FLine l;
     fl_start(&l, f, 4, "use, intrinsic :: iso_c_binding, only: ");
@@ -851,7 +914,8 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
             if (fs[s].steps_sub)
                 write_interface(c, f, &fs[s], true);
             if (fs[s].info_iface) {
-                fprintf(f, "        ! const gt_stencil_info *%s_f(void)\n", fs[s].es->info);
+                write_comment_text(f, 8, 7, arena_printf(c->arena, "const gt_stencil_info "
+                                                         "*%s_f(void)", fs[s].es->info));
                 fprintf(f, "        function %s() result(gt_info) bind(C, name=\"%s_f\")\n",
                         fs[s].info_iface, fs[s].es->info);
                 fprintf(f, "            import :: c_ptr\n");
@@ -867,31 +931,42 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
         write_comment(c, f, &fs[s]);
         write_wrapper(c, f, &fs[s], false);
         if (fs[s].steps_sub) {
-            fprintf(f, "\n    ! %s: %s's time steps (iterate)\n", fs[s].steps_sub, fs[s].sub);
+            fprintf(f, "\n");
+            write_comment_text(f, 4, 3, arena_printf(c->arena, "%s: %s's time steps (iterate)",
+                                                     fs[s].steps_sub, fs[s].sub));
             write_wrapper(c, f, &fs[s], true);
         }
         if (fs[s].mpi_sub) {
-            fprintf(f, "\n    ! %s: %s on this rank's box of a decomposition (gtrt_mpi), halos "
-                    "exchanged\n", fs[s].mpi_sub, fs[s].sub);
+            fprintf(f, "\n");
+            write_comment_text(f, 4, 3, arena_printf(c->arena, "%s: %s on this rank's box of a "
+                                                     "decomposition (gtrt_mpi), halos exchanged",
+                                                     fs[s].mpi_sub, fs[s].sub));
             write_mpi_wrapper(c, f, &fs[s], false);
             fprintf(f, "\n");
             write_mpi_call(c, f, &fs[s], module, false);
         }
         if (fs[s].mpi_halo_sub) {
-            fprintf(f, "\n    ! %s: the halos %s_mpi needs (gt_mpi_halo)\n", fs[s].mpi_halo_sub,
-                    fs[s].sub);
+            fprintf(f, "\n");
+            write_comment_text(f, 4, 3, arena_printf(c->arena, "%s: the halos %s_mpi needs "
+                                                     "(gt_mpi_halo)", fs[s].mpi_halo_sub,
+                                                     fs[s].sub));
             write_mpi_halo(c, f, &fs[s]);
         }
         if (fs[s].steps_mpi_sub) {
-            fprintf(f, "\n    ! %s: %s on a decomposition (gtrt_mpi), halos exchanged "
-                    "every tblock steps\n", fs[s].steps_mpi_sub, fs[s].steps_sub);
+            fprintf(f, "\n");
+            write_comment_text(f, 4, 3, arena_printf(c->arena, "%s: %s on a decomposition "
+                                                     "(gtrt_mpi), halos exchanged every tblock "
+                                                     "steps", fs[s].steps_mpi_sub,
+                                                     fs[s].steps_sub));
             write_mpi_wrapper(c, f, &fs[s], true);
             fprintf(f, "\n");
             write_mpi_call(c, f, &fs[s], module, true);
         }
         if (fs[s].steps_halo_sub) {
-            fprintf(f, "\n    ! %s: the halos %s_mpi needs for blocks of tblock steps\n",
-                    fs[s].steps_halo_sub, fs[s].steps_sub);
+            fprintf(f, "\n");
+            write_comment_text(f, 4, 3, arena_printf(c->arena, "%s: the halos %s_mpi needs for "
+                                                     "blocks of tblock steps",
+                                                     fs[s].steps_halo_sub, fs[s].steps_sub));
             write_steps_halo(c, f, &fs[s]);
         }
     }
