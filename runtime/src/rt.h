@@ -221,13 +221,19 @@ int gt__compute_domain(const gt_stencil_info *info, gt_storage *const *fields,
    device sides too); empty storages share nothing. */
 int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
 
-/* steps.c: copies the box of positions [lo, lo + ext) (per axis I, J, K, relative to the
-   first interior point of each storage) of src into dst, two storages of one field (its
-   axes, its dtype), on the host or (device 1) on the device, as gt__steps copies frames
-   (gt_mpi_steps' frame and result copies); with check set it copies nothing and only says
-   whether it would refuse the copy. 0 or a GT_E... code with the error set. */
-int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
-                       const int64_t lo[3], const int64_t ext[3], int device, int check);
+/* steps.c, the copies of S_steps that gt_mpi_steps makes too, between two storages of one
+   field (its axes, its dtype), on the host or (device 1) on the device; 0 or a GT_E... code
+   with the error set. gt__steps_copy_frame: src's frame into dst: per axis a of axes and
+   side with copy[a][side] set, the points beyond a domain of size[a] points, w[a][side]
+   deep, over [-w[b][0], size[b] + w[b][1]) along every other axis b (each width bounded by
+   what both storages have there; the slabs overlap at the corners, so a side left out
+   leaves the others' reaching over its halo). gt__steps_copy_result: next's domain into cur
+   (with check set it copies nothing and only says whether it would refuse the copy). */
+int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
+                         const char *axes, const int64_t size[3], const int64_t w[3][2],
+                         const int copy[3][2], int device);
+int gt__steps_copy_result(const char *what, gt_storage *cur, const gt_storage *next,
+                          const char *axes, const int64_t size[3], int device, int check);
 
 /* steps.c: rc (nonzero, the error set) of the single call's checks in the swapped order of
    S_steps (the pairs' storages exchanged), with the last message told that the fields it

@@ -97,12 +97,6 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     return 0;
 }
 
-int gt__steps_copy_box(const char *what, gt_storage *dst, const gt_storage *src,
-                       const int64_t lo[3], const int64_t ext[3], int device, int check)
-{
-    return copy_box(what, dst, src, lo, ext, device, check);
-}
-
 /* The points storage s has beyond a domain of n points along its dimension d, below
    (side 0: its lower halo, the domain starting at the interior's first point) or above
    (side 1: the rest of the interior, then the upper halo). */
@@ -111,25 +105,15 @@ static int64_t room(const gt_storage *s, int d, int side, int64_t n)
     return side ? s->shape[d] - s->halo[d][0] - n : s->halo[d][0];
 }
 
-/* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
-   the domain: the points a step reads of either field but does not compute; one slab per
-   axis and side, the axes before it over the domain, those after it over the grown range),
-   copied from src (cur) into dst (next); never beyond
-   either storage (the single call's checks in both orders, for two steps or more, make
-   both hold all of it; one step checks each storage in its own role only). Above the
-   domain the frame may lie in the interior (a domain smaller than the interior): those
-   points are frame as much as the halo's. */
-static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
-                      const gt_stencil_info *info, const gt_iterate_pair *q,
-                      const int64_t size[3], int device)
+int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
+                         const char *axes, const int64_t size[3], const int64_t w[3][2],
+                         const int copy[3][2], int device)
 {
-    const gt_field_info *cur = &info->fields[q->cur], *next = &info->fields[q->next];
     int64_t halo[3][2], lo[3], ext[3];
     for (int a = 0; a < 3; a++) {
-        int has = strchr(cur->axes, 'I' + a) != NULL;
+        int has = strchr(axes, 'I' + a) != NULL;
         for (int side = 0; side < 2; side++) {
-            int64_t h = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
-                                                                  : next->halo[a][side];
+            int64_t h = w[a][side];
             int dd = gt__axis_pos(dst, (char)('I' + a)), sd = gt__axis_pos(src, (char)('I' + a));
             int64_t rd = has && dd >= 0 ? room(dst, dd, side, size[a]) : h;
             int64_t rs = has && sd >= 0 ? room(src, sd, side, size[a]) : h;
@@ -143,18 +127,15 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         ext[a] = has ? size[a] + halo[a][0] + halo[a][1] : 1;
     }
     for (int a = 0; a < 3; a++) {
-        if (!strchr(cur->axes, 'I' + a))
+        if (!strchr(axes, 'I' + a))
             continue;
         for (int side = 0; side < 2; side++) {
             int64_t h = halo[a][side];
-            if (h == 0)
+            if (!copy[a][side] || h == 0)
                 continue;
             int64_t slo[3], sext[3];
             memcpy(slo, lo, sizeof slo);
             memcpy(sext, ext, sizeof sext);
-            for (int b = 0; b < a; b++)
-                if (strchr(cur->axes, 'I' + b))
-                    slo[b] = 0, sext[b] = size[b];
             slo[a] = side ? size[a] : -h;
             sext[a] = h;
             int rc = copy_box(what, dst, src, slo, sext, device, 0);
@@ -163,6 +144,35 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         }
     }
     return 0;
+}
+
+/* The frame of pair q (the domain size grown by the larger of its two fields' halos, less
+   the domain: the points a step reads of either field but does not compute) copied from src
+   (cur) into dst (next); never beyond either storage (the single call's checks in both
+   orders, for two steps or more, make both hold all of it; one step checks each storage in
+   its own role only). Above the domain the frame may lie in the interior (a domain smaller
+   than the interior): those points are frame as much as the halo's. */
+static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
+                      const gt_stencil_info *info, const gt_iterate_pair *q,
+                      const int64_t size[3], int device)
+{
+    const gt_field_info *cur = &info->fields[q->cur], *next = &info->fields[q->next];
+    int64_t w[3][2];
+    static const int every[3][2] = {{1, 1}, {1, 1}, {1, 1}};
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++)
+            w[a][side] = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
+                                                                   : next->halo[a][side];
+    return gt__steps_copy_frame(what, dst, src, cur->axes, size, w, every, device);
+}
+
+int gt__steps_copy_result(const char *what, gt_storage *cur, const gt_storage *next,
+                          const char *axes, const int64_t size[3], int device, int check)
+{
+    int64_t lo[3] = {0, 0, 0}, ext[3];
+    for (int a = 0; a < 3; a++)
+        ext[a] = strchr(axes, 'I' + a) ? size[a] : 1;
+    return copy_box(what, cur, next, lo, ext, device, check);
 }
 
 /* The single call's checks on fields: the stencil called with nothing computed. */
@@ -594,11 +604,8 @@ static int copy_result(const char *what, const gt_stencil_info *info,
     int rc = 0;
     for (int p = 0; p < info->npairs && !rc; p++) {
         const gt_iterate_pair *q = &info->pairs[p];
-        const gt_field_info *fi = &info->fields[q->cur];
-        int64_t lo[3] = {0, 0, 0}, ext[3];
-        for (int a = 0; a < 3; a++)
-            ext[a] = strchr(fi->axes, 'I' + a) ? size[a] : 1;
-        rc = copy_box(what, fields[q->cur], fields[q->next], lo, ext, device, check);
+        rc = gt__steps_copy_result(what, fields[q->cur], fields[q->next],
+                                   info->fields[q->cur].axes, size, device, check);
     }
     return rc;
 }

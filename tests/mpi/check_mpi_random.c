@@ -147,6 +147,22 @@ static void fill_elem(void *elem, const int64_t g0[3], bool in_box, void *ctx)
         value(elem, c->t, c->seed, c->f, g);
 }
 
+/* The element of storage s at global position g: s one process's (off NULL) or a rank's
+   whose box starts at off along I and J. */
+static const void *elem_at(gt_storage *s, const int64_t *off, const int64_t g[3])
+{
+    const char *base = gt_host(s, GT_READ);
+    const char *axes = gt_axes(s);
+    const int64_t *st = gt_strides(s);
+    const int64_t (*h)[2] = gt_halo(s);
+    int64_t at = 0;
+    for (int d = 0; d < gt_ndim(s); d++) {
+        int a = axes[d] - 'I';
+        at += (g[a] - (off && a < 2 ? off[a] : 0) + h[d][0]) * st[d];
+    }
+    return base + (size_t)at * gt_dtype_size(gt_dtype_of(s));
+}
+
 /* A pair's frame in a rank's storages: next's elements outside the global domain, along
    K or an axis the decomposition does not wrap, set to cur's at the same position (what
    gt_mpi_steps copies, as one process's S_steps does; inside the domain next keeps its
@@ -164,36 +180,10 @@ static void frame_elem(void *elem, const int64_t g[3], bool in_box, void *ctx)
     for (int a = 0; a < 3; a++)
         if ((a == 2 || !c->wraps[a]) && (g[a] < 0 || g[a] >= c->global[a]))
             frame = true;
-    if (in_box || !frame)
-        return;
-    const char *base = gt_host(c->cur, GT_READ);
-    const char *axes = gt_axes(c->cur);
-    const int64_t *st = gt_strides(c->cur);
-    const int64_t (*h)[2] = gt_halo(c->cur);
-    int64_t at = 0;
-    for (int d = 0; d < gt_ndim(c->cur); d++) {
-        int a = axes[d] - 'I';
-        at += (g[a] - (a < 2 ? c->off[a] : 0) + h[d][0]) * st[d];
-    }
-    size_t size = gt_dtype_size(gt_dtype_of(c->cur));
-    memcpy(elem, base + (size_t)at * size, size);
+    if (!in_box && frame)
+        memcpy(elem, elem_at(c->cur, c->off, g), gt_dtype_size(gt_dtype_of(c->cur)));
 }
 
-/* The reference storage's element at global position g (inside the global domain along I
-   and J). */
-static const void *ref_elem(gt_storage *ref, const int64_t g[3])
-{
-    const char *base = gt_host(ref, GT_READ);
-    const char *axes = gt_axes(ref);
-    const int64_t *st = gt_strides(ref);
-    const int64_t (*h)[2] = gt_halo(ref);
-    int64_t at = 0;
-    for (int d = 0; d < gt_ndim(ref); d++) {
-        int a = axes[d] - 'I';
-        at += (g[a] + h[d][0]) * st[d];
-    }
-    return base + (size_t)at * gt_dtype_size(gt_dtype_of(ref));
-}
 
 typedef struct {
     gt_storage *ref;
@@ -207,7 +197,7 @@ static void cmp_elem(void *elem, const int64_t g[3], bool in_box, void *ctx)
     Cmp *c = ctx;
     if (!in_box)
         return;
-    const void *r = ref_elem(c->ref, g);
+    const void *r = elem_at(c->ref, NULL, g);
     size_t size = gt_dtype_size(c->t);
     if (memcmp(r, elem, size) == 0)
         return;

@@ -1664,66 +1664,45 @@ static int steps_on_device(const gt_storage *a, const gt_storage *b)
 
 /* The frame, after the first exchange (of the pairs' storages): each pair's cur
    (fields in parameter order, the caller's roles) copied into next where it lies outside
-   the global domain: the slabs of the halo both storages have on a global edge the
-   decomposition does not wrap, along K always, each over the whole of both storages' halos
-   along the other axes (the rows of cur's K halo over a neighbour's columns, which a grown
-   step reads, came with the exchange). Inside the global domain next keeps the caller's
-   values, this rank's and (exchanged) its neighbours', as one process's S_steps keeps them
-   (docs/mpi.md). */
+   the global domain: the halo both storages have on a global edge the decomposition does
+   not wrap, and along K, each slab over the whole of both storages' halos along the other
+   axes (the rows of cur's K halo over a neighbour's columns, which a grown step reads, came
+   with the exchange). Inside the global domain next keeps the caller's values, this rank's
+   and (exchanged) its neighbours', as one process's S_steps keeps them (docs/mpi.md). */
 static int steps_frame(const char *what, const gt_decomp *d, const gt_stencil_info *info,
                        gt_storage *const *fields)
 {
+    int64_t w[3][2];   /* as deep as the storages go */
+    int edge[3][2];
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++) {
+            w[a][side] = INT64_MAX;
+            edge[a][side] = a == 2 || (!d->periodic[a] &&
+                                       (side ? d->offset[a] + d->box[a] >= d->global[a]
+                                             : d->offset[a] == 0));
+        }
     int rc = 0;
     for (int p = 0; p < info->npairs && !rc; p++) {
         gt_storage *to = fields[info->pairs[p].next];
         const gt_storage *from = fields[info->pairs[p].cur];
-        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1}, hw[3][2] = {{0, 0}, {0, 0}, {0, 0}},
-                n[3] = {1, 1, 1};
-        for (int x = 0; x < from->ndim; x++) {
-            int a = from->axes[x] - 'I', y = gt__axis_pos(to, from->axes[x]);
-            n[a] = d->box[a];
-            /* below the box each storage's lower halo, above it the rest of its shape */
-            int64_t rf = from->shape[x] - from->halo[x][0] - n[a],
-                    rt = to->shape[y] - to->halo[y][0] - n[a];
-            hw[a][0] = from->halo[x][0] < to->halo[y][0] ? from->halo[x][0] : to->halo[y][0];
-            hw[a][1] = rf < rt ? rf : rt;
-            lo[a] = -hw[a][0];
-            ext[a] = n[a] + hw[a][0] + hw[a][1];
-        }
-        for (int x = 0; x < from->ndim && !rc; x++) {
-            int a = from->axes[x] - 'I';
-            for (int side = 0; side < 2 && !rc; side++) {
-                int edge = a == 2 || (!d->periodic[a] && (side ? d->offset[a] + d->box[a] >=
-                                                                     d->global[a]
-                                                               : d->offset[a] == 0));
-                if (!edge || hw[a][side] == 0)
-                    continue;
-                int64_t slo[3], sext[3];
-                memcpy(slo, lo, sizeof slo);
-                memcpy(sext, ext, sizeof sext);
-                slo[a] = side ? n[a] : -hw[a][0];
-                sext[a] = hw[a][side];
-                rc = gt__steps_copy_box(what, to, from, slo, sext, steps_on_device(to, from),
-                                        0);
-            }
-        }
+        rc = gt__steps_copy_frame(what, to, from, info->fields[info->pairs[p].cur].axes, d->box,
+                                  (const int64_t (*)[2])w, (const int (*)[2])edge,
+                                  steps_on_device(to, from));
     }
     return rc;
 }
 
 /* After an odd count the last step wrote each pair's next: its box copied into cur, the
    result (with check set, only whether the copy would be refused). */
-static int steps_result(const char *what, const gt_stencil_info *info,
+static int steps_result(const char *what, const gt_decomp *d, const gt_stencil_info *info,
                         gt_storage *const *fields, int check)
 {
     int rc = 0;
     for (int p = 0; p < info->npairs && !rc; p++) {
-        gt_storage *to = fields[info->pairs[p].cur];
-        const gt_storage *from = fields[info->pairs[p].next];
-        int64_t lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
-        for (int x = 0; x < to->ndim; x++)
-            ext[to->axes[x] - 'I'] = to->shape[x] - to->halo[x][0] - to->halo[x][1];
-        rc = gt__steps_copy_box(what, to, from, lo, ext, steps_on_device(to, from), check);
+        const gt_iterate_pair *q = &info->pairs[p];
+        rc = gt__steps_copy_result(what, fields[q->cur], fields[q->next],
+                                   info->fields[q->cur].axes, d->box,
+                                   steps_on_device(fields[q->cur], fields[q->next]), check);
     }
     return rc;
 }
@@ -1852,7 +1831,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     /* an odd count ends with the result's copy, refused (if at all) before anything is
        written */
     if (nsteps & 1)
-        rc = agree(d->comm, fn, steps_result(what, info, fields, 1));
+        rc = agree(d->comm, fn, steps_result(what, d, info, fields, 1));
     int64_t grow[2][2];
     steps_growth(info, grow);
     w.widths = (const gt__mpi_widths *)widths;
@@ -1909,7 +1888,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         rc = agree_ran(d->comm, fn, rc);
     }
     if (!rc && (nsteps & 1))
-        rc = agree_ran(d->comm, fn, steps_result(what, info, fields, 0));
+        rc = agree_ran(d->comm, fn, steps_result(what, d, info, fields, 0));
     if (times) {
         times[0] = tx;
         times[1] = MPI_Wtime() - t0 - tx;
