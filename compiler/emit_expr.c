@@ -195,8 +195,34 @@ static bool is_negative_const(const IrExpr *e)
     return false;
 }
 
+/* The helper of gt_generated.h that computes an int operation of e with the
+ * language's defined semantics (wrapping, a / 0 = 0: language.md 5.3), or
+ * NULL where C's operator is already defined for every operand: a division
+ * or remainder by a constant other than 0 and -1. */
+static const char *int_helper(const IrExpr *e)
+{
+    if (e->type != TY_INT)
+        return NULL;
+    if (e->kind == IR_UNARY)
+        return e->op.op == OP_NEG ? "gt_ineg" : NULL;
+    if (e->kind != IR_BINARY)
+        return NULL;
+    const IrExpr *b = e->op.b;
+    bool safe_divisor = b->kind == IR_CONST && b->cnst.i != 0 && b->cnst.i != -1;
+    switch (e->op.op) {
+    case OP_ADD: return "gt_iadd";
+    case OP_SUB: return "gt_isub";
+    case OP_MUL: return "gt_imul";
+    case OP_DIV: return safe_divisor ? NULL : "gt_idiv";
+    case OP_MOD: return safe_divisor ? NULL : "gt_imod";
+    default: return NULL;
+    }
+}
+
 static int prec_of(const IrExpr *e)
 {
+    if (int_helper(e))
+        return PREC_PRIMARY;
     switch (e->kind) {
     case IR_CONST:
         return is_negative_const(e) ? PREC_UNARY : PREC_PRIMARY;
@@ -221,7 +247,7 @@ static const char *builtin_c_name(Builtin fn, Type t)
 {
     bool single = t == TY_FLOAT;
     switch (fn) {
-    case B_ABS: return t == TY_INT ? "abs" : single ? "fabsf" : "fabs";
+    case B_ABS: return t == TY_INT ? "gt_abs_int" : single ? "fabsf" : "fabs";
     case B_MIN: return t == TY_INT ? "gt_min_int" : single ? "gt_min_float" : "gt_min_double";
     case B_MAX: return t == TY_INT ? "gt_max_int" : single ? "gt_max_float" : "gt_max_double";
     case B_ISNAN: return "isnan";
@@ -289,6 +315,12 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         break;
     case IR_UNARY: {
         const IrExpr *a = e->op.a;
+        if (int_helper(e)) {
+            emit_text(o, "%s(", int_helper(e));
+            expr_at(o, cx, a, 0);
+            emit_text(o, ")");
+            break;
+        }
         emit_text(o, "%s", op_spellings[e->op.op]);
         /* "- -x" must not become "--x" */
         bool sign = e->op.op == OP_NEG || e->op.op == OP_PLUS;
@@ -313,6 +345,14 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         }
         if (device_const_division(o, cx, e))
             break;
+        if (int_helper(e)) {
+            emit_text(o, "%s(", int_helper(e));
+            expr_at(o, cx, e->op.a, 0);
+            emit_text(o, ", ");
+            expr_at(o, cx, e->op.b, 0);
+            emit_text(o, ")");
+            break;
+        }
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;
@@ -768,8 +808,8 @@ void emit_red_identity(Out *o, RedOp op, Type t)
 
 void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
 {
-    if (op == RED_SUM) {
-        emit_text(o, "%s += ", acc);
+    if (op == RED_SUM) {   /* ints wrap (gt_iadd), as the operator does */
+        emit_text(o, t == TY_INT ? "%s = gt_iadd(%s, " : "%s += ", acc, acc);
         return;
     }
     bool is_min = op == RED_MIN;
@@ -784,7 +824,7 @@ void emit_reduce_open(Out *o, RedOp op, Type t, const char *acc)
 
 void emit_reduce_close(Out *o, RedOp op, Type t)
 {
-    if (op != RED_SUM && t != TY_BOOL)
+    if ((op != RED_SUM && t != TY_BOOL) || (op == RED_SUM && t == TY_INT))
         emit_text(o, ")");
 }
 

@@ -128,7 +128,7 @@ typedef struct {
 static const char *reduction_id(RedOp op, Type t)
 {
     if (op == RED_SUM)
-        return "+";
+        return t == TY_INT ? "gt_isum" : "+";   /* ints wrap (gt_iadd) */
     bool is_min = op == RED_MIN;
     if (t == TY_DOUBLE)
         return is_min ? "gt_fmin" : "gt_fmax";
@@ -139,8 +139,9 @@ static const char *reduction_id(RedOp op, Type t)
     return is_min ? "min" : "max";
 }
 
-/* Does any full reduction of the file take the min or max of reals? */
-static bool has_real_minmax(const Compiler *c)
+/* Does any full reduction of the file take the min or max of reals, or the
+ * sum of ints (the reductions emit_declare_reductions declares)? */
+static bool has_declared_reduction(const Compiler *c)
 {
     for (int s = 0; s < c->ir->stencils.len; s++) {
         const IrStencil *st = c->ir->stencils.items[s];
@@ -151,8 +152,11 @@ static bool has_real_minmax(const Compiler *c)
                 const IrInterval *iv = st->computations.items[ci]->intervals.items[ii];
                 for (int k = 0; k < iv->stmts.len; k++) {
                     const IrStmt *x = iv->stmts.items[k];
-                    if (x->kind == IR_REDUCE && x->reduce.op != RED_SUM &&
-                        (x->reduce.dst->type == TY_DOUBLE || x->reduce.dst->type == TY_FLOAT))
+                    if (x->kind != IR_REDUCE)
+                        continue;
+                    Type t = x->reduce.dst->type;
+                    if (x->reduce.op == RED_SUM ? t == TY_INT
+                                                : t == TY_DOUBLE || t == TY_FLOAT)
                         return true;
                 }
             }
@@ -174,6 +178,9 @@ static void emit_declare_reductions(Out *o)
         emit_line(o, "#pragma omp declare reduction(%s : %s : omp_out = %s(omp_out, omp_in)) "
                      "initializer(omp_priv = NAN)",
                   decl[d][0], decl[d][1], decl[d][2]);
+    emit_line(o, "/* a sum of ints wraps, as the naive code's gt_iadd does */");
+    emit_line(o, "#pragma omp declare reduction(gt_isum : int32_t : omp_out = gt_iadd(omp_out, "
+                 "omp_in)) initializer(omp_priv = 0)");
     emit_line(o, "#endif");
 }
 
@@ -1570,7 +1577,7 @@ static void omp_preamble(Compiler *c, Out *o)
     emit_line(o, "static inline int omp_get_thread_num(void) { return 0; }");
     emit_line(o, "static inline int omp_get_max_threads(void) { return 1; }");
     emit_line(o, "#endif");
-    if (has_real_minmax(c))
+    if (has_declared_reduction(c))
         emit_declare_reductions(o);
 }
 

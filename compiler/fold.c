@@ -2,9 +2,11 @@
  *
  * fold_expr rewrites, bottom up, every operation whose operands are
  * constants into a constant, with the semantics the generated C would have:
- * int is a 32-bit two's complement integer whose overflow is an error (it
- * would be undefined behaviour in C), int division or modulo by zero is an
- * error even when only the divisor is constant, float operations round to
+ * int is a 32-bit two's complement integer whose overflow is an error (the
+ * generated code wraps, language.md 5.3, but a constant that does is an
+ * error while the program can be fixed), int division or modulo by zero is
+ * an error even when only the divisor is constant (the generated code gives
+ * 0), float operations round to
  * float at every step, and floating division by zero gives an IEEE infinity.
  * A constant condition selects its branch, `false && e` is false and
  * `true && e` is e (expressions have no side effects), and an int or bool

@@ -308,8 +308,11 @@ static void expr_v1(Buf *b, const Scope *s, int depth)
     }
 }
 
-/* gen --fuzz: an int expression (no division by a value that may be 0, no
- * constant that overflows). */
+/* gen --fuzz: an int expression (no constant that overflows). One in four of
+ * its sums is a product, quotient or remainder instead (draws of rng_v2, so
+ * that the rest of every seed's program is as it was), whose divisor `mi % n`
+ * is 0 or -1 at many points: language.md 5.3 defines those (gt_idiv,
+ * gt_imod). */
 static void int_expr(Buf *b, const Scope *s, int depth)
 {
     switch (depth <= 0 ? rnd(4) : rnd(9)) {
@@ -317,8 +320,31 @@ static void int_expr(Buf *b, const Scope *s, int depth)
     case 1: put(b, "mi"); offset(b, 1, false); return;
     case 2: put(b, "index(%c)", "ijk"[rnd(3)]); return;
     case 3: put(b, "%d", (int)rnd(7) - 3); return;
-    case 4: int_expr(b, s, depth - 1); put(b, " %s ", chance(50) ? "+" : "-");
-            int_expr(b, s, depth - 1); return;
+    case 4: {
+        const char *op = chance(50) ? "+" : "-";
+        if (rnd_v2(4) == 0) {
+            static const char *const mul[] = {"*", "/", "%"};
+            op = mul[rnd_v2(3)];
+            put(b, "(");
+            int_expr(b, s, depth - 1);
+            put(b, ") %s ", op);
+            if (*op == '*') {
+                put(b, "(");
+                int_expr(b, s, depth - 1);
+                put(b, ")");
+                return;
+            }
+            /* a divisor that is 0 or -1 at many points but never a constant
+               (one that folds to 0 is an error of gtcc) */
+            int di = (int)rnd_v2(3) - 1, dj = (int)rnd_v2(3) - 1;
+            put(b, "(mi[i%+d, j%+d] %% %d)", di, dj, 2 + (int)rnd_v2(3));
+            return;
+        }
+        int_expr(b, s, depth - 1);
+        put(b, " %s ", op);
+        int_expr(b, s, depth - 1);
+        return;
+    }
     case 5: put(b, "("); int_expr(b, s, depth - 1); put(b, ") %% %d", 1 + (int)rnd(4)); return;
     case 6: put(b, "%s(", chance(50) ? "min" : "max"); int_expr(b, s, depth - 1); put(b, ", ");
             int_expr(b, s, depth - 1); put(b, ")"); return;

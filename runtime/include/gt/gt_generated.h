@@ -315,6 +315,51 @@ GT_HD static inline int32_t gt_max_int(int32_t a, int32_t b)
     return a > b ? a : b;
 }
 
+/* int arithmetic of the language (language.md section 5.3): 32-bit two's complement, defined
+   for every pair of operands, as NumPy's int32 arrays compute (C leaves an overflow, a
+   division by zero and INT32_MIN / -1 undefined: they crashed the process, SIGFPE, on x86):
+     gt_iadd, gt_isub, gt_imul, gt_ineg  wrap modulo 2^32 (computed unsigned; the conversion
+                                         back is the two's complement one of gcc, clang, nvcc)
+     gt_idiv  truncates toward zero; a / 0 is 0, INT32_MIN / -1 is INT32_MIN (wraps)
+     gt_imod  the remainder of gt_idiv, sign of a; a % 0 is 0, a % -1 is 0
+     gt_abs_int  |a|; abs(INT32_MIN) is INT32_MIN (wraps)
+   A division by a constant other than 0 and -1 is C's operator (defined for every a);
+   compiler/emit_expr.c. */
+GT_HD static inline int32_t gt_iadd(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+GT_HD static inline int32_t gt_isub(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+
+GT_HD static inline int32_t gt_imul(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a * (uint32_t)b);
+}
+
+GT_HD static inline int32_t gt_ineg(int32_t a)
+{
+    return (int32_t)(0u - (uint32_t)a);
+}
+
+GT_HD static inline int32_t gt_idiv(int32_t a, int32_t b)
+{
+    return b == 0 ? 0 : b == -1 ? gt_ineg(a) : a / b;
+}
+
+GT_HD static inline int32_t gt_imod(int32_t a, int32_t b)
+{
+    return b == 0 || b == -1 ? 0 : a % b;
+}
+
+GT_HD static inline int32_t gt_abs_int(int32_t a)
+{
+    return a < 0 ? gt_ineg(a) : a;
+}
+
 /* int(x) of the language (language.md section 10.5): truncation toward zero, as C's cast,
    but defined where C's is not: NaN gives 0, values at or above 2^31 - 1 give INT32_MAX,
    values at or below -2^31 give INT32_MIN (compiler/fold.c folds constants the same way). */

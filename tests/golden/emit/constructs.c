@@ -108,7 +108,7 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "constructs.stn"
-                n(i, j, k) = n(i, j, k) % 3 + (int32_t)(i + origin_i);
+                n(i, j, k) = gt_iadd(n(i, j, k) % 3, (int32_t)(i + origin_i));
 #line 113 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
