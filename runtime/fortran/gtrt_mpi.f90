@@ -46,7 +46,7 @@ contains
     ! periodic, per I and J (default neither). Returns the decomposition (release it with
     ! gtrt_decomp_release), or a null pointer with the code in rc (absent: the message on
     ! the standard error unit and error stop), as the stencils' wrappers do.
-    function gtrt_decompose(comm, global, dims, periodic, rc) result(d)
+    recursive function gtrt_decompose(comm, global, dims, periodic, rc) result(d)
         integer, intent(in) :: comm
         integer, intent(in) :: global(3)
         integer, intent(in), optional :: dims(2)
@@ -67,7 +67,7 @@ contains
         call gtrt_finish(code, rc)
     end function gtrt_decompose
 
-    subroutine gtrt_decomp_release(d)
+    recursive subroutine gtrt_decomp_release(d)
         type(c_ptr), intent(inout) :: d
         call c_decomp_release(d)
         d = c_null_ptr
@@ -76,7 +76,7 @@ contains
     ! this rank's box: offset (0-based global index of its first point; 0 along K) and size;
     ! d null (a decomposition refused or released): offset and size 0 and the code in rc
     ! (absent: the message on the standard error unit and error stop)
-    subroutine gtrt_box(d, offset, size, rc)
+    recursive subroutine gtrt_box(d, offset, size, rc)
         type(c_ptr), intent(in) :: d
         integer, intent(out) :: offset(3), size(3)
         integer, intent(out), optional :: rc
