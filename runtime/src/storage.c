@@ -531,7 +531,9 @@ static int check_strides(const char *fn, const gt__params *p, const int64_t *str
             order[b] = order[b - 1];
             order[b - 1] = t;
         }
-    int64_t reach = 0;
+    /* (reach + 1) elements in at most 2^60 bytes: the byte sizes and ranges computed from
+       reach (wrap_params, gt__byte_range) stay inside int64_t */
+    int64_t reach = 0, max_reach = MAX_BYTES / (int64_t)gt_dtype_size(p->dtype) - 1;
     for (int k = 0; k < n; k++) {
         int d = order[k];
         if (strides[d] <= reach) {
@@ -546,9 +548,8 @@ static int check_strides(const char *fn, const gt__params *p, const int64_t *str
                              (long long)p->shape[e], (long long)strides[e]);
         }
         int64_t step;
-        if (mul_small(p->shape[d] - 1, strides[d], &step) || reach > MAX_BYTES - step)
-            return gt__error(GT_EINVAL, "%s: strides and shape span more than 2^60 elements",
-                             fn);
+        if (mul_small(p->shape[d] - 1, strides[d], &step) || step > max_reach - reach)
+            return gt__error(GT_EINVAL, "%s: strides and shape span more than 2^60 bytes", fn);
         reach += step;
     }
     *span = reach;

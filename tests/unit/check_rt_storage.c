@@ -715,6 +715,28 @@ START_TEST(wrap_stride_on_extent_one)
 }
 END_TEST
 
+/* Strides whose span reaches 2^60 elements of 8 bytes were accepted: the wrapped buffer's
+   size in bytes, (span + 1) * 8, overflowed int64_t. The span is bounded in bytes. */
+START_TEST(wrap_span_in_bytes)
+{
+    static double buf[8];
+    int64_t two[1] = {2}, far[1] = {(int64_t)1 << 60};
+    int64_t many[1] = {((int64_t)1 << 60) + 1}, dense[1] = {1};
+    int64_t most[1] = {((int64_t)1 << 57) + 1};
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "I", two, far, NULL));
+    ck_assert_error(GT_EINVAL, "gt_wrap: strides and shape span more than 2^60 bytes");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "I", many, dense, NULL));
+    ck_assert_error(GT_EINVAL, "span more than 2^60 bytes");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "I", most, dense, NULL));
+    ck_assert_error(GT_EINVAL, "span more than 2^60 bytes");
+    /* 2^57 doubles are 2^60 bytes: the largest span (the array itself never touched) */
+    int64_t fits[1] = {(int64_t)1 << 57};
+    gt_storage *s = gt_wrap(buf, GT_FLOAT64, "I", fits, dense, NULL);
+    ck_assert_msg(s != NULL, "%s", gt_last_error());
+    gt_release(s);
+}
+END_TEST
+
 /* gt_zeros with an alignment and an extent near INT64_MAX: GT_ENOMEM, and no signed
    overflow on the way (rounding the row up to the alignment overflowed; UBSan under
    make check SANITIZE=1 reports it). */
@@ -852,6 +874,7 @@ Suite *suite_rt_storage(void)
     tcase_add_test(t, wrap_padded_and_halo);
     tcase_add_test(t, wrap_errors);
     tcase_add_test(t, wrap_stride_on_extent_one);
+    tcase_add_test(t, wrap_span_in_bytes);
     tcase_add_test(t, huge_aligned_extent);
     tcase_add_test(t, domain_view);
     tcase_add_test(t, refcounts);
