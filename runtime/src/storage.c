@@ -231,12 +231,6 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     if (opts->alignment < 0 || opts->alignment > GT__MAX_ALIGNMENT)
         return gt__error(GT_EINVAL, "%s: alignment %lld is not in [0, %lld]", fn,
                          (long long)opts->alignment, (long long)GT__MAX_ALIGNMENT);
-    int preset = preset_find(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET);
-    if (preset < 0)
-        return gt_last_error_code();
-    p->alignment = opts->alignment > 1 ? opts->alignment : 1;
-    if (fresh && opts->alignment == 0 && presets[preset].row_bytes > 0)
-        p->alignment = presets[preset].row_bytes / (int64_t)gt_dtype_size(dtype);
     for (int d = 0; d < ndim; d++) {
         int64_t ai = opts->has_aligned_index ? opts->aligned_index[d] : p->halo[d][0];
         if (ai < 0 || ai > p->shape[d])
@@ -244,6 +238,12 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
                              fn, p->axes[d], (long long)ai, (long long)p->shape[d]);
         p->aligned_index[d] = ai;
     }
+    int preset = preset_find(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET);
+    if (preset < 0)
+        return gt_last_error_code();
+    p->alignment = opts->alignment > 1 ? opts->alignment : 1;
+    if (fresh && opts->alignment == 0 && presets[preset].row_bytes > 0)
+        p->alignment = presets[preset].row_bytes / (int64_t)gt_dtype_size(dtype);
     if (opts->layout)
         return parse_layout(fn, opts->layout, p->axes, ndim, p->layout);
     preset_layout(preset, p->axes, ndim, p->layout);

@@ -466,6 +466,10 @@ START_TEST(create_errors)
     o.aligned_index[2] = -1;
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
     ck_assert_error(GT_EINVAL, "aligned_index along K is -1");
+    /* in the documented order: the aligned index before the preset name (it came after) */
+    o.defaults = "gpu";
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "aligned_index along K is -1");
     memset(&o, 0, sizeof o);
 
     o.layout = "IJ";
