@@ -329,6 +329,27 @@ START_TEST(sync_by_operations)
 }
 END_TEST
 
+/* gt_copy_into(s, s) is a no-op (docs/runtime.md section 8): it synced s for read-write,
+   downloading a device-dirty buffer and leaving it host-dirty, so that the next device use
+   uploaded the whole buffer again, or failing on a failed download. */
+START_TEST(copy_into_itself)
+{
+    gt_storage *s = dev(GT_MANAGED_RUNTIME, 1);
+    ck_assert_int_eq(gt_sync(s), 0);
+    ck_assert_int_eq(gt_copy_into(s, s), 0);
+    ck_assert_int_eq(STATE(s), GT__CLEAN);
+    ck_assert_ptr_nonnull(gt_device_ptr(s, GT_WRITE));
+    int downloads = fake.downloads, uploads = fake.uploads;
+    fake.fail_down = 1;
+    ck_assert_int_eq(gt_copy_into(s, s), 0);
+    ck_assert_int_eq(STATE(s), GT__DEVICE_DIRTY);
+    ck_assert_int_eq(fake.downloads, downloads);
+    ck_assert_int_eq(fake.uploads, uploads);
+    fake.fail_down = 0;
+    gt_release(s);
+}
+END_TEST
+
 START_TEST(bind_syncs)
 {
     static const gt_field_info fields[2] = {
@@ -509,6 +530,7 @@ Suite *suite_rt_device(void)
     tcase_add_test(t, cuda_managed);
     tcase_add_test(t, device_failures);
     tcase_add_test(t, sync_by_operations);
+    tcase_add_test(t, copy_into_itself);
     tcase_add_test(t, bind_syncs);
     tcase_add_test(t, bind_device_syncs);
     tcase_add_test(t, device_temporary_and_copies);
