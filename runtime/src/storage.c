@@ -647,7 +647,9 @@ static int wrap_params(const char *fn, void *data, gt_dtype dtype, const char *a
         int64_t lin = 0;
         for (int d = 0; d < p.ndim; d++)
             lin += p.aligned_index[d] * st[d];
-        uintptr_t at = (uintptr_t)data + (uintptr_t)(lin * esize);
+        /* lin < 2^63 elements (strides along extents of 1 reach 2^60); its bytes may not
+           fit in int64_t, and the address wraps as the element's would */
+        uintptr_t at = (uintptr_t)data + (uintptr_t)lin * (uintptr_t)esize;
         if (at % (uintptr_t)(p.alignment * esize))
             return gt__error(GT_EINVAL, "%s: the element at aligned_index (%lld,%lld,%lld) is "
                              "at %p, not on a boundary of %lld elements", fn,

@@ -741,6 +741,25 @@ START_TEST(wrap_span_in_bytes)
 }
 END_TEST
 
+/* An alignment claimed for an element beyond axes of extent 1 with strides near 2^60: the
+   element's byte offset, computed in int64_t, overflowed (UBSan, make check SANITIZE=1). */
+START_TEST(wrap_alignment_claim_far)
+{
+    static double buf[8];
+    int64_t shape[3] = {1, 1, 1}, far[3] = {(int64_t)1 << 60, (int64_t)1 << 60, 1};
+    gt_storage_opts o = {0};
+    o.alignment = 2;
+    o.has_aligned_index = 1;
+    o.aligned_index[0] = o.aligned_index[1] = 1;
+    double *al = (double *)(((uintptr_t)buf + 15) & ~(uintptr_t)15);
+    gt_storage *s = gt_wrap(al, GT_FLOAT64, "IJK", shape, far, &o);
+    ck_assert_msg(s != NULL, "%s", gt_last_error());
+    gt_release(s);
+    ck_assert_ptr_null(gt_wrap(al + 1, GT_FLOAT64, "IJK", shape, far, &o));
+    ck_assert_error(GT_EINVAL, "not on a boundary of 2 elements");
+}
+END_TEST
+
 /* gt_zeros with an alignment and an extent near INT64_MAX: GT_ENOMEM, and no signed
    overflow on the way (rounding the row up to the alignment overflowed; UBSan under
    make check SANITIZE=1 reports it). */
@@ -879,6 +898,7 @@ Suite *suite_rt_storage(void)
     tcase_add_test(t, wrap_errors);
     tcase_add_test(t, wrap_stride_on_extent_one);
     tcase_add_test(t, wrap_span_in_bytes);
+    tcase_add_test(t, wrap_alignment_claim_far);
     tcase_add_test(t, huge_aligned_extent);
     tcase_add_test(t, domain_view);
     tcase_add_test(t, refcounts);
