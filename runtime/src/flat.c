@@ -24,8 +24,15 @@ int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
     else if (!axes || ndim == 0 || ndim > 3 || !shape || !byte_strides || !halo)
         rc = gt__error(GT_EINVAL, "%s: axes '%s', shape, strides and halo are required (1 to 3 "
                        "axes)", fn, axes ? axes : "(null)");
+    /* an empty array (an extent 0, as a Fortran section a(1:0, :, :)): its element
+     * addresses say nothing (the module passes 0 for every stride, and no address), and it
+     * addresses no memory, so dense strides say the same, as the Python package passes them;
+     * its byte strides are not looked at */
+    int empty = 0;
+    for (size_t d = 0; d < ndim && rc == 0; d++)
+        empty |= shape[d] == 0;
     for (size_t d = 0; d < ndim && rc == 0; d++) {
-        if (byte_strides[d] % (int64_t)esize)
+        if (!empty && byte_strides[d] % (int64_t)esize)
             rc = gt__error(GT_EINVAL, "%s: stride along %c is %lld bytes, not a multiple of the "
                            "%zu bytes of a %s", fn, axes[d], (long long)byte_strides[d], esize,
                            gt_dtype_name((gt_dtype)dtype));
@@ -33,12 +40,6 @@ int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
         opts.halo[d][0] = halo[2 * d];
         opts.halo[d][1] = halo[2 * d + 1];
     }
-    /* an empty array (an extent 0, as a Fortran section a(1:0, :, :)): its element
-     * addresses say nothing (the module passes 0 for every stride, and no address), and it
-     * addresses no memory, so dense strides say the same, as the Python package passes them */
-    int empty = 0;
-    for (size_t d = 0; d < ndim && rc == 0; d++)
-        empty |= shape[d] == 0;
     if (rc == 0 && !(*out = gt_wrap(data, (gt_dtype)dtype, axes, shape, empty ? NULL : strides,
                                     &opts)))
         rc = gt_last_error_code();

@@ -69,6 +69,28 @@ START_TEST(flat_refusals)
 }
 END_TEST
 
+/* An empty array addresses no memory and its strides are not looked at (docs/runtime.md
+   section 5): a caller that derives them from element addresses has none to take them
+   from. Strides that were not a multiple of the element size were refused all the same. */
+START_TEST(flat_empty)
+{
+    gt_storage *s = (gt_storage *)&s;
+    int64_t shape[2] = {0, 3}, odd[2] = {3, -5}, halo[4] = {0, 0, 1, 0};
+    ck_assert_msg(gt_wrap_flat(&s, NULL, GT_FLOAT64, "IJ", shape, odd, halo, "e") == 0, "%s",
+                  gt_last_error());
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(gt_shape(s)[0], 0);
+    ck_assert_int_eq(gt_shape(s)[1], 3);
+    ck_assert_int_eq(gt_halo(s)[1][0], 1);
+    gt_release(s);
+    /* a non-empty array still has its strides checked */
+    int64_t full[2] = {1, 3};
+    ck_assert_int_eq(gt_wrap_flat(&s, NULL, GT_FLOAT64, "IJ", full, odd, halo, "e"), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "e: gt_wrap_flat: stride along I is 3 bytes");
+    ck_assert_ptr_null(s);
+}
+END_TEST
+
 Suite *suite_rt_flat(void); /* collected by tests/unit/main.c */
 
 Suite *suite_rt_flat(void)
@@ -77,6 +99,7 @@ Suite *suite_rt_flat(void)
     TCase *t = tcase_create("flat");
     tcase_add_test(t, flat_wraps);
     tcase_add_test(t, flat_refusals);
+    tcase_add_test(t, flat_empty);
     suite_add_tcase(s, t);
     return s;
 }
