@@ -334,8 +334,12 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
     return 0;
 too_big:;
     char what[GT__DESC_MAX];
-    return gt__error(GT_ENOMEM, "%s: storage %s needs more than 2^60 bytes", fn,
-                     describe(p->axes, p->dtype, p->ndim, p->shape, what));
+    describe(p->axes, p->dtype, p->ndim, p->shape, what);
+    for (int d = 0; d < p->ndim; d++)
+        if (p->shape[d] == 0) /* no bytes, but its strides must still fit */
+            return gt__error(GT_ENOMEM, "%s: storage %s has no elements, but its strides "
+                             "would span more than 2^60 bytes", fn, what);
+    return gt__error(GT_ENOMEM, "%s: storage %s needs more than 2^60 bytes", fn, what);
 }
 
 /* ---- records --------------------------------------------------------------------------- */

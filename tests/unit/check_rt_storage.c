@@ -399,6 +399,12 @@ START_TEST(empty_shapes)
     ck_assert_int_eq(gt_copy_into(c, s), 0);
     gt_release(c);
     gt_release(s);
+    /* no bytes, but strides beyond 2^60 bytes: refused, without claiming it needs memory
+       (the message said "needs more than 2^60 bytes" of a storage of 0 bytes) */
+    int64_t huge[2] = {0, (int64_t)1 << 61};
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "JI", huge, NULL));
+    ck_assert_error(GT_ENOMEM, "gt_zeros: storage JI float64 (0,2305843009213693952) has no "
+                               "elements, but its strides would span more than 2^60 bytes");
 }
 END_TEST
 
