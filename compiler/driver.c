@@ -277,9 +277,16 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
             outfile_discard(&out[i]);
         return status;
     }
-    /* in order, the last one last: a failed rename takes back the ones made */
+    /* devices and FIFOs first: one that fails (-MF /dev/full) leaves every file unchanged */
     for (int i = 0; i < n; i++)
-        if (!outfile_commit(c, &out[i])) {
+        if (out[i].in_place && !outfile_commit(c, &out[i])) {
+            for (int j = 0; j < n; j++)
+                outfile_discard(&out[j]);
+            return 2;
+        }
+    /* then the files, in order, the last one last: a failed rename takes back the ones made */
+    for (int i = 0; i < n; i++)
+        if (!out[i].in_place && !outfile_commit(c, &out[i])) {
             for (int j = 0; j < i; j++)
                 if (!out[j].in_place)
                     unlink(out[j].dest);

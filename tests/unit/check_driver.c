@@ -633,6 +633,22 @@ START_TEST(test_special_outputs)
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write 'adir': it is a directory"));
     free(err);
     ck_assert_int_eq(count_entries("."), 8);   /* no x.c, x.h or temporary: 5 + 3 above */
+
+    /* A device that refuses the dependency rule (-MF /dev/full): the outputs are left
+       as they were, not removed (before, they were renamed into place, then unlinked) */
+    write_file("x.c", "old source\n");
+    write_file("x.h", "old header\n");
+    ck_assert_int_eq(run_gtcc("-MD -MF /dev/full -o x.c good.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write '/dev/full'"));
+    free(err);
+    got = read_file("x.c");
+    ck_assert_str_eq(got, "old source\n");
+    free(got);
+    got = read_file("x.h");
+    ck_assert_str_eq(got, "old header\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 10);   /* x.c and x.h, no temporary */
     remove_tmpdir();
 }
 END_TEST
