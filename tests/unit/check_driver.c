@@ -384,6 +384,35 @@ START_TEST(test_exit_status)
 }
 END_TEST
 
+/* A UTF-8 byte order mark opening a file (as some editors save it) is skipped, as C
+ * compilers do, in the main file and in imports; columns count from after it. Before,
+ * it was "invalid character U+FEFF in program". Elsewhere it is still an error. */
+START_TEST(test_byte_order_mark)
+{
+    make_tmpdir();
+    write_file("lib.stn", "\xef\xbb\xbf" "const double C = 2.0;\r\n");
+    write_file("bom.stn", "\xef\xbb\xbf" "import \"lib.stn\";\n"
+                          "stencil s(field<double> u, field<double> v) { v = C * u; }");
+    ck_assert_int_eq(run_gtcc("--emit=ir -o /dev/null bom.stn"), 0);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    write_file("bad.stn", "\xef\xbb\xbf" "stencil s(field<double> u) { u = ; }\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir bad.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "bad.stn:1:34: error: expected expression, saw ';'\n"
+                          " stencil s(field<double> u) { u = ; }\n"
+                          "                                  ^\n");
+    free(err);
+    write_file("mid.stn", "stencil s(field<double> u) { u = \xef\xbb\xbf" "1.0; }\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir mid.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "mid.stn:1:34: error: invalid character U+FEFF"));
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
 /* A stencil with iterate also exports S_steps, S_info_f and (under MPI) S_steps_mpi: a
  * stencil of one of those names is an error naming both, with every backend (a program
  * with both compiled, but its header failed to compile under MPI). */
@@ -826,6 +855,7 @@ Suite *suite_driver(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_imports_in_process);
     tcase_add_test(tc, test_exit_status);
+    tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
     tcase_add_test(tc, test_depfiles);
