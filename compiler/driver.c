@@ -36,10 +36,15 @@ static void track_temp(char *path, bool alive)
 {
     static bool handlers;
     if (!handlers) {
+        /* a signal ignored by whoever started gtcc (nohup, a background job's SIGINT)
+           stays ignored, as in cc: the compilation then goes on and commits */
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
         handlers = true;
-        signal(SIGINT, remove_temps_and_die);
-        signal(SIGTERM, remove_temps_and_die);
-        signal(SIGHUP, remove_temps_and_die);
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+            struct sigaction old;
+            if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+                signal(sigs[i], remove_temps_and_die);
+        }
     }
     for (int i = 0; i < MAX_TEMPS; i++) {
         if (alive && !live_temps[i]) {

@@ -5,6 +5,7 @@
  * it works in a fresh temporary directory. */
 #include <check.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -682,6 +683,45 @@ START_TEST(test_special_outputs)
 }
 END_TEST
 
+/* A signal that ends gtcc while it holds temporary files removes them (the files are
+ * left as they were); a signal its caller ignores (nohup, `trap '' HUP`) stays ignored
+ * and the compilation completes. Before, gtcc put its handler over the ignored SIGHUP
+ * and died. gtcc waits here on the -MF FIFO, after its temporary out.ir exists. */
+START_TEST(test_signals)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    write_file("out.ir", "old\n");
+    char path[512], cmd[1024];
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    const char *run = "'%s' --emit=ir -MD -MF fifo -o out.ir good.stn & p=$!; sleep 1; "
+                      "kill -HUP $p; timeout 10 cat fifo >got; wait $p";
+    char fmt[512];
+    snprintf(fmt, sizeof fmt, "cd '%%s' && { %s; }", run);
+    snprintf(cmd, sizeof cmd, fmt, tmpdir, GTCC_BIN);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 128 + SIGHUP);
+    char *got = read_file("out.ir");
+    ck_assert_str_eq(got, "old\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 4);   /* good.stn, out.ir, fifo, got */
+
+    snprintf(fmt, sizeof fmt, "cd '%%s' && { trap '' HUP; %s; }", run);
+    snprintf(cmd, sizeof cmd, fmt, tmpdir, GTCC_BIN);
+    rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    got = read_file("got");
+    ck_assert_str_eq(got, "out.ir: good.stn\n");
+    free(got);
+    got = read_file("out.ir");
+    ck_assert_str_ne(got, "old\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 4);
+    remove_tmpdir();
+}
+END_TEST
+
 /* driver_write_files, the all-or-none commit of every output of an emission
  * (a backend's extra files, the header, the source): a writer that writes
  * every file, one that fails after writing, one that reports an error, and
@@ -862,6 +902,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);
     tcase_add_test(tc, test_special_outputs);
+    tcase_add_test(tc, test_signals);
     tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);
     suite_add_tcase(s, tc);
