@@ -182,7 +182,7 @@ static const char *strip_suffix(Compiler *c, const char *path)
 {
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(path, '.');
-    if (dot && (!slash || dot > slash + 1))
+    if (dot && dot != path && (!slash || dot > slash + 1))   /* ".c" is a name, as "d/.c" */
         return arena_strndup(c->arena, path, (size_t)(dot - path));
     return path;
 }

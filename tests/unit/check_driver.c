@@ -414,6 +414,28 @@ START_TEST(test_byte_order_mark)
 }
 END_TEST
 
+/* The header and the dependency file take the source's name with its suffix replaced; a
+ * name that only starts with a dot has no suffix, in the current directory as in any other
+ * (before, -o .c gave .h and .d, but -o d/.c gave d/.c.h and d/.c.d). */
+START_TEST(test_sibling_names)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    mkdir(strcat(strcpy((char[512]){0}, tmpdir), "/d"), 0777);
+    ck_assert_int_eq(run_gtcc("-MD -o .c good.stn"), 0);
+    ck_assert_int_eq(run_gtcc("-MD -o d/.c good.stn"), 0);
+    const char *names[] = {".c", ".c.h", ".c.d", "d/.c", "d/.c.h", "d/.c.d"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *text = read_file(names[i]);
+        ck_assert_msg(text != NULL, "no %s", names[i]);
+        free(text);
+    }
+    ck_assert_int_eq(count_entries("d"), 3);
+    ck_assert_int_eq(count_entries("."), 7);   /* good.stn, d, stdout, stderr and 3 above */
+    remove_tmpdir();
+}
+END_TEST
+
 /* A stencil with iterate also exports S_steps, S_info_f and (under MPI) S_steps_mpi: a
  * stencil of one of those names is an error naming both, with every backend (a program
  * with both compiled, but its header failed to compile under MPI). */
@@ -896,6 +918,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_imports_in_process);
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_byte_order_mark);
+    tcase_add_test(tc, test_sibling_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
     tcase_add_test(tc, test_depfiles);
