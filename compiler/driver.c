@@ -214,6 +214,38 @@ static bool same_file(const char *a, const char *b)
         && sa.st_ino == sb.st_ino;
 }
 
+/* The file that writing path replaces, spelled one way (its directory resolved, or the
+ * whole path when it exists: a link names its file), or NULL for a device or a FIFO. */
+static const char *output_identity(Compiler *c, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return NULL;
+    char *real = realpath(path, NULL);
+    const char *base = path_base(path);
+    if (!real) {
+        char *dir = arena_strndup(c->arena, path, (size_t)(base - path));
+        real = realpath(*dir ? dir : ".", NULL);
+        if (!real)
+            return NULL;
+        const char *id = arena_printf(c->arena, "%s/%s", real, base);
+        free(real);
+        return id;
+    }
+    const char *id = arena_strdup(c->arena, real);
+    free(real);
+    return id;
+}
+
+/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? */
+static bool same_output(Compiler *c, const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    const char *ia = output_identity(c, a), *ib = output_identity(c, b);
+    return ia && ib && strcmp(ia, ib) == 0;
+}
+
 /* --emit=ir and --emit=meta: one text, on stdout or into -o's file (whole or not at all). */
 static bool write_text(Compiler *c, FILE *f)
 {
@@ -255,7 +287,7 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
         paths[ngiven] = depfile_path(c, driver_output_path(c));
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
-            if (strcmp(paths[i], paths[j]) == 0) {
+            if (same_output(c, paths[i], paths[j])) {
                 diag_error(&c->diag, (Loc){0}, "two outputs would both be '%s'", paths[i]);
                 return 2;
             }

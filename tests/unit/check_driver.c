@@ -512,6 +512,7 @@ END_TEST
 
 START_TEST(test_depfiles)
 {
+    char cmd[1024];
     make_tmpdir();
     write_file("lib/m.stn", "function sq(x) { return x * x; }\n");
     write_file("inc/n.stn", "import \"../lib/m.stn\";\nconst double C = 1.0;\n");
@@ -580,6 +581,24 @@ START_TEST(test_depfiles)
     out = read_file("gen/c.h");
     ck_assert_ptr_null(strstr(out, "gen/c.c: main.stn"));   /* still the header */
     free(out);
+    /* ... however it is spelled: another path to it, or a link to it (before, the rule
+       silently replaced the header) */
+    char abs[512], link[512];
+    snprintf(abs, sizeof abs, "'%s/gen/c.h'", tmpdir);
+    snprintf(link, sizeof link, "%s/lnk.h", tmpdir);
+    ck_assert_int_eq(symlink("gen/c.h", link), 0);
+    const char *mf[] = {"./gen/c.h", "gen/../gen/c.h", "lnk.h", abs};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "-b naive -MD -MF %s -o gen/c.c -I inc main.stn", mf[i]);
+        ck_assert_int_eq(run_gtcc(cmd), 2);
+        char *err = read_file("stderr");
+        ck_assert_ptr_nonnull(strstr(err, "gtcc: error: two outputs would both be '"));
+        free(err);
+        out = read_file("gen/c.h");
+        ck_assert_ptr_null(strstr(out, "gen/c.c: main.stn"));
+        free(out);
+    }
+    unlink(link);
 
     /* Special characters are escaped for make. */
     write_file("a b$.stn", "const int N = 1;\n");
