@@ -381,6 +381,17 @@ START_TEST(test_exit_status)
     out = read_file("stdout");
     ck_assert(strncmp(out, "usage: gtcc [options] FILE.stn\n", 31) == 0);
     free(out);
+    /* ... and an output that fails is an I/O error (before: status 0, nothing said) */
+    for (int i = 0; i < 2; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >/dev/full 2>stderr", tmpdir, GTCC_BIN,
+                 i ? "--help" : "--version");
+        int st = system(cmd);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    }
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot write to standard output: No space left on device\n");
+    free(err);
     remove_tmpdir();
 }
 END_TEST
