@@ -285,12 +285,22 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
     memcpy(paths, given, sizeof *paths * (size_t)ngiven);
     if (c->opts.dep_MD)
         paths[ngiven] = depfile_path(c, driver_output_path(c));
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        /* not onto a file of the program: -o x.c x.h's header, -MD -o p.c p.d's rule */
+        for (int m = -1; m < c->modules.len; m++) {
+            const Module *mod = m < 0 ? c->main : c->modules.items[m];
+            if (mod && output_identity(c, paths[i]) && same_file(mod->path, paths[i])) {
+                diag_error(&c->diag, (Loc){0}, "output '%s' is the %s file '%s'", paths[i],
+                           mod == c->main ? "input" : "imported", mod->path);
+                return 2;
+            }
+        }
         for (int j = 0; j < i; j++)
             if (same_output(c, paths[i], paths[j])) {
                 diag_error(&c->diag, (Loc){0}, "two outputs would both be '%s'", paths[i]);
                 return 2;
             }
+    }
     OutFile *out = arena_alloc(c->arena, sizeof *out * (size_t)n);
     FILE **files = arena_alloc(c->arena, sizeof *files * (size_t)n);
     int opened = 0;

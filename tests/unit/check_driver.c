@@ -652,6 +652,38 @@ START_TEST(test_no_partial_output)
     s = read_file("good.stn");
     ck_assert_str_eq(s, good);
     free(s);
+    /* ... and so is writing the header, the dependency rule or the Fortran module onto
+       a file of the program (before, -o x.c x.h replaced the input x.h by its header) */
+    write_file("x.h", good);
+    write_file("p.d", good);
+    write_file("imp.stn", "import \"lib.h\";\n"
+                          "stencil s(field<double> u, field<double> v) { v = C * u; }\n");
+    write_file("lib.h", "const double C = 2.0;\n");
+    static const struct {
+        const char *args, *message;
+    } onto[] = {
+        {"-o x.c x.h", "gtcc: error: output 'x.h' is the input file 'x.h'\n"},
+        {"-MD -o p.c p.d", "gtcc: error: output 'p.d' is the input file 'p.d'\n"},
+        {"-o lib.c imp.stn", "gtcc: error: output 'lib.h' is the imported file 'lib.h'\n"},
+        {"--emit=ir -MD -o lib.ir imp.stn -MF ./lib.h",
+         "gtcc: error: output './lib.h' is the imported file 'lib.h'\n"},
+    };
+    for (size_t i = 0; i < sizeof onto / sizeof *onto; i++) {
+        ck_assert_int_eq(run_gtcc(onto[i].args), 2);
+        err = read_file("stderr");
+        ck_assert_str_eq(err, onto[i].message);
+        free(err);
+    }
+    s = read_file("x.h");
+    ck_assert_str_eq(s, good);
+    free(s);
+    s = read_file("p.d");
+    ck_assert_str_eq(s, good);
+    free(s);
+    s = read_file("lib.h");
+    ck_assert_str_eq(s, "const double C = 2.0;\n");
+    free(s);
+    ck_assert_int_eq(count_entries("."), 11);   /* 7 + x.h, p.d, imp.stn, lib.h: no output */
 
     /* A source name its #include and #line cannot spell: refused, nothing written. */
     ck_assert_int_eq(run_gtcc("-b naive -o 'q\"x.c' good.stn"), 2);
@@ -659,14 +691,14 @@ START_TEST(test_no_partial_output)
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: output 'q\"x.c': a file name with a quote"));
     free(err);
     ck_assert_int_eq(run_gtcc("-b naive -o 'q\\x.c' good.stn"), 2);
-    ck_assert_int_eq(count_entries("."), 7);   /* good.stn: nothing else new */
+    ck_assert_int_eq(count_entries("."), 11);   /* nothing new */
 
     /* A good compilation replaces the old output whole. */
     ck_assert_int_eq(run_gtcc("--emit=ir -o out.ir good.stn"), 0);
     ir = read_file("out.ir");
     ck_assert_str_ne(ir, "old ir\n");
     free(ir);
-    ck_assert_int_eq(count_entries("."), 7);
+    ck_assert_int_eq(count_entries("."), 11);
     remove_tmpdir();
 }
 END_TEST
