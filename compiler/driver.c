@@ -246,6 +246,21 @@ static bool same_output(Compiler *c, const char *a, const char *b)
     return ia && ib && strcmp(ia, ib) == 0;
 }
 
+bool driver_program_file(Compiler *c, const char *path)
+{
+    if (!output_identity(c, path))   /* a device or a FIFO is written, not replaced */
+        return false;
+    for (int m = -1; m < c->modules.len; m++) {
+        const Module *mod = m < 0 ? c->main : c->modules.items[m];
+        if (mod && same_file(mod->path, path)) {
+            diag_error(&c->diag, (Loc){0}, "output '%s' is the %s file '%s'", path,
+                       mod == c->main ? "input" : "imported", mod->path);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* --emit=ir and --emit=meta: one text, on stdout or into -o's file (whole or not at all). */
 static bool write_text(Compiler *c, FILE *f)
 {
@@ -287,14 +302,8 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
         paths[ngiven] = depfile_path(c, driver_output_path(c));
     for (int i = 0; i < n; i++) {
         /* not onto a file of the program: -o x.c x.h's header, -MD -o p.c p.d's rule */
-        for (int m = -1; m < c->modules.len; m++) {
-            const Module *mod = m < 0 ? c->main : c->modules.items[m];
-            if (mod && output_identity(c, paths[i]) && same_file(mod->path, paths[i])) {
-                diag_error(&c->diag, (Loc){0}, "output '%s' is the %s file '%s'", paths[i],
-                           mod == c->main ? "input" : "imported", mod->path);
-                return 2;
-            }
-        }
+        if (driver_program_file(c, paths[i]))
+            return 2;
         for (int j = 0; j < i; j++)
             if (same_output(c, paths[i], paths[j])) {
                 diag_error(&c->diag, (Loc){0}, "two outputs would both be '%s'", paths[i]);

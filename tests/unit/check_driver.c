@@ -667,6 +667,7 @@ START_TEST(test_no_partial_output)
         {"-o lib.c imp.stn", "gtcc: error: output 'lib.h' is the imported file 'lib.h'\n"},
         {"--emit=ir -MD -o lib.ir imp.stn -MF ./lib.h",
          "gtcc: error: output './lib.h' is the imported file 'lib.h'\n"},
+        {"-M -MF lib.h imp.stn", "gtcc: error: output 'lib.h' is the imported file 'lib.h'\n"},
     };
     for (size_t i = 0; i < sizeof onto / sizeof *onto; i++) {
         ck_assert_int_eq(run_gtcc(onto[i].args), 2);
