@@ -58,6 +58,28 @@ static void track_temp(char *path, bool alive)
     }
 }
 
+/* The file a chain of symbolic links from path names, which does not exist yet; path
+ * itself when it is no link (or after 40 links, a loop: then rename replaces path). */
+static const char *dangling_target(Compiler *c, const char *path)
+{
+    const char *at = path;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+            return at;
+        size_t cap = (size_t)st.st_size + 1;
+        char *to = arena_alloc(c->arena, cap + 1);
+        ssize_t n = readlink(at, to, cap);
+        if (n < 0 || (size_t)n >= cap)
+            return path;
+        to[n] = '\0';
+        const char *base = path_base(at);
+        at = to[0] == '/' || base == at ? to
+           : arena_printf(c->arena, "%.*s%s", (int)(base - at), at, to);
+    }
+    return path;
+}
+
 bool outfile_open(Compiler *c, OutFile *out, const char *path)
 {
     *out = (OutFile){.path = path, .dest = path};
@@ -81,6 +103,8 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     if (real) {
         out->dest = arena_strdup(c->arena, real);
         free(real);
+    } else {
+        out->dest = dangling_target(c, path);   /* a link to no file yet: that file made */
     }
     const char *base = path_base(out->dest);
     out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - out->dest), out->dest,

@@ -739,6 +739,16 @@ START_TEST(test_special_outputs)
     got = read_file("real.ir");
     ck_assert_str_eq(got, want);
     free(got);
+    /* a link to a file not made yet keeps pointing at it (before, it was replaced) */
+    snprintf(path, sizeof path, "%s/dangling.ir", tmpdir);
+    ck_assert_int_eq(symlink("new.ir", path), 0);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o dangling.ir good.stn"), 0);
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    got = read_file("new.ir");
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, want);
+    free(got);
     free(want);
 
     snprintf(path, sizeof path, "%s/adir", tmpdir);
@@ -747,7 +757,7 @@ START_TEST(test_special_outputs)
     char *err = read_file("stderr");
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write 'adir': it is a directory"));
     free(err);
-    ck_assert_int_eq(count_entries("."), 8);   /* no x.c, x.h or temporary: 5 + 3 above */
+    ck_assert_int_eq(count_entries("."), 10);   /* no x.c, x.h or temporary: 7 + 3 above */
 
     /* A device that refuses the dependency rule (-MF /dev/full): the outputs are left
        as they were, not removed (before, they were renamed into place, then unlinked) */
@@ -763,7 +773,7 @@ START_TEST(test_special_outputs)
     got = read_file("x.h");
     ck_assert_str_eq(got, "old header\n");
     free(got);
-    ck_assert_int_eq(count_entries("."), 10);   /* x.c and x.h, no temporary */
+    ck_assert_int_eq(count_entries("."), 12);   /* x.c and x.h, no temporary */
     remove_tmpdir();
 }
 END_TEST
