@@ -19,7 +19,8 @@
 
 /* ------------------------------------------------------------ atomic files */
 
-/* Temporary files alive right now, removed if a signal ends the process. */
+/* Temporary files alive right now, removed if a signal ends the process (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT; SIGPIPE from a -MF /dev/stdout nobody reads; SIGXFSZ). */
 enum { MAX_TEMPS = 8 };
 static char *volatile live_temps[MAX_TEMPS];
 
@@ -38,7 +39,7 @@ static void track_temp(char *path, bool alive)
     if (!handlers) {
         /* a signal ignored by whoever started gtcc (nohup, a background job's SIGINT)
            stays ignored, as in cc: the compilation then goes on and commits */
-        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
         handlers = true;
         for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
             struct sigaction old;

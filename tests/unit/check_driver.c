@@ -813,6 +813,15 @@ START_TEST(test_signals)
     ck_assert_str_ne(got, "old\n");
     free(got);
     ck_assert_int_eq(count_entries("."), 4);
+
+    /* SIGPIPE on a dependency rule written into a pipe nobody reads: no temporary file
+       left (before, out.c's and out.h's stayed) and the outputs unchanged */
+    snprintf(cmd, sizeof cmd, "cd '%s' && { sleep 1; '%s' -MD -MF /dev/stdout -o out.c "
+             "good.stn; } | true", tmpdir, GTCC_BIN);
+    rc = system(cmd);
+    ck_assert(WIFEXITED(rc));
+    ck_assert_ptr_null(read_file("out.c"));
+    ck_assert_int_eq(count_entries("."), 4);
     remove_tmpdir();
 }
 END_TEST
