@@ -85,7 +85,8 @@ bool depfile_write(Compiler *c, const char *target)
         return true;
     }
     OutFile out;
-    if (!outfile_open(c, &out, depfile_path(c, target)))
+    if (driver_program_file(c, depfile_path(c, target))
+        || !outfile_open(c, &out, depfile_path(c, target)))
         return false;
     depfile_rule(c, out.f, target);
     return outfile_commit(c, &out);

@@ -19,7 +19,8 @@
 
 /* ------------------------------------------------------------ atomic files */
 
-/* Temporary files alive right now, removed if a signal ends the process. */
+/* Temporary files alive right now, removed if a signal ends the process (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT; SIGPIPE from a -MF /dev/stdout nobody reads; SIGXFSZ). */
 enum { MAX_TEMPS = 8 };
 static char *volatile live_temps[MAX_TEMPS];
 
@@ -36,10 +37,15 @@ static void track_temp(char *path, bool alive)
 {
     static bool handlers;
     if (!handlers) {
+        /* a signal ignored by whoever started gtcc (nohup, a background job's SIGINT)
+           stays ignored, as in cc: the compilation then goes on and commits */
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
         handlers = true;
-        signal(SIGINT, remove_temps_and_die);
-        signal(SIGTERM, remove_temps_and_die);
-        signal(SIGHUP, remove_temps_and_die);
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+            struct sigaction old;
+            if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+                signal(sigs[i], remove_temps_and_die);
+        }
     }
     for (int i = 0; i < MAX_TEMPS; i++) {
         if (alive && !live_temps[i]) {
@@ -51,6 +57,28 @@ static void track_temp(char *path, bool alive)
             return;
         }
     }
+}
+
+/* The file a chain of symbolic links from path names, which does not exist yet; path
+ * itself when it is no link (or after 40 links, a loop: then rename replaces path). */
+static const char *dangling_target(Compiler *c, const char *path)
+{
+    const char *at = path;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+            return at;
+        size_t cap = (size_t)st.st_size + 1;
+        char *to = arena_alloc(c->arena, cap + 1);
+        ssize_t n = readlink(at, to, cap);
+        if (n < 0 || (size_t)n >= cap)
+            return path;
+        to[n] = '\0';
+        const char *base = path_base(at);
+        at = to[0] == '/' || base == at ? to
+           : arena_printf(c->arena, "%.*s%s", (int)(base - at), at, to);
+    }
+    return path;
 }
 
 bool outfile_open(Compiler *c, OutFile *out, const char *path)
@@ -76,6 +104,8 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     if (real) {
         out->dest = arena_strdup(c->arena, real);
         free(real);
+    } else {
+        out->dest = dangling_target(c, path);   /* a link to no file yet: that file made */
     }
     const char *base = path_base(out->dest);
     out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - out->dest), out->dest,
@@ -177,7 +207,7 @@ static const char *strip_suffix(Compiler *c, const char *path)
 {
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(path, '.');
-    if (dot && (!slash || dot > slash + 1))
+    if (dot && dot != path && (!slash || dot > slash + 1))   /* ".c" is a name, as "d/.c" */
         return arena_strndup(c->arena, path, (size_t)(dot - path));
     return path;
 }
@@ -207,6 +237,53 @@ static bool same_file(const char *a, const char *b)
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
         && sa.st_ino == sb.st_ino;
+}
+
+/* The file that writing path replaces, spelled one way (its directory resolved, or the
+ * whole path when it exists: a link names its file), or NULL for a device or a FIFO. */
+static const char *output_identity(Compiler *c, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return NULL;
+    char *real = realpath(path, NULL);
+    const char *base = path_base(path);
+    if (!real) {
+        char *dir = arena_strndup(c->arena, path, (size_t)(base - path));
+        real = realpath(*dir ? dir : ".", NULL);
+        if (!real)
+            return NULL;
+        const char *id = arena_printf(c->arena, "%s/%s", real, base);
+        free(real);
+        return id;
+    }
+    const char *id = arena_strdup(c->arena, real);
+    free(real);
+    return id;
+}
+
+/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? */
+static bool same_output(Compiler *c, const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    const char *ia = output_identity(c, a), *ib = output_identity(c, b);
+    return ia && ib && strcmp(ia, ib) == 0;
+}
+
+bool driver_program_file(Compiler *c, const char *path)
+{
+    if (!output_identity(c, path))   /* a device or a FIFO is written, not replaced */
+        return false;
+    for (int m = -1; m < c->modules.len; m++) {
+        const Module *mod = m < 0 ? c->main : c->modules.items[m];
+        if (mod && same_file(mod->path, path)) {
+            diag_error(&c->diag, (Loc){0}, "output '%s' is the %s file '%s'", path,
+                       mod == c->main ? "input" : "imported", mod->path);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* --emit=ir and --emit=meta: one text, on stdout or into -o's file (whole or not at all). */
@@ -248,12 +325,16 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
     memcpy(paths, given, sizeof *paths * (size_t)ngiven);
     if (c->opts.dep_MD)
         paths[ngiven] = depfile_path(c, driver_output_path(c));
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        /* not onto a file of the program: -o x.c x.h's header, -MD -o p.c p.d's rule */
+        if (driver_program_file(c, paths[i]))
+            return 2;
         for (int j = 0; j < i; j++)
-            if (strcmp(paths[i], paths[j]) == 0) {
+            if (same_output(c, paths[i], paths[j])) {
                 diag_error(&c->diag, (Loc){0}, "two outputs would both be '%s'", paths[i]);
                 return 2;
             }
+    }
     OutFile *out = arena_alloc(c->arena, sizeof *out * (size_t)n);
     FILE **files = arena_alloc(c->arena, sizeof *files * (size_t)n);
     int opened = 0;
@@ -277,9 +358,16 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
             outfile_discard(&out[i]);
         return status;
     }
-    /* in order, the last one last: a failed rename takes back the ones made */
+    /* devices and FIFOs first: one that fails (-MF /dev/full) leaves every file unchanged */
     for (int i = 0; i < n; i++)
-        if (!outfile_commit(c, &out[i])) {
+        if (out[i].in_place && !outfile_commit(c, &out[i])) {
+            for (int j = 0; j < n; j++)
+                outfile_discard(&out[j]);
+            return 2;
+        }
+    /* then the files, in order, the last one last: a failed rename takes back the ones made */
+    for (int i = 0; i < n; i++)
+        if (!out[i].in_place && !outfile_commit(c, &out[i])) {
             for (int j = 0; j < i; j++)
                 if (!out[j].in_place)
                     unlink(out[j].dest);

@@ -1101,6 +1101,8 @@ int gtcc_compile(Compiler *c);
 const char *driver_output_path(Compiler *c);
 /* path with its suffix (if any) replaced by suffix: "out/x.c" -> "out/x.h". */
 const char *driver_sibling_path(Compiler *c, const char *path, const char *suffix);
+/* Is path (an output) the input or an imported file? Reports it (status 2). */
+bool driver_program_file(Compiler *c, const char *path);
 /* An output file written atomically: to a temporary file beside path,
  * renamed onto path by outfile_commit, removed by outfile_discard (and if a
  * signal ends gtcc). Where path is a symbolic link to a file, the file is
@@ -1125,7 +1127,8 @@ void outfile_discard(OutFile *out);
  * renamed onto its path in order, the last one last; with -MD the
  * dependency file is one more, after them (distinct from them too); if write fails or
  * reports an error, or a file cannot be made, closed or renamed, none of the
- * paths is left changed (the renamed ones are removed). Returns 0, 1 (errors
+ * paths is left changed (devices and FIFOs are written first; the renamed ones are
+ * removed). None may be the input or an imported file. Returns 0, 1 (errors
  * in the program, reported by write) or 2 (I/O, reported). */
 typedef bool OutWriter(Compiler *c, FILE *const *files, void *ctx);
 int driver_write_files(Compiler *c, const char *const *paths, int n, OutWriter *write,

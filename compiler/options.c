@@ -4,6 +4,7 @@
  * (`-o out.c`, `-oout.c`, `-DN=3`, `-I dir`); long options also take
  * `--opt=VALUE`. A usage error prints `gtcc: error: ...` and gives status 2.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,6 +135,16 @@ static const char *argument(Compiler *c, int argc, char **argv, int *i, const ch
     return argv[++*i];
 }
 
+/* After --help or --version: -1 (done, status 0), or 2 when stdout failed (/dev/full). */
+static int printed(Compiler *c)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s", strerror(errno));
+        return 2;
+    }
+    return -1;
+}
+
 /* Does word start with option opt, possibly with its argument glued on? */
 static bool starts(const char *word, const char *opt)
 {
@@ -156,10 +167,10 @@ int options_parse(Compiler *c, int argc, char **argv)
             files_only = true;
         } else if (strcmp(a, "--help") == 0) {
             printf(usage, backend_list(c->arena, " | ", " | ", true));
-            return -1;
+            return printed(c);
         } else if (strcmp(a, "--version") == 0) {
             printf("gtcc %s\n", GTCC_VERSION);
-            return -1;
+            return printed(c);
         } else if (strcmp(a, "-M") == 0) {
             o->dep_M = true;
         } else if (strcmp(a, "-MD") == 0) {

@@ -22,6 +22,12 @@
 
 static Module *parse_source(Compiler *c, SourceFile *src)
 {
+    /* a UTF-8 byte order mark opening the file is no part of the program, as in C
+       compilers: skipped, so that columns and quoted lines start after it */
+    if (src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0) {
+        src->text += 3;
+        src->len -= 3;
+    }
     Module *m = arena_alloc(c->arena, sizeof *m);
     m->path = src->path;
     vec_push(c->arena, &c->diag.sources, src);

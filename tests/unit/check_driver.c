@@ -5,6 +5,7 @@
  * it works in a fresh temporary directory. */
 #include <check.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -380,6 +381,68 @@ START_TEST(test_exit_status)
     out = read_file("stdout");
     ck_assert(strncmp(out, "usage: gtcc [options] FILE.stn\n", 31) == 0);
     free(out);
+    /* ... and an output that fails is an I/O error (before: status 0, nothing said) */
+    for (int i = 0; i < 2; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >/dev/full 2>stderr", tmpdir, GTCC_BIN,
+                 i ? "--help" : "--version");
+        int st = system(cmd);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    }
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot write to standard output: No space left on device\n");
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
+/* A UTF-8 byte order mark opening a file (as some editors save it) is skipped, as C
+ * compilers do, in the main file and in imports; columns count from after it. Before,
+ * it was "invalid character U+FEFF in program". Elsewhere it is still an error. */
+START_TEST(test_byte_order_mark)
+{
+    make_tmpdir();
+    write_file("lib.stn", "\xef\xbb\xbf" "const double C = 2.0;\r\n");
+    write_file("bom.stn", "\xef\xbb\xbf" "import \"lib.stn\";\n"
+                          "stencil s(field<double> u, field<double> v) { v = C * u; }");
+    ck_assert_int_eq(run_gtcc("--emit=ir -o /dev/null bom.stn"), 0);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    write_file("bad.stn", "\xef\xbb\xbf" "stencil s(field<double> u) { u = ; }\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir bad.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "bad.stn:1:34: error: expected expression, saw ';'\n"
+                          " stencil s(field<double> u) { u = ; }\n"
+                          "                                  ^\n");
+    free(err);
+    write_file("mid.stn", "stencil s(field<double> u) { u = \xef\xbb\xbf" "1.0; }\n");
+    ck_assert_int_eq(run_gtcc("--emit=ir mid.stn"), 1);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "mid.stn:1:34: error: invalid character U+FEFF"));
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
+/* The header and the dependency file take the source's name with its suffix replaced; a
+ * name that only starts with a dot has no suffix, in the current directory as in any other
+ * (before, -o .c gave .h and .d, but -o d/.c gave d/.c.h and d/.c.d). */
+START_TEST(test_sibling_names)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    mkdir(strcat(strcpy((char[512]){0}, tmpdir), "/d"), 0777);
+    ck_assert_int_eq(run_gtcc("-MD -o .c good.stn"), 0);
+    ck_assert_int_eq(run_gtcc("-MD -o d/.c good.stn"), 0);
+    const char *names[] = {".c", ".c.h", ".c.d", "d/.c", "d/.c.h", "d/.c.d"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *text = read_file(names[i]);
+        ck_assert_msg(text != NULL, "no %s", names[i]);
+        free(text);
+    }
+    ck_assert_int_eq(count_entries("d"), 3);
+    ck_assert_int_eq(count_entries("."), 7);   /* good.stn, d, stdout, stderr and 3 above */
     remove_tmpdir();
 }
 END_TEST
@@ -460,6 +523,7 @@ END_TEST
 
 START_TEST(test_depfiles)
 {
+    char cmd[1024];
     make_tmpdir();
     write_file("lib/m.stn", "function sq(x) { return x * x; }\n");
     write_file("inc/n.stn", "import \"../lib/m.stn\";\nconst double C = 1.0;\n");
@@ -528,6 +592,24 @@ START_TEST(test_depfiles)
     out = read_file("gen/c.h");
     ck_assert_ptr_null(strstr(out, "gen/c.c: main.stn"));   /* still the header */
     free(out);
+    /* ... however it is spelled: another path to it, or a link to it (before, the rule
+       silently replaced the header) */
+    char abs[512], link[512];
+    snprintf(abs, sizeof abs, "'%s/gen/c.h'", tmpdir);
+    snprintf(link, sizeof link, "%s/lnk.h", tmpdir);
+    ck_assert_int_eq(symlink("gen/c.h", link), 0);
+    const char *mf[] = {"./gen/c.h", "gen/../gen/c.h", "lnk.h", abs};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "-b naive -MD -MF %s -o gen/c.c -I inc main.stn", mf[i]);
+        ck_assert_int_eq(run_gtcc(cmd), 2);
+        char *err = read_file("stderr");
+        ck_assert_ptr_nonnull(strstr(err, "gtcc: error: two outputs would both be '"));
+        free(err);
+        out = read_file("gen/c.h");
+        ck_assert_ptr_null(strstr(out, "gen/c.c: main.stn"));
+        free(out);
+    }
+    unlink(link);
 
     /* Special characters are escaped for make. */
     write_file("a b$.stn", "const int N = 1;\n");
@@ -570,6 +652,39 @@ START_TEST(test_no_partial_output)
     s = read_file("good.stn");
     ck_assert_str_eq(s, good);
     free(s);
+    /* ... and so is writing the header, the dependency rule or the Fortran module onto
+       a file of the program (before, -o x.c x.h replaced the input x.h by its header) */
+    write_file("x.h", good);
+    write_file("p.d", good);
+    write_file("imp.stn", "import \"lib.h\";\n"
+                          "stencil s(field<double> u, field<double> v) { v = C * u; }\n");
+    write_file("lib.h", "const double C = 2.0;\n");
+    static const struct {
+        const char *args, *message;
+    } onto[] = {
+        {"-o x.c x.h", "gtcc: error: output 'x.h' is the input file 'x.h'\n"},
+        {"-MD -o p.c p.d", "gtcc: error: output 'p.d' is the input file 'p.d'\n"},
+        {"-o lib.c imp.stn", "gtcc: error: output 'lib.h' is the imported file 'lib.h'\n"},
+        {"--emit=ir -MD -o lib.ir imp.stn -MF ./lib.h",
+         "gtcc: error: output './lib.h' is the imported file 'lib.h'\n"},
+        {"-M -MF lib.h imp.stn", "gtcc: error: output 'lib.h' is the imported file 'lib.h'\n"},
+    };
+    for (size_t i = 0; i < sizeof onto / sizeof *onto; i++) {
+        ck_assert_int_eq(run_gtcc(onto[i].args), 2);
+        err = read_file("stderr");
+        ck_assert_str_eq(err, onto[i].message);
+        free(err);
+    }
+    s = read_file("x.h");
+    ck_assert_str_eq(s, good);
+    free(s);
+    s = read_file("p.d");
+    ck_assert_str_eq(s, good);
+    free(s);
+    s = read_file("lib.h");
+    ck_assert_str_eq(s, "const double C = 2.0;\n");
+    free(s);
+    ck_assert_int_eq(count_entries("."), 11);   /* 7 + x.h, p.d, imp.stn, lib.h: no output */
 
     /* A source name its #include and #line cannot spell: refused, nothing written. */
     ck_assert_int_eq(run_gtcc("-b naive -o 'q\"x.c' good.stn"), 2);
@@ -577,14 +692,14 @@ START_TEST(test_no_partial_output)
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: output 'q\"x.c': a file name with a quote"));
     free(err);
     ck_assert_int_eq(run_gtcc("-b naive -o 'q\\x.c' good.stn"), 2);
-    ck_assert_int_eq(count_entries("."), 7);   /* good.stn: nothing else new */
+    ck_assert_int_eq(count_entries("."), 11);   /* nothing new */
 
     /* A good compilation replaces the old output whole. */
     ck_assert_int_eq(run_gtcc("--emit=ir -o out.ir good.stn"), 0);
     ir = read_file("out.ir");
     ck_assert_str_ne(ir, "old ir\n");
     free(ir);
-    ck_assert_int_eq(count_entries("."), 7);
+    ck_assert_int_eq(count_entries("."), 11);
     remove_tmpdir();
 }
 END_TEST
@@ -624,6 +739,16 @@ START_TEST(test_special_outputs)
     got = read_file("real.ir");
     ck_assert_str_eq(got, want);
     free(got);
+    /* a link to a file not made yet keeps pointing at it (before, it was replaced) */
+    snprintf(path, sizeof path, "%s/dangling.ir", tmpdir);
+    ck_assert_int_eq(symlink("new.ir", path), 0);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o dangling.ir good.stn"), 0);
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    got = read_file("new.ir");
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, want);
+    free(got);
     free(want);
 
     snprintf(path, sizeof path, "%s/adir", tmpdir);
@@ -632,7 +757,71 @@ START_TEST(test_special_outputs)
     char *err = read_file("stderr");
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write 'adir': it is a directory"));
     free(err);
-    ck_assert_int_eq(count_entries("."), 8);   /* no x.c, x.h or temporary: 5 + 3 above */
+    ck_assert_int_eq(count_entries("."), 10);   /* no x.c, x.h or temporary: 7 + 3 above */
+
+    /* A device that refuses the dependency rule (-MF /dev/full): the outputs are left
+       as they were, not removed (before, they were renamed into place, then unlinked) */
+    write_file("x.c", "old source\n");
+    write_file("x.h", "old header\n");
+    ck_assert_int_eq(run_gtcc("-MD -MF /dev/full -o x.c good.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot write '/dev/full'"));
+    free(err);
+    got = read_file("x.c");
+    ck_assert_str_eq(got, "old source\n");
+    free(got);
+    got = read_file("x.h");
+    ck_assert_str_eq(got, "old header\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 12);   /* x.c and x.h, no temporary */
+    remove_tmpdir();
+}
+END_TEST
+
+/* A signal that ends gtcc while it holds temporary files removes them (the files are
+ * left as they were); a signal its caller ignores (nohup, `trap '' HUP`) stays ignored
+ * and the compilation completes. Before, gtcc put its handler over the ignored SIGHUP
+ * and died. gtcc waits here on the -MF FIFO, after its temporary out.ir exists. */
+START_TEST(test_signals)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    write_file("out.ir", "old\n");
+    char path[512], cmd[1024];
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    const char *run = "'%s' --emit=ir -MD -MF fifo -o out.ir good.stn & p=$!; sleep 1; "
+                      "kill -HUP $p; timeout 10 cat fifo >got; wait $p";
+    char fmt[512];
+    snprintf(fmt, sizeof fmt, "cd '%%s' && { %s; }", run);
+    snprintf(cmd, sizeof cmd, fmt, tmpdir, GTCC_BIN);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 128 + SIGHUP);
+    char *got = read_file("out.ir");
+    ck_assert_str_eq(got, "old\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 4);   /* good.stn, out.ir, fifo, got */
+
+    snprintf(fmt, sizeof fmt, "cd '%%s' && { trap '' HUP; %s; }", run);
+    snprintf(cmd, sizeof cmd, fmt, tmpdir, GTCC_BIN);
+    rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    got = read_file("got");
+    ck_assert_str_eq(got, "out.ir: good.stn\n");
+    free(got);
+    got = read_file("out.ir");
+    ck_assert_str_ne(got, "old\n");
+    free(got);
+    ck_assert_int_eq(count_entries("."), 4);
+
+    /* SIGPIPE on a dependency rule written into a pipe nobody reads: no temporary file
+       left (before, out.c's and out.h's stayed) and the outputs unchanged */
+    snprintf(cmd, sizeof cmd, "cd '%s' && { sleep 1; '%s' -MD -MF /dev/stdout -o out.c "
+             "good.stn; } | true", tmpdir, GTCC_BIN);
+    rc = system(cmd);
+    ck_assert(WIFEXITED(rc));
+    ck_assert_ptr_null(read_file("out.c"));
+    ck_assert_int_eq(count_entries("."), 4);
     remove_tmpdir();
 }
 END_TEST
@@ -810,12 +999,15 @@ Suite *suite_driver(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_imports_in_process);
     tcase_add_test(tc, test_exit_status);
+    tcase_add_test(tc, test_byte_order_mark);
+    tcase_add_test(tc, test_sibling_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
     tcase_add_test(tc, test_depfiles);
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);
     tcase_add_test(tc, test_special_outputs);
+    tcase_add_test(tc, test_signals);
     tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);
     suite_add_tcase(s, tc);
