@@ -24,6 +24,7 @@
  * step writing cur, would give such a step cur's values there). Copies run
  * where the step binds its storages: on the host, or on the device for the cuda backend (no
  * host round trip between steps: the storages stay device-side). */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,9 +423,12 @@ static int tile_env(const gt_stencil_info *info, int64_t w[3], int64_t *depth)
     long long v[4] = {0, 0, 0, 0};
     int n = 0, bad = 0;
     const char *q = env;
-    for (;;) {   /* ROWS,STEPS[,LEVELS[,COLUMNS]] */
+    for (;;) {   /* ROWS,STEPS[,LEVELS[,COLUMNS]]: digits only (strtoll would take " 4",
+                    "+4" and saturate 99999999999999999999) */
+        errno = 0;
         v[n++] = strtoll(q, &end, 10);
-        if (end == q || v[n - 1] < (n == 2 ? 1 : 0)) {
+        if (end == q || *q < '0' || *q > '9' || errno == ERANGE ||
+            v[n - 1] < (n == 2 ? 1 : 0)) {
             bad = 1;
             break;
         }

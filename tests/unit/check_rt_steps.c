@@ -213,6 +213,16 @@ START_TEST(tiled_steps)
     ck_assert_error(GT_EINVAL, "GT_STEPS_TILE is '8,'");
     ck_assert_int_eq(computes, 0);
     ck_assert_double_eq(get(un, 1, -1, 0, 0), -7.0);   /* no frame copied */
+    /* digits only: no sign or space strtoll would skip, no number it would saturate */
+    const char *const malformed[] = {" 4,2", "+4,2", "4, 2", "4,2,+1", "99999999999999999999,2",
+                                     "4,99999999999999999999"};
+    for (size_t m = 0; m < sizeof malformed / sizeof malformed[0]; m++) {
+        setenv("GT_STEPS_TILE", malformed[m], 1);
+        ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles,
+                                         1),
+                         GT_EINVAL);
+        ck_assert_int_eq(computes, 0);
+    }
     setenv("GT_STEPS_TILE", "0", 1);
     ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles, 1),
                      0);
