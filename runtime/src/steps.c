@@ -10,6 +10,7 @@
  * count storages between which the result's copy (below) cannot be made. Then:
  *
  *   nsteps 0       nothing;
+ *   empty domain   as for 2 or 3 steps (by the count's parity): they compute nothing;
  *   otherwise      each pair's frame (the domain grown by the larger of its two fields'
  *                  halos, less the domain: the points a step reads of either field but does
  *                  not compute) copied from cur into next, then the steps, the first writing
@@ -674,11 +675,17 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
                         &info->pairs[p], size, device);
     if (!rc && tiles)
         rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth, wrap);
-    else
-        for (int64_t s = 0; s < nsteps && !rc; s++) {
+    else {
+        /* an empty domain: every step computes nothing, so a step in each role (the third
+           for an odd count) is all of them, however many were asked for */
+        int64_t n = nsteps;
+        if ((!size[0] || !size[1] || !size[2]) && n > 2)
+            n = 2 + (n & 1);
+        for (int64_t s = 0; s < n && !rc; s++) {
             rc = step(args, cur, &dom);
             swap_pairs(info, cur);
         }
+    }
     if (!rc && (nsteps & 1))
         rc = copy_result(what, info, fields, size, device, 0);
     free(cur);
