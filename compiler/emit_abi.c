@@ -682,10 +682,18 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
     if (any)
         emit_text(o, ";"), emit_end_line(o);
     if (st->min_nk > 0) {
+        /* without a field along K the domain has one level whatever *domain says (0 if it
+           says 0; gt__compute_domain): the message says so rather than "1 levels" */
+        bool has_k = false;
+        for (int f = 0; f < nf; f++)
+            has_k |= (st->fields.items[f]->axes & (1u << AXIS_K)) != 0;
         emit_line(o, "if (%s < %" PRId64 ")", es->nk, st->min_nk);
         emit_line(o, "    return gt__error(GT_ESHAPE, \"stencil '%s': the domain has %%lld levels "
-                     "along K; its intervals need %" PRId64 " or more\", (long long)%s);",
-                  st->name, st->min_nk, es->nk);
+                     "along K; its intervals need %" PRId64 " or more%s\", (long long)%s);",
+                  st->name, st->min_nk,
+                  has_k ? "" : " (no field of the stencil has axis K, so its domain has 1 level "
+                               "along K, or 0 where the domain given says 0)",
+                  es->nk);
     }
     /* where the domain lies: the whole global domain, or a part of a distributed call
        (which first calls the stencil only to check it: 1) */

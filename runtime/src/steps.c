@@ -10,6 +10,7 @@
  * count storages between which the result's copy (below) cannot be made. Then:
  *
  *   nsteps 0       nothing;
+ *   empty domain   as for 2 or 3 steps (by the count's parity): they compute nothing;
  *   otherwise      each pair's frame (the domain grown by the larger of its two fields'
  *                  halos, less the domain: the points a step reads of either field but does
  *                  not compute) copied from cur into next, then the steps, the first writing
@@ -24,6 +25,7 @@
  * step writing cur, would give such a step cur's values there). Copies run
  * where the step binds its storages: on the host, or on the device for the cuda backend (no
  * host round trip between steps: the storages stay device-side). */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,9 +424,12 @@ static int tile_env(const gt_stencil_info *info, int64_t w[3], int64_t *depth)
     long long v[4] = {0, 0, 0, 0};
     int n = 0, bad = 0;
     const char *q = env;
-    for (;;) {   /* ROWS,STEPS[,LEVELS[,COLUMNS]] */
+    for (;;) {   /* ROWS,STEPS[,LEVELS[,COLUMNS]]: digits only (strtoll would take " 4",
+                    "+4" and saturate 99999999999999999999) */
+        errno = 0;
         v[n++] = strtoll(q, &end, 10);
-        if (end == q || v[n - 1] < (n == 2 ? 1 : 0)) {
+        if (end == q || *q < '0' || *q > '9' || errno == ERANGE ||
+            v[n - 1] < (n == 2 ? 1 : 0)) {
             bad = 1;
             break;
         }
@@ -670,11 +675,17 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
                         &info->pairs[p], size, device);
     if (!rc && tiles)
         rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth, wrap);
-    else
-        for (int64_t s = 0; s < nsteps && !rc; s++) {
+    else {
+        /* an empty domain: every step computes nothing, so a step in each role (the third
+           for an odd count) is all of them, however many were asked for */
+        int64_t n = nsteps;
+        if ((!size[0] || !size[1] || !size[2]) && n > 2)
+            n = 2 + (n & 1);
+        for (int64_t s = 0; s < n && !rc; s++) {
             rc = step(args, cur, &dom);
             swap_pairs(info, cur);
         }
+    }
     if (!rc && (nsteps & 1))
         rc = copy_result(what, info, fields, size, device, 0);
     free(cur);

@@ -420,6 +420,7 @@ START_TEST(tri_file)
     ck_assert_ptr_nonnull(strstr(src, "for (int64_t k = nk - 1; k >= nk - 1; k--) {"));
     ck_assert_ptr_nonnull(strstr(src, "for (int64_t k = nk - 2; k >= 0; k--) {"));
     ck_assert_ptr_nonnull(strstr(src, "if (nk < 1)"));
+    ck_assert_ptr_null(strstr(src, "no field of the stencil has axis K"));
     ck_assert(compiles(src, hdr));
     free(src);
     free(hdr);
@@ -467,6 +468,32 @@ START_TEST(reserved_stencil_name)
     fclose(d);
     ck_assert_ptr_nonnull(strstr(diag, "stencil name 'exp' is reserved"));
     free(diag);
+    free(src);
+    free(hdr);
+    compiler_free(c);
+}
+END_TEST
+
+/* A stencil without a field along K has one level (gt__compute_domain) whatever the domain
+ * given says: where its intervals need more, its refusal says why rather than only "the
+ * domain has 1 levels" to a caller who gave 5. */
+START_TEST(min_nk_without_k)
+{
+    Compiler *c = compiler_new(NULL);
+    c->opts.input = "hand.stn";
+    IrStencil *st = stencil_new(c, "flat");
+    IrField *u = field_new(c, st, "u", TY_DOUBLE, AXES_IJ, true);
+    IrField *out = field_new(c, st, "out", TY_DOUBLE, AXES_IJ, true);
+    st->min_nk = 3;
+    IrInterval *iv = interval_new(c, st, ORDER_FORWARD, L0, (Level){false, 3});
+    assign(c, &iv->stmts, 2, out, ld(c, u, 0, 0, 0), 0, 0, 0, 0);
+    char *src, *hdr;
+    ck_assert(emit(c, &src, &hdr));
+    ck_assert_ptr_nonnull(strstr(src, "if (nk < 3)"));
+    ck_assert_ptr_nonnull(strstr(src, "its intervals need 3 or more (no field of the stencil "
+                                      "has axis K, so its domain has 1 level along K, or 0 "
+                                      "where the domain given says 0)"));
+    ck_assert(compiles(src, hdr));
     free(src);
     free(hdr);
     compiler_free(c);
@@ -722,6 +749,7 @@ Suite *suite_emit(void)
     tcase_add_test(tc, tri_file);
     tcase_add_test(tc, mix_file);
     tcase_add_test(tc, reserved_stencil_name);
+    tcase_add_test(tc, min_nk_without_k);
     tcase_add_test(tc, global_name_clashes);
     suite_add_tcase(s, tc);
     return s;

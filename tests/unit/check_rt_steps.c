@@ -213,6 +213,16 @@ START_TEST(tiled_steps)
     ck_assert_error(GT_EINVAL, "GT_STEPS_TILE is '8,'");
     ck_assert_int_eq(computes, 0);
     ck_assert_double_eq(get(un, 1, -1, 0, 0), -7.0);   /* no frame copied */
+    /* digits only: no sign or space strtoll would skip, no number it would saturate */
+    const char *const malformed[] = {" 4,2", "+4,2", "4, 2", "4,2,+1", "99999999999999999999,2",
+                                     "4,99999999999999999999"};
+    for (size_t m = 0; m < sizeof malformed / sizeof malformed[0]; m++) {
+        setenv("GT_STEPS_TILE", malformed[m], 1);
+        ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles,
+                                         1),
+                         GT_EINVAL);
+        ck_assert_int_eq(computes, 0);
+    }
     setenv("GT_STEPS_TILE", "0", 1);
     ck_assert_int_eq(gt__steps_tiled(&avg_info, f, 4, NULL, avg_step, &flag, serial_tiles, 1),
                      0);
@@ -229,6 +239,34 @@ END_TEST
    storage for both fields of the pair (the single call's aliasing rule: u is read at
    offsets); nothing computed or written. (A pair that shares memory where the single call
    allows it: tests/numeric/test_steps.c, decay.) */
+static int step_calls;   /* every call of counted_step, the checking calls included */
+
+static int counted_step(void *args, gt_storage *const *f, const gt_domain *dom)
+{
+    step_calls++;
+    return avg_step(args, f, dom);
+}
+
+/* An empty domain: however many steps, a few calls (each computing nothing), not nsteps. */
+START_TEST(empty_domain_steps)
+{
+    gt_storage *u = make(1, 0, 1.0), *un = make(1, 0, -7.0), *w = make(0, 0, 0.5);
+    gt_storage *f[3] = {u, un, w};
+    int flag = 0;
+    const gt_domain empty = {{0, NJ, NK}};
+    const int64_t counts[2] = {INT64_MAX - 1, INT64_MAX};   /* even, odd */
+    for (int c = 0; c < 2; c++) {
+        step_calls = 0;
+        ck_assert_int_eq(gt__steps(&avg_info, f, counts[c], &empty, counted_step, &flag, 0), 0);
+        ck_assert_int_le(step_calls, 5);   /* 2 checking calls, 2 or 3 steps */
+    }
+    ck_assert_double_eq(get(u, 1, 0, 0, 0), 1.01);   /* as made: nothing computed */
+    gt_release(u);
+    gt_release(un);
+    gt_release(w);
+}
+END_TEST
+
 START_TEST(refusals)
 {
     gt_storage *u = make(1, 1, 1.0), *un = make(1, 1, 2.0), *w = make(0, 1, 0.5);
@@ -351,6 +389,7 @@ Suite *suite_rt_steps(void)
     tcase_add_test(t, host_steps);
     tcase_add_test(t, device_steps);
     tcase_add_test(t, refusals);
+    tcase_add_test(t, empty_domain_steps);
     tcase_add_test(t, odd_copy_refused);
     tcase_add_test(t, tiled_steps);
     suite_add_tcase(s, t);
