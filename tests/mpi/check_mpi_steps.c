@@ -248,19 +248,23 @@ static void steps_case(int w, const int64_t global[2], const int dims[2], int64_
 }
 
 /* A refusal: every rank returns code, and no storage changed. mode 0: the last rank's u
-   has a halo for one step fewer than tblock; 1: nsteps -1; 2: nsteps differs on rank 0. */
+   has a halo for one step fewer than tblock; 1: nsteps -1; 2: nsteps differs on rank 0;
+   5: the last rank's un (next, which no exchange takes) is a storage one point wider along I
+   than its box (gt_mpi_steps ran with it, writing it, where gt_mpi_call refuses it). */
 static void refusal(int mode, int code)
 {
-    static const char *const what[5] = {
+    static const char *const what[6] = {
         "a halo too small (last rank)", "nsteps < 0", "nsteps differs between ranks",
         "an output read at offsets past an inner edge (snx_steps_mpi)",
-        "an output read at offsets past an inner edge (snx_mpi)"};
+        "an output read at offsets past an inner edge (snx_mpi)",
+        "a next storage wider than the box (last rank)"};
     char name[120], why[600] = "";
     snprintf(name, sizeof name, "refused: %s", what[mode]);
     const int64_t global[2] = {20, 13};
     const int per[2] = {0, 0};
-    const gt_stencil_info *info = mode >= 3 ? &snx_info : &sdi_info;
-    int nf = mode >= 3 ? 5 : 3;
+    bool snx = mode == 3 || mode == 4;
+    const gt_stencil_info *info = snx ? &snx_info : &sdi_info;
+    int nf = snx ? 5 : 3;
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, (const int64_t[3]){20, 13, 1}, NULL, per);
     int64_t off[3];
     gt_mpi_box(d, off, NULL);
@@ -279,6 +283,16 @@ static void refusal(int mode, int code)
             gt_release(l[f]);
             l[f] = gt_zeros(GT_FLOAT64, "IJ", shape, &o);
         }
+        if (mode == 5 && f == 1 && rank == nproc - 1) {
+            gt_storage_opts o = {0};
+            int64_t box[3];
+            gt_mpi_box(d, NULL, box);
+            gt_mpi_steps_halo(&sdi_info, 1, "IJ", 3, o.halo);
+            const int64_t shape[2] = {box[0] + 1 + o.halo[0][0] + o.halo[0][1],
+                                      box[1] + o.halo[1][0] + o.halo[1][1]};
+            gt_release(l[f]);
+            l[f] = gt_zeros(GT_FLOAT64, "IJ", shape, &o);
+        }
         fill(l[f], f, f, off, global, per, true);
         before[f] = malloc(whole(l[f], NULL));
         whole(l[f], before[f]);
@@ -289,9 +303,11 @@ static void refusal(int mode, int code)
                          : sdi_steps_mpi(d, l[0], l[1], l[2], 0.05, n, 3, NULL);
     if (rc != code)
         snprintf(why, sizeof why, "returned %d, not %d: %s", rc, code, gt_last_error());
-    else if (mode >= 3 && !strstr(gt_last_error(), "field 'an' is read beyond the point "
+    else if (snx && !strstr(gt_last_error(), "field 'an' is read beyond the point "
                                                     "along I after the stencil wrote it"))
         snprintf(why, sizeof why, "the message does not name 'an': %s", gt_last_error());
+    else if (mode == 5 && !strstr(gt_last_error(), "field 'un' has"))
+        snprintf(why, sizeof why, "the message does not name 'un': %s", gt_last_error());
     for (int f = 0; f < nf && !why[0]; f++) {
         size_t bytes = whole(l[f], NULL);
         after = malloc(bytes);
@@ -325,6 +341,7 @@ int main(int argc, char **argv)
     }
     refusal(0, GT_EHALO);
     refusal(1, GT_EINVAL);
+    refusal(5, GT_ESHAPE);
     if (nproc > 1) {
         refusal(2, GT_EINVAL);
         refusal(3, GT_EINVAL);

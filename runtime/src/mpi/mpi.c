@@ -1777,6 +1777,20 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
                            info->fields[q->next].name, info->fields[q->cur].name,
                            info->fields[q->next].name, info->fields[q->cur].name);
     }
+    /* every storage's interior is this rank's box: a next storage that no exchange takes
+       (keeps 0) is checked here, as gt_mpi_call's exchange checks each of its storages */
+    for (int f = 0; !rc && f < nf; f++)
+        for (int x = 0; !rc && x < fields[f]->ndim; x++) {
+            const gt_storage *s = fields[f];
+            int a = s->axes[x] - 'I';
+            int64_t m = s->shape[x] - s->halo[x][0] - s->halo[x][1];
+            if (m != d->box[a])
+                rc = gt__error(GT_ESHAPE, "stencil '%s': %s: rank %d: the storage of field '%s' "
+                               "has %lld points along %c, the decomposition gives this rank "
+                               "%lld (a storage of another decomposition?)", sn, fn, d->rank,
+                               info->fields[f].name, (long long)m, s->axes[x],
+                               (long long)d->box[a]);
+        }
     gt__mpi_call w;
     gt__mpi_call_init(&w, d->rank, n, st, needed, needed_by);
     for (int a = 0; a < 2; a++) {
