@@ -342,6 +342,16 @@ int main(int argc, char **argv)
     refusal(0, GT_EHALO);
     refusal(1, GT_EINVAL);
     refusal(5, GT_ESHAPE);
+    {
+        /* a bad field number is gt_mpi_steps_halo's own refusal (it named gt_mpi_halo) */
+        char why[600] = "";
+        int64_t h[3][2];
+        int rc = gt_mpi_steps_halo(&sdi_info, 9, "IJ", 1, h);
+        if (rc != GT_EINVAL || !strstr(gt_last_error(), "gt_mpi_steps_halo: bad arguments") ||
+            !strstr(gt_last_error(), "field 9 of 3"))
+            snprintf(why, sizeof why, "returned %d: %s", rc, rc ? gt_last_error() : "");
+        report("steps ", "gt_mpi_steps_halo: field 9 of 3", !why[0], why, sizeof why);
+    }
     if (nproc > 1) {
         refusal(2, GT_EINVAL);
         refusal(3, GT_EINVAL);

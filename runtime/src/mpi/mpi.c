@@ -1502,10 +1502,12 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
                       int64_t halo[3][2])
 {
     static const char fn[] = "gt_mpi_steps_halo";
-    if (!info || !info->fields || info->npairs < 1 || !info->pairs || tblock < 1)
+    if (!info || !info->fields || info->npairs < 1 || !info->pairs || tblock < 1 || !halo ||
+        field < 0 || field >= info->nfields)
         return gt__error(GT_EINVAL, "%s: bad arguments (info %s, %d pair(s) of iterate, "
-                         "tblock %d: it must be >= 1)", fn, info ? "given" : "NULL",
-                         info ? info->npairs : 0, tblock);
+                         "tblock %d: it must be >= 1, field %d of %d, halo %s)", fn,
+                         info ? "given" : "NULL", info ? info->npairs : 0, tblock, field,
+                         info ? info->nfields : 0, halo ? "given" : "NULL");
     int64_t out[3][2];
     int rc = gt_mpi_halo(info, field, axes, out);
     if (rc)
