@@ -7,7 +7,8 @@
  * step that keeps next's values and reads them (skp: a pair's next holds its own values in
  * the domain, cur's in the frame), nsteps 0, 1, 2, T - 1, T, T + 1, odd and larger, T given
  * and the default. Then the
- * refusals: a halo too small (on one rank only), nsteps < 0, nsteps differing between ranks,
+ * refusals: a halo too small (on one rank only), nsteps < 0, a next storage wider than the
+ * box (on one rank only), a bad field for gt_mpi_steps_halo, nsteps differing between ranks,
  * and snx (an output that a later computation reads at offsets) on more than one rank, past
  * whose inner edges that read would find old values (S_steps_mpi and S_mpi): the same code
  * on every rank and nothing written; on one rank snx runs and matches. */
