@@ -30,13 +30,22 @@ def _a(x):
     return "%r (%s %s)" % (x, "an" if t[:1] in "aeiou" else "a", t)
 
 
+def _operator_index(x):
+    """operator.index, a NumPy bool (or a 0-d bool array) included: NumPy casts a bool to
+    an integer safely, as Python's own bool is one, but np.bool_ has no __index__."""
+    if isinstance(x, np.bool_) or (isinstance(x, np.ndarray) and x.shape == ()
+                                   and x.dtype == np.bool_):
+        return int(bool(x))
+    return operator.index(x)
+
+
 def _index(x, what, *args, bits=64):
     """x as an int: an int, a NumPy integer, a bool or a 0-d integer array, in the range of
     the C integer of `bits` bits it goes to (int64_t; 32: int), which ctypes would otherwise
     wrap silently (2**64 + 4 as 4). A float (2.0 too) is refused, not truncated, and a string
     is not parsed: `what % args` names it (the message is formatted only then)."""
     try:
-        v = operator.index(x)
+        v = _operator_index(x)
     except TypeError:
         raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
     if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
@@ -73,7 +82,7 @@ def _sizes(v, what, where, *args):
 # an int scalar no float, a bool scalar only True or False; a string never.
 def _int32(x):
     try:
-        v = operator.index(x)
+        v = _operator_index(x)
     except TypeError:
         raise TypeError("%s is not an integer" % _a(x)) from None
     if not -2**31 <= v < 2**31:

@@ -298,6 +298,12 @@ def test_bad_scalars(tmp_path, monkeypatch):
     assert (a == 7).all()
     m.sc(a, np.array(-2, np.int16), True)
     assert (a == -1).all()
+    # a NumPy bool is an integer as Python's bool is (docs/python.md: "a Python or NumPy
+    # int or bool"), not refused as "not an integer"
+    m.sc(a, np.bool_(True), 2.0)
+    assert (a == 3).all()
+    m.sc(a, np.array(False), 1.0)
+    assert (a == 1).all()
 
     b = gtcc.compile("stencil sb(field<int> a, bool on, float x) { a = int(on) + int(x); }")
     refused(lambda: b.sb(a, 1, 0.0), a, "stencil 'sb': scalar 'on': 1 (an int) is not a bool "
@@ -379,6 +385,12 @@ def test_integers_not_truncated(mod, m_heat):
     m_heat.heat.steps(v, vn, 0.1, nsteps=np.int32(1), origin=np.array([1, 1]),
                       domain=(np.int64(4), 3, 1))
     assert np.array_equal(v, e) and not np.array_equal(e, v0)
+    # NumPy bools are integers too (nsteps, origin and domain entries)
+    v, e = v0.copy(), v0.copy()
+    m_heat.heat(v, e, 0.1, origin=(1, 1), domain=(4, 3, 1))
+    m_heat.heat.steps(v, vn, 0.1, nsteps=np.bool_(True), origin=(np.True_, 1),
+                      domain=(4, 3, np.True_))
+    assert np.array_equal(v, e)
 
 
 def test_integers_not_wrapped(mod, m_heat):
