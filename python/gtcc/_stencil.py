@@ -374,6 +374,10 @@ class Stencil:
                     raise StencilError("stencil '%s': origin names %r, which is not a field "
                                        "(its fields: %s; \"_all_\" for every field)" % (
                                            name, k, ", ".join(f.name for f in self.fields)))
+        elif hasattr(origin, "__next__") and hasattr(origin, "__iter__"):
+            # an iterator (a generator, map(int, ...)): read once for every field, not used
+            # up by the first and then empty for the others
+            origin = tuple(origin)
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray

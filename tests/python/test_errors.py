@@ -365,6 +365,14 @@ def test_integers_not_truncated(mod, m_heat):
             "out_u; \"_all_\" for every field)")
     refused(lambda: mod.hdiff(u, c, out, origin=2), out,
             "field 'u': origin is 2 (an int); it must be a sequence of integers (I, J, K)")
+    # an iterator is read once, for every field (not used up by the first field, the
+    # others then told their origin () has 0 entries)
+    e = out.copy()
+    mod.hdiff(u, c, e, origin=(2, 2, 0))
+    mod.hdiff(u, c, out, origin=(x for x in (2, 2, 0)))
+    assert np.array_equal(out, e)
+    refused(lambda: mod.hdiff(u, c, out, origin=map(float, (2, 2, 0))), out,
+            "stencil 'hdiff': field 'u': an entry of origin (2.0, 2.0, 0.0) is 2.0 (a float)")
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(8, 6.0, 3)), out,
             "stencil 'hdiff': an entry of the domain (8, 6.0, 3) is 6.0 (a float); it must be "
             "an integer")
