@@ -428,6 +428,14 @@ class Stencil:
                     if c in dims:
                         d = dims.index(c)
                         room = a.shape[d] - o[d] - f.upper.get(c, 0)
+                        if room < 0:
+                            # no domain fits: say why, not "domain size along I is -1"
+                            # of a domain the caller did not give
+                            raise StencilError(
+                                "stencil '%s': field '%s': no domain fits along %s: the array "
+                                "has %d points along %s, from its origin %d, and the stencil "
+                                "reads %d beyond the domain" % (
+                                    name, f.name, c, a.shape[d], c, o[d], f.upper.get(c, 0)))
                         best = room if best is None or room < best else best
                 size.append(1 if best is None else best)
         else:

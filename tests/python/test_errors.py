@@ -126,6 +126,20 @@ def test_domain_negative(mod):
             "stencil 'hdiff': domain size along I is -1; must be >= 0", code=-1)
 
 
+def test_default_domain_none_fits(mod):
+    # the default domain (none given) of an array too small for what the stencil reads
+    # beyond it: the field and the numbers named, not "domain size along I is -1" of a domain
+    # the caller never gave
+    u, c, out = arrays()
+    e = refused(lambda: mod.hdiff(u[:3], c, out, origin=(2, 2, 0)), out,
+                "stencil 'hdiff': field 'u': no domain fits along I: the array has 3 points "
+                "along I, from its origin 2, and the stencil reads 2 beyond the domain")
+    assert e.code == 0
+    z = np.zeros((0,) + u.shape[1:])
+    refused(lambda: mod.hdiff(z, z, z.copy()), z, "field 'u': no domain fits along I: the "
+            "array has 0 points along I, from its origin 0")
+
+
 def test_domain_wrong_length(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(4, 4)), out,
