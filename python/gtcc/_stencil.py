@@ -649,7 +649,9 @@ def _origin(origin, f, obj, dims, stencil):
     g = getattr(obj, "__gt_origin__", None)
     if g is not None:
         g = tuple(_index(x, "stencil '%s': field '%s': an entry of __gt_origin__ %r", stencil,
-                         f.name, g) for x in g)
+                         f.name, g)
+              for x in _entries(g, "stencil '%s': field '%s': __gt_origin__", stencil, f.name,
+                                of="integers, one per dimension of the array"))
         if len(g) != len(dims):
             raise StencilError("stencil '%s': field '%s': __gt_origin__ %r has %d entries but "
                                "the array has %d dimensions" % (stencil, f.name, g, len(g),

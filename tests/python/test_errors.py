@@ -165,6 +165,12 @@ def test_gt_origin_outside(mod):
     a.__gt_origin__ = (2, -2, 0)
     refused(lambda: mod.hdiff(a, c, out, origin={"coeff": (2, 2, 0), "out_u": (2, 2, 0)}), out,
             "stencil 'hdiff': field 'u': __gt_origin__ along J is -2; it must be >= 0")
+    # a __gt_origin__ that is no sequence: a StencilError naming it, not Python's bare
+    # TypeError "'int' object is not iterable"
+    a.__gt_origin__ = 2
+    refused(lambda: mod.hdiff(a, c, out, origin={"coeff": (2, 2, 0), "out_u": (2, 2, 0)}), out,
+            "stencil 'hdiff': field 'u': __gt_origin__ is 2 (an int); it must be a sequence of "
+            "integers, one per dimension of the array")
 
 
 def test_wrong_ndim(mod):
