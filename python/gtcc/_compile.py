@@ -221,6 +221,16 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     # one directory (a str or os.PathLike) or several
     if isinstance(include_dirs, (str, bytes, os.PathLike)):
         include_dirs = [include_dirs]
+    elif include_dirs is None:
+        include_dirs = []
+    elif not (hasattr(include_dirs, "__iter__") and all(
+            isinstance(d, (str, bytes, os.PathLike)) for d in include_dirs)):
+        raise GtccError("gtcc.compile: include_dirs %r: give a directory (a str or path) or a "
+                        "sequence of them (gtcc -I)" % (include_dirs,))
+    if not isinstance(source_or_path, (str, bytes, os.PathLike)):
+        t = type(source_or_path).__name__
+        raise GtccError("gtcc.compile: source_or_path is %r (%s %s): give the program's text "
+                        "or a path" % (source_or_path, "an" if t[:1] in "aeiou" else "a", t))
     tc = toolchain()
     root = cache_dir()
     os.makedirs(root, exist_ok=True)

@@ -291,6 +291,15 @@ def test_compile_arguments(cache, tmp_path):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
         gtcc.compile(src, cflags=3, include_dirs=inc)
+    # include_dirs and the source of a wrong type: a GtccError naming them, not Python's
+    # bare "'int' object is not iterable" or "object supporting the buffer API required"
+    for bad in (3, [inc, 3]):
+        with pytest.raises(gtcc.GtccError, match=r"include_dirs .*: give a directory \(a str or "
+                                                  r"path\) or a sequence of them"):
+            gtcc.compile(src, include_dirs=bad)
+    with pytest.raises(gtcc.GtccError, match=r"source_or_path is 3 \(an int\): give the "
+                                              r"program's text or a path"):
+        gtcc.compile(3)
 
 
 def test_broken_entry_named(cache):
