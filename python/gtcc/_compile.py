@@ -207,7 +207,11 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     if backend not in BACKENDS:
         raise GtccError("gtcc.compile: backend %r is not one of %s" % (backend,
                         ", ".join(BACKENDS)))
-    defines = dict(defines or {})
+    try:
+        defines = dict(defines or {})
+    except (TypeError, ValueError):
+        raise GtccError("gtcc.compile: defines %r: give a dict {NAME: value} (gtcc -D "
+                        "NAME=VALUE)" % (defines,)) from None
     if prefix is not None and not isinstance(prefix, str):
         raise GtccError("gtcc.compile: prefix %r is not a string (gtcc -P PREFIX)" % (prefix,))
     if isinstance(cflags, str):

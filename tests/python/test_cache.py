@@ -297,6 +297,8 @@ def test_compile_arguments(cache, tmp_path):
         with pytest.raises(gtcc.GtccError, match=r"include_dirs .*: give a directory \(a str or "
                                                   r"path\) or a sequence of them"):
             gtcc.compile(src, include_dirs=bad)
+    with pytest.raises(gtcc.GtccError, match=r"defines 3: give a dict \{NAME: value\}"):
+        gtcc.compile(src, defines=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"source_or_path is 3 \(an int\): give the "
                                               r"program's text or a path"):
         gtcc.compile(3)
