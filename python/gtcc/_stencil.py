@@ -271,6 +271,7 @@ class Stencil:
         exchanged, out scalars combined over the ranks. Collective."""
         entered = []
         try:
+            _decomposition(decomp, self.name, "mpi")
             return self._call(self._fn, args, kwargs, origin, None, None,
                               (decomp, overlap, None, entered), opts=("overlap", "origin"))
         except Exception as e:
@@ -283,6 +284,7 @@ class Stencil:
         (Decomposition.zeros(S, field, tblock=...)). Collective."""
         entered = []
         try:
+            _decomposition(decomp, self.name, "steps_mpi")
             if self._steps_fn is None:
                 raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
             return self._call(self._fn, args, kwargs, origin, None, None,
@@ -550,6 +552,15 @@ class Stencil:
 
 
 _MISSING = object()
+
+
+def _decomposition(decomp, stencil, what):
+    """decomp if it is a gtcc.Decomposition, else a StencilError naming it (not an
+    AttributeError from deep inside the call)."""
+    from ._mpi import Decomposition
+    if not isinstance(decomp, Decomposition):
+        raise StencilError("stencil '%s': %s: the decomposition is %s; it must be a "
+                           "gtcc.Decomposition" % (stencil, what, _a(decomp)))
 
 
 def _refused(decomp, stencil, e, entered):

@@ -468,3 +468,15 @@ def test_zeros_refuses_bad_sizes():
             gtcc.zeros(**kw)
     z = gtcc.zeros(np.array([8, 6, 4]), halo=(np.int64(1), (2, np.int32(1)), 0))
     assert z.shape == (8, 6, 4) and z.__gt_origin__ == (1, 2, 0)
+
+
+def test_mpi_no_decomposition(mod, m_heat):
+    # S.mpi and S.steps_mpi given something that is no gtcc.Decomposition (None, a
+    # communicator): a StencilError naming it, not an AttributeError from inside the call
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff.mpi(None, u, c, out), out, "stencil 'hdiff': mpi: the "
+            "decomposition is None; it must be a gtcc.Decomposition")
+    v = np.zeros((6, 5))
+    vn = v.copy()
+    refused(lambda: m_heat.heat.steps_mpi(3, v, vn, 0.1, nsteps=1), vn, "stencil 'heat': "
+            "steps_mpi: the decomposition is 3 (an int); it must be a gtcc.Decomposition")
