@@ -57,7 +57,8 @@ def _index(x, what, *args, bits=64):
 def _entries(v, what, *args, of="integers (I, J, K)"):
     """v's entries (a tuple, a list, an array...); `what % args` names it if it has none,
     `of` says what they are."""
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+    # a set has no order: {2, 1, 0} would be the origin (0, 1, 2), {2, 2} one entry
+    if isinstance(v, (str, bytes, set, frozenset)) or not hasattr(v, "__iter__"):
         raise StencilError("%s is %s; it must be a sequence of %s" % (what % args, _a(v), of))
     return v
 

@@ -385,6 +385,11 @@ def test_integers_not_truncated(mod, m_heat):
             "out_u; \"_all_\" for every field)")
     refused(lambda: mod.hdiff(u, c, out, origin=2), out,
             "field 'u': origin is 2 (an int); it must be a sequence of integers (I, J, K)")
+    # a set has no order ({2, 1, 0} iterates as 0, 1, 2): refused, not taken in its order
+    refused(lambda: mod.hdiff(u, c, out, origin={2, 1, 0}), out,
+            "field 'u': origin is {0, 1, 2} (a set); it must be a sequence of integers")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain={8, 6, 3}), out,
+            "stencil 'hdiff': the domain is {8, 3, 6} (a set); it must be a sequence")
     # an iterator is read once, for every field (not used up by the first field, the
     # others then told their origin () has 0 entries)
     e = out.copy()
