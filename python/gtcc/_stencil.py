@@ -58,7 +58,9 @@ def _entries(v, what, *args, of="integers (I, J, K)"):
     """v's entries (a tuple, a list, an array...); `what % args` names it if it has none,
     `of` says what they are."""
     # a set has no order: {2, 1, 0} would be the origin (0, 1, 2), {2, 2} one entry
-    if isinstance(v, (str, bytes, set, frozenset)) or not hasattr(v, "__iter__"):
+    # (a 0-d array has __iter__ but raises "iteration over a 0-d array")
+    if isinstance(v, (str, bytes, set, frozenset)) or not hasattr(v, "__iter__") or (
+            isinstance(v, np.ndarray) and v.ndim == 0):
         raise StencilError("%s is %s; it must be a sequence of %s" % (what % args, _a(v), of))
     return v
 

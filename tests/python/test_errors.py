@@ -390,6 +390,11 @@ def test_integers_not_truncated(mod, m_heat):
             "field 'u': origin is {0, 1, 2} (a set); it must be a sequence of integers")
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain={8, 6, 3}), out,
             "stencil 'hdiff': the domain is {8, 3, 6} (a set); it must be a sequence")
+    # a 0-d array is no sequence: a StencilError naming it, not NumPy's bare TypeError
+    refused(lambda: mod.hdiff(u, c, out, origin=np.array(2)), out,
+            "field 'u': origin is array(2) (a ndarray); it must be a sequence of integers")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=np.array(3)), out,
+            "stencil 'hdiff': the domain is array(3) (a ndarray); it must be a sequence")
     # an iterator is read once, for every field (not used up by the first field, the
     # others then told their origin () has 0 entries)
     e = out.copy()
