@@ -43,6 +43,11 @@ class GtArray(np.ndarray):
 
 
 def _layout(layout, axes):
+    if layout is not None and not isinstance(layout, str):      # as NumPy's order=
+        t = type(layout).__name__
+        raise TypeError("layout %r (%s %s): give a str, \"cpu\", \"cuda\", \"C\", \"F\" or the "
+                        "axes by decreasing stride" % (layout, "an" if t[:1] in "aeiou" else "a",
+                                                        t))
     if layout in (None, "cpu", "cuda"):
         return "".join(c for c in "KJI" if c in axes)     # I contiguous, K slowest
     if layout == "C":
