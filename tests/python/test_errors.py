@@ -475,7 +475,7 @@ def test_zeros_refuses_bad_sizes():
             (dict(shape=(8, 8, 4), axes="IIK"), ValueError, "each of I, J and K at most once"),
             (dict(shape=(8, 8, 4), layout="KJIX"), ValueError, "not a permutation"),
             # a layout of another type: NumPy's TypeError naming it, not an AttributeError
-            (dict(shape=(8, 8, 4), layout=3), TypeError, r"layout 3 \(a int\): give a str")):
+            (dict(shape=(8, 8, 4), layout=3), TypeError, r"layout 3 \(an int\): give a str")):
         with pytest.raises(exc, match=match):
             gtcc.zeros(**kw)
     z = gtcc.zeros(np.array([8, 6, 4]), halo=(np.int64(1), (2, np.int32(1)), 0))
