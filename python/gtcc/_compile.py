@@ -245,6 +245,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         stn = os.path.abspath(os.fspath(source_or_path))
         if not os.path.exists(stn):
             raise NoSuchFile("gtcc.compile: %s: no such file" % stn, stn)
+        if os.path.isdir(stn):
+            raise GtccError("gtcc.compile: %s is a directory, not a .stn file" % stn)
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")

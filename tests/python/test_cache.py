@@ -287,6 +287,10 @@ def test_compile_arguments(cache, tmp_path):
     again = pickle.loads(pickle.dumps(e.value))
     assert type(again) is type(e.value) and str(again) == str(e.value)
     assert again.filename == str(missing)
+    # a directory: a GtccError naming it, not a bare IsADirectoryError from reading it
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: .* is a directory, not a .stn "
+                                              r"file$"):
+        gtcc.compile(tmp_path)
     with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
