@@ -108,7 +108,12 @@ def _define_text(name, v):
     if isinstance(v, numbers.Integral):
         return str(int(v))
     if isinstance(v, numbers.Real):
-        return repr(float(v))
+        x = float(v)
+        if x != x or x in (float("inf"), float("-inf")):
+            # no .stn literal says it (gtcc would refuse "-D A=nan" in the build)
+            raise GtccError("gtcc.compile: defines[%r] is %r: a const takes a finite number"
+                            % (name, v))
+        return repr(x)
     raise GtccError("gtcc.compile: defines[%r] is %r (a %s): give a number, a bool or a "
                     "string (gtcc -D NAME=VALUE)" % (name, v, type(v).__name__))
 

@@ -240,6 +240,11 @@ def test_defines_python_values(cache):
             gtcc.compile(src, defines={"A": bad})
     with pytest.raises(gtcc.GtccError, match="const 'N' is an int"):
         gtcc.compile(src, defines={"N": 2.5})
+    # NaN and infinities: refused before gtcc runs (no build, no failed log)
+    for bad in (float("nan"), np.float32("inf"), -float("inf")):
+        with pytest.raises(gtcc.GtccError, match=r"defines\['A'\] is .*: a const takes a "
+                                                 r"finite number"):
+            gtcc.compile(src, defines={"A": bad})
 
 
 def test_gtcc_warnings_shown(cache):
