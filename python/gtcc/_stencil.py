@@ -357,7 +357,12 @@ class Stencil:
         if hasattr(obj, "__cuda_array_interface__"):
             return _from_cai(obj, self.name, f.name)
         if hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__"):
-            return np.asarray(obj)
+            try:
+                return np.asarray(obj)
+            except (TypeError, ValueError) as e:     # an interface NumPy does not take
+                raise StencilError("stencil '%s': field '%s': a %s whose array interface NumPy "
+                                   "refuses: %s" % (self.name, f.name, type(obj).__name__, e)) \
+                    from None
         try:
             return np.asarray(memoryview(obj))
         except TypeError:

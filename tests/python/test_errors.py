@@ -492,3 +492,14 @@ def test_mpi_no_decomposition(mod, m_heat):
     vn = v.copy()
     refused(lambda: m_heat.heat.steps_mpi(3, v, vn, 0.1, nsteps=1), vn, "stencil 'heat': "
             "steps_mpi: the decomposition is 3 (an int); it must be a gtcc.Decomposition")
+
+
+def test_bad_array_interface(mod):
+    # an __array_interface__ NumPy refuses (a NULL pointer with data): a StencilError naming
+    # the field, not NumPy's bare ValueError
+    class Bad:
+        __array_interface__ = {"shape": (12, 10, 3), "typestr": "<f8", "data": (0, False),
+                               "version": 3}
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(Bad(), c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u': a Bad whose array interface NumPy refuses: ")
