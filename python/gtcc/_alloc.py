@@ -100,6 +100,8 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     if any(n < 0 for n in shape):
         raise ValueError("shape %r: negative dimensions are not allowed" % (shape,))
     nd = len(shape)
+    if not 1 <= nd <= 3:            # (a 0-d array has no axis a field could have)
+        raise ValueError("shape %r: a field's array has 1 to 3 dimensions" % (shape,))
     axes = (axes or "IJK"[:nd]).upper()
     if len(axes) != nd:
         raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))

@@ -474,6 +474,8 @@ def test_zeros_refuses_bad_sizes():
             (dict(shape=(8, 8, 4), halo=(1, 1)), ValueError, "for a shape of 3 dimensions"),
             (dict(shape=(8, 8, 4), axes="IIK"), ValueError, "each of I, J and K at most once"),
             (dict(shape=(8, 8, 4), layout="KJIX"), ValueError, "not a permutation"),
+            # a 0-d shape: refused here, not a GtArray of no axes that every stencil refuses
+            (dict(shape=()), ValueError, r"shape \(\): a field's array has 1 to 3 dimensions"),
             # a layout of another type: NumPy's TypeError naming it, not an AttributeError
             (dict(shape=(8, 8, 4), layout=3), TypeError, r"layout 3 \(an int\): give a str")):
         with pytest.raises(exc, match=match):
