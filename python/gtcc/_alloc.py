@@ -43,6 +43,11 @@ class GtArray(np.ndarray):
 
 
 def _layout(layout, axes):
+    if layout is not None and not isinstance(layout, str):      # as NumPy's order=
+        t = type(layout).__name__
+        raise TypeError("layout %r (%s %s): give a str, \"cpu\", \"cuda\", \"C\", \"F\" or the "
+                        "axes by decreasing stride" % (layout, "an" if t[:1] in "aeiou" else "a",
+                                                        t))
     if layout in (None, "cpu", "cuda"):
         return "".join(c for c in "KJI" if c in axes)     # I contiguous, K slowest
     if layout == "C":
@@ -95,6 +100,8 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     if any(n < 0 for n in shape):
         raise ValueError("shape %r: negative dimensions are not allowed" % (shape,))
     nd = len(shape)
+    if not 1 <= nd <= 3:            # (a 0-d array has no axis a field could have)
+        raise ValueError("shape %r: a field's array has 1 to 3 dimensions" % (shape,))
     axes = (axes or "IJK"[:nd]).upper()
     if len(axes) != nd:
         raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))

@@ -108,7 +108,12 @@ def _define_text(name, v):
     if isinstance(v, numbers.Integral):
         return str(int(v))
     if isinstance(v, numbers.Real):
-        return repr(float(v))
+        x = float(v)
+        if x != x or x in (float("inf"), float("-inf")):
+            # no .stn literal says it (gtcc would refuse "-D A=nan" in the build)
+            raise GtccError("gtcc.compile: defines[%r] is %r: a const takes a finite number"
+                            % (name, v))
+        return repr(x)
     raise GtccError("gtcc.compile: defines[%r] is %r (a %s): give a number, a bool or a "
                     "string (gtcc -D NAME=VALUE)" % (name, v, type(v).__name__))
 
@@ -207,7 +212,11 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     if backend not in BACKENDS:
         raise GtccError("gtcc.compile: backend %r is not one of %s" % (backend,
                         ", ".join(BACKENDS)))
-    defines = dict(defines or {})
+    try:
+        defines = dict(defines or {})
+    except (TypeError, ValueError):
+        raise GtccError("gtcc.compile: defines %r: give a dict {NAME: value} (gtcc -D "
+                        "NAME=VALUE)" % (defines,)) from None
     if prefix is not None and not isinstance(prefix, str):
         raise GtccError("gtcc.compile: prefix %r is not a string (gtcc -P PREFIX)" % (prefix,))
     if isinstance(cflags, str):
@@ -221,6 +230,16 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     # one directory (a str or os.PathLike) or several
     if isinstance(include_dirs, (str, bytes, os.PathLike)):
         include_dirs = [include_dirs]
+    elif include_dirs is None:
+        include_dirs = []
+    elif not (hasattr(include_dirs, "__iter__") and all(
+            isinstance(d, (str, bytes, os.PathLike)) for d in include_dirs)):
+        raise GtccError("gtcc.compile: include_dirs %r: give a directory (a str or path) or a "
+                        "sequence of them (gtcc -I)" % (include_dirs,))
+    if not isinstance(source_or_path, (str, bytes, os.PathLike)):
+        t = type(source_or_path).__name__
+        raise GtccError("gtcc.compile: source_or_path is %r (%s %s): give the program's text "
+                        "or a path" % (source_or_path, "an" if t[:1] in "aeiou" else "a", t))
     tc = toolchain()
     root = cache_dir()
     os.makedirs(root, exist_ok=True)
@@ -231,6 +250,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         stn = os.path.abspath(os.fspath(source_or_path))
         if not os.path.exists(stn):
             raise NoSuchFile("gtcc.compile: %s: no such file" % stn, stn)
+        if os.path.isdir(stn):
+            raise GtccError("gtcc.compile: %s is a directory, not a .stn file" % stn)
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")

@@ -30,13 +30,22 @@ def _a(x):
     return "%r (%s %s)" % (x, "an" if t[:1] in "aeiou" else "a", t)
 
 
+def _operator_index(x):
+    """operator.index, a NumPy bool (or a 0-d bool array) included: NumPy casts a bool to
+    an integer safely, as Python's own bool is one, but np.bool_ has no __index__."""
+    if isinstance(x, np.bool_) or (isinstance(x, np.ndarray) and x.shape == ()
+                                   and x.dtype == np.bool_):
+        return int(bool(x))
+    return operator.index(x)
+
+
 def _index(x, what, *args, bits=64):
     """x as an int: an int, a NumPy integer, a bool or a 0-d integer array, in the range of
     the C integer of `bits` bits it goes to (int64_t; 32: int), which ctypes would otherwise
     wrap silently (2**64 + 4 as 4). A float (2.0 too) is refused, not truncated, and a string
     is not parsed: `what % args` names it (the message is formatted only then)."""
     try:
-        v = operator.index(x)
+        v = _operator_index(x)
     except TypeError:
         raise StencilError("%s is %s; it must be an integer" % (what % args, _a(x))) from None
     if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
@@ -48,7 +57,10 @@ def _index(x, what, *args, bits=64):
 def _entries(v, what, *args, of="integers (I, J, K)"):
     """v's entries (a tuple, a list, an array...); `what % args` names it if it has none,
     `of` says what they are."""
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+    # a set has no order: {2, 1, 0} would be the origin (0, 1, 2), {2, 2} one entry
+    # (a 0-d array has __iter__ but raises "iteration over a 0-d array")
+    if isinstance(v, (str, bytes, set, frozenset)) or not hasattr(v, "__iter__") or (
+            isinstance(v, np.ndarray) and v.ndim == 0):
         raise StencilError("%s is %s; it must be a sequence of %s" % (what % args, _a(v), of))
     return v
 
@@ -73,7 +85,7 @@ def _sizes(v, what, where, *args):
 # an int scalar no float, a bool scalar only True or False; a string never.
 def _int32(x):
     try:
-        v = operator.index(x)
+        v = _operator_index(x)
     except TypeError:
         raise TypeError("%s is not an integer" % _a(x)) from None
     if not -2**31 <= v < 2**31:
@@ -262,6 +274,7 @@ class Stencil:
         exchanged, out scalars combined over the ranks. Collective."""
         entered = []
         try:
+            _decomposition(decomp, self.name, "mpi")
             return self._call(self._fn, args, kwargs, origin, None, None,
                               (decomp, overlap, None, entered), opts=("overlap", "origin"))
         except Exception as e:
@@ -274,6 +287,7 @@ class Stencil:
         (Decomposition.zeros(S, field, tblock=...)). Collective."""
         entered = []
         try:
+            _decomposition(decomp, self.name, "steps_mpi")
             if self._steps_fn is None:
                 raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
             return self._call(self._fn, args, kwargs, origin, None, None,
@@ -343,7 +357,12 @@ class Stencil:
         if hasattr(obj, "__cuda_array_interface__"):
             return _from_cai(obj, self.name, f.name)
         if hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__"):
-            return np.asarray(obj)
+            try:
+                return np.asarray(obj)
+            except (TypeError, ValueError) as e:     # an interface NumPy does not take
+                raise StencilError("stencil '%s': field '%s': a %s whose array interface NumPy "
+                                   "refuses: %s" % (self.name, f.name, type(obj).__name__, e)) \
+                    from None
         try:
             return np.asarray(memoryview(obj))
         except TypeError:
@@ -365,6 +384,10 @@ class Stencil:
                     raise StencilError("stencil '%s': origin names %r, which is not a field "
                                        "(its fields: %s; \"_all_\" for every field)" % (
                                            name, k, ", ".join(f.name for f in self.fields)))
+        elif hasattr(origin, "__next__") and hasattr(origin, "__iter__"):
+            # an iterator (a generator, map(int, ...)): read once for every field, not used
+            # up by the first and then empty for the others
+            origin = tuple(origin)
         # 1. the arrays, their dims and origins (by axis name); nothing wrapped yet
         arrs = []
         ndarray = np.ndarray
@@ -415,6 +438,14 @@ class Stencil:
                     if c in dims:
                         d = dims.index(c)
                         room = a.shape[d] - o[d] - f.upper.get(c, 0)
+                        if room < 0:
+                            # no domain fits: say why, not "domain size along I is -1"
+                            # of a domain the caller did not give
+                            raise StencilError(
+                                "stencil '%s': field '%s': no domain fits along %s: the array "
+                                "has %d points along %s, from its origin %d, and the stencil "
+                                "reads %d beyond the domain" % (
+                                    name, f.name, c, a.shape[d], c, o[d], f.upper.get(c, 0)))
                         best = room if best is None or room < best else best
                 size.append(1 if best is None else best)
         else:
@@ -531,6 +562,15 @@ class Stencil:
 _MISSING = object()
 
 
+def _decomposition(decomp, stencil, what):
+    """decomp if it is a gtcc.Decomposition, else a StencilError naming it (not an
+    AttributeError from deep inside the call)."""
+    from ._mpi import Decomposition
+    if not isinstance(decomp, Decomposition):
+        raise StencilError("stencil '%s': %s: the decomposition is %s; it must be a "
+                           "gtcc.Decomposition" % (stencil, what, _a(decomp)))
+
+
 def _refused(decomp, stencil, e, entered):
     """Raises e, a distributed call's failure on this rank: agreed on with the other ranks
     first where it came before the collective call (every rank then raises)."""
@@ -628,7 +668,9 @@ def _origin(origin, f, obj, dims, stencil):
     g = getattr(obj, "__gt_origin__", None)
     if g is not None:
         g = tuple(_index(x, "stencil '%s': field '%s': an entry of __gt_origin__ %r", stencil,
-                         f.name, g) for x in g)
+                         f.name, g)
+              for x in _entries(g, "stencil '%s': field '%s': __gt_origin__", stencil, f.name,
+                                of="integers, one per dimension of the array"))
         if len(g) != len(dims):
             raise StencilError("stencil '%s': field '%s': __gt_origin__ %r has %d entries but "
                                "the array has %d dimensions" % (stencil, f.name, g, len(g),

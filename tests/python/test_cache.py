@@ -240,6 +240,11 @@ def test_defines_python_values(cache):
             gtcc.compile(src, defines={"A": bad})
     with pytest.raises(gtcc.GtccError, match="const 'N' is an int"):
         gtcc.compile(src, defines={"N": 2.5})
+    # NaN and infinities: refused before gtcc runs (no build, no failed log)
+    for bad in (float("nan"), np.float32("inf"), -float("inf")):
+        with pytest.raises(gtcc.GtccError, match=r"defines\['A'\] is .*: a const takes a "
+                                                 r"finite number"):
+            gtcc.compile(src, defines={"A": bad})
 
 
 def test_gtcc_warnings_shown(cache):
@@ -287,10 +292,25 @@ def test_compile_arguments(cache, tmp_path):
     again = pickle.loads(pickle.dumps(e.value))
     assert type(again) is type(e.value) and str(again) == str(e.value)
     assert again.filename == str(missing)
+    # a directory: a GtccError naming it, not a bare IsADirectoryError from reading it
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: .* is a directory, not a .stn "
+                                              r"file$"):
+        gtcc.compile(tmp_path)
     with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
         gtcc.compile(src, cflags=3, include_dirs=inc)
+    # include_dirs and the source of a wrong type: a GtccError naming them, not Python's
+    # bare "'int' object is not iterable" or "object supporting the buffer API required"
+    for bad in (3, [inc, 3]):
+        with pytest.raises(gtcc.GtccError, match=r"include_dirs .*: give a directory \(a str or "
+                                                  r"path\) or a sequence of them"):
+            gtcc.compile(src, include_dirs=bad)
+    with pytest.raises(gtcc.GtccError, match=r"defines 3: give a dict \{NAME: value\}"):
+        gtcc.compile(src, defines=3, include_dirs=inc)
+    with pytest.raises(gtcc.GtccError, match=r"source_or_path is 3 \(an int\): give the "
+                                              r"program's text or a path"):
+        gtcc.compile(3)
 
 
 def test_broken_entry_named(cache):

@@ -126,6 +126,20 @@ def test_domain_negative(mod):
             "stencil 'hdiff': domain size along I is -1; must be >= 0", code=-1)
 
 
+def test_default_domain_none_fits(mod):
+    # the default domain (none given) of an array too small for what the stencil reads
+    # beyond it: the field and the numbers named, not "domain size along I is -1" of a domain
+    # the caller never gave
+    u, c, out = arrays()
+    e = refused(lambda: mod.hdiff(u[:3], c, out, origin=(2, 2, 0)), out,
+                "stencil 'hdiff': field 'u': no domain fits along I: the array has 3 points "
+                "along I, from its origin 2, and the stencil reads 2 beyond the domain")
+    assert e.code == 0
+    z = np.zeros((0,) + u.shape[1:])
+    refused(lambda: mod.hdiff(z, z, z.copy()), z, "field 'u': no domain fits along I: the "
+            "array has 0 points along I, from its origin 0")
+
+
 def test_domain_wrong_length(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(4, 4)), out,
@@ -151,6 +165,12 @@ def test_gt_origin_outside(mod):
     a.__gt_origin__ = (2, -2, 0)
     refused(lambda: mod.hdiff(a, c, out, origin={"coeff": (2, 2, 0), "out_u": (2, 2, 0)}), out,
             "stencil 'hdiff': field 'u': __gt_origin__ along J is -2; it must be >= 0")
+    # a __gt_origin__ that is no sequence: a StencilError naming it, not Python's bare
+    # TypeError "'int' object is not iterable"
+    a.__gt_origin__ = 2
+    refused(lambda: mod.hdiff(a, c, out, origin={"coeff": (2, 2, 0), "out_u": (2, 2, 0)}), out,
+            "stencil 'hdiff': field 'u': __gt_origin__ is 2 (an int); it must be a sequence of "
+            "integers, one per dimension of the array")
 
 
 def test_wrong_ndim(mod):
@@ -298,6 +318,12 @@ def test_bad_scalars(tmp_path, monkeypatch):
     assert (a == 7).all()
     m.sc(a, np.array(-2, np.int16), True)
     assert (a == -1).all()
+    # a NumPy bool is an integer as Python's bool is (docs/python.md: "a Python or NumPy
+    # int or bool"), not refused as "not an integer"
+    m.sc(a, np.bool_(True), 2.0)
+    assert (a == 3).all()
+    m.sc(a, np.array(False), 1.0)
+    assert (a == 1).all()
 
     b = gtcc.compile("stencil sb(field<int> a, bool on, float x) { a = int(on) + int(x); }")
     refused(lambda: b.sb(a, 1, 0.0), a, "stencil 'sb': scalar 'on': 1 (an int) is not a bool "
@@ -359,6 +385,24 @@ def test_integers_not_truncated(mod, m_heat):
             "out_u; \"_all_\" for every field)")
     refused(lambda: mod.hdiff(u, c, out, origin=2), out,
             "field 'u': origin is 2 (an int); it must be a sequence of integers (I, J, K)")
+    # a set has no order ({2, 1, 0} iterates as 0, 1, 2): refused, not taken in its order
+    refused(lambda: mod.hdiff(u, c, out, origin={2, 1, 0}), out,
+            "field 'u': origin is {0, 1, 2} (a set); it must be a sequence of integers")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain={8, 6, 3}), out,
+            "stencil 'hdiff': the domain is {8, 3, 6} (a set); it must be a sequence")
+    # a 0-d array is no sequence: a StencilError naming it, not NumPy's bare TypeError
+    refused(lambda: mod.hdiff(u, c, out, origin=np.array(2)), out,
+            "field 'u': origin is array(2) (a ndarray); it must be a sequence of integers")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=np.array(3)), out,
+            "stencil 'hdiff': the domain is array(3) (a ndarray); it must be a sequence")
+    # an iterator is read once, for every field (not used up by the first field, the
+    # others then told their origin () has 0 entries)
+    e = out.copy()
+    mod.hdiff(u, c, e, origin=(2, 2, 0))
+    mod.hdiff(u, c, out, origin=(x for x in (2, 2, 0)))
+    assert np.array_equal(out, e)
+    refused(lambda: mod.hdiff(u, c, out, origin=map(float, (2, 2, 0))), out,
+            "stencil 'hdiff': field 'u': an entry of origin (2.0, 2.0, 0.0) is 2.0 (a float)")
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(8, 6.0, 3)), out,
             "stencil 'hdiff': an entry of the domain (8, 6.0, 3) is 6.0 (a float); it must be "
             "an integer")
@@ -379,6 +423,12 @@ def test_integers_not_truncated(mod, m_heat):
     m_heat.heat.steps(v, vn, 0.1, nsteps=np.int32(1), origin=np.array([1, 1]),
                       domain=(np.int64(4), 3, 1))
     assert np.array_equal(v, e) and not np.array_equal(e, v0)
+    # NumPy bools are integers too (nsteps, origin and domain entries)
+    v, e = v0.copy(), v0.copy()
+    m_heat.heat(v, e, 0.1, origin=(1, 1), domain=(4, 3, 1))
+    m_heat.heat.steps(v, vn, 0.1, nsteps=np.bool_(True), origin=(np.True_, 1),
+                      domain=(4, 3, np.True_))
+    assert np.array_equal(v, e)
 
 
 def test_integers_not_wrapped(mod, m_heat):
@@ -423,8 +473,35 @@ def test_zeros_refuses_bad_sizes():
              "not an integer"),
             (dict(shape=(8, 8, 4), halo=(1, 1)), ValueError, "for a shape of 3 dimensions"),
             (dict(shape=(8, 8, 4), axes="IIK"), ValueError, "each of I, J and K at most once"),
-            (dict(shape=(8, 8, 4), layout="KJIX"), ValueError, "not a permutation")):
+            (dict(shape=(8, 8, 4), layout="KJIX"), ValueError, "not a permutation"),
+            # a 0-d shape: refused here, not a GtArray of no axes that every stencil refuses
+            (dict(shape=()), ValueError, r"shape \(\): a field's array has 1 to 3 dimensions"),
+            # a layout of another type: NumPy's TypeError naming it, not an AttributeError
+            (dict(shape=(8, 8, 4), layout=3), TypeError, r"layout 3 \(an int\): give a str")):
         with pytest.raises(exc, match=match):
             gtcc.zeros(**kw)
     z = gtcc.zeros(np.array([8, 6, 4]), halo=(np.int64(1), (2, np.int32(1)), 0))
     assert z.shape == (8, 6, 4) and z.__gt_origin__ == (1, 2, 0)
+
+
+def test_mpi_no_decomposition(mod, m_heat):
+    # S.mpi and S.steps_mpi given something that is no gtcc.Decomposition (None, a
+    # communicator): a StencilError naming it, not an AttributeError from inside the call
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff.mpi(None, u, c, out), out, "stencil 'hdiff': mpi: the "
+            "decomposition is None; it must be a gtcc.Decomposition")
+    v = np.zeros((6, 5))
+    vn = v.copy()
+    refused(lambda: m_heat.heat.steps_mpi(3, v, vn, 0.1, nsteps=1), vn, "stencil 'heat': "
+            "steps_mpi: the decomposition is 3 (an int); it must be a gtcc.Decomposition")
+
+
+def test_bad_array_interface(mod):
+    # an __array_interface__ NumPy refuses (a NULL pointer with data): a StencilError naming
+    # the field, not NumPy's bare ValueError
+    class Bad:
+        __array_interface__ = {"shape": (12, 10, 3), "typestr": "<f8", "data": (0, False),
+                               "version": 3}
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(Bad(), c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u': a Bad whose array interface NumPy refuses: ")
