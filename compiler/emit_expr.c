@@ -299,6 +299,19 @@ void emit_expr(Out *o, const EmitExprCtx *cx, const IrExpr *e)
 
 static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec)
 {
+    const char *helper = int_helper(e);
+    if (helper) {   /* an int operation: gt_iadd(a, b), gt_ineg(a), ... (a primary) */
+        IrExpr *sub[3];
+        int n = ir_expr_children(e, sub);
+        emit_text(o, "%s(", helper);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                emit_text(o, ", ");
+            expr_at(o, cx, sub[i], 0);
+        }
+        emit_text(o, ")");
+        return;
+    }
     int prec = prec_of(e);
     bool paren = prec < min_prec;
     if (paren)
@@ -315,12 +328,6 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         break;
     case IR_UNARY: {
         const IrExpr *a = e->op.a;
-        if (int_helper(e)) {
-            emit_text(o, "%s(", int_helper(e));
-            expr_at(o, cx, a, 0);
-            emit_text(o, ")");
-            break;
-        }
         emit_text(o, "%s", op_spellings[e->op.op]);
         /* "- -x" must not become "--x" */
         bool sign = e->op.op == OP_NEG || e->op.op == OP_PLUS;
@@ -345,14 +352,6 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         }
         if (device_const_division(o, cx, e))
             break;
-        if (int_helper(e)) {
-            emit_text(o, "%s(", int_helper(e));
-            expr_at(o, cx, e->op.a, 0);
-            emit_text(o, ", ");
-            expr_at(o, cx, e->op.b, 0);
-            emit_text(o, ")");
-            break;
-        }
         /* Children of comparisons, and && under ||, get parentheses even where
          * C does not need them: gcc -Wparentheses asks for them. */
         int left = prec, right = prec + 1;

@@ -660,6 +660,26 @@ static void exchange_free(gt_exchange *x)
 
 static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool direct);
 
+/* GT_ESHAPE unless storage s has this rank's box of d along its dimension x; the message
+   names it as `storage k`, or as field's storage after the stencil's name (field given). */
+static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, int x, int k,
+                     const char *stencil, const char *field)
+{
+    int a = s->axes[x] - 'I';
+    int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
+    if (n == d->box[a])
+        return 0;
+    if (field)
+        return gt__error(GT_ESHAPE, "stencil '%s': %s: rank %d: the storage of field '%s' has "
+                         "%lld points along %c, the decomposition gives this rank %lld (a "
+                         "storage of another decomposition?)", stencil, fn, d->rank, field,
+                         (long long)n, s->axes[x], (long long)d->box[a]);
+    return gt__error(GT_ESHAPE, "%s: rank %d: storage %d has %lld points along %c, the "
+                     "decomposition gives this rank %lld (a storage of another "
+                     "decomposition?)", fn, d->rank, k, (long long)n, s->axes[x],
+                     (long long)d->box[a]);
+}
+
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
    this rank's box as wide as w along each axis split over several processes; a
    device-only one only where the device layer packs its strips (direct: MPI takes device
@@ -676,11 +696,9 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
     for (int x = 0; x < s->ndim; x++) {
         int a = s->axes[x] - 'I';
         int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
-        if (n != d->box[a])
-            return gt__error(GT_ESHAPE, "%s: rank %d: storage %d has %lld points along %c, the "
-                             "decomposition gives this rank %lld (a storage of another "
-                             "decomposition?)", fn, d->rank, k, (long long)n, s->axes[x],
-                             (long long)d->box[a]);
+        int rc = check_box(fn, d, s, x, k, NULL, NULL);
+        if (rc)
+            return rc;
         if (a == 2)
             continue;
         for (int side = 0; side < 2; side++) {
@@ -1782,17 +1800,8 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     /* every storage's interior is this rank's box: a next storage that no exchange takes
        (keeps 0) is checked here, as gt_mpi_call's exchange checks each of its storages */
     for (int f = 0; !rc && f < nf; f++)
-        for (int x = 0; !rc && x < fields[f]->ndim; x++) {
-            const gt_storage *s = fields[f];
-            int a = s->axes[x] - 'I';
-            int64_t m = s->shape[x] - s->halo[x][0] - s->halo[x][1];
-            if (m != d->box[a])
-                rc = gt__error(GT_ESHAPE, "stencil '%s': %s: rank %d: the storage of field '%s' "
-                               "has %lld points along %c, the decomposition gives this rank "
-                               "%lld (a storage of another decomposition?)", sn, fn, d->rank,
-                               info->fields[f].name, (long long)m, s->axes[x],
-                               (long long)d->box[a]);
-        }
+        for (int x = 0; !rc && x < fields[f]->ndim; x++)
+            rc = check_box(fn, d, fields[f], x, f, sn, info->fields[f].name);
     gt__mpi_call w;
     gt__mpi_call_init(&w, d->rank, n, st, needed, needed_by);
     for (int a = 0; a < 2; a++) {
