@@ -381,7 +381,7 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
 typedef struct {
     const Backend *be;
     int nextra;               /* files before the header: the backend's extra files */
-    const char *src_name, *hdr_name;
+    const char *src_path, *hdr_name;   /* the source as given (-o), the header's base name */
 } EmitCtx;
 
 /* The files of emit_c in driver_write_files' order: the backend's extra
@@ -389,9 +389,9 @@ typedef struct {
 static bool write_emit(Compiler *c, FILE *const *files, void *ctx)
 {
     const EmitCtx *x = ctx;
-    if (!emit_files(c, x->be, files[x->nextra + 1], files[x->nextra], x->hdr_name))
+    if (!emit_files(c, x->be, files[x->nextra + 1], x->src_path, files[x->nextra], x->hdr_name))
         return false;
-    return x->nextra == 0 || x->be->extra(c, files, x->src_name, x->hdr_name);
+    return x->nextra == 0 || x->be->extra(c, files, path_base(x->src_path), x->hdr_name);
 }
 
 static int emit_c(Compiler *c, const char *src_path)
@@ -416,16 +416,17 @@ static int emit_c(Compiler *c, const char *src_path)
                        i == nextra ? "header" : "companion file", be->suffix);
             return 2;
         }
-    /* the source names its header in #include "..." and itself in #line "...": a quote,
-       a backslash or a control character there would not compile, or name another file */
+    /* the source names its header in #include "..." by the base name: a quote, a
+       backslash or a control character there would not compile, or name another file
+       (its #line directives quote src_path as a C string: emit_quoted) */
     for (const char *p = path_base(src_path); *p; p++)
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
             diag_error(&c->diag, (Loc){0}, "output '%s': a file name with a quote, a "
                        "backslash or a control character cannot be written in the generated "
-                       "source's #include and #line directives", src_path);
+                       "source's #include of its header", src_path);
             return 2;
         }
-    EmitCtx x = {be, nextra, path_base(src_path), path_base(paths[nextra])};
+    EmitCtx x = {be, nextra, src_path, path_base(paths[nextra])};
     return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }
 

@@ -27,7 +27,9 @@ struct Out {
     int line;                 /* complete lines written so far */
     int indent;               /* indentation of the next line, in steps of 4 spaces
                                  (emit_out.c's: changed only by the block functions) */
-    const char *name;         /* this file's name, for #line back to it */
+    const char *name;         /* this file's base name, for its first comment */
+    const char *line_name;    /* its path as gtcc was told it (-o), for #line back to
+                                 it; NULL: name */
     const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
     int stn_next;             /* the .stn line the next output line would get */
 };
@@ -364,8 +366,6 @@ void emit_full_temporaries(Out *o, const EmitStencil *es, const char *alloc,
                            const char *const *si, const char *const *sj, const char *const *sk);
 /* gt_release of each FULL buffer's storage. */
 void emit_full_releases(Out *o, const EmitStencil *es);
-/* "lap.h" -> "lap" + suffix: the source file beside header hdr_name. */
-const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix);
 /* What reduction op over type t starts from, as a C constant: its identity, and for min
  * and max of reals NaN, which loses to every number (gt_min_double ...), so that values
  * all NaN reduce to NaN as fmin and fmax of them do (an infinity would win). */
@@ -390,9 +390,10 @@ EmitStencil **emit_name_stencils(Compiler *c, NameSet *globals);
  * intent: "in" (only read), "out" (written, not read) or "inout". */
 const char *emit_axes_text(unsigned axes);
 const char *emit_field_intent(const IrField *fd);
-/* Starts the header h (written whole) and the source o (its prologue) of backend b. */
-void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
-                     EmitStencil *const *stencils, Out *h, Out *o);
+/* Starts the header h (written whole) and the source o (its prologue) of backend b;
+ * src_path: the source's path as gtcc was told it (its #line name). */
+void emit_open_files(Compiler *c, const Backend *b, const char *src_path, const char *hdr_name,
+                     const NameSet *globals, EmitStencil *const *stencils, Out *h, Out *o);
 /* Ends the source (back from .stn lines) and flushes header and source; false on error. */
 bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
 

@@ -725,15 +725,6 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
     }
 }
 
-const char *emit_source_name(Arena *arena, const char *hdr_name, const char *suffix)
-{
-    const char *base = path_base(hdr_name);
-    size_t len = strlen(base);
-    if (len > 2 && strcmp(base + len - 2, ".h") == 0)
-        len -= 2;
-    return arena_printf(arena, "%.*s%s", (int)len, base, suffix);
-}
-
 /* The reduction that writes out scalar sc (it decides its identity). */
 static RedOp scalar_op(const IrStencil *st, const IrScalar *sc)
 {
@@ -795,12 +786,12 @@ void emit_alloc_check(Out *o, const EmitStencil *es, const char *ptr)
     emit_line(o, "}");
 }
 
-void emit_open_files(Compiler *c, const Backend *b, const char *hdr_name, const NameSet *globals,
-                     EmitStencil *const *stencils, Out *h, Out *o)
+void emit_open_files(Compiler *c, const Backend *b, const char *src_path, const char *hdr_name,
+                     const NameSet *globals, EmitStencil *const *stencils, Out *h, Out *o)
 {
     *h = (Out){.name = arena_strdup(c->arena, hdr_name)};
     emit_header(h, c, hdr_name, b->name, globals, stencils);
-    *o = (Out){.name = emit_source_name(c->arena, hdr_name, b->suffix)};
+    *o = (Out){.name = path_base(src_path), .line_name = src_path};
     emit_source_prologue(o, c, hdr_name, b->name, b->cxx);
 }
 
@@ -856,14 +847,15 @@ void emit_done_label(Out *o)
     emit_reopen(o, "done:");
 }
 
-bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name)
+bool emit_files(Compiler *c, const Backend *b, FILE *src, const char *src_path, FILE *hdr,
+                const char *hdr_name)
 {
     NameSet globals = {0};
     EmitStencil **stencils = emit_name_stencils(c, &globals);
     if (!stencils)
         return false;
     Out h, o;
-    emit_open_files(c, b, hdr_name, &globals, stencils, &h, &o);
+    emit_open_files(c, b, src_path, hdr_name, &globals, stencils, &h, &o);
     if (b->preamble)
         b->preamble(c, &o);
     for (int s = 0; s < c->ir->stencils.len; s++) {

@@ -82,7 +82,9 @@ void emit_begin_line(Out *o)
 {
     if (o->stn_file) {
         /* The directive is line o->line + 1; the next line is o->line + 2. */
-        emit_text(o, "#line %d \"%s\"\n", o->line + 2, o->name);
+        emit_text(o, "#line %d \"", o->line + 2);
+        emit_quoted(o, o->line_name ? o->line_name : o->name);
+        emit_text(o, "\"\n");
         o->stn_file = NULL;
     }
     indent(o);

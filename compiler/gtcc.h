@@ -1057,9 +1057,11 @@ struct Backend {
     const char *steps_tiled_plan;
     const char *steps_tiled_levels;
 };
-/* The whole output of backend b for c->ir: the source and the header (named
- * hdr_name, for the #include); false after reporting an error. */
-bool emit_files(Compiler *c, const Backend *b, FILE *src, FILE *hdr, const char *hdr_name);
+/* The whole output of backend b for c->ir: the source (src_path, for its #line
+ * directives) and the header (named hdr_name, for the #include); false after
+ * reporting an error. */
+bool emit_files(Compiler *c, const Backend *b, FILE *src, const char *src_path, FILE *hdr,
+                const char *hdr_name);
 /* --- emit_meta.c: `--emit=meta`, the JSON description of the program's stencils
  * (docs/generated-api.md); false (reported) where naming fails. */
 bool emit_meta(Compiler *c, FILE *f);

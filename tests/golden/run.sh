@@ -69,7 +69,9 @@ for stn in "$here"/*/*.stn; do
          status=$?; want=$dir/$base.err; got=$tmp/err; want_status=${want_status:-1} ;;
     c)   (cd "$dir" && eval "\"$GTCC\" -b naive $args -o \"$tmp/$base.c\" \"$base.stn\"") >"$tmp/out" 2>"$tmp/err"
          status=$?; want=$dir/$base.c; got=$tmp/$base.c; want_status=${want_status:-0}
-         [ -e "$got" ] || : > "$got" ;;
+         [ -e "$got" ] || : > "$got"
+         # the source's #line directives name it by the -o path: leave out $tmp/
+         sed "s|^\(#line [0-9]* \"\)$tmp/|\1|" "$got" > "$tmp/lines" && mv "$tmp/lines" "$got" ;;
     esac
     if [ $update = 1 ]; then
         if [ "$status" -gt 2 ]; then

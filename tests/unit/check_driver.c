@@ -443,6 +443,26 @@ START_TEST(test_sibling_names)
     }
     ck_assert_int_eq(count_entries("d"), 3);
     ck_assert_int_eq(count_entries("."), 7);   /* good.stn, d, stdout, stderr and 3 above */
+
+    /* The source's #line directives back to itself name it by the -o path (as bison
+       does), quoted as a C string, whatever its suffix; its #include names the header
+       beside it. (Before, `-o d/x.gen.cc` wrote #line N "x.gen.c".) */
+    mkdir(strcat(strcpy((char[512]){0}, tmpdir), "/o\"d"), 0777);
+    ck_assert_int_eq(run_gtcc("-b naive -o 'o\"d/x.gen.cc' good.stn"), 0);
+    char *src = read_file("o\"d/x.gen.cc");
+    ck_assert_ptr_nonnull(src);
+    int back = 0;
+    for (const char *p = src; (p = strstr(p, "\n#line ")); p++) {
+        const char *name = strchr(p + 1, '"');
+        static const char stn[] = "\"good.stn\"\n", self[] = "\"o\\\"d/x.gen.cc\"\n";
+        if (strncmp(name, stn, strlen(stn)) == 0)
+            continue;
+        ck_assert_msg(strncmp(name, self, strlen(self)) == 0, "%.40s", p + 1);
+        back++;
+    }
+    ck_assert_int_gt(back, 0);
+    ck_assert_ptr_nonnull(strstr(src, "\n#include \"x.gen.h\"\n"));
+    free(src);
     remove_tmpdir();
 }
 END_TEST
@@ -686,7 +706,7 @@ START_TEST(test_no_partial_output)
     free(s);
     ck_assert_int_eq(count_entries("."), 11);   /* 7 + x.h, p.d, imp.stn, lib.h: no output */
 
-    /* A source name its #include and #line cannot spell: refused, nothing written. */
+    /* A source name its #include of the header cannot spell: refused, nothing written. */
     ck_assert_int_eq(run_gtcc("-b naive -o 'q\"x.c' good.stn"), 2);
     err = read_file("stderr");
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: output 'q\"x.c': a file name with a quote"));

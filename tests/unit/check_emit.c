@@ -189,7 +189,7 @@ static bool emit(Compiler *c, char **src, char **hdr)
 {
     size_t ns, nh;
     FILE *fs = open_memstream(src, &ns), *fh = open_memstream(hdr, &nh);
-    bool ok = emit_files(c, &backend_naive, fs, fh, "hand.h");
+    bool ok = emit_files(c, &backend_naive, fs, "hand.c", fh, "hand.h");
     fclose(fs);
     fclose(fh);
     if (getenv("CHECK_EMIT_DUMP"))

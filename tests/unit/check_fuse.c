@@ -68,7 +68,7 @@ START_TEST(tile_slices)
     char *src = NULL, *hdr = NULL;
     size_t src_len = 0, hdr_len = 0;
     FILE *fs = open_memstream(&src, &src_len), *fh = open_memstream(&hdr, &hdr_len);
-    ck_assert(emit_files(k.c, backend_find("openmp"), fs, fh, "hdiff.h"));
+    ck_assert(emit_files(k.c, backend_find("openmp"), fs, "hdiff.c", fh, "hdiff.h"));
     fclose(fs);
     fclose(fh);
     ck_assert_ptr_nonnull(strstr(src, "+ ((j) & 3) * 272]"));
