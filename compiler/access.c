@@ -25,12 +25,20 @@
 
 #include "gtcc.h"
 
+/* Where a write of a field ran: the union of areas, each of them within it (a write in
+   a region, or regions merged by add_piece); NULL where a Cover is expected: everywhere. */
+typedef struct Cover {
+    Area area;
+    const struct Cover *next;
+} Cover;
+
 /* A range of K levels [lo, hi), computed where area says (NULL: everywhere). */
 typedef struct {
     Level lo, hi;
-    const Area *area;
+    const Cover *area;
 } LevelRange;
 typedef VEC(LevelRange) LevelRanges;
+typedef VEC(Area) Areas;
 
 /* A set of fields of one stencil: a flag per field, and the fields whose flag
  * is set, in the order they were added. An if joins what its branches add
@@ -59,9 +67,10 @@ typedef struct {
     int *last_write;          /* per field: last top-level position writing it in it */
     IrStmt **last_writer;     /* per field: the top-level statement at last_write */
     bool **end_written;       /* per interval: per field, definitely written in it */
-    const Area ***end_area;   /* per interval: per field written in it, where (as warea) */
+    const Cover ***end_area;  /* per interval: per field written in it, where (as warea) */
     FieldSet written;         /* definitely written so far in the interval */
-    const Area **warea;       /* per field of written: the region of that write (NULL: none) */
+    const Cover **warea;      /* per field of written: where it was written (NULL: everywhere) */
+    Areas *pieces;            /* per field: regions written outside if blocks since (add_piece) */
     const Area *read_area;    /* the region of the statement whose reads are checked */
     bool read_domain;         /* and whether it runs on the compute domain only */
     int if_depth;             /* if blocks around the statement */
@@ -131,28 +140,126 @@ static bool top_writes(const Rules *r, const IrField *f)
 
 /* Where no write counts: two branches of an if that wrote a temporary in different
    regions (each leaves points of the other's unwritten). */
-static const Area nowhere;
+static const Cover nowhere;
 
-/* Does a statement restricted to region in (NULL: none) run only at points where a write
-   restricted to out (NULL: none) ran? Each bound of out must be met by one of in of the same
-   kind, as tight or tighter (a sufficient test: regions of one block, or nested, pass). */
-static bool area_within(const Area *in, const Area *out)
+/* Is position a (counted from the domain's start, or from its end when a_end) at most
+   position b, for every domain size n >= 0? */
+static bool pos_le(bool a_end, int64_t a, bool b_end, int64_t b)
+{
+    return a_end == b_end ? a <= b : !a_end && a <= b;   /* a <= n + b for every n >= 0 */
+}
+
+/* A bound's positions: from the start (at_end false) or from `end`. */
+typedef struct {
+    int n;
+    bool at_end[2];
+    int64_t pos[2];
+} Positions;
+
+static Positions positions(const AreaBound *b)
+{
+    Positions p = {0};
+    if (b->has_start)
+        p.at_end[p.n] = false, p.pos[p.n++] = b->start;
+    if (b->has_end)
+        p.at_end[p.n] = true, p.pos[p.n++] = b->end;
+    return p;
+}
+
+/* Is position i of xs at most one of ys (every: all of them)? */
+static bool le_some(const Positions *xs, int i, const Positions *ys, bool every)
+{
+    for (int k = 0; k < ys->n; k++)
+        if (pos_le(xs->at_end[i], xs->pos[i], ys->at_end[k], ys->pos[k]) != every)
+            return !every;
+    return every;
+}
+
+/* Is bound x at most bound y for every domain size (a sufficient test)? A lower bound
+   (x_lo, y_lo) is the greatest of its positions, -inf without one; an upper bound the
+   least, +inf without one. */
+static bool bound_le(const AreaBound *x, bool x_lo, const AreaBound *y, bool y_lo)
+{
+    Positions px = positions(x), py = positions(y);
+    if ((x_lo && px.n == 0) || (!y_lo && py.n == 0))
+        return true;
+    if (px.n == 0 || py.n == 0)
+        return false;
+    if (x_lo) {   /* max(X) <= y: each x below the greatest y (some), the least (every) */
+        for (int i = 0; i < px.n; i++)
+            if (!le_some(&px, i, &py, !y_lo))
+                return false;
+        return true;
+    }
+    if (y_lo) {   /* min(X) <= max(Y): some x below some y */
+        for (int i = 0; i < px.n; i++)
+            if (le_some(&px, i, &py, false))
+                return true;
+        return false;
+    }
+    /* min(X) <= min(Y): each y above some x */
+    for (int k = 0; k < py.n; k++) {
+        bool some = false;
+        for (int i = 0; i < px.n && !some; i++)
+            some = pos_le(px.at_end[i], px.pos[i], py.at_end[k], py.pos[k]);
+        if (!some)
+            return false;
+    }
+    return true;
+}
+
+/* Does in's range along axis ax lie within out's, for every domain size? */
+static bool range_in(const Area *in, const Area *out, int ax)
+{
+    return !out->set[ax] || (in->set[ax] && bound_le(&out->lo[ax], true, &in->lo[ax], true) &&
+                             bound_le(&in->hi[ax], false, &out->hi[ax], false));
+}
+
+/* Does a statement restricted to region in (NULL: none) run only at points of area out, for
+   every domain size? (A sufficient test: each bound of in as tight as out's or tighter,
+   bounds of either kind compared as positions.) */
+static bool area_in(const Area *in, const Area *out)
+{
+    return in && range_in(in, out, 0) && range_in(in, out, 1);
+}
+
+/* ... only at points where a write of Cover out ran (NULL: everywhere)? */
+static bool area_within(const Area *in, const Cover *out)
 {
     if (!out)
         return true;
-    if (out == &nowhere || !in)
-        return false;
-    for (int ax = 0; ax < 2; ax++) {
-        if (!out->set[ax])
-            continue;
-        const AreaBound *il = &in->lo[ax], *ol = &out->lo[ax];
-        const AreaBound *ih = &in->hi[ax], *oh = &out->hi[ax];
-        if (!in->set[ax] || (ol->has_start && !(il->has_start && il->start >= ol->start)) ||
-            (ol->has_end && !(il->has_end && il->end >= ol->end)) ||
-            (oh->has_start && !(ih->has_start && ih->start <= oh->start)) ||
-            (oh->has_end && !(ih->has_end && ih->end <= oh->end)))
+    for (const Cover *c = out; c && c != &nowhere; c = c->next)
+        if (area_in(in, &c->area))
+            return true;
+    return false;
+}
+
+static bool cover_equal(const Cover *a, const Cover *b)
+{
+    for (; a && b; a = a->next, b = b->next)
+        if (a == &nowhere || b == &nowhere ? a != b : !area_equal(&a->area, &b->area))
             return false;
-    }
+    return !a && !b;
+}
+
+/* An area within a | b for every domain size, into *out: along axis x, from a's lower
+   bound to b's upper one, where b's range starts within a's or where it ends (a point
+   below a's upper bound lies in a's range, one above it in b's); along the other axis,
+   the range of the one that lies within the other's (region(i(0, 2)) and
+   region(i(2, end)) make region(i(0, end))). */
+static bool area_join(const Area *a, const Area *b, int x, Area *out)
+{
+    int y = 1 - x;
+    if (!a->set[x] || !b->set[x] || !bound_le(&b->lo[x], true, &a->hi[x], false))
+        return false;
+    if (range_in(a, b, y))
+        *out = *a;
+    else if (range_in(b, a, y))
+        *out = *b;
+    else
+        return false;
+    out->lo[x] = a->lo[x];
+    out->hi[x] = b->hi[x];
     return true;
 }
 
@@ -189,22 +296,77 @@ static const Area *read_points(const Area *in, const int64_t *off, bool domain, 
     return buf;
 }
 
+/* At most this many areas in a field's pieces (more are left out: a sufficient test). */
+enum { MAX_PIECES = 16 };
+
+/* A write of field id in region where, outside if blocks, after others in regions: the
+   regions written since the last write without one (r->pieces) and those merged from them
+   where they touch or overlap (area_join) make the field's Cover. */
+static void add_piece(Rules *r, int id, const Area *where)
+{
+    Areas *pieces = &r->pieces[id];
+    if (pieces->len == 0)
+        for (const Cover *c = r->warea[id]; c && c != &nowhere; c = c->next)
+            vec_push(r->c->arena, pieces, c->area);
+    for (Area cur = *where; pieces->len < MAX_PIECES;) {
+        bool known = false;
+        for (int i = 0; i < pieces->len && !known; i++)
+            known = area_in(&cur, &pieces->items[i]);
+        if (known)
+            break;
+        vec_push(r->c->arena, pieces, cur);
+        /* the first join of it with a piece that no piece holds */
+        bool grown = false;
+        for (int i = 0; i < pieces->len - 1 && !grown; i++)
+            for (int t = 0; t < 4 && !grown; t++) {
+                Area m;
+                const Area *p = &pieces->items[i];
+                if (!area_join(t < 2 ? p : &cur, t < 2 ? &cur : p, t % 2, &m))
+                    continue;
+                grown = true;
+                for (int k = 0; k < pieces->len && grown; k++)
+                    grown = !area_in(&m, &pieces->items[k]);
+                if (grown)
+                    cur = m;
+            }
+        if (!grown)
+            break;
+    }
+    const Cover *cover = NULL;
+    for (int i = 0; i < pieces->len; i++) {
+        Cover *c = arena_alloc(r->c->arena, sizeof *c);
+        *c = (Cover){pieces->items[i], cover};
+        cover = c;
+    }
+    r->warea[id] = cover;
+}
+
 /* Assignment st writes its destination into written, where it runs. An unrestricted write
-   widens an earlier one in a region, outside if blocks (inside, the other branch may not). */
+   widens an earlier one in a region, outside if blocks (inside, the other branch may not);
+   so does one in a region that touches or overlaps it (add_piece). */
 static void add_write(Rules *r, FieldSet *written, const IrStmt *st)
 {
     int id = st->assign.dst->id;
     const Area *where = stmt_area(st);
-    if (!written->has[id] || (!where && r->if_depth == 0))
-        r->warea[id] = where;
+    if (!written->has[id] || (!where && r->if_depth == 0)) {
+        Cover *c = NULL;
+        if (where) {
+            c = arena_alloc(r->c->arena, sizeof *c);
+            c->area = *where;
+        }
+        r->warea[id] = c;
+        r->pieces[id].len = 0;
+    } else if (where && r->warea[id] && r->if_depth == 0) {
+        add_piece(r, id, where);
+    }
     fieldset_add(r->c->arena, written, id);
 }
 
 /* Before fieldset_undo: the regions of the writes the then branch added, s->added[start,
    then_end), in that order. */
-static const Area **then_areas(Rules *r, const FieldSet *s, int start, int then_end)
+static const Cover **then_areas(Rules *r, const FieldSet *s, int start, int then_end)
 {
-    const Area **t = arena_alloc(r->c->arena, sizeof *t * (size_t)(then_end - start + 1));
+    const Cover **t = arena_alloc(r->c->arena, sizeof *t * (size_t)(then_end - start + 1));
     for (int i = start; i < then_end; i++)
         t[i - start] = r->warea[s->added.items[i]];
     return t;
@@ -212,15 +374,15 @@ static const Area **then_areas(Rules *r, const FieldSet *s, int start, int then_
 
 /* fieldset_join, and a field both branches wrote gets where both wrote it (as far as one
    region says: a branch without one, the other's; two different ones, nowhere for sure). */
-static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Area **then)
+static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Cover **then)
 {
     for (int i = start; i < then_end; i++)
         r->then_pos[s->added.items[i]] = i - start;
     fieldset_join(s, start, then_end);
     for (int i = start; i < s->added.len; i++) {
         int id = s->added.items[i];
-        const Area *t = then[r->then_pos[id]], *e = r->warea[id];
-        if (!e || (t && t != e && !area_equal(t, e)))
+        const Cover *t = then[r->then_pos[id]], *e = r->warea[id];
+        if (!e || (t && t != e && !cover_equal(t, e)))
             r->warea[id] = !e ? t : &nowhere;
     }
 }
@@ -238,7 +400,7 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
             r->if_depth++;
             definite_writes(r, &st->iff.then, written);
             int then_end = written->added.len;
-            const Area **then = then_areas(r, written, start, then_end);
+            const Cover **then = then_areas(r, written, start, then_end);
             fieldset_undo(written, start, then_end);
             definite_writes(r, &st->iff.els, written);
             r->if_depth--;
@@ -465,7 +627,7 @@ static void rules_stmt(Rules *r, IrStmt *st)
         r->if_depth++;
         rules_stmts(r, &st->iff.then);
         int then_end = r->written.added.len;
-        const Area **then = then_areas(r, &r->written, start, then_end);
+        const Cover **then = then_areas(r, &r->written, start, then_end);
         fieldset_undo(&r->written, start, then_end);
         rules_stmts(r, &st->iff.els);
         r->if_depth--;
@@ -490,12 +652,12 @@ static void rules_computation(Rules *r, IrComputation *comp)
     for (int f = 0; f < r->nfields; f++)
         r->last_write[f] = -1;
     r->end_written = arena_alloc(a, sizeof(bool *) * (size_t)(comp->intervals.len + 1));
-    r->end_area = arena_alloc(a, sizeof(const Area **) * (size_t)(comp->intervals.len + 1));
+    r->end_area = arena_alloc(a, sizeof(const Cover **) * (size_t)(comp->intervals.len + 1));
     int pos = 0;
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];
         r->end_written[i] = arena_alloc(a, n);
-        r->end_area[i] = arena_alloc(a, sizeof(const Area *) * (size_t)(r->nfields + 1));
+        r->end_area[i] = arena_alloc(a, sizeof(const Cover *) * (size_t)(r->nfields + 1));
         fieldset_clear(&r->written);
         definite_writes(r, &iv->stmts, &r->written);
         for (int w = 0; w < r->written.added.len; w++) {
@@ -581,7 +743,8 @@ static void access_stencil(Compiler *c, IrStencil *st)
     r.last_writer = arena_alloc(a, sizeof(IrStmt *) * n);
     fieldset_init(a, &r.written, r.nfields);
     r.avail = arena_alloc(a, sizeof(LevelRanges) * n);
-    r.warea = arena_alloc(a, sizeof(const Area *) * n);
+    r.warea = arena_alloc(a, sizeof(const Cover *) * n);
+    r.pieces = arena_alloc(a, sizeof(Areas) * n);
     r.then_pos = arena_alloc(a, sizeof(int) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
         rules_computation(&r, st->computations.items[i]);

@@ -68,7 +68,8 @@
  * halo, read at offsets; regions on the domain's edges, nested, around and
  * inside an `if` (with an else branch), and in a forward computation. Each
  * region statement only changes a value computed everywhere before it, so
- * every program keeps one defined result.
+ * every program keeps one defined result. A temporary written only in regions
+ * that meet (pieces) is read at offsets too.
  *
  * Another one seed in three (by another hash of the seed, drawn last) gets an
  * output outw computed with while loops (language.md 10.4), each bounded by a
@@ -646,7 +647,8 @@ static void kdyn(const Scope *s, const bool *kbc, bool temp)
         printf("  outr = tr[i-1] + tr * 0.5 + %s;\n", r[1].text);
     }
 }
-static void regions(const Scope *s);
+static void regions(const Scope *s, unsigned seed);
+static void pieces(unsigned seed);
 static bool has_regions(unsigned seed);
 static void loops(const Scope *s);
 static bool has_loops(unsigned seed);
@@ -872,7 +874,7 @@ static void program(unsigned seed)
     if (kd)
         kdyn(&s, kbc, kd_temp);
     if (with_regions)
-        regions(&s);
+        regions(&s, seed);
     if (with_loops)
         loops(&s);
     if (with_scalars)
@@ -1011,7 +1013,7 @@ static void region_head(Buf *b, int reach)
     put(b, ")");
 }
 
-static void regions(const Scope *s)
+static void regions(const Scope *s, unsigned seed)
 {
     Scope r = *s;
     r.allow_col = false;
@@ -1054,6 +1056,29 @@ static void regions(const Scope *s)
     }
     printf("  computation(forward) {\n    interval(1, end) {\n      %s { outz = outz + 0.5 * "
            "outz[k-1]; }\n    }\n  }\n", o5.text);
+    pieces(seed);
+}
+
+/* A temporary written only in regions of one axis that meet at a position from the
+ * start or from the end (access.c add_piece counts them together), in either order, then
+ * read at offsets on both axes: it is needed on [-1, end + 1) along each. Drawn from a
+ * hash of the seed, so that the other draws stay as they were. */
+static void pieces(unsigned seed)
+{
+    uint64_t h = seed_hash(seed, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull, 31,
+                           0x8ebc6af09c88c6e3ull, 29);
+    char a = h & 1 ? 'j' : 'i';
+    int p = (int)(h >> 1 & 3);
+    Buf at = {{0}, 0};
+    region_pos(&at, h >> 3 & 1, h >> 3 & 1 ? -p : p);
+    const char *first = "in0 * 0.5", *second = "in0 + 0.25";
+    if (h >> 4 & 1)
+        printf("  field<double, IJK> rp;\n  region(%c(%s, end + 1)) { rp = %s; }\n"
+               "  region(%c(-1, %s)) { rp = %s; }\n", a, at.text, second, a, at.text, first);
+    else
+        printf("  field<double, IJK> rp;\n  region(%c(-1, %s)) { rp = %s; }\n"
+               "  region(%c(%s, end + 1)) { rp = %s; }\n", a, at.text, first, a, at.text, second);
+    printf("  outz = outz + rp[i-1, j+1] - 0.5 * rp[i+1, j-1];\n");
 }
 
 /* ------------------------------------------------------------------ loops */
