@@ -339,6 +339,14 @@ class Stencil:
 
     def _array(self, obj, f):
         """obj as a NumPy array (host) or a _Device; raises StencilError otherwise."""
+        if isinstance(obj, np.ma.MaskedArray):
+            # a stencil reads and writes every point: the values under a mask would be used
+            if np.ma.getmask(obj) is not np.ma.nomask and obj.mask.any():
+                raise StencilError("stencil '%s': field '%s': a masked array with %d masked "
+                                   "point(s): the stencil would use the values under the mask; "
+                                   "pass a.filled(value), or a.data to use them" % (
+                                       self.name, f.name, int(np.count_nonzero(obj.mask))))
+            return obj.data
         if isinstance(obj, np.ndarray):
             return obj
         dev = getattr(obj, "__dlpack_device__", None)

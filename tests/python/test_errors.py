@@ -61,6 +61,25 @@ def test_read_only_output(mod):
             "stencil 'hdiff': field 'out_u': the array is read-only")
 
 
+def test_masked_array(mod):
+    # a masked point would be read (or written) as if unmasked: refused; a masked array
+    # without masked points is its data
+    u, c, out = arrays()
+    mu = np.ma.masked_array(u, mask=np.zeros(u.shape, bool))
+    mu.mask[3, 3, 1] = True
+    refused(lambda: mod.hdiff(mu, c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u': a masked array with 1 masked point(s)")
+    mout = np.ma.masked_array(out.copy(), mask=np.zeros(u.shape, bool))
+    mout.mask[0, 0, 0] = True
+    refused(lambda: mod.hdiff(u, c, mout, origin=(2, 2, 0)), mout.data,
+            "stencil 'hdiff': field 'out_u': a masked array with 1 masked point(s)")
+    want = out.copy()
+    mod.hdiff(u, c, want, origin=(2, 2, 0))
+    mout = np.ma.masked_array(out.copy())
+    mod.hdiff(np.ma.masked_array(u, mask=np.zeros(u.shape, bool)), c, mout, origin=(2, 2, 0))
+    np.testing.assert_array_equal(mout.data, want)
+
+
 def test_aliasing(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, u, origin=(2, 2, 0)), u,
