@@ -271,5 +271,5 @@ void diag_note(Diag *d, Loc loc, const char *fmt, ...)
 
 bool diag_full(const Diag *d)
 {
-    return d->errors >= DIAG_MAX_ERRORS;
+    return d->stopped;
 }

@@ -120,7 +120,10 @@ void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap);
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A note attached to the previous error or warning (e.g. "declared here"). */
 void diag_note(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* True once the error limit is reached: passes should stop early. */
+/* True once an error past the limit was reported (and the note printed in its
+ * place): passes should stop early. Not before: a pass that stopped at the
+ * limit itself would never report the error past it, and the note would not
+ * tell the user that more errors were left unchecked. */
 bool diag_full(const Diag *d);
 
 /* ========================================================= common enumerations */

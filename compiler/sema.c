@@ -363,8 +363,8 @@ Typed sema_convert(Sema *s, Typed v, Type to, Loc loc, const char *what)
     if (from == to)
         return v;
     if (from == TY_BOOL || to == TY_BOOL) {
-        sema_error(s, loc, "cannot assign a %s value to %s: bool and numbers do not convert; %s",
-                   type_names[from], what,
+        sema_error(s, loc, "cannot assign %s %s value to %s: bool and numbers do not convert; %s",
+                   from == TY_INT ? "an" : "a", type_names[from], what,
                    to == TY_BOOL ? "compare the value, e.g. x != 0"
                                  : "choose a value with ?:, e.g. c ? 1.0 : 0.0");
         return (Typed){0};
