@@ -280,6 +280,12 @@ static Level shifted(Level l, int64_t by)
     return l;
 }
 
+/* The NK from which interval [lo, hi) holds a level: interval(1, end) none for NK = 1. */
+static int64_t nonempty_nk(Level lo, Level hi)
+{
+    return level_min_nk(shifted(lo, 1), hi);
+}
+
 static bool report_once(Rules *r, IrField *f)
 {
     if (r->reported_field == f && r->reported_top == r->top)
@@ -317,11 +323,28 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
     const Area *in = read_points(r->read_area, load->load.offset, r->read_domain,
                                  &shifted_area);
     if (!(f->axes & AXES_K)) {
+        /* A write in an earlier interval counts only where that interval holds a level:
+           interval(1, end) holds none for NK = 1, so the NK it needs to run at all joins
+           min_nk (the least over the writes that count). */
         bool ok = r->written.has[f->id] && area_within(in, r->warea[f->id]);
-        for (int i = 0; i < r->avail[f->id].len && !ok; i++)
-            ok = area_within(in, r->avail[f->id].items[i].area);
-        for (int i = 0; i < r->iv_index && !ok; i++)
-            ok = r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]);
+        int64_t nk = ok ? 0 : INT64_MAX;
+        for (int i = 0; i < r->avail[f->id].len; i++) {
+            const LevelRange *h = &r->avail[f->id].items[i];
+            if (area_within(in, h->area) && nonempty_nk(h->lo, h->hi) < nk) {
+                ok = true;
+                nk = nonempty_nk(h->lo, h->hi);
+            }
+        }
+        for (int i = 0; i < r->iv_index; i++) {
+            const IrInterval *iv = r->comp->intervals.items[i];
+            if (r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]) &&
+                nonempty_nk(iv->lo, iv->hi) < nk) {
+                ok = true;
+                nk = nonempty_nk(iv->lo, iv->hi);
+            }
+        }
+        if (ok && nk > r->st->min_nk)
+            r->st->min_nk = nk;
         if (!ok && report_once(r, f))
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
                        "it%s", f->name, region_write_before(r, f, in) ? region_hint : "");

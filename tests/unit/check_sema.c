@@ -421,6 +421,41 @@ START_TEST(test_interval_order)
 }
 END_TEST
 
+/* A temporary without K written in an interval that holds no level for small NK
+   (interval(1, end) at NK = 1) and read later: the NK that interval needs to run joins
+   min_nk, else the read found the temporary unassigned (uninitialized memory). */
+START_TEST(test_kless_temp_min_nk)
+{
+    static const struct { const char *body; int64_t min_nk; } cases[] = {
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(1, end) { t = u; }\n"
+         "  computation(parallel) interval(0, end) { v = t; }\n", 2},
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) {\n"
+         "    interval(0, end-3) { t = u; v = t; }\n"
+         "    interval(end-3, end) { v = t; }\n"
+         "  }\n", 4},
+        /* the least over the writes that count: interval(0, 1) runs for every NK */
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(1, end) { t = u; }\n"
+         "  computation(forward) interval(0, 1) { t = u; }\n"
+         "  computation(parallel) interval(0, end) { v = t; }\n", 1},
+        /* a write earlier in the reading interval needs nothing */
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(2, end) { t = u; v = t; }\n", 2},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        char src[512];
+        snprintf(src, sizeof src, "stencil s(field<double> u, field<double> v) {\n%s}\n",
+                 cases[n].body);
+        Comp k;
+        compile_ok(&k, src);
+        ck_assert_int_eq(stencil0(&k)->min_nk, cases[n].min_nk);
+        done(&k);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------- boundaries, names */
 
 START_TEST(test_boundaries)
@@ -675,6 +710,7 @@ Suite *suite_sema(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("structure");
     tcase_add_test(tc, test_interval_order);
+    tcase_add_test(tc, test_kless_temp_min_nk);
     tcase_add_test(tc, test_boundaries);
     tcase_add_test(tc, test_block_local_unique_names);
     tcase_add_test(tc, test_many_programs_one_process);
