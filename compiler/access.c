@@ -225,14 +225,63 @@ static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Ar
     }
 }
 
+/* The pieces of an if that sema.c split by region (IrStmt.iff.split_of), met one by one in
+   a statement list: they join what their two groups write as one if joins its branches. */
+typedef struct {
+    const IrStmt *of;         /* the source if of the open group (NULL: none) */
+    int start, then_end;      /* what the then pieces added to `written` (as for an if) */
+    const Area **then;        /* their regions, from then_areas */
+    bool in_else;             /* the else pieces have begun */
+} SplitGroup;
+
+static void split_else(Rules *r, SplitGroup *g, FieldSet *written)
+{
+    g->then_end = written->added.len;
+    g->then = then_areas(r, written, g->start, g->then_end);
+    fieldset_undo(written, g->start, g->then_end);
+    g->in_else = true;
+}
+
+static void split_end(Rules *r, SplitGroup *g, FieldSet *written)
+{
+    if (!g->of)
+        return;
+    if (!g->in_else)
+        split_else(r, g, written);
+    join_writes(r, written, g->start, g->then_end, g->then);
+    g->of = NULL;
+}
+
+/* Before statement st of a list: closes the open group if st is not one of its pieces,
+   opens st's group, and undoes the then pieces' writes before the first else piece. */
+static void split_next(Rules *r, SplitGroup *g, const IrStmt *st, FieldSet *written)
+{
+    const IrStmt *of = st->kind == IR_IF ? st->iff.split_of : NULL;
+    if (g->of && g->of != of)
+        split_end(r, g, written);
+    if (!of)
+        return;
+    if (!g->of)
+        *g = (SplitGroup){.of = of, .start = written->added.len};
+    if (!g->in_else && !st->iff.then.len)
+        split_else(r, g, written);
+}
+
 /* Definite writes of one statement list: `written` gains what it assigns
  * on every path (an if assigns what both of its branches assign). */
 static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
 {
+    SplitGroup g = {0};
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
+        split_next(r, &g, st, written);
         if (st->kind == IR_ASSIGN) {
             add_write(r, written, st);
+        } else if (st->kind == IR_IF && st->iff.split_of) {
+            r->if_depth++;
+            definite_writes(r, &st->iff.then, written);
+            definite_writes(r, &st->iff.els, written);
+            r->if_depth--;
         } else if (st->kind == IR_IF) {
             int start = written->added.len;
             r->if_depth++;
@@ -245,6 +294,7 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
             join_writes(r, written, start, then_end, then);
         }
     }
+    split_end(r, &g, written);
 }
 
 static bool covered(LevelRange need, const LevelRanges *have, int64_t *min_nk, Level *gap)
@@ -484,6 +534,13 @@ static void rules_stmt(Rules *r, IrStmt *st)
         break;
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
+        if (st->iff.split_of) {   /* a piece: its list's walk joins the group */
+            r->if_depth++;
+            rules_stmts(r, &st->iff.then);
+            rules_stmts(r, &st->iff.els);
+            r->if_depth--;
+            break;
+        }
         int start = r->written.added.len;
         r->if_depth++;
         rules_stmts(r, &st->iff.then);
@@ -500,8 +557,12 @@ static void rules_stmt(Rules *r, IrStmt *st)
 
 static void rules_stmts(Rules *r, const IrStmtVec *v)
 {
-    for (int i = 0; i < v->len; i++)
+    SplitGroup g = {0};
+    for (int i = 0; i < v->len; i++) {
+        split_next(r, &g, v->items[i], &r->written);
         rules_stmt(r, v->items[i]);
+    }
+    split_end(r, &g, &r->written);
 }
 
 static void rules_computation(Rules *r, IrComputation *comp)
@@ -543,13 +604,16 @@ static void rules_computation(Rules *r, IrComputation *comp)
         r->iv_index = i;
         r->iv = comp->intervals.items[i];
         fieldset_clear(&r->written);
+        SplitGroup g = {0};
         for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
             r->top = r->iv->stmts.items[j];
             r->top_writes.len = 0;
             ir_collect_writes(r->c->arena, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1},
                               &r->top_writes);
+            split_next(r, &g, r->top, &r->written);
             rules_stmt(r, r->top);
         }
+        split_end(r, &g, &r->written);
     }
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];

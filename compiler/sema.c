@@ -1908,6 +1908,7 @@ static void split_branch(Sema *s, const IrStmt *iff, const IrStmtVec *v, bool is
             j++;
         IrStmt *g = ir_stmt_new(a, IR_IF, iff->loc);
         g->area = v->items[i]->area;
+        g->iff.split_of = iff;
         g->iff.cond = mask ? ir_load(a, iff->loc, mask, zero) : ir_copy(a, iff->iff.cond);
         for (int k = i; k < j; k++)
             vec_push(a, is_else ? &g->iff.els : &g->iff.then, v->items[k]);

@@ -456,6 +456,38 @@ START_TEST(test_kless_temp_min_nk)
 }
 END_TEST
 
+/* An if whose branches hold regions is split into pieces on a mask (sema.c split_if);
+   a temporary both branches write is still definitely written after them, where both
+   regions cover the read (docs/language.md section 7, rule 4). */
+START_TEST(test_region_if_definite)
+{
+    static const struct { const char *body; int errors; } cases[] = {
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { t = 2.0; } v = t;", 0},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(i(0, end)) { t = 2.0; } } "
+         "v = t;", 0},
+        {"if (u > 0.0) { region(i(0, end + 1)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 0},
+        {"if (u > 0.0) { if (u > 1.0) { region(i(0, end)) { t = 1.0; } } else "
+         "{ region(i(0, end)) { t = 5.0; } } } else { t = 2.0; } v = t;", 0},
+        /* the reads are not covered: each an error, as before */
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 1},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } v = t;", 1},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
+         "v = t;", 1},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { v = t; t = 2.0; }", 1},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        char src[512];
+        snprintf(src, sizeof src, "stencil s(field<double> u, field<double> v) {\n"
+                 "  field<double, IJK> t;\n  %s\n}\n", cases[n].body);
+        Comp k;
+        compile(&k, src);
+        ck_assert_msg(k.c->diag.errors == cases[n].errors, "case %zu: %d errors", n,
+                      k.c->diag.errors);
+        done(&k);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------- boundaries, names */
 
 START_TEST(test_boundaries)
@@ -711,6 +743,7 @@ Suite *suite_sema(void)
     tc = tcase_create("structure");
     tcase_add_test(tc, test_interval_order);
     tcase_add_test(tc, test_kless_temp_min_nk);
+    tcase_add_test(tc, test_region_if_definite);
     tcase_add_test(tc, test_boundaries);
     tcase_add_test(tc, test_block_local_unique_names);
     tcase_add_test(tc, test_many_programs_one_process);
