@@ -392,6 +392,13 @@ static bool need_number(Sema *s, Typed v, const char *what, Loc loc)
 
 static Typed lower_unary(Sema *s, const Expr *e)
 {
+    const Expr *lit = e->op.a;
+    if (e->op.op == OP_NEG && lit->kind == EXPR_INT && lit->ival == (int64_t)INT32_MAX + 1) {
+        /* -2147483648: INT32_MIN, but its literal does not fit in int (as in C) */
+        sema_error(s, lit->loc, "integer literal %" PRId64 " does not fit in int (at most %d); "
+                   "write -2147483647 - 1 for the least int", lit->ival, INT32_MAX);
+        return (Typed){0};
+    }
     Typed a = sema_expr(s, e->op.a);
     if (!a.e)
         return a;
