@@ -44,6 +44,15 @@ typedef struct {
     int joins;                /* the number of joins so far */
 } FieldSet;
 
+/* An open group of pieces of an if that sema.c split by region (split_next). */
+typedef struct {
+    const IrStmt *of;         /* the source if of the group */
+    int start, then_end;      /* what the then pieces added to `written` (as for an if) */
+    const Area **then;        /* their regions, from then_areas */
+    bool in_else;             /* the else pieces have begun */
+    bool inside;              /* the walk is in one of its pieces */
+} SplitGroup;
+
 /* The state of the access-rule walk over one stencil. */
 typedef struct {
     Compiler *c;
@@ -69,6 +78,7 @@ typedef struct {
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
     IrStmt *reported_top;
+    VEC(SplitGroup) groups;   /* the open groups of pieces of split ifs, innermost last */
 } Rules;
 
 static void fieldset_init(Arena *a, FieldSet *s, int nfields)
@@ -129,10 +139,6 @@ static bool top_writes(const Rules *r, const IrField *f)
     return false;
 }
 
-/* Where no write counts: two branches of an if that wrote a temporary in different
-   regions (each leaves points of the other's unwritten). */
-static const Area nowhere;
-
 /* Does a statement restricted to region in (NULL: none) run only at points where a write
    restricted to out (NULL: none) ran? Each bound of out must be met by one of in of the same
    kind, as tight or tighter (a sufficient test: regions of one block, or nested, pass). */
@@ -140,7 +146,7 @@ static bool area_within(const Area *in, const Area *out)
 {
     if (!out)
         return true;
-    if (out == &nowhere || !in)
+    if (!in)
         return false;
     for (int ax = 0; ax < 2; ax++) {
         if (!out->set[ax])
@@ -211,7 +217,8 @@ static const Area **then_areas(Rules *r, const FieldSet *s, int start, int then_
 }
 
 /* fieldset_join, and a field both branches wrote gets where both wrote it (as far as one
-   region says: a branch without one, the other's; two different ones, nowhere for sure). */
+   region says: a branch without one, the other's; two different ones, their intersection,
+   where the write ran whatever the condition). */
 static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Area **then)
 {
     for (int i = start; i < then_end; i++)
@@ -220,20 +227,23 @@ static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Ar
     for (int i = start; i < s->added.len; i++) {
         int id = s->added.items[i];
         const Area *t = then[r->then_pos[id]], *e = r->warea[id];
-        if (!e || (t && t != e && !area_equal(t, e)))
-            r->warea[id] = !e ? t : &nowhere;
+        if (!e) {
+            r->warea[id] = t;
+        } else if (t && t != e && !area_equal(t, e)) {
+            Area *both = arena_alloc(r->c->arena, sizeof *both);
+            *both = *t;
+            area_intersect(both, e);
+            r->warea[id] = both;
+        }
     }
 }
 
-/* The pieces of an if that sema.c split by region (IrStmt.iff.split_of), met one by one in
-   a statement list: they join what their two groups write as one if joins its branches. */
-typedef struct {
-    const IrStmt *of;         /* the source if of the open group (NULL: none) */
-    int start, then_end;      /* what the then pieces added to `written` (as for an if) */
-    const Area **then;        /* their regions, from then_areas */
-    bool in_else;             /* the else pieces have begun */
-} SplitGroup;
-
+/* The pieces of an if that sema.c split by region (IrStmt.iff.split_of): they join what
+   their two groups write as one if joins its branches. A group's pieces are consecutive in
+   the walk, but where the split if was itself in a branch of an if split by region, its
+   pieces are spread over the pieces of the outer one (each starting one of their
+   branches): a group stays open, pending, across the ends of those lists, until the walk
+   meets a statement that does not continue it. */
 static void split_else(Rules *r, SplitGroup *g, FieldSet *written)
 {
     g->then_end = written->added.len;
@@ -242,45 +252,88 @@ static void split_else(Rules *r, SplitGroup *g, FieldSet *written)
     g->in_else = true;
 }
 
-static void split_end(Rules *r, SplitGroup *g, FieldSet *written)
+/* Closes the innermost open group: what both of its groups wrote stays written. */
+static void split_close(Rules *r, FieldSet *written)
 {
-    if (!g->of)
-        return;
+    SplitGroup *g = &r->groups.items[r->groups.len - 1];
     if (!g->in_else)
         split_else(r, g, written);
     join_writes(r, written, g->start, g->then_end, g->then);
-    g->of = NULL;
+    r->groups.len--;
 }
 
-/* Before statement st of a list: closes the open group if st is not one of its pieces,
-   opens st's group, and undoes the then pieces' writes before the first else piece. */
-static void split_next(Rules *r, SplitGroup *g, const IrStmt *st, FieldSet *written)
+/* Is statement st a piece of the group of `of`, or a piece whose branch begins with one? */
+static bool split_continues(const IrStmt *st, const IrStmt *of)
 {
+    while (st->kind == IR_IF && st->iff.split_of) {
+        if (st->iff.split_of == of)
+            return true;
+        const IrStmtVec *b = st->iff.then.len ? &st->iff.then : &st->iff.els;
+        if (!b->len)
+            return false;
+        st = b->items[0];
+    }
+    return false;
+}
+
+/* Before statement st of any list: closes the pending groups st does not continue, opens
+   st's group if it is a piece of a new one, and undoes the then pieces' writes before the
+   first else piece. */
+static void split_next(Rules *r, const IrStmt *st, FieldSet *written)
+{
+    while (r->groups.len) {
+        const SplitGroup *t = &r->groups.items[r->groups.len - 1];
+        if (t->inside || split_continues(st, t->of))
+            break;
+        split_close(r, written);
+    }
     const IrStmt *of = st->kind == IR_IF ? st->iff.split_of : NULL;
-    if (g->of && g->of != of)
-        split_end(r, g, written);
     if (!of)
         return;
-    if (!g->of)
-        *g = (SplitGroup){.of = of, .start = written->added.len};
-    if (!g->in_else && !st->iff.then.len)
-        split_else(r, g, written);
+    int g = r->groups.len - 1;
+    while (g >= 0 && r->groups.items[g].of != of)
+        g--;
+    if (g < 0) {
+        vec_push(r->c->arena, &r->groups, ((SplitGroup){.of = of, .start = written->added.len}));
+        g = r->groups.len - 1;
+    }
+    if (!r->groups.items[g].in_else && !st->iff.then.len)
+        split_else(r, &r->groups.items[g], written);
+}
+
+/* Marks the walk as in (or out of) piece st of its open group. */
+static void split_inside(Rules *r, const IrStmt *st, bool in)
+{
+    for (int g = r->groups.len - 1; g >= 0; g--)
+        if (r->groups.items[g].of == st->iff.split_of) {
+            r->groups.items[g].inside = in;
+            return;
+        }
+    unreachable();
+}
+
+/* At the end of an interval's statements: closes every group. */
+static void split_close_all(Rules *r, FieldSet *written)
+{
+    while (r->groups.len)
+        split_close(r, written);
 }
 
 /* Definite writes of one statement list: `written` gains what it assigns
  * on every path (an if assigns what both of its branches assign). */
 static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
 {
-    SplitGroup g = {0};
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
-        split_next(r, &g, st, written);
+        split_next(r, st, written);
         if (st->kind == IR_ASSIGN) {
             add_write(r, written, st);
         } else if (st->kind == IR_IF && st->iff.split_of) {
             r->if_depth++;
+            split_inside(r, st, true);
             definite_writes(r, &st->iff.then, written);
             definite_writes(r, &st->iff.els, written);
+            split_inside(r, st, false);
             r->if_depth--;
         } else if (st->kind == IR_IF) {
             int start = written->added.len;
@@ -294,7 +347,6 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
             join_writes(r, written, start, then_end, then);
         }
     }
-    split_end(r, &g, written);
 }
 
 static bool covered(LevelRange need, const LevelRanges *have, int64_t *min_nk, Level *gap)
@@ -534,10 +586,12 @@ static void rules_stmt(Rules *r, IrStmt *st)
         break;
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
-        if (st->iff.split_of) {   /* a piece: its list's walk joins the group */
+        if (st->iff.split_of) {   /* a piece: split_next joins its group */
             r->if_depth++;
+            split_inside(r, st, true);
             rules_stmts(r, &st->iff.then);
             rules_stmts(r, &st->iff.els);
+            split_inside(r, st, false);
             r->if_depth--;
             break;
         }
@@ -557,12 +611,10 @@ static void rules_stmt(Rules *r, IrStmt *st)
 
 static void rules_stmts(Rules *r, const IrStmtVec *v)
 {
-    SplitGroup g = {0};
     for (int i = 0; i < v->len; i++) {
-        split_next(r, &g, v->items[i], &r->written);
+        split_next(r, v->items[i], &r->written);
         rules_stmt(r, v->items[i]);
     }
-    split_end(r, &g, &r->written);
 }
 
 static void rules_computation(Rules *r, IrComputation *comp)
@@ -582,6 +634,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
         r->end_area[i] = arena_alloc(a, sizeof(const Area *) * (size_t)(r->nfields + 1));
         fieldset_clear(&r->written);
         definite_writes(r, &iv->stmts, &r->written);
+        split_close_all(r, &r->written);
         for (int w = 0; w < r->written.added.len; w++) {
             int f = r->written.added.items[w];
             r->end_written[i][f] = true;
@@ -604,16 +657,15 @@ static void rules_computation(Rules *r, IrComputation *comp)
         r->iv_index = i;
         r->iv = comp->intervals.items[i];
         fieldset_clear(&r->written);
-        SplitGroup g = {0};
         for (int j = 0; j < r->iv->stmts.len; j++, r->pos++) {
             r->top = r->iv->stmts.items[j];
             r->top_writes.len = 0;
             ir_collect_writes(r->c->arena, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1},
                               &r->top_writes);
-            split_next(r, &g, r->top, &r->written);
+            split_next(r, r->top, &r->written);
             rules_stmt(r, r->top);
         }
-        split_end(r, &g, &r->written);
+        split_close_all(r, &r->written);
     }
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];

@@ -468,10 +468,18 @@ START_TEST(test_region_if_definite)
         {"if (u > 0.0) { region(i(0, end + 1)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 0},
         {"if (u > 0.0) { if (u > 1.0) { region(i(0, end)) { t = 1.0; } } else "
          "{ region(i(0, end)) { t = 5.0; } } } else { t = 2.0; } v = t;", 0},
+        /* an if split by region in a branch of another: its pieces are spread over the
+           outer one's pieces, and its mask is still computed before they read it */
+        {"if (u > 0.0) { t = 1.0; } else if (u > -1.0) { t = 2.0; } else "
+         "{ region(j(0, end)) { if (u < -2.0) { region(i(0, end)) { t = 5.0; } } "
+         "else { t = 6.0; } } } v = t;", 0},
+        /* branches in different regions: t is written where both are */
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
+         "v = t;", 0},
         /* the reads are not covered: each an error, as before */
         {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 1},
         {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } v = t;", 1},
-        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
+        {"if (u > 0.0) { region(i(1, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
          "v = t;", 1},
         {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { v = t; t = 2.0; }", 1},
     };
