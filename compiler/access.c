@@ -312,10 +312,11 @@ static void split_inside(Rules *r, const IrStmt *st, bool in)
     unreachable();
 }
 
-/* At the end of an interval's statements: closes every group. */
-static void split_close_all(Rules *r, FieldSet *written)
+/* After a list that no piece of a group opened in it can follow (a branch of an if that
+   was not split, an interval's statements): closes the groups above the first n. */
+static void split_close_to(Rules *r, FieldSet *written, int n)
 {
-    while (r->groups.len)
+    while (r->groups.len > n)
         split_close(r, written);
 }
 
@@ -336,13 +337,15 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
             split_inside(r, st, false);
             r->if_depth--;
         } else if (st->kind == IR_IF) {
-            int start = written->added.len;
+            int start = written->added.len, open = r->groups.len;
             r->if_depth++;
             definite_writes(r, &st->iff.then, written);
+            split_close_to(r, written, open);
             int then_end = written->added.len;
             const Area **then = then_areas(r, written, start, then_end);
             fieldset_undo(written, start, then_end);
             definite_writes(r, &st->iff.els, written);
+            split_close_to(r, written, open);
             r->if_depth--;
             join_writes(r, written, start, then_end, then);
         }
@@ -595,13 +598,15 @@ static void rules_stmt(Rules *r, IrStmt *st)
             r->if_depth--;
             break;
         }
-        int start = r->written.added.len;
+        int start = r->written.added.len, open = r->groups.len;
         r->if_depth++;
         rules_stmts(r, &st->iff.then);
+        split_close_to(r, &r->written, open);
         int then_end = r->written.added.len;
         const Area **then = then_areas(r, &r->written, start, then_end);
         fieldset_undo(&r->written, start, then_end);
         rules_stmts(r, &st->iff.els);
+        split_close_to(r, &r->written, open);
         r->if_depth--;
         join_writes(r, &r->written, start, then_end, then);
         break;
@@ -634,7 +639,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
         r->end_area[i] = arena_alloc(a, sizeof(const Area *) * (size_t)(r->nfields + 1));
         fieldset_clear(&r->written);
         definite_writes(r, &iv->stmts, &r->written);
-        split_close_all(r, &r->written);
+        split_close_to(r, &r->written, 0);
         for (int w = 0; w < r->written.added.len; w++) {
             int f = r->written.added.items[w];
             r->end_written[i][f] = true;
@@ -665,7 +670,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
             split_next(r, r->top, &r->written);
             rules_stmt(r, r->top);
         }
-        split_close_all(r, &r->written);
+        split_close_to(r, &r->written, 0);
     }
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];
