@@ -429,23 +429,26 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                                  &shifted_area);
     if (!(f->axes & AXES_K)) {
         /* A write in an earlier interval counts only where that interval holds a level:
-           interval(1, end) holds none for NK = 1, so the NK it needs to run at all joins
-           min_nk (the least over the writes that count). */
+           interval(1, end) holds none for NK = 1, where interval(0, end) reads. The NK
+           from which the writer holds a level whenever the reader does joins min_nk (the
+           least over the writes that count); an empty domain (NK = 0) reads nothing. */
         bool ok = r->written.has[f->id] && area_within(in, r->warea[f->id]);
         int64_t nk = ok ? 0 : INT64_MAX;
+        int64_t reads_from = nonempty_nk(r->iv->lo, r->iv->hi);
         for (int i = 0; i < r->avail[f->id].len; i++) {
             const LevelRange *h = &r->avail[f->id].items[i];
-            if (area_within(in, h->area) && nonempty_nk(h->lo, h->hi) < nk) {
+            int64_t need = nonempty_nk(h->lo, h->hi) > reads_from ? nonempty_nk(h->lo, h->hi) : 0;
+            if (area_within(in, h->area) && need < nk) {
                 ok = true;
-                nk = nonempty_nk(h->lo, h->hi);
+                nk = need;
             }
         }
         for (int i = 0; i < r->iv_index; i++) {
             const IrInterval *iv = r->comp->intervals.items[i];
-            if (r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]) &&
-                nonempty_nk(iv->lo, iv->hi) < nk) {
+            int64_t need = nonempty_nk(iv->lo, iv->hi) > reads_from ? nonempty_nk(iv->lo, iv->hi) : 0;
+            if (r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]) && need < nk) {
                 ok = true;
-                nk = nonempty_nk(iv->lo, iv->hi);
+                nk = need;
             }
         }
         if (ok && nk > r->st->min_nk)

@@ -440,6 +440,10 @@ START_TEST(test_kless_temp_min_nk)
          "  computation(forward) interval(1, end) { t = u; }\n"
          "  computation(forward) interval(0, 1) { t = u; }\n"
          "  computation(parallel) interval(0, end) { v = t; }\n", 1},
+        /* a writer that holds a level whenever the reader does needs nothing: an empty
+           domain (NK = 0) stays a valid call */
+        {"  field<double, IJ> t = 0.0;\n"
+         "  computation(forward) interval(0, end) { v = t + u; }\n", 0},
         /* a write earlier in the reading interval needs nothing */
         {"  field<double, IJ> t;\n"
          "  computation(forward) interval(2, end) { t = u; v = t; }\n", 2},
