@@ -52,6 +52,15 @@ typedef struct {
     int joins;                /* the number of joins so far */
 } FieldSet;
 
+/* An open group of pieces of an if that sema.c split by region (split_next). */
+typedef struct {
+    const IrStmt *of;         /* the source if of the group */
+    int start, then_end;      /* what the then pieces added to `written` (as for an if) */
+    const Cover **then;       /* where they wrote, from then_areas */
+    bool in_else;             /* the else pieces have begun */
+    bool inside;              /* the walk is in one of its pieces */
+} SplitGroup;
+
 /* The state of the access-rule walk over one stencil. */
 typedef struct {
     Compiler *c;
@@ -78,6 +87,7 @@ typedef struct {
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
     IrStmt *reported_top;
+    VEC(SplitGroup) groups;   /* the open groups of pieces of split ifs, innermost last */
 } Rules;
 
 static void fieldset_init(Arena *a, FieldSet *s, int nfields)
@@ -137,10 +147,6 @@ static bool top_writes(const Rules *r, const IrField *f)
             return true;
     return false;
 }
-
-/* Where no write counts: two branches of an if that wrote a temporary in different
-   regions (each leaves points of the other's unwritten). */
-static const Cover nowhere;
 
 /* Is position a (counted from the domain's start, or from its end when a_end) at most
    position b, for every domain size n >= 0? */
@@ -228,7 +234,7 @@ static bool area_within(const Area *in, const Cover *out)
 {
     if (!out)
         return true;
-    for (const Cover *c = out; c && c != &nowhere; c = c->next)
+    for (const Cover *c = out; c; c = c->next)
         if (area_in(in, &c->area))
             return true;
     return false;
@@ -237,7 +243,7 @@ static bool area_within(const Area *in, const Cover *out)
 static bool cover_equal(const Cover *a, const Cover *b)
 {
     for (; a && b; a = a->next, b = b->next)
-        if (a == &nowhere || b == &nowhere ? a != b : !area_equal(&a->area, &b->area))
+        if (!area_equal(&a->area, &b->area))
             return false;
     return !a && !b;
 }
@@ -306,7 +312,7 @@ static void add_piece(Rules *r, int id, const Area *where)
 {
     Areas *pieces = &r->pieces[id];
     if (pieces->len == 0)
-        for (const Cover *c = r->warea[id]; c && c != &nowhere; c = c->next)
+        for (const Cover *c = r->warea[id]; c; c = c->next)
             vec_push(r->c->arena, pieces, c->area);
     for (Area cur = *where; pieces->len < MAX_PIECES;) {
         bool known = false;
@@ -372,8 +378,28 @@ static const Cover **then_areas(Rules *r, const FieldSet *s, int start, int then
     return t;
 }
 
-/* fieldset_join, and a field both branches wrote gets where both wrote it (as far as one
-   region says: a branch without one, the other's; two different ones, nowhere for sure). */
+/* Where both of covers t and e (NULL: everywhere) say a write ran: the intersections of
+   an area of each (at most MAX_PIECES). */
+static const Cover *cover_meet(Rules *r, const Cover *t, const Cover *e)
+{
+    if (!t || !e)
+        return t ? t : e;
+    const Cover *out = NULL;
+    int n = 0;
+    for (const Cover *a = t; a; a = a->next)
+        for (const Cover *b = e; b && n < MAX_PIECES; b = b->next, n++) {
+            Cover *c = arena_alloc(r->c->arena, sizeof *c);
+            c->area = a->area;
+            area_intersect(&c->area, &b->area);
+            c->next = out;
+            out = c;
+        }
+    return out;
+}
+
+/* fieldset_join, and a field both branches wrote gets where both wrote it (a branch
+   without a region, the other's; two covers, their intersection: where the write ran
+   whatever the condition). */
 static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Cover **then)
 {
     for (int i = start; i < then_end; i++)
@@ -382,9 +408,91 @@ static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Co
     for (int i = start; i < s->added.len; i++) {
         int id = s->added.items[i];
         const Cover *t = then[r->then_pos[id]], *e = r->warea[id];
-        if (!e || (t && t != e && !cover_equal(t, e)))
-            r->warea[id] = !e ? t : &nowhere;
+        if (t != e && !cover_equal(t, e))
+            r->warea[id] = cover_meet(r, t, e);
     }
+}
+
+/* The pieces of an if that sema.c split by region (IrStmt.iff.split_of): they join what
+   their two groups write as one if joins its branches. A group's pieces are consecutive in
+   the walk, but where the split if was itself in a branch of an if split by region, its
+   pieces are spread over the pieces of the outer one (each starting one of their
+   branches): a group stays open, pending, across the ends of those lists, until the walk
+   meets a statement that does not continue it. */
+static void split_else(Rules *r, SplitGroup *g, FieldSet *written)
+{
+    g->then_end = written->added.len;
+    g->then = then_areas(r, written, g->start, g->then_end);
+    fieldset_undo(written, g->start, g->then_end);
+    g->in_else = true;
+}
+
+/* Closes the innermost open group: what both of its groups wrote stays written. */
+static void split_close(Rules *r, FieldSet *written)
+{
+    SplitGroup *g = &r->groups.items[r->groups.len - 1];
+    if (!g->in_else)
+        split_else(r, g, written);
+    join_writes(r, written, g->start, g->then_end, g->then);
+    r->groups.len--;
+}
+
+/* Is statement st a piece of the group of `of`, or a piece whose branch begins with one? */
+static bool split_continues(const IrStmt *st, const IrStmt *of)
+{
+    while (st->kind == IR_IF && st->iff.split_of) {
+        if (st->iff.split_of == of)
+            return true;
+        const IrStmtVec *b = st->iff.then.len ? &st->iff.then : &st->iff.els;
+        if (!b->len)
+            return false;
+        st = b->items[0];
+    }
+    return false;
+}
+
+/* Before statement st of any list: closes the pending groups st does not continue, opens
+   st's group if it is a piece of a new one, and undoes the then pieces' writes before the
+   first else piece. */
+static void split_next(Rules *r, const IrStmt *st, FieldSet *written)
+{
+    while (r->groups.len) {
+        const SplitGroup *t = &r->groups.items[r->groups.len - 1];
+        if (t->inside || split_continues(st, t->of))
+            break;
+        split_close(r, written);
+    }
+    const IrStmt *of = st->kind == IR_IF ? st->iff.split_of : NULL;
+    if (!of)
+        return;
+    int g = r->groups.len - 1;
+    while (g >= 0 && r->groups.items[g].of != of)
+        g--;
+    if (g < 0) {
+        vec_push(r->c->arena, &r->groups, ((SplitGroup){.of = of, .start = written->added.len}));
+        g = r->groups.len - 1;
+    }
+    if (!r->groups.items[g].in_else && !st->iff.then.len)
+        split_else(r, &r->groups.items[g], written);
+}
+
+/* Marks the walk as in (or out of) piece st of its open group. */
+static void split_inside(Rules *r, const IrStmt *st, bool in)
+{
+    for (int g = r->groups.len - 1; g >= 0; g--)
+        if (r->groups.items[g].of == st->iff.split_of) {
+            r->groups.items[g].inside = in;
+            return;
+        }
+    unreachable();
+}
+
+/* After a list that no piece of a group opened in it can follow (a branch of an if that
+   was not split, an interval's statements): closes the groups above the first n. */
+static void split_close_to(Rules *r, FieldSet *written, int n)
+{
+    while (r->groups.len > n)
+        split_close(r, written);
 }
 
 /* Definite writes of one statement list: `written` gains what it assigns
@@ -393,16 +501,26 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
 {
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
+        split_next(r, st, written);
         if (st->kind == IR_ASSIGN) {
             add_write(r, written, st);
+        } else if (st->kind == IR_IF && st->iff.split_of) {
+            r->if_depth++;
+            split_inside(r, st, true);
+            definite_writes(r, &st->iff.then, written);
+            definite_writes(r, &st->iff.els, written);
+            split_inside(r, st, false);
+            r->if_depth--;
         } else if (st->kind == IR_IF) {
-            int start = written->added.len;
+            int start = written->added.len, open = r->groups.len;
             r->if_depth++;
             definite_writes(r, &st->iff.then, written);
+            split_close_to(r, written, open);
             int then_end = written->added.len;
             const Cover **then = then_areas(r, written, start, then_end);
             fieldset_undo(written, start, then_end);
             definite_writes(r, &st->iff.els, written);
+            split_close_to(r, written, open);
             r->if_depth--;
             join_writes(r, written, start, then_end, then);
         }
@@ -442,6 +560,12 @@ static Level shifted(Level l, int64_t by)
     return l;
 }
 
+/* The NK from which interval [lo, hi) holds a level: interval(1, end) none for NK = 1. */
+static int64_t nonempty_nk(Level lo, Level hi)
+{
+    return level_min_nk(shifted(lo, 1), hi);
+}
+
 static bool report_once(Rules *r, IrField *f)
 {
     if (r->reported_field == f && r->reported_top == r->top)
@@ -479,11 +603,31 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
     const Area *in = read_points(r->read_area, load->load.offset, r->read_domain,
                                  &shifted_area);
     if (!(f->axes & AXES_K)) {
+        /* A write in an earlier interval counts only where that interval holds a level:
+           interval(1, end) holds none for NK = 1, where interval(0, end) reads. The NK
+           from which the writer holds a level whenever the reader does joins min_nk (the
+           least over the writes that count); an empty domain (NK = 0) reads nothing. */
         bool ok = r->written.has[f->id] && area_within(in, r->warea[f->id]);
-        for (int i = 0; i < r->avail[f->id].len && !ok; i++)
-            ok = area_within(in, r->avail[f->id].items[i].area);
-        for (int i = 0; i < r->iv_index && !ok; i++)
-            ok = r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]);
+        int64_t nk = ok ? 0 : INT64_MAX;
+        int64_t reads_from = nonempty_nk(r->iv->lo, r->iv->hi);
+        for (int i = 0; i < r->avail[f->id].len; i++) {
+            const LevelRange *h = &r->avail[f->id].items[i];
+            int64_t need = nonempty_nk(h->lo, h->hi) > reads_from ? nonempty_nk(h->lo, h->hi) : 0;
+            if (area_within(in, h->area) && need < nk) {
+                ok = true;
+                nk = need;
+            }
+        }
+        for (int i = 0; i < r->iv_index; i++) {
+            const IrInterval *iv = r->comp->intervals.items[i];
+            int64_t need = nonempty_nk(iv->lo, iv->hi) > reads_from ? nonempty_nk(iv->lo, iv->hi) : 0;
+            if (r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]) && need < nk) {
+                ok = true;
+                nk = need;
+            }
+        }
+        if (ok && nk > r->st->min_nk)
+            r->st->min_nk = nk;
         if (!ok && report_once(r, f))
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
                        "it%s", f->name, region_write_before(r, f, in) ? region_hint : "");
@@ -623,13 +767,24 @@ static void rules_stmt(Rules *r, IrStmt *st)
         break;
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
-        int start = r->written.added.len;
+        if (st->iff.split_of) {   /* a piece: split_next joins its group */
+            r->if_depth++;
+            split_inside(r, st, true);
+            rules_stmts(r, &st->iff.then);
+            rules_stmts(r, &st->iff.els);
+            split_inside(r, st, false);
+            r->if_depth--;
+            break;
+        }
+        int start = r->written.added.len, open = r->groups.len;
         r->if_depth++;
         rules_stmts(r, &st->iff.then);
+        split_close_to(r, &r->written, open);
         int then_end = r->written.added.len;
         const Cover **then = then_areas(r, &r->written, start, then_end);
         fieldset_undo(&r->written, start, then_end);
         rules_stmts(r, &st->iff.els);
+        split_close_to(r, &r->written, open);
         r->if_depth--;
         join_writes(r, &r->written, start, then_end, then);
         break;
@@ -639,8 +794,10 @@ static void rules_stmt(Rules *r, IrStmt *st)
 
 static void rules_stmts(Rules *r, const IrStmtVec *v)
 {
-    for (int i = 0; i < v->len; i++)
+    for (int i = 0; i < v->len; i++) {
+        split_next(r, v->items[i], &r->written);
         rules_stmt(r, v->items[i]);
+    }
 }
 
 static void rules_computation(Rules *r, IrComputation *comp)
@@ -660,6 +817,7 @@ static void rules_computation(Rules *r, IrComputation *comp)
         r->end_area[i] = arena_alloc(a, sizeof(const Cover *) * (size_t)(r->nfields + 1));
         fieldset_clear(&r->written);
         definite_writes(r, &iv->stmts, &r->written);
+        split_close_to(r, &r->written, 0);
         for (int w = 0; w < r->written.added.len; w++) {
             int f = r->written.added.items[w];
             r->end_written[i][f] = true;
@@ -687,8 +845,10 @@ static void rules_computation(Rules *r, IrComputation *comp)
             r->top_writes.len = 0;
             ir_collect_writes(r->c->arena, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1},
                               &r->top_writes);
+            split_next(r, r->top, &r->written);
             rules_stmt(r, r->top);
         }
+        split_close_to(r, &r->written, 0);
     }
     for (int i = 0; i < comp->intervals.len; i++) {
         IrInterval *iv = comp->intervals.items[i];

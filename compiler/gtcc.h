@@ -693,6 +693,11 @@ struct IrStmt {
             IrStmtVec then;
             IrStmtVec els;
             bool loop;        /* a while loop (then repeats while cond holds; no else) */
+            /* sema.c split_if: the source `if` (holding regions) this one is a piece of,
+               NULL for none. Its pieces are consecutive, those of its then branch (then
+               only) before those of its else branch (els only): access.c joins what the
+               two groups write as it joins an if's branches. */
+            const struct IrStmt *split_of;
         } iff;
         struct {
             IrScalar *dst;

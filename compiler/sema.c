@@ -395,6 +395,13 @@ static bool need_number(Sema *s, Typed v, const char *what, Loc loc)
 
 static Typed lower_unary(Sema *s, const Expr *e)
 {
+    const Expr *lit = e->op.a;
+    if (e->op.op == OP_NEG && lit->kind == EXPR_INT && lit->ival == (int64_t)INT32_MAX + 1) {
+        /* -2147483648: INT32_MIN, but its literal does not fit in int (as in C) */
+        sema_error(s, lit->loc, "integer literal %" PRId64 " does not fit in int (at most %d); "
+                   "write -2147483647 - 1 for the least int", lit->ival, INT32_MAX);
+        return (Typed){0};
+    }
     Typed a = sema_expr(s, e->op.a);
     if (!a.e)
         return a;
@@ -1911,6 +1918,7 @@ static void split_branch(Sema *s, const IrStmt *iff, const IrStmtVec *v, bool is
             j++;
         IrStmt *g = ir_stmt_new(a, IR_IF, iff->loc);
         g->area = v->items[i]->area;
+        g->iff.split_of = iff;
         g->iff.cond = mask ? ir_load(a, iff->loc, mask, zero) : ir_copy(a, iff->iff.cond);
         for (int k = i; k < j; k++)
             vec_push(a, is_else ? &g->iff.els : &g->iff.then, v->items[k]);
@@ -1994,7 +2002,7 @@ static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
 {
     Scope *sc = s->scope;
     Area area = {0};
-    bool ok = true;
+    bool ok = true, empty_alone[2] = {false, false};
     for (int r = 0; r < st->region.ranges.len; r++) {
         const RegionRange *rg = &st->region.ranges.items[r];
         char lo[40], hi[40];
@@ -2024,14 +2032,32 @@ static void lower_region(Sema *s, const Stmt *st, IrStmtVec *out)
         one.set[rg->axis] = true;
         one.lo[rg->axis] = area.lo[rg->axis];
         one.hi[rg->axis] = area.hi[rg->axis];
-        if (!sc->dead && area_never(&one, rg->axis, -REGION_FAR, REGION_FAR))
+        if (!sc->dead && area_never(&one, rg->axis, -REGION_FAR, REGION_FAR)) {
             diag_warning(&s->c->diag, rg->loc, "region %c(%s, %s) is empty for every domain "
                          "size: its statements never run", "ij"[rg->axis], pos_text(lo, rg->lo),
                          pos_text(hi, rg->hi));
+            empty_alone[rg->axis] = true;
+        }
     }
     Area saved = sc->area;
     bool saved_region = sc->region_block, saved_loop = sc->loop_block;
     area_intersect(&sc->area, &area);
+    /* nested in a region whose range along the same axis it never meets */
+    for (int ax = 0; ax < 2 && ok && !sc->dead; ax++)
+        if (area.set[ax] && saved.set[ax] && !empty_alone[ax] &&
+            area_never(&sc->area, ax, -REGION_FAR, REGION_FAR)) {
+            char in[128], out_[128], both[128];
+            Area a1 = {0}, a2 = {0}, a3 = {0};
+            a1.set[ax] = a2.set[ax] = a3.set[ax] = true;
+            a1.lo[ax] = area.lo[ax], a1.hi[ax] = area.hi[ax];
+            a2.lo[ax] = saved.lo[ax], a2.hi[ax] = saved.hi[ax];
+            a3.lo[ax] = sc->area.lo[ax], a3.hi[ax] = sc->area.hi[ax];
+            diag_warning(&s->c->diag, st->loc, "region %s inside region %s runs on %s, empty "
+                         "for every domain size: its statements never run",
+                         area_text(in, sizeof in, &a1), area_text(out_, sizeof out_, &a2),
+                         area_text(both, sizeof both, &a3));
+            break;
+        }
     sc->region_block = true;
     sc->loop_block = false;
     /* after an error the body is lowered for its own errors only */

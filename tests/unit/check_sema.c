@@ -421,6 +421,85 @@ START_TEST(test_interval_order)
 }
 END_TEST
 
+/* A temporary without K written in an interval that holds no level for small NK
+   (interval(1, end) at NK = 1) and read later: the NK that interval needs to run joins
+   min_nk, else the read found the temporary unassigned (uninitialized memory). */
+START_TEST(test_kless_temp_min_nk)
+{
+    static const struct { const char *body; int64_t min_nk; } cases[] = {
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(1, end) { t = u; }\n"
+         "  computation(parallel) interval(0, end) { v = t; }\n", 2},
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) {\n"
+         "    interval(0, end-3) { t = u; v = t; }\n"
+         "    interval(end-3, end) { v = t; }\n"
+         "  }\n", 4},
+        /* the least over the writes that count: interval(0, 1) runs for every NK */
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(1, end) { t = u; }\n"
+         "  computation(forward) interval(0, 1) { t = u; }\n"
+         "  computation(parallel) interval(0, end) { v = t; }\n", 1},
+        /* a writer that holds a level whenever the reader does needs nothing: an empty
+           domain (NK = 0) stays a valid call */
+        {"  field<double, IJ> t = 0.0;\n"
+         "  computation(forward) interval(0, end) { v = t + u; }\n", 0},
+        /* a write earlier in the reading interval needs nothing */
+        {"  field<double, IJ> t;\n"
+         "  computation(forward) interval(2, end) { t = u; v = t; }\n", 2},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        char src[512];
+        snprintf(src, sizeof src, "stencil s(field<double> u, field<double> v) {\n%s}\n",
+                 cases[n].body);
+        Comp k;
+        compile_ok(&k, src);
+        ck_assert_int_eq(stencil0(&k)->min_nk, cases[n].min_nk);
+        done(&k);
+    }
+}
+END_TEST
+
+/* An if whose branches hold regions is split into pieces on a mask (sema.c split_if);
+   a temporary both branches write is still definitely written after them, where both
+   regions cover the read (docs/language.md section 7, rule 4). */
+START_TEST(test_region_if_definite)
+{
+    static const struct { const char *body; int errors; } cases[] = {
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { t = 2.0; } v = t;", 0},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(i(0, end)) { t = 2.0; } } "
+         "v = t;", 0},
+        {"if (u > 0.0) { region(i(0, end + 1)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 0},
+        {"if (u > 0.0) { if (u > 1.0) { region(i(0, end)) { t = 1.0; } } else "
+         "{ region(i(0, end)) { t = 5.0; } } } else { t = 2.0; } v = t;", 0},
+        /* an if split by region in a branch of another: its pieces are spread over the
+           outer one's pieces, and its mask is still computed before they read it */
+        {"if (u > 0.0) { t = 1.0; } else if (u > -1.0) { t = 2.0; } else "
+         "{ region(j(0, end)) { if (u < -2.0) { region(i(0, end)) { t = 5.0; } } "
+         "else { t = 6.0; } } } v = t;", 0},
+        /* branches in different regions: t is written where both are */
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
+         "v = t;", 0},
+        /* the reads are not covered: each an error, as before */
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { t = 2.0; } v = t[i+1];", 1},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } v = t;", 1},
+        {"if (u > 0.0) { region(i(1, end)) { t = 1.0; } } else { region(j(0, end)) { t = 2.0; } } "
+         "v = t;", 1},
+        {"if (u > 0.0) { region(i(0, end)) { t = 1.0; } } else { v = t; t = 2.0; }", 1},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        char src[512];
+        snprintf(src, sizeof src, "stencil s(field<double> u, field<double> v) {\n"
+                 "  field<double, IJK> t;\n  %s\n}\n", cases[n].body);
+        Comp k;
+        compile(&k, src);
+        ck_assert_msg(k.c->diag.errors == cases[n].errors, "case %zu: %d errors", n,
+                      k.c->diag.errors);
+        done(&k);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------- boundaries, names */
 
 START_TEST(test_boundaries)
@@ -675,6 +754,8 @@ Suite *suite_sema(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("structure");
     tcase_add_test(tc, test_interval_order);
+    tcase_add_test(tc, test_kless_temp_min_nk);
+    tcase_add_test(tc, test_region_if_definite);
     tcase_add_test(tc, test_boundaries);
     tcase_add_test(tc, test_block_local_unique_names);
     tcase_add_test(tc, test_many_programs_one_process);
