@@ -377,14 +377,20 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         expr_at(o, cx, e->cond.els, PREC_COND);
         break;
     case IR_CALL: {
+        /* isnan, isinf and isfinite are C macros that give a nonzero int, not 1 (glibc's
+           isinf(-inf) is -1): the language's bool is 0 or 1 where it is compared with
+           another (`isinf(x) == true`) or converted (`int(isinf(x))`), so they are written
+           `(isinf(x) != 0)`, a primary */
+        Builtin fn = e->call.fn;
+        bool classify = fn == B_ISNAN || fn == B_ISINF || fn == B_ISFINITE;
         Type t = e->call.args[0]->type;
-        emit_text(o, "%s(", builtin_c_name(e->call.fn, t));
+        emit_text(o, "%s%s(", classify ? "(" : "", builtin_c_name(fn, t));
         for (int a = 0; a < e->call.nargs; a++) {
             if (a)
                 emit_text(o, ", ");
             expr_at(o, cx, e->call.args[a], 0);
         }
-        emit_text(o, ")");
+        emit_text(o, classify ? ") != 0)" : ")");
         break;
     }
     case IR_INDEX: {

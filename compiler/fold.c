@@ -277,12 +277,14 @@ static IrExpr *fold_call(Compiler *c, IrExpr *e)
             return e;
     IrExpr *x = e->call.args[0], *y = e->call.nargs > 1 ? e->call.args[1] : NULL;
     Builtin fn = e->call.fn;
+    /* C's classification macros give a nonzero int, not 1 (glibc's isinf(-inf) is -1):
+       a bool constant is 0 or 1 */
     if (fn == B_ISNAN)
-        return make_int(c, e, TY_BOOL, isnan(x->cnst.d));
+        return make_int(c, e, TY_BOOL, isnan(x->cnst.d) != 0);
     if (fn == B_ISINF)
-        return make_int(c, e, TY_BOOL, isinf(x->cnst.d));
+        return make_int(c, e, TY_BOOL, isinf(x->cnst.d) != 0);
     if (fn == B_ISFINITE)
-        return make_int(c, e, TY_BOOL, isfinite(x->cnst.d));
+        return make_int(c, e, TY_BOOL, isfinite(x->cnst.d) != 0);
     if (e->type == TY_INT) {   /* abs, min, max of ints */
         int64_t a = x->cnst.i, b = y ? y->cnst.i : 0;
         switch (fn) {

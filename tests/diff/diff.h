@@ -24,4 +24,12 @@ typedef struct {
     int min_nk;
 } DiffStencil;
 
+/* An int scalar's argument from the driver's double (gen --wrap): C's conversion where it is
+   defined, the nearest int beyond (NaN: 0), for DIFF_EXTREME's values. */
+static inline int32_t diff_int(double x)
+{
+    return x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN
+                                                                        : (int32_t)x;
+}
+
 #endif

@@ -86,10 +86,34 @@ static void for_each(gt_storage *s, ElemFn *fn, void *ctx)
                    size, ctx);
 }
 
+/* DIFF_EXTREME=1 (run.sh passes it on): one element in four, and one scalar input in four,
+   from the values below instead (the random stream is the same; the element's own draw picks
+   them), so that the helpers of the generated code's int arithmetic (language.md 5.3) and
+   int() (5.2) are reached at their edges: overflow, INT32_MIN / -1, conversions of values
+   out of int's range, infinities and NaN. Off by default: the cases make check runs are the
+   ones they were. */
+static int extreme;
+static const int32_t extreme_int[] = {INT32_MIN, INT32_MAX, INT32_MIN + 1, -1, 0, 65536,
+                                      46341, -46341, 1073741824};
+static const double extreme_double[] = {NAN, INFINITY, -INFINITY, -0.0, 1e300, -1e300,
+                                        4.9e-324, 2147483648.0, -2147483649.0, 1e10};
+static const float extreme_float[] = {NAN, INFINITY, -INFINITY, -0.0f, 1e30f, -1e30f,
+                                      1e-45f, 2147483648.0f, -2147483904.0f, 1e10f};
+#define NEXTREME(a) (sizeof(a) / sizeof(a[0]))
+
 static void fill_elem(void *elem, size_t size, void *ctx)
 {
     gt_dtype t = *(gt_dtype *)ctx;
     uint64_t r = next();
+    if (extreme && (r >> 40) % 4 == 0) {
+        uint64_t x = r >> 44;
+        switch (t) {
+        case GT_FLOAT64: *(double *)elem = extreme_double[x % NEXTREME(extreme_double)]; return;
+        case GT_FLOAT32: *(float *)elem = extreme_float[x % NEXTREME(extreme_float)]; return;
+        case GT_INT32: *(int32_t *)elem = extreme_int[x % NEXTREME(extreme_int)]; return;
+        case GT_BOOL: break;
+        }
+    }
     switch (t) {
     case GT_FLOAT64: *(double *)elem = (double)(r % 2000001) / 1000000.0 - 1.0; break;
     case GT_FLOAT32: *(float *)elem = (float)((double)(r % 2001) / 1000.0 - 1.0); break;
@@ -437,6 +461,7 @@ int main(int argc, char **argv)
     if (device)
         variants = dlsym(last_lib, "gt_simt_variants");
     unsigned long seed = strtoul(argv[3], NULL, 10);
+    extreme = getenv("DIFF_EXTREME") && strcmp(getenv("DIFF_EXTREME"), "1") == 0;
     int failed = 0;
     for (int s = 0; naive[s].name; s++) {
         const DiffStencil *ns = &naive[s], *os = NULL;
@@ -485,8 +510,13 @@ int main(int argc, char **argv)
                 a[f] = s2[0], b[f] = s2[1];
             }
             double in[16], out_a[16] = {0}, out_b[16] = {0};
-            for (int i = 0; i < 16; i++)
-                in[i] = (double)(next() % 2001) / 1000.0 - 1.0;
+            for (int i = 0; i < 16; i++) {
+                uint64_t r = next();
+                in[i] = (double)(r % 2001) / 1000.0 - 1.0;
+                /* an int scalar gets in[i] * 12 (gen --wrap, clamped to int's range) */
+                if (extreme && (r >> 40) % 4 == 0)
+                    in[i] = extreme_double[(r >> 44) % NEXTREME(extreme_double)];
+            }
             gt_domain dom = {{n[0], n[1], n[2]}};
             int rca = ns->call(a, in, out_a, &dom);
             char msg[400] = "";   /* a refused call: the other must refuse it alike */

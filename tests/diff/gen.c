@@ -1309,7 +1309,7 @@ static void dims(const Scope *s)
 static void scalar_arg(char *a, size_t size, const char *type, int n)
 {
     if (strncmp(type, "int", 3) == 0)
-        snprintf(a, size, "(%s)(in[%d] * 12.0), ", type, n);
+        snprintf(a, size, "(%s)diff_int(in[%d] * 12.0), ", type, n);
     else
         snprintf(a, size, "(%s)in[%d], ", type, n);
 }

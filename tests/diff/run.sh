@@ -62,6 +62,18 @@
 # every element of every storage (halos included) exactly, and out scalars to
 # a relative 1e-12 (1e-5 for float): full sums are reassociated by threads.
 #
+# With DIFF_EXTREME=1 (for hunts, not make check) the driver draws one element in four of
+# every field, and one scalar input in four, from edge values instead (driver.c,
+# fill_elem: INT32_MIN, INT32_MAX, -1, 46341, ...; NaN, infinities, -0, 1e300, 2^31,
+# subnormals), so that int arithmetic that wraps, int() out of range and the builtins
+# at infinities are compared (and, under SANITIZE=1, checked for undefined behaviour).
+# Out scalars of such values may differ by summation order alone (a sum that overflows
+# in one order and not in another): read such a FAIL before believing it. The fixed
+# programs' while loops run on the data (tests/numeric/loops.stn halves an infinity until
+# it is below 0.1, adds 7 to INT32_MIN until it is positive) and may not end on such
+# values: hunt with them on the random programs (whose loops have counters) and kill a
+# fixed program's driver that hangs.
+#
 # The openmp objects link LLVM's libomp (as pkg-config gtrt does). Under
 # SANITIZE=1 the driver and both objects are built with $SANFLAGS and run with
 # ASan and UBSan, but without LeakSanitizer, which crashes at exit next to

@@ -3,7 +3,9 @@
  * (want_int), checked at run time with s = 1 (values in range), 1e10 (out of range), NaN and
  * infinity, and folded at compile time (foldint, one case per level). double(e) and float(e)
  * fix the precision of what follows; the new builtins are compared exactly with the C
- * library's functions, the f-suffixed ones for float. */
+ * library's functions, the f-suffixed ones for float. classify: isinf, isnan and isfinite
+ * are bools of 0 or 1 at -inf, +inf and NaN (glibc's isinf(-inf) is -1), at run time and
+ * folded. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -169,6 +171,53 @@ int main(void)
         fld_free(&xf);
         fld_free(&df);
         fld_free(&finf);
+    }
+    {
+        /* classify: -inf, +inf and NaN at i = 0, 1, 2 of every row, numbers elsewhere */
+        Fld x = fld_new(GT_FLOAT64, lays[0], n, h1), f = fld_new(GT_FLOAT32, lays[1], n, h0);
+        Fld c = fld_new(GT_INT32, lays[1], n, h0), cf = fld_new(GT_INT32, lays[0], n, h1);
+        Fld e = fld_new(GT_BOOL, lays[0], n, h0), ef = fld_new(GT_BOOL, lays[1], n, h1);
+        const double special[3] = {-INFINITY, INFINITY, NAN};
+        for (int64_t i = 0; i < 3; i++)
+            for (int64_t j = 0; j < NJ; j++)
+                for (int64_t k = 0; k < NK; k++) {
+                    fld_set(&x, i, j, k, special[i]);
+                    fld_set(&f, i, j, k, special[i]);
+                }
+        int rc = classify(x.s, f.s, c.s, cf.s, e.s, ef.s, NULL);
+        if (check("classify: returns 0", rc == 0, "returned %d: %s", rc, gt_last_error())) {
+            Arr wc = arr_like(&c), wcf = arr_like(&cf), we = arr_like(&e), wef = arr_like(&ef);
+            for (int64_t i = 0; i < NI; i++)
+                for (int64_t j = 0; j < NJ; j++)
+                    for (int64_t k = 0; k < NK; k++) {
+                        double v = A(x.before, i, j, k), g = A(f.before, i, j, k);
+                        A(wc, i, j, k) = (isinf(v) ? 1 : 0) + (isnan(v) ? 2 : 0) +
+                                         (isfinite(v) ? 4 : 0);
+                        A(wcf, i, j, k) = (isinf(g) ? 1 : 0) + (isnan(g) ? 2 : 0) +
+                                          (isfinite(g) ? 4 : 0);
+                        A(we, i, j, k) = 1;
+                        A(wef, i, j, k) = 0;
+                        if (k == 4 || k == 5)   /* isinf(-1.0 / 0.0), isinf(1.0 / 0.0) */
+                            A(wc, i, j, k) = 1;
+                        if (k == 6)             /* isfinite(-inf) 0, isnan(NaN) 1 */
+                            A(wc, i, j, k) = 2;
+                    }
+            check_field("classify: int(isinf(x)), int(isnan(x)), int(isfinite(x))", &c, &wc,
+                        d, 0);
+            check_field("classify: of float", &cf, &wcf, d, 0);
+            check_field("classify: isinf(x) == isinf(-x), == true", &e, &we, d, 0);
+            check_field("classify: of float, double(isinf(f)) not negative", &ef, &wef, d, 0);
+            arr_free(&wc);
+            arr_free(&wcf);
+            arr_free(&we);
+            arr_free(&wef);
+        }
+        fld_free(&x);
+        fld_free(&f);
+        fld_free(&c);
+        fld_free(&cf);
+        fld_free(&e);
+        fld_free(&ef);
     }
     return failures() != 0;
 }

@@ -166,7 +166,7 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 24 "selfcompare.stn"
-                o(i, j, k) = ((!f(i, j, k)) == true && (!isnan(a(i, j, k))) != true) || (!f(i, j, k)) == (a(i, j, k) > 0.0);
+                o(i, j, k) = ((!f(i, j, k)) == true && (!(isnan(a(i, j, k)) != 0)) != true) || (!f(i, j, k)) == (a(i, j, k) > 0.0);
 #line 171 "selfcompare.c"
     return 0;
 #undef a
