@@ -495,6 +495,33 @@ static void split_close_to(Rules *r, FieldSet *written, int n)
         split_close(r, written);
 }
 
+/* The walk of an if's branches by walk (definite_writes, rules_stmts): a piece of an if
+   that sema.c split by region walks its branch in its group (split_next joins the group);
+   any other if keeps what both branches write (join_writes). */
+static void walk_if(Rules *r, const IrStmt *st, FieldSet *written,
+                    void (*walk)(Rules *r, const IrStmtVec *v, FieldSet *written))
+{
+    r->if_depth++;
+    if (st->iff.split_of) {
+        split_inside(r, st, true);
+        walk(r, &st->iff.then, written);
+        walk(r, &st->iff.els, written);
+        split_inside(r, st, false);
+        r->if_depth--;
+        return;
+    }
+    int start = written->added.len, open = r->groups.len;
+    walk(r, &st->iff.then, written);
+    split_close_to(r, written, open);
+    int then_end = written->added.len;
+    const Cover **then = then_areas(r, written, start, then_end);
+    fieldset_undo(written, start, then_end);
+    walk(r, &st->iff.els, written);
+    split_close_to(r, written, open);
+    r->if_depth--;
+    join_writes(r, written, start, then_end, then);
+}
+
 /* Definite writes of one statement list: `written` gains what it assigns
  * on every path (an if assigns what both of its branches assign). */
 static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
@@ -502,28 +529,10 @@ static void definite_writes(Rules *r, const IrStmtVec *v, FieldSet *written)
     for (int i = 0; i < v->len; i++) {
         IrStmt *st = v->items[i];
         split_next(r, st, written);
-        if (st->kind == IR_ASSIGN) {
+        if (st->kind == IR_ASSIGN)
             add_write(r, written, st);
-        } else if (st->kind == IR_IF && st->iff.split_of) {
-            r->if_depth++;
-            split_inside(r, st, true);
-            definite_writes(r, &st->iff.then, written);
-            definite_writes(r, &st->iff.els, written);
-            split_inside(r, st, false);
-            r->if_depth--;
-        } else if (st->kind == IR_IF) {
-            int start = written->added.len, open = r->groups.len;
-            r->if_depth++;
-            definite_writes(r, &st->iff.then, written);
-            split_close_to(r, written, open);
-            int then_end = written->added.len;
-            const Cover **then = then_areas(r, written, start, then_end);
-            fieldset_undo(written, start, then_end);
-            definite_writes(r, &st->iff.els, written);
-            split_close_to(r, written, open);
-            r->if_depth--;
-            join_writes(r, written, start, then_end, then);
-        }
+        else if (st->kind == IR_IF)
+            walk_if(r, st, written, definite_writes);
     }
 }
 
@@ -564,6 +573,20 @@ static Level shifted(Level l, int64_t by)
 static int64_t nonempty_nk(Level lo, Level hi)
 {
     return level_min_nk(shifted(lo, 1), hi);
+}
+
+/* An earlier write of a temporary without K, over levels [lo, hi) where `where` says, for
+   a read of points `in` by an interval holding a level from NK reads_from: where it covers
+   them, *ok, and *nk lowered to the NK from which it holds a level whenever the reader
+   does (0 where the reader needs a larger NK anyway). */
+static void kless_write(const Area *in, Level lo, Level hi, const Cover *where,
+                        int64_t reads_from, bool *ok, int64_t *nk)
+{
+    int64_t from = nonempty_nk(lo, hi), need = from > reads_from ? from : 0;
+    if (area_within(in, where) && need < *nk) {
+        *ok = true;
+        *nk = need;
+    }
 }
 
 static bool report_once(Rules *r, IrField *f)
@@ -612,19 +635,12 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         int64_t reads_from = nonempty_nk(r->iv->lo, r->iv->hi);
         for (int i = 0; i < r->avail[f->id].len; i++) {
             const LevelRange *h = &r->avail[f->id].items[i];
-            int64_t need = nonempty_nk(h->lo, h->hi) > reads_from ? nonempty_nk(h->lo, h->hi) : 0;
-            if (area_within(in, h->area) && need < nk) {
-                ok = true;
-                nk = need;
-            }
+            kless_write(in, h->lo, h->hi, h->area, reads_from, &ok, &nk);
         }
         for (int i = 0; i < r->iv_index; i++) {
             const IrInterval *iv = r->comp->intervals.items[i];
-            int64_t need = nonempty_nk(iv->lo, iv->hi) > reads_from ? nonempty_nk(iv->lo, iv->hi) : 0;
-            if (r->end_written[i][f->id] && area_within(in, r->end_area[i][f->id]) && need < nk) {
-                ok = true;
-                nk = need;
-            }
+            if (r->end_written[i][f->id])
+                kless_write(in, iv->lo, iv->hi, r->end_area[i][f->id], reads_from, &ok, &nk);
         }
         if (ok && nk > r->st->min_nk)
             r->st->min_nk = nk;
@@ -750,7 +766,7 @@ static void check_read(void *ctx, IrExpr *load, bool in_column)
     check_levels(r, load, in_column);
 }
 
-static void rules_stmts(Rules *r, const IrStmtVec *v);
+static void rules_stmts(Rules *r, const IrStmtVec *v, FieldSet *written);
 
 static void rules_stmt(Rules *r, IrStmt *st)
 {
@@ -767,35 +783,17 @@ static void rules_stmt(Rules *r, IrStmt *st)
         break;
     case IR_IF: {
         ir_for_each_load(st->iff.cond, check_read, r);
-        if (st->iff.split_of) {   /* a piece: split_next joins its group */
-            r->if_depth++;
-            split_inside(r, st, true);
-            rules_stmts(r, &st->iff.then);
-            rules_stmts(r, &st->iff.els);
-            split_inside(r, st, false);
-            r->if_depth--;
-            break;
-        }
-        int start = r->written.added.len, open = r->groups.len;
-        r->if_depth++;
-        rules_stmts(r, &st->iff.then);
-        split_close_to(r, &r->written, open);
-        int then_end = r->written.added.len;
-        const Cover **then = then_areas(r, &r->written, start, then_end);
-        fieldset_undo(&r->written, start, then_end);
-        rules_stmts(r, &st->iff.els);
-        split_close_to(r, &r->written, open);
-        r->if_depth--;
-        join_writes(r, &r->written, start, then_end, then);
+        walk_if(r, st, &r->written, rules_stmts);
         break;
     }
     }
 }
 
-static void rules_stmts(Rules *r, const IrStmtVec *v)
+/* The rules of each statement of v; written: r->written (walk_if's form). */
+static void rules_stmts(Rules *r, const IrStmtVec *v, FieldSet *written)
 {
     for (int i = 0; i < v->len; i++) {
-        split_next(r, v->items[i], &r->written);
+        split_next(r, v->items[i], written);
         rules_stmt(r, v->items[i]);
     }
 }
