@@ -39,6 +39,15 @@ static size_t utf8_length(const char *s, size_t n)
     return len;
 }
 
+/* The end of the line that starts at p: its LF, CR LF or lone CR, as the
+ * scanner counts lines (stencil.l), or the end of the text. */
+static const char *line_end(const char *p, const char *end)
+{
+    while (p < end && *p != '\n' && *p != '\r')
+        p++;
+    return p;
+}
+
 /* Prints the text of line `line` and a caret under byte column `col`. Control
  * characters are shown as spaces; tabs are kept so that the caret lines up. */
 static void quote_line(FILE *out, SourceFile *src, int line, int col)
@@ -50,18 +59,14 @@ static void quote_line(FILE *out, SourceFile *src, int line, int col)
         p = src->text + src->quoted_at;
     }
     for (; l < line; l++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
+        const char *nl = line_end(p, end);
+        if (nl == end)
             return;
-        p = nl + 1;
+        p = nl + (nl[0] == '\r' && nl + 1 < end && nl[1] == '\n' ? 2 : 1);
     }
     src->quoted_line = line;
     src->quoted_at = (size_t)(p - src->text);
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    if (!eol)
-        eol = end;
-    if (eol > p && eol[-1] == '\r')
-        eol--;
+    const char *eol = line_end(p, end);
     size_t len = (size_t)(eol - p);
     size_t caret = col > 0 ? (size_t)col - 1 : 0;
     if (caret > len)

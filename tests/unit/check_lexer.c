@@ -186,6 +186,32 @@ START_TEST(test_locations)
 }
 END_TEST
 
+/* A lone CR ends a line as LF and CR LF do (GCC takes all three): a "//"
+ * comment stops at it, and a message quotes the right line. Before, a file of
+ * lone CRs was one line, and its first "//" comment hid the rest of it. */
+START_TEST(test_line_endings)
+{
+    Scan s;
+    scan(&s, "a // one\rb /* two\r\n */ c\r\n\rd \"e\rf");
+    static const int want_kind[] = {TOK_NAME, TOK_NAME, TOK_NAME, TOK_NAME, TOK_STRING,
+                                    TOK_NAME, TOK_YYEOF};
+    static const int want_line[] = {1, 2, 3, 5, 5, 6};
+    static const int want_col[] = {1, 1, 5, 1, 3, 1};
+    ck_assert_int_eq(s.n, 7);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(s.kind[i], want_kind[i]);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(s.loc[i].first_line, want_line[i]);
+        ck_assert_int_eq(s.loc[i].first_column, want_col[i]);
+    }
+    ck_assert_str_eq(s.val[1].name, "b");
+    ck_assert_str_eq(s.val[4].name, "e");   /* a string ends at a lone CR too */
+    ck_assert_msg(strstr(s.diag, "t.stn:5:3: error: missing terminating '\"' character\n"
+                                 " d \"e\n   ^\n"), "got: %s", s.diag);
+    done(&s);
+}
+END_TEST
+
 START_TEST(test_comments_and_strings)
 {
     Scan s;
@@ -304,6 +330,7 @@ Suite *suite_lexer(void)
     tcase_add_test(tc, test_numbers);
     tcase_add_loop_test(tc, test_bad_numbers, 0, (int)(sizeof bad_numbers / sizeof bad_numbers[0]));
     tcase_add_test(tc, test_locations);
+    tcase_add_test(tc, test_line_endings);
     tcase_add_test(tc, test_comments_and_strings);
     tcase_add_test(tc, test_invalid_bytes);
     tcase_add_test(tc, test_long_identifier);
