@@ -67,9 +67,11 @@ struct Parser {
     /* Open brackets, innermost last. */
     struct {
         int tok;                  /* TOK_LPAREN, TOK_LBRACKET or TOK_LBRACE */
+        int after;                /* the token before it ("region" in 'region(') */
         Loc loc;
     } brackets[PARSE_MAX_NESTING];
     int nbrackets;
+    int closed_after;             /* .after of the bracket the last ')' or ']' closed */
     int braces;                   /* '{' among them */
 
     /* The last two tokens handed to the parser. */
@@ -170,6 +172,7 @@ static void region_pos_name(Parser *p, YYLTYPE l, const char *name);
     ASSIGN "=" ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*=" DIV_ASSIGN "/="
     PLUS "+" MINUS "-" STAR "*" SLASH "/" PERCENT "%"
     LT "<" LE "<=" GT ">" GE ">=" EQ "==" NE "!=" AND "&&" OR "||" NOT "!"
+    MOD_ASSIGN "%="   /* in no rule: scanned so that its error can say there is none */
 /* Keywords carry their spelling, for the messages of `name`. */
 %token <name>
     STENCIL "stencil" FUNCTION "function" CONST "const" IMPORT "import"
@@ -1179,8 +1182,29 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     const char *saw = saw_text(p, la);
     const char *hint = "";
 
+    /* Right inside 'region(': the grammar takes any axis there and sema
+     * refuses k, so the list names only i and j. */
+    int top_open = p->nbrackets - 1
+        - (la == YYSYMBOL_LPAREN || la == YYSYMBOL_LBRACKET || la == YYSYMBOL_LBRACE);
+    int opened_after = la == YYSYMBOL_RPAREN ? p->closed_after   /* the lookahead closed it */
+        : top_open >= 0 && p->brackets[top_open].tok == TOK_LPAREN ? p->brackets[top_open].after
+        : 0;
+    if (opened_after == TOK_REGION && has[YYSYMBOL_AXIS_I] && has[YYSYMBOL_AXIS_K]) {
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (exp[i] != YYSYMBOL_AXIS_K)
+                exp[kept++] = exp[i];
+        n = kept;
+        has[YYSYMBOL_AXIS_K] = false;
+        hint = "; a region restricts i and j, as in 'region(i(0, 2), j(end-1, end))'";
+    }
+
     /* Hints for common slips. */
-    if (la == YYSYMBOL_ELSE)
+    if (*hint)
+        ;
+    else if (la == YYSYMBOL_MOD_ASSIGN)
+        hint = "; there is no '%=': write 'x = x % y'";
+    else if (la == YYSYMBOL_ELSE)
         hint = "; 'else' without a matching 'if'";
     else if (la == YYSYMBOL_ASSIGN && has[YYSYMBOL_EQ])
         hint = "; did you mean '=='?";
