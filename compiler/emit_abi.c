@@ -688,12 +688,13 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
         for (int f = 0; f < nf; f++)
             has_k |= (st->fields.items[f]->axes & (1u << AXIS_K)) != 0;
         emit_line(o, "if (%s < %" PRId64 ")", es->nk, st->min_nk);
-        emit_line(o, "    return gt__error(GT_ESHAPE, \"stencil '%s': the domain has %%lld levels "
-                     "along K; its intervals need %" PRId64 " or more%s\", (long long)%s);",
+        emit_line(o, "    return gt__error(GT_ESHAPE, \"stencil '%s': the domain has %%lld level%%s "
+                     "along K; its intervals need %" PRId64 " or more%s\", (long long)%s, "
+                     "%s == 1 ? \"\" : \"s\");",
                   st->name, st->min_nk,
                   has_k ? "" : " (no field of the stencil has axis K, so its domain has 1 level "
                                "along K, or 0 where the domain given says 0)",
-                  es->nk);
+                  es->nk, es->nk);
     }
     /* where the domain lies: the whole global domain, or a part of a distributed call
        (which first calls the stencil only to check it: 1) */

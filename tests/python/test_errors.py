@@ -524,3 +524,16 @@ def test_bad_array_interface(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(Bad(), c, out, origin=(2, 2, 0)), out,
             "stencil 'hdiff': field 'u': a Bad whose array interface NumPy refuses: ")
+
+
+def test_too_few_levels():
+    # the count is named in words that fit it: "1 level", "2 levels" (it said "1 levels")
+    m = gtcc.compile("stencil lev(field<double> a, field<double> b) {\n"
+                     "  computation(parallel) {\n"
+                     "    interval(0, 3) { b = a; }\n"
+                     "    interval(3, end) { b = 2.0 * a; }\n  }\n}")
+    for nk, words in ((1, "1 level along K"), (2, "2 levels along K")):
+        a = np.ones((2, 2, nk))
+        b = np.zeros_like(a)
+        refused(lambda: m.lev(a, b), b, "stencil 'lev': the domain has %s; its intervals need 3 "
+                "or more" % words, code=-5)

@@ -44,7 +44,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
-        return gt__error(GT_ESHAPE, "stencil 'column_if': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+        return gt__error(GT_ESHAPE, "stencil 'column_if': the domain has %lld level%s along K; its intervals need 1 or more", (long long)nk, nk == 1 ? "" : "s");
     gt_place place;
     rc = gt__place(&column_if_info, args, n, &place);
     if (rc != 0)

@@ -48,7 +48,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     if (nk < 1)
-        return gt__error(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld levels along K; its intervals need 1 or more", (long long)nk);
+        return gt__error(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld level%s along K; its intervals need 1 or more", (long long)nk, nk == 1 ? "" : "s");
     gt_place place;
     rc = gt__place(&tridiagonal_info, args, n, &place);
     if (rc != 0)
