@@ -724,6 +724,8 @@ static Typed attach_level(Sema *s, const Expr *e, Typed t, const Offset *dyn, Ir
     }
     load->load.kmode = dyn->dyn_mode;
     load->load.klevel = level;
+    if (dyn->dyn_mode == KDYN_ABS)
+        load->shape &= ~AXES_K;   /* at a given level: along K only as the level varies */
     load->shape |= level->shape;
     return t;
 }

@@ -350,3 +350,24 @@ def test_pickled_to_another_process(m):
     gone = pickle.dumps(m.shift).replace(m.path.encode(), m.path.encode()[:-1] + b"X")
     with pytest.raises(gtcc.GtccError, match="does not exist here"):
         pickle.loads(gone)
+
+
+@pytest.mark.parametrize("backend", ["naive", "openmp"])
+def test_absolute_level_is_ij(backend):
+    # a read at an absolute level that does not vary along K is an IJ value: it goes into
+    # IJ fields in a parallel computation (it was refused as IJK)
+    m = gtcc.compile("""
+stencil surface(field<double> pe, field<int, IJ> kb, field<double, IJ> ps,
+                field<double, IJ> top) {
+  field<double, IJ> t = pe[k = (0)];
+  ps = pe[k = (kb)];
+  if (pe[k = (0)] > 0.0) { top = 2.0 * t; } else { top = -1.0; }
+}""", backend=backend)
+    rng = np.random.default_rng(5)
+    pe = rng.standard_normal((5, 4, 6))
+    kb = rng.integers(0, 6, (5, 4)).astype(np.int32)
+    ps, top = np.zeros((5, 4)), np.zeros((5, 4))
+    m.surface(pe, kb, ps, top)
+    i, j = np.meshgrid(range(5), range(4), indexing="ij")
+    np.testing.assert_array_equal(ps, pe[i, j, kb])
+    np.testing.assert_array_equal(top, np.where(pe[:, :, 0] > 0, 2 * pe[:, :, 0], -1.0))
