@@ -47,17 +47,33 @@ typedef VEC(Area) Areas;
  * linear time and memory, not quadratic. */
 typedef struct {
     bool *has;                /* per field: in the set */
+    int *at;                  /* per field in the set: its index in added */
     VEC(int) added;           /* the ids of the fields in the set, each once */
     int *mark;                /* per field: the last join that saw it in a then branch */
     int joins;                /* the number of joins so far */
 } FieldSet;
 
+/* The Cover of field id before the innermost branch of an if changed it. */
+typedef struct {
+    int id;
+    const Cover *old;
+} Saved;
+
+/* The two branches of an if as the walk goes through them (branches_begin). */
+typedef struct {
+    int start, then_end;      /* what the then branch added to `written` */
+    const Cover **then;       /* where it wrote, from then_areas */
+    int saved;                /* the first entry of Rules.saved made in the if */
+    Saved *then_changed;      /* the Covers the then branch changed, where it left them */
+    int nthen_changed;
+    int outer_start, outer;   /* Rules.branch_start and .branch outside the if */
+} Branches;
+
 /* An open group of pieces of an if that sema.c split by region (split_next). */
 typedef struct {
     const IrStmt *of;         /* the source if of the group */
-    int start, then_end;      /* what the then pieces added to `written` (as for an if) */
-    const Cover **then;       /* where they wrote, from then_areas */
-    bool in_else;             /* the else pieces have begun */
+    Branches b;               /* its then pieces, then its else pieces */
+    bool in_else;             /* the else pieces have begun (branches_else) */
     bool inside;              /* the walk is in one of its pieces */
 } SplitGroup;
 
@@ -88,12 +104,21 @@ typedef struct {
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
     IrStmt *reported_top;
     VEC(SplitGroup) groups;   /* the open groups of pieces of split ifs, innermost last */
+    /* A branch of an if may widen where a field written before the if was written: the
+       old Cover of each such field is saved (once per branch) and put back when the
+       branch ends (walk_if). */
+    VEC(Saved) saved;
+    int branch_start;         /* written->added.len where the innermost branch began */
+    int branch;               /* the innermost branch's number (saved_in) */
+    int branches;             /* branches numbered so far */
+    int *saved_in;            /* per field: the number of the branch that last saved it */
 } Rules;
 
 static void fieldset_init(Arena *a, FieldSet *s, int nfields)
 {
     size_t n = (size_t)nfields + 1;
     s->has = arena_alloc(a, sizeof(bool) * n);
+    s->at = arena_alloc(a, sizeof(int) * n);
     s->mark = arena_alloc(a, sizeof(int) * n);
 }
 
@@ -101,6 +126,7 @@ static void fieldset_add(Arena *a, FieldSet *s, int id)
 {
     if (!s->has[id]) {
         s->has[id] = true;
+        s->at[id] = s->added.len;
         vec_push(a, &s->added, id);
     }
 }
@@ -132,8 +158,10 @@ static void fieldset_join(FieldSet *s, int start, int then_end)
     int kept = start;
     for (int i = then_end; i < s->added.len; i++) {
         int id = s->added.items[i];
-        if (s->mark[id] == join)
+        if (s->mark[id] == join) {
+            s->at[id] = kept;
             s->added.items[kept++] = id;
+        }
         else
             s->has[id] = false;
     }
@@ -347,14 +375,39 @@ static void add_piece(Rules *r, int id, const Area *where)
     r->warea[id] = cover;
 }
 
+/* Before the Cover of field id, in written, changes: saves it where the field was written
+   before the innermost branch of an if began (the change is put back when the branch
+   ends, so that the other branch starts from where the if did). */
+static void will_change(Rules *r, const FieldSet *written, int id)
+{
+    if (written->has[id] && written->at[id] < r->branch_start && r->saved_in[id] != r->branch) {
+        r->saved_in[id] = r->branch;
+        vec_push(r->c->arena, &r->saved, ((Saved){id, r->warea[id]}));
+    }
+}
+
+/* Puts back the Covers saved since entry `from` of r->saved, latest first. */
+static void restore_saved(Rules *r, int from)
+{
+    for (int i = r->saved.len - 1; i >= from; i--) {
+        int id = r->saved.items[i].id;
+        r->warea[id] = r->saved.items[i].old;
+        r->pieces[id].len = 0;
+    }
+    r->saved.len = from;
+}
+
+
 /* Assignment st writes its destination into written, where it runs. An unrestricted write
-   widens an earlier one in a region, outside if blocks (inside, the other branch may not);
-   so does one in a region that touches or overlaps it (add_piece). */
+   widens an earlier one in a region; so does one in a region that touches or overlaps it
+   (add_piece). In a branch of an if, the widening lasts to the end of the branch, and
+   after the if, where both branches widened (walk_if). */
 static void add_write(Rules *r, FieldSet *written, const IrStmt *st)
 {
     int id = st->assign.dst->id;
     const Area *where = stmt_area(st);
-    if (!written->has[id] || (!where && r->if_depth == 0)) {
+    will_change(r, written, id);
+    if (!written->has[id] || !where) {
         Cover *c = NULL;
         if (where) {
             c = arena_alloc(r->c->arena, sizeof *c);
@@ -362,7 +415,7 @@ static void add_write(Rules *r, FieldSet *written, const IrStmt *st)
         }
         r->warea[id] = c;
         r->pieces[id].len = 0;
-    } else if (where && r->warea[id] && r->if_depth == 0) {
+    } else if (r->warea[id]) {
         add_piece(r, id, where);
     }
     fieldset_add(r->c->arena, written, id);
@@ -413,6 +466,73 @@ static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Co
     }
 }
 
+/* Whether field id is among the n entries of s. */
+static bool in_saved(const Saved *s, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (s[i].id == id)
+            return true;
+    return false;
+}
+
+/* Begins the then branch of an if. */
+static void branches_begin(Rules *r, Branches *b, const FieldSet *written)
+{
+    *b = (Branches){.start = written->added.len, .saved = r->saved.len,
+                    .outer_start = r->branch_start, .outer = r->branch};
+    r->branch_start = b->start;
+    r->branch = ++r->branches;
+}
+
+/* Ends the then branch and begins the else branch: written and the Covers the then
+   branch changed are as before the if (where it left them is kept for branches_end). */
+static void branches_else(Rules *r, Branches *b, FieldSet *written)
+{
+    b->then_end = written->added.len;
+    b->then = then_areas(r, written, b->start, b->then_end);
+    fieldset_undo(written, b->start, b->then_end);
+    b->nthen_changed = r->saved.len - b->saved;
+    b->then_changed = arena_alloc(r->c->arena, sizeof(Saved) * (size_t)(b->nthen_changed + 1));
+    for (int i = 0; i < b->nthen_changed; i++) {
+        int id = r->saved.items[b->saved + i].id;
+        b->then_changed[i] = (Saved){id, r->warea[id]};
+    }
+    restore_saved(r, b->saved);
+    r->branch = ++r->branches;
+}
+
+/* Ends the else branch: written keeps what both branches wrote (join_writes), and a field
+   written before the if gets where both branches left it (one that did not change it: as
+   before), a change of the branch around the if. */
+static void branches_end(Rules *r, Branches *b, FieldSet *written)
+{
+    int nelse = r->saved.len - b->saved;
+    Saved *both = arena_alloc(r->c->arena,
+                              sizeof *both * (size_t)(b->nthen_changed + nelse + 1));
+    int n = 0;
+    for (int i = 0; i < b->nthen_changed; i++) {
+        int id = b->then_changed[i].id;
+        both[n++] = (Saved){id, cover_meet(r, b->then_changed[i].old, r->warea[id])};
+    }
+    for (int i = 0; i < nelse; i++) {
+        int id = r->saved.items[b->saved + i].id;
+        if (!in_saved(b->then_changed, b->nthen_changed, id))
+            both[n++] = (Saved){id, cover_meet(r, r->saved.items[b->saved + i].old, r->warea[id])};
+    }
+    restore_saved(r, b->saved);
+    r->branch_start = b->outer_start;
+    r->branch = b->outer;
+    join_writes(r, written, b->start, b->then_end, b->then);
+    for (int i = 0; i < n; i++) {
+        int id = both[i].id;
+        if (cover_equal(both[i].old, r->warea[id]))
+            continue;
+        will_change(r, written, id);
+        r->warea[id] = both[i].old;
+        r->pieces[id].len = 0;
+    }
+}
+
 /* The pieces of an if that sema.c split by region (IrStmt.iff.split_of): they join what
    their two groups write as one if joins its branches. A group's pieces are consecutive in
    the walk, but where the split if was itself in a branch of an if split by region, its
@@ -421,9 +541,7 @@ static void join_writes(Rules *r, FieldSet *s, int start, int then_end, const Co
    meets a statement that does not continue it. */
 static void split_else(Rules *r, SplitGroup *g, FieldSet *written)
 {
-    g->then_end = written->added.len;
-    g->then = then_areas(r, written, g->start, g->then_end);
-    fieldset_undo(written, g->start, g->then_end);
+    branches_else(r, &g->b, written);
     g->in_else = true;
 }
 
@@ -433,8 +551,8 @@ static void split_close(Rules *r, FieldSet *written)
     SplitGroup *g = &r->groups.items[r->groups.len - 1];
     if (!g->in_else)
         split_else(r, g, written);
-    join_writes(r, written, g->start, g->then_end, g->then);
     r->groups.len--;
+    branches_end(r, &g->b, written);
 }
 
 /* Is statement st a piece of the group of `of`, or a piece whose branch begins with one? */
@@ -469,11 +587,17 @@ static void split_next(Rules *r, const IrStmt *st, FieldSet *written)
     while (g >= 0 && r->groups.items[g].of != of)
         g--;
     if (g < 0) {
-        vec_push(r->c->arena, &r->groups, ((SplitGroup){.of = of, .start = written->added.len}));
+        vec_push(r->c->arena, &r->groups, ((SplitGroup){.of = of}));
         g = r->groups.len - 1;
+        branches_begin(r, &r->groups.items[g].b, written);
     }
-    if (!r->groups.items[g].in_else && !st->iff.then.len)
+    if (!r->groups.items[g].in_else && !st->iff.then.len) {
+        /* an if's branches lie in one branch of an if around it: the groups inside this
+           one's then pieces have closed */
+        if (g != r->groups.len - 1)
+            unreachable();
         split_else(r, &r->groups.items[g], written);
+    }
 }
 
 /* Marks the walk as in (or out of) piece st of its open group. */
@@ -510,16 +634,16 @@ static void walk_if(Rules *r, const IrStmt *st, FieldSet *written,
         r->if_depth--;
         return;
     }
-    int start = written->added.len, open = r->groups.len;
+    int open = r->groups.len;
+    Branches b;
+    branches_begin(r, &b, written);
     walk(r, &st->iff.then, written);
     split_close_to(r, written, open);
-    int then_end = written->added.len;
-    const Cover **then = then_areas(r, written, start, then_end);
-    fieldset_undo(written, start, then_end);
+    branches_else(r, &b, written);
     walk(r, &st->iff.els, written);
     split_close_to(r, written, open);
     r->if_depth--;
-    join_writes(r, written, start, then_end, then);
+    branches_end(r, &b, written);
 }
 
 /* Definite writes of one statement list: `written` gains what it assigns
@@ -904,6 +1028,7 @@ static void access_stencil(Compiler *c, IrStencil *st)
     r.warea = arena_alloc(a, sizeof(const Cover *) * n);
     r.pieces = arena_alloc(a, sizeof(Areas) * n);
     r.then_pos = arena_alloc(a, sizeof(int) * n);
+    r.saved_in = arena_alloc(a, sizeof(int) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
         rules_computation(&r, st->computations.items[i]);
 }

@@ -371,3 +371,43 @@ stencil surface(field<double> pe, field<int, IJ> kb, field<double, IJ> ps,
     i, j = np.meshgrid(range(5), range(4), indexing="ij")
     np.testing.assert_array_equal(ps, pe[i, j, kb])
     np.testing.assert_array_equal(top, np.where(pe[:, :, 0] > 0, 2 * pe[:, :, 0], -1.0))
+
+
+@pytest.mark.parametrize("backend", ["naive", "openmp"])
+def test_region_widened_in_branches(backend):
+    # a temporary written in a region before an if and widened by both branches is
+    # read after the if where both left it (refused before); values as NumPy computes them
+    m = gtcc.compile("""
+stencil both(field<double> u, field<double> r, double c) {
+  field<double, IJK> t;
+  region(i(0, 2)) { t = u; }
+  if (c > 0.0) { region(i(2, end)) { t = 2.0 * u; } } else { region(i(1, end)) { t = 3.0 * u; } }
+  r = t;
+}
+stencil nested(field<double> u, field<double> r, double c, double d) {
+  field<double, IJK> t;
+  region(j(end - 1, end)) { t = u; }
+  if (c > 0.0) {
+    if (d > 0.0) { t = 2.0 * u; } else { t = 4.0; }
+  } else {
+    region(j(0, end - 1)) { t = 3.0 * u; }
+  }
+  r = t;
+}""", backend=backend)
+    rng = np.random.default_rng(6)
+    for ni in range(1, 6):
+        u = rng.standard_normal((ni, 4, 3))
+        for c in (1.0, -1.0):
+            r = np.full_like(u, np.nan)
+            m.both(u, r, c)
+            want = u * np.where(np.arange(ni) < (2 if c > 0 else 1), 1.0,
+                                2.0 if c > 0 else 3.0)[:, None, None]
+            np.testing.assert_array_equal(r, want)
+            for d in (1.0, -1.0):
+                r = np.full_like(u, np.nan)
+                m.nested(u, r, c, d)
+                want = 2.0 * u if d > 0 else np.full_like(u, 4.0)
+                if c < 0:
+                    want = 3.0 * u
+                want[:, -1] = u[:, -1] if c < 0 else want[:, -1]
+                np.testing.assert_array_equal(r, want)
