@@ -333,6 +333,27 @@ static const Area *read_points(const Area *in, const int64_t *off, bool domain, 
 /* At most this many areas in a field's pieces (more are left out: a sufficient test). */
 enum { MAX_PIECES = 16 };
 
+/* The Cover of the union of areas a[0, n): those no other of them holds (of equal ones,
+   the first), at most MAX_PIECES of them. An area that another holds adds no point, and
+   leaving it out keeps the Covers that cover_meet multiplies short. */
+static const Cover *cover_of(Rules *r, const Area *a, int n)
+{
+    const Cover *cover = NULL;
+    int kept = 0;
+    for (int i = 0; i < n && kept < MAX_PIECES; i++) {
+        bool held = false;
+        for (int k = 0; k < n && !held; k++)
+            held = k != i && area_in(&a[i], &a[k]) && (k < i || !area_in(&a[k], &a[i]));
+        if (held)
+            continue;
+        Cover *c = arena_alloc(r->c->arena, sizeof *c);
+        *c = (Cover){a[i], cover};
+        cover = c;
+        kept++;
+    }
+    return cover;
+}
+
 /* A write of field id in region where, outside if blocks, after others in regions: the
    regions written since the last write without one (r->pieces) and those merged from them
    where they touch or overlap (area_join) make the field's Cover. */
@@ -366,13 +387,7 @@ static void add_piece(Rules *r, int id, const Area *where)
         if (!grown)
             break;
     }
-    const Cover *cover = NULL;
-    for (int i = 0; i < pieces->len; i++) {
-        Cover *c = arena_alloc(r->c->arena, sizeof *c);
-        *c = (Cover){pieces->items[i], cover};
-        cover = c;
-    }
-    r->warea[id] = cover;
+    r->warea[id] = cover_of(r, pieces->items, pieces->len);
 }
 
 /* Before the Cover of field id, in written, changes: saves it where the field was written
@@ -432,22 +447,19 @@ static const Cover **then_areas(Rules *r, const FieldSet *s, int start, int then
 }
 
 /* Where both of covers t and e (NULL: everywhere) say a write ran: the intersections of
-   an area of each (at most MAX_PIECES). */
+   an area of each (cover_of: at most MAX_PIECES that no other holds). */
 static const Cover *cover_meet(Rules *r, const Cover *t, const Cover *e)
 {
     if (!t || !e)
         return t ? t : e;
-    const Cover *out = NULL;
-    int n = 0;
+    Areas both = {0};
     for (const Cover *a = t; a; a = a->next)
-        for (const Cover *b = e; b && n < MAX_PIECES; b = b->next, n++) {
-            Cover *c = arena_alloc(r->c->arena, sizeof *c);
-            c->area = a->area;
-            area_intersect(&c->area, &b->area);
-            c->next = out;
-            out = c;
+        for (const Cover *b = e; b; b = b->next) {
+            Area m = a->area;
+            area_intersect(&m, &b->area);
+            vec_push(r->c->arena, &both, m);
         }
-    return out;
+    return cover_of(r, both.items, both.len);
 }
 
 /* fieldset_join, and a field both branches wrote gets where both wrote it (a branch

@@ -393,6 +393,21 @@ stencil nested(field<double> u, field<double> r, double c, double d) {
     region(j(0, end - 1)) { t = 3.0 * u; }
   }
   r = t;
+}
+stencil deep(field<double> u, field<double> r, double c, double d, double e) {
+  field<double, IJK> t;
+  region(i(0, 2)) { t = u; }
+  if (c > 0.0) {
+    region(i(2, end)) { t = 1.0; }
+  } else {
+    if (d > 0.0) {
+      region(i(2, 3)) { t = 2.0; }
+      if (e > 0.0) { region(i(3, end)) { t = 5.0; } } else { region(i(3, end)) { t = 6.0; } }
+    } else {
+      region(i(1, end)) { t = 3.0; }
+    }
+  }
+  r = t;
 }""", backend=backend)
     rng = np.random.default_rng(6)
     for ni in range(1, 6):
@@ -411,3 +426,15 @@ stencil nested(field<double> u, field<double> r, double c, double d) {
                     want = 3.0 * u
                 want[:, -1] = u[:, -1] if c < 0 else want[:, -1]
                 np.testing.assert_array_equal(r, want)
+                for e in (1.0, -1.0):
+                    r = np.full_like(u, np.nan)
+                    m.deep(u, r, c, d, e)
+                    col = np.arange(ni)
+                    if c > 0:
+                        t = np.where(col < 2, np.nan, 1.0)
+                    elif d > 0:
+                        t = np.where(col < 2, np.nan, np.where(col < 3, 2.0, 5.0 if e > 0 else 6.0))
+                    else:
+                        t = np.where(col < 1, np.nan, 3.0)
+                    want = np.where(np.isnan(t)[:, None, None], u, t[:, None, None])
+                    np.testing.assert_array_equal(r, want)
