@@ -3,7 +3,17 @@
  * from the pool of pool.c, so that a stencil called again reuses the blocks of its last
  * call instead of allocating (mapping and faulting in pages, or cudaMalloc) anew. (Its
  * errors go through gt__error, error.c; its arguments are bound by gt__bind, bind.c.) */
+#include <string.h>
+
 #include "rt.h"
+
+/* gt__set_poison_temporaries's byte, or -1. */
+static int poison = -1;
+
+void gt__set_poison_temporaries(int byte)
+{
+    poison = byte >= 0 && byte <= 255 ? byte : -1;
+}
 
 /* gt__temporary and gt__device_temporary: the storage, and the address of its origin on
    the host or on the device. */
@@ -42,6 +52,8 @@ static void *temporary(gt_storage **storage, gt_dtype dtype, const char *axes,
         gt_release(s);
         return NULL;
     }
+    if (!device && poison >= 0)   /* a bool gets the byte's low bit: 0 and 1 only are bools */
+        memset(s->buf->host, dtype == GT_BOOL ? poison & 1 : poison, s->buf->nbytes);
     int64_t offset = 0;
     nd = 0;
     for (const char *p = axes; *p && nd < 3; p++, nd++) {

@@ -244,6 +244,11 @@ int gt__steps_swapped_error(const gt_stencil_info *info, int rc);
 #define GT__INDEX32_LIMIT ((int64_t)1 << 29)
 /* Test hook: another limit (0: never 32-bit; out of [0, GT__INDEX32_LIMIT]: the default). */
 void gt__set_index32_limit(int64_t elements);
+/* Test hook (tests/diff): a byte (0-255) that every host temporary (gt__temporary) is
+   filled with, halo included, when it is made (a bool temporary: with the byte's low bit),
+   so that two builds given different bytes differ wherever a stencil reads a point of a
+   temporary no statement wrote; -1 (the default): as the pool gives it. */
+void gt__set_poison_temporaries(int byte);
 const gt__device_ops *gt__device_ops_get(void);
 
 /* Fails with GT_EDEVICE (message naming fn and what) when the device layer is unavailable. */
