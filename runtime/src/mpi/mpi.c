@@ -186,7 +186,9 @@ enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB
    or agreed by an earlier agreement). Returns 0, or the same code on every rank: the worst
    rc (this rank's message kept where it failed with that code; the others' naming the
    lowest rank that did), else GT_EINVAL for the first value that differs; GT_EMPI where
-   MPI fails. Values beyond +-2^62 compare as +-2^62. */
+   MPI fails. Any nonzero rc is a failure: a positive one (what a caller's function of
+   gt_mpi_call may return) too, ranked after every negative one, the smallest first.
+   Values beyond +-2^62 compare as +-2^62. */
 static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn *value,
                       const void *ctx, const Agreed *what)
 {
@@ -197,8 +199,9 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
     do {
         int m = count - start < AGREE_CHUNK ? count - start : AGREE_CHUNK;
         int64_t mine[1 + 2 * AGREE_CHUNK], most[1 + 2 * AGREE_CHUNK];
-        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank */
-        mine[0] = -((int64_t)rc * ranks + rank);
+        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank; a
+           positive rc gives a negative key, which success (INT64_MIN) must not beat */
+        mine[0] = rc ? -((int64_t)rc * ranks + rank) : INT64_MIN;
         for (int i = 0; i < m; i++) {
             int64_t v = value(ctx, start + i);
             mine[1 + i] = v < -bound ? -bound : v > bound ? bound : v;
@@ -207,7 +210,7 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         int err = MPI_Allreduce(mine, most, 1 + 2 * m, MPI_INT64_T, MPI_MAX, comm);
         if (err != MPI_SUCCESS)
             return mpi_fail(fn, rank, "MPI_Allreduce", err);
-        int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
+        int64_t key = most[0] == INT64_MIN ? 0 : -most[0], low = (key % ranks + ranks) % ranks;
         int worst = (int)((key - low) / ranks), who = (int)low;
         if (worst != 0) {
             /* the failing rank's reason, to every rank (each rank's own program may print
@@ -1146,9 +1149,15 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
    whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
    field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
    failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
-   unless it names the rank already (the layer's hooks do). */
+   unless it names the rank already (the layer's hooks do). A code that is not the
+   runtime's last error's (the caller's function returned one of its own, a positive one
+   say) has no message of the runtime: the message says what it returned. */
 static int name_rank(int rank, int rc)
 {
+    if (rc != gt_last_error_code())
+        return gt__error(rc, "rank %d: the function calling the stencil returned %d, not "
+                         "the code of the runtime's last error (a failure of its own?)", rank,
+                         rc);
     char msg[1024], mine[40];
     snprintf(msg, sizeof msg, "%s", gt_last_error());
     snprintf(mine, sizeof mine, "rank %d: ", rank);
