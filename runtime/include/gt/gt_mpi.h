@@ -159,9 +159,10 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
                       int64_t halo[3][2]);
 
 /* For the generated distributed entries S_mpi (docs/generated-api.md), not to be called
-   otherwise: gt_mpi_call(d, the distinct non-NULL storages of fields (info->nfields of them,
+   otherwise: gt_mpi_call(d, the distinct storages of fields (info->nfields of them,
    compacted in place), widths NULL, call, ctx, overlap, times), call() passing S its
-   arguments from ctx. A stencil without fields has no domain to split: every rank checks its
+   arguments from ctx; first, agreed by every rank, no storage NULL and the same fields
+   sharing a storage on every rank (GT_EINVAL naming the field). A stencil without fields has no domain to split: every rank checks its
    arguments, the ranks agree, and every rank calls it once as one process does (call(ctx,
    NULL)). */
 int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,

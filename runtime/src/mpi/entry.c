@@ -100,6 +100,48 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
     return agree(info, comm, rank, rc, "the call failed");
 }
 
+/* Every field's storage given (GT_EINVAL naming the field otherwise), and the same fields
+   sharing a storage on every rank (each storage goes to gt_mpi_call once: a NULL storage or
+   one shared on some ranks only gave the ranks different numbers of storages, refused
+   as "the number of storages (n)", which S_mpi's caller never passed), agreed by every rank
+   before gt_mpi_call. */
+static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields)
+{
+    int rank = 0, rc = 0, nf = info->nfields;
+    gt_mpi_grid(d, NULL, NULL, &rank);
+    /* per field, the first field with its storage (and negated), then their least */
+    int *first = gt__malloc(sizeof *first * 4 * (size_t)nf);
+    if (!first)
+        rc = gt__error(GT_ENOMEM, "stencil '%s': rank %d: out of memory", info->name, rank);
+    for (int f = 0; f < nf && !rc; f++)
+        if (!fields[f])
+            rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the storage of field '%s' is NULL",
+                           info->name, rank, info->fields[f].name);
+    MPI_Comm comm = gt_mpi_comm(d);
+    if ((rc = agree(info, comm, rank, rc, "nothing was done")) != 0) {
+        gt__free(first);
+        return rc;
+    }
+    int *least = first + 2 * nf;
+    for (int f = 0; f < nf; f++) {
+        int g = 0;
+        while (fields[g] != fields[f])
+            g++;
+        first[f] = g;
+        first[nf + f] = -g;
+    }
+    if (MPI_Allreduce(first, least, 2 * nf, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        rc = gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed", info->name, rank);
+    for (int f = 0; f < nf && !rc; f++)
+        if (least[f] != -least[nf + f])
+            rc = gt__error(GT_EINVAL, "stencil '%s': the ranks disagree on which fields share a "
+                           "storage: field '%s' has the storage of field '%s' on some ranks "
+                           "only; every rank must pass them alike; nothing was done",
+                           info->name, info->fields[f].name, info->fields[least[f]].name);
+    gt__free(first);
+    return rc;
+}
+
 int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
                   gt_mpi_stencil_fn *call, void *ctx, int overlap, double times[2])
 {
@@ -110,14 +152,17 @@ int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **
         return gt__error(GT_EINVAL, "stencil '%s': decomposition is NULL", info->name);
     char who[300];
     snprintf(who, sizeof who, "stencil '%s'", info->name);
-    if (info->nfields == 0 && gt__mpi_down(who))
+    if (gt__mpi_down(who))
         return GT_EMPI;
     if (info->nfields == 0)
         return without_fields(info, d, call, ctx, times);
-    /* each storage once; NULL ones are left to the stencil's own check, which names them */
+    int rc = same_storages(info, d, fields);
+    if (rc)
+        return rc;
+    /* each storage once */
     int n = 0;
     for (int f = 0; f < info->nfields; f++) {
-        int seen = fields[f] == NULL;
+        int seen = 0;
         for (int g = 0; g < n && !seen; g++)
             seen = fields[g] == fields[f];
         if (!seen)
