@@ -243,6 +243,10 @@ static void decompose_cases(int not_initialized)
         decompose_refused("more processes along I than points", MPI_COMM_WORLD,
                           (const int64_t[3]){1, 1, 1}, (const int[2]){nproc, 1}, NULL,
                           GT_ESHAPE, "each must own at least one", NULL);
+    if (nproc > 1)
+        decompose_refused("more processes than points, the grid chosen", MPI_COMM_WORLD,
+                          (const int64_t[3]){1, 1, 1}, NULL, NULL, GT_ESHAPE,
+                          "no grid of the communicator's processes gives each one", NULL);
     if (begin_case("gt_mpi_decompose: out of memory on the last rank")) {
         char why[600] = "";
         fail_allocation(last, 1);

@@ -36,7 +36,8 @@ extern "C" {
 typedef struct gt_decomp gt_decomp; /* opaque */
 
 /* Decomposes the IJ plane of the global domain global[3] (NI, NJ, NK, each >= 1) over
-   comm. dims[2]: processes along I and J, 0 = choose (as MPI_Dims_create); NULL: both 0;
+   comm. dims[2]: processes along I and J, 0 = choose (as MPI_Dims_create, or, where its
+   grid leaves a rank without a point, the most balanced grid that does not); NULL: both 0;
    a nonzero product must equal the communicator's size. periodic[2]: per axis, nonzero =
    periodic (NULL: neither). Remainders are spread evenly: the first NI % PI ranks along I
    own one more column. Every rank must own at least one point along I and J. */

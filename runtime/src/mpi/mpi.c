@@ -326,16 +326,39 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d processes cannot be split with %d along %c",
                        fn, rank, size, dims[0] > 0 && size % dims[0] ? dims[0] : dims[1],
                        dims[0] > 0 && size % dims[0] ? 'I' : 'J');
+    const bool chosen = !rc && (dims[0] == 0 || dims[1] == 0);
     if (!rc) {
         int err = MPI_Dims_create(size, 2, dims);
         if (err != MPI_SUCCESS)
             rc = mpi_fail(fn, rank, "MPI_Dims_create", err);
     }
+    /* MPI_Dims_create knows nothing of the global size: where its grid leaves a rank
+       without a point and another grid (with the dims given) does not, the most balanced
+       such grid (1 x 4 for 1 x 50 points, not 2 x 2) */
+    if (!rc && chosen && (global[0] < dims[0] || global[1] < dims[1])) {
+        int best = 0;
+        for (int p = 1; p <= size; p++) {
+            int q = size / p;
+            if (size % p || (dims_in && dims_in[0] > 0 && p != dims_in[0]) ||
+                (dims_in && dims_in[1] > 0 && q != dims_in[1]) || p > global[0] || q > global[1])
+                continue;
+            if (!best || (p > q ? p : q) < (best > size / best ? best : size / best))
+                best = p;
+        }
+        if (best) {
+            dims[0] = best;
+            dims[1] = size / best;
+        }
+    }
     for (int a = 0; !rc && a < 2; a++)
         if (global[a] < dims[a])
             rc = gt__error(GT_ESHAPE, "%s: rank %d: %lld points along %c cannot be split over %d "
-                           "processes (each must own at least one)", fn, rank,
-                           (long long)global[a], "IJ"[a], dims[a]);
+                           "processes (each must own at least one%s)", fn, rank,
+                           (long long)global[a], "IJ"[a], dims[a],
+                           !chosen ? ""
+                           : dims_in && (dims_in[0] || dims_in[1])
+                               ? "; no grid with the dims given gives each one"
+                               : "; no grid of the communicator's processes gives each one");
     /* allocated before the agreement: a rank out of memory fails every rank */
     gt_decomp *d = rc ? NULL : zalloc(1, sizeof *d);
     if (!rc && !d)
