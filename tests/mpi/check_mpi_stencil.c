@@ -812,16 +812,18 @@ static void twice_in_place(const int64_t global[3], bool overlap)
     gt_mpi_decomp_release(d);
 }
 
-/* twice_mpi with the last rank's storages unlike the others': res NULL there, or x as both
-   u and res there (x and y elsewhere). Every rank fails with GT_EINVAL, the message naming
-   the field (before, S_mpi dropped NULL storages and passed each storage once, so the ranks
-   passed gt_mpi_call different numbers of storages: "ranks 0 and 2 disagree on the number
-   of storages (n)", which S_mpi's caller never passed), and x and y are untouched. */
-static void entry_storages_differ(const int64_t global[3], bool alias)
+/* twice_mpi with the last rank's storages unlike the others': res NULL there (how 0), x
+   as both u and res there (1; x and y elsewhere), or res float32 there (2). Every rank
+   fails with GT_EINVAL, the message naming the field (before, S_mpi dropped NULL storages
+   and passed each storage once, so the ranks passed gt_mpi_call different numbers of
+   storages: "ranks 0 and 2 disagree on the number of storages (n)", which S_mpi's caller
+   never passed; and a dtype differing was "storage 1's dtype", no field), and x and y are
+   untouched. */
+static void entry_storages_differ(const int64_t global[3], int how)
 {
     char name[120], why[400] = "";
     snprintf(name, sizeof name, "twice_mpi, res %s on the last rank only",
-             alias ? "u's storage" : "NULL");
+             how == 0 ? "NULL" : how == 1 ? "u's storage" : "float32");
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
     int64_t off[3], box[3];
     gt_mpi_box(d, off, box);
@@ -834,11 +836,13 @@ static void entry_storages_differ(const int64_t global[3], bool alias)
     double *before = malloc(2 * bytes);
     memcpy(before, gt_host(x, GT_READ), bytes);
     memcpy(before + bytes / sizeof(double), gt_host(y, GT_READ), bytes);
-    gt_storage *res = rank != nproc - 1 ? y : alias ? x : NULL;
+    gt_storage *narrow = gt_mpi_zeros(d, GT_FLOAT32, "IJK", NULL);
+    gt_storage *res = rank != nproc - 1 ? y : how == 1 ? x : how == 2 ? narrow : NULL;
     int rc = twice_mpi(d, x, res, 0, NULL);
-    const char *want = alias ? "field 'res' has the storage of field 'u' on some ranks only"
-                             : "the storage of field 'res' is NULL";
-    if (nproc == 1 && !alias && rc != GT_EINVAL)
+    const char *want = how == 1   ? "field 'res' has the storage of field 'u' on some ranks only"
+                       : how == 2 ? "storage 1's dtype (field 'res')"
+                                  : "the storage of field 'res' is NULL";
+    if (nproc == 1 && how == 0 && rc != GT_EINVAL)
         snprintf(why, sizeof why, "rank %d: %d, want %d (%s)", rank, rc, GT_EINVAL,
                  gt_last_error());
     else if (nproc > 1 && (rc != GT_EINVAL || !strstr(gt_last_error(), want)))
@@ -849,6 +853,7 @@ static void entry_storages_differ(const int64_t global[3], bool alias)
         snprintf(why, sizeof why, "rank %d: a storage was written", rank);
     report("", name, !why[0], why, sizeof why);
     free(before);
+    gt_release(narrow);
     gt_release(x);
     gt_release(y);
     gt_mpi_decomp_release(d);
@@ -895,6 +900,8 @@ static void entry_cases(const int64_t g1[3], const int64_t g2[3])
         twice_in_place(g1, ov);
         nofield_case(ov);
         entry_storages_differ(g1, ov);
+        if (ov)
+            entry_storages_differ(g1, 2);
     }
     bc_case(g1, (const int[2]){nproc, 1}, false, false);
     bc_case(g2, (const int[2]){1, nproc}, true, false);

@@ -159,14 +159,23 @@ int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **
     int rc = same_storages(info, d, fields);
     if (rc)
         return rc;
-    /* each storage once */
+    /* each storage once, named after its first field in gt_mpi_call's messages (without
+       the names where they cannot be had: the messages then say "storage 1" alone) */
+    const char **names = gt__malloc(sizeof *names * (size_t)info->nfields);
     int n = 0;
     for (int f = 0; f < info->nfields; f++) {
         int seen = 0;
         for (int g = 0; g < n && !seen; g++)
             seen = fields[g] == fields[f];
-        if (!seen)
+        if (!seen) {
+            if (names)
+                names[n] = info->fields[f].name;
             fields[n++] = fields[f];
+        }
     }
-    return gt_mpi_call(d, fields, n, NULL, call, ctx, overlap, times);
+    gt__mpi_storage_names(names, n);
+    rc = gt_mpi_call(d, fields, n, NULL, call, ctx, overlap, times);
+    gt__mpi_storage_names(NULL, 0);
+    gt__free(names);
+    return rc;
 }

@@ -103,6 +103,27 @@ typedef struct {
     const char *outcome;  /* what a failure leaves (NULL: "nothing was done") */
 } Agreed;
 
+/* The fields the storages of this thread's gt_mpi_call stand for (gt__mpi_entry's), for
+   messages that name a storage by its index. */
+static _Thread_local const char *const *storage_names;
+static _Thread_local int storage_named;
+
+void gt__mpi_storage_names(const char *const *names, int n)
+{
+    storage_names = names;
+    storage_named = names ? n : 0;
+}
+
+/* " (field 'u')" where storage k stands for field u, else "" (a thread's buffer). */
+static const char *field_of(int k)
+{
+    static _Thread_local char text[160];
+    text[0] = 0;
+    if (k >= 0 && k < storage_named && storage_names[k])
+        snprintf(text, sizeof text, " (field '%s')", storage_names[k]);
+    return text;
+}
+
 /* The values of an agreement, produced one by one (so that long lists need no memory). */
 typedef int64_t ValueFn(const void *ctx, int i);
 
@@ -164,7 +185,8 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
     const Item *it = &what->items[what->group ? i % what->per : i];
     char name[160], a[40], b[40];
     if (what->group)
-        snprintf(name, sizeof name, "%s %d's %s", what->group, i / what->per, it->what);
+        snprintf(name, sizeof name, "%s %d's %s%s", what->group, i / what->per, it->what,
+                 strcmp(what->group, "storage") ? "" : field_of(i / what->per));
     else
         snprintf(name, sizeof name, "%s", it->what);
     int r0 = first[0] < first[1] ? first[0] : first[1];
@@ -700,9 +722,9 @@ static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, in
                          "%lld points along %c, the decomposition gives this rank %lld (a "
                          "storage of another decomposition?)", stencil, fn, d->rank, field,
                          (long long)n, s->axes[x], (long long)d->box[a]);
-    return gt__error(GT_ESHAPE, "%s: rank %d: storage %d has %lld points along %c, the "
+    return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s has %lld points along %c, the "
                      "decomposition gives this rank %lld (a storage of another "
-                     "decomposition?)", fn, d->rank, k, (long long)n, s->axes[x],
+                     "decomposition?)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
                      (long long)d->box[a]);
 }
 
@@ -737,9 +759,9 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
                                  side ? "upper" : "lower", s->axes[x],
                                  (long long)s->halo[x][side], (long long)w[a][side]);
             if (w[a][side] > n && (d->dims[a] > 1 || d->periodic[a]))
-                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d: this rank owns %lld point(s) "
-                                 "along %c, fewer than the halo width %lld it must send",
-                                 fn, d->rank, k, (long long)n, s->axes[x],
+                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: this rank owns %lld "
+                                 "point(s) along %c, fewer than the halo width %lld it must "
+                                 "send", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
                                  (long long)w[a][side]);
         }
     }
