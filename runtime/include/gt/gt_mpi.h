@@ -136,8 +136,9 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    (redundantly with the neighbours), so that the box is exact after the block; boundary
    conditions on the global edges only, as gt_mpi_call. Before anything, the single call's
    checks (both orders of the pairs) and the halos: gt_mpi_steps_halo(info, f, axes, T) for
-   each field (GT_EHALO otherwise), and every rank's box at least T * w wide along the axes
-   split over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
+   each field (GT_EHALO otherwise), and every rank's box as wide as each field's exchanged
+   halo (T * w for a pair's field, (T - 1) * w + reach for another) along the axes split
+   over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
    first exchange, each pair's cur is copied whole (its domain and the halo both storages
    have, exchanged halos included) into next, the frame of section 11. The result, in each
    pair's cur, is bitwise one process's S_steps over the global domain whose storages hold

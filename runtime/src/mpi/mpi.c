@@ -1557,17 +1557,24 @@ static int steps_in_pair(const gt_stencil_info *info, int f)
     return 0;
 }
 
-/* The halo field f needs along axis a (0 I, 1 J) and side for blocks of t steps: a pair's
-   field t * w (what the exchange fills), another field (T - 1) * w + its reach (read by the
-   grown steps, exchanged once); at least its single call's halo. */
-static int64_t steps_need(const gt_stencil_info *info, int f, int a, int side, int64_t t)
+/* How deep the exchange fills field f's halo along axis a (0 I, 1 J) and side for blocks
+   of t steps: a pair's field t * w, another field (t - 1) * w + its reach (read by the
+   grown steps, exchanged once). Each rank sends that much of its box (where the axis is
+   split or periodic), which must be as wide. */
+static int64_t steps_width(const gt_stencil_info *info, int f, int a, int side, int64_t t)
 {
     int64_t w[2][2];
     steps_growth(info, w);
-    const gt_field_info *fi = &info->fields[f];
-    int64_t need = steps_in_pair(info, f) ? t * w[a][side]
-                                          : (t - 1) * w[a][side] + fi->reach[a][side];
-    return need > fi->halo[a][side] ? need : fi->halo[a][side];
+    return steps_in_pair(info, f) ? t * w[a][side]
+                                  : (t - 1) * w[a][side] + info->fields[f].reach[a][side];
+}
+
+/* The halo field f needs along axis a and side for blocks of t steps: what the exchange
+   fills, at least its single call's halo. */
+static int64_t steps_need(const gt_stencil_info *info, int f, int a, int side, int64_t t)
+{
+    int64_t need = steps_width(info, f, a, side, t), halo = info->fields[f].halo[a][side];
+    return need > halo ? need : halo;
 }
 
 int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, int tblock,
@@ -1635,8 +1642,6 @@ static void steps_swap(const gt_stencil_info *info, gt_storage **f)
 static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
                              gt_storage *const *fields, int64_t cap)
 {
-    int64_t w[2][2];
-    steps_growth(info, w);
     for (int64_t t = cap; t >= 1; t--) {
         int fits = 1;
         for (int f = 0; f < info->nfields && fits; f++) {
@@ -1645,8 +1650,8 @@ static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
                 int a = s->axes[x] - 'I';
                 for (int side = 0; a < 2 && side < 2 && fits; side++) {
                     fits = s->halo[x][side] >= steps_need(info, f, a, side, t);
-                    if (fits && steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]))
-                        fits = t * w[a][side] <= d->box[a];
+                    if (fits && (d->dims[a] > 1 || d->periodic[a]))
+                        fits = steps_width(info, f, a, side, t) <= d->box[a];
                 }
             }
         }
@@ -1661,8 +1666,6 @@ static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
 static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
                         gt_storage *const *fields, int64_t t)
 {
-    int64_t w[2][2];
-    steps_growth(info, w);
     for (int f = 0; f < info->nfields; f++) {
         const gt_storage *s = fields[f];
         for (int x = 0; x < s->ndim; x++) {
@@ -1676,14 +1679,14 @@ static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
                                      info->name, d->rank, info->fields[f].name,
                                      side ? "upper" : "lower", (long long)s->halo[x][side],
                                      s->axes[x], (long long)t, (long long)need);
-                if (steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]) &&
-                    t * w[a][side] > d->box[a])
+                int64_t width = steps_width(info, f, a, side, t);
+                if ((d->dims[a] > 1 || d->periodic[a]) && width > d->box[a])
                     return gt__error(GT_ESHAPE, "stencil '%s': gt_mpi_steps: rank %d owns "
                                      "%lld point(s) along %c, fewer than the %lld-deep halo "
-                                     "that blocks of %lld step(s) exchange: fewer steps per "
-                                     "exchange (tblock)", info->name, d->rank,
-                                     (long long)d->box[a], s->axes[x],
-                                     (long long)(t * w[a][side]), (long long)t);
+                                     "of field '%s' that blocks of %lld step(s) exchange: "
+                                     "fewer steps per exchange (tblock)", info->name, d->rank,
+                                     (long long)d->box[a], s->axes[x], (long long)width,
+                                     info->fields[f].name, (long long)t);
             }
         }
     }
