@@ -376,6 +376,50 @@ static void narrow_read_only(void)
            why, sizeof why);
 }
 
+/* tblock 10 given (nsteps 10): one block of 10 steps, the first computed on the box grown
+   by 9 points (w = 1 along I) on each inner edge along I, as docs/mpi.md says; only the
+   default is capped at 8 (a tblock given was capped too: blocks of 8, grown by 7). The
+   step function (gt_mpi_steps itself) records the widest domain it is given. */
+typedef struct {
+    int64_t widest;
+} Widest;
+
+static int sdi_step(void *ctx, gt_storage *const *f, const gt_domain *dom)
+{
+    Widest *w = ctx;
+    if (dom->size[0] > w->widest)
+        w->widest = dom->size[0];
+    return sdi(f[0], f[1], f[2], 0.05, dom);
+}
+
+static void tblock_given_above_8(void)
+{
+    char why[600] = "";
+    const int64_t global[3] = {12 * (int64_t)nproc, 6, 1};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, (const int[2]){nproc, 1}, NULL);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *l[3];
+    for (int f = 0; f < 3; f++) {
+        l[f] = local(d, &sdi_info, f, 10);
+        fill(l[f], f, frame_of(&sdi_info, f), off, global, (const int[2]){0, 0}, true);
+    }
+    Widest w = {0};
+    int rc = gt_mpi_steps(d, &sdi_info, l, 10, 10, sdi_step, &w, NULL);
+    int64_t inner = (off[0] > 0) + (off[0] + box[0] < global[0]);
+    if (rc != 0)
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+    else if (w.widest != box[0] + 9 * inner)
+        snprintf(why, sizeof why, "rank %d: the widest step is %lld along I, want %lld (box %lld "
+                 "grown by 9 on %lld inner edge(s))", rank, (long long)w.widest,
+                 (long long)(box[0] + 9 * inner), (long long)box[0], (long long)inner);
+    for (int f = 0; f < 3; f++)
+        gt_release(l[f]);
+    gt_mpi_decomp_release(d);
+    report("steps ", "sdi, tblock 10 given: blocks of 10 (not capped at 8)", !why[0], why,
+           sizeof why);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -394,6 +438,7 @@ int main(int argc, char **argv)
         steps_case(w, g2, (const int[2]){0, 1}, 9, 2, 2);
     }
     narrow_read_only();
+    tblock_given_above_8();
     refusal(0, GT_EHALO);
     refusal(1, GT_EINVAL);
     refusal(5, GT_ESHAPE);

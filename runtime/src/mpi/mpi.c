@@ -1889,8 +1889,10 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     /* the steps per exchange: given, or the most every rank's storages allow (capped) */
     int64_t t = 0;
     if (!rc) {
-        int64_t cap = nsteps < 1 ? 1 : nsteps < STEPS_BLOCK_CAP ? nsteps : STEPS_BLOCK_CAP;
-        t = tblock > 0 ? (tblock < cap ? tblock : cap) : steps_allowed(d, info, fields, cap);
+        /* a tblock given is taken up to nsteps; only the default is capped */
+        int64_t most = nsteps < 1 ? 1 : nsteps;
+        int64_t cap = most < STEPS_BLOCK_CAP ? most : STEPS_BLOCK_CAP;
+        t = tblock > 0 ? (tblock < most ? tblock : most) : steps_allowed(d, info, fields, cap);
         int err = MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_INT64_T, MPI_MIN, d->comm);
         if (err != MPI_SUCCESS)
             rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
