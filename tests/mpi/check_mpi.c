@@ -410,6 +410,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nproc);
     const int64_t g1[3] = {13, 11, 3}, g2[3] = {9, 5, 2}, g3[3] = {32, 17, 4};
     decomposition_case("decompose: 13 x 11 x 3, grid chosen", g1, NULL);
+    /* grids chosen where MPI_Dims_create's would leave a rank without a point (it splits
+       2 processes 2 x 1, 3 as 3 x 1, 4 as 2 x 2, whatever the domain): refused before */
+    decomposition_case("decompose: 1 x 50 x 2, grid chosen", (const int64_t[3]){1, 50, 2}, NULL);
+    decomposition_case("decompose: 50 x 1 x 2, grid chosen", (const int64_t[3]){50, 1, 2}, NULL);
+    decomposition_case("decompose: 2 x 50 x 2, grid chosen", (const int64_t[3]){2, 50, 2}, NULL);
+    decomposition_case("decompose: 1 x 50 x 2, grid {0, 0}", (const int64_t[3]){1, 50, 2},
+                       (const int[2]){0, 0});
     decomposition_case("decompose: 32 x 17 x 4, all along I", g3, (const int[2]){nproc, 1});
     decomposition_case("decompose: 32 x 17 x 4, all along J", g3, (const int[2]){1, nproc});
     static const int open[2] = {0, 0}, both[2] = {1, 1}, ionly[2] = {1, 0};

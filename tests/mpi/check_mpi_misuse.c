@@ -243,6 +243,10 @@ static void decompose_cases(int not_initialized)
         decompose_refused("more processes along I than points", MPI_COMM_WORLD,
                           (const int64_t[3]){1, 1, 1}, (const int[2]){nproc, 1}, NULL,
                           GT_ESHAPE, "each must own at least one", NULL);
+    if (nproc > 1)
+        decompose_refused("more processes than points, the grid chosen", MPI_COMM_WORLD,
+                          (const int64_t[3]){1, 1, 1}, NULL, NULL, GT_ESHAPE,
+                          "no grid of the communicator's processes gives each one", NULL);
     if (begin_case("gt_mpi_decompose: out of memory on the last rank")) {
         char why[600] = "";
         fail_allocation(last, 1);
@@ -608,20 +612,31 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
 
 /* ---- gt_mpi_call ------------------------------------------------------------------------------ */
 
-enum { SHIFT, LIFT, TWIN, TWIN_INT, SHIFT_NULL };   /* SHIFT_NULL: shift, out scalar NULL */
+/* SHIFT_NULL: shift, out scalar NULL; SHIFT_OWN: shift, then 1 (the function's own
+   failure, no code of the runtime's); SHIFT_OWN_LATE: the same after the checking call */
+enum { SHIFT, LIFT, TWIN, TWIN_INT, SHIFT_NULL, SHIFT_OWN, SHIFT_OWN_LATE };
 
 typedef struct {
     int stencil[4];       /* per rank (the last for ranks beyond): SHIFT, LIFT, ... */
     gt_storage *u, *res;
     double total;         /* out scalars: shift's and twin's, */
     int32_t top;          /* lift's and twin_int's */
+    int calls;            /* calls of run in this gt_mpi_call */
 } Call;
 
 static int run(void *ctx, const gt_domain *dom)
 {
     Call *c = ctx;
+    int rc;
+    c->calls++;
     switch (c->stencil[rank < 4 ? rank : 3]) {
     case SHIFT: return shift(c->u, c->res, &c->total, dom);
+    case SHIFT_OWN:
+        rc = shift(c->u, c->res, &c->total, dom);
+        return rc ? rc : 1;
+    case SHIFT_OWN_LATE:
+        rc = shift(c->u, c->res, &c->total, dom);
+        return rc || c->calls == 1 ? rc : 1;
     case LIFT: return lift(c->u, c->res, &c->top, dom);
     case TWIN: return twin(c->u, c->res, &c->total, dom);
     case SHIFT_NULL: return shift(c->u, c->res, NULL, dom);
@@ -652,6 +667,7 @@ static void call_refused(const char *name, const gt_decomp *d, Call *c, gt_stora
         sn[k] = sentinel(watch[k], (unsigned char)(0x3C + k));
     c->total = UNSET;
     c->top = (int32_t)UNSET;
+    c->calls = 0;
     int rc = gt_mpi_call(d, s, n, w, fn, c, 0, NULL);
     expect_refusal(why, sizeof why, rc, code, text1, text2);
     for (int k = 0; k < nwatch; k++) {
@@ -700,7 +716,7 @@ static void output_widths_case(const gt_decomp *d, bool overlap)
     gt_mpi_box(d, off, box);
     const int64_t k0[2] = {0, 0};
     Call c = {{SHIFT, SHIFT, SHIFT, SHIFT}, storage(d, GT_FLOAT64, "IJK", NULL, 1, k0),
-              storage(d, GT_FLOAT64, "IJK", NULL, 2, k0), UNSET, 0};
+              storage(d, GT_FLOAT64, "IJK", NULL, 2, k0), UNSET, 0, 0};
     gt_storage *s[2] = {c.u, c.res};
     /* u: its whole storage from the function (the exchange writes the same values); res:
        the function before the call, its halo the sentinel */
@@ -764,7 +780,7 @@ static void call_cases(const gt_decomp *d)
     snprintf(pair, sizeof pair, "ranks 0 and %d disagree", last);
     const int64_t k1[2] = {1, 1}, k2[2] = {2, 2};
     Call c = {{SHIFT, SHIFT, SHIFT, SHIFT}, storage(d, GT_FLOAT64, "IJK", NULL, 1, k1),
-              storage(d, GT_FLOAT64, "IJK", NULL, 1, k1), UNSET, 0};
+              storage(d, GT_FLOAT64, "IJK", NULL, 1, k1), UNSET, 0, 0};
     gt_storage *kdeep = storage(d, GT_FLOAT64, "IJK", NULL, 1, k2);
     gt_storage *narrow = storage(d, GT_FLOAT64, "IJK", NULL, 0, k1);
     gt_storage *s[2] = {c.u, c.res};
@@ -804,6 +820,17 @@ static void call_cases(const gt_decomp *d)
     snprintf(mine, sizeof mine, "stencil 'shift': rank %d: out scalar 'total' is NULL", last);
     call_refused("a NULL out scalar on the last rank (the stencil's check names the rank)", d,
                  &nulled, s, 2, w, run, false, GT_EINVAL, mine, NULL);
+    /* a code of the function's own (positive) on the last rank: it failed every rank (the
+       agreement took the most negative code, 0 from the other ranks: every rank returned 0,
+       the failing one too, and computed on) */
+    Call own = c;
+    own.stencil[last < 4 ? last : 3] = SHIFT_OWN;
+    snprintf(mine, sizeof mine, "rank %d: the function calling the stencil returned 1", last);
+    call_refused("the function returns 1 on the last rank in the checking call", d, &own, s, 2,
+                 w, run, false, 1, mine, NULL);
+    own.stencil[last < 4 ? last : 3] = SHIFT_OWN_LATE;
+    call_refused("the function returns 1 on the last rank after the checking call", d, &own, s,
+                 2, w, run, true, 1, mine, NULL);
     gt_storage_opts lone_o = {{{1, 1}, {1, 1}, {0, 0}}, 0, {0, 0, 0}, 0, NULL, NULL, 0, 0};
     gt_storage *lone = gt_zeros(GT_FLOAT64, "IJK", (int64_t[]){4, 4, 3}, &lone_o);
     Call single = c;

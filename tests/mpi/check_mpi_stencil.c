@@ -812,6 +812,60 @@ static void twice_in_place(const int64_t global[3], bool overlap)
     gt_mpi_decomp_release(d);
 }
 
+/* twice_mpi with the last rank's storages unlike the others': res NULL there (how 0), x
+   as both u and res there (1; x and y elsewhere), or res float32 there (2); or bc_mpi (3
+   fields) on every rank but the last, which calls twice_mpi (2: its agreement must be of
+   a fixed size, not one sized by the fields, which would not match). Every rank
+   fails with GT_EINVAL, the message naming the field (before, S_mpi dropped NULL storages
+   and passed each storage once, so the ranks passed gt_mpi_call different numbers of
+   storages: "ranks 0 and 2 disagree on the number of storages (n)", which S_mpi's caller
+   never passed; and a dtype differing was "storage 1's dtype", no field), and x and y are
+   untouched. */
+static void entry_storages_differ(const int64_t global[3], int how)
+{
+    char name[120], why[400] = "";
+    snprintf(name, sizeof name, how == 3 ? "twice_mpi on the last rank, bc_mpi on the others "
+             "(%s)" : "twice_mpi, res %s on the last rank only", how == 0 ? "NULL"
+             : how == 1 ? "u's storage" : how == 2 ? "float32" : "3 fields and 2");
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *x = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    gt_storage *y = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    const int open[2] = {0, 0};
+    fill(x, 0, off, global, open, false);
+    fill(y, 1, off, global, open, false);
+    size_t bytes = (size_t)(box[0] * box[1] * box[2]) * sizeof(double);
+    double *before = malloc(2 * bytes);
+    memcpy(before, gt_host(x, GT_READ), bytes);
+    memcpy(before + bytes / sizeof(double), gt_host(y, GT_READ), bytes);
+    gt_storage *narrow = gt_mpi_zeros(d, GT_FLOAT32, "IJK", NULL);
+    gt_storage *res = rank != nproc - 1 ? y : how == 1 ? x : how == 2 ? narrow : NULL;
+    double total = 0;
+    int rc = how == 3 && rank != nproc - 1 ? bc_mpi(d, x, narrow, y, 1.0, &total, 0, NULL)
+             : how == 3                    ? twice_mpi(d, x, y, 0, NULL)
+                                           : twice_mpi(d, x, res, 0, NULL);
+    const char *want = how == 1   ? "field 'res' has the storage of field 'u' on some ranks only"
+                       : how == 2 ? "storage 1's dtype (field 'res')"
+                       : how == 3 ? "the ranks call stencils of 2 to 3 fields"
+                                  : "the storage of field 'res' is NULL";
+    if (nproc == 1 && how == 0 && rc != GT_EINVAL)
+        snprintf(why, sizeof why, "rank %d: %d, want %d (%s)", rank, rc, GT_EINVAL,
+                 gt_last_error());
+    else if (nproc > 1 && (rc != GT_EINVAL || !strstr(gt_last_error(), want)))
+        snprintf(why, sizeof why, "rank %d: %d (%s), want %d naming \"%s\"", rank, rc,
+                 gt_last_error(), GT_EINVAL, want);
+    else if (nproc > 1 && (memcmp(before, gt_host(x, GT_READ), bytes) != 0 ||
+                           memcmp(before + bytes / sizeof(double), gt_host(y, GT_READ), bytes)))
+        snprintf(why, sizeof why, "rank %d: a storage was written", rank);
+    report("", name, !why[0], why, sizeof why);
+    free(before);
+    gt_release(narrow);
+    gt_release(x);
+    gt_release(y);
+    gt_mpi_decomp_release(d);
+}
+
 /* nofield_mpi: no field, no domain to split: every rank gets one process's values, s =
    3.0 * 0.5 + 1.0 and n = 7 (one point, index 0); a NULL out pointer on the last rank fails
    the call on every rank, and the others' out scalars are untouched. */
@@ -852,6 +906,8 @@ static void entry_cases(const int64_t g1[3], const int64_t g2[3])
         bc_case(g2, (const int[2]){1, nproc}, ov, true);
         twice_in_place(g1, ov);
         nofield_case(ov);
+        entry_storages_differ(g1, ov);
+        entry_storages_differ(g1, ov ? 2 : 3);
     }
     bc_case(g1, (const int[2]){nproc, 1}, false, false);
     bc_case(g2, (const int[2]){1, nproc}, true, false);

@@ -11,7 +11,9 @@
  * box (on one rank only), a bad field for gt_mpi_steps_halo, nsteps differing between ranks,
  * and snx (an output that a later computation reads at offsets) on more than one rank, past
  * whose inner edges that read would find old values (S_steps_mpi and S_mpi): the same code
- * on every rank and nothing written; on one rank snx runs and matches. */
+ * on every rank and nothing written; on one rank snx runs and matches. src reads its
+ * read-only field further than its pair: on boxes of 5 points the default tblock must
+ * take what that field allows, and a larger tblock must be refused naming it. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,13 +29,15 @@ static int rank, nproc, failures;
 
 #include "report.h"
 
-enum { NS = 8 };
+enum { NS = 9 };
 static const char *const names[NS] = {"sdi (dirichlet)", "sne (neumann)", "smi (mirror)",
                                       "spe (periodic)", "sfr (frame)", "swe (two pairs)",
                                       "skp (keeps next's values)",
-                                      "snx (an output read at offsets)"};
+                                      "snx (an output read at offsets)",
+                                      "src (a read-only field read further than the pair)"};
 static const gt_stencil_info *const infos[NS] = {&sdi_info, &sne_info, &smi_info, &spe_info,
-                                                 &sfr_info, &swe_info, &skp_info, &snx_info};
+                                                 &sfr_info, &swe_info, &skp_info, &snx_info,
+                                                 &src_info};
 
 static double input(int f, int64_t gi, int64_t gj)
 {
@@ -95,6 +99,7 @@ static int call_steps(int w, gt_storage **f, int64_t n, const gt_domain *dom)
     case 4: return sfr_steps(f[0], f[1], f[2], 0.05, n, dom);
     case 5: return swe_steps(f[0], f[1], f[2], f[3], f[4], 0.1, n, dom);
     case 6: return skp_steps(f[0], f[1], f[2], 0.05, n, dom);
+    case 8: return src_steps(f[0], f[1], f[2], 0.05, n, dom);
     default: return snx_steps(f[0], f[1], f[2], f[3], f[4], 0.1, n, dom);
     }
 }
@@ -109,6 +114,7 @@ static int call_one(int w, gt_storage **f, const gt_domain *dom)
     case 4: return sfr(f[0], f[1], f[2], 0.05, dom);
     case 5: return swe(f[0], f[1], f[2], f[3], f[4], 0.1, dom);
     case 6: return skp(f[0], f[1], f[2], 0.05, dom);
+    case 8: return src(f[0], f[1], f[2], 0.05, dom);
     default: return snx(f[0], f[1], f[2], f[3], f[4], 0.1, dom);
     }
 }
@@ -123,6 +129,7 @@ static int call_mpi(int w, const gt_decomp *d, gt_storage **f, int64_t n, int t)
     case 4: return sfr_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
     case 5: return swe_steps_mpi(d, f[0], f[1], f[2], f[3], f[4], 0.1, n, t, NULL);
     case 6: return skp_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
+    case 8: return src_steps_mpi(d, f[0], f[1], f[2], 0.05, n, t, NULL);
     default: return snx_steps_mpi(d, f[0], f[1], f[2], f[3], f[4], 0.1, n, t, NULL);
     }
 }
@@ -323,6 +330,96 @@ static void refusal(int mode, int code)
     report("steps ", name, !why[0], why, sizeof why);
 }
 
+/* src on boxes of 5 points along I (all along I): blocks of t steps exchange the pair
+   t deep and c (t - 1) + 3 deep. The default (t 0; halos for 8 steps) must take 3, the
+   most that c allows, and match one process (it took 5, which the pair allows: the
+   exchange then refused c, "storage 1: this rank owns 5 point(s)"); t 4 must be refused by
+   gt_mpi_steps' own check on every rank, GT_ESHAPE naming c, nothing written. */
+static void narrow_read_only(void)
+{
+    const int64_t global[2] = {5 * (int64_t)nproc, 8};
+    const int dims[2] = {nproc, 1};
+    steps_case(8, global, dims, 6, 0, 8);
+    char why[600] = "";
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, (const int64_t[3]){global[0], global[1], 1},
+                                    dims, NULL);
+    int64_t off[3];
+    gt_mpi_box(d, off, NULL);
+    const int per[2] = {0, 0};
+    gt_storage *l[3];
+    unsigned char *before[3];
+    for (int f = 0; f < 3; f++) {
+        l[f] = local(d, &src_info, f, 8);
+        fill(l[f], f, f, off, global, per, true);
+        before[f] = malloc(whole(l[f], NULL));
+        whole(l[f], before[f]);
+    }
+    int rc = src_steps_mpi(d, l[0], l[1], l[2], 0.05, 6, 4, NULL);
+    if (nproc == 1 && rc != 0)
+        snprintf(why, sizeof why, "one rank (no inner edge): %d: %s", rc, gt_last_error());
+    else if (nproc > 1 && (rc != GT_ESHAPE || !strstr(gt_last_error(), "field 'c'") ||
+                           !strstr(gt_last_error(), "gt_mpi_steps")))
+        snprintf(why, sizeof why, "returned %d, want %d naming field 'c': %s", rc, GT_ESHAPE,
+                 gt_last_error());
+    for (int f = 0; f < 3; f++) {
+        size_t bytes = whole(l[f], NULL);
+        unsigned char *after = malloc(bytes);
+        whole(l[f], after);
+        if (nproc > 1 && !why[0] && memcmp(before[f], after, bytes))
+            snprintf(why, sizeof why, "storage %d was written", f);
+        free(after);
+        free(before[f]);
+        gt_release(l[f]);
+    }
+    gt_mpi_decomp_release(d);
+    report("steps ", "src, tblock 4 on boxes of 5 (c exchanged 6 deep): refused", !why[0],
+           why, sizeof why);
+}
+
+/* tblock 10 given (nsteps 10): one block of 10 steps, the first computed on the box grown
+   by 9 points (w = 1 along I) on each inner edge along I, as docs/mpi.md says; only the
+   default is capped at 8 (a tblock given was capped too: blocks of 8, grown by 7). The
+   step function (gt_mpi_steps itself) records the widest domain it is given. */
+typedef struct {
+    int64_t widest;
+} Widest;
+
+static int sdi_step(void *ctx, gt_storage *const *f, const gt_domain *dom)
+{
+    Widest *w = ctx;
+    if (dom->size[0] > w->widest)
+        w->widest = dom->size[0];
+    return sdi(f[0], f[1], f[2], 0.05, dom);
+}
+
+static void tblock_given_above_8(void)
+{
+    char why[600] = "";
+    const int64_t global[3] = {12 * (int64_t)nproc, 6, 1};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, (const int[2]){nproc, 1}, NULL);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *l[3];
+    for (int f = 0; f < 3; f++) {
+        l[f] = local(d, &sdi_info, f, 10);
+        fill(l[f], f, frame_of(&sdi_info, f), off, global, (const int[2]){0, 0}, true);
+    }
+    Widest w = {0};
+    int rc = gt_mpi_steps(d, &sdi_info, l, 10, 10, sdi_step, &w, NULL);
+    int64_t inner = (off[0] > 0) + (off[0] + box[0] < global[0]);
+    if (rc != 0)
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+    else if (w.widest != box[0] + 9 * inner)
+        snprintf(why, sizeof why, "rank %d: the widest step is %lld along I, want %lld (box %lld "
+                 "grown by 9 on %lld inner edge(s))", rank, (long long)w.widest,
+                 (long long)(box[0] + 9 * inner), (long long)box[0], (long long)inner);
+    for (int f = 0; f < 3; f++)
+        gt_release(l[f]);
+    gt_mpi_decomp_release(d);
+    report("steps ", "sdi, tblock 10 given: blocks of 10 (not capped at 8)", !why[0], why,
+           sizeof why);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -340,6 +437,8 @@ int main(int argc, char **argv)
         steps_case(w, g2, (const int[2]){1, 0}, 11, 0, 4);   /* the default: 4 */
         steps_case(w, g2, (const int[2]){0, 1}, 9, 2, 2);
     }
+    narrow_read_only();
+    tblock_given_above_8();
     refusal(0, GT_EHALO);
     refusal(1, GT_EINVAL);
     refusal(5, GT_ESHAPE);

@@ -36,7 +36,8 @@ extern "C" {
 typedef struct gt_decomp gt_decomp; /* opaque */
 
 /* Decomposes the IJ plane of the global domain global[3] (NI, NJ, NK, each >= 1) over
-   comm. dims[2]: processes along I and J, 0 = choose (as MPI_Dims_create); NULL: both 0;
+   comm. dims[2]: processes along I and J, 0 = choose (as MPI_Dims_create, or, where its
+   grid leaves a rank without a point, the most balanced grid that does not); NULL: both 0;
    a nonzero product must equal the communicator's size. periodic[2]: per axis, nonzero =
    periodic (NULL: neither). Remainders are spread evenly: the first NI % PI ranks along I
    own one more column. Every rank must own at least one point along I and J. */
@@ -135,8 +136,9 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    (redundantly with the neighbours), so that the box is exact after the block; boundary
    conditions on the global edges only, as gt_mpi_call. Before anything, the single call's
    checks (both orders of the pairs) and the halos: gt_mpi_steps_halo(info, f, axes, T) for
-   each field (GT_EHALO otherwise), and every rank's box at least T * w wide along the axes
-   split over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
+   each field (GT_EHALO otherwise), and every rank's box as wide as each field's exchanged
+   halo (T * w for a pair's field, (T - 1) * w + reach for another) along the axes split
+   over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
    first exchange, each pair's cur is copied whole (its domain and the halo both storages
    have, exchanged halos included) into next, the frame of section 11. The result, in each
    pair's cur, is bitwise one process's S_steps over the global domain whose storages hold
@@ -159,9 +161,10 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
                       int64_t halo[3][2]);
 
 /* For the generated distributed entries S_mpi (docs/generated-api.md), not to be called
-   otherwise: gt_mpi_call(d, the distinct non-NULL storages of fields (info->nfields of them,
+   otherwise: gt_mpi_call(d, the distinct storages of fields (info->nfields of them,
    compacted in place), widths NULL, call, ctx, overlap, times), call() passing S its
-   arguments from ctx. A stencil without fields has no domain to split: every rank checks its
+   arguments from ctx; first, agreed by every rank, no storage NULL and the same fields
+   sharing a storage on every rank (GT_EINVAL naming the field). A stencil without fields has no domain to split: every rank checks its
    arguments, the ranks agree, and every rank calls it once as one process does (call(ctx,
    NULL)). */
 int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,

@@ -60,6 +60,10 @@ void gt__mpi_call_free(gt__mpi_call *c);
    device keep between exchanges (also done at exit), as gt__transfer_trim does for
    transfer.c's. */
 void gt__mpi_trim(void);
+/* mpi.c: names (n of them, NULL: none) of the storages of the gt_mpi_call this thread makes
+   next, for its messages ("storage 1's dtype (field 'res')"): gt__mpi_entry names each
+   storage after the first field that has it, and clears them after the call. */
+void gt__mpi_storage_names(const char *const *names, int n);
 /* Combines value (of the reduction's dtype) into r: sum, fmin/fmax, min/max, and/or. */
 void gt__reduction_combine(gt__reduction *r, const void *value);
 

@@ -100,6 +100,82 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
     return agree(info, comm, rank, rc, "the call failed");
 }
 
+/* The first field whose storage field f has (f itself if none before it has it). */
+static int first_with(gt_storage **fields, int f)
+{
+    int g = 0;
+    while (fields[g] != fields[f])
+        g++;
+    return g;
+}
+
+/* Every field's storage given (GT_EINVAL naming the field otherwise), and the same fields
+   sharing a storage on every rank (each storage goes to gt_mpi_call once: a NULL storage or
+   one shared on some ranks only gave the ranks different numbers of storages, refused
+   as "the number of storages (n)", which S_mpi's caller never passed), agreed by every rank
+   before gt_mpi_call in one MPI_Allreduce of a fixed size: the worst failure, the number of
+   fields (ranks calling stencils of other numbers of fields must not go on to a collective
+   sized by it) and a digest of which fields share a storage; only where the digests differ,
+   a second round names the field. */
+static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields)
+{
+    int rank = 0, rc = 0, nf = info->nfields;
+    gt_mpi_grid(d, NULL, NULL, &rank);
+    /* for the second round, made before the first (a rank out of memory fails every rank,
+       rather than leave the second round without it) */
+    int *first = gt__malloc(sizeof *first * 4 * (size_t)nf);
+    if (!first)
+        rc = gt__error(GT_ENOMEM, "stencil '%s': rank %d: out of memory", info->name, rank);
+    for (int f = 0; f < nf && !rc; f++)
+        if (!fields[f])
+            rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the storage of field '%s' is NULL",
+                           info->name, rank, info->fields[f].name);
+    int64_t digest = 0;
+    for (int f = 0; f < nf && !rc; f++)
+        digest = (digest * 1000003 + first_with(fields, f) + 1) % ((int64_t)1 << 40);
+    /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank */
+    const int64_t ranks = (int64_t)1 << 32;
+    int64_t mine[5] = {rc ? -((int64_t)rc * ranks + rank) : INT64_MIN, nf, -nf, digest, -digest};
+    int64_t most[5];
+    MPI_Comm comm = gt_mpi_comm(d);
+    int err = MPI_Allreduce(mine, most, 5, MPI_INT64_T, MPI_MAX, comm);
+    if (err == MPI_SUCCESS && most[0] != INT64_MIN) {
+        int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
+        int worst = (int)((key - low) / ranks), who = (int)low;
+        char theirs[GT_MPI_RELAYED];
+        gt__mpi_relay(comm, rank, who, theirs);
+        if (!rc)
+            rc = gt__error(worst, "stencil '%s': rank %d failed (%s); nothing was done",
+                           info->name, who, theirs);
+    } else if (err != MPI_SUCCESS) {
+        rc = gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed", info->name, rank);
+    } else if (most[1] != -most[2]) {
+        rc = gt__error(GT_EINVAL, "stencil '%s': the ranks call stencils of %lld to %lld "
+                       "fields: every rank must call the same stencil; nothing was done",
+                       info->name, (long long)-most[2], (long long)most[1]);
+    } else if (most[3] != -most[4]) {
+        /* which field: per field, the least and (negated) the most of the first field with
+           its storage (nf agreed above) */
+        int *least = first + 2 * nf;
+        for (int f = 0; f < nf; f++) {
+            first[f] = first_with(fields, f);
+            first[nf + f] = -first[f];
+        }
+        if (MPI_Allreduce(first, least, 2 * nf, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+            rc = gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed", info->name,
+                           rank);
+        for (int f = 0; f < nf && !rc; f++)
+            if (least[f] != -least[nf + f])
+                rc = gt__error(GT_EINVAL, "stencil '%s': the ranks disagree on which fields "
+                               "share a storage: field '%s' has the storage of field '%s' on "
+                               "some ranks only; every rank must pass them alike; nothing "
+                               "was done", info->name, info->fields[f].name,
+                               info->fields[least[f]].name);
+    }
+    gt__free(first);
+    return rc;
+}
+
 int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
                   gt_mpi_stencil_fn *call, void *ctx, int overlap, double times[2])
 {
@@ -110,18 +186,30 @@ int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **
         return gt__error(GT_EINVAL, "stencil '%s': decomposition is NULL", info->name);
     char who[300];
     snprintf(who, sizeof who, "stencil '%s'", info->name);
-    if (info->nfields == 0 && gt__mpi_down(who))
+    if (gt__mpi_down(who))
         return GT_EMPI;
     if (info->nfields == 0)
         return without_fields(info, d, call, ctx, times);
-    /* each storage once; NULL ones are left to the stencil's own check, which names them */
+    int rc = same_storages(info, d, fields);
+    if (rc)
+        return rc;
+    /* each storage once, named after its first field in gt_mpi_call's messages (without
+       the names where they cannot be had: the messages then say "storage 1" alone) */
+    const char **names = gt__malloc(sizeof *names * (size_t)info->nfields);
     int n = 0;
     for (int f = 0; f < info->nfields; f++) {
-        int seen = fields[f] == NULL;
+        int seen = 0;
         for (int g = 0; g < n && !seen; g++)
             seen = fields[g] == fields[f];
-        if (!seen)
+        if (!seen) {
+            if (names)
+                names[n] = info->fields[f].name;
             fields[n++] = fields[f];
+        }
     }
-    return gt_mpi_call(d, fields, n, NULL, call, ctx, overlap, times);
+    gt__mpi_storage_names(names, n);
+    rc = gt_mpi_call(d, fields, n, NULL, call, ctx, overlap, times);
+    gt__mpi_storage_names(NULL, 0);
+    gt__free(names);
+    return rc;
 }

@@ -103,6 +103,27 @@ typedef struct {
     const char *outcome;  /* what a failure leaves (NULL: "nothing was done") */
 } Agreed;
 
+/* The fields the storages of this thread's gt_mpi_call stand for (gt__mpi_entry's), for
+   messages that name a storage by its index. */
+static _Thread_local const char *const *storage_names;
+static _Thread_local int storage_named;
+
+void gt__mpi_storage_names(const char *const *names, int n)
+{
+    storage_names = names;
+    storage_named = names ? n : 0;
+}
+
+/* " (field 'u')" where storage k stands for field u, else "" (a thread's buffer). */
+static const char *field_of(int k)
+{
+    static _Thread_local char text[160];
+    text[0] = 0;
+    if (k >= 0 && k < storage_named && storage_names[k])
+        snprintf(text, sizeof text, " (field '%s')", storage_names[k]);
+    return text;
+}
+
 /* The values of an agreement, produced one by one (so that long lists need no memory). */
 typedef int64_t ValueFn(const void *ctx, int i);
 
@@ -164,7 +185,8 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
     const Item *it = &what->items[what->group ? i % what->per : i];
     char name[160], a[40], b[40];
     if (what->group)
-        snprintf(name, sizeof name, "%s %d's %s", what->group, i / what->per, it->what);
+        snprintf(name, sizeof name, "%s %d's %s%s", what->group, i / what->per, it->what,
+                 strcmp(what->group, "storage") ? "" : field_of(i / what->per));
     else
         snprintf(name, sizeof name, "%s", it->what);
     int r0 = first[0] < first[1] ? first[0] : first[1];
@@ -186,7 +208,9 @@ enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB
    or agreed by an earlier agreement). Returns 0, or the same code on every rank: the worst
    rc (this rank's message kept where it failed with that code; the others' naming the
    lowest rank that did), else GT_EINVAL for the first value that differs; GT_EMPI where
-   MPI fails. Values beyond +-2^62 compare as +-2^62. */
+   MPI fails. Any nonzero rc is a failure: a positive one (what a caller's function of
+   gt_mpi_call may return) too, ranked after every negative one, the smallest first.
+   Values beyond +-2^62 compare as +-2^62. */
 static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn *value,
                       const void *ctx, const Agreed *what)
 {
@@ -197,8 +221,9 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
     do {
         int m = count - start < AGREE_CHUNK ? count - start : AGREE_CHUNK;
         int64_t mine[1 + 2 * AGREE_CHUNK], most[1 + 2 * AGREE_CHUNK];
-        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank */
-        mine[0] = -((int64_t)rc * ranks + rank);
+        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank; a
+           positive rc gives a negative key, which success (INT64_MIN) must not beat */
+        mine[0] = rc ? -((int64_t)rc * ranks + rank) : INT64_MIN;
         for (int i = 0; i < m; i++) {
             int64_t v = value(ctx, start + i);
             mine[1 + i] = v < -bound ? -bound : v > bound ? bound : v;
@@ -207,7 +232,7 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         int err = MPI_Allreduce(mine, most, 1 + 2 * m, MPI_INT64_T, MPI_MAX, comm);
         if (err != MPI_SUCCESS)
             return mpi_fail(fn, rank, "MPI_Allreduce", err);
-        int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
+        int64_t key = most[0] == INT64_MIN ? 0 : -most[0], low = (key % ranks + ranks) % ranks;
         int worst = (int)((key - low) / ranks), who = (int)low;
         if (worst != 0) {
             /* the failing rank's reason, to every rank (each rank's own program may print
@@ -323,16 +348,39 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d processes cannot be split with %d along %c",
                        fn, rank, size, dims[0] > 0 && size % dims[0] ? dims[0] : dims[1],
                        dims[0] > 0 && size % dims[0] ? 'I' : 'J');
+    const bool chosen = !rc && (dims[0] == 0 || dims[1] == 0);
     if (!rc) {
         int err = MPI_Dims_create(size, 2, dims);
         if (err != MPI_SUCCESS)
             rc = mpi_fail(fn, rank, "MPI_Dims_create", err);
     }
+    /* MPI_Dims_create knows nothing of the global size: where its grid leaves a rank
+       without a point and another grid (with the dims given) does not, the most balanced
+       such grid (1 x 4 for 1 x 50 points, not 2 x 2) */
+    if (!rc && chosen && (global[0] < dims[0] || global[1] < dims[1])) {
+        int best = 0;
+        for (int p = 1; p <= size; p++) {
+            int q = size / p;
+            if (size % p || (dims_in && dims_in[0] > 0 && p != dims_in[0]) ||
+                (dims_in && dims_in[1] > 0 && q != dims_in[1]) || p > global[0] || q > global[1])
+                continue;
+            if (!best || (p > q ? p : q) < (best > size / best ? best : size / best))
+                best = p;
+        }
+        if (best) {
+            dims[0] = best;
+            dims[1] = size / best;
+        }
+    }
     for (int a = 0; !rc && a < 2; a++)
         if (global[a] < dims[a])
             rc = gt__error(GT_ESHAPE, "%s: rank %d: %lld points along %c cannot be split over %d "
-                           "processes (each must own at least one)", fn, rank,
-                           (long long)global[a], "IJ"[a], dims[a]);
+                           "processes (each must own at least one%s)", fn, rank,
+                           (long long)global[a], "IJ"[a], dims[a],
+                           !chosen ? ""
+                           : dims_in && (dims_in[0] || dims_in[1])
+                               ? "; no grid with the dims given gives each one"
+                               : "; no grid of the communicator's processes gives each one");
     /* allocated before the agreement: a rank out of memory fails every rank */
     gt_decomp *d = rc ? NULL : zalloc(1, sizeof *d);
     if (!rc && !d)
@@ -674,9 +722,9 @@ static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, in
                          "%lld points along %c, the decomposition gives this rank %lld (a "
                          "storage of another decomposition?)", stencil, fn, d->rank, field,
                          (long long)n, s->axes[x], (long long)d->box[a]);
-    return gt__error(GT_ESHAPE, "%s: rank %d: storage %d has %lld points along %c, the "
+    return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s has %lld points along %c, the "
                      "decomposition gives this rank %lld (a storage of another "
-                     "decomposition?)", fn, d->rank, k, (long long)n, s->axes[x],
+                     "decomposition?)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
                      (long long)d->box[a]);
 }
 
@@ -711,9 +759,9 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
                                  side ? "upper" : "lower", s->axes[x],
                                  (long long)s->halo[x][side], (long long)w[a][side]);
             if (w[a][side] > n && (d->dims[a] > 1 || d->periodic[a]))
-                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d: this rank owns %lld point(s) "
-                                 "along %c, fewer than the halo width %lld it must send",
-                                 fn, d->rank, k, (long long)n, s->axes[x],
+                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: this rank owns %lld "
+                                 "point(s) along %c, fewer than the halo width %lld it must "
+                                 "send", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
                                  (long long)w[a][side]);
         }
     }
@@ -1146,9 +1194,15 @@ int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
    whose interior is not this rank's box) know nothing of ranks, and said "stencil 'lap':
    field 'u': the domain is 6 along J ..." on the rank that failed (and on every rank when all
    failed) with no word of which. "rank R: " goes after the "stencil 'S': " it starts with,
-   unless it names the rank already (the layer's hooks do). */
+   unless it names the rank already (the layer's hooks do). A code that is not the
+   runtime's last error's (the caller's function returned one of its own, a positive one
+   say) has no message of the runtime: the message says what it returned. */
 static int name_rank(int rank, int rc)
 {
+    if (rc != gt_last_error_code())
+        return gt__error(rc, "rank %d: the function calling the stencil returned %d, not "
+                         "the code of the runtime's last error (a failure of its own?)", rank,
+                         rc);
     char msg[1024], mine[40];
     snprintf(msg, sizeof msg, "%s", gt_last_error());
     snprintf(mine, sizeof mine, "rank %d: ", rank);
@@ -1503,17 +1557,24 @@ static int steps_in_pair(const gt_stencil_info *info, int f)
     return 0;
 }
 
-/* The halo field f needs along axis a (0 I, 1 J) and side for blocks of t steps: a pair's
-   field t * w (what the exchange fills), another field (T - 1) * w + its reach (read by the
-   grown steps, exchanged once); at least its single call's halo. */
-static int64_t steps_need(const gt_stencil_info *info, int f, int a, int side, int64_t t)
+/* How deep the exchange fills field f's halo along axis a (0 I, 1 J) and side for blocks
+   of t steps: a pair's field t * w, another field (t - 1) * w + its reach (read by the
+   grown steps, exchanged once). Each rank sends that much of its box (where the axis is
+   split or periodic), which must be as wide. */
+static int64_t steps_width(const gt_stencil_info *info, int f, int a, int side, int64_t t)
 {
     int64_t w[2][2];
     steps_growth(info, w);
-    const gt_field_info *fi = &info->fields[f];
-    int64_t need = steps_in_pair(info, f) ? t * w[a][side]
-                                          : (t - 1) * w[a][side] + fi->reach[a][side];
-    return need > fi->halo[a][side] ? need : fi->halo[a][side];
+    return steps_in_pair(info, f) ? t * w[a][side]
+                                  : (t - 1) * w[a][side] + info->fields[f].reach[a][side];
+}
+
+/* The halo field f needs along axis a and side for blocks of t steps: what the exchange
+   fills, at least its single call's halo. */
+static int64_t steps_need(const gt_stencil_info *info, int f, int a, int side, int64_t t)
+{
+    int64_t need = steps_width(info, f, a, side, t), halo = info->fields[f].halo[a][side];
+    return need > halo ? need : halo;
 }
 
 int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, int tblock,
@@ -1581,8 +1642,6 @@ static void steps_swap(const gt_stencil_info *info, gt_storage **f)
 static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
                              gt_storage *const *fields, int64_t cap)
 {
-    int64_t w[2][2];
-    steps_growth(info, w);
     for (int64_t t = cap; t >= 1; t--) {
         int fits = 1;
         for (int f = 0; f < info->nfields && fits; f++) {
@@ -1591,8 +1650,8 @@ static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
                 int a = s->axes[x] - 'I';
                 for (int side = 0; a < 2 && side < 2 && fits; side++) {
                     fits = s->halo[x][side] >= steps_need(info, f, a, side, t);
-                    if (fits && steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]))
-                        fits = t * w[a][side] <= d->box[a];
+                    if (fits && (d->dims[a] > 1 || d->periodic[a]))
+                        fits = steps_width(info, f, a, side, t) <= d->box[a];
                 }
             }
         }
@@ -1607,8 +1666,6 @@ static int64_t steps_allowed(const gt_decomp *d, const gt_stencil_info *info,
 static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
                         gt_storage *const *fields, int64_t t)
 {
-    int64_t w[2][2];
-    steps_growth(info, w);
     for (int f = 0; f < info->nfields; f++) {
         const gt_storage *s = fields[f];
         for (int x = 0; x < s->ndim; x++) {
@@ -1622,14 +1679,14 @@ static int steps_refuse(const gt_decomp *d, const gt_stencil_info *info,
                                      info->name, d->rank, info->fields[f].name,
                                      side ? "upper" : "lower", (long long)s->halo[x][side],
                                      s->axes[x], (long long)t, (long long)need);
-                if (steps_in_pair(info, f) && (d->dims[a] > 1 || d->periodic[a]) &&
-                    t * w[a][side] > d->box[a])
+                int64_t width = steps_width(info, f, a, side, t);
+                if ((d->dims[a] > 1 || d->periodic[a]) && width > d->box[a])
                     return gt__error(GT_ESHAPE, "stencil '%s': gt_mpi_steps: rank %d owns "
                                      "%lld point(s) along %c, fewer than the %lld-deep halo "
-                                     "that blocks of %lld step(s) exchange: fewer steps per "
-                                     "exchange (tblock)", info->name, d->rank,
-                                     (long long)d->box[a], s->axes[x],
-                                     (long long)(t * w[a][side]), (long long)t);
+                                     "of field '%s' that blocks of %lld step(s) exchange: "
+                                     "fewer steps per exchange (tblock)", info->name, d->rank,
+                                     (long long)d->box[a], s->axes[x], (long long)width,
+                                     info->fields[f].name, (long long)t);
             }
         }
     }
@@ -1832,8 +1889,10 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     /* the steps per exchange: given, or the most every rank's storages allow (capped) */
     int64_t t = 0;
     if (!rc) {
-        int64_t cap = nsteps < 1 ? 1 : nsteps < STEPS_BLOCK_CAP ? nsteps : STEPS_BLOCK_CAP;
-        t = tblock > 0 ? (tblock < cap ? tblock : cap) : steps_allowed(d, info, fields, cap);
+        /* a tblock given is taken up to nsteps; only the default is capped */
+        int64_t most = nsteps < 1 ? 1 : nsteps;
+        int64_t cap = most < STEPS_BLOCK_CAP ? most : STEPS_BLOCK_CAP;
+        t = tblock > 0 ? (tblock < most ? tblock : most) : steps_allowed(d, info, fields, cap);
         int err = MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_INT64_T, MPI_MIN, d->comm);
         if (err != MPI_SUCCESS)
             rc = mpi_fail(fn, d->rank, "MPI_Allreduce", err);
