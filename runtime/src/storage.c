@@ -228,6 +228,14 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     int rc = parse_halo(fn, p->axes, ndim, p->shape, (const int64_t(*)[2])opts->halo, p->halo);
     if (rc)
         return rc;
+    /* the rows past the last axis: an entry there meant for an axis by name (K of an "IK"
+       storage in halo[2]) would otherwise be dropped without a word */
+    for (int d = ndim; d < 3; d++)
+        if (opts->halo[d][0] || opts->halo[d][1])
+            return gt__error(GT_EINVAL, "%s: halo[%d] is [%lld,%lld], but axes \"%s\" have "
+                             "%d entries: halo follows the axes' order, and the rows past "
+                             "the last axis must be 0", fn, d, (long long)opts->halo[d][0],
+                             (long long)opts->halo[d][1], p->axes, ndim);
     if (opts->alignment < 0 || opts->alignment > GT__MAX_ALIGNMENT)
         return gt__error(GT_EINVAL, "%s: alignment %lld is not in [0, %lld]", fn,
                          (long long)opts->alignment, (long long)GT__MAX_ALIGNMENT);
@@ -238,6 +246,12 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
                              fn, p->axes[d], (long long)ai, (long long)p->shape[d]);
         p->aligned_index[d] = ai;
     }
+    for (int d = ndim; d < 3 && opts->has_aligned_index; d++)
+        if (opts->aligned_index[d])
+            return gt__error(GT_EINVAL, "%s: aligned_index[%d] is %lld, but axes \"%s\" have "
+                             "%d entries: aligned_index follows the axes' order, and the "
+                             "entries past the last axis must be 0", fn, d,
+                             (long long)opts->aligned_index[d], p->axes, ndim);
     int preset = preset_find(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET);
     if (preset < 0)
         return gt_last_error_code();

@@ -513,6 +513,42 @@ START_TEST(create_errors)
 }
 END_TEST
 
+/* halo and aligned_index follow the storage's axes: an entry past its last axis (K's halo
+ * put in halo[2] for an "IK" storage, by name) was dropped without a word, leaving K
+ * without halo; it is refused, by gt_empty and gt_wrap alike, and zero rows stay fine */
+START_TEST(opts_past_last_axis)
+{
+    static double buf[64];
+    int64_t shape[3] = {4, 6, 1};
+    gt_storage_opts o = {0};
+    o.halo[2][0] = o.halo[2][1] = 1;
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "IK", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_zeros: halo[2] is [1,1], but axes \"IK\" have 2 entries");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IK", shape, NULL, &o));
+    ck_assert_error(GT_EINVAL, "gt_wrap: halo[2] is [1,1]");
+    memset(&o, 0, sizeof o);
+    o.halo[1][1] = 2;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "K", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_empty: halo[1] is [0,2], but axes \"K\" have 1 entries");
+    memset(&o, 0, sizeof o);
+    o.has_aligned_index = 1;
+    o.aligned_index[2] = 3;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJ", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_empty: aligned_index[2] is 3, but axes \"IJ\" have 2");
+    o.has_aligned_index = 0;   /* not used then: not looked at */
+    gt_storage *s = gt_empty(GT_FLOAT64, "IJ", shape, &o);
+    ck_assert_ptr_nonnull(s);
+    gt_release(s);
+    memset(&o, 0, sizeof o);
+    o.halo[0][0] = o.halo[1][1] = 1;
+    s = gt_zeros(GT_FLOAT64, "IK", shape, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(gt_halo(s)[0][0], 1);
+    ck_assert_int_eq(gt_halo(s)[1][1], 1);
+    gt_release(s);
+}
+END_TEST
+
 START_TEST(accessors_null)
 {
     ck_assert_int_eq((int)gt_dtype_of(NULL), -1);
@@ -897,6 +933,7 @@ Suite *suite_rt_storage(void)
     tcase_add_test(t, empty_shapes);
     tcase_add_test(t, dtype_info);
     tcase_add_test(t, create_errors);
+    tcase_add_test(t, opts_past_last_axis);
     tcase_add_test(t, accessors_null);
     tcase_add_test(t, set_halo);
     tcase_add_test(t, wrap_c_array);
