@@ -17,7 +17,6 @@
  * fold_define parses the VALUE of `-D NAME=VALUE` for a const of a given type.
  */
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -355,7 +354,9 @@ IrExpr *fold_define(Compiler *c, const Define *d, Type t, Loc const_loc)
     }
     case TY_FLOAT: case TY_DOUBLE: {
         double v = strtod(text, &end);
-        bool ok = *text && !*end && isfinite(v) && !(t == TY_FLOAT && fabs(v) > FLT_MAX);
+        /* a float takes what rounds to a finite float, as a literal does (sema.c): 3.4028235e38
+           is FLT_MAX, not beyond it */
+        bool ok = *text && !*end && isfinite(v) && !(t == TY_FLOAT && !isfinite((float)v));
         if (ok && !strpbrk(text, "xXnN"))   /* no hexadecimal floats, no inf or nan */
             return ir_const_real(c->arena, const_loc, t, v);
         diag_error(&c->diag, cmdline,
