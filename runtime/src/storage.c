@@ -41,8 +41,12 @@ const char *gt_dtype_name(gt_dtype t)
 int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
 {
     switch (dtype) {
-    case GT_FLOAT32: { /* out of float's range: infinity (a plain cast would be undefined) */
-        float v = value > FLT_MAX ? HUGE_VALF : value < -FLT_MAX ? -HUGE_VALF : (float)value;
+    case GT_FLOAT32: { /* rounded to nearest: beyond FLT_MAX by less than half its ulp
+                          (3.4028235e38, FLT_MAX's usual decimal) is FLT_MAX, from there on
+                          infinity (a plain cast of those would be undefined) */
+        const double edge = 0x1.ffffffp127; /* FLT_MAX + half an ulp: a tie, rounds up */
+        float v = value >= edge ? HUGE_VALF : value <= -edge ? -HUGE_VALF
+                : value > FLT_MAX ? FLT_MAX : value < -FLT_MAX ? -FLT_MAX : (float)value;
         memcpy(out, &v, sizeof v);
         return 0;
     }

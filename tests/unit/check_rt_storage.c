@@ -5,6 +5,7 @@
  * error state. */
 #include <check.h>
 #include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -383,6 +384,28 @@ START_TEST(full_conversions)
     gt_release(s);
     s = gt_full(GT_FLOAT32, "K", shape, -1e300, NULL); /* beyond float: infinity */
     ck_assert(((float *)gt_host(s, GT_READ))[0] < -FLT_MAX);
+    gt_release(s);
+    /* rounded to nearest at the top too: 3.4028235e38 (what C and NumPy print for FLT_MAX,
+       a little above it) is FLT_MAX, as (float)3.4028235e38 is; it once gave infinity. From
+       FLT_MAX + half an ulp (a tie, which rounds to even: up) on it is infinity */
+    static const struct {
+        double value;
+        float want;
+    } top[] = {{3.4028235e38, FLT_MAX},         {-3.4028235e38, -FLT_MAX},
+               {0x1.fffffefffffffp127, FLT_MAX}, {0x1.ffffffp127, HUGE_VALF},
+               {-0x1.ffffffp127, -HUGE_VALF},    {FLT_MAX, FLT_MAX}};
+    for (size_t n = 0; n < sizeof top / sizeof top[0]; n++) {
+        s = gt_full(GT_FLOAT32, "K", shape, top[n].value, NULL);
+        float got = ((float *)gt_host(s, GT_READ))[1];
+        ck_assert_msg(got == top[n].want, "gt_full(%a) gave %a, not %a", top[n].value,
+                      (double)got, (double)top[n].want);
+        gt_release(s);
+    }
+    /* the same conversion for a Dirichlet halo */
+    gt_storage_opts o = {.halo = {{1, 1}}};
+    s = gt_zeros(GT_FLOAT32, "K", shape, &o);
+    ck_assert_int_eq(gt_fill_halo(s, "K", GT_BC_DIRICHLET, 3.4028235e38), 0);
+    ck_assert(((float *)gt_host(s, GT_READ))[0] == FLT_MAX);
     gt_release(s);
 }
 END_TEST
