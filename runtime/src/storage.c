@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt.h"
@@ -38,8 +39,21 @@ const char *gt_dtype_name(gt_dtype t)
     return "invalid";
 }
 
+/* value in the fewest digits that read back as it: "%g" said "value 1 is not an int32" of
+   1.0000001 and "2.14748e+09" of 2147483647.5 */
+static const char *exact(double value, char buf[32])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, value);
+        if (strtod(buf, NULL) == value)
+            break;
+    }
+    return buf;
+}
+
 int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
 {
+    char text[32];
     switch (dtype) {
     case GT_FLOAT32: { /* rounded to nearest: beyond FLT_MAX by less than half its ulp
                           (3.4028235e38, FLT_MAX's usual decimal) is FLT_MAX, from there on
@@ -55,8 +69,8 @@ int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
         return 0;
     case GT_INT32: {
         if (!(value >= -2147483648.0 && value <= 2147483647.0) || (double)(int32_t)value != value)
-            return gt__error(GT_EINVAL, "%s: value %g is not an int32 (an integer in "
-                             "[-2147483648, 2147483647])", fn, value);
+            return gt__error(GT_EINVAL, "%s: value %s is not an int32 (an integer in "
+                             "[-2147483648, 2147483647])", fn, exact(value, text));
         int32_t v = (int32_t)value;
         memcpy(out, &v, sizeof v);
         return 0;

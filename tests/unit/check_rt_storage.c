@@ -373,6 +373,11 @@ START_TEST(full_conversions)
     ck_assert_error(GT_EINVAL, "gt_full");
     ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 0.0 / 0.0, NULL));
     ck_assert_int_eq(gt_last_error_code(), GT_EINVAL);
+    /* the value as given, not in %g's six digits ("value 1 is not an int32") */
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 1.0000001, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full: value 1.0000001 is not an int32");
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 2147483647.5, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full: value 2147483647.5 is not an int32");
     s = gt_full(GT_INT32, "K", shape, -2147483648.0, NULL);
     ck_assert_int_eq(((int32_t *)gt_host(s, GT_READ))[2], INT32_MIN);
     gt_release(s);
