@@ -18,7 +18,8 @@
 #                             loads, divisions and instructions per point (tools/cuda_report.sh;
 #                             cuobjdump from PyPI into build/sass-venv; the `cuda` group checks it)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig,
-#                             DIR/share/gtcc/fortran (the Fortran modules gtrt and gtrt_mpi, as source)
+#                             DIR/share/gtcc/fortran (the Fortran modules gtrt and gtrt_mpi, as source),
+#                             DIR/share/man/man1/gtcc.1
 #   make clean
 #
 # Sources are found by wildcard: a new compiler/*.c, runtime/src/*.c,
