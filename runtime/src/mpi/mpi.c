@@ -1017,9 +1017,12 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
         return NULL;
     /* first what can be checked without reading the storages, and their number */
     int rc = 0;
-    if (n < 0 || (n > 0 && !storages))
-        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
-                       (const void *)storages);
+    if (n < 0)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages; the count must be >= 0", fn,
+                       d->rank, n);
+    else if (n > 0 && !storages)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: storages is NULL, for %d storages", fn,
+                       d->rank, n);
     else if (n > 32767 / 9)
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages in one exchange (at most %d)", fn,
                        d->rank, n, 32767 / 9);
@@ -1318,9 +1321,12 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     double t[2] = {0, 0};
     int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
                                   d->rank);
-    if (!rc && (n < 0 || (n > 0 && !storages)))
-        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
-                       (const void *)storages);
+    if (!rc && n < 0)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages; the count must be >= 0", fn,
+                       d->rank, n);
+    else if (!rc && n > 0 && !storages)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: storages is NULL, for %d storages", fn,
+                       d->rank, n);
     else if (!rc && n > 32767 / 9)   /* as gt_halo_exchange */
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages (at most %d)", fn, d->rank, n,
                        32767 / 9);
