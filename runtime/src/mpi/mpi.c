@@ -1007,10 +1007,12 @@ static int64_t storage_value(const void *ctx, int i)
 static const Item exchange_items[] = {{"the number of storages (n)", V_NUMBER}};
 static const Agreed exchange_agreed = {exchange_items, 1, NULL, NULL};
 
-gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
-                                    const gt_halo_widths *widths)
+/* gt_halo_exchange_begin, its messages starting with fn: the function the caller called
+   (gt_halo_exchange, gt_halo_exchange_begin; gt_mpi_call's exchange says gt_halo_exchange) */
+static gt_exchange *exchange_begin(const char *fn, const gt_decomp *d,
+                                   gt_storage *const *storages, int n,
+                                   const gt_halo_widths *widths)
 {
-    static const char fn[] = "gt_halo_exchange";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
     if (gt__mpi_down(fn))
@@ -1135,10 +1137,16 @@ int gt_halo_exchange_end(gt_exchange *x)
     return rc;
 }
 
+gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
+                                    const gt_halo_widths *widths)
+{
+    return exchange_begin("gt_halo_exchange_begin", d, storages, n, widths);
+}
+
 int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths)
 {
-    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, widths);
+    gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, widths);
     return x ? gt_halo_exchange_end(x) : gt_last_error_code();
 }
 
@@ -1408,7 +1416,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     }
     const int64_t box[2] = {d->box[0], d->box[1]}, nk = d->box[2];
     double t0 = MPI_Wtime();
-    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, use);
+    gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, use);
     if (!x) {
         gt__free(needed);
         gt__free(needed_by);
