@@ -1107,9 +1107,9 @@ static gt_exchange *exchange_begin(const char *fn, const gt_decomp *d,
     return x;
 }
 
-int gt_halo_exchange_end(gt_exchange *x)
+/* gt_halo_exchange_end, its messages starting with fn, as exchange_begin's */
+static int exchange_end(const char *fn, gt_exchange *x)
 {
-    static const char fn[] = "gt_halo_exchange_end";
     if (!x)
         return gt__error(GT_EINVAL, "%s: exchange is NULL", fn);
     if (gt__mpi_down(fn)) {
@@ -1143,11 +1143,16 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     return exchange_begin("gt_halo_exchange_begin", d, storages, n, widths);
 }
 
+int gt_halo_exchange_end(gt_exchange *x)
+{
+    return exchange_end("gt_halo_exchange_end", x);
+}
+
 int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths)
 {
     gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, widths);
-    return x ? gt_halo_exchange_end(x) : gt_last_error_code();
+    return x ? exchange_end("gt_halo_exchange", x) : gt_last_error_code();
 }
 
 /* ---- distributed calls ----------------------------------------------------------------- */
@@ -1427,7 +1432,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     if (levels_after) {
         /* the check of the run-time K levels reads halos: once they are exchanged, every
            rank checks, then they agree, then the box is computed (no overlap) */
-        rc = gt_halo_exchange_end(x);
+        rc = exchange_end("gt_halo_exchange", x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
         if (!rc)
@@ -1438,7 +1443,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
             rc = call_part(d, &w, origin, box, nk, call, ctx);
         t[1] = MPI_Wtime() - t1;
     } else if (!overlap || whole) {
-        rc = gt_halo_exchange_end(x);
+        rc = exchange_end("gt_halo_exchange", x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
         const int64_t origin[2] = {0, 0};
@@ -1451,7 +1456,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         const int64_t in_n[2] = {box[0] - wide[0][0] - wide[0][1], box[1] - wide[1][0] - wide[1][1]};
         rc = call_part(d, &w, in_lo, in_n, nk, call, ctx);
         double t2 = MPI_Wtime();
-        int end = gt_halo_exchange_end(x);
+        int end = exchange_end("gt_halo_exchange", x);
         double t3 = MPI_Wtime();
         rc = rc ? rc : end;
         /* the strips: lower and upper along J over the whole I range, then lower and upper
