@@ -18,7 +18,8 @@
 #                             loads, divisions and instructions per point (tools/cuda_report.sh;
 #                             cuobjdump from PyPI into build/sass-venv; the `cuda` group checks it)
 #   make install PREFIX=DIR   DIR/bin, DIR/include/gt, DIR/lib, DIR/lib/pkgconfig,
-#                             DIR/share/gtcc/fortran (the Fortran modules gtrt and gtrt_mpi, as source)
+#                             DIR/share/gtcc/fortran (the Fortran modules gtrt and gtrt_mpi, as source),
+#                             DIR/share/man/man1/gtcc.1
 #   make clean
 #
 # Sources are found by wildcard: a new compiler/*.c, runtime/src/*.c,
@@ -312,7 +313,13 @@ cuda-report: all
 	@$(TEST_ENV) tools/cuda_report.sh
 
 # --- install ---------------------------------------------------------------------------
+# PREFIX is written into the pkg-config files (-I, -L, -rpath), so it must be an absolute
+# directory without blanks: PREFIX=relx wrote prefix=relx, which pkg-config users outside
+# that directory could not build against, and PREFIX= installed into /bin, /lib, /include.
 install: all
+	$(if $(and $(filter /%,$(PREFIX)),$(filter 1,$(words $(PREFIX)))),,$(error make install: \
+	    PREFIX '$(PREFIX)' is not an absolute directory without blanks (it goes into the \
+	    pkg-config files); give one such as PREFIX=$$HOME/gtcc))
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gt \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(GTCC) $(DESTDIR)$(PREFIX)/bin/gtcc

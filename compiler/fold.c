@@ -17,7 +17,6 @@
  * fold_define parses the VALUE of `-D NAME=VALUE` for a const of a given type.
  */
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -355,9 +354,17 @@ IrExpr *fold_define(Compiler *c, const Define *d, Type t, Loc const_loc)
     }
     case TY_FLOAT: case TY_DOUBLE: {
         double v = strtod(text, &end);
-        bool ok = *text && !*end && isfinite(v) && !(t == TY_FLOAT && fabs(v) > FLT_MAX);
-        if (ok && !strpbrk(text, "xXnN"))   /* no hexadecimal floats, no inf or nan */
+        /* a float takes what rounds to a finite float, as a literal does (sema.c): 3.4028235e38
+           is FLT_MAX, not beyond it */
+        bool ok = *text && !*end && isfinite(v) && !(t == TY_FLOAT && !isfinite((float)v));
+        if (ok && !strpbrk(text, "xXnN")) {   /* no hexadecimal floats, no inf or nan */
+            /* a nonzero value that becomes 0, as a literal's is (stencil.l, sema.c) */
+            bool lost = errno == ERANGE ? v == 0.0 : t == TY_FLOAT && v != 0.0 && (float)v == 0.0f;
+            if (lost)
+                diag_warning(&c->diag, cmdline, "-D %s=%s: the value is too small for const "
+                             "'%s', a %s: it is 0", d->name, text, d->name, type_names[t]);
             return ir_const_real(c->arena, const_loc, t, v);
+        }
         diag_error(&c->diag, cmdline,
                    "-D %s=%s: const '%s' is a %s; give a finite decimal number such as 1.5",
                    d->name, text, d->name, type_names[t]);

@@ -297,8 +297,8 @@ static IrExpr *retype_weak(Sema *s, IrExpr *e, Type t)
     switch (e->kind) {
     case IR_CONST:
         if (isfinite(e->cnst.d) && !isfinite((float)e->cnst.d))
-            sema_error(s, e->loc, "floating literal %g is out of range for float (at most %g)",
-                       e->cnst.d, (double)FLT_MAX);
+            sema_error(s, e->loc, "floating literal %.9g is out of range for float (at most "
+                       "%.9g)", e->cnst.d, (double)FLT_MAX);
         else if (e->cnst.d != 0.0 && (float)e->cnst.d == 0.0f)
             diag_warning(&s->c->diag, e->loc, "floating constant %g is too small for float: it "
                          "is 0", e->cnst.d);

@@ -9,6 +9,7 @@
  * thread keeps live fit in its share of the caches. When they do not, the levels are
  * streamed through slabs of bj rows sized to fit that share: each thread walks every level
  * of its slab before the next one. */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,10 +110,12 @@ void gt__blocks(int64_t nk, int64_t nj, int64_t ni, int64_t kbytes, int nthreads
     cache_bytes(&l2, &l3);
     int64_t share = l2 + l3 / nthreads;
     const char *env = getenv("GT_CACHE_BYTES");
-    if (env && *env) {
+    if (env && *env >= '0' && *env <= '9') {  /* digits only: strtoll alone took " 4" and
+                                                 "+4", and saturated 99999999999999999999 */
         char *end;
+        errno = 0;
         long long v = strtoll(env, &end, 10);
-        if (*end == '\0' && v > 0)
+        if (*end == '\0' && errno == 0 && v > 0)
             share = (int64_t)v;
     }
     /* half the share for the planes kept live: the rest holds what streams past them */

@@ -517,7 +517,10 @@ int gt_copy_into(gt_storage *dst, const gt_storage *src)
     if (dst == src)
         return 0; /* the same elements: nothing to copy, nothing to sync */
     if (gt__overlap(dst, src, 0))
-        return gt__error(GT_EALIAS, "%s: dst %s and src %s overlap in memory", fn, dd, sd);
+        return gt__error(GT_EALIAS, dst->buf == src->buf
+                         ? "%s: dst %s and src %s are views of one buffer, which gt_copy_into "
+                           "does not copy between (even where their elements are apart)"
+                         : "%s: dst %s and src %s overlap in memory", fn, dd, sd);
     int way = empty ? 0 : gt__transfer_way(dst, src, extent, ds, ss);
     if (way) /* a transpose between host and device: streamed (transfer.c) */
         return gt__transfer_copy(fn, way, dst, src, extent, ds, doff, ss, soff);

@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt.h"
@@ -38,11 +39,28 @@ const char *gt_dtype_name(gt_dtype t)
     return "invalid";
 }
 
+/* value in the fewest digits that read back as it: "%g" said "value 1 is not an int32" of
+   1.0000001 and "2.14748e+09" of 2147483647.5 */
+static const char *exact(double value, char buf[32])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, value);
+        if (strtod(buf, NULL) == value)
+            break;
+    }
+    return buf;
+}
+
 int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
 {
+    char text[32];
     switch (dtype) {
-    case GT_FLOAT32: { /* out of float's range: infinity (a plain cast would be undefined) */
-        float v = value > FLT_MAX ? HUGE_VALF : value < -FLT_MAX ? -HUGE_VALF : (float)value;
+    case GT_FLOAT32: { /* rounded to nearest: beyond FLT_MAX by less than half its ulp
+                          (3.4028235e38, FLT_MAX's usual decimal) is FLT_MAX, from there on
+                          infinity (a plain cast of those would be undefined) */
+        const double edge = 0x1.ffffffp127; /* FLT_MAX + half an ulp: a tie, rounds up */
+        float v = value >= edge ? HUGE_VALF : value <= -edge ? -HUGE_VALF
+                : value > FLT_MAX ? FLT_MAX : value < -FLT_MAX ? -FLT_MAX : (float)value;
         memcpy(out, &v, sizeof v);
         return 0;
     }
@@ -51,8 +69,8 @@ int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
         return 0;
     case GT_INT32: {
         if (!(value >= -2147483648.0 && value <= 2147483647.0) || (double)(int32_t)value != value)
-            return gt__error(GT_EINVAL, "%s: value %g is not an int32 (an integer in "
-                             "[-2147483648, 2147483647])", fn, value);
+            return gt__error(GT_EINVAL, "%s: value %s is not an int32 (an integer in "
+                             "[-2147483648, 2147483647])", fn, exact(value, text));
         int32_t v = (int32_t)value;
         memcpy(out, &v, sizeof v);
         return 0;
@@ -228,6 +246,14 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
     int rc = parse_halo(fn, p->axes, ndim, p->shape, (const int64_t(*)[2])opts->halo, p->halo);
     if (rc)
         return rc;
+    /* the rows past the last axis: an entry there meant for an axis by name (K of an "IK"
+       storage in halo[2]) would otherwise be dropped without a word */
+    for (int d = ndim; d < 3; d++)
+        if (opts->halo[d][0] || opts->halo[d][1])
+            return gt__error(GT_EINVAL, "%s: halo[%d] is [%lld,%lld], but axes \"%s\" have "
+                             "%d entries: halo follows the axes' order, and the rows past "
+                             "the last axis must be 0", fn, d, (long long)opts->halo[d][0],
+                             (long long)opts->halo[d][1], p->axes, ndim);
     if (opts->alignment < 0 || opts->alignment > GT__MAX_ALIGNMENT)
         return gt__error(GT_EINVAL, "%s: alignment %lld is not in [0, %lld]", fn,
                          (long long)opts->alignment, (long long)GT__MAX_ALIGNMENT);
@@ -238,6 +264,12 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
                              fn, p->axes[d], (long long)ai, (long long)p->shape[d]);
         p->aligned_index[d] = ai;
     }
+    for (int d = ndim; d < 3 && opts->has_aligned_index; d++)
+        if (opts->aligned_index[d])
+            return gt__error(GT_EINVAL, "%s: aligned_index[%d] is %lld, but axes \"%s\" have "
+                             "%d entries: aligned_index follows the axes' order, and the "
+                             "entries past the last axis must be 0", fn, d,
+                             (long long)opts->aligned_index[d], p->axes, ndim);
     int preset = preset_find(fn, opts->defaults ? opts->defaults : DEFAULT_PRESET);
     if (preset < 0)
         return gt_last_error_code();

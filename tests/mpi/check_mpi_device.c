@@ -463,6 +463,10 @@ static void fault_case(const int64_t global[3], int which)
                          (int)gt__sync_state_of(s[k]));
     } else if (rank == last ? rc != GT_EDEVICE || !strstr(gt_last_error(), want) : rc != 0) {
         snprintf(why, sizeof why, "rank %d: %d (%s)", rank, rc, rc ? gt_last_error() : "");
+    } else if (rank == last && strncmp(gt_last_error(), "gt_halo_exchange: ", 18) != 0) {
+        /* the end's failure is the called function's: it said gt_halo_exchange_end */
+        snprintf(why, sizeof why, "rank %d: \"%.300s\" does not start with gt_halo_exchange",
+                 rank, gt_last_error());
     }
     if (!why[0] && (sd.lost || sd.bad))
         snprintf(why, sizeof why, "rank %d: %d queued works lost, %d bad", rank, sd.lost,

@@ -397,6 +397,11 @@ static void exchange_refused(const char *name, const gt_decomp *d, gt_storage *c
             rc = gt_halo_exchange(d, s, n, w);
         }
         expect_refusal(why, sizeof why, rc, code, text1, text2);
+        /* the message starts with the function called (begin's once said gt_halo_exchange) */
+        const char *fn = split ? "gt_halo_exchange_begin: " : "gt_halo_exchange: ";
+        if (!why[0] && strncmp(gt_last_error(), fn, strlen(fn)) != 0)
+            snprintf(why, sizeof why, "message \"%.400s\" does not start with \"%s\"",
+                     gt_last_error(), fn);
         for (int k = 0; k < nwatch; k++) {
             char what[40];
             snprintf(what, sizeof what, "storage %d", k);
@@ -435,8 +440,11 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
     const gt_halo_widths ones[2] = {{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}};
     exchange_refused("decomposition NULL", NULL, one, 1, NULL, GT_EINVAL,
                      "decomposition is NULL", NULL, one, 1);
-    exchange_refused("n = -1", d, one, -1, NULL, GT_EINVAL, "-1 storages", NULL, one, 1);
-    exchange_refused("storages NULL", d, NULL, 1, NULL, GT_EINVAL, "storages at", NULL, one, 1);
+    /* the messages say what is wrong ("1 storages at (nil)" did not) */
+    exchange_refused("n = -1", d, one, -1, NULL, GT_EINVAL,
+                     "-1 storages; the count must be >= 0", NULL, one, 1);
+    exchange_refused("storages NULL", d, NULL, 1, NULL, GT_EINVAL,
+                     "storages is NULL, for 1 storages", NULL, one, 1);
     gt_storage *hole[1] = {rank == last ? NULL : a};
     exchange_refused("a NULL storage on the last rank", d, hole, 1, NULL, GT_EINVAL, who, NULL,
                      one, 1);
@@ -789,9 +797,10 @@ static void call_cases(const gt_decomp *d)
                  "decomposition is NULL", NULL);
     call_refused("stencil function NULL", d, &c, s, 2, w, NULL, false, GT_EINVAL,
                  "stencil function is NULL", NULL);
-    call_refused("n = -1", d, &c, s, -1, w, run, false, GT_EINVAL, "-1 storages", NULL);
-    call_refused("storages NULL", d, &c, NULL, 2, w, run, false, GT_EINVAL, "storages at",
-                 NULL);
+    call_refused("n = -1", d, &c, s, -1, w, run, false, GT_EINVAL,
+                 "-1 storages; the count must be >= 0", NULL);
+    call_refused("storages NULL", d, &c, NULL, 2, w, run, false, GT_EINVAL,
+                 "storages is NULL, for 2 storages", NULL);
     gt_storage *hole[2] = {c.u, rank == last ? NULL : c.res};
     call_refused("a NULL storage on the last rank", d, &c, hole, 2, w, run, false, GT_EINVAL,
                  who, NULL);

@@ -26,7 +26,8 @@
 # of stopping the check. Two cases check the layers: libgtrt defines nothing of the MPI
 # layer (gt__where*, gt__reduction*, gt__mpi*) and its messages name no rank nor
 # gt_mpi_call. A case is one line PASS/FAIL of one run (the program reports a
-# case as failed when it failed on any rank). Then examples/heat2d_mpi, built through
+# case as failed when it failed on any rank). Then make install with a PREFIX that is not
+# absolute, empty or with a blank must be refused, installing nothing; examples/heat2d_mpi, built through
 # its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
 # of examples/heat2d (one process, a periodic boundary), its stencil built with OpenMP. Last, tests/mpi/random.sh: random
 # programs of tests/diff/gen.c from the naive, openmp and cuda backends through gt_mpi_call
@@ -299,6 +300,24 @@ for np in 1 2 3 4; do
         next=$((case_no + 1))
     done
 done
+# make install refuses a PREFIX that is not an absolute directory without blanks (it goes
+# into the pkg-config files), installing nothing: PREFIX=rel once wrote prefix=rel, and
+# PREFIX= installed into /bin, /lib and /include. DESTDIR (and the blank's second word) keep
+# what a make that took them would install inside $work/stage.
+for bad in rel "" "$work/stage/a $work/stage/b"; do
+    rm -rf "$work/stage"; mkdir -p "$work/stage"
+    if (cd "$work/stage" && make -C "$root" --no-print-directory -s install PREFIX="$bad" \
+            DESTDIR="$work/stage/" BUILD="$BUILD" MPICC="$MPICC" >"$work/install-bad.log" 2>&1); then
+        echo "FAIL install: make install PREFIX='$bad' succeeded" >>"$work/results"
+    elif ! grep -q "PREFIX '$bad' is not an absolute directory" "$work/install-bad.log" ||
+         [ -n "$(ls -A "$work/stage")" ]; then
+        echo "FAIL install: make install PREFIX='$bad' did not say why, or installed" >>"$work/results"
+        sed 's/^/  | /' "$work/install-bad.log" | head -n 4 >>"$work/results"
+    else
+        echo "PASS install: make install PREFIX='$bad' is refused" >>"$work/results"
+    fi
+done
+rm -rf "$work/stage"
 # examples/heat2d_mpi through its own Makefile against an installed gtcc, on 1, 3 and 4
 # ranks: each writes the same picture as examples/heat2d (one process, boundary periodic)
 prefix=$work/prefix

@@ -474,6 +474,43 @@ START_TEST(reserved_stencil_name)
 }
 END_TEST
 
+/* The header guard is no reserved identifier whatever the file is called: a header `_q.h`
+ * once got `_Q_H_INCLUDED` (C reserves `_` and an upper-case letter) and `a__b.h` got
+ * `A__B_H_INCLUDED` (C++, which includes the header too, reserves any `__`). */
+START_TEST(header_guard_not_reserved)
+{
+    static const struct {
+        const char *prefix, *header, *guard;
+    } cases[] = {
+        {NULL, "hand.h", "HAND_H_INCLUDED"},   {NULL, "_q.h", "GTCC_Q_H_INCLUDED"},
+        {NULL, "__r.h", "GTCC_R_H_INCLUDED"},  {NULL, "a__b.h", "A_B_H_INCLUDED"},
+        {NULL, "a-.-b.h", "A_B_H_INCLUDED"},   {NULL, "1a.h", "GTCC_1A_H_INCLUDED"},
+        {NULL, "\xc3\xa9t\xc3\xa9.h", "GTCC_T_H_INCLUDED"}, {"p_", "_x.h", "P_X_H_INCLUDED"},
+        {"iord8_", "fv_tp8.h", "IORD8_FV_TP8_H_INCLUDED"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Compiler *c = compiler_new(NULL);
+        c->opts.input = "hand.stn";
+        c->opts.prefix = cases[i].prefix;
+        build_lap(c);
+        char *src, *hdr;
+        size_t ns, nh;
+        FILE *fs = open_memstream(&src, &ns), *fh = open_memstream(&hdr, &nh);
+        ck_assert(emit_files(c, &backend_naive, fs, "hand.c", fh, cases[i].header));
+        fclose(fs);
+        fclose(fh);
+        char want[128];
+        snprintf(want, sizeof want, "#ifndef %s\n#define %s\n", cases[i].guard,
+                 cases[i].guard);
+        ck_assert_msg(strstr(hdr, want), "%s: want guard %s in\n%.600s", cases[i].header,
+                      cases[i].guard, hdr);
+        free(src);
+        free(hdr);
+        compiler_free(c);
+    }
+}
+END_TEST
+
 /* A stencil without a field along K has one level (gt__compute_domain) whatever the domain
  * given says: where its intervals need more, its refusal says why rather than only "the
  * domain has 1 levels" to a caller who gave 5. */
@@ -749,6 +786,7 @@ Suite *suite_emit(void)
     tcase_add_test(tc, tri_file);
     tcase_add_test(tc, mix_file);
     tcase_add_test(tc, reserved_stencil_name);
+    tcase_add_test(tc, header_guard_not_reserved);
     tcase_add_test(tc, min_nk_without_k);
     tcase_add_test(tc, global_name_clashes);
     suite_add_tcase(s, tc);

@@ -83,8 +83,10 @@ START_TEST(bad_setting_and_degenerate_sizes)
     ck_assert_int_ge(bj0, 1);
     ck_assert_int_le(bj0, 1800);
     /* a setting that is not a positive number is ignored: the machine's caches decide */
-    const char *bad[] = {"abc", "-5", "0", "12k", ""};
-    for (int b = 0; b < 5; b++) {
+    /* nor is one with a blank or a sign before its digits, or past int64 (it once read
+       " 1" and "+1" as 1, and 99999999999999999999 as 2^63 - 1) */
+    const char *bad[] = {"abc", "-5", "0", "12k", "", " 1", "+1", "99999999999999999999"};
+    for (int b = 0; b < 8; b++) {
         setenv("GT_CACHE_BYTES", bad[b], 1);
         blocks(64, 1800, 1800, 24, 2, &bk, &bj);
         ck_assert_int_eq(bk, bk0);

@@ -269,8 +269,21 @@ START_TEST(copy_into_errors)
     ck_assert_error(GT_ESHAPE, "interior along K is 6 in dst but 7 in src");
     gt_storage *v = gt_domain_view(b);
     ck_assert_int_eq(gt_copy_into(v, b), GT_EALIAS);
-    ck_assert_error(GT_EALIAS, "overlap in memory");
+    ck_assert_error(GT_EALIAS, "are views of one buffer");
     ck_assert_int_eq(gt_copy_into(b, v), GT_EALIAS);
+    /* two views of one buffer whose elements are apart (I [0,2) and [2,4) of its interior): refused
+       too, and the message says why rather than "overlap in memory" */
+    gt_storage *lo = gt_domain_view(b), *hi = gt_domain_view(b);
+    ck_assert_int_eq(gt_set_halo(lo, (const int64_t[3][2]){{0, 2}, {0, 0}, {0, 0}}), 0);
+    ck_assert_int_eq(gt_set_halo(hi, (const int64_t[3][2]){{2, 0}, {0, 0}, {0, 0}}), 0);
+    gt_storage *lov = gt_domain_view(lo), *hiv = gt_domain_view(hi);
+    ck_assert_int_eq(gt_copy_into(hiv, lov), GT_EALIAS);
+    ck_assert_error(GT_EALIAS, "dst IJK float64 (2,5,6) and src IJK float64 (2,5,6) are views "
+                               "of one buffer, which gt_copy_into does not copy between");
+    gt_release(lo);
+    gt_release(hi);
+    gt_release(lov);
+    gt_release(hiv);
     ck_assert_int_eq(memcmp(before, gt_host(b, GT_READ), 6 * 5 * 6 * 8), 0); /* untouched */
     ck_assert_int_eq(gt_copy_into(b, b), 0); /* itself: nothing to do */
     ck_assert_int_eq(memcmp(before, gt_host(b, GT_READ), 6 * 5 * 6 * 8), 0);

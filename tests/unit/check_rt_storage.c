@@ -5,6 +5,7 @@
  * error state. */
 #include <check.h>
 #include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -372,6 +373,11 @@ START_TEST(full_conversions)
     ck_assert_error(GT_EINVAL, "gt_full");
     ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 0.0 / 0.0, NULL));
     ck_assert_int_eq(gt_last_error_code(), GT_EINVAL);
+    /* the value as given, not in %g's six digits ("value 1 is not an int32") */
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 1.0000001, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full: value 1.0000001 is not an int32");
+    ck_assert_ptr_null(gt_full(GT_INT32, "K", shape, 2147483647.5, NULL));
+    ck_assert_error(GT_EINVAL, "gt_full: value 2147483647.5 is not an int32");
     s = gt_full(GT_INT32, "K", shape, -2147483648.0, NULL);
     ck_assert_int_eq(((int32_t *)gt_host(s, GT_READ))[2], INT32_MIN);
     gt_release(s);
@@ -383,6 +389,28 @@ START_TEST(full_conversions)
     gt_release(s);
     s = gt_full(GT_FLOAT32, "K", shape, -1e300, NULL); /* beyond float: infinity */
     ck_assert(((float *)gt_host(s, GT_READ))[0] < -FLT_MAX);
+    gt_release(s);
+    /* rounded to nearest at the top too: 3.4028235e38 (what C and NumPy print for FLT_MAX,
+       a little above it) is FLT_MAX, as (float)3.4028235e38 is; it once gave infinity. From
+       FLT_MAX + half an ulp (a tie, which rounds to even: up) on it is infinity */
+    static const struct {
+        double value;
+        float want;
+    } top[] = {{3.4028235e38, FLT_MAX},         {-3.4028235e38, -FLT_MAX},
+               {0x1.fffffefffffffp127, FLT_MAX}, {0x1.ffffffp127, HUGE_VALF},
+               {-0x1.ffffffp127, -HUGE_VALF},    {FLT_MAX, FLT_MAX}};
+    for (size_t n = 0; n < sizeof top / sizeof top[0]; n++) {
+        s = gt_full(GT_FLOAT32, "K", shape, top[n].value, NULL);
+        float got = ((float *)gt_host(s, GT_READ))[1];
+        ck_assert_msg(got == top[n].want, "gt_full(%a) gave %a, not %a", top[n].value,
+                      (double)got, (double)top[n].want);
+        gt_release(s);
+    }
+    /* the same conversion for a Dirichlet halo */
+    gt_storage_opts o = {.halo = {{1, 1}}};
+    s = gt_zeros(GT_FLOAT32, "K", shape, &o);
+    ck_assert_int_eq(gt_fill_halo(s, "K", GT_BC_DIRICHLET, 3.4028235e38), 0);
+    ck_assert(((float *)gt_host(s, GT_READ))[0] == FLT_MAX);
     gt_release(s);
 }
 END_TEST
@@ -510,6 +538,42 @@ START_TEST(create_errors)
     int64_t big[3] = {(int64_t)1 << 40, (int64_t)1 << 17, 1};
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", big, NULL));
     ck_assert_int_eq(gt_last_error_code(), GT_ENOMEM);
+}
+END_TEST
+
+/* halo and aligned_index follow the storage's axes: an entry past its last axis (K's halo
+ * put in halo[2] for an "IK" storage, by name) was dropped without a word, leaving K
+ * without halo; it is refused, by gt_empty and gt_wrap alike, and zero rows stay fine */
+START_TEST(opts_past_last_axis)
+{
+    static double buf[64];
+    int64_t shape[3] = {4, 6, 1};
+    gt_storage_opts o = {0};
+    o.halo[2][0] = o.halo[2][1] = 1;
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "IK", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_zeros: halo[2] is [1,1], but axes \"IK\" have 2 entries");
+    ck_assert_ptr_null(gt_wrap(buf, GT_FLOAT64, "IK", shape, NULL, &o));
+    ck_assert_error(GT_EINVAL, "gt_wrap: halo[2] is [1,1]");
+    memset(&o, 0, sizeof o);
+    o.halo[1][1] = 2;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "K", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_empty: halo[1] is [0,2], but axes \"K\" have 1 entries");
+    memset(&o, 0, sizeof o);
+    o.has_aligned_index = 1;
+    o.aligned_index[2] = 3;
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJ", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_empty: aligned_index[2] is 3, but axes \"IJ\" have 2");
+    o.has_aligned_index = 0;   /* not used then: not looked at */
+    gt_storage *s = gt_empty(GT_FLOAT64, "IJ", shape, &o);
+    ck_assert_ptr_nonnull(s);
+    gt_release(s);
+    memset(&o, 0, sizeof o);
+    o.halo[0][0] = o.halo[1][1] = 1;
+    s = gt_zeros(GT_FLOAT64, "IK", shape, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(gt_halo(s)[0][0], 1);
+    ck_assert_int_eq(gt_halo(s)[1][1], 1);
+    gt_release(s);
 }
 END_TEST
 
@@ -897,6 +961,7 @@ Suite *suite_rt_storage(void)
     tcase_add_test(t, empty_shapes);
     tcase_add_test(t, dtype_info);
     tcase_add_test(t, create_errors);
+    tcase_add_test(t, opts_past_last_axis);
     tcase_add_test(t, accessors_null);
     tcase_add_test(t, set_halo);
     tcase_add_test(t, wrap_c_array);

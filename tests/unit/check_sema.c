@@ -652,7 +652,11 @@ static const struct {
      "stencil s(field<double> o) { double p = 0.0; p = f(o); o = p; }",
      "1:28: note: through this read at an offset in function 'f'"},
     {"stencil s(field<float> u, field<float> r) { float t = 1e300; r = u * t; }",
-     "floating literal 1e+300 is out of range for float (at most 3.40282e+38)"},
+     "floating literal 1e+300 is out of range for float (at most 3.40282347e+38)"},
+    /* just past the largest float: both numbers in enough digits to tell them apart (it
+       said "3.40282e+38 is out of range for float (at most 3.40282e+38)") */
+    {"stencil s(field<float> r) { r = float(3.4028236e38); }",
+     "floating literal 3.4028236e+38 is out of range for float (at most 3.40282347e+38)"},
     {"stencil s(field<float> u, field<float> r) { r = u * 2.0 + 1e39; }",
      "floating literal 1e+39 is out of range for float"},
     {"const float big = 4e38; stencil s(field<float> u, field<float> r) { r = u + big; }",

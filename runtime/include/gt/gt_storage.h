@@ -41,7 +41,8 @@ typedef enum {
 } gt_access;
 
 typedef struct {
-    int64_t halo[3][2];        /* lower/upper halo per axis; default 0 */
+    int64_t halo[3][2];        /* lower/upper halo per axis, in axes order (rows past the
+                                  last axis must be 0); default 0 */
     int64_t alignment;         /* elements; 1 = none; 0 = the preset's ("cuda": rows on 128
                                   bytes; the others: none) */
     int64_t aligned_index[3];  /* default: the lower halo */

@@ -1055,19 +1055,24 @@ static int64_t storage_value(const void *ctx, int i)
 static const Item exchange_items[] = {{"the number of storages (n)", V_NUMBER}};
 static const Agreed exchange_agreed = {exchange_items, 1, NULL, NULL};
 
-gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
-                                    const gt_halo_widths *widths)
+/* gt_halo_exchange_begin, its messages starting with fn: the function the caller called
+   (gt_halo_exchange, gt_halo_exchange_begin; gt_mpi_call's exchange says gt_halo_exchange) */
+static gt_exchange *exchange_begin(const char *fn, const gt_decomp *d,
+                                   gt_storage *const *storages, int n,
+                                   const gt_halo_widths *widths)
 {
-    static const char fn[] = "gt_halo_exchange";
     if (!d)
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
     if (gt__mpi_down(fn))
         return NULL;
     /* first what can be checked without reading the storages, and their number */
     int rc = 0;
-    if (n < 0 || (n > 0 && !storages))
-        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
-                       (const void *)storages);
+    if (n < 0)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages; the count must be >= 0", fn,
+                       d->rank, n);
+    else if (n > 0 && !storages)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: storages is NULL, for %d storages", fn,
+                       d->rank, n);
     else if (n > 32767 / 9)
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages in one exchange (at most %d)", fn,
                        d->rank, n, 32767 / 9);
@@ -1150,9 +1155,9 @@ gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *stora
     return x;
 }
 
-int gt_halo_exchange_end(gt_exchange *x)
+/* gt_halo_exchange_end, its messages starting with fn, as exchange_begin's */
+static int exchange_end(const char *fn, gt_exchange *x)
 {
-    static const char fn[] = "gt_halo_exchange_end";
     if (!x)
         return gt__error(GT_EINVAL, "%s: exchange is NULL", fn);
     if (gt__mpi_down(fn)) {
@@ -1180,11 +1185,22 @@ int gt_halo_exchange_end(gt_exchange *x)
     return rc;
 }
 
+gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
+                                    const gt_halo_widths *widths)
+{
+    return exchange_begin("gt_halo_exchange_begin", d, storages, n, widths);
+}
+
+int gt_halo_exchange_end(gt_exchange *x)
+{
+    return exchange_end("gt_halo_exchange_end", x);
+}
+
 int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths)
 {
-    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, widths);
-    return x ? gt_halo_exchange_end(x) : gt_last_error_code();
+    gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, widths);
+    return x ? exchange_end("gt_halo_exchange", x) : gt_last_error_code();
 }
 
 /* ---- distributed calls ----------------------------------------------------------------- */
@@ -1372,9 +1388,12 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     double t[2] = {0, 0};
     int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
                                   d->rank);
-    if (!rc && (n < 0 || (n > 0 && !storages)))
-        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages at %p", fn, d->rank, n,
-                       (const void *)storages);
+    if (!rc && n < 0)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages; the count must be >= 0", fn,
+                       d->rank, n);
+    else if (!rc && n > 0 && !storages)
+        rc = gt__error(GT_EINVAL, "%s: rank %d: storages is NULL, for %d storages", fn,
+                       d->rank, n);
     else if (!rc && n > 32767 / 9)   /* as gt_halo_exchange */
         rc = gt__error(GT_EINVAL, "%s: rank %d: %d storages (at most %d)", fn, d->rank, n,
                        32767 / 9);
@@ -1456,7 +1475,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     }
     const int64_t box[2] = {d->box[0], d->box[1]}, nk = d->box[2];
     double t0 = MPI_Wtime();
-    gt_exchange *x = gt_halo_exchange_begin(d, storages, n, use);
+    gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, use);
     if (!x) {
         gt__free(needed);
         gt__free(needed_by);
@@ -1467,7 +1486,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     if (levels_after) {
         /* the check of the run-time K levels reads halos: once they are exchanged, every
            rank checks, then they agree, then the box is computed (no overlap) */
-        rc = gt_halo_exchange_end(x);
+        rc = exchange_end("gt_halo_exchange", x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
         if (!rc)
@@ -1478,7 +1497,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
             rc = call_part(d, &w, origin, box, nk, call, ctx);
         t[1] = MPI_Wtime() - t1;
     } else if (!overlap || whole) {
-        rc = gt_halo_exchange_end(x);
+        rc = exchange_end("gt_halo_exchange", x);
         double t1 = MPI_Wtime();
         t[0] = t1 - t0;
         const int64_t origin[2] = {0, 0};
@@ -1491,7 +1510,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         const int64_t in_n[2] = {box[0] - wide[0][0] - wide[0][1], box[1] - wide[1][0] - wide[1][1]};
         rc = call_part(d, &w, in_lo, in_n, nk, call, ctx);
         double t2 = MPI_Wtime();
-        int end = gt_halo_exchange_end(x);
+        int end = exchange_end("gt_halo_exchange", x);
         double t3 = MPI_Wtime();
         rc = rc ? rc : end;
         /* the strips: lower and upper along J over the whole I range, then lower and upper
