@@ -167,7 +167,9 @@ contains
     end subroutine gtrt_release
 
     ! a wrapper's ending: rc present: code into it; absent: a failure writes the message
-    ! to the standard error unit and stops the program (error stop)
+    ! to the standard error unit and stops the program (error stop); the unit is flushed
+    ! first, since libgfortran buffers it when it is not a terminal (a batch job's file) and
+    ! writes error stop's own lines at once: without the flush the message came after them
     recursive subroutine gtrt_finish(code, rc)
         integer(c_int), intent(in) :: code
         integer, intent(out), optional :: rc
@@ -177,6 +179,7 @@ contains
         else if (code /= GT_OK) then
             call c_string(c_last_error(), msg)
             write (error_unit, '(a)') msg
+            flush (error_unit)
             error stop
         end if
     end subroutine gtrt_finish
