@@ -446,16 +446,42 @@ static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
     }
 }
 
-/* A wrapper's optional halo dummies: halo(2, 3) and NAME_halo(2, 3) per field. */
+/* A wrapper's optional halo dummies: halo and NAME_halo per field, (2, 3) each; assumed
+   shape, checked by write_checks (an explicit halo(2, 3) read past a smaller actual's end). */
 static void write_halo_decl(Compiler *c, FILE *f, const FStencil *fs)
 {
     FLine l;
     fl_start(&l, f, 8, "integer, intent(in), optional :: ");
-    fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
+    fl_item(&l, "", arena_printf(c->arena, "%s(:, :)", fs->halo_all));
     for (int p = 0; p < fs->es->st->params.len; p++)
         if (fs->halo[p])
-            fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+            fl_item(&l, ", ", arena_printf(c->arena, "%s(:, :)", fs->halo[p]));
     fl_end(&l, "");
+}
+
+/* A wrapper's checks of the shapes of its halo dummies and (domain) of its domain, each
+   GT_EINVAL naming the dummy where gt_rc is 0 (gtrt_check_halo, gtrt_check_domain). */
+static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool domain)
+{
+    const IrStencil *st = fs->es->st;
+    FLine l;
+    for (int p = -1; p < st->params.len; p++) {
+        const char *name = p < 0 ? fs->halo_all : fs->halo[p];
+        if (!name || !fs->nfields)
+            continue;
+        fl_start(&l, f, 8, "call gtrt_check_halo(gt_rc, ");
+        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", name));
+        fl_item(&l, ", ", arena_printf(c->arena, "%s)", name));
+        fl_end(&l, "");
+    }
+    if (domain) {
+        fl_start(&l, f, 8, "call gtrt_check_domain(gt_rc, ");
+        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->domain));
+        fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->domain));
+        fl_end(&l, "");
+    }
 }
 
 /* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0. */
@@ -548,7 +574,7 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
         fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
     if (fs->nfields)
         write_halo_decl(c, f, fs);
-    fprintf(f, "        integer, intent(in), optional :: %s(3)\n", fs->domain);
+    fprintf(f, "        integer, intent(in), optional :: %s(:)\n", fs->domain);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     if (fs->nfields)
         fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
@@ -559,11 +585,12 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
         fprintf(f, "        gt_s = c_null_ptr\n");
     fprintf(f, "        gt_d = c_null_ptr\n");
     fprintf(f, "        gt_dom = 0\n");
-    fprintf(f, "        if (present(%s)) then\n", fs->domain);
+    fprintf(f, "        gt_rc = 0\n");
+    write_checks(c, f, fs, true);
+    fprintf(f, "        if (gt_rc == 0 .and. present(%s)) then\n", fs->domain);
     fprintf(f, "            gt_dom = int(%s, c_int64_t)\n", fs->domain);
     fprintf(f, "            gt_d = c_loc(gt_dom)\n");
     fprintf(f, "        end if\n");
-    fprintf(f, "        gt_rc = 0\n");
     write_wraps(c, f, fs);
     fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = ");
     fl_item(&l, "", steps ? fs->steps_iface : fs->iface);
@@ -639,6 +666,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
        .rodata, a text relocation in a position-independent executable */
     fprintf(f, "        gt_f = c_funloc(%s)\n", steps ? fs->steps_mpi_call : fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
+    write_checks(c, f, fs, false);
     write_wraps(c, f, fs);
     /* the call back of S_steps_mpi takes the storages in their current roles from the
        runtime: gt_a holds S's scalars only */
@@ -884,7 +912,10 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     for (size_t k = 0; k < sizeof always / sizeof *always; k++)
         fl_item(&l, ", ", always[k]);
     fl_end(&l, "");
-    fl_start(&l, f, 4, "use gtrt, only: gtrt_finish");
+    fl_start(&l, f, 4, "use gtrt, only: gtrt_check_domain");
+    if (any_fields)
+        fl_item(&l, ", ", "gtrt_check_halo");
+    fl_item(&l, ", ", "gtrt_finish");
     if (any_fields)
         fl_item(&l, ", ", "gtrt_halo");
     if (any_mpi)

@@ -28,6 +28,7 @@ module gtrt
             GT_BOOL = 3
 
     public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
+    public :: gtrt_check_halo, gtrt_check_domain
     public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
     public :: gtrt_last_error, gtrt_get_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
@@ -147,14 +148,50 @@ module gtrt
 contains
 
     ! the halo a wrapper passes for one field: its own (field_halo), else the one for every
-    ! field (halo), else none
+    ! field (halo), else none; one not of shape (2, 3) is left out (gtrt_check_halo has
+    ! refused it before)
     recursive function gtrt_halo(halo, field_halo) result(h)
-        integer, intent(in), optional :: halo(2, 3), field_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), field_halo(:, :)
         integer(c_int64_t) :: h(2, 3)
         h = 0
-        if (present(halo)) h = int(halo, c_int64_t)
-        if (present(field_halo)) h = int(field_halo, c_int64_t)
+        if (present(halo)) then
+            if (all(shape(halo) == [2, 3])) h = int(halo, c_int64_t)
+        end if
+        if (present(field_halo)) then
+            if (all(shape(field_halo) == [2, 3])) h = int(field_halo, c_int64_t)
+        end if
     end function gtrt_halo
+
+    ! a wrapper's check of its dummy name (a halo: halo or NAME_halo): where rc is 0 and halo
+    ! is present, GT_EINVAL into rc unless its shape is (2, 3) (assumed shape: an explicit
+    ! halo(2, 3) would read past the end of a smaller actual)
+    recursive subroutine gtrt_check_halo(rc, stencil, name, halo)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        integer, intent(in), optional :: halo(:, :)
+        character(len=24) :: shp
+        if (rc /= 0 .or. .not. present(halo)) return
+        if (all(shape(halo) == [2, 3])) return
+        write (shp, '(a, i0, a, i0, a)') '(', size(halo, 1), ', ', size(halo, 2), ')'
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has shape " // &
+                           trim(shp) // "; it takes (2, 3) (lower and upper halo along I, J " // &
+                           "and K)" // c_null_char)
+    end subroutine gtrt_check_halo
+
+    ! the same for a wrapper's domain: GT_EINVAL unless it has 3 elements
+    recursive subroutine gtrt_check_domain(rc, stencil, name, domain)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        integer, intent(in), optional :: domain(:)
+        character(len=12) :: n
+        if (rc /= 0 .or. .not. present(domain)) return
+        if (size(domain) == 3) return
+        write (n, '(i0)') size(domain)
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has " // &
+                           trim(n) // trim(merge(" element ", " elements", size(domain) == 1)) // &
+                           "; it takes 3 (the sizes along I, J and K)" // &
+                           c_null_char)
+    end subroutine gtrt_check_domain
 
     ! releases every storage of s (null ones are skipped)
     recursive subroutine gtrt_release(s)

@@ -325,8 +325,9 @@ contains
         type(c_ptr) :: s(1)
         integer(c_int) :: code
         integer(c_int64_t) :: h(2, 3)
+        integer, allocatable :: d2(:), h22(:, :)
         character(len=:), allocatable :: msg
-        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk))
+        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk), d2(2), h22(2, 2))
         call fill3(u)
         o = 9
         ! no halo given: the whole of u is the interior and lap needs one point around it
@@ -363,6 +364,35 @@ contains
         ! a halo larger than the array
         call lap(u, o, u_halo=reshape([1, 1, 9, 9, 0, 0], [2, 3]), rc=rc)
         call check(rc /= GT_OK, 'a halo larger than the array: an error')
+        ! a domain or a halo of the wrong size (domain=[ni, nj] for a level, a halo(2, 2)):
+        ! refused, naming the dummy (explicit-shape dummies read past the actual's end)
+        o = 9
+        d2 = [ni, nj]
+        h22 = 1
+        call lap(u, o, u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), domain=d2, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL, 'domain of 2 elements: rc GT_EINVAL')
+        call check(msg == "stencil 'lap': domain has 2 elements; it takes 3 (the sizes along " // &
+                "I, J and K)", 'domain of 2 elements: ' // msg)
+        call lap(u, o, u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL, 'u_halo(2, 2): rc GT_EINVAL')
+        call check(msg == "stencil 'lap': u_halo has shape (2, 2); it takes (2, 3) (lower " // &
+                "and upper halo along I, J and K)", 'u_halo(2, 2): ' // msg)
+        call lap(u, o, halo=reshape([1, 1, 1, 1, 0, 0, 0, 0], [2, 4]), rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'lap': halo has shape (2, 4)") == 1, &
+                'halo(2, 4): ' // msg)
+        call heat_steps(u(:, :, 1), o(:, :, 1), 0.1_c_double, 1, domain=[ni, nj, 1, 1], rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'heat': domain has 4 elements") == 1, &
+                'heat_steps, domain of 4 elements: ' // msg)
+        call lap_mpi(c_null_ptr, u, o, lap_u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'lap': lap_u_halo has shape (2, 2)") &
+                == 1, 'lap_mpi, lap_u_halo(2, 2): ' // msg)
+        call check(all_is(pack(o, .true.), 9.0_c_double), 'a domain or halo of the wrong size: ' // &
+                'nothing written')
         ! empty sections (no levels: nk = 0, a rank without points): a call that does nothing,
         ! as from C and Python (an empty array's element addresses give no strides)
         o = 9

@@ -5,8 +5,8 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, &
-            gtrt_release, gtrt_wrap
+    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_finish, gtrt_halo, gtrt_mpi_call, &
+            gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, gtrt_wrap
     implicit none
     private
     public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
@@ -89,8 +89,8 @@ contains
         real(c_float), intent(in), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
         type(c_ptr) :: gt_d
@@ -100,11 +100,15 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -119,8 +123,8 @@ contains
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
         integer, intent(in) :: nsteps
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
         type(c_ptr) :: gt_d
@@ -130,11 +134,15 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -150,7 +158,7 @@ contains
         real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
         logical, intent(in), optional :: overlap
         real(c_double), intent(out), optional :: times(2)
         integer, intent(out), optional :: rc
@@ -165,6 +173,9 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_mpi)
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -210,7 +221,7 @@ contains
         real(c_float), intent(in) :: a
         integer, intent(in) :: nsteps
         integer, intent(in), optional :: tblock
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
         real(c_double), intent(out), optional :: times(2)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
@@ -224,6 +235,9 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_steps_mpi)
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -287,9 +301,9 @@ contains
         real(c_double), intent(in) :: c
         real(c_double), intent(out) :: total
         integer(c_int32_t), intent(out) :: biggest
-        integer, intent(in), optional :: halo(2, 3), q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
         type(c_ptr) :: gt_d
@@ -299,11 +313,18 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        call gtrt_check_domain(gt_rc, 'mix', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
         if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
@@ -329,8 +350,8 @@ contains
         real(c_double), intent(in) :: c
         real(c_double), intent(out) :: total
         integer(c_int32_t), intent(out) :: biggest
-        integer, intent(in), optional :: halo(2, 3), q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
         logical, intent(in), optional :: overlap
         real(c_double), intent(out), optional :: times(2)
         integer, intent(out), optional :: rc
@@ -347,6 +368,12 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c2_mpi)
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
         if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
@@ -415,9 +442,9 @@ contains
         real(c_double), intent(in), target :: gt_v_(:, :)
         integer(c_int32_t), intent(in) :: rc
         logical(c_bool), intent(in) :: on
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), u_2_halo(2, 3), &
-                gt_v__halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), u_2_halo(:, :), &
+                gt_v__halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
         type(c_ptr) :: gt_d
@@ -427,11 +454,16 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        call gtrt_check_domain(gt_rc, 'names', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
                 gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
@@ -452,8 +484,8 @@ contains
         real(c_double), intent(inout), target :: gt_v_(:, :)
         integer(c_int32_t), intent(in) :: rc
         logical(c_bool), intent(in) :: on
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), u_2_halo(2, 3), &
-                gt_v__halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), u_2_halo(:, :), &
+                gt_v__halo(:, :)
         logical, intent(in), optional :: overlap
         real(c_double), intent(out), optional :: times(2)
         integer, intent(out), optional :: rc_2
@@ -469,6 +501,10 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c3_mpi)
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
                 gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
@@ -520,7 +556,7 @@ contains
     recursive subroutine m_nofields(x, y, domain, rc)
         real(c_double), intent(in) :: x
         real(c_double), intent(out) :: y
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
@@ -528,11 +564,12 @@ contains
 
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_domain(gt_rc, 'nofields', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gt_c4(x, y, gt_d)
         call gtrt_finish(gt_rc, rc)
     end subroutine m_nofields
