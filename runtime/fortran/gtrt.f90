@@ -28,7 +28,7 @@ module gtrt
             GT_BOOL = 3
 
     public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
-    public :: gtrt_check_halo, gtrt_check_domain
+    public :: gtrt_check_halo, gtrt_check_domain, gtrt_check_times, gtrt_check_size
     public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
     public :: gtrt_last_error, gtrt_get_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
@@ -183,15 +183,34 @@ contains
         integer(c_int), intent(inout) :: rc
         character(*), intent(in) :: stencil, name
         integer, intent(in), optional :: domain(:)
-        character(len=12) :: n
-        if (rc /= 0 .or. .not. present(domain)) return
-        if (size(domain) == 3) return
-        write (n, '(i0)') size(domain)
-        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has " // &
-                           trim(n) // trim(merge(" element ", " elements", size(domain) == 1)) // &
-                           "; it takes 3 (the sizes along I, J and K)" // &
-                           c_null_char)
+        if (present(domain)) call gtrt_check_size(rc, stencil, name, size(domain), 3, &
+                                                  'the sizes along I, J and K')
     end subroutine gtrt_check_domain
+
+    ! the same for S_mpi's times: GT_EINVAL unless it has 2 elements (only its shape is
+    ! looked at: the wrapper's times is intent(out))
+    recursive subroutine gtrt_check_times(rc, stencil, name, times)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        real(c_double), intent(in), optional :: times(:)
+        if (present(times)) call gtrt_check_size(rc, stencil, name, size(times), 2, &
+                                                 'seconds exchanging and computing')
+    end subroutine gtrt_check_times
+
+    ! where rc is 0: GT_EINVAL into rc unless n, the size of the wrapper's dummy name, is
+    ! want (meaning: what its elements are): gtrt_check_domain's and gtrt_check_times' test
+    recursive subroutine gtrt_check_size(rc, stencil, name, n, want, meaning)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name, meaning
+        integer, intent(in) :: n, want
+        character(len=12) :: have, takes
+        if (rc /= 0 .or. n == want) return
+        write (have, '(i0)') n
+        write (takes, '(i0)') want
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has " // &
+                           trim(have) // trim(merge(" element ", " elements", n == 1)) // &
+                           "; it takes " // trim(takes) // " (" // meaning // ")" // c_null_char)
+    end subroutine gtrt_check_size
 
     ! releases every storage of s (null ones are skipped)
     recursive subroutine gtrt_release(s)

@@ -25,6 +25,7 @@ program fmpi
     real(c_double), parameter :: sentinel = -1.0e30_c_double
     integer :: ierr, rank, nproc, passed, failed, rc0
     integer :: hb(2, 3), hc(2, 3), hn(2, 3)
+    integer, allocatable :: h22(:, :)
 
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -37,6 +38,13 @@ program fmpi
                // gtrt_last_error())
     call check(index(gtrt_last_error(), 'hper_steps_mpi_halo: no decomposition') > 0, &
                'hper_steps_mpi_halo before gtrt_decompose: the message')
+    ! a halo of another shape than (2, 3): refused, naming it (an explicit-shape u_halo(2, 3)
+    ! was written past its end)
+    allocate (h22(2, 2))
+    call hper_steps_mpi_halo(2, u_halo=h22, rc=rc0)
+    call check(rc0 == GT_EINVAL, 'hper_steps_mpi_halo, u_halo(2, 2): rc GT_EINVAL')
+    call check(index(gtrt_last_error(), "stencil 'hper': u_halo has shape (2, 2); it takes " // &
+               "(2, 3)") == 1, 'hper_steps_mpi_halo, u_halo(2, 2): ' // gtrt_last_error())
     ! S_mpi_halo: along I and J as far as the stencil reads beyond its domain (hper: u[i-1],
     ! u[i+1], u[j-1], u[j+2], c[i+1]; its periodic boundary does not shrink it), K as S needs
     call hper_mpi_halo(u_halo=hb, un_halo=hn, c_halo=hc)

@@ -325,9 +325,10 @@ contains
         type(c_ptr) :: s(1)
         integer(c_int) :: code
         integer(c_int64_t) :: h(2, 3)
-        integer, allocatable :: d2(:), h22(:, :)
+        integer, allocatable :: d2(:), h22(:, :), h23(:, :)
+        real(c_double), allocatable :: t1(:)
         character(len=:), allocatable :: msg
-        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk), d2(2), h22(2, 2))
+        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk), d2(2), h22(2, 2), h23(2, 3), t1(1))
         call fill3(u)
         o = 9
         ! no halo given: the whole of u is the interior and lap needs one point around it
@@ -393,6 +394,20 @@ contains
                 == 1, 'lap_mpi, lap_u_halo(2, 2): ' // msg)
         call check(all_is(pack(o, .true.), 9.0_c_double), 'a domain or halo of the wrong size: ' // &
                 'nothing written')
+        ! the same for the arrays S_mpi_halo and S_mpi write: a u_halo(2, 2), a times(1)
+        ! (explicit-shape u_halo(2, 3) and times(2) wrote past their end)
+        call lap_mpi_halo(u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'lap': u_halo has shape (2, 2); it " // &
+                "takes (2, 3) (lower and upper halo along I, J and K)", &
+                'lap_mpi_halo, u_halo(2, 2): ' // msg)
+        call lap_mpi_halo(u_halo=h23, rc=rc)
+        call check(rc == GT_OK .and. all(h23 == reshape([1, 1, 1, 1, 0, 0], [2, 3])), &
+                'lap_mpi_halo, rc 0')
+        call lap_mpi(c_null_ptr, u, o, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), times=t1, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'lap': times has 1 element; it takes 2 " // &
+                "(seconds exchanging and computing)", 'lap_mpi, times(1): ' // msg)
         ! empty sections (no levels: nk = 0, a rank without points): a call that does nothing,
         ! as from C and Python (an empty array's element addresses give no strides)
         o = 9

@@ -5,8 +5,8 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_finish, gtrt_halo, gtrt_mpi_call, &
-            gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, gtrt_wrap
+    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_check_times, gtrt_finish, gtrt_halo, &
+            gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, gtrt_wrap
     implicit none
     private
     public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
@@ -160,7 +160,7 @@ contains
         real(c_float), intent(in) :: a
         integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
         type(c_ptr), target :: gt_a(3)
@@ -176,6 +176,7 @@ contains
         call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
         call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
         call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_times(gt_rc, 'heat', 'times', times)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -205,11 +206,21 @@ contains
     end function gt_c1_mpi
 
     ! m_heat_mpi_halo: the halos m_heat_mpi needs (gt_mpi_halo)
-    recursive subroutine m_heat_mpi_halo(u_halo, unew_halo)
-        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+    recursive subroutine m_heat_mpi_halo(u_halo, unew_halo, rc)
+        integer, intent(out), optional :: u_halo(:, :), unew_halo(:, :)
+        integer, intent(out), optional :: rc
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(u_halo)) u_halo = reshape([1, 1, 1, 1, 0, 0], [2, 3])
         if (present(unew_halo)) unew_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_mpi_halo
 
     ! m_heat_steps_mpi: m_heat_steps on a decomposition (gtrt_mpi), halos exchanged every tblock steps
@@ -222,7 +233,7 @@ contains
         integer, intent(in) :: nsteps
         integer, intent(in), optional :: tblock
         integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
         type(c_ptr), target :: gt_a(3)
@@ -238,6 +249,7 @@ contains
         call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
         call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
         call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_times(gt_rc, 'heat', 'times', times)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
                 gt_s(2))
@@ -270,11 +282,17 @@ contains
     ! m_heat_steps_mpi_halo: the halos m_heat_steps_mpi needs for blocks of tblock steps
     recursive subroutine m_heat_steps_mpi_halo(tblock, u_halo, unew_halo, rc)
         integer, intent(in) :: tblock
-        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(out), optional :: u_halo(:, :), unew_halo(:, :)
         integer, intent(out), optional :: rc
         integer(c_int) :: gt_rc
 
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(u_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 0, 'IJ', tblock, u_halo, &
                 'heat')
         if (present(unew_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 1, 'IJ', tblock, &
@@ -353,7 +371,7 @@ contains
         integer, intent(in), optional :: halo(:, :), q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
                 w_halo(:, :), acc_halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
         type(c_ptr), target :: gt_a(8)
@@ -374,6 +392,7 @@ contains
         call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
         call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
         call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        call gtrt_check_times(gt_rc, 'mix', 'times', times)
         if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
         if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
@@ -418,15 +437,28 @@ contains
     end function gt_c2_mpi
 
     ! m_mix_mpi_halo: the halos m_mix_mpi needs (gt_mpi_halo)
-    recursive subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo)
-        integer, intent(out), optional :: q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
+    recursive subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo, rc)
+        integer, intent(out), optional :: q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
+        integer, intent(out), optional :: rc
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(q_halo)) q_halo = reshape([0, 1, 0, 0, 0, 0], [2, 3])
         if (present(n_halo)) n_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(mask_halo)) mask_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(w_halo)) w_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(acc_halo)) acc_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc)
     end subroutine m_mix_mpi_halo
 
     ! fortran.stn:24: stencil names
@@ -487,7 +519,7 @@ contains
         integer, intent(in), optional :: halo(:, :), u_halo(:, :), u_2_halo(:, :), &
                 gt_v__halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
         type(c_ptr), target :: gt_a(5)
@@ -505,6 +537,7 @@ contains
         call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
         call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
         call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        call gtrt_check_times(gt_rc, 'names', 'times', times)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
                 gt_s(1))
         if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
@@ -542,12 +575,23 @@ contains
     end function gt_c3_mpi
 
     ! m_names_mpi_halo: the halos m_names_mpi needs (gt_mpi_halo)
-    recursive subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo)
-        integer, intent(out), optional :: u_halo(2, 3), u_2_halo(2, 3), gt_v__halo(2, 3)
+    recursive subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo, rc_2)
+        integer, intent(out), optional :: u_halo(:, :), u_2_halo(:, :), gt_v__halo(:, :)
+        integer, intent(out), optional :: rc_2
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc_2)
+            return
+        end if
         if (present(u_halo)) u_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(u_2_halo)) u_2_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(gt_v__halo)) gt_v__halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc_2)
     end subroutine m_names_mpi_halo
 
     ! fortran.stn:28: stencil nofields
