@@ -372,18 +372,27 @@ contains
         type(c_ptr), intent(in) :: p
         integer(c_int), intent(in) :: dtype
         character(*), intent(in) :: axes, stencil, field
-        integer(c_int64_t), intent(in) :: shape(:), next(3), halo(2, 3)
+        integer(c_int64_t), intent(in) :: shape(:), next(3), halo(:, :)
         type(c_ptr), intent(out) :: s
         integer(c_int) :: rc
         integer(c_int64_t) :: h(2, 3)
         integer :: d, a
         character(len=1) :: nd
+        character(len=24) :: shp
         if (len(axes) /= size(shape)) then   ! gt_wrap_flat takes len(axes) extents from shape
             s = c_null_ptr
             write (nd, '(i1)') size(shape)
             rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': field '" // field // &
                                "': gtrt_wrap: axes '" // axes // "' for an array of rank " // &
                                nd // c_null_char)
+            return
+        end if
+        if (size(halo, 1) /= 2 .or. size(halo, 2) /= 3) then   ! assumed shape, not (2, 3):
+            s = c_null_ptr                                     ! a smaller one was read past
+            write (shp, '(a, i0, a, i0, a)') '(', size(halo, 1), ', ', size(halo, 2), ')'
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': field '" // field // &
+                               "': gtrt_wrap: halo has shape " // trim(shp) // &
+                               "; it takes (2, 3)" // c_null_char)
             return
         end if
         h = 0
@@ -398,7 +407,7 @@ contains
   recursive function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -415,7 +424,7 @@ contains
   recursive function gtrt_wrap_r4_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -433,7 +442,7 @@ contains
   recursive function gtrt_wrap_r4_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -452,7 +461,7 @@ contains
   recursive function gtrt_wrap_r8_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -469,7 +478,7 @@ contains
   recursive function gtrt_wrap_r8_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -487,7 +496,7 @@ contains
   recursive function gtrt_wrap_r8_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -506,7 +515,7 @@ contains
   recursive function gtrt_wrap_i4_1(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -523,7 +532,7 @@ contains
   recursive function gtrt_wrap_i4_2(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -541,7 +550,7 @@ contains
   recursive function gtrt_wrap_i4_3(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -560,7 +569,7 @@ contains
   recursive function gtrt_wrap_l1_1(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -577,7 +586,7 @@ contains
   recursive function gtrt_wrap_l1_2(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -595,7 +604,7 @@ contains
   recursive function gtrt_wrap_l1_3(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)

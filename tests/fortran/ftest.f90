@@ -326,6 +326,7 @@ contains
         integer(c_int) :: code
         integer(c_int64_t) :: h(2, 3)
         integer, allocatable :: d2(:), h22(:, :), h23(:, :)
+        integer(c_int64_t), allocatable :: h8(:, :)
         real(c_double), allocatable :: t1(:)
         character(len=:), allocatable :: msg
         allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk), d2(2), h22(2, 2), h23(2, 3), t1(1))
@@ -434,6 +435,15 @@ contains
                 'gtrt_wrap, axes IJK, rank 1: GT_EINVAL, no storage')
         call check(msg == "stencil 'w': field 'a': gtrt_wrap: axes 'IJK' for an array of rank 1", &
                 'gtrt_wrap, axes IJK, rank 1: ' // msg)
+        ! ... and with a halo of another shape than (2, 3): refused (read past its end before)
+        allocate (h8(2, 2))
+        h8 = 0
+        code = gtrt_wrap(u, 'IJK', h8, 'w', 'a', s(1))
+        msg = gtrt_last_error()
+        call check(code == GT_EINVAL .and. .not. c_associated(s(1)), &
+                'gtrt_wrap, halo(2, 2): GT_EINVAL, no storage')
+        call check(msg == "stencil 'w': field 'a': gtrt_wrap: halo has shape (2, 2); it takes " // &
+                "(2, 3)", 'gtrt_wrap, halo(2, 2): ' // msg)
         call gtrt_release(s)
     end subroutine test_errors
 
