@@ -485,7 +485,9 @@ static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all
     }
 }
 
-/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0. */
+/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h first
+   (gtrt_field_halo, a subroutine: gfortran -fsanitize=undefined stops a function, the
+   former gtrt_halo, given an absent assumed-shape halo: a member access within null). */
 static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
@@ -495,11 +497,13 @@ static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
         if (!par->is_field)
             continue;
         n++;
+        fl_start(&l, f, 8, "call gtrt_field_halo(gt_h, ");
+        fl_item(&l, "", arena_printf(c->arena, "%s, %s)", fs->halo_all, fs->halo[p]));
+        fl_end(&l, "");
         fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
         fl_item(&l, "", fs->param[p]);
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
-        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
-                                      fs->halo[p]));
+        fl_item(&l, ", ", "gt_h");
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
         fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
@@ -579,6 +583,8 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     if (fs->nfields)
         fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    if (fs->nfields)
+        fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
     fprintf(f, "        type(c_ptr) :: gt_d\n");
     fprintf(f, "        integer(c_int64_t), target :: gt_dom(3)\n");
     fprintf(f, "        integer(c_int) :: gt_rc\n\n");
@@ -651,6 +657,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     fprintf(f, "        real(c_double), intent(out), optional :: %s(:)\n", fs->times);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
     fprintf(f, "        type(c_ptr), target :: gt_a(%d)\n", np);
     for (int p = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
@@ -928,9 +935,9 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
         fl_item(&l, ", ", "gtrt_check_halo");
     if (any_mpi || any_steps_mpi)
         fl_item(&l, ", ", "gtrt_check_times");
-    fl_item(&l, ", ", "gtrt_finish");
     if (any_fields)
-        fl_item(&l, ", ", "gtrt_halo");
+        fl_item(&l, ", ", "gtrt_field_halo");
+    fl_item(&l, ", ", "gtrt_finish");
     if (any_mpi)
         fl_item(&l, ", ", "gtrt_mpi_call");
     if (any_steps_mpi)

@@ -5,8 +5,9 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_check_times, gtrt_finish, gtrt_halo, &
-            gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, gtrt_wrap
+    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_check_times, gtrt_field_halo, &
+            gtrt_finish, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, &
+            gtrt_wrap
     implicit none
     private
     public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
@@ -93,6 +94,7 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -109,9 +111,10 @@ contains
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1(gt_s(1), gt_s(2), a, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -127,6 +130,7 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -143,9 +147,10 @@ contains
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1_steps(gt_s(1), gt_s(2), a, int(nsteps, c_int64_t), gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -163,6 +168,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -177,9 +183,10 @@ contains
         call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
         call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         call gtrt_check_times(gt_rc, 'heat', 'times', times)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_v3 = a
@@ -236,6 +243,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -250,9 +258,10 @@ contains
         call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
         call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         call gtrt_check_times(gt_rc, 'heat', 'times', times)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = c_null_ptr
         gt_a(2) = c_null_ptr
         gt_v3 = a
@@ -324,6 +333,7 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -343,13 +353,16 @@ contains
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
-                gt_s(3))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gtrt_halo(halo, w_halo), 'mix', 'w', gt_s(4))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gtrt_halo(halo, acc_halo), 'mix', 'acc', &
-                gt_s(5))
+        call gtrt_field_halo(gt_h, halo, q_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, n_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, mask_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, w_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
+        call gtrt_field_halo(gt_h, halo, acc_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         if (gt_rc == 0) gt_rc = gt_c2(gt_s(1), gt_s(2), gt_s(3), gt_s(4), gt_s(5), c, total, &
                 biggest, gt_d)
         call gtrt_release(gt_s)
@@ -374,6 +387,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(8)
         real(c_double), target :: gt_v6
         real(c_double), target :: gt_v7
@@ -393,13 +407,16 @@ contains
         call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
         call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
         call gtrt_check_times(gt_rc, 'mix', 'times', times)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
-                gt_s(3))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gtrt_halo(halo, w_halo), 'mix', 'w', gt_s(4))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gtrt_halo(halo, acc_halo), 'mix', 'acc', &
-                gt_s(5))
+        call gtrt_field_halo(gt_h, halo, q_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, n_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, mask_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, w_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
+        call gtrt_field_halo(gt_h, halo, acc_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
@@ -479,6 +496,7 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -496,12 +514,12 @@ contains
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
-                gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
-                gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gtrt_halo(halo, gt_v__halo), 'names', &
-                'gt_v', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         if (gt_rc == 0) gt_rc = gt_c3(gt_s(1), gt_s(2), gt_s(3), rc, on, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc_2)
@@ -522,6 +540,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(5)
         integer(c_int32_t), target :: gt_v4
         logical(c_bool), target :: gt_v5
@@ -538,12 +557,12 @@ contains
         call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
         call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
         call gtrt_check_times(gt_rc, 'names', 'times', times)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
-                gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
-                gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gtrt_halo(halo, gt_v__halo), 'names', &
-                'gt_v', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
