@@ -232,14 +232,25 @@ contains
         end do
     end subroutine gtrt_release
 
-    ! a wrapper's ending: rc present: code into it; absent: a failure writes the message
+    ! a wrapper's ending: GT_EHALO's message gets a hint in Fortran terms; rc present: code
+    ! into it; absent: a failure writes the message
     ! to the standard error unit and stops the program (error stop); the unit is flushed
     ! first, since libgfortran buffers it when it is not a terminal (a batch job's file) and
     ! writes error stop's own lines at once: without the flush the message came after them
     recursive subroutine gtrt_finish(code, rc)
         integer(c_int), intent(in) :: code
         integer, intent(out), optional :: rc
+        integer(c_int) :: code_
         character(len=:), allocatable :: msg
+        character(len=*), parameter :: hint = " (from Fortran: a wrapper cannot see an " // &
+                "array's lower bounds; give each field's halo with halo= or NAME_halo=, " // &
+                "docs/fortran.md, Halos)"
+        ! a halo too small: the runtime's message says what the stencil needs, this how a
+        ! Fortran caller gives it (an array declared u(0:n+1) has one the wrapper cannot see)
+        if (code == GT_EHALO) then
+            call c_string(c_last_error(), msg)
+            if (index(msg, hint) == 0) code_ = gt_error_flat(GT_EHALO, msg // hint // c_null_char)
+        end if
         if (present(rc)) then
             rc = code
         else if (code /= GT_OK) then

@@ -339,6 +339,10 @@ contains
         call check(gtrt_last_error_code() == GT_EHALO, 'halo too small: gtrt_last_error_code')
         call check(index(msg, "stencil 'lap'") > 0 .and. index(msg, "field 'u'") > 0 .and. &
                 index(msg, 'halo along I') > 0, 'halo too small: the message: ' // msg)
+        ! ... with what to do in Fortran terms (u's own bounds are invisible to the wrapper)
+        call check(index(msg, "but the stencil needs [1,1] (from Fortran: a wrapper cannot " // &
+                "see an array's lower bounds; give each field's halo with halo= or " // &
+                "NAME_halo=, docs/fortran.md, Halos)") > 0, 'halo too small: the hint: ' // msg)
         call check(all_is(pack(o, .true.), 9.0_c_double), 'halo too small: nothing written')
         call check(gtrt_strerror(GT_EHALO) == 'halo too small', 'gtrt_strerror')
         ! lap_mpi in a program without MPI (no gtrt_mpi, no libgtrt-mpi linked): refused
