@@ -446,19 +446,48 @@ static void write_comment(Compiler *c, FILE *f, const FStencil *fs)
     }
 }
 
-/* A wrapper's optional halo dummies: halo(2, 3) and NAME_halo(2, 3) per field. */
+/* A wrapper's optional halo dummies: halo and NAME_halo per field, (2, 3) each; assumed
+   shape, checked by write_checks (an explicit halo(2, 3) read past a smaller actual's end). */
 static void write_halo_decl(Compiler *c, FILE *f, const FStencil *fs)
 {
     FLine l;
     fl_start(&l, f, 8, "integer, intent(in), optional :: ");
-    fl_item(&l, "", arena_printf(c->arena, "%s(2, 3)", fs->halo_all));
+    fl_item(&l, "", arena_printf(c->arena, "%s(:, :)", fs->halo_all));
     for (int p = 0; p < fs->es->st->params.len; p++)
         if (fs->halo[p])
-            fl_item(&l, ", ", arena_printf(c->arena, "%s(2, 3)", fs->halo[p]));
+            fl_item(&l, ", ", arena_printf(c->arena, "%s(:, :)", fs->halo[p]));
     fl_end(&l, "");
 }
 
-/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0. */
+/* A wrapper's checks of the shapes of its halo dummies (halo_all: halo too, which S_mpi_halo
+   and S_steps_mpi_halo lack) and (domain) of its domain, each GT_EINVAL naming the dummy
+   where gt_rc is 0 (gtrt_check_halo, gtrt_check_domain). */
+static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all, bool domain)
+{
+    const IrStencil *st = fs->es->st;
+    FLine l;
+    for (int p = halo_all ? -1 : 0; p < st->params.len; p++) {
+        const char *name = p < 0 ? fs->halo_all : fs->halo[p];
+        if (!name || !fs->nfields)
+            continue;
+        fl_start(&l, f, 8, "call gtrt_check_halo(gt_rc, ");
+        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", name));
+        fl_item(&l, ", ", arena_printf(c->arena, "%s)", name));
+        fl_end(&l, "");
+    }
+    if (domain) {
+        fl_start(&l, f, 8, "call gtrt_check_domain(gt_rc, ");
+        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->domain));
+        fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->domain));
+        fl_end(&l, "");
+    }
+}
+
+/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h first
+   (gtrt_field_halo, a subroutine: gfortran -fsanitize=undefined stops a function, the
+   former gtrt_halo, given an absent assumed-shape halo: a member access within null). */
 static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
@@ -468,11 +497,13 @@ static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
         if (!par->is_field)
             continue;
         n++;
+        fl_start(&l, f, 8, "call gtrt_field_halo(gt_h, ");
+        fl_item(&l, "", arena_printf(c->arena, "%s, %s)", fs->halo_all, fs->halo[p]));
+        fl_end(&l, "");
         fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
         fl_item(&l, "", fs->param[p]);
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
-        fl_item(&l, ", ", arena_printf(c->arena, "gtrt_halo(%s, %s)", fs->halo_all,
-                                      fs->halo[p]));
+        fl_item(&l, ", ", "gt_h");
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
         fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
@@ -548,10 +579,12 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
         fprintf(f, "        integer, intent(in) :: %s\n", fs->nsteps);
     if (fs->nfields)
         write_halo_decl(c, f, fs);
-    fprintf(f, "        integer, intent(in), optional :: %s(3)\n", fs->domain);
+    fprintf(f, "        integer, intent(in), optional :: %s(:)\n", fs->domain);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     if (fs->nfields)
         fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    if (fs->nfields)
+        fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
     fprintf(f, "        type(c_ptr) :: gt_d\n");
     fprintf(f, "        integer(c_int64_t), target :: gt_dom(3)\n");
     fprintf(f, "        integer(c_int) :: gt_rc\n\n");
@@ -559,11 +592,12 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
         fprintf(f, "        gt_s = c_null_ptr\n");
     fprintf(f, "        gt_d = c_null_ptr\n");
     fprintf(f, "        gt_dom = 0\n");
-    fprintf(f, "        if (present(%s)) then\n", fs->domain);
+    fprintf(f, "        gt_rc = 0\n");
+    write_checks(c, f, fs, true, true);
+    fprintf(f, "        if (gt_rc == 0 .and. present(%s)) then\n", fs->domain);
     fprintf(f, "            gt_dom = int(%s, c_int64_t)\n", fs->domain);
     fprintf(f, "            gt_d = c_loc(gt_dom)\n");
     fprintf(f, "        end if\n");
-    fprintf(f, "        gt_rc = 0\n");
     write_wraps(c, f, fs);
     fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = ");
     fl_item(&l, "", steps ? fs->steps_iface : fs->iface);
@@ -620,9 +654,10 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     write_halo_decl(c, f, fs);
     if (!steps)
         fprintf(f, "        logical, intent(in), optional :: %s\n", fs->overlap);
-    fprintf(f, "        real(c_double), intent(out), optional :: %s(2)\n", fs->times);
+    fprintf(f, "        real(c_double), intent(out), optional :: %s(:)\n", fs->times);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
+    fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
     fprintf(f, "        type(c_ptr), target :: gt_a(%d)\n", np);
     for (int p = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
@@ -639,6 +674,12 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
        .rodata, a text relocation in a position-independent executable */
     fprintf(f, "        gt_f = c_funloc(%s)\n", steps ? fs->steps_mpi_call : fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
+    write_checks(c, f, fs, true, false);
+    fl_start(&l, f, 8, "call gtrt_check_times(gt_rc, ");
+    fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+    fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->times));
+    fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->times));
+    fl_end(&l, "");
     write_wraps(c, f, fs);
     /* the call back of S_steps_mpi takes the storages in their current roles from the
        runtime: gt_a holds S's scalars only */
@@ -728,8 +769,10 @@ static void write_mpi_call(Compiler *c, FILE *f, const FStencil *fs, const char 
     fprintf(f, "    end function %s\n", name);
 }
 
-/* The head of S_mpi_halo(NAME_halo...) and of S_steps_mpi_halo(tblock, NAME_halo..., rc)
-   (steps): the subroutine line and the dummies' declarations. */
+/* The head of S_mpi_halo(NAME_halo..., rc) and of S_steps_mpi_halo(tblock, NAME_halo..., rc)
+   (steps): the subroutine line, the dummies' declarations (each NAME_halo assumed-shape,
+   an explicit (2, 3) was written past a smaller actual's end) and their checks, a wrong
+   shape returning GT_EINVAL at once. */
 static void write_halo_sub_head(Compiler *c, FILE *f, const FStencil *fs, bool steps)
 {
     int np = fs->es->st->params.len;
@@ -743,8 +786,7 @@ static void write_halo_sub_head(Compiler *c, FILE *f, const FStencil *fs, bool s
     for (int p = 0; p < np; p++)
         if (fs->halo[p])
             fl_item(&l, sep, fs->halo[p]), sep = ", ";
-    if (steps)
-        fl_item(&l, sep, fs->rc);
+    fl_item(&l, sep, fs->rc);
     fl_end(&l, ")");
     if (steps)
         fprintf(f, "        integer, intent(in) :: %s\n", fs->tblock);
@@ -752,20 +794,25 @@ static void write_halo_sub_head(Compiler *c, FILE *f, const FStencil *fs, bool s
     sep = "";
     for (int p = 0; p < np; p++)
         if (fs->halo[p])
-            fl_item(&l, sep, arena_printf(c->arena, "%s(2, 3)", fs->halo[p])), sep = ", ";
+            fl_item(&l, sep, arena_printf(c->arena, "%s(:, :)", fs->halo[p])), sep = ", ";
     fl_end(&l, "");
-    if (steps)
-        fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
+    fprintf(f, "        integer(c_int) :: gt_rc\n\n");
+    fprintf(f, "        gt_rc = 0\n");
+    write_checks(c, f, fs, false, false);
+    fprintf(f, "        if (gt_rc /= 0) then\n");
+    fprintf(f, "            call gtrt_finish(gt_rc, %s)\n", fs->rc);
+    fprintf(f, "            return\n");
+    fprintf(f, "        end if\n");
 }
 
-/* S_mpi_halo(NAME_halo...): per field whose NAME_halo is present, the halo S_mpi needs
+/* S_mpi_halo(NAME_halo..., rc): per field whose NAME_halo is present, the halo S_mpi needs
    (gt_mpi_halo: along I and J the larger of the field's halo and reach, along K its halo),
    constants of the stencil, as the halo(2, 3) the wrappers take. */
 static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
     write_halo_sub_head(c, f, fs, false);
-    fprintf(f, "\n");
     for (int p = 0; p < st->params.len; p++) {
         const IrField *fd = st->params.items[p].is_field ? st->params.items[p].field : NULL;
         if (!fd)
@@ -796,6 +843,7 @@ static void write_mpi_halo(Compiler *c, FILE *f, const FStencil *fs)
         }
         fl_end(&l, "");
     }
+    fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);
     fprintf(f, "    end subroutine %s\n", fs->mpi_halo_sub);
 }
 
@@ -806,8 +854,6 @@ static void write_steps_halo(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
     write_halo_sub_head(c, f, fs, true);
-    fprintf(f, "        integer(c_int) :: gt_rc\n\n");
-    fprintf(f, "        gt_rc = 0\n");
     FLine l;
     for (int p = 0; p < st->params.len; p++) {
         const IrParam *par = &st->params.items[p];
@@ -884,9 +930,14 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     for (size_t k = 0; k < sizeof always / sizeof *always; k++)
         fl_item(&l, ", ", always[k]);
     fl_end(&l, "");
-    fl_start(&l, f, 4, "use gtrt, only: gtrt_finish");
+    fl_start(&l, f, 4, "use gtrt, only: gtrt_check_domain");
     if (any_fields)
-        fl_item(&l, ", ", "gtrt_halo");
+        fl_item(&l, ", ", "gtrt_check_halo");
+    if (any_mpi || any_steps_mpi)
+        fl_item(&l, ", ", "gtrt_check_times");
+    if (any_fields)
+        fl_item(&l, ", ", "gtrt_field_halo");
+    fl_item(&l, ", ", "gtrt_finish");
     if (any_mpi)
         fl_item(&l, ", ", "gtrt_mpi_call");
     if (any_steps_mpi)

@@ -27,7 +27,9 @@ module gtrt
     integer(c_int), parameter, public :: GT_FLOAT32 = 0, GT_FLOAT64 = 1, GT_INT32 = 2, &
             GT_BOOL = 3
 
-    public :: gtrt_wrap, gtrt_halo, gtrt_release, gtrt_finish, gtrt_mpi_call, gtrt_mpi_call_fn
+    public :: gtrt_wrap, gtrt_halo, gtrt_field_halo, gtrt_release, gtrt_finish, gtrt_mpi_call
+    public :: gtrt_mpi_call_fn
+    public :: gtrt_check_halo, gtrt_check_domain, gtrt_check_times, gtrt_check_size
     public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
     public :: gtrt_last_error, gtrt_get_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
@@ -147,14 +149,78 @@ module gtrt
 contains
 
     ! the halo a wrapper passes for one field: its own (field_halo), else the one for every
-    ! field (halo), else none
+    ! field (halo), else none; one not of shape (2, 3) is left out (gtrt_check_halo has
+    ! refused it before)
     recursive function gtrt_halo(halo, field_halo) result(h)
-        integer, intent(in), optional :: halo(2, 3), field_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), field_halo(:, :)
         integer(c_int64_t) :: h(2, 3)
-        h = 0
-        if (present(halo)) h = int(halo, c_int64_t)
-        if (present(field_halo)) h = int(field_halo, c_int64_t)
+        call gtrt_field_halo(h, halo, field_halo)
     end function gtrt_halo
+
+    ! the same into h: the form the wrappers call, passing on their optional assumed-shape
+    ! halos (gfortran -fsanitize=undefined stops the function call given an absent one: a
+    ! member access within null; the subroutine call is fine)
+    recursive subroutine gtrt_field_halo(h, halo, field_halo)
+        integer(c_int64_t), intent(out) :: h(2, 3)
+        integer, intent(in), optional :: halo(:, :), field_halo(:, :)
+        h = 0
+        if (present(halo)) then
+            if (all(shape(halo) == [2, 3])) h = int(halo, c_int64_t)
+        end if
+        if (present(field_halo)) then
+            if (all(shape(field_halo) == [2, 3])) h = int(field_halo, c_int64_t)
+        end if
+    end subroutine gtrt_field_halo
+
+    ! a wrapper's check of its dummy name (a halo: halo or NAME_halo): where rc is 0 and halo
+    ! is present, GT_EINVAL into rc unless its shape is (2, 3) (assumed shape: an explicit
+    ! halo(2, 3) would read past the end of a smaller actual)
+    recursive subroutine gtrt_check_halo(rc, stencil, name, halo)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        integer, intent(in), optional :: halo(:, :)
+        character(len=24) :: shp
+        if (rc /= 0 .or. .not. present(halo)) return
+        if (all(shape(halo) == [2, 3])) return
+        write (shp, '(a, i0, a, i0, a)') '(', size(halo, 1), ', ', size(halo, 2), ')'
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has shape " // &
+                           trim(shp) // "; it takes (2, 3) (lower and upper halo along I, J " // &
+                           "and K)" // c_null_char)
+    end subroutine gtrt_check_halo
+
+    ! the same for a wrapper's domain: GT_EINVAL unless it has 3 elements
+    recursive subroutine gtrt_check_domain(rc, stencil, name, domain)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        integer, intent(in), optional :: domain(:)
+        if (present(domain)) call gtrt_check_size(rc, stencil, name, size(domain), 3, &
+                                                  'the sizes along I, J and K')
+    end subroutine gtrt_check_domain
+
+    ! the same for S_mpi's times: GT_EINVAL unless it has 2 elements (only its shape is
+    ! looked at: the wrapper's times is intent(out))
+    recursive subroutine gtrt_check_times(rc, stencil, name, times)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name
+        real(c_double), intent(in), optional :: times(:)
+        if (present(times)) call gtrt_check_size(rc, stencil, name, size(times), 2, &
+                                                 'seconds exchanging and computing')
+    end subroutine gtrt_check_times
+
+    ! where rc is 0: GT_EINVAL into rc unless n, the size of the wrapper's dummy name, is
+    ! want (meaning: what its elements are): gtrt_check_domain's and gtrt_check_times' test
+    recursive subroutine gtrt_check_size(rc, stencil, name, n, want, meaning)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, name, meaning
+        integer, intent(in) :: n, want
+        character(len=12) :: have, takes
+        if (rc /= 0 .or. n == want) return
+        write (have, '(i0)') n
+        write (takes, '(i0)') want
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has " // &
+                           trim(have) // trim(merge(" element ", " elements", n == 1)) // &
+                           "; it takes " // trim(takes) // " (" // meaning // ")" // c_null_char)
+    end subroutine gtrt_check_size
 
     ! releases every storage of s (null ones are skipped)
     recursive subroutine gtrt_release(s)
@@ -166,17 +232,31 @@ contains
         end do
     end subroutine gtrt_release
 
-    ! a wrapper's ending: rc present: code into it; absent: a failure writes the message
-    ! to the standard error unit and stops the program (error stop)
+    ! a wrapper's ending: GT_EHALO's message gets a hint in Fortran terms; rc present: code
+    ! into it; absent: a failure writes the message
+    ! to the standard error unit and stops the program (error stop); the unit is flushed
+    ! first, since libgfortran buffers it when it is not a terminal (a batch job's file) and
+    ! writes error stop's own lines at once: without the flush the message came after them
     recursive subroutine gtrt_finish(code, rc)
         integer(c_int), intent(in) :: code
         integer, intent(out), optional :: rc
+        integer(c_int) :: code_
         character(len=:), allocatable :: msg
+        character(len=*), parameter :: hint = " (from Fortran: a wrapper cannot see an " // &
+                "array's lower bounds; give each field's halo with halo= or NAME_halo=, " // &
+                "docs/fortran.md, Halos)"
+        ! a halo too small: the runtime's message says what the stencil needs, this how a
+        ! Fortran caller gives it (an array declared u(0:n+1) has one the wrapper cannot see)
+        if (code == GT_EHALO) then
+            call c_string(c_last_error(), msg)
+            if (index(msg, hint) == 0) code_ = gt_error_flat(GT_EHALO, msg // hint // c_null_char)
+        end if
         if (present(rc)) then
             rc = code
         else if (code /= GT_OK) then
             call c_string(c_last_error(), msg)
             write (error_unit, '(a)') msg
+            flush (error_unit)
             error stop
         end if
     end subroutine gtrt_finish
@@ -313,18 +393,27 @@ contains
         type(c_ptr), intent(in) :: p
         integer(c_int), intent(in) :: dtype
         character(*), intent(in) :: axes, stencil, field
-        integer(c_int64_t), intent(in) :: shape(:), next(3), halo(2, 3)
+        integer(c_int64_t), intent(in) :: shape(:), next(3), halo(:, :)
         type(c_ptr), intent(out) :: s
         integer(c_int) :: rc
         integer(c_int64_t) :: h(2, 3)
         integer :: d, a
         character(len=1) :: nd
+        character(len=24) :: shp
         if (len(axes) /= size(shape)) then   ! gt_wrap_flat takes len(axes) extents from shape
             s = c_null_ptr
             write (nd, '(i1)') size(shape)
             rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': field '" // field // &
                                "': gtrt_wrap: axes '" // axes // "' for an array of rank " // &
                                nd // c_null_char)
+            return
+        end if
+        if (size(halo, 1) /= 2 .or. size(halo, 2) /= 3) then   ! assumed shape, not (2, 3):
+            s = c_null_ptr                                     ! a smaller one was read past
+            write (shp, '(a, i0, a, i0, a)') '(', size(halo, 1), ', ', size(halo, 2), ')'
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': field '" // field // &
+                               "': gtrt_wrap: halo has shape " // trim(shp) // &
+                               "; it takes (2, 3)" // c_null_char)
             return
         end if
         h = 0
@@ -339,7 +428,7 @@ contains
   recursive function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -356,7 +445,7 @@ contains
   recursive function gtrt_wrap_r4_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -374,7 +463,7 @@ contains
   recursive function gtrt_wrap_r4_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_float), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -393,7 +482,7 @@ contains
   recursive function gtrt_wrap_r8_1(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -410,7 +499,7 @@ contains
   recursive function gtrt_wrap_r8_2(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -428,7 +517,7 @@ contains
   recursive function gtrt_wrap_r8_3(a, axes, halo, stencil, field, s) result(rc)
     real(c_double), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -447,7 +536,7 @@ contains
   recursive function gtrt_wrap_i4_1(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -464,7 +553,7 @@ contains
   recursive function gtrt_wrap_i4_2(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -482,7 +571,7 @@ contains
   recursive function gtrt_wrap_i4_3(a, axes, halo, stencil, field, s) result(rc)
     integer(c_int32_t), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -501,7 +590,7 @@ contains
   recursive function gtrt_wrap_l1_1(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -518,7 +607,7 @@ contains
   recursive function gtrt_wrap_l1_2(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)
@@ -536,7 +625,7 @@ contains
   recursive function gtrt_wrap_l1_3(a, axes, halo, stencil, field, s) result(rc)
     logical(c_bool), intent(in), target :: a(:,:,:)
     character(*), intent(in) :: axes, stencil, field
-    integer(c_int64_t), intent(in) :: halo(2, 3)
+    integer(c_int64_t), intent(in) :: halo(:, :)
     type(c_ptr), intent(out) :: s
     integer(c_int) :: rc
     integer(c_int64_t) :: next(3)

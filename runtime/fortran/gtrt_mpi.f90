@@ -7,9 +7,11 @@
 ! (`pkg-config --variable=gtrt_mpi_source gtrt-fortran`), link with
 ! `pkg-config --libs gtrt-mpi`. Portable Fortran 2003 with iso_c_binding.
 module gtrt_mpi
-    use, intrinsic :: iso_c_binding, only: c_associated, c_int, c_int64_t, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, gtrt_mpi_call_p, &
-            gtrt_mpi_steps_fn, gtrt_mpi_steps_p, gtrt_mpi_steps_halo_fn, gtrt_mpi_steps_halo_p
+    use, intrinsic :: iso_c_binding, only: c_associated, c_char, c_int, c_int64_t, c_null_char, &
+            c_null_ptr, c_ptr
+    use gtrt, only: GT_EINVAL, gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, &
+            gtrt_mpi_call_p, gtrt_mpi_steps_fn, gtrt_mpi_steps_p, gtrt_mpi_steps_halo_fn, &
+            gtrt_mpi_steps_halo_p
     implicit none
     private
     public :: gtrt_decompose, gtrt_decomp_release, gtrt_box
@@ -37,6 +39,12 @@ module gtrt_mpi
             integer(c_int64_t), intent(out) :: offset(3), size(3)
             integer(c_int) :: rc
         end function c_box
+        function c_error_flat(code, msg) result(rc) bind(C, name="gt_error_flat")
+            import :: c_int, c_char
+            integer(c_int), value :: code
+            character(kind=c_char), intent(in) :: msg(*)
+            integer(c_int) :: rc
+        end function c_error_flat
     end interface
 
 contains
@@ -46,14 +54,29 @@ contains
     ! periodic, per I and J (default neither). Returns the decomposition (release it with
     ! gtrt_decomp_release), or a null pointer with the code in rc (absent: the message on
     ! the standard error unit and error stop), as the stencils' wrappers do.
+    ! global, dims and periodic are assumed-shape, their sizes checked (GT_EINVAL naming the
+    ! dummy, no decomposition, on every rank that passes them so): explicit-shape dummies
+    ! read past the end of a smaller actual, a 2-D model's [ni, nj]
     recursive function gtrt_decompose(comm, global, dims, periodic, rc) result(d)
         integer, intent(in) :: comm
-        integer, intent(in) :: global(3)
-        integer, intent(in), optional :: dims(2)
-        logical, intent(in), optional :: periodic(2)
+        integer, intent(in) :: global(:)
+        integer, intent(in), optional :: dims(:)
+        logical, intent(in), optional :: periodic(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: d
         integer(c_int) :: cdims(2), cper(2), code
+        d = c_null_ptr
+        code = 0
+        call check_size(code, 'gtrt_decompose', 'global', size(global), 3, &
+                        'the sizes along I, J and K')
+        if (present(dims)) call check_size(code, 'gtrt_decompose', 'dims', size(dims), 2, &
+                                           'along I and J')
+        if (present(periodic)) call check_size(code, 'gtrt_decompose', 'periodic', size(periodic), &
+                                               2, 'along I and J')
+        if (code /= 0) then
+            call gtrt_finish(code, rc)
+            return
+        end if
         cdims = 0
         if (present(dims)) cdims = int(dims, c_int)
         cper = 0
@@ -62,10 +85,24 @@ contains
         gtrt_mpi_steps_p => c_mpi_steps
         gtrt_mpi_steps_halo_p => c_mpi_steps_halo
         d = c_decompose(int(comm, c_int), int(global, c_int64_t), cdims, cper)
-        code = 0
         if (.not. c_associated(d)) code = gtrt_last_error_code()
         call gtrt_finish(code, rc)
     end function gtrt_decompose
+
+    ! where rc is 0: GT_EINVAL into rc unless n, the size of proc's dummy name, is want
+    ! (meaning: what its elements are)
+    recursive subroutine check_size(rc, proc, name, n, want, meaning)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: proc, name, meaning
+        integer, intent(in) :: n, want
+        character(len=12) :: have, takes
+        if (rc /= 0 .or. n == want) return
+        write (have, '(i0)') n
+        write (takes, '(i0)') want
+        rc = c_error_flat(GT_EINVAL, proc // ': ' // name // ' has ' // trim(have) // &
+                          trim(merge(' element ', ' elements', n == 1)) // '; it takes ' // &
+                          trim(takes) // ' (' // meaning // ')' // c_null_char)
+    end subroutine check_size
 
     recursive subroutine gtrt_decomp_release(d)
         type(c_ptr), intent(inout) :: d
@@ -76,17 +113,29 @@ contains
     ! this rank's box: offset (0-based global index of its first point; 0 along K) and size;
     ! d null (a decomposition refused or released): offset and size 0 and the code in rc
     ! (absent: the message on the standard error unit and error stop)
+    ! (offset and size assumed-shape: one of another size than 3 is GT_EINVAL, naming it,
+    ! and both are 0 where they hold 3)
     recursive subroutine gtrt_box(d, offset, size, rc)
         type(c_ptr), intent(in) :: d
-        integer, intent(out) :: offset(3), size(3)
+        integer, intent(out) :: offset(:), size(:)
         integer, intent(out), optional :: rc
         integer(c_int64_t) :: o(3), s(3)
         integer(c_int) :: code
+        integer :: n(1)
         o = 0
         s = 0
-        code = c_box(d, o, s)
-        offset = int(o)
-        size = int(s)
+        code = 0
+        n = shape(offset)
+        call check_size(code, 'gtrt_box', 'offset', n(1), 3, 'along I, J and K')
+        n = shape(size)
+        call check_size(code, 'gtrt_box', 'size', n(1), 3, 'along I, J and K')
+        if (code == 0) code = c_box(d, o, s)
+        offset = 0
+        size = 0
+        n = shape(offset)
+        if (n(1) == 3) offset = int(o)
+        n = shape(size)
+        if (n(1) == 3) size = int(s)
         call gtrt_finish(code, rc)
     end subroutine gtrt_box
 end module gtrt_mpi

@@ -25,6 +25,7 @@ program fmpi
     real(c_double), parameter :: sentinel = -1.0e30_c_double
     integer :: ierr, rank, nproc, passed, failed, rc0
     integer :: hb(2, 3), hc(2, 3), hn(2, 3)
+    integer, allocatable :: h22(:, :)
 
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -37,6 +38,13 @@ program fmpi
                // gtrt_last_error())
     call check(index(gtrt_last_error(), 'hper_steps_mpi_halo: no decomposition') > 0, &
                'hper_steps_mpi_halo before gtrt_decompose: the message')
+    ! a halo of another shape than (2, 3): refused, naming it (an explicit-shape u_halo(2, 3)
+    ! was written past its end)
+    allocate (h22(2, 2))
+    call hper_steps_mpi_halo(2, u_halo=h22, rc=rc0)
+    call check(rc0 == GT_EINVAL, 'hper_steps_mpi_halo, u_halo(2, 2): rc GT_EINVAL')
+    call check(index(gtrt_last_error(), "stencil 'hper': u_halo has shape (2, 2); it takes " // &
+               "(2, 3)") == 1, 'hper_steps_mpi_halo, u_halo(2, 2): ' // gtrt_last_error())
     ! S_mpi_halo: along I and J as far as the stencil reads beyond its domain (hper: u[i-1],
     ! u[i+1], u[j-1], u[j+2], c[i+1]; its periodic boundary does not shrink it), K as S needs
     call hper_mpi_halo(u_halo=hb, un_halo=hn, c_halo=hc)
@@ -152,8 +160,13 @@ contains
         real(c_double) :: s
         integer(c_int32_t) :: big
         integer :: off(3), sz(3), rc
+        integer, allocatable :: n2(:), n1(:)
+        logical, allocatable :: p3(:)
         character(len=:), allocatable :: msg
         type(c_ptr) :: d
+        allocate (n2(2), n1(1), p3(3))
+        n1 = 1
+        p3 = .true.
         d = gtrt_decompose(MPI_COMM_WORLD, g)
         call gtrt_box(d, off, sz)
         ! u without a halo: refused on every rank, nothing written
@@ -180,6 +193,31 @@ contains
         call check(rc == GT_EINVAL .and. all(off == 0) .and. all(sz == 0), &
                    'gtrt_box of a null decomposition refused')
         call check(index(msg, 'decomposition is NULL') > 0, 'gtrt_box: ' // msg)
+        ! arrays of the wrong size (a 2-D model's [ni, nj], one dims): refused, naming the
+        ! dummy, where explicit-shape dummies read or wrote past the actual's end
+        n2 = [g(1), g(2)]
+        d = gtrt_decompose(MPI_COMM_WORLD, n2, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. .not. c_associated(d) .and. msg == 'gtrt_decompose: ' // &
+                   'global has 2 elements; it takes 3 (the sizes along I, J and K)', &
+                   'gtrt_decompose, global of 2: ' // msg)
+        d = gtrt_decompose(MPI_COMM_WORLD, g, dims=n1, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. .not. c_associated(d) .and. msg == 'gtrt_decompose: ' // &
+                   'dims has 1 element; it takes 2 (along I and J)', &
+                   'gtrt_decompose, dims of 1: ' // msg)
+        d = gtrt_decompose(MPI_COMM_WORLD, g, periodic=p3, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. .not. c_associated(d) .and. index(msg, 'gtrt_decompose: ' &
+                   // 'periodic has 3 elements; it takes 2') == 1, &
+                   'gtrt_decompose, periodic of 3: ' // msg)
+        d = gtrt_decompose(MPI_COMM_WORLD, g)
+        n2 = 5
+        call gtrt_box(d, n2, sz, rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. all(n2 == 0) .and. msg == 'gtrt_box: offset has 2 ' // &
+                   'elements; it takes 3 (along I, J and K)', 'gtrt_box, offset of 2: ' // msg)
+        call gtrt_decomp_release(d)
     end subroutine errors
     ! global inputs with a halo of 2 along I and J (u: f 0; c: f 1)
     subroutine fill_global(a, f, periodic)

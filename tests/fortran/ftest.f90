@@ -325,8 +325,11 @@ contains
         type(c_ptr) :: s(1)
         integer(c_int) :: code
         integer(c_int64_t) :: h(2, 3)
+        integer, allocatable :: d2(:), h22(:, :), h23(:, :)
+        integer(c_int64_t), allocatable :: h8(:, :)
+        real(c_double), allocatable :: t1(:)
         character(len=:), allocatable :: msg
-        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk))
+        allocate (u(ni + 2, nj + 2, nk), o(ni, nj, nk), d2(2), h22(2, 2), h23(2, 3), t1(1))
         call fill3(u)
         o = 9
         ! no halo given: the whole of u is the interior and lap needs one point around it
@@ -336,6 +339,10 @@ contains
         call check(gtrt_last_error_code() == GT_EHALO, 'halo too small: gtrt_last_error_code')
         call check(index(msg, "stencil 'lap'") > 0 .and. index(msg, "field 'u'") > 0 .and. &
                 index(msg, 'halo along I') > 0, 'halo too small: the message: ' // msg)
+        ! ... with what to do in Fortran terms (u's own bounds are invisible to the wrapper)
+        call check(index(msg, "but the stencil needs [1,1] (from Fortran: a wrapper cannot " // &
+                "see an array's lower bounds; give each field's halo with halo= or " // &
+                "NAME_halo=, docs/fortran.md, Halos)") > 0, 'halo too small: the hint: ' // msg)
         call check(all_is(pack(o, .true.), 9.0_c_double), 'halo too small: nothing written')
         call check(gtrt_strerror(GT_EHALO) == 'halo too small', 'gtrt_strerror')
         ! lap_mpi in a program without MPI (no gtrt_mpi, no libgtrt-mpi linked): refused
@@ -363,6 +370,49 @@ contains
         ! a halo larger than the array
         call lap(u, o, u_halo=reshape([1, 1, 9, 9, 0, 0], [2, 3]), rc=rc)
         call check(rc /= GT_OK, 'a halo larger than the array: an error')
+        ! a domain or a halo of the wrong size (domain=[ni, nj] for a level, a halo(2, 2)):
+        ! refused, naming the dummy (explicit-shape dummies read past the actual's end)
+        o = 9
+        d2 = [ni, nj]
+        h22 = 1
+        call lap(u, o, u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), domain=d2, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL, 'domain of 2 elements: rc GT_EINVAL')
+        call check(msg == "stencil 'lap': domain has 2 elements; it takes 3 (the sizes along " // &
+                "I, J and K)", 'domain of 2 elements: ' // msg)
+        call lap(u, o, u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL, 'u_halo(2, 2): rc GT_EINVAL')
+        call check(msg == "stencil 'lap': u_halo has shape (2, 2); it takes (2, 3) (lower " // &
+                "and upper halo along I, J and K)", 'u_halo(2, 2): ' // msg)
+        call lap(u, o, halo=reshape([1, 1, 1, 1, 0, 0, 0, 0], [2, 4]), rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'lap': halo has shape (2, 4)") == 1, &
+                'halo(2, 4): ' // msg)
+        call heat_steps(u(:, :, 1), o(:, :, 1), 0.1_c_double, 1, domain=[ni, nj, 1, 1], rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'heat': domain has 4 elements") == 1, &
+                'heat_steps, domain of 4 elements: ' // msg)
+        call lap_mpi(c_null_ptr, u, o, lap_u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. index(msg, "stencil 'lap': lap_u_halo has shape (2, 2)") &
+                == 1, 'lap_mpi, lap_u_halo(2, 2): ' // msg)
+        call check(all_is(pack(o, .true.), 9.0_c_double), 'a domain or halo of the wrong size: ' // &
+                'nothing written')
+        ! the same for the arrays S_mpi_halo and S_mpi write: a u_halo(2, 2), a times(1)
+        ! (explicit-shape u_halo(2, 3) and times(2) wrote past their end)
+        call lap_mpi_halo(u_halo=h22, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'lap': u_halo has shape (2, 2); it " // &
+                "takes (2, 3) (lower and upper halo along I, J and K)", &
+                'lap_mpi_halo, u_halo(2, 2): ' // msg)
+        call lap_mpi_halo(u_halo=h23, rc=rc)
+        call check(rc == GT_OK .and. all(h23 == reshape([1, 1, 1, 1, 0, 0], [2, 3])), &
+                'lap_mpi_halo, rc 0')
+        call lap_mpi(c_null_ptr, u, o, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), times=t1, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'lap': times has 1 element; it takes 2 " // &
+                "(seconds exchanging and computing)", 'lap_mpi, times(1): ' // msg)
         ! empty sections (no levels: nk = 0, a rank without points): a call that does nothing,
         ! as from C and Python (an empty array's element addresses give no strides)
         o = 9
@@ -389,6 +439,15 @@ contains
                 'gtrt_wrap, axes IJK, rank 1: GT_EINVAL, no storage')
         call check(msg == "stencil 'w': field 'a': gtrt_wrap: axes 'IJK' for an array of rank 1", &
                 'gtrt_wrap, axes IJK, rank 1: ' // msg)
+        ! ... and with a halo of another shape than (2, 3): refused (read past its end before)
+        allocate (h8(2, 2))
+        h8 = 0
+        code = gtrt_wrap(u, 'IJK', h8, 'w', 'a', s(1))
+        msg = gtrt_last_error()
+        call check(code == GT_EINVAL .and. .not. c_associated(s(1)), &
+                'gtrt_wrap, halo(2, 2): GT_EINVAL, no storage')
+        call check(msg == "stencil 'w': field 'a': gtrt_wrap: halo has shape (2, 2); it takes " // &
+                "(2, 3)", 'gtrt_wrap, halo(2, 2): ' // msg)
         call gtrt_release(s)
     end subroutine test_errors
 

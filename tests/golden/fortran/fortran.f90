@@ -5,8 +5,9 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_finish, gtrt_halo, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, &
-            gtrt_release, gtrt_wrap
+    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_check_times, gtrt_field_halo, &
+            gtrt_finish, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, &
+            gtrt_wrap
     implicit none
     private
     public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
@@ -89,10 +90,11 @@ contains
         real(c_float), intent(in), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -100,14 +102,19 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1(gt_s(1), gt_s(2), a, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -119,10 +126,11 @@ contains
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
         integer, intent(in) :: nsteps
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -130,14 +138,19 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1_steps(gt_s(1), gt_s(2), a, int(nsteps, c_int64_t), gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -150,11 +163,12 @@ contains
         real(c_float), intent(inout), target :: u(:, :)
         real(c_float), intent(inout), target :: unew(:, :)
         real(c_float), intent(in) :: a
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -165,9 +179,14 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_mpi)
         gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_times(gt_rc, 'heat', 'times', times)
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_v3 = a
@@ -194,11 +213,21 @@ contains
     end function gt_c1_mpi
 
     ! m_heat_mpi_halo: the halos m_heat_mpi needs (gt_mpi_halo)
-    recursive subroutine m_heat_mpi_halo(u_halo, unew_halo)
-        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+    recursive subroutine m_heat_mpi_halo(u_halo, unew_halo, rc)
+        integer, intent(out), optional :: u_halo(:, :), unew_halo(:, :)
+        integer, intent(out), optional :: rc
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(u_halo)) u_halo = reshape([1, 1, 1, 1, 0, 0], [2, 3])
         if (present(unew_halo)) unew_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_mpi_halo
 
     ! m_heat_steps_mpi: m_heat_steps on a decomposition (gtrt_mpi), halos exchanged every tblock steps
@@ -210,10 +239,11 @@ contains
         real(c_float), intent(in) :: a
         integer, intent(in) :: nsteps
         integer, intent(in), optional :: tblock
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), unew_halo(2, 3)
-        real(c_double), intent(out), optional :: times(2)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), unew_halo(:, :)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -224,9 +254,14 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_steps_mpi)
         gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gtrt_halo(halo, u_halo), 'heat', 'u', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gtrt_halo(halo, unew_halo), 'heat', 'unew', &
-                gt_s(2))
+        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        call gtrt_check_times(gt_rc, 'heat', 'times', times)
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = c_null_ptr
         gt_a(2) = c_null_ptr
         gt_v3 = a
@@ -256,11 +291,17 @@ contains
     ! m_heat_steps_mpi_halo: the halos m_heat_steps_mpi needs for blocks of tblock steps
     recursive subroutine m_heat_steps_mpi_halo(tblock, u_halo, unew_halo, rc)
         integer, intent(in) :: tblock
-        integer, intent(out), optional :: u_halo(2, 3), unew_halo(2, 3)
+        integer, intent(out), optional :: u_halo(:, :), unew_halo(:, :)
         integer, intent(out), optional :: rc
         integer(c_int) :: gt_rc
 
         gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(u_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 0, 'IJ', tblock, u_halo, &
                 'heat')
         if (present(unew_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 1, 'IJ', tblock, &
@@ -287,11 +328,12 @@ contains
         real(c_double), intent(in) :: c
         real(c_double), intent(out) :: total
         integer(c_int32_t), intent(out) :: biggest
-        integer, intent(in), optional :: halo(2, 3), q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -299,18 +341,28 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        call gtrt_check_domain(gt_rc, 'mix', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
-                gt_s(3))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gtrt_halo(halo, w_halo), 'mix', 'w', gt_s(4))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gtrt_halo(halo, acc_halo), 'mix', 'acc', &
-                gt_s(5))
+        call gtrt_field_halo(gt_h, halo, q_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, n_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, mask_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, w_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
+        call gtrt_field_halo(gt_h, halo, acc_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         if (gt_rc == 0) gt_rc = gt_c2(gt_s(1), gt_s(2), gt_s(3), gt_s(4), gt_s(5), c, total, &
                 biggest, gt_d)
         call gtrt_release(gt_s)
@@ -329,12 +381,13 @@ contains
         real(c_double), intent(in) :: c
         real(c_double), intent(out) :: total
         integer(c_int32_t), intent(out) :: biggest
-        integer, intent(in), optional :: halo(2, 3), q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(8)
         real(c_double), target :: gt_v6
         real(c_double), target :: gt_v7
@@ -347,13 +400,23 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c2_mpi)
         gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gtrt_halo(halo, q_halo), 'mix', 'q', gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gtrt_halo(halo, n_halo), 'mix', 'n', gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gtrt_halo(halo, mask_halo), 'mix', 'mask', &
-                gt_s(3))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gtrt_halo(halo, w_halo), 'mix', 'w', gt_s(4))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gtrt_halo(halo, acc_halo), 'mix', 'acc', &
-                gt_s(5))
+        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        call gtrt_check_times(gt_rc, 'mix', 'times', times)
+        call gtrt_field_halo(gt_h, halo, q_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, n_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, mask_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, w_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
+        call gtrt_field_halo(gt_h, halo, acc_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
@@ -391,15 +454,28 @@ contains
     end function gt_c2_mpi
 
     ! m_mix_mpi_halo: the halos m_mix_mpi needs (gt_mpi_halo)
-    recursive subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo)
-        integer, intent(out), optional :: q_halo(2, 3), n_halo(2, 3), mask_halo(2, 3), &
-                w_halo(2, 3), acc_halo(2, 3)
+    recursive subroutine m_mix_mpi_halo(q_halo, n_halo, mask_halo, w_halo, acc_halo, rc)
+        integer, intent(out), optional :: q_halo(:, :), n_halo(:, :), mask_halo(:, :), &
+                w_halo(:, :), acc_halo(:, :)
+        integer, intent(out), optional :: rc
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc)
+            return
+        end if
         if (present(q_halo)) q_halo = reshape([0, 1, 0, 0, 0, 0], [2, 3])
         if (present(n_halo)) n_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(mask_halo)) mask_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(w_halo)) w_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(acc_halo)) acc_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc)
     end subroutine m_mix_mpi_halo
 
     ! fortran.stn:24: stencil names
@@ -415,11 +491,12 @@ contains
         real(c_double), intent(in), target :: gt_v_(:, :)
         integer(c_int32_t), intent(in) :: rc
         logical(c_bool), intent(in) :: on
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), u_2_halo(2, 3), &
-                gt_v__halo(2, 3)
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), u_2_halo(:, :), &
+                gt_v__halo(:, :)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -427,17 +504,22 @@ contains
         gt_s = c_null_ptr
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        call gtrt_check_domain(gt_rc, 'names', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
-                gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
-                gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gtrt_halo(halo, gt_v__halo), 'names', &
-                'gt_v', gt_s(3))
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         if (gt_rc == 0) gt_rc = gt_c3(gt_s(1), gt_s(2), gt_s(3), rc, on, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc_2)
@@ -452,12 +534,13 @@ contains
         real(c_double), intent(inout), target :: gt_v_(:, :)
         integer(c_int32_t), intent(in) :: rc
         logical(c_bool), intent(in) :: on
-        integer, intent(in), optional :: halo(2, 3), u_halo(2, 3), u_2_halo(2, 3), &
-                gt_v__halo(2, 3)
+        integer, intent(in), optional :: halo(:, :), u_halo(:, :), u_2_halo(:, :), &
+                gt_v__halo(:, :)
         logical, intent(in), optional :: overlap
-        real(c_double), intent(out), optional :: times(2)
+        real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
+        integer(c_int64_t) :: gt_h(2, 3)
         type(c_ptr), target :: gt_a(5)
         integer(c_int32_t), target :: gt_v4
         logical(c_bool), target :: gt_v5
@@ -469,12 +552,17 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c3_mpi)
         gt_rc = 0
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gtrt_halo(halo, u_halo), 'names', 'u', &
-                gt_s(1))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gtrt_halo(halo, u_2_halo), 'names', 'U', &
-                gt_s(2))
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gtrt_halo(halo, gt_v__halo), 'names', &
-                'gt_v', gt_s(3))
+        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        call gtrt_check_times(gt_rc, 'names', 'times', times)
+        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
+        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
+        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
@@ -506,12 +594,23 @@ contains
     end function gt_c3_mpi
 
     ! m_names_mpi_halo: the halos m_names_mpi needs (gt_mpi_halo)
-    recursive subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo)
-        integer, intent(out), optional :: u_halo(2, 3), u_2_halo(2, 3), gt_v__halo(2, 3)
+    recursive subroutine m_names_mpi_halo(u_halo, u_2_halo, gt_v__halo, rc_2)
+        integer, intent(out), optional :: u_halo(:, :), u_2_halo(:, :), gt_v__halo(:, :)
+        integer, intent(out), optional :: rc_2
+        integer(c_int) :: gt_rc
 
+        gt_rc = 0
+        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        if (gt_rc /= 0) then
+            call gtrt_finish(gt_rc, rc_2)
+            return
+        end if
         if (present(u_halo)) u_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(u_2_halo)) u_2_halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
         if (present(gt_v__halo)) gt_v__halo = reshape([0, 0, 0, 0, 0, 0], [2, 3])
+        call gtrt_finish(gt_rc, rc_2)
     end subroutine m_names_mpi_halo
 
     ! fortran.stn:28: stencil nofields
@@ -520,7 +619,7 @@ contains
     recursive subroutine m_nofields(x, y, domain, rc)
         real(c_double), intent(in) :: x
         real(c_double), intent(out) :: y
-        integer, intent(in), optional :: domain(3)
+        integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
@@ -528,11 +627,12 @@ contains
 
         gt_d = c_null_ptr
         gt_dom = 0
-        if (present(domain)) then
+        gt_rc = 0
+        call gtrt_check_domain(gt_rc, 'nofields', 'domain', domain)
+        if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        gt_rc = 0
         if (gt_rc == 0) gt_rc = gt_c4(x, y, gt_d)
         call gtrt_finish(gt_rc, rc)
     end subroutine m_nofields
