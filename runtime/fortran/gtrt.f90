@@ -193,8 +193,8 @@ contains
         integer(c_int), intent(inout) :: rc
         character(*), intent(in) :: stencil, name
         integer, intent(in), optional :: domain(:)
-        if (present(domain)) call gtrt_check_size(rc, stencil, name, size(domain), 3, &
-                                                  'the sizes along I, J and K')
+        if (present(domain)) call gtrt_check_size(rc, "stencil '" // stencil // "'", name, &
+                                                  size(domain), 3, 'the sizes along I, J and K')
     end subroutine gtrt_check_domain
 
     ! the same for S_mpi's times: GT_EINVAL unless it has 2 elements (only its shape is
@@ -203,21 +203,22 @@ contains
         integer(c_int), intent(inout) :: rc
         character(*), intent(in) :: stencil, name
         real(c_double), intent(in), optional :: times(:)
-        if (present(times)) call gtrt_check_size(rc, stencil, name, size(times), 2, &
-                                                 'seconds exchanging and computing')
+        if (present(times)) call gtrt_check_size(rc, "stencil '" // stencil // "'", name, &
+                                                 size(times), 2, 'seconds exchanging and computing')
     end subroutine gtrt_check_times
 
-    ! where rc is 0: GT_EINVAL into rc unless n, the size of the wrapper's dummy name, is
-    ! want (meaning: what its elements are): gtrt_check_domain's and gtrt_check_times' test
-    recursive subroutine gtrt_check_size(rc, stencil, name, n, want, meaning)
+    ! where rc is 0: GT_EINVAL into rc unless n, the size of dummy name of who (a stencil's
+    ! wrapper, "stencil 'lap'", or a procedure, 'gtrt_box'), is want (meaning: what its
+    ! elements are): gtrt_check_domain's, gtrt_check_times' and gtrt_mpi's test
+    recursive subroutine gtrt_check_size(rc, who, name, n, want, meaning)
         integer(c_int), intent(inout) :: rc
-        character(*), intent(in) :: stencil, name, meaning
+        character(*), intent(in) :: who, name, meaning
         integer, intent(in) :: n, want
         character(len=12) :: have, takes
         if (rc /= 0 .or. n == want) return
         write (have, '(i0)') n
         write (takes, '(i0)') want
-        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // name // " has " // &
+        rc = gt_error_flat(GT_EINVAL, who // ": " // name // " has " // &
                            trim(have) // trim(merge(" element ", " elements", n == 1)) // &
                            "; it takes " // trim(takes) // " (" // meaning // ")" // c_null_char)
     end subroutine gtrt_check_size

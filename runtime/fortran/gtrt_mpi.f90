@@ -7,9 +7,8 @@
 ! (`pkg-config --variable=gtrt_mpi_source gtrt-fortran`), link with
 ! `pkg-config --libs gtrt-mpi`. Portable Fortran 2003 with iso_c_binding.
 module gtrt_mpi
-    use, intrinsic :: iso_c_binding, only: c_associated, c_char, c_int, c_int64_t, c_null_char, &
-            c_null_ptr, c_ptr
-    use gtrt, only: GT_EINVAL, gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, &
+    use, intrinsic :: iso_c_binding, only: c_associated, c_int, c_int64_t, c_null_ptr, c_ptr
+    use gtrt, only: gtrt_check_size, gtrt_finish, gtrt_last_error_code, gtrt_mpi_call_fn, &
             gtrt_mpi_call_p, gtrt_mpi_steps_fn, gtrt_mpi_steps_p, gtrt_mpi_steps_halo_fn, &
             gtrt_mpi_steps_halo_p
     implicit none
@@ -39,12 +38,6 @@ module gtrt_mpi
             integer(c_int64_t), intent(out) :: offset(3), size(3)
             integer(c_int) :: rc
         end function c_box
-        function c_error_flat(code, msg) result(rc) bind(C, name="gt_error_flat")
-            import :: c_int, c_char
-            integer(c_int), value :: code
-            character(kind=c_char), intent(in) :: msg(*)
-            integer(c_int) :: rc
-        end function c_error_flat
     end interface
 
 contains
@@ -67,12 +60,13 @@ contains
         integer(c_int) :: cdims(2), cper(2), code
         d = c_null_ptr
         code = 0
-        call check_size(code, 'gtrt_decompose', 'global', size(global), 3, &
-                        'the sizes along I, J and K')
-        if (present(dims)) call check_size(code, 'gtrt_decompose', 'dims', size(dims), 2, &
-                                           'along I and J')
-        if (present(periodic)) call check_size(code, 'gtrt_decompose', 'periodic', size(periodic), &
-                                               2, 'along I and J')
+        call gtrt_check_size(code, 'gtrt_decompose', 'global', size(global), 3, &
+                             'the sizes along I, J and K')
+        if (present(dims)) &
+            call gtrt_check_size(code, 'gtrt_decompose', 'dims', size(dims), 2, 'along I and J')
+        if (present(periodic)) &
+            call gtrt_check_size(code, 'gtrt_decompose', 'periodic', size(periodic), 2, &
+                                 'along I and J')
         if (code /= 0) then
             call gtrt_finish(code, rc)
             return
@@ -88,21 +82,6 @@ contains
         if (.not. c_associated(d)) code = gtrt_last_error_code()
         call gtrt_finish(code, rc)
     end function gtrt_decompose
-
-    ! where rc is 0: GT_EINVAL into rc unless n, the size of proc's dummy name, is want
-    ! (meaning: what its elements are)
-    recursive subroutine check_size(rc, proc, name, n, want, meaning)
-        integer(c_int), intent(inout) :: rc
-        character(*), intent(in) :: proc, name, meaning
-        integer, intent(in) :: n, want
-        character(len=12) :: have, takes
-        if (rc /= 0 .or. n == want) return
-        write (have, '(i0)') n
-        write (takes, '(i0)') want
-        rc = c_error_flat(GT_EINVAL, proc // ': ' // name // ' has ' // trim(have) // &
-                          trim(merge(' element ', ' elements', n == 1)) // '; it takes ' // &
-                          trim(takes) // ' (' // meaning // ')' // c_null_char)
-    end subroutine check_size
 
     recursive subroutine gtrt_decomp_release(d)
         type(c_ptr), intent(inout) :: d
@@ -126,9 +105,9 @@ contains
         s = 0
         code = 0
         n = shape(offset)
-        call check_size(code, 'gtrt_box', 'offset', n(1), 3, 'along I, J and K')
+        call gtrt_check_size(code, 'gtrt_box', 'offset', n(1), 3, 'along I, J and K')
         n = shape(size)
-        call check_size(code, 'gtrt_box', 'size', n(1), 3, 'along I, J and K')
+        call gtrt_check_size(code, 'gtrt_box', 'size', n(1), 3, 'along I, J and K')
         if (code == 0) code = c_box(d, o, s)
         offset = 0
         size = 0
