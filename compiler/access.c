@@ -98,7 +98,6 @@ typedef struct {
     Areas *pieces;            /* per field: regions written outside if blocks since (add_piece) */
     const Area *read_area;    /* the region of the statement whose reads are checked */
     bool read_domain;         /* and whether it runs on the compute domain only */
-    int if_depth;             /* if blocks around the statement */
     int *then_pos;            /* per field: its place among a then branch's writes */
     LevelRanges *avail;       /* per field: levels computed by earlier computations */
     IrField *reported_field;  /* the last error, to report a statement's repeats once */
@@ -161,9 +160,9 @@ static void fieldset_join(FieldSet *s, int start, int then_end)
         if (s->mark[id] == join) {
             s->at[id] = kept;
             s->added.items[kept++] = id;
-        }
-        else
+        } else {
             s->has[id] = false;
+        }
     }
     s->added.len = kept;
 }
@@ -412,7 +411,6 @@ static void restore_saved(Rules *r, int from)
     r->saved.len = from;
 }
 
-
 /* Assignment st writes its destination into written, where it runs. An unrestricted write
    widens an earlier one in a region; so does one in a region that touches or overlaps it
    (add_piece). In a branch of an if, the widening lasts to the end of the branch, and
@@ -528,8 +526,9 @@ static void branches_end(Rules *r, Branches *b, FieldSet *written)
     }
     for (int i = 0; i < nelse; i++) {
         int id = r->saved.items[b->saved + i].id;
+        const Cover *before = r->saved.items[b->saved + i].old;
         if (!in_saved(b->then_changed, b->nthen_changed, id))
-            both[n++] = (Saved){id, cover_meet(r, r->saved.items[b->saved + i].old, r->warea[id])};
+            both[n++] = (Saved){id, cover_meet(r, before, r->warea[id])};
     }
     restore_saved(r, b->saved);
     r->branch_start = b->outer_start;
@@ -637,13 +636,11 @@ static void split_close_to(Rules *r, FieldSet *written, int n)
 static void walk_if(Rules *r, const IrStmt *st, FieldSet *written,
                     void (*walk)(Rules *r, const IrStmtVec *v, FieldSet *written))
 {
-    r->if_depth++;
     if (st->iff.split_of) {
         split_inside(r, st, true);
         walk(r, &st->iff.then, written);
         walk(r, &st->iff.els, written);
         split_inside(r, st, false);
-        r->if_depth--;
         return;
     }
     int open = r->groups.len;
@@ -654,7 +651,6 @@ static void walk_if(Rules *r, const IrStmt *st, FieldSet *written,
     branches_else(r, &b, written);
     walk(r, &st->iff.els, written);
     split_close_to(r, written, open);
-    r->if_depth--;
     branches_end(r, &b, written);
 }
 
