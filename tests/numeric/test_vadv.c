@@ -113,7 +113,8 @@ int main(void)
     Fld ut = fld_new(GT_FLOAT64, c, n, h0), us = fld_new(GT_FLOAT64, c, n, h0);
     Fld wcon = fld_new(GT_FLOAT64, c, n, hw), upos = fld_new(GT_FLOAT64, c, n, h0);
     Fld utens = fld_new(GT_FLOAT64, c, n, h0);
-    const char *needles[] = {"vadv", "levels", NULL};
+    const char *needles[] = {"vadv", "the domain has 1 level along K; its intervals need 3 or more",
+                             NULL};
     check_error("ESHAPE: one level", vadv(ut.s, us.s, wcon.s, upos.s, utens.s, 3.0, NULL),
                 GT_ESHAPE, needles);
     check_unchanged("ESHAPE: output unchanged", &ut);
