@@ -470,14 +470,16 @@ static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all
         const char *name = p < 0 ? fs->halo_all : fs->halo[p];
         if (!name || !fs->nfields)
             continue;
-        fl_start(&l, f, 8, "call gtrt_check_halo(gt_rc, ");
+        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_halo(gt_rc, ",
+                                        name));
         fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", name));
         fl_item(&l, ", ", arena_printf(c->arena, "%s)", name));
         fl_end(&l, "");
     }
     if (domain) {
-        fl_start(&l, f, 8, "call gtrt_check_domain(gt_rc, ");
+        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_domain(gt_rc, ",
+                                        fs->domain));
         fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->domain));
         fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->domain));
@@ -486,8 +488,9 @@ static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all
 }
 
 /* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h first
-   (gtrt_field_halo, a subroutine: gfortran -fsanitize=undefined stops a function, the
-   former gtrt_halo, given an absent assumed-shape halo: a member access within null). */
+   (gtrt_field_halo of halo, then of NAME_halo, each only where present: an absent
+   assumed-shape array passed on made gfortran -fsanitize=undefined report a member access
+   within null, or an overflow of the garbage bounds of its descriptor). */
 static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
 {
     const IrStencil *st = fs->es->st;
@@ -497,9 +500,13 @@ static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
         if (!par->is_field)
             continue;
         n++;
-        fl_start(&l, f, 8, "call gtrt_field_halo(gt_h, ");
-        fl_item(&l, "", arena_printf(c->arena, "%s, %s)", fs->halo_all, fs->halo[p]));
-        fl_end(&l, "");
+        fprintf(f, "        gt_h = 0\n");
+        const char *halos[2] = {fs->halo_all, fs->halo[p]};
+        for (int h = 0; h < 2; h++) {
+            fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) ", halos[h]));
+            fl_item(&l, "", arena_printf(c->arena, "call gtrt_field_halo(gt_h, %s)", halos[h]));
+            fl_end(&l, "");
+        }
         fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
         fl_item(&l, "", fs->param[p]);
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
@@ -675,7 +682,8 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     fprintf(f, "        gt_f = c_funloc(%s)\n", steps ? fs->steps_mpi_call : fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
     write_checks(c, f, fs, true, false);
-    fl_start(&l, f, 8, "call gtrt_check_times(gt_rc, ");
+    fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_times(gt_rc, ",
+                                    fs->times));
     fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
     fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->times));
     fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->times));

@@ -103,17 +103,21 @@ contains
         gt_d = c_null_ptr
         gt_dom = 0
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
-        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(domain)) call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
         if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, unew_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1(gt_s(1), gt_s(2), a, gt_d)
         call gtrt_release(gt_s)
@@ -139,17 +143,21 @@ contains
         gt_d = c_null_ptr
         gt_dom = 0
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
-        call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(domain)) call gtrt_check_domain(gt_rc, 'heat', 'domain', domain)
         if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, unew_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1_steps(gt_s(1), gt_s(2), a, int(nsteps, c_int64_t), gt_d)
         call gtrt_release(gt_s)
@@ -179,13 +187,17 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_mpi)
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
-        call gtrt_check_times(gt_rc, 'heat', 'times', times)
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(times)) call gtrt_check_times(gt_rc, 'heat', 'times', times)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, unew_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
@@ -219,8 +231,8 @@ contains
         integer(c_int) :: gt_rc
 
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (gt_rc /= 0) then
             call gtrt_finish(gt_rc, rc)
             return
@@ -254,13 +266,17 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c1_steps_mpi)
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
-        call gtrt_check_times(gt_rc, 'heat', 'times', times)
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'heat', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(times)) call gtrt_check_times(gt_rc, 'heat', 'times', times)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, unew_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
         gt_a(1) = c_null_ptr
         gt_a(2) = c_null_ptr
@@ -296,8 +312,8 @@ contains
         integer(c_int) :: gt_rc
 
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'heat', 'u_halo', u_halo)
+        if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (gt_rc /= 0) then
             call gtrt_finish(gt_rc, rc)
             return
@@ -342,26 +358,36 @@ contains
         gt_d = c_null_ptr
         gt_dom = 0
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
-        call gtrt_check_domain(gt_rc, 'mix', 'domain', domain)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        if (present(q_halo)) call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        if (present(n_halo)) call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        if (present(mask_halo)) call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        if (present(w_halo)) call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        if (present(acc_halo)) call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        if (present(domain)) call gtrt_check_domain(gt_rc, 'mix', 'domain', domain)
         if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        call gtrt_field_halo(gt_h, halo, q_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(q_halo)) call gtrt_field_halo(gt_h, q_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, n_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(n_halo)) call gtrt_field_halo(gt_h, n_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
-        call gtrt_field_halo(gt_h, halo, mask_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(mask_halo)) call gtrt_field_halo(gt_h, mask_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
-        call gtrt_field_halo(gt_h, halo, w_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(w_halo)) call gtrt_field_halo(gt_h, w_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
-        call gtrt_field_halo(gt_h, halo, acc_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(acc_halo)) call gtrt_field_halo(gt_h, acc_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         if (gt_rc == 0) gt_rc = gt_c2(gt_s(1), gt_s(2), gt_s(3), gt_s(4), gt_s(5), c, total, &
                 biggest, gt_d)
@@ -400,22 +426,32 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c2_mpi)
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
-        call gtrt_check_times(gt_rc, 'mix', 'times', times)
-        call gtrt_field_halo(gt_h, halo, q_halo)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'mix', 'halo', halo)
+        if (present(q_halo)) call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        if (present(n_halo)) call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        if (present(mask_halo)) call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        if (present(w_halo)) call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        if (present(acc_halo)) call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        if (present(times)) call gtrt_check_times(gt_rc, 'mix', 'times', times)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(q_halo)) call gtrt_field_halo(gt_h, q_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, n_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(n_halo)) call gtrt_field_halo(gt_h, n_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
-        call gtrt_field_halo(gt_h, halo, mask_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(mask_halo)) call gtrt_field_halo(gt_h, mask_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
-        call gtrt_field_halo(gt_h, halo, w_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(w_halo)) call gtrt_field_halo(gt_h, w_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
-        call gtrt_field_halo(gt_h, halo, acc_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(acc_halo)) call gtrt_field_halo(gt_h, acc_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
@@ -461,11 +497,11 @@ contains
         integer(c_int) :: gt_rc
 
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
-        call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
+        if (present(q_halo)) call gtrt_check_halo(gt_rc, 'mix', 'q_halo', q_halo)
+        if (present(n_halo)) call gtrt_check_halo(gt_rc, 'mix', 'n_halo', n_halo)
+        if (present(mask_halo)) call gtrt_check_halo(gt_rc, 'mix', 'mask_halo', mask_halo)
+        if (present(w_halo)) call gtrt_check_halo(gt_rc, 'mix', 'w_halo', w_halo)
+        if (present(acc_halo)) call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
         if (gt_rc /= 0) then
             call gtrt_finish(gt_rc, rc)
             return
@@ -505,20 +541,26 @@ contains
         gt_d = c_null_ptr
         gt_dom = 0
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
-        call gtrt_check_domain(gt_rc, 'names', 'domain', domain)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        if (present(u_2_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        if (present(gt_v__halo)) call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        if (present(domain)) call gtrt_check_domain(gt_rc, 'names', 'domain', domain)
         if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
         end if
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_2_halo)) call gtrt_field_halo(gt_h, u_2_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
-        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(gt_v__halo)) call gtrt_field_halo(gt_h, gt_v__halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         if (gt_rc == 0) gt_rc = gt_c3(gt_s(1), gt_s(2), gt_s(3), rc, on, gt_d)
         call gtrt_release(gt_s)
@@ -552,16 +594,22 @@ contains
         gt_t = 0
         gt_f = c_funloc(gt_c3_mpi)
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
-        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
-        call gtrt_check_times(gt_rc, 'names', 'times', times)
-        call gtrt_field_halo(gt_h, halo, u_halo)
+        if (present(halo)) call gtrt_check_halo(gt_rc, 'names', 'halo', halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        if (present(u_2_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        if (present(gt_v__halo)) call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        if (present(times)) call gtrt_check_times(gt_rc, 'names', 'times', times)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
-        call gtrt_field_halo(gt_h, halo, u_2_halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(u_2_halo)) call gtrt_field_halo(gt_h, u_2_halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
-        call gtrt_field_halo(gt_h, halo, gt_v__halo)
+        gt_h = 0
+        if (present(halo)) call gtrt_field_halo(gt_h, halo)
+        if (present(gt_v__halo)) call gtrt_field_halo(gt_h, gt_v__halo)
         if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
@@ -600,9 +648,9 @@ contains
         integer(c_int) :: gt_rc
 
         gt_rc = 0
-        call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
-        call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
+        if (present(u_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_halo', u_halo)
+        if (present(u_2_halo)) call gtrt_check_halo(gt_rc, 'names', 'u_2_halo', u_2_halo)
+        if (present(gt_v__halo)) call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
         if (gt_rc /= 0) then
             call gtrt_finish(gt_rc, rc_2)
             return
@@ -628,7 +676,7 @@ contains
         gt_d = c_null_ptr
         gt_dom = 0
         gt_rc = 0
-        call gtrt_check_domain(gt_rc, 'nofields', 'domain', domain)
+        if (present(domain)) call gtrt_check_domain(gt_rc, 'nofields', 'domain', domain)
         if (gt_rc == 0 .and. present(domain)) then
             gt_dom = int(domain, c_int64_t)
             gt_d = c_loc(gt_dom)
