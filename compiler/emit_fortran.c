@@ -459,32 +459,33 @@ static void write_halo_decl(Compiler *c, FILE *f, const FStencil *fs)
     fl_end(&l, "");
 }
 
+/* `if (present(dummy)) call check(gt_rc, 'S', 'dummy', dummy)`: a wrapper's check of the
+   shape of an optional dummy, made only where it is present (an absent assumed-shape
+   array passed on: see write_wraps). */
+static void write_check(Compiler *c, FILE *f, const FStencil *fs, const char *check,
+                        const char *dummy)
+{
+    FLine l;
+    fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call %s(gt_rc, ", dummy, check));
+    fl_item(&l, "", arena_printf(c->arena, "'%s'", fs->es->st->name));
+    fl_item(&l, ", ", arena_printf(c->arena, "'%s'", dummy));
+    fl_item(&l, ", ", arena_printf(c->arena, "%s)", dummy));
+    fl_end(&l, "");
+}
+
 /* A wrapper's checks of the shapes of its halo dummies (halo_all: halo too, which S_mpi_halo
    and S_steps_mpi_halo lack) and (domain) of its domain, each GT_EINVAL naming the dummy
    where gt_rc is 0 (gtrt_check_halo, gtrt_check_domain). */
 static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all, bool domain)
 {
     const IrStencil *st = fs->es->st;
-    FLine l;
     for (int p = halo_all ? -1 : 0; p < st->params.len; p++) {
         const char *name = p < 0 ? fs->halo_all : fs->halo[p];
-        if (!name || !fs->nfields)
-            continue;
-        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_halo(gt_rc, ",
-                                        name));
-        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", name));
-        fl_item(&l, ", ", arena_printf(c->arena, "%s)", name));
-        fl_end(&l, "");
+        if (name && fs->nfields)
+            write_check(c, f, fs, "gtrt_check_halo", name);
     }
-    if (domain) {
-        fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_domain(gt_rc, ",
-                                        fs->domain));
-        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->domain));
-        fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->domain));
-        fl_end(&l, "");
-    }
+    if (domain)
+        write_check(c, f, fs, "gtrt_check_domain", fs->domain);
 }
 
 /* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h first
@@ -682,12 +683,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     fprintf(f, "        gt_f = c_funloc(%s)\n", steps ? fs->steps_mpi_call : fs->mpi_call);
     fprintf(f, "        gt_rc = 0\n");
     write_checks(c, f, fs, true, false);
-    fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) call gtrt_check_times(gt_rc, ",
-                                    fs->times));
-    fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
-    fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->times));
-    fl_item(&l, ", ", arena_printf(c->arena, "%s)", fs->times));
-    fl_end(&l, "");
+    write_check(c, f, fs, "gtrt_check_times", fs->times);
     write_wraps(c, f, fs);
     /* the call back of S_steps_mpi takes the storages in their current roles from the
        runtime: gt_a holds S's scalars only */
