@@ -1182,26 +1182,28 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     const char *saw = saw_text(p, la);
     const char *hint = "";
 
+    /* The innermost open bracket. The lookahead, if it opens a bracket, is already on the
+     * stack; if it closes one, that one is off it (closed_after). */
+    int inner = p->nbrackets - 1
+        - (la == YYSYMBOL_LPAREN || la == YYSYMBOL_LBRACKET || la == YYSYMBOL_LBRACE);
+
     /* Right inside 'region(': the grammar takes any axis there and sema
      * refuses k, so the list names only i and j. */
-    int top_open = p->nbrackets - 1
-        - (la == YYSYMBOL_LPAREN || la == YYSYMBOL_LBRACKET || la == YYSYMBOL_LBRACE);
-    int opened_after = la == YYSYMBOL_RPAREN ? p->closed_after   /* the lookahead closed it */
-        : top_open >= 0 && p->brackets[top_open].tok == TOK_LPAREN ? p->brackets[top_open].after
-        : 0;
-    if (opened_after == TOK_REGION && has[YYSYMBOL_AXIS_I] && has[YYSYMBOL_AXIS_K]) {
+    int opened_after = la == YYSYMBOL_RPAREN ? p->closed_after
+        : inner >= 0 && p->brackets[inner].tok == TOK_LPAREN ? p->brackets[inner].after : 0;
+    bool in_region = opened_after == TOK_REGION && has[YYSYMBOL_AXIS_I] && has[YYSYMBOL_AXIS_K];
+    if (in_region) {
         int kept = 0;
         for (int i = 0; i < n; i++)
             if (exp[i] != YYSYMBOL_AXIS_K)
                 exp[kept++] = exp[i];
         n = kept;
         has[YYSYMBOL_AXIS_K] = false;
-        hint = "; a region restricts i and j, as in 'region(i(0, 2), j(end-1, end))'";
     }
 
     /* Hints for common slips. */
-    if (*hint)
-        ;
+    if (in_region)
+        hint = "; a region restricts i and j, as in 'region(i(0, 2), j(end-1, end))'";
     else if (la == YYSYMBOL_MOD_ASSIGN)
         hint = "; there is no '%=': write 'x = x % y'";
     else if (la == YYSYMBOL_ELSE)
@@ -1248,9 +1250,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
      * file (elsewhere a missing '}' is rarely the mistake). */
     yysymbol_kind_t want = YYSYMBOL_YYEMPTY;
     const char *closing = "";
-    /* The lookahead, if it opens a bracket, is already on the stack. */
-    int inner = p->nbrackets - 1
-        - (la == YYSYMBOL_LPAREN || la == YYSYMBOL_LBRACKET || la == YYSYMBOL_LBRACE);
     if (inner >= 0) {
         int top = p->brackets[inner].tok;
         want = top == TOK_LPAREN ? YYSYMBOL_RPAREN
