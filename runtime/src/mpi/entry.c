@@ -133,15 +133,12 @@ static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_sto
     int64_t digest = 0;
     for (int f = 0; f < nf && !rc; f++)
         digest = (digest * 1000003 + first_with(fields, f) + 1) % ((int64_t)1 << 40);
-    /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank */
-    const int64_t ranks = (int64_t)1 << 32;
-    int64_t mine[5] = {rc ? -((int64_t)rc * ranks + rank) : INT64_MIN, nf, -nf, digest, -digest};
+    int64_t mine[5] = {gt__mpi_fail_key(rc, rank), nf, -nf, digest, -digest};
     int64_t most[5];
     MPI_Comm comm = gt_mpi_comm(d);
     int err = MPI_Allreduce(mine, most, 5, MPI_INT64_T, MPI_MAX, comm);
-    if (err == MPI_SUCCESS && most[0] != INT64_MIN) {
-        int64_t key = -most[0], low = (key % ranks + ranks) % ranks;
-        int worst = (int)((key - low) / ranks), who = (int)low;
+    int who = 0, worst = err == MPI_SUCCESS ? gt__mpi_fail_worst(most[0], &who) : 0;
+    if (worst != 0) {
         char theirs[GT_MPI_RELAYED];
         gt__mpi_relay(comm, rank, who, theirs);
         if (!rc)

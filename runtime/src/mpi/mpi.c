@@ -216,14 +216,12 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
 {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    const int64_t ranks = (int64_t)1 << 32, bound = (int64_t)1 << 62;
+    const int64_t bound = (int64_t)1 << 62;
     int start = 0;
     do {
         int m = count - start < AGREE_CHUNK ? count - start : AGREE_CHUNK;
         int64_t mine[1 + 2 * AGREE_CHUNK], most[1 + 2 * AGREE_CHUNK];
-        /* the MAX of -(rc * 2^32 + rank): the most negative rc, then the lowest rank; a
-           positive rc gives a negative key, which success (INT64_MIN) must not beat */
-        mine[0] = rc ? -((int64_t)rc * ranks + rank) : INT64_MIN;
+        mine[0] = gt__mpi_fail_key(rc, rank);
         for (int i = 0; i < m; i++) {
             int64_t v = value(ctx, start + i);
             mine[1 + i] = v < -bound ? -bound : v > bound ? bound : v;
@@ -232,8 +230,7 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         int err = MPI_Allreduce(mine, most, 1 + 2 * m, MPI_INT64_T, MPI_MAX, comm);
         if (err != MPI_SUCCESS)
             return mpi_fail(fn, rank, "MPI_Allreduce", err);
-        int64_t key = most[0] == INT64_MIN ? 0 : -most[0], low = (key % ranks + ranks) % ranks;
-        int worst = (int)((key - low) / ranks), who = (int)low;
+        int who = 0, worst = gt__mpi_fail_worst(most[0], &who);
         if (worst != 0) {
             /* the failing rank's reason, to every rank (each rank's own program may print
                only rank 0's messages) */

@@ -4,6 +4,7 @@
 #ifndef GT_MPI_RELAY_H
 #define GT_MPI_RELAY_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <gt/gt_mpi.h>
@@ -24,6 +25,23 @@ static inline void gt__mpi_relay(MPI_Comm comm, int rank, int who, char *theirs)
     if (MPI_Bcast(theirs, GT_MPI_RELAYED, MPI_CHAR, who, comm) != MPI_SUCCESS)
         snprintf(theirs, GT_MPI_RELAYED, "see its message");
     theirs[GT_MPI_RELAYED - 1] = 0;
+}
+
+/* A rank's outcome as a value for an MPI_MAX over the ranks: -(rc * 2^32 + rank), so that
+   the most negative rc, then the lowest rank, wins; success is INT64_MIN, which no failure
+   (a positive rc either: its key is negative too) loses to. */
+static inline int64_t gt__mpi_fail_key(int rc, int rank)
+{
+    return rc ? -((int64_t)rc * ((int64_t)1 << 32) + rank) : INT64_MIN;
+}
+
+/* The worst rc that MPI_MAX of the ranks' keys gave, 0 where none failed; *who: its rank. */
+static inline int gt__mpi_fail_worst(int64_t most, int *who)
+{
+    const int64_t ranks = (int64_t)1 << 32;
+    int64_t key = most == INT64_MIN ? 0 : -most, low = (key % ranks + ranks) % ranks;
+    *who = (int)low;
+    return (int)((key - low) / ranks);
 }
 
 #endif
