@@ -22,6 +22,9 @@
 # compute_80, -O0; the host compile of the cuda output is the cuda group's)
 # with every warning an error. One case = one file.
 #
+# The public headers of a caller (<gt/gt.h> and the parts it includes) compile cleanly
+# as C89, C99, C++98 and C++11 with -Wall -Wextra -Wpedantic -Werror, by each compiler.
+#
 # Prints "warnings: N passed, N failed" and writes "PASSED FAILED" to
 # $RESULTS/warnings when RESULTS is set.
 set -u
@@ -191,6 +194,34 @@ for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/st
         fi
         for cc in $compilers; do
             echo "$dir $base $cc $rel -b $backend" >>"$jobs"
+        done
+    done
+done
+
+# The public headers a caller includes (<gt/gt.h> and its parts) compile cleanly as C89
+# and C99 and, with the C++ compilers installed, as C++98 and C++11: a caller's code need
+# not be C11 (one case per header, standard and compiler). The headers of the generated
+# code (gt_generated.h, gt_cuda.h) are C11 and CUDA's, and <gt/gt_mpi.h> is <mpi.h>'s.
+hdr=$work/headers
+mkdir -p "$hdr"
+for h in gt gt_error gt_storage gt_device gt_halo gt_stencil; do
+    printf '#include <gt/%s.h>\nint main(void) { return 0; }\n' "$h" >"$hdr/$h.c"
+    cp "$hdr/$h.c" "$hdr/$h.cc"
+    for cc in $compilers; do
+        case $cc in clang) cxx=clang++ ;; gcc) cxx=g++ ;; *) cxx= ;; esac
+        for std in c89 c99 c++98 c++11; do
+            case $std in
+                c++*) [ -n "$cxx" ] && command -v "$cxx" >/dev/null 2>&1 || continue
+                      set -- "$cxx" "$hdr/$h.cc" ;;
+                *) set -- "$cc" "$hdr/$h.c" ;;
+            esac
+            if "$1" -std=$std -Wall -Wextra -Wpedantic -Werror -I"$root/runtime/include" \
+                    -c "$2" -o "$hdr/$h.o" >"$hdr/$h.log" 2>&1; then
+                echo "PASS <gt/$h.h> as $std [$1]" >>"$results"
+            else
+                { echo "FAIL <gt/$h.h> as $std [$1]: does not compile cleanly"
+                  sed 's/^/  | /' "$hdr/$h.log" | head -n 20 | cut -c1-300; } >>"$results"
+            fi
         done
     done
 done

@@ -27,8 +27,8 @@ extern "C" {
 
 #define GT_ERROR_ENUM_(name, value, text) name = value,
 typedef enum {
-    GT_OK = 0, /* success */
-    GT_ERROR_LIST(GT_ERROR_ENUM_)
+    GT_ERROR_LIST(GT_ERROR_ENUM_) /* each entry ends in a comma, so success comes last (a */
+    GT_OK = 0                     /* trailing comma is not C89 or C++98) */
 } gt_error;
 #undef GT_ERROR_ENUM_
 
