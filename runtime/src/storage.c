@@ -496,11 +496,23 @@ nomem:
     return NULL;
 }
 
+/* GT_MANAGED_CUDA is one unified-memory buffer that the device allocated (or, for gt_wrap,
+   that cudaMallocManaged gave the caller): a host storage with it would report a managed mode
+   it does not have (gt_wrap_device has its own message: there GT_HOST means the device). */
+static int unified_needs_device(const char *fn, const gt__params *p)
+{
+    if (p->managed == GT_MANAGED_CUDA && p->device != GT_CUDA)
+        return gt__error(GT_EINVAL, "%s: managed = GT_MANAGED_CUDA (one unified-memory buffer) "
+                         "needs device = GT_CUDA; a host storage (device = GT_HOST) has "
+                         "nothing to keep in sync", fn);
+    return 0;
+}
+
 static gt_storage *create(const char *fn, gt_dtype dtype, const char *axes, const int64_t *shape,
                           const gt_storage_opts *opts, gt__init init, double value)
 {
     gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
+    if (parse_params(fn, dtype, axes, shape, opts, 1, &p) || unified_needs_device(fn, &p))
         return NULL;
     return gt__create(fn, &p, init, value);
 }
@@ -515,7 +527,7 @@ gt_storage *gt__empty_pooled(const char *fn, gt_dtype dtype, const char *axes,
                              const int64_t *shape, const gt_storage_opts *opts)
 {
     gt__params p;
-    if (parse_params(fn, dtype, axes, shape, opts, 1, &p))
+    if (parse_params(fn, dtype, axes, shape, opts, 1, &p) || unified_needs_device(fn, &p))
         return NULL;
     p.pooled = p.device == GT_CUDA && p.managed != GT_MANAGED_CUDA;
     p.pooled_host = p.device == GT_HOST;
@@ -724,7 +736,8 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
     static const char fn[] = "gt_wrap";
     gt__params p;
     int64_t st[3], nbytes;
-    if (wrap_params(fn, data, dtype, axes, shape, strides, opts, &p, st, &nbytes))
+    if (wrap_params(fn, data, dtype, axes, shape, strides, opts, &p, st, &nbytes) ||
+        unified_needs_device(fn, &p))
         return NULL;
     int managed_block = p.device == GT_CUDA && p.managed == GT_MANAGED_CUDA;
     if (p.device == GT_CUDA && gt__device_available(fn, "a CUDA device buffer"))

@@ -527,6 +527,16 @@ START_TEST(create_errors)
     o.managed = (gt_managed)9;
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
     ck_assert_error(GT_EINVAL, "invalid managed mode 9");
+    /* unified memory is a device allocation: a host storage cannot have it (gt_empty and
+       gt_wrap alike; it used to be made and to report GT_MANAGED_CUDA) */
+    o.managed = GT_MANAGED_CUDA;
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "IJK", shape, &o));
+    ck_assert_error(GT_EINVAL, "gt_zeros: managed = GT_MANAGED_CUDA (one unified-memory buffer) "
+                               "needs device = GT_CUDA");
+    double cell[1];
+    int64_t one[3] = {1, 1, 1};
+    ck_assert_ptr_null(gt_wrap(cell, GT_FLOAT64, "IJK", one, NULL, &o));
+    ck_assert_error(GT_EINVAL, "gt_wrap: managed = GT_MANAGED_CUDA");
     o.managed = GT_MANAGED_RUNTIME;
     o.device = GT_CUDA;
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
