@@ -125,7 +125,15 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
     Arena *arena = c->arena;
     NameSet globals = {0};   /* module-level names, lower case */
     emit_take(arena, &globals, module);
-    bool ok = check_length(c, NULL, "module name", module);
+    bool ok = true;
+    if (strlen(module) > FORTRAN_NAME_MAX) {
+        diag_error(&c->diag, (Loc){0}, "--emit=fortran: module name '%s' is longer than the %d "
+                   "characters of a Fortran name; the module is named after the input file "
+                   "(FILE_gt%s): shorten the file's name%s", module, FORTRAN_NAME_MAX,
+                   c->opts.prefix ? ", after -P's prefix" : "",
+                   c->opts.prefix ? " or the prefix" : "");
+        ok = false;
+    }
     /* S and S_steps first, every stencil's, then the optional wrappers: S_mpi and S_mpi_halo
        for a stencil with fields (a domain to split), S_steps_mpi and S_steps_mpi_halo with
        iterate. An optional one whose name is taken (by a stencil: `a` and `a_mpi_halo`) or

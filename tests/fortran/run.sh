@@ -337,6 +337,10 @@ if [ $? = 0 ] && grep -q "^    recursive subroutine t${x47}_steps_mpi_halo(" "$c
 else
     fail "names of 63 characters: lines within the 132 columns of free form"; head -n 20 "$cli/log"
 fi
+# a module of 64 characters (the file's name makes it): refused, saying how to shorten it
+cp "$cli/$lm.stn" "$cli/${lm}x.stn"
+refused 1 "${lm}x_gt.f90" "is longer than the 63 characters of a Fortran name; the module is named after the input file (FILE_gt): shorten the file's name$" \
+    "a module name of 64 characters" --emit=fortran -w "${lm}x.stn"
 # every line of those modules within the 132 columns, comments too (the comments naming the
 # wrappers and the file passed them: 191 columns; u's halos in its comment, 164), and u's
 # S_mpi_halo statement (153); Fortran 2003; a -P prefix of 59 characters in mixed case (the
