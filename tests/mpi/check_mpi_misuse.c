@@ -328,7 +328,7 @@ static void local_cases(const gt_decomp *d)
                   "decomposition is NULL", NULL);
     /* every rank names the last one and repeats its reason (which it sends them) */
     local_refused("axes \"IJX\" on the last rank", d, GT_FLOAT64, rank == last ? "IJX" : "IJK",
-                  &o, -1, GT_EAXES, who, "IJX");
+                  &o, -1, GT_EINVAL, who, "IJX");
     local_refused("an invalid dtype on the last rank", d, rank == last ? (gt_dtype)99 : GT_FLOAT64,
                   "IJK", &o, -1, GT_EINVAL, who, NULL);
     local_refused("a negative halo on the last rank", d, GT_FLOAT64, "IJK",
@@ -337,9 +337,14 @@ static void local_cases(const gt_decomp *d)
                   who, "out of memory");
     if (nproc < 2)
         return;
+    /* axes that are not axes are an invalid argument, as in gt_zeros: "IIJ" (which gt_zeros
+       refuses) and "IJX" (which mpi.c refuses) alike */
+    local_refused("axes \"IIJ\" on the last rank", d, GT_FLOAT64, rank == last ? "IIJ" : "IJK",
+                  &o, -1, GT_EINVAL, who, "repeat I");
     /* two ranks fail with different codes: every rank returns the worst (most negative) */
-    local_refused("axes \"IJX\" on rank 0, out of memory on the last rank", d, GT_FLOAT64,
-                  rank == 0 ? "IJX" : "IJK", &o, last, GT_EAXES, "rank 0", NULL);
+    local_refused("an invalid dtype on rank 0, out of memory on the last rank", d,
+                  rank == 0 ? (gt_dtype)99 : GT_FLOAT64, "IJK", &o, last, GT_ENOMEM, who,
+                  "out of memory");
     char values[80];
     snprintf(values, sizeof values, "(float64 on rank 0, float32 on rank %d)", last);
     local_refused("dtype differs on the last rank", d, rank == last ? GT_FLOAT32 : GT_FLOAT64,

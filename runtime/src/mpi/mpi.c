@@ -500,13 +500,13 @@ static gt_storage *local(const char *fn, const gt_decomp *d, gt_dtype t, const c
         return NULL;
     size_t nd = strlen(ax);
     if (nd < 1 || nd > 3)
-        rc = gt__error(GT_EAXES, "%s: rank %d: axes \"%s\" (one to three of I, J, K)", fn,
+        rc = gt__error(GT_EINVAL, "%s: rank %d: axes \"%s\" (one to three of I, J, K)", fn,
                        d->rank, ax);
     for (size_t x = 0; !rc && x < nd; x++) {
         int a = ax[x] - 'I';
         int64_t lo = opts ? opts->halo[x][0] : 0, hi = opts ? opts->halo[x][1] : 0;
         if (a < 0 || a > 2)
-            rc = gt__error(GT_EAXES, "%s: rank %d: axes \"%s\": '%c' is not I, J or K", fn,
+            rc = gt__error(GT_EINVAL, "%s: rank %d: axes \"%s\": '%c' is not I, J or K", fn,
                            d->rank, ax, ax[x]);
         else if (lo < 0 || hi < 0 || lo > INT64_MAX / 4 || hi > INT64_MAX / 4)
             rc = gt__error(GT_EINVAL, "%s: rank %d: halo (%lld, %lld) along %c", fn, d->rank,
