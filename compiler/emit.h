@@ -136,6 +136,8 @@ struct EmitStencil {
     const char *bind;         /* the runtime's binding call: gt__bind, or gt__bind_device */
     /* where the domain lies in the global domain (gt__place, language.md section 10.7) */
     const char *place;        /* the gt_place local */
+    const char *scalars;      /* the gt__scalar array of its scalar arguments, which a
+                                 distributed call's ranks compare (NULL: it has none) */
     bool placed;              /* the code reads its bounds or origin (boundary conditions
                                  along I or J, index(i), index(j), regions): the locals below */
     const char *lo[NAXES], *hi[NAXES];  /* the global domain [lo, hi) in positions of the

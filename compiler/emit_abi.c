@@ -707,8 +707,27 @@ void emit_bind_prologue(Out *o, const EmitStencil *es, const bool used[NAXES])
     /* where the domain lies: the whole global domain, or a part of a distributed call
        (which first calls the stencil only to check it: 1) */
     emit_line(o, "gt_place %s;", es->place);
-    emit_line(o, "%s = gt__place(&%s, %s, %s, &%s);", es->rc, es->info, es->args, es->size,
-              es->place);
+    /* the scalar arguments, which the ranks of a distributed call must pass alike */
+    int nscalars = 0;
+    if (es->scalars) {
+        const char **items = arena_alloc(es->arena, sizeof *items * (size_t)st->scalars.len);
+        for (int s = 0; s < st->scalars.len; s++) {
+            const IrScalar *sc = st->scalars.items[s];
+            if (sc->is_output)
+                continue;
+            bool real = sc->type == TY_DOUBLE || sc->type == TY_FLOAT;
+            items[nscalars++] = arena_printf(es->arena, "{\"%s\", %d, %s%s%s}", sc->name,
+                                             real ? 0 : sc->type == TY_INT ? 1 : 2,
+                                             real ? "gt__scalar_real(" : "", es->scalar[s],
+                                             real ? ")" : "");
+        }
+        emit_begin_line(o);
+        emit_list(o, arena_printf(es->arena, "const gt__scalar %s[%d] = {", es->scalars,
+                                  nscalars), items, nscalars, "};");
+        emit_end_line(o);
+    }
+    emit_line(o, "%s = gt__place(&%s, %s, %s, %s, %d, &%s);", es->rc, es->info, es->args,
+              es->size, es->scalars ? es->scalars : "NULL", nscalars, es->place);
     if (emit_kcheck_any(st)) {
         /* run-time K levels: the checking calls check them (emit_kcheck.c) */
         emit_line(o, "if (%s < 0)", es->rc);

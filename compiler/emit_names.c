@@ -246,6 +246,10 @@ void emit_name_stencil(EmitStencil *es, Arena *arena, const NameSet *globals,
     es->rc = emit_unique(arena, &es->names, "rc");
     es->bind = "gt__bind";
     es->place = emit_unique(arena, &es->names, "place");
+    es->scalars = NULL;
+    for (int s = 0; s < st->scalars.len && !es->scalars; s++)
+        if (!st->scalars.items[s]->is_output)
+            es->scalars = emit_unique(arena, &es->names, "scalar_args");
     es->placed = uses_place(st);
     static const char *const want[2][4] = {{"lo_i", "hi_i", "wrap_i", "origin_i"},
                                            {"lo_j", "hi_j", "wrap_j", "origin_j"}};

@@ -133,7 +133,7 @@ static int check_mirror(const gt_stencil_info *info, const int64_t n[3])
 }
 
 int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
-              gt_place *place)
+              const gt__scalar *scalars, int nscalars, gt_place *place)
 {
     gt__placement *p = current;
     const int64_t global[3] = {p ? p->global[0] : size[0], p ? p->global[1] : size[1], size[2]};
@@ -173,6 +173,8 @@ int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int6
         place->wrap[a] = p->wrap_here[a];
     }
     place->distributed = p;
+    if (p->check == 1)
+        p->layer->scalars(p, scalars, scalars ? nscalars : 0);
     return p->check;
 }
 

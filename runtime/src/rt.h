@@ -400,6 +400,10 @@ typedef struct {
        (after 0), or left until the halos beyond the inner edges it reads are filled
        (after 1). */
     void (*levels)(struct gt__placement *p, int after);
+    /* The checking call's (check 1) scalar arguments (gt__place's), n of them, for the
+       layer to compare across its parts' callers (the MPI ranks); the array is the
+       stencil's: the layer copies what it keeps. */
+    void (*scalars)(struct gt__placement *p, const gt__scalar *scalars, int n);
 } gt__layer;
 
 /* A placed call, current for the calling thread between gt__placement_set(p) and

@@ -314,8 +314,14 @@ static void tile_levels(gt__placement *p, int after)
     (void)p, (void)after;
 }
 
+static void tile_scalars(gt__placement *p, const gt__scalar *scalars, int n)
+{
+    (void)p, (void)scalars, (void)n;   /* one process: its scalars are the call's */
+}
+
 static const gt__layer tile_layer = {"S_steps", "S_steps' tiles", tile_reads, tile_holds,
-                                     tile_result, tile_keep, tile_keep_result, tile_levels};
+                                     tile_result, tile_keep, tile_keep_result, tile_levels,
+                                     tile_scalars};
 
 /* Step s (from 0) on the box b: [b[0][0], b[0][1]) x [b[1][0], b[1][1]) x [b[2][0], b[2][1])
    (along I, J, K). */

@@ -179,6 +179,19 @@ contains
         call check(index(msg, "stencil 'lapsum'") > 0 .and. index(msg, "field 'u'") > 0, &
                    'halo too small: the message: ' // msg)
         call check(all(abs(rl - 7) < 0.5_c_double), 'halo too small: nothing written')
+        ! a scalar that differs on the last rank (a time step each rank computed for itself):
+        ! refused on every rank, naming it and both values, nothing written
+        if (nproc > 1) then
+            deallocate (ul)
+            allocate (ul(0:sz(1) + 1, 0:sz(2) + 1, sz(3)))
+            ul = 1
+            call lapsum_mpi(d, ul, rl, merge(0.25_c_double, 0.5_c_double, rank == nproc - 1), &
+                            s, big, u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
+            msg = gtrt_last_error()
+            call check(rc == GT_EINVAL .and. index(msg, "disagree on scalar 'a' of stencil " // &
+                       "'lapsum' (0.5 on rank 0, 0.25 on rank") > 0, 'a scalar differing: ' // msg)
+            call check(all(abs(rl - 7) < 0.5_c_double), 'a scalar differing: nothing written')
+        end if
         call gtrt_decomp_release(d)
         ! a global size of 0: no decomposition, the runtime's message
         d = gtrt_decompose(MPI_COMM_WORLD, [g(1), 0, g(3)], rc=rc)

@@ -896,6 +896,73 @@ static void nofield_case(bool overlap)
     gt_mpi_decomp_release(d);
 }
 
+/* kinds_mpi with one scalar argument different on the last rank (which: 0 the double c,
+   1 the float f, 2 the int n, 3 the bool b): every rank fails with GT_EINVAL naming the
+   scalar, both values and two ranks, and res is untouched (before, every rank computed its
+   part with its own value, and the result was no single process's); equal values passed
+   alike (4: -0.0 on the last rank, 0.0 elsewhere; 5: NaN everywhere, of other signs)
+   compute. The same for nofield_mpi (6: its a), where every rank computes the whole. */
+static void scalars_differ(const int64_t global[3], int which)
+{
+    static const char *const what[7] = {"the double c", "the float f", "the int n",
+                                        "the bool b", "-0.0 and 0.0", "NaN", "nofield's a"};
+    char name[120], why[600] = "", want[200] = "";
+    snprintf(name, sizeof name, "scalar arguments: %s on the last rank", what[which]);
+    bool last = rank == nproc - 1;
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *u = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    gt_storage *res = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    const int open[2] = {0, 0};
+    fill(u, 0, off, global, open, false);
+    fill(res, 1, off, global, open, false);
+    size_t bytes = (size_t)(box[0] * box[1] * box[2]) * sizeof(double);
+    double *before = malloc(bytes);
+    memcpy(before, gt_host(res, GT_READ), bytes);
+    double c = which == 0 && last ? 0.5 : which == 4 ? (last ? -0.0 : 0.0)
+               : which == 5 ? (last ? -NAN : NAN) : 0.75;
+    float f = which == 1 && last ? 0.25f : 0.125f;
+    int32_t n = which == 2 && last ? -3 : 2;
+    bool b = which == 3 && last ? false : true;
+    int rc;
+    if (which == 6) {
+        double sum = -1;
+        int32_t count = -1;
+        rc = nofield_mpi(d, last ? 4.0 : 3.0, &sum, &count, 0, NULL);
+        snprintf(want, sizeof want, "disagree on scalar 'a' of stencil 'nofield' (3 on rank "
+                 "0, 4 on rank %d)", nproc - 1);
+        if (nproc > 1 && !(sum == -1 && count == -1))
+            snprintf(why, sizeof why, "rank %d: an out scalar was written", rank);
+    } else {
+        rc = kinds_mpi(d, u, res, c, f, n, b, 0, NULL);
+        static const char *const names[4] = {"c", "f", "n", "b"};
+        static const char *const values[4][2] = {{"0.75", "0.5"}, {"0.125", "0.25"},
+                                                 {"2", "-3"}, {"true", "false"}};
+        if (which < 4)
+            snprintf(want, sizeof want, "ranks 0 and %d disagree on scalar '%s' of stencil "
+                     "'kinds' (%s on rank 0, %s on rank %d): every rank must pass it alike; "
+                     "nothing was done", nproc - 1, names[which], values[which][0],
+                     values[which][1], nproc - 1);
+    }
+    if (why[0])
+        ;
+    else if (nproc == 1 || which == 4 || which == 5) {
+        if (rc != 0)
+            snprintf(why, sizeof why, "rank %d: %d (%s), want 0", rank, rc, gt_last_error());
+    } else if (rc != GT_EINVAL || !strstr(gt_last_error(), want)) {
+        snprintf(why, sizeof why, "rank %d: %d (%s), want %d with \"%s\"", rank, rc,
+                 gt_last_error(), GT_EINVAL, want);
+    } else if (memcmp(before, gt_host(res, GT_READ), bytes) != 0) {
+        snprintf(why, sizeof why, "rank %d: res was written", rank);
+    }
+    report("", name, !why[0], why, sizeof why);
+    free(before);
+    gt_release(u);
+    gt_release(res);
+    gt_mpi_decomp_release(d);
+}
+
 static void entry_cases(const int64_t g1[3], const int64_t g2[3])
 {
     halo_values();
@@ -911,6 +978,8 @@ static void entry_cases(const int64_t g1[3], const int64_t g2[3])
     }
     bc_case(g1, (const int[2]){nproc, 1}, false, false);
     bc_case(g2, (const int[2]){1, nproc}, true, false);
+    for (int which = 0; which < 7; which++)
+        scalars_differ(g1, which);
 }
 
 int main(int argc, char **argv)

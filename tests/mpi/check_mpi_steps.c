@@ -258,14 +258,15 @@ static void steps_case(int w, const int64_t global[2], const int dims[2], int64_
 /* A refusal: every rank returns code, and no storage changed. mode 0: the last rank's u
    has a halo for one step fewer than tblock; 1: nsteps -1; 2: nsteps differs on rank 0;
    5: the last rank's un (next, which no exchange takes) is a storage one point wider along I
-   than its box (gt_mpi_steps ran with it, writing it, where gt_mpi_call refuses it). */
+   than its box (gt_mpi_steps ran with it, writing it, where gt_mpi_call refuses it); 6: the
+   scalar a differs on the last rank (each rank stepped with its own a). */
 static void refusal(int mode, int code)
 {
-    static const char *const what[6] = {
+    static const char *const what[7] = {
         "a halo too small (last rank)", "nsteps < 0", "nsteps differs between ranks",
         "an output read at offsets past an inner edge (snx_steps_mpi)",
         "an output read at offsets past an inner edge (snx_mpi)",
-        "a next storage wider than the box (last rank)"};
+        "a next storage wider than the box (last rank)", "the scalar a differs (last rank)"};
     char name[120], why[600] = "";
     snprintf(name, sizeof name, "refused: %s", what[mode]);
     const int64_t global[2] = {20, 13};
@@ -308,6 +309,8 @@ static void refusal(int mode, int code)
     int64_t n = mode == 1 ? -1 : mode == 2 && rank == 0 && nproc > 1 ? 4 : 5;
     int rc = mode == 4   ? snx_mpi(d, l[0], l[1], l[2], l[3], l[4], 0.1, 1, NULL)
              : mode == 3 ? snx_steps_mpi(d, l[0], l[1], l[2], l[3], l[4], 0.1, n, 3, NULL)
+             : mode == 6 ? sdi_steps_mpi(d, l[0], l[1], l[2], rank == nproc - 1 ? 0.06 : 0.05,
+                                         n, 3, NULL)
                          : sdi_steps_mpi(d, l[0], l[1], l[2], 0.05, n, 3, NULL);
     if (rc != code)
         snprintf(why, sizeof why, "returned %d, not %d: %s", rc, code, gt_last_error());
@@ -316,6 +319,9 @@ static void refusal(int mode, int code)
         snprintf(why, sizeof why, "the message does not name 'an': %s", gt_last_error());
     else if (mode == 5 && !strstr(gt_last_error(), "field 'un' has"))
         snprintf(why, sizeof why, "the message does not name 'un': %s", gt_last_error());
+    else if (mode == 6 && !strstr(gt_last_error(), "disagree on scalar 'a' of stencil 'sdi' "
+                                                    "(0.05 on rank 0, 0.06 on rank"))
+        snprintf(why, sizeof why, "the message does not name a: %s", gt_last_error());
     for (int f = 0; f < nf && !why[0]; f++) {
         size_t bytes = whole(l[f], NULL);
         after = malloc(bytes);
@@ -456,6 +462,7 @@ int main(int argc, char **argv)
         refusal(2, GT_EINVAL);
         refusal(3, GT_EINVAL);
         refusal(4, GT_EINVAL);
+        refusal(6, GT_EINVAL);
     }
     MPI_Finalize();
     return failures != 0;

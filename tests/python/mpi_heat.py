@@ -67,6 +67,18 @@ for call, why in ((lambda: mod.heat.mpi(d, u, ro, 0.1), "ro"),
             "stencil 'heat': rank %d failed (%s); nothing was done" % (last, mine[why])
         assert e.message == want, (e.message, want)
     assert np.array_equal(np.array(unew), before) and np.array_equal(np.array(ro), before)
+# a scalar that differs on the last rank (a time step each rank computed for itself):
+# every rank raises, naming it and both values, nothing written
+if comm.size > 1:
+    before = np.array(unew)
+    try:
+        mod.heat.mpi(d, u, unew, 0.2 if comm.rank == last else 0.1)
+        raise AssertionError("no error")
+    except gtcc.StencilError as e:
+        want = ("ranks 0 and %d disagree on scalar 'alpha' of stencil 'heat' (0.1 on rank 0, "
+                "0.2 on rank %d): every rank must pass it alike; nothing was done" % (last, last))
+        assert want in e.message, (e.message, want)
+    assert np.array_equal(np.array(unew), before)
 assert mod.heat.mpi(d, u, unew, 0.1) == total
 # steps of a stencil without iterate, a field the stencil lacks: refused, naming them
 try:

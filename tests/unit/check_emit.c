@@ -395,7 +395,7 @@ START_TEST(lap_file)
     ck_assert_ptr_nonnull(strstr(hdr, "extern const gt_stencil_info lap_info;"));
     ck_assert_ptr_nonnull(strstr(src, "{\"u\", \"IJK\", GT_FLOAT64, 0, {{1, 1}, {1, 1}, {0, 0}}, "
                                       "{{1, 1}, {1, 1}, {0, 0}}, {0, 0, 0}},"));
-    ck_assert_ptr_nonnull(strstr(src, "rc = gt__place(&lap_info, args, n, &place);"));
+    ck_assert_ptr_nonnull(strstr(src, "rc = gt__place(&lap_info, args, n, NULL, 0, &place);"));
     ck_assert_ptr_nonnull(strstr(src, "gt__bind(&lap_info"));
     ck_assert_ptr_nonnull(strstr(src, "#line 4 \"hand.stn\"\n"));
     ck_assert_ptr_nonnull(

@@ -57,7 +57,7 @@ START_TEST(call_part)
     part(&w, s, widths, needed, by);
     gt__placement_set(&w.place);
     gt_place p;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), 0);
     ck_assert_int_eq(p.origin[0], 3);
     ck_assert_int_eq(p.origin[1], 10);
     ck_assert_int_eq(p.lo[0], -3);
@@ -70,7 +70,7 @@ START_TEST(call_part)
     /* the checking call answers 1 and records what u needs on the internal sides: not J
        above (the global edge) */
     w.place.check = 1;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), 1);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), 1);
     ck_assert_int_eq(needed[0][0][0], 2);
     ck_assert_int_eq(needed[0][0][1], 1);
     ck_assert_int_eq(needed[0][1][1], 0);
@@ -80,7 +80,7 @@ START_TEST(call_part)
     gt_storage *u0 = gt_zeros(GT_FLOAT64, "IJK", shape, NULL);
     gt_storage *s0[2] = {u0, v};
     w.storages = s0;
-    ck_assert_int_eq(gt__place(&info, s0, size, &p), GT_EHALO);
+    ck_assert_int_eq(gt__place(&info, s0, size, NULL, 0, &p), GT_EHALO);
     ck_assert_error(GT_EHALO, "stencil 'f': rank 3: field 'u' reads 2 point(s) beyond the "
                               "lower I edge of this rank's box, from its halo, but the "
                               "storage's halo there is 0: a distributed call needs the halo "
@@ -90,33 +90,33 @@ START_TEST(call_part)
     w.place.check = 0;
     /* another domain */
     const int64_t other[3] = {4, 4, 3};
-    ck_assert_int_eq(gt__place(&info, s, other, &p), GT_ESHAPE);
+    ck_assert_int_eq(gt__place(&info, s, other, NULL, 0, &p), GT_ESHAPE);
     ck_assert_error(GT_ESHAPE, "stencil 'f': rank 3: called with a domain of 4 x 4");
     /* widths narrower than u reads below along I */
     widths[0][0][0] = 1;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), GT_EHALO);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), GT_EHALO);
     ck_assert_error(GT_EHALO, "field 'u' reads 2 point(s) beyond the lower I edge of this "
                               "rank's box, but gt_mpi_call exchanged 1 there");
     widths[0][0][0] = 2;
     /* u's storage not among the storages */
     w.n = 1;
     w.storages = &v;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), GT_EINVAL);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), GT_EINVAL);
     ck_assert_error(GT_EINVAL, "is not among gt_mpi_call's storages");
     w.n = 2;
     w.storages = s;
     /* periodic along I without a periodic decomposition */
     w.place.wrap[0] = 0;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), GT_EINVAL);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), GT_EINVAL);
     ck_assert_error(GT_EINVAL, "field 'u' has a periodic boundary condition along I, but the "
                                "decomposition is not periodic along I");
     /* far bounds are clipped to +-2^30 */
     w.place.wrap[0] = 1;
     w.place.global[0] = (int64_t)1 << 40;
-    ck_assert_int_eq(gt__place(&info, s, size, &p), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), 0);
     ck_assert_int_eq(p.hi[0], (int64_t)1 << 30);
     gt__placement_set(NULL);
-    ck_assert_int_eq(gt__place(&info, s, size, &p), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &p), 0);
     ck_assert_ptr_null(p.distributed);
     gt_release(u);
     gt_release(v);

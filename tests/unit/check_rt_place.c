@@ -8,6 +8,7 @@
  * storages (their records and their data) changes. The MPI layer's hooks are
  * check_mpi_call.c's. */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,30 @@ static const gt_field_info fields[2] = {
 };
 static const gt_stencil_info info = {"f", 2, fields};
 
+/* A real scalar's bits as the ranks compare them: equal values alike (-0.0 and 0.0; a
+   float and the double it widens to), every NaN alike, other values apart. */
+START_TEST(test_scalar_real)
+{
+    ck_assert_int_eq(gt__scalar_real(-0.0), gt__scalar_real(0.0));
+    ck_assert_int_eq(gt__scalar_real(0.0), 0);
+    ck_assert_int_eq(gt__scalar_real((float)0.25), gt__scalar_real(0.25));
+    ck_assert_int_ne(gt__scalar_real((float)0.1), gt__scalar_real(0.1));
+    ck_assert_int_eq(gt__scalar_real(NAN), gt__scalar_real(-NAN));
+    ck_assert_int_eq(gt__scalar_real(NAN), gt__scalar_real(0.0 * INFINITY));
+    ck_assert_int_ne(gt__scalar_real(INFINITY), gt__scalar_real(-INFINITY));
+    ck_assert_int_ne(gt__scalar_real(NAN), gt__scalar_real(INFINITY));
+    ck_assert_int_eq(gt__scalar_real(-2.0), (int64_t)0xc000000000000000);   /* sign, 2^1 */
+    ck_assert_int_ne(gt__scalar_real(1.0), gt__scalar_real(nextafter(1.0, 2.0)));
+}
+END_TEST
+
 START_TEST(place_single_process)
 {
     const int64_t size[3] = {7, 5, 3};
     gt_storage *none[2] = {NULL, NULL};
     gt_place p;
     memset(&p, 0x55, sizeof p);
-    ck_assert_int_eq(gt__place(&info, none, size, &p), 0);
+    ck_assert_int_eq(gt__place(&info, none, size, NULL, 0, &p), 0);
     ck_assert_int_eq(p.origin[0], 0);
     ck_assert_int_eq(p.origin[1], 0);
     ck_assert_int_eq(p.lo[0], 0);
@@ -146,7 +164,7 @@ START_TEST(placed_call_core)
        u reads beyond (I: 2 below, 1 above), not J above (the global edge), nothing for v */
     gt_place place;
     memset(&place, 0x55, sizeof place);
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 0);
     ck_assert_int_eq(place.origin[0], 5);
     ck_assert_int_eq(place.origin[1], 11);
     ck_assert_int_eq(place.lo[0], -5);
@@ -167,17 +185,28 @@ START_TEST(placed_call_core)
     ck_assert_int_eq(l.read[1].a, 0);
     ck_assert_int_eq(l.read[1].side, 1);
     ck_assert_int_eq(l.read[1].r, 1);
-    /* the checking call and the level check answer what the placement says */
+    /* the checking call and the level check answer what the placement says; the checking
+       call alone hands the layer the scalar arguments (the ranks compare them) */
+    const gt__scalar args[2] = {{"dt", 0, gt__scalar_real(0.5)}, {"n", 1, 3}};
+    ck_assert_int_eq(l.nscalar_calls, 0);
     p.check = 1;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 1);
+    ck_assert_int_eq(gt__place(&info, s, size, args, 2, &place), 1);
     ck_assert_int_eq(l.read[2].check, 1);
+    ck_assert_int_eq(l.nscalar_calls, 1);
+    ck_assert_int_eq(l.nscalars, 2);
+    ck_assert_str_eq(l.scalar0.name, "dt");
+    ck_assert_int_eq(l.scalar0.bits, 0x3fe0000000000000);   /* 0.5: 2^-1, IEEE 754 */
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 1);
+    ck_assert_int_eq(l.nscalars, 0);
     p.check = 2;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 2);
+    ck_assert_int_eq(gt__place(&info, s, size, args, 2, &place), 2);
     p.check = 0;
+    ck_assert_int_eq(gt__place(&info, s, size, args, 2, &place), 0);
+    ck_assert_int_eq(l.nscalar_calls, 2);
     /* the upper J edge inner too: asked about it (3 above) */
     l.nreads = 0;
     p.inner[1][1] = 1;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 0);
     ck_assert_int_eq(l.nreads, 3);
     ck_assert_int_eq(l.read[2].a, 1);
     ck_assert_int_eq(l.read[2].side, 1);
@@ -185,24 +214,24 @@ START_TEST(placed_call_core)
     /* no inner edge: nothing to ask */
     memset(p.inner, 0, sizeof p.inner);
     l.nreads = 0;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 0);
     ck_assert_int_eq(l.nreads, 0);
     p.inner[0][0] = p.inner[0][1] = p.inner[1][0] = 1;
     /* the layer's refusal is the call's */
     l.reads_rc = GT_EHALO;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), GT_EHALO);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), GT_EHALO);
     ck_assert_error(GT_EHALO, "stencil 'f': part 7: the fake refuses field 0");
     l.reads_rc = 0;
     /* another domain, and a periodic condition along an axis that does not wrap: the
        core's own checks, in the layer's words */
     const int64_t other[3] = {4, 4, 3};
-    ck_assert_int_eq(gt__place(&info, s, other, &place), GT_ESHAPE);
+    ck_assert_int_eq(gt__place(&info, s, other, NULL, 0, &place), GT_ESHAPE);
     ck_assert_error(GT_ESHAPE, "stencil 'f': part 7: called with a domain of 4 x 4 along I "
                                "and J in a distributed call whose part is 4 x 5: call the "
                                "stencil with the domain fake_call gives");
     core_words();
     p.wrap[0] = 0;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), GT_EINVAL);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), GT_EINVAL);
     ck_assert_error(GT_EINVAL, "stencil 'f': part 7: field 'u' has a periodic boundary "
                                "condition along I, but the decomposition is not periodic "
                                "along I (fake_wraps[0])");
@@ -210,7 +239,7 @@ START_TEST(placed_call_core)
     p.wrap[0] = 1;
     /* far bounds are clipped to +-2^30 */
     p.global[0] = (int64_t)1 << 40;
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 0);
     ck_assert_int_eq(place.hi[0], (int64_t)1 << 30);
     p.global[0] = 20;
 
@@ -245,7 +274,7 @@ START_TEST(placed_call_core)
 
     /* without a placement: a single process's place again */
     gt__placement_set(NULL);
-    ck_assert_int_eq(gt__place(&info, s, size, &place), 0);
+    ck_assert_int_eq(gt__place(&info, s, size, NULL, 0, &place), 0);
     ck_assert_ptr_null(place.distributed);
     ck_assert_int_eq(place.wrap[0], 1);
     /* nothing of the caller's storages changed */
@@ -263,6 +292,7 @@ Suite *suite_rt_place(void)
     Suite *s = suite_create("rt_place");
     TCase *t = tcase_create("place");
     tcase_add_test(t, place_single_process);
+    tcase_add_test(t, test_scalar_real);
     tcase_add_test(t, placed_call_core);
     suite_add_tcase(s, t);
     return s;

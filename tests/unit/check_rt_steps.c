@@ -45,7 +45,7 @@ static int avg_step(void *args, gt_storage *const *f, const gt_domain *dom)
     if (rc)
         return rc;
     gt_place place;
-    rc = gt__place(&avg_info, f, n, &place);
+    rc = gt__place(&avg_info, f, n, NULL, 0, &place);
     if (rc)
         return rc < 0 ? rc : 0;
     computes++;
@@ -315,7 +315,7 @@ static int half_step(void *args, gt_storage *const *f, const gt_domain *dom)
     if (rc)
         return rc;
     gt_place place;
-    rc = gt__place(&half_info, f, n, &place);
+    rc = gt__place(&half_info, f, n, NULL, 0, &place);
     if (rc)
         return rc < 0 ? rc : 0;
     computes++;

@@ -23,6 +23,8 @@ typedef struct {
     void *result;
     int nkeep, keep_checking, nkeep_results;
     int nlevels, after;       /* levels calls, and the last one's argument */
+    int nscalar_calls, nscalars;   /* scalars calls, and the last one's count and first */
+    gt__scalar scalar0;
 } fake_layer;
 
 static fake_layer *fake_of(const gt__placement *p)
@@ -87,8 +89,18 @@ static void fake_levels(gt__placement *p, int after)
     l->after = after;
 }
 
+static void fake_scalars(gt__placement *p, const gt__scalar *scalars, int n)
+{
+    fake_layer *l = fake_of(p);
+    l->nscalar_calls++;
+    l->nscalars = n;
+    if (n > 0)
+        l->scalar0 = scalars[0];
+}
+
 static const gt__layer fake_hooks = {"fake_call", "fake_wraps", fake_reads, fake_holds,
-                                     fake_result, fake_keep, fake_keep_result, fake_levels};
+                                     fake_result, fake_keep, fake_keep_result, fake_levels,
+                                     fake_scalars};
 
 /* A placement over the fake layer l, zero elsewhere: "part 7" in messages. */
 static void fake_placement(gt__placement *p, fake_layer *l)

@@ -109,8 +109,29 @@ typedef struct {
     void *distributed;  /* the distributed call's state (NULL for a single process) */
 } gt_place;
 
+/* A scalar argument (not an out scalar) as the ranks of a distributed call compare it: they
+   must all pass the same values (a dt computed on each rank from its own part, and not
+   reduced over the ranks, would compute something no single process computes). name: as
+   in the .stn file; kind: 0 a real (bits: the double's bits, gt__scalar_real), 1 an
+   integer (bits: its value), 2 a bool (0 or 1). */
+typedef struct {
+    const char *name;
+    int kind;
+    int64_t bits;
+} gt__scalar;
+
+/* A real's bits for gt__scalar: a float widened (exact), -0.0 as 0.0 (equal values), every
+   NaN as one. */
+static inline int64_t gt__scalar_real(double v)
+{
+    union { double d; int64_t i; } u;
+    u.d = v == 0 ? 0.0 : v;
+    return v != v ? INT64_MAX : u.i;
+}
+
 /* Fills *place for a call of the stencil info over the domain size[3] (after gt__bind,
-   fields in parameter order): 0 to go on; 1 when the call must compute nothing (a
+   fields in parameter order; scalars: its nscalars scalar arguments, NULL for none): 0 to
+   go on; 1 when the call must compute nothing (a
    distributed call checking its arguments first: the stencil returns 0 at once, or, if it
    reads at run-time K levels, after checking them where gt__levels_now says and keeping
    its outputs, gt__keep); 2 when it must only check its run-time K levels (a distributed
@@ -119,7 +140,7 @@ typedef struct {
    call gives, a field reads further into an internal edge's halo than was exchanged, a
    periodic bc along an axis the decomposition does not wrap. */
 int gt__place(const gt_stencil_info *info, gt_storage *const *fields, const int64_t size[3],
-              gt_place *place);
+              const gt__scalar *scalars, int nscalars, gt_place *place);
 
 /* The out scalar number slot (in parameter order among the out scalars) of a call: op 0
    sum, 1 min, 2 max, of dtype, the value the call wrote at result. A distributed call

@@ -181,8 +181,22 @@ static void levels(gt__placement *p, int after)
     call_of(p)->levels = after ? 2 : 1;
 }
 
+/* The checking call's scalar arguments, kept for the ranks to compare (gt_mpi_call). */
+static void scalars(gt__placement *p, const gt__scalar *given, int n)
+{
+    gt__mpi_call *c = call_of(p);
+    free(c->scalars);
+    c->scalars = NULL;
+    c->nscalars = n;
+    c->scalars_error = 0;
+    if (n > 0 && !(c->scalars = malloc(sizeof *given * (size_t)n)))
+        c->scalars_error = GT_ENOMEM;
+    else if (n > 0)
+        memcpy(c->scalars, given, sizeof *given * (size_t)n);
+}
+
 static const gt__layer layer = {"gt_mpi_call", "gt_mpi_decompose's periodic", reads, holds,
-                                result, keep, keep_result, levels};
+                                result, keep, keep_result, levels, scalars};
 
 void gt__mpi_call_init(gt__mpi_call *c, int rank, int n, gt_storage *const *storages,
                        gt__mpi_widths *needed, const char **needed_by)
@@ -210,4 +224,7 @@ void gt__mpi_call_free(gt__mpi_call *c)
     free(c->red);
     c->red = NULL;
     c->nred = c->cap = 0;
+    free(c->scalars);
+    c->scalars = NULL;
+    c->nscalars = 0;
 }

@@ -44,6 +44,10 @@ typedef struct {
     int levels;                     /* run-time K levels checked before the parts: 1 by the
                                        checking call, 2 after the exchange (gt__levels_now) */
     gt__kept *kept;                 /* outputs and out scalars the checking call kept */
+    gt__scalar *scalars;            /* the checking call's scalar arguments (copies; the
+                                       names are the generated code's literals) */
+    int nscalars;
+    int scalars_error;              /* GT_ENOMEM: they could not be kept */
 } gt__mpi_call;
 
 /* Starts c for rank's call over the storages (n of them; needed and needed_by per storage,
@@ -54,7 +58,7 @@ void gt__mpi_call_init(gt__mpi_call *c, int rank, int n, gt_storage *const *stor
 /* The end of a distributed call: the outputs and out scalars c kept put back if rc != 0,
    and freed; returns rc (or GT_EDEVICE if putting them back failed). */
 int gt__mpi_call_end(gt__mpi_call *c, int rc);
-/* Frees the out scalars (after combining them). */
+/* Frees the out scalars (after combining them) and the scalar arguments kept. */
 void gt__mpi_call_free(gt__mpi_call *c);
 /* mpi.c: frees the pinned staging buffer and the stream that halo exchanges packing on the
    device keep between exchanges (also done at exit), as gt__transfer_trim does for

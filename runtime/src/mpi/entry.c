@@ -85,11 +85,16 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
     gt__placement_set(&w.place);
     int rc = call(ctx, NULL);
     gt__placement_set(NULL);
-    gt__mpi_call_free(&w);
     if (rc == 0 && w.place.calls != 1)
         rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the entry's function called %d "
                        "generated stencil(s)", info->name, rank, w.place.calls);
-    if ((rc = agree(info, comm, rank, rc, "nothing was computed")) != 0)
+    rc = agree(info, comm, rank, rc, "nothing was computed");
+    /* every rank computes the whole: with the same scalar arguments */
+    if (!rc)
+        rc = gt__mpi_same_scalars(comm, "gt_mpi_call", rank, info, w.scalars, w.nscalars,
+                                  w.scalars_error);
+    gt__mpi_call_free(&w);
+    if (rc != 0)
         return rc;
     double t0 = MPI_Wtime();
     rc = call(ctx, NULL);

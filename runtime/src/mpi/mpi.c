@@ -85,7 +85,9 @@ typedef enum {
     V_DTYPE,    /* a gt_dtype */
     V_AXES,     /* axes or a layout (axes_code) */
     V_GIVEN,    /* a pointer: 1 given, 0 NULL */
-    V_HASH      /* a digest (hash_text): no value to show */
+    V_HASH,     /* a digest (hash_text): no value to show */
+    V_REAL,     /* a real scalar argument's bits (gt__scalar_real) */
+    V_BOOL      /* a bool scalar argument */
 } ValueKind;
 
 /* One value that every rank must pass alike: what it is, for messages. */
@@ -164,6 +166,19 @@ static void describe(char *out, size_t len, ValueKind kind, int64_t v)
         break;
     case V_GIVEN:
         snprintf(out, len, "%s", v ? "given" : "NULL");
+        break;
+    case V_REAL: {
+        /* the fewest digits that give the value back */
+        union { int64_t i; double d; } u = {v};
+        for (int digits = 6; digits <= 17; digits++) {
+            snprintf(out, len, "%.*g", digits, u.d);
+            if (strtod(out, NULL) == u.d)
+                break;
+        }
+        break;
+    }
+    case V_BOOL:
+        snprintf(out, len, "%s", v ? "true" : "false");
         break;
     default:
         snprintf(out, len, "%lld", (long long)v);
@@ -250,6 +265,45 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
                                 most[1 + i], what);
         start += m;
     } while (start < count);
+    return 0;
+}
+
+static const Item scalar_count_items[] = {{"the number of scalar arguments of the stencil",
+                                           V_NUMBER}};
+static const Agreed scalar_count_agreed = {scalar_count_items, 1, NULL, NULL};
+
+int gt__mpi_same_scalars(MPI_Comm comm, const char *fn, int rank, const gt_stencil_info *info,
+                         const gt__scalar *scalars, int n, int error)
+{
+    const int64_t count = n;
+    int rc = error ? gt__error(error, "%s: rank %d: out of memory", fn, rank) : 0;
+    if ((rc = agree_same(comm, fn, rc, 1, array_value, &count, &scalar_count_agreed)) != 0)
+        return rc;
+    /* each value: the largest of v and of ~v (the smallest of v; ~ does not overflow) */
+    for (int start = 0; start < n; start += AGREE_CHUNK) {
+        int m = n - start < AGREE_CHUNK ? n - start : AGREE_CHUNK;
+        int64_t mine[2 * AGREE_CHUNK], most[2 * AGREE_CHUNK];
+        for (int i = 0; i < m; i++) {
+            mine[i] = scalars[start + i].bits;
+            mine[m + i] = ~mine[i];
+        }
+        int err = MPI_Allreduce(mine, most, 2 * m, MPI_INT64_T, MPI_MAX, comm);
+        if (err != MPI_SUCCESS)
+            return agree_same(comm, fn, mpi_fail(fn, rank, "MPI_Allreduce", err), 0, NULL,
+                              NULL, NULL);
+        for (int i = 0; i < m; i++) {
+            if (most[i] == ~most[m + i])
+                continue;
+            const gt__scalar *sc = &scalars[start + i];
+            char what[200];
+            snprintf(what, sizeof what, "scalar '%s' of stencil '%s'", sc->name,
+                     info && info->name ? info->name : "?");
+            const Item item = {what, sc->kind == 0 ? V_REAL : sc->kind == 2 ? V_BOOL
+                                                                            : V_NUMBER};
+            const Agreed agreed = {&item, 1, NULL, NULL};
+            return disagree(comm, fn, rank, 0, mine[i], ~most[m + i], most[i], &agreed);
+        }
+    }
     return 0;
 }
 
@@ -1454,7 +1508,12 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     w.widths = (const gt__mpi_widths *)use;
     /* every rank's checks passed, and every rank calls the same stencil */
     const int64_t digest = stencil_digest(w.place.info);
-    if ((rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed)) != 0) {
+    rc = agree_same(d->comm, fn, rc, 1, array_value, &digest, &checked_agreed);
+    /* ... with the same scalar arguments */
+    if (!rc)
+        rc = gt__mpi_same_scalars(d->comm, fn, d->rank, w.place.info, w.scalars, w.nscalars,
+                                  w.scalars_error);
+    if (rc != 0) {
         gt__free(needed);
         gt__free(needed_by);
         gt__mpi_call_free(&w);
@@ -1902,6 +1961,9 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         rc = gt__mpi_call_end(&w, rc);
     }
     rc = agree(d->comm, fn, rc);
+    if (!rc)
+        rc = gt__mpi_same_scalars(d->comm, fn, d->rank, info, w.scalars, w.nscalars,
+                                  w.scalars_error);
     /* the steps per exchange: given, or the most every rank's storages allow (capped) */
     int64_t t = 0;
     if (!rc) {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <gt/gt_generated.h>
 #include <gt/gt_mpi.h>
 
 /* 0 when MPI is up, else GT_EMPI recorded for fn ("MPI is not initialized", "MPI is
@@ -43,5 +44,13 @@ static inline int gt__mpi_fail_worst(int64_t most, int *who)
     *who = (int)low;
     return (int)((key - low) / ranks);
 }
+
+/* mpi.c: the ranks' scalar arguments of one call of stencil info (the checking call's, n of
+   them; error: GT_ENOMEM where this rank could not keep them) alike, every rank calling:
+   their number, then each value (equal values alike: -0.0 and 0.0, any two NaNs), in
+   MPI_Allreduces of a fixed size. 0, or the same code on every rank: GT_EINVAL naming the
+   first scalar that differs, its two values and the lowest ranks that pass them. */
+int gt__mpi_same_scalars(MPI_Comm comm, const char *fn, int rank, const gt_stencil_info *info,
+                         const gt__scalar *scalars, int n, int error);
 
 #endif

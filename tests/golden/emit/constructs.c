@@ -54,7 +54,8 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
         return rc;
     const int64_t ni = n_2[0], nj = n_2[1], nk = n_2[2];
     gt_place place;
-    rc = gt__place(&constructs_info, args, n_2, &place);
+    const gt__scalar scalar_args[1] = {{"scale", 0, gt__scalar_real(scale)}};
+    rc = gt__place(&constructs_info, args, n_2, scalar_args, 1, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
     const int64_t lo_i = place.lo[0], hi_i = place.hi[0], lo_j = place.lo[1], hi_j = place.hi[1];
@@ -95,7 +96,7 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
                     column_sum += (gt_outside_at(j + 1, lo_j, hi_j) ? 1.5 : u(gt_periodic_at(i - 1, ni, wrap_i, 1), j + 1, kk));
 #line 9 "constructs.stn"
                 colsum(i, j) = column_sum;
-#line 99 "constructs.c"
+#line 100 "constructs.c"
             }
     }
     for (int64_t i = 0; i < ni; i++)
@@ -103,31 +104,31 @@ int constructs(gt_storage *u, gt_storage *colsum, gt_storage *f, gt_storage *n, 
             for (int64_t k = 0; k < nk; k++)
 #line 10 "constructs.stn"
                 f(i, j, k) = f(i, j, k) * scale + 0.5f;
-#line 107 "constructs.c"
+#line 108 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "constructs.stn"
                 n(i, j, k) = gt_iadd(n(i, j, k) % 3, (int32_t)(i + origin_i));
-#line 113 "constructs.c"
+#line 114 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "constructs.stn"
                 int__(i, j, k) = ak(k) * u(i, j, k - 1) + fabs(u(i, j, k));
-#line 119 "constructs.c"
+#line 120 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 13 "constructs.stn"
                 total_value += u(i, j, k);
-#line 125 "constructs.c"
+#line 126 "constructs.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 14 "constructs.stn"
                 biggest_value = gt_max_int(biggest_value, n(i, j, k));
-#line 131 "constructs.c"
+#line 132 "constructs.c"
 
     *total = total_value;
     gt__place_result(&place, 0, 0, GT_FLOAT64, total);

@@ -50,7 +50,8 @@ int p_flux(gt_storage *decomp, gt_storage *overlap, gt_storage *times, double ar
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&p_flux_info, args, n, &place);
+    const gt__scalar scalar_args[1] = {{"arguments", 0, gt__scalar_real(arguments)}};
+    rc = gt__place(&p_flux_info, args, n, scalar_args, 1, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
     const int64_t lo_i = place.lo[0], hi_i = place.hi[0], lo_j = place.lo[1], hi_j = place.hi[1];
@@ -78,19 +79,19 @@ int p_flux(gt_storage *decomp, gt_storage *overlap, gt_storage *times, double ar
             for (int64_t k = 0; k < nk; k++)
 #line 9 "entries.stn"
                 times(i, j, k) = decomp(i - 1, j, k) + decomp(i, j + 1, k) * arguments + (double)overlap(i, j);
-#line 82 "entries.c"
+#line 83 "entries.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 10 "entries.stn"
                 fields_value += times(i, j, k);
-#line 88 "entries.c"
+#line 89 "entries.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 11 "entries.stn"
                 ctx_value = gt_max_int(ctx_value, (int32_t)(i + origin_i));
-#line 94 "entries.c"
+#line 95 "entries.c"
 
     *fields = fields_value;
     gt__place_result(&place, 0, 0, GT_FLOAT64, fields);
@@ -120,7 +121,8 @@ int p_scalars_only(float a, bool b, float *lowest, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&p_scalars_only_info, args, n, &place);
+    const gt__scalar scalar_args[2] = {{"a", 0, gt__scalar_real(a)}, {"b", 2, b}};
+    rc = gt__place(&p_scalars_only_info, args, n, scalar_args, 2, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
@@ -134,7 +136,7 @@ int p_scalars_only(float a, bool b, float *lowest, const gt_domain *domain)
             for (int64_t k = 0; k < nk; k++)
 #line 15 "entries.stn"
                 lowest_value = gt_min_float(lowest_value, b ? a : 0.0f);
-#line 138 "entries.c"
+#line 140 "entries.c"
 
     *lowest = lowest_value;
     gt__place_result(&place, 0, 1, GT_FLOAT32, lowest);

@@ -59,7 +59,7 @@ int limiter(gt_storage *u, gt_storage *o, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&limiter_info, args, n, &place);
+    rc = gt__place(&limiter_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
@@ -174,7 +174,7 @@ int fine(gt_storage *u, gt_storage *o, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&fine_info, args, n, &place);
+    rc = gt__place(&fine_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
     (void)ni; (void)nj; (void)nk;

@@ -45,7 +45,7 @@ int hdiff(gt_storage *u, gt_storage *coeff, gt_storage *out_u, const gt_domain *
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&hdiff_info, args, n, &place);
+    rc = gt__place(&hdiff_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 

@@ -46,7 +46,8 @@ int heat(gt_storage *u, gt_storage *unew, float a, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&heat_info, args, n, &place);
+    const gt__scalar scalar_args[1] = {{"a", 0, gt__scalar_real(a)}};
+    rc = gt__place(&heat_info, args, n, scalar_args, 1, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
     const int64_t lo_i = place.lo[0], hi_i = place.hi[0], lo_j = place.lo[1], hi_j = place.hi[1];
@@ -69,7 +70,7 @@ int heat(gt_storage *u, gt_storage *unew, float a, const gt_domain *domain)
             for (int64_t j = 0; j < nj; j++)
 #line 5 "iterate.stn"
                 unew(i, j) = u(i, j) + a * ((gt_outside_at(i - 1, lo_i, hi_i) ? 0.0f : u(i - 1, j)) + (gt_outside_at(i + 1, lo_i, hi_i) ? 0.0f : u(i + 1, j)) + (gt_outside_at(j - 1, lo_j, hi_j) ? 0.0f : u(i, j - 1)) + (gt_outside_at(j + 1, lo_j, hi_j) ? 0.0f : u(i, j + 1)) - 4.0f * u(i, j));
-#line 73 "iterate.c"
+#line 74 "iterate.c"
     }
     return 0;
 #undef u
@@ -119,7 +120,8 @@ int wave(gt_storage *h, gt_storage *hn, gt_storage *q, gt_storage *qn, gt_storag
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&wave_info, args, n, &place);
+    const gt__scalar scalar_args[1] = {{"dt", 0, gt__scalar_real(dt)}};
+    rc = gt__place(&wave_info, args, n, scalar_args, 1, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
@@ -147,14 +149,14 @@ int wave(gt_storage *h, gt_storage *hn, gt_storage *q, gt_storage *qn, gt_storag
             for (int64_t j = 0; j < nj; j++)
 #line 11 "iterate.stn"
                 hn(i, j) = h(i, j) - dt * depth(i, j) * (q(i + 1, j) - q(i - 1, j));
-#line 151 "iterate.c"
+#line 153 "iterate.c"
     }
     if (0 < nk) {
         for (int64_t i = 0; i < ni; i++)
             for (int64_t j = 0; j < nj; j++)
 #line 12 "iterate.stn"
                 qn(i, j) = q(i, j) - dt * (h(i + 1, j) - h(i - 1, j));
-#line 158 "iterate.c"
+#line 160 "iterate.c"
     }
     return 0;
 #undef h
@@ -201,7 +203,7 @@ int plain(gt_storage *u, gt_storage *v, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&plain_info, args, n, &place);
+    rc = gt__place(&plain_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
@@ -220,7 +222,7 @@ int plain(gt_storage *u, gt_storage *v, const gt_domain *domain)
             for (int64_t k = 0; k < nk; k++)
 #line 17 "iterate.stn"
                 v(i, j, k) = u(i, j, k + 1);
-#line 224 "iterate.c"
+#line 226 "iterate.c"
     return 0;
 #undef u
 #undef v

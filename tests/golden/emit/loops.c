@@ -44,7 +44,7 @@ int halve(gt_storage *a, gt_storage *b, const gt_domain *domain)
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&halve_info, args, n, &place);
+    rc = gt__place(&halve_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 

@@ -46,7 +46,7 @@ int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
     if (nk < 1)
         return gt__error(GT_ESHAPE, "stencil 'column_if': the domain has %lld level%s along K; its intervals need 1 or more", (long long)nk, nk == 1 ? "" : "s");
     gt_place place;
-    rc = gt__place(&column_if_info, args, n, &place);
+    rc = gt__place(&column_if_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 

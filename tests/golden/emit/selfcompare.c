@@ -47,7 +47,9 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
         return rc;
     const int64_t ni = n_2[0], nj = n_2[1], nk = n_2[2];
     gt_place place;
-    rc = gt__place(&selfcompare_info, args, n_2, &place);
+    const gt__scalar scalar_args[3] = {{"n", 1, n}, {"x", 0, gt__scalar_real(x)},
+                                       {"unused", 1, unused}};
+    rc = gt__place(&selfcompare_info, args, n_2, scalar_args, 3, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
     (void)n;
@@ -94,27 +96,27 @@ int selfcompare(gt_storage *a, gt_storage *m, gt_storage *bb, gt_storage *b, int
             for (int64_t k = 0; k < nk; k++)
 #line 11 "selfcompare.stn"
                 t(i, j, k) = m(i + 1, j, k);
-#line 98 "selfcompare.c"
+#line 100 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
 #line 12 "selfcompare.stn"
                 mask(i, j, k) = (x == x && a(i, j, k) > 0.0) || t(i - 1, j, k) == m(i, j, k);
-#line 104 "selfcompare.c"
+#line 106 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (mask(i, j, k))
 #line 15 "selfcompare.stn"
                     b(i, j, k) = a(i, j, k);
-#line 111 "selfcompare.c"
+#line 113 "selfcompare.c"
     for (int64_t i = 0; i < ni; i++)
         for (int64_t j = 0; j < nj; j++)
             for (int64_t k = 0; k < nk; k++)
                 if (!mask(i, j, k))
 #line 17 "selfcompare.stn"
                     b(i, j, k) = 2.0 * a(i, j, k);
-#line 118 "selfcompare.c"
+#line 120 "selfcompare.c"
 
 done:
     gt_release(t_storage);
@@ -145,7 +147,7 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
         return rc;
     const int64_t ni = n[0], nj = n[1], nk = n[2];
     gt_place place;
-    rc = gt__place(&notcompare_info, args, n, &place);
+    rc = gt__place(&notcompare_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
@@ -167,7 +169,7 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
             for (int64_t k = 0; k < nk; k++)
 #line 24 "selfcompare.stn"
                 o(i, j, k) = ((!f(i, j, k)) == true && (!(isnan(a(i, j, k)) != 0)) != true) || (!f(i, j, k)) == (a(i, j, k) > 0.0);
-#line 171 "selfcompare.c"
+#line 173 "selfcompare.c"
     return 0;
 #undef a
 #undef f

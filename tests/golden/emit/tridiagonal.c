@@ -50,7 +50,7 @@ int tridiagonal(gt_storage *a, gt_storage *b, gt_storage *c, gt_storage *d, gt_s
     if (nk < 1)
         return gt__error(GT_ESHAPE, "stencil 'tridiagonal': the domain has %lld level%s along K; its intervals need 1 or more", (long long)nk, nk == 1 ? "" : "s");
     gt_place place;
-    rc = gt__place(&tridiagonal_info, args, n, &place);
+    rc = gt__place(&tridiagonal_info, args, n, NULL, 0, &place);
     if (rc != 0)
         return rc < 0 ? rc : 0;
 
