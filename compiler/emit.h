@@ -104,6 +104,9 @@ struct NameSet {
 /* Takes name in set (already taken or not). */
 void emit_take(Arena *arena, NameSet *set, const char *name);
 bool emit_is_reserved(const char *name);
+/* A function of the C library (ISO C or POSIX) that the generated code does not declare: a
+ * stencil of that name is a warning. */
+bool emit_libc_name(const char *name);
 /* want itself, or want_2, want_3, ... : the first not in set; adds it. A
  * reserved want (`gt_storage`, made from a temporary `gt`) gets a '_' first. */
 const char *emit_unique(Arena *arena, NameSet *set, const char *want);

@@ -61,6 +61,50 @@ static const char *const reserved_names[] = {
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
 };
 
+/* Functions of the C library (ISO C's and POSIX's) that the generated code does not
+ * declare: a stencil may have such a name, but a program that puts the stencil in a shared
+ * library may then call the library's function instead (the dynamic linker finds the C
+ * library's first: `stencil sync` through S_steps synced the disks and computed nothing),
+ * so such a name is a warning (emit_libc_name). */
+static const char *const libc_names[] = {
+    /* ISO C: <stdio.h>, <string.h>, <time.h>, <signal.h>, <setjmp.h>, <ctype.h>,
+     * <locale.h>, <wchar.h>, <threads.h> */
+    "fopen", "freopen", "fclose", "fflush", "fread", "fwrite", "fgetc", "fgets", "fputc",
+    "fputs", "getc", "getchar", "gets", "putc", "ungetc", "fscanf", "sscanf", "vfprintf",
+    "vsprintf", "vsnprintf", "vscanf", "vsscanf", "vfscanf", "fseek", "ftell", "rewind",
+    "fgetpos", "fsetpos", "clearerr", "feof", "ferror", "perror", "remove", "rename",
+    "tmpfile", "tmpnam", "setbuf", "setvbuf", "strncat", "strrchr", "strstr", "strspn",
+    "strcspn", "strpbrk", "strtok", "strerror", "strcoll", "strxfrm", "memchr", "time",
+    "clock", "difftime", "mktime", "asctime", "ctime", "gmtime", "localtime", "strftime",
+    "timespec_get", "signal", "raise", "setjmp", "longjmp", "isalnum", "isalpha",
+    "isblank", "iscntrl", "isdigit", "isgraph", "islower", "isprint", "ispunct", "isspace",
+    "isupper", "isxdigit", "tolower", "toupper", "setlocale", "localeconv", "call_once",
+    "thrd_create", "thrd_exit", "thrd_join", "thrd_sleep", "thrd_yield", "mtx_init",
+    "mtx_lock", "mtx_unlock", "cnd_wait", "cnd_signal",
+    /* POSIX: <unistd.h>, <fcntl.h>, <sys/stat.h>, <sys/wait.h>, <sys/mman.h>,
+     * <sys/socket.h>, <poll.h>, <dlfcn.h>, <strings.h>, <stdlib.h>'s extensions */
+    "read", "write", "open", "close", "creat", "lseek", "pread", "pwrite", "sync", "fsync",
+    "fdatasync", "sleep", "usleep", "nanosleep", "alarm", "pause", "fork", "vfork",
+    "execl", "execle", "execlp", "execv", "execve", "execvp", "pipe", "dup", "dup2", "link",
+    "unlink", "symlink", "readlink", "rmdir", "mkdir", "chdir", "getcwd", "access", "chmod",
+    "chown", "truncate", "ftruncate", "getpid", "getppid", "getuid", "geteuid", "getgid",
+    "kill", "wait", "waitpid", "select", "poll", "socket", "bind", "listen", "accept",
+    "connect", "send", "recv", "sendto", "recvfrom", "shutdown", "mmap", "munmap",
+    "mprotect", "msync", "stat", "fstat", "lstat", "isatty", "nice", "brk", "sbrk",
+    "getopt", "sysconf", "umask", "times", "uname", "gethostname", "sigaction",
+    "sigprocmask", "clock_gettime", "dlopen", "dlsym", "dlclose", "dlerror", "index",
+    "rindex", "bcopy", "bzero", "random", "srandom", "setenv", "unsetenv", "putenv",
+    "mkstemp", "realpath", "posix_memalign", "popen", "pclose", "fileno", "fdopen",
+};
+
+bool emit_libc_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof libc_names / sizeof *libc_names; i++)
+        if (strcmp(libc_names[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* Prefixes of names that headers the generated code includes declare or
  * define: <omp.h> (GCC's and LLVM's, with its kmp_ extensions), CUDA's macros
  * (CUDA_VERSION, CUDART_...; its functions and types: cudaX, below). */
@@ -295,6 +339,14 @@ bool emit_globals(Compiler *c, NameSet *globals)
                            "stencil name '%s' is reserved in the generated C code; rename the "
                            "stencil", st->name);
             ok = false;
+        } else if (emit_libc_name(fn)) {
+            diag_warning(&c->diag, st->loc,
+                         "stencil name '%s'%s%s%s is a function of the C library: a program "
+                         "that puts the stencil in a shared library may call the library's "
+                         "'%s' instead; rename the stencil%s", st->name,
+                         *prefix ? " with -P prefix gives '" : "", *prefix ? fn : "",
+                         *prefix ? "', which" : "", fn,
+                         *prefix ? " or choose another prefix" : " or give gtcc -P PREFIX");
         }
         map_put(by_name, st->name, (void *)st);
         emit_take(c->arena, globals, fn);
