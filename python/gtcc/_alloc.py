@@ -94,6 +94,26 @@ def _halo_pair(h, d, axes):
     return tuple(_int(x, "halo along %s %r", axes[d], h) for x in h)
 
 
+def _axes(axes, nd):
+    """axes as a str of axis names: a str ("KJI"), or a sequence of one-letter strs as
+    GT4Py's dimensions=["I", "J", "K"] and __gt_dims__ itself (("K", "J", "I")) are; None:
+    "IJK"[:nd]. Anything else is a TypeError naming it (not an AttributeError of .upper)."""
+    if axes is None:
+        return "IJK"[:nd]
+    items = axes if isinstance(axes, str) else None
+    if items is None and not isinstance(axes, (bytes, bytearray)):
+        try:
+            items = list(axes)
+        except TypeError:
+            pass
+    if items is None or not all(isinstance(c, str) and len(c) == 1 for c in items):
+        t = type(axes).__name__
+        raise TypeError("axes %r (%s %s): give the axis names as a str (\"KJI\") or a "
+                        "sequence of one-letter strs ((\"K\", \"J\", \"I\"))"
+                        % (axes, "an" if t[:1] in "aeiou" else "a", t))
+    return "".join(items).upper()
+
+
 def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     given = shape if hasattr(shape, "__len__") else (shape,)
     shape = tuple(_int(n, "shape %r", given) for n in given)
@@ -102,7 +122,7 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     nd = len(shape)
     if not 1 <= nd <= 3:            # (a 0-d array has no axis a field could have)
         raise ValueError("shape %r: a field's array has 1 to 3 dimensions" % (shape,))
-    axes = (axes or "IJK"[:nd]).upper()
+    axes = _axes(axes, nd)
     if len(axes) != nd:
         raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))
     if any(c not in "IJK" or axes.count(c) > 1 for c in axes):

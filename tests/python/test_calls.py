@@ -195,6 +195,22 @@ def test_zeros_empty_aligned():
     assert e.__gt_origin__ == (1, 1) and e.strides == (4, 16)
 
 
+def test_zeros_axes_as_a_sequence():
+    # axes as GT4Py's dimensions=["I", "J", "K"] and as __gt_dims__ itself holds them (a
+    # tuple of one-letter strs): the same array as the str (it was an AttributeError, so
+    # gtcc.zeros(g.shape, axes=g.__gt_dims__) failed)
+    g = gtcc.zeros((3, 5, 8), halo=((0, 0), (0, 0), (1, 1)), axes="KJI")
+    for axes in (["K", "J", "I"], ("k", "j", "i"), g.__gt_dims__, iter("KJI")):
+        z = gtcc.zeros(g.shape, halo=((0, 0), (0, 0), (1, 1)), axes=axes)
+        assert z.__gt_dims__ == ("K", "J", "I") and z.__gt_origin__ == (0, 0, 1)
+        # I contiguous (the default layout), then J, K slowest: strides decrease K, J, I
+        assert z.strides[2] == 8 and z.strides[0] > z.strides[1] > z.strides[2]
+        assert z.strides == g.strides
+    for axes in (3, ("IJ", "K"), b"IJK"):
+        with pytest.raises(TypeError, match=r"axes .*: give the axis names as a str"):
+            gtcc.zeros((3, 5, 8), axes=axes)
+
+
 def test_zeros_origin_used(m):
     u0 = np.random.default_rng(9).standard_normal((10, 8))
     u = gtcc.zeros(u0.shape, halo=1)
