@@ -138,7 +138,7 @@ I64x3 = ctypes.c_int64 * 3
 
 class _Field:
     __slots__ = ("name", "axes", "dtype", "output", "steps_output", "upper", "index", "ndim",
-                 "zero")
+                 "zero", "read_bool")
 
     def __init__(self, p, index, pairs=()):
         self.name = p["name"]
@@ -152,6 +152,8 @@ class _Field:
         self.index = index
         self.ndim = len(self.axes)
         self.zero = (0,) * self.ndim
+        # a bool field the stencil reads: its bytes are checked (_bool_bytes)
+        self.read_bool = self.dtype == "bool" and p["intent"] != "out"
 
 
 class _Device:
@@ -408,6 +410,8 @@ class Stencil:
                     raise StencilError("stencil '%s': field '%s': the array is read-only, but "
                                        "the stencil writes it" % (name, f.name))
                 if obj.ndim == f.ndim and self.backend != "cuda":
+                    if f.read_bool:
+                        _bool_bytes(obj, name, f.name)
                     arrs.append((f, obj, f.axes, f.zero if origin is None else
                                  _origin(origin, f, obj, f.axes, name), False))
                     continue
@@ -434,6 +438,8 @@ class Stencil:
                                    "built for the cuda backend: pass device arrays (CuPy)"
                                    % (name, f.name))
             o = _origin(origin, f, obj, dims, name)
+            if f.read_bool and not dev:
+                _bool_bytes(a, name, f.name)
             arrs.append((f, a, dims, o, dev))
         # 2. the domain: given, or the largest that fits every field (GT4Py's rule)
         if mpi is not None:
@@ -568,6 +574,19 @@ class Stencil:
 
 
 _MISSING = object()
+
+
+def _bool_bytes(a, stencil, field):
+    """Refuses a NumPy bool array holding a byte other than 0 and 1 (a uint8 mask viewed as
+    bool, np.frombuffer of a file's bytes): NumPy reads any nonzero byte as True, C's bool
+    is 0 or 1, so the stencil would compute with it wrongly (!2 is 3, a true; 2 == true is
+    false), silently. One pass over the array's bytes (a bool field the stencil reads)."""
+    if a.dtype == np.bool_ and a.size and a.view(np.uint8).max() > 1:
+        raise StencilError("stencil '%s': field '%s': the bool array holds bytes other than 0 "
+                           "and 1 (%d of them; a view of other data as bool?), which NumPy "
+                           "reads as True but C's bool does not: pass %s != 0, its truth as "
+                           "0 and 1" % (stencil, field,
+                                        int(np.count_nonzero(a.view(np.uint8) > 1)), field))
 
 
 def _decomposition(decomp, stencil, what):
