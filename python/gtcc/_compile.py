@@ -10,6 +10,7 @@ KEY[:2]/KEY.lock: two processes (or MPI ranks) compiling the same program build 
 never see a half-written directory. A failed build's log is kept as KEY[:2]/KEY.failed.log."""
 
 import ctypes
+import errno
 import fcntl
 import hashlib
 import json
@@ -295,6 +296,13 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
             fcntl.flock(lockf, fcntl.LOCK_EX)
             try:
                 if not os.path.exists(os.path.join(final, "meta.json")):
+                    if os.path.lexists(final) and not (os.path.isdir(final) and
+                                                       not os.listdir(final)):
+                        # an entry without its meta.json (removed by hand, a copy cut
+                        # short): broken, not built again to fail renaming onto it
+                        _broken(final, False, FileNotFoundError(
+                            errno.ENOENT, os.strerror(errno.ENOENT),
+                            os.path.join(final, "meta.json")))
                     _build(tc, stn, opts, backend, cflags, shard, final, key)
                     built = True
             finally:
