@@ -195,6 +195,21 @@ def test_zeros_empty_aligned():
     assert e.__gt_origin__ == (1, 1) and e.strides == (4, 16)
 
 
+def test_gtarray_reductions_are_scalars():
+    # g.sum(), g.max(), np.mean(g) of a GtArray are NumPy scalars as an ndarray's are (they
+    # were 0-d GtArrays, NumPy's default for a subclass: json.dumps refused a model's total);
+    # elementwise results and reductions along an axis stay arrays
+    import json
+    g = gtcc.zeros((4, 3, 2), halo=1)
+    g[...] = np.arange(24.0).reshape(4, 3, 2)
+    for x, want in ((g.sum(), 276.0), (g.max(), 23.0), (np.mean(g), 11.5), (g.min(), 0.0),
+                    ((g > 10.0).sum(), 13), (g.any(), True)):
+        assert not isinstance(x, np.ndarray) and np.ndim(x) == 0 and x == want
+    assert json.dumps(g.sum()) == "276.0"          # (np.float64 is a float)
+    assert type(g * 2.0) is gtcc.GtArray and (g * 2.0).shape == (4, 3, 2)
+    assert type(g.sum(axis=2)) is gtcc.GtArray and g.sum(axis=2).shape == (4, 3)
+
+
 def test_zeros_axes_as_a_sequence():
     # axes as GT4Py's dimensions=["I", "J", "K"] and as __gt_dims__ itself holds them (a
     # tuple of one-letter strs): the same array as the str (it was an AttributeError, so
