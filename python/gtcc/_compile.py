@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 
 from ._errors import GtccError, GtccWarning, NoSuchFile
-from ._toolchain import toolchain, runtime, _file_hash
+from ._toolchain import toolchain, runtime, check_runtime, _file_hash
 from ._stencil import Stencil
 
 FORMAT = 2          # of a cache entry; a change of layout gets a new number (2: warnings.txt)
@@ -242,6 +242,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         raise GtccError("gtcc.compile: source_or_path is %r (%s %s): give the program's text "
                         "or a path" % (source_or_path, "an" if t[:1] in "aeiou" else "a", t))
     tc = toolchain()
+    check_runtime(tc)
     root = cache_dir()
     os.makedirs(root, exist_ok=True)
 

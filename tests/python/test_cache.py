@@ -119,6 +119,45 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
     assert built and p3 != p0
 
 
+def test_toolchain_changes_in_one_process(cache, tmp_path, monkeypatch):
+    # the same changes while the process lives (a notebook; make install again): the
+    # toolchain was found once per process, so GTCC and CC set later were ignored and a
+    # gtcc rebuilt in place kept its first key (a hit on the old build); a libgtrt other
+    # than the one loaded is refused, since a library built now would bind to the loaded one
+    m0 = gtcc.compile(SRC)
+    g = tmp_path / "gtcc"
+    shutil.copy(os.environ["GTCC"], g)
+    monkeypatch.setenv("GTCC", str(g))
+    m1 = gtcc.compile(SRC)                  # the same bytes: the same key
+    assert not m1.built and m1.path == m0.path
+    with open(g, "ab") as f:
+        f.write(b"\0")
+    m2 = gtcc.compile(SRC)
+    assert m2.built and m2.path != m0.path
+    cc = tmp_path / "mycc"
+    cc.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "mycc 1.0" && exit 0\n'
+                  'exec cc "$@"\n')
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    m3 = gtcc.compile(SRC)
+    assert m3.built and m3.path not in (m0.path, m2.path)
+    assert "mycc" in open(os.path.join(m3.path, "build.log")).read()
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), libdir)
+    monkeypatch.setenv("GTCC_LIBDIR", str(libdir))
+    assert not gtcc.compile(SRC).built      # (the same bytes: the library loaded)
+    with open(libdir / "libgtrt.so", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(gtcc.GtccError, match="this process loaded .*libgtrt.so, and %s is "
+                       "another library" % os.path.join(str(libdir), "libgtrt.so")):
+        gtcc.compile(SRC)
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m3.cp(a, b)
+    assert (b == 2.0).all()
+
+
 FAKE_CC = """#!/bin/sh
 # cc, but for -### it prints the target that $FAKE_CPU names, as if on another machine
 for a in "$@"; do
