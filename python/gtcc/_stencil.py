@@ -353,9 +353,17 @@ class Stencil:
             return obj
         dev = getattr(obj, "__dlpack_device__", None)
         if dev is not None:
-            kind = dev()[0]
-            if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA, DL_CUDA_MANAGED):
-                t = _dlpack.consume(obj)     # versioned capsules first; deleter run once
+            try:
+                kind = dev()[0]
+                t = _dlpack.consume(obj) if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA,
+                                                     DL_CUDA_MANAGED) else None
+            except Exception as e:
+                # the producer's refusal (PyTorch's RuntimeError for a tensor that requires
+                # grad, a BufferError, a capsule of DLPack 2.x), naming the field
+                raise StencilError("stencil '%s': field '%s': a %s whose DLPack export "
+                                   "failed: %s: %s" % (self.name, f.name, type(obj).__name__,
+                                                       type(e).__name__, e)) from e
+            if t is not None:                # versioned capsules first; deleter run once
                 if t.dtype is None:
                     raise StencilError("stencil '%s': field '%s': %s has no gtcc type" % (
                         self.name, f.name, t.dtype_desc))

@@ -140,6 +140,36 @@ def test_dlpack_read_only_output(m):
     assert (y == 1.0).all() and py.deleted == 1
 
 
+def test_dlpack_export_refused(m):
+    # a producer that refuses to export (PyTorch's RuntimeError for a tensor that requires
+    # grad), or returns no capsule: a StencilError naming the field and the producer's
+    # words (it was the producer's bare exception), nothing written
+    class Grad:
+        def __dlpack_device__(self):
+            return (1, 0)
+
+        def __dlpack__(self, max_version=None):
+            raise RuntimeError("Can't export tensors that require gradient, use "
+                               "tensor.detach()")
+
+    class NoCapsule(Grad):
+        def __dlpack__(self, max_version=None):
+            return 42
+
+    x = np.arange(24.0).reshape(4, 3, 2)
+    y = np.ones((4, 3, 2))
+    for obj, words in ((Grad(), "RuntimeError: Can't export tensors that require gradient"),
+                       (NoCapsule(), "ValueError: __dlpack__ returned no DLPack capsule")):
+        for args in ((obj, y, 2.0), (x, obj, 2.0)):
+            with pytest.raises(gtcc.StencilError) as e:
+                m.axpy(*args)
+            field = "x" if args[0] is obj else "y"
+            assert e.value.message.startswith(
+                "stencil 'axpy': field '%s': a %s whose DLPack export failed: %s"
+                % (field, type(obj).__name__, words)), e.value.message
+            assert (y == 1.0).all()
+
+
 class FakeDevice:
     """Only __cuda_array_interface__ (v3), pointing at no real device memory."""
 
