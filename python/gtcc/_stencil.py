@@ -384,9 +384,18 @@ class Stencil:
         try:
             return np.asarray(memoryview(obj))
         except TypeError:
-            raise StencilError("stencil '%s': field '%s': a %s is not an array (DLPack, "
-                               "__cuda_array_interface__, the array interface or a buffer)"
-                               % (self.name, f.name, type(obj).__name__)) from None
+            pass
+        if hasattr(obj, "__array__"):
+            # (xarray's DataArray, a pandas DataFrame): np.asarray(obj) may be a copy, whose
+            # results the call would write and drop; the caller knows whether it is
+            raise StencilError("stencil '%s': field '%s': a %s offers only __array__, which "
+                               "may copy, not its memory in place (DLPack, "
+                               "__cuda_array_interface__, the array interface or a buffer): "
+                               "pass its NumPy array (x.values, x.to_numpy(), np.asarray(x))"
+                               % (self.name, f.name, type(obj).__name__))
+        raise StencilError("stencil '%s': field '%s': a %s is not an array (DLPack, "
+                           "__cuda_array_interface__, the array interface or a buffer)"
+                           % (self.name, f.name, type(obj).__name__))
 
     def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,

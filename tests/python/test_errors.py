@@ -234,6 +234,21 @@ def test_not_an_array(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff([[1.0]], c, out), out, "a list is not an array")
 
+    # only __array__ (xarray's DataArray, a pandas DataFrame): it said "a DataArray is not an
+    # array"; np.asarray of one may be a copy, so the message says to pass its NumPy array
+    class DataArray:
+        def __init__(self, a):
+            self.values = a
+
+        def __array__(self, dtype=None, copy=None):
+            return self.values
+
+    refused(lambda: mod.hdiff(DataArray(u), c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u': a DataArray offers only __array__, which may copy, "
+            "not its memory in place (DLPack, __cuda_array_interface__, the array interface or "
+            "a buffer): pass its NumPy array (x.values, x.to_numpy(), np.asarray(x))")
+    mod.hdiff(DataArray(u).values, c, out, origin=(2, 2, 0))
+
 
 def test_wrong_arguments(mod):
     # Python's own messages, as for a def with the stencil's parameters
