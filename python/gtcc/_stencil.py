@@ -306,17 +306,19 @@ class Stencil:
         n = len(self.names)
         # the messages are Python's own for a function called wrongly
         if len(args) > n:
-            raise TypeError("%s() takes %d positional argument%s but %d %s given"
+            raise TypeError("%s() takes %d positional argument%s but %d %s given%s"
                             % (self.name, n, "" if n == 1 else "s", len(args),
-                               "was" if len(args) == 1 else "were"))
+                               "was" if len(args) == 1 else "were", self._outs_note()))
         if kwargs or len(args) != n:
             vals = list(args) + [_MISSING] * (n - len(args))
             for k, v in kwargs.items():
                 try:
                     i = self.names.index(k)
                 except ValueError:
-                    raise TypeError("%s() got an unexpected keyword argument %r"
-                                    % (self.name, k)) from None
+                    raise TypeError("%s() got an unexpected keyword argument %r%s"
+                                    % (self.name, k, " (%r is an out scalar: the call returns "
+                                       "it)" % k if any(o[2] == k for o in self.outs) else
+                                       "")) from None
                 if vals[i] is not _MISSING:
                     raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
                 vals[i] = v
@@ -338,6 +340,15 @@ class Stencil:
         for i, v in zip(self.arg_pos, args):
             full[i] = v
         return full
+
+    def _outs_note(self):
+        """' (the out scalar 's' is returned, not passed)' where the stencil has out scalars
+        (a caller used to C's or Fortran's argument for them), else ''."""
+        if not self.outs:
+            return ""
+        names = ", ".join("'%s'" % o[2] for o in self.outs)
+        return " (the out scalar%s %s %s returned, not passed)" % (
+            "s" if len(self.outs) > 1 else "", names, "are" if len(self.outs) > 1 else "is")
 
     def _array(self, obj, f):
         """obj as a NumPy array (host) or a _Device; raises StencilError otherwise."""

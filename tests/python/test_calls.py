@@ -29,6 +29,16 @@ def test_out_scalars(m):
     assert lo == x.min() and n == 1 and isinstance(n, int)
     s2, lo2, n2 = m.reduce(x=-np.abs(x))
     assert n2 == 0 and lo2 == -np.abs(x).max()
+    # passed as in C or Fortran, an out scalar is named in Python's TypeError (it was
+    # "unexpected keyword argument 's'" of a parameter the stencil has)
+    with pytest.raises(TypeError, match=r"^reduce\(\) got an unexpected keyword argument 's' "
+                       r"\('s' is an out scalar: the call returns it\)$"):
+        m.reduce(x, s=0.0)
+    with pytest.raises(TypeError, match=r"^reduce\(\) takes 1 positional argument but 4 were "
+                       r"given \(the out scalars 's', 'lo', 'n' are returned, not passed\)$"):
+        m.reduce(x, 0.0, 0.0, 0)
+    with pytest.raises(TypeError, match=r"^reduce\(\) got an unexpected keyword argument 'y'$"):
+        m.reduce(x, y=0.0)
 
 
 def heat_numpy(u, a, nsteps):
