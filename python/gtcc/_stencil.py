@@ -228,6 +228,46 @@ class Stencil:
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
             else None
         self._info_ptr = ctypes.addressof(ctypes.c_char.in_dll(lib, meta["info"]))
+        self.__doc__ = self._describe()
+
+    # what help(), IPython's `mod.S?` and an editor's hints show of mod.S: its parameters
+    # (inspect.signature), and per parameter its kind, type, axes and intent (__doc__)
+    @property
+    def __signature__(self):
+        import inspect
+        import keyword
+        P = inspect.Parameter
+        try:
+            if any(keyword.iskeyword(n) or n in ("origin", "domain") for n in self.names):
+                return None         # (no def could say it: inspect's own reading then)
+            return inspect.Signature(
+                [P(n, P.POSITIONAL_OR_KEYWORD, annotation=self._kind(n)) for n in self.names] +
+                [P("origin", P.KEYWORD_ONLY, default=None),
+                 P("domain", P.KEYWORD_ONLY, default=None)])
+        except (ValueError, TypeError):
+            return None
+
+    def _kind(self, name):
+        p = next(q for q in self.params if q["name"] == name)
+        if p["kind"] == "field":
+            return "field<%s, %s>" % (p["dtype"], p["axes"])
+        return p["dtype"]
+
+    def _describe(self):
+        intent = {"in": "read", "out": "written", "inout": "read and written"}
+        lines = ["%s(%s, origin=None, domain=None): the stencil %r of the .stn program "
+                 "(docs/python.md, 'Calling a stencil')." % (self.name, ", ".join(self.names),
+                                                             self.name), ""]
+        for n in self.names:
+            p = next(q for q in self.params if q["name"] == n)
+            lines.append("%s: %s%s" % (n, self._kind(n), ", " + intent.get(p["intent"], "")
+                                       if p["kind"] == "field" else " scalar"))
+        outs = ["%s (%s)" % (o[2], next(q["dtype"] for q in self.params if q["name"] == o[2]))
+                for o in self.outs]
+        lines.append("returns: %s" % (", ".join(outs) if outs else "None"))
+        if self._steps_fn is not None:
+            lines.append("%s.steps(..., nsteps=N): N steps of its iterate" % self.name)
+        return "\n".join(lines)
 
     def _bind(self, lib, symbol, steps):
         fn = getattr(lib, symbol)

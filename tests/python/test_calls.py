@@ -41,6 +41,24 @@ def test_out_scalars(m):
         m.reduce(x, y=0.0)
 
 
+def test_help_shows_the_parameters(m):
+    # help(mod.S), IPython's mod.S? and editors read inspect.signature and __doc__: they
+    # showed (*args, origin=None, domain=None, **kwargs) and the class's text
+    import inspect
+    import pydoc
+    assert str(inspect.signature(m.heat)) == ("(u: 'field<float64, IJ>', un: 'field<float64, "
+                                             "IJ>', a: 'float64', *, origin=None, domain=None)")
+    assert str(inspect.signature(m.reduce)) == ("(x: 'field<float64, IJK>', *, origin=None, "
+                                               "domain=None)")
+    doc = inspect.getdoc(m.reduce)
+    assert doc.startswith("reduce(x, origin=None, domain=None): the stencil 'reduce'")
+    assert "x: field<float64, IJK>, read" in doc
+    assert "returns: s (float64), lo (float64), n (int32)" in doc
+    doc = pydoc.render_doc(m.heat)
+    assert "un: field<float64, IJ>, written" in doc and "a: float64 scalar" in doc
+    assert "heat.steps(..., nsteps=N)" in doc
+
+
 def heat_numpy(u, a, nsteps):
     u = u.copy()
     for _ in range(nsteps):
