@@ -609,7 +609,11 @@ class Stencil:
                                % (self.name, f.name, dt, f.dtype))
         size = dt.itemsize
         st = []
-        for s in a.strides:
+        for s, n in zip(a.strides, a.shape):
+            if n == 1 and (s < 0 or s % size):
+                # an axis of one point: its stride moves to no other element (NumPy calls
+                # x[:, :, ::-1] of nk = 1 contiguous), so any stride says the same
+                s = 0
             if s % size:
                 raise StencilError("stencil '%s': field '%s': a stride of %d bytes is not a "
                                    "multiple of the element size %d" % (self.name, f.name, s,

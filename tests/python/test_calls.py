@@ -254,6 +254,25 @@ def test_zeros_axes_as_a_sequence():
             gtcc.zeros((3, 5, 8), axes=axes)
 
 
+def test_one_point_axis_any_stride():
+    # a 1-level field flipped along K (x[:, :, ::-1], as a model flips its levels): NumPy
+    # calls it contiguous, its K stride -8 moves to no other element; it was refused
+    # ("stride along K is -1; negative strides are not supported"), input and output alike
+    m = gtcc.compile("stencil dxk(field<double> u, field<double> d) { d = u[i+1] - u; }")
+    u2 = np.random.default_rng(4).standard_normal((6, 5))
+    u = np.zeros((6, 5, 1))
+    u[:, :, 0] = u2
+    u = u[:, :, ::-1]
+    d = np.zeros((6, 5, 1))[:, :, ::-1]
+    assert u.strides[2] < 0 and d.strides[2] < 0 and u.flags.c_contiguous
+    m.dxk(u, d, domain=(5, 5, 1))
+    np.testing.assert_array_equal(d[:5, :, 0], u2[1:] - u2[:-1])
+    assert (d[5] == 0.0).all()
+    # along an axis of more points a negative stride is still refused
+    with pytest.raises(gtcc.StencilError, match="negative strides are not supported"):
+        m.dxk(np.zeros((6, 5, 2))[:, :, ::-1], np.zeros((6, 5, 2)))
+
+
 def test_zeros_origin_used(m):
     u0 = np.random.default_rng(9).standard_normal((10, 8))
     u = gtcc.zeros(u0.shape, halo=1)
