@@ -33,11 +33,14 @@ BACKENDS = ("naive", "openmp", "cuda")
 
 def cache_dir():
     """The cache's root directory (not created)."""
+    # a leading ~ is the home directory, as pip takes PIP_CACHE_DIR: one quoted in a job
+    # script (export GTCC_CACHE_DIR="~/cache", which the shell leaves) or set from Python
+    # made a directory named '~' in the current one (that `rm -rf ~` would then "clean")
     d = os.environ.get("GTCC_CACHE_DIR")
     if d:
-        return os.path.abspath(d)
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(xdg, "gtcc")
+        return os.path.abspath(os.path.expanduser(d))
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
+    return os.path.abspath(os.path.join(os.path.expanduser(xdg), "gtcc"))
 
 
 class Module:

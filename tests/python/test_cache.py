@@ -223,6 +223,21 @@ def test_xdg_default(tmp_path):
     assert built and path.startswith(str(tmp_path / "xdg" / "gtcc") + os.sep)
 
 
+def test_cache_dir_tilde(tmp_path, monkeypatch):
+    # "~/..." as a job script's quotes leave it, or as set from Python: the home directory
+    # (it was a directory named '~' in the current one)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GTCC_CACHE_DIR", "~/gtcc-cache")
+    assert gtcc.cache_dir() == str(tmp_path / "home" / "gtcc-cache")
+    m = gtcc.compile(SRC.replace("1.0", "31.0"))
+    assert m.path.startswith(str(tmp_path / "home" / "gtcc-cache") + os.sep)
+    assert not (tmp_path / "~").exists()
+    monkeypatch.delenv("GTCC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "~/xdg")
+    assert gtcc.cache_dir() == str(tmp_path / "home" / "xdg" / "gtcc")
+
+
 def racer(barrier, queue, src):
     barrier.wait()
     m = gtcc.compile(src)
