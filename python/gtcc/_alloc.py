@@ -56,11 +56,11 @@ def _layout(layout, axes):
         raise TypeError("layout %r (%s %s): give a str, \"cpu\", \"cuda\", \"C\", \"F\" or the "
                         "axes by decreasing stride" % (layout, "an" if t[:1] in "aeiou" else "a",
                                                         t))
-    if layout in (None, "cpu", "cuda"):
+    if layout is None or layout.lower() in ("cpu", "cuda"):
         return "".join(c for c in "KJI" if c in axes)     # I contiguous, K slowest
-    if layout == "C":
+    if layout in ("C", "c"):        # (NumPy's order= takes either case)
         return axes
-    if layout == "F":
+    if layout in ("F", "f"):
         return axes[::-1]
     lay = "".join(c for c in layout.upper() if c in axes)
     if sorted(lay) != sorted(axes) or any(c not in "IJK" for c in layout.upper()):
@@ -153,7 +153,7 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
                              % (axes[d], lo, hi, shape[d]))
     lay = _layout(layout, axes)
     size = dtype.itemsize
-    align_bytes = 128 if layout == "cuda" else 64
+    align_bytes = 128 if isinstance(layout, str) and layout.lower() == "cuda" else 64
     A = max(1, align_bytes // size) if aligned else 1
     order = [axes.index(c) for c in lay]              # dims, slowest first
     extents = [shape[d] for d in order]

@@ -254,6 +254,20 @@ def test_zeros_axes_as_a_sequence():
             gtcc.zeros((3, 5, 8), axes=axes)
 
 
+def test_zeros_layout_either_case():
+    # "c" and "f" as NumPy's order= takes them (they were "not a permutation of the axes
+    # IJK"), "CPU" and "Cuda" as "cpu" and "cuda"
+    for lay, same in (("c", "C"), ("f", "F"), ("CPU", "cpu"), ("Cuda", "cuda"), ("kji", "KJI")):
+        a = gtcc.zeros((5, 4, 3), np.float32, halo=1, layout=lay)
+        b = gtcc.zeros((5, 4, 3), np.float32, halo=1, layout=same)
+        assert a.strides == b.strides, lay
+        assert (a.ctypes.data + sum(a.strides)) % (128 if same == "cuda" else 64) == 0
+    assert gtcc.zeros((5, 4, 3), layout="c", aligned=False).strides == \
+        np.zeros((5, 4, 3), order="c").strides
+    assert gtcc.zeros((5, 4, 3), layout="f", aligned=False).strides == \
+        np.zeros((5, 4, 3), order="f").strides
+
+
 def test_one_point_axis_any_stride():
     # a 1-level field flipped along K (x[:, :, ::-1], as a model flips its levels): NumPy
     # calls it contiguous, its K stride -8 moves to no other element; it was refused
