@@ -168,20 +168,34 @@ class _Device:
 
 
 def _from_cai(obj, stencil, fname):
-    cai = obj.__cuda_array_interface__
-    dtype = np.dtype(cai["typestr"])
-    shape = tuple(cai["shape"])
-    strides = cai.get("strides")
-    if strides is None:
-        strides, acc = [], dtype.itemsize
-        for n in reversed(shape):
-            strides.insert(0, acc)
-            acc *= n
-    ptr, readonly = cai["data"]
-    stream = cai.get("stream")
+    try:
+        cai = obj.__cuda_array_interface__
+        dtype = np.dtype(cai["typestr"])
+        shape = tuple(int(n) for n in cai["shape"])
+        strides = cai.get("strides")
+        if strides is None:
+            strides, acc = [], dtype.itemsize
+            for n in reversed(shape):
+                strides.insert(0, acc)
+                acc *= n
+        strides = tuple(int(x) for x in strides)
+        ptr, readonly = cai["data"]
+        mask = cai.get("mask")
+        stream = cai.get("stream")
+    except Exception as e:
+        # a producer's malformed interface: not a KeyError from deep inside the call
+        raise StencilError("stencil '%s': field '%s': a %s whose __cuda_array_interface__ "
+                           "cannot be read: %s: %s" % (stencil, fname, type(obj).__name__,
+                                                       type(e).__name__, e)) from e
+    if mask is not None:
+        # (v3: a consumer that does not handle masked elements must refuse them)
+        raise StencilError("stencil '%s': field '%s': a %s with a mask (its "
+                           "__cuda_array_interface__ has one): the stencil would use the values "
+                           "under it; pass the data without a mask" % (stencil, fname,
+                                                                      type(obj).__name__))
     if stream not in (None, 1, 2):
         _sync_stream(stream, stencil, fname)
-    return _Device(ptr, shape, tuple(strides), dtype, readonly, obj)
+    return _Device(ptr, shape, strides, dtype, readonly, obj)
 
 
 def _sync_stream(stream, stencil, fname):

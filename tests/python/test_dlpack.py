@@ -188,6 +188,26 @@ def test_cuda_array_interface_without_gpu(m):
     assert (y == 1.0).all()
 
 
+def test_cuda_array_interface_malformed_or_masked(m):
+    # a __cuda_array_interface__ without typestr (a producer's bug): a StencilError naming
+    # the field, not a bare KeyError; one with a mask (v3: a consumer that does not handle
+    # masked elements must refuse them) is refused, not read with the mask ignored
+    y = np.ones((4, 3, 2))
+    bad = FakeDevice((4, 3, 2))
+    del bad.__cuda_array_interface__["typestr"]
+    masked = FakeDevice((4, 3, 2))
+    masked.__cuda_array_interface__["mask"] = FakeDevice((4, 3, 2))
+    for obj, words in ((bad, "a FakeDevice whose __cuda_array_interface__ cannot be read: "
+                        "KeyError: 'typestr'"),
+                       (masked, "a FakeDevice with a mask (its __cuda_array_interface__ has "
+                        "one): the stencil would use the values under it")):
+        with pytest.raises(gtcc.StencilError) as e:
+            m.axpy(obj, y, 2.0)
+        assert e.value.message.startswith("stencil 'axpy': field 'x': " + words), \
+            e.value.message
+        assert (y == 1.0).all()
+
+
 def test_wrap_device_without_cuda():
     # the runtime's own answer to a device array when it has no device layer (here: no GPU)
     from gtcc._toolchain import runtime, gt_storage_opts
