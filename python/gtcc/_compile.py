@@ -274,7 +274,10 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     opts = _options(backend, defines, prefix, include_dirs)
     h = hashlib.sha256()
     parts = {"format": FORMAT, "gtcc": tc.gtcc_version, "cc": tc.cc + " " + tc.cc_version,
-             "runtime": tc.runtime_version, "backend": backend, "defines": sorted(
+             "runtime": tc.runtime_version,
+             # the library's run path names it: an entry built against a directory since
+             # removed cannot load libgtrt-cuda (the same bytes elsewhere are another key)
+             "libdir": tc.libdir, "backend": backend, "defines": sorted(
                  (str(k), _define_text(k, v)) for k, v in defines.items()), "prefix": prefix or "",
              "cflags": cflags, "include_dirs": user_dirs}
     if backend == "cuda":

@@ -117,6 +117,19 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
         f.write(b"\0")
     built, p3 = probe(dict(env, GTCC_LIBDIR=str(libdir)))
     assert built and p3 != p0
+    # the same libgtrt in another directory: a miss too, since the library's run path names
+    # the directory (a cuda entry built against one since removed could not load
+    # libgtrt-cuda.so: 'the cache entry ... is broken' on the second run of
+    # test_cuda_backend_without_gpu with one cache)
+    other = tmp_path / "lib2"
+    other.mkdir()
+    shutil.copy(libdir / "libgtrt.so", other)
+    built, p4 = probe(dict(env, GTCC_LIBDIR=str(other)))
+    assert built and p4 not in (p0, p3)
+    if shutil.which("readelf"):
+        rpath = subprocess.run(["readelf", "-d", os.path.join(p4, "libstencils.so")],
+                               stdout=subprocess.PIPE, text=True).stdout
+        assert str(other) in rpath and str(libdir) not in rpath
 
 
 def test_toolchain_changes_in_one_process(cache, tmp_path, monkeypatch):
