@@ -1,7 +1,7 @@
 """gtcc.compile: a .stn program built into a shared library, cached, loaded with ctypes.
 
 The cache key hashes the program text and every file it imports (as `gtcc -M` lists them),
-gtcc's version and binary, the C compiler's version, libgtrt (library and headers), the
+gtcc's version and binary, the C compiler's version, libgtrt (library, its directory, headers), the
 backend, the defines, the prefix and the C flags. The cache lives in $GTCC_CACHE_DIR, else
 $XDG_CACHE_HOME/gtcc, else ~/.cache/gtcc: one directory per key, KEY[:2]/KEY, holding
 gen.c, gen.h, meta.json (gtcc --emit=meta), libstencils.so and build.log. A build goes to a
