@@ -9,6 +9,7 @@ temporary directory beside it and is renamed into place, under an exclusive fcnt
 KEY[:2]/KEY.lock: two processes (or MPI ranks) compiling the same program build it once and
 never see a half-written directory. A failed build's log is kept as KEY[:2]/KEY.failed.log."""
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -247,7 +248,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     tc = toolchain()
     check_runtime(tc)
     root = cache_dir()
-    os.makedirs(root, exist_ok=True)
+    with _writing(root):
+        os.makedirs(root, exist_ok=True)
 
     include_dirs = [os.path.abspath(os.fsdecode(d)) for d in include_dirs]
     user_dirs = list(include_dirs)      # in the key; the imports found are keyed by path
@@ -260,15 +262,16 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")
-        os.makedirs(srcdir, exist_ok=True)
         stn = os.path.join(srcdir, "gtcc_%s.stn" % hashlib.sha256(text).hexdigest()[:20])
         # written unless it holds the text: one truncated by a crash (or another program
         # whose name has the same 20 digits) would be compiled and keyed in its place
         if _read(stn) != text:
-            fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(text)
-            os.replace(tmp, stn)
+            with _writing(root):
+                os.makedirs(srcdir, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(text)
+                os.replace(tmp, stn)
         include_dirs.append(os.getcwd())   # imports of a program given as text: from here
 
     opts = _options(backend, defines, prefix, include_dirs)
@@ -295,11 +298,13 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     key = h.hexdigest()
 
     shard = os.path.join(root, key[:2])
-    os.makedirs(shard, exist_ok=True)
     final = os.path.join(shard, key)
     built = False
     if not os.path.exists(os.path.join(final, "meta.json")):
-        with open(os.path.join(shard, key + ".lock"), "a") as lockf:
+        with _writing(root):
+            os.makedirs(shard, exist_ok=True)
+            lockf = open(os.path.join(shard, key + ".lock"), "a")
+        with lockf:
             fcntl.flock(lockf, fcntl.LOCK_EX)
             try:
                 if not os.path.exists(os.path.join(final, "meta.json")):
@@ -310,7 +315,8 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                         _broken(final, False, FileNotFoundError(
                             errno.ENOENT, os.strerror(errno.ENOENT),
                             os.path.join(final, "meta.json")))
-                    _build(tc, stn, opts, backend, cflags, shard, final, key)
+                    with _writing(root):        # (a disk that fills up meanwhile)
+                        _build(tc, stn, opts, backend, cflags, shard, final, key)
                     built = True
             finally:
                 fcntl.flock(lockf, fcntl.LOCK_UN)
@@ -323,6 +329,20 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         warnings.warn(GtccWarning("gtcc.compile: gtcc warns about %s:\n%s"
                                   % (stn, said.rstrip("\n"))), stacklevel=2)
     return _load(final, backend, built)
+
+
+@contextlib.contextmanager
+def _writing(root):
+    """Turns an OSError of writing into the cache (a read-only file system, a directory of
+    another user's) into a GtccError naming the cache and the way out; a cache filled
+    elsewhere is still read where it cannot be written (a hit writes nothing)."""
+    try:
+        yield
+    except GtccError:
+        raise
+    except OSError as e:
+        raise GtccError("gtcc.compile: cannot write the cache %s (%s): set GTCC_CACHE_DIR to a "
+                        "directory this process can write" % (root, e)) from e
 
 
 def _broken(final, built, e):

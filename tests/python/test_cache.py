@@ -251,6 +251,35 @@ def test_cache_dir_tilde(tmp_path, monkeypatch):
     assert gtcc.cache_dir() == str(tmp_path / "home" / "xdg" / "gtcc")
 
 
+def test_cache_not_writable(tmp_path, monkeypatch):
+    # a cache that cannot be written (a read-only file system, another user's directory;
+    # here a file where a directory must go, which root cannot write through either): a
+    # GtccError naming the cache and GTCC_CACHE_DIR, not a bare OSError; a cache filled
+    # before is still read (a hit writes nothing)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("GTCC_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: cannot write the cache %s "
+                       r"\(.*\): set GTCC_CACHE_DIR to a directory this process can write$"
+                       % (tmp_path / "file" / "cache")) as e:
+        gtcc.compile(SRC.replace("1.0", "41.0"))
+    assert isinstance(e.value.__cause__, OSError)
+    monkeypatch.setenv("GTCC_CACHE_DIR", str(tmp_path / "c"))
+    m = gtcc.compile(SRC.replace("1.0", "42.0"))
+    for n in range(43, 60):          # (an entry in another shard than m's)
+        src = SRC.replace("1.0", "%d.0" % n)
+        m2 = gtcc.compile(src)
+        if os.path.dirname(m2.path) != os.path.dirname(m.path):
+            break
+    shutil.rmtree(m2.path)
+    shard = os.path.dirname(m2.path)
+    shutil.rmtree(shard)
+    with open(shard, "w"):           # the entry's shard cannot be made
+        pass
+    with pytest.raises(gtcc.GtccError, match="^gtcc.compile: cannot write the cache "):
+        gtcc.compile(src)
+    assert not gtcc.compile(SRC.replace("1.0", "42.0")).built
+
+
 def racer(barrier, queue, src):
     barrier.wait()
     m = gtcc.compile(src)
