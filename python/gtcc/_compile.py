@@ -28,7 +28,14 @@ from ._errors import GtccError, GtccWarning, NoSuchFile
 from ._toolchain import toolchain, runtime, check_runtime, _file_hash
 from ._stencil import Stencil
 
-FORMAT = 2          # of a cache entry; a change of layout gets a new number (2: warnings.txt)
+# of a cache entry; a change of layout or of how it is built gets a new number (2:
+# warnings.txt; 3: linked with -Bsymbolic)
+FORMAT = 3
+# The library's own references to its functions and data (S_steps calling S, &S_info) bind
+# to its definitions, not to a symbol of that name already loaded: a stencil named like a
+# C library function that gen.c does not declare (sync, time, wait, read, signal, ...) had
+# S_steps call libc's (sync: silently nothing computed; read: a bare -1).
+SYMBOLIC = ["-Xlinker", "-Bsymbolic"]
 BACKENDS = ("naive", "openmp", "cuda")
 
 
@@ -421,15 +428,15 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
                 nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or \
                     "/usr/local/cuda/bin/nvcc"
                 dirs, env = _nvcc_dirs(tc)
-                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC"] + dirs +
+                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC"] + dirs + SYMBOLIC +
                           [src, "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log, env=env) == 0
             elif ok:
                 omp = ["-fopenmp"] if backend == "openmp" else []
                 # (-Xlinker: -Wl, would split a directory at its commas)
                 ok = _run(tc.cc.split() + ["-O2", "-fPIC", "-shared"] + omp +
                           ["-I" + tc.includedir, src, "-L" + tc.libdir, "-Xlinker", "-rpath",
-                           "-Xlinker", tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
-                          log) == 0
+                           "-Xlinker", tc.libdir] + SYMBOLIC +
+                          ["-lgtrt", "-lm", "-o", lib] + cflags, log) == 0
         if ok:
             # gtcc's warnings (its whole output where it succeeded), shown on every compile
             with open(os.path.join(tmp, "warnings.txt"), "w") as f:
