@@ -19,11 +19,12 @@ class GtArray(np.ndarray):
 
     # a reduction to one value (g.sum(), g.max(), np.mean(g)) is a NumPy scalar, as an
     # ndarray's is, not a 0-d GtArray (NumPy's default for a subclass): json.dumps,
-    # isinstance(x, float) checks and f"{x:.3f}" of a model's diagnostics treat it as a number
+    # isinstance(x, float) checks and f"{x:.3f}" of a model's diagnostics treat it as a number.
+    # (NumPy 2 says return_scalar; NumPy 1's __array_wrap__ takes two arguments only.)
     def __array_wrap__(self, arr, context=None, return_scalar=False):
         if return_scalar:
             return arr[()]
-        return super().__array_wrap__(arr, context, return_scalar)
+        return super().__array_wrap__(arr, context)
 
     def _keep(self, new):
         new.__gt_origin__ = self.__gt_origin__
