@@ -166,7 +166,8 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
         strides[order[k]] = acc
         acc *= max(extents[k], 1)
     total = acc if nd else 1
-    base_align = math.lcm(A * size, 64) if A > 1 else 64
+    # lcm(A * size, 64) (math.lcm is Python 3.9's; pyproject says 3.8)
+    base_align = A * size * 64 // math.gcd(A * size, 64) if A > 1 else 64
     # the element at the lower halo sits on base_align bytes
     first = sum(halo[d][0] * strides[d] for d in range(nd)) * size
     raw = alloc(total * size + 2 * base_align, dtype=np.uint8)

@@ -305,6 +305,17 @@ def test_one_point_axis_any_stride():
         m.dxk(np.zeros((6, 5, 2))[:, :, ::-1], np.zeros((6, 5, 2)))
 
 
+def test_zeros_without_math_lcm(monkeypatch):
+    # python/pyproject.toml says Python 3.8, whose math has no lcm (3.9): gtcc.zeros raised
+    # AttributeError there for every aligned array; here without math.lcm, as on 3.8
+    import math
+    monkeypatch.delattr(math, "lcm", raising=False)
+    for dtype, layout in ((np.float64, None), (np.float32, "cuda"), (np.bool_, "C")):
+        z = gtcc.zeros((13, 7, 3), dtype, halo=((3, 1), (2, 2), (1, 0)), layout=layout)
+        first = z.ctypes.data + sum(h * s for h, s in zip((3, 2, 1), z.strides))
+        assert first % (128 if layout == "cuda" else 64) == 0
+
+
 def test_zeros_origin_used(m):
     u0 = np.random.default_rng(9).standard_normal((10, 8))
     u = gtcc.zeros(u0.shape, halo=1)
