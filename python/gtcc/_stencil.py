@@ -242,12 +242,13 @@ class Stencil:
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
             else None
         self._info_ptr = ctypes.addressof(ctypes.c_char.in_dll(lib, meta["info"]))
+        # what help(), IPython's `mod.S?` and an editor's hints show of mod.S: its parameters
+        # (inspect.signature), and per parameter its kind, type, axes and intent (__doc__);
+        # on the instance (a property would be what inspect.signature(gtcc.Stencil) finds)
         self.__doc__ = self._describe()
+        self.__signature__ = self._signature()
 
-    # what help(), IPython's `mod.S?` and an editor's hints show of mod.S: its parameters
-    # (inspect.signature), and per parameter its kind, type, axes and intent (__doc__)
-    @property
-    def __signature__(self):
+    def _signature(self):
         import inspect
         import keyword
         P = inspect.Parameter
