@@ -17,6 +17,15 @@ class GtArray(np.ndarray):
         self.__gt_origin__ = None
         self.__gt_dims__ = None
 
+    # a reduction to one value (g.sum(), g.max(), np.mean(g)) is a NumPy scalar, as an
+    # ndarray's is, not a 0-d GtArray (NumPy's default for a subclass): json.dumps,
+    # isinstance(x, float) checks and f"{x:.3f}" of a model's diagnostics treat it as a number.
+    # (NumPy 2 says return_scalar; NumPy 1's __array_wrap__ takes two arguments only.)
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        if return_scalar:
+            return arr[()]
+        return super().__array_wrap__(arr, context)
+
     def _keep(self, new):
         new.__gt_origin__ = self.__gt_origin__
         new.__gt_dims__ = self.__gt_dims__
@@ -48,11 +57,11 @@ def _layout(layout, axes):
         raise TypeError("layout %r (%s %s): give a str, \"cpu\", \"cuda\", \"C\", \"F\" or the "
                         "axes by decreasing stride" % (layout, "an" if t[:1] in "aeiou" else "a",
                                                         t))
-    if layout in (None, "cpu", "cuda"):
+    if layout is None or layout.lower() in ("cpu", "cuda"):
         return "".join(c for c in "KJI" if c in axes)     # I contiguous, K slowest
-    if layout == "C":
+    if layout in ("C", "c"):        # (NumPy's order= takes either case)
         return axes
-    if layout == "F":
+    if layout in ("F", "f"):
         return axes[::-1]
     lay = "".join(c for c in layout.upper() if c in axes)
     if sorted(lay) != sorted(axes) or any(c not in "IJK" for c in layout.upper()):
@@ -94,6 +103,26 @@ def _halo_pair(h, d, axes):
     return tuple(_int(x, "halo along %s %r", axes[d], h) for x in h)
 
 
+def _axes(axes, nd):
+    """axes as a str of axis names: a str ("KJI"), or a sequence of one-letter strs as
+    GT4Py's dimensions=["I", "J", "K"] and __gt_dims__ itself (("K", "J", "I")) are; None:
+    "IJK"[:nd]. Anything else is a TypeError naming it (not an AttributeError of .upper)."""
+    if axes is None:
+        return "IJK"[:nd]
+    items = axes if isinstance(axes, str) else None
+    if items is None and not isinstance(axes, (bytes, bytearray)):
+        try:
+            items = list(axes)
+        except TypeError:
+            pass
+    if items is None or not all(isinstance(c, str) and len(c) == 1 for c in items):
+        t = type(axes).__name__
+        raise TypeError("axes %r (%s %s): give the axis names as a str (\"KJI\") or a "
+                        "sequence of one-letter strs ((\"K\", \"J\", \"I\"))"
+                        % (axes, "an" if t[:1] in "aeiou" else "a", t))
+    return "".join(items).upper()
+
+
 def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     given = shape if hasattr(shape, "__len__") else (shape,)
     shape = tuple(_int(n, "shape %r", given) for n in given)
@@ -102,7 +131,7 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
     nd = len(shape)
     if not 1 <= nd <= 3:            # (a 0-d array has no axis a field could have)
         raise ValueError("shape %r: a field's array has 1 to 3 dimensions" % (shape,))
-    axes = (axes or "IJK"[:nd]).upper()
+    axes = _axes(axes, nd)
     if len(axes) != nd:
         raise ValueError("axes %r for a shape of %d dimensions" % (axes, nd))
     if any(c not in "IJK" or axes.count(c) > 1 for c in axes):
@@ -125,7 +154,7 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
                              % (axes[d], lo, hi, shape[d]))
     lay = _layout(layout, axes)
     size = dtype.itemsize
-    align_bytes = 128 if layout == "cuda" else 64
+    align_bytes = 128 if isinstance(layout, str) and layout.lower() == "cuda" else 64
     A = max(1, align_bytes // size) if aligned else 1
     order = [axes.index(c) for c in lay]              # dims, slowest first
     extents = [shape[d] for d in order]
@@ -137,7 +166,8 @@ def _make(shape, dtype, halo, layout, aligned, axes, alloc):
         strides[order[k]] = acc
         acc *= max(extents[k], 1)
     total = acc if nd else 1
-    base_align = math.lcm(A * size, 64) if A > 1 else 64
+    # lcm(A * size, 64) (math.lcm is Python 3.9's; pyproject says 3.8)
+    base_align = A * size * 64 // math.gcd(A * size, 64) if A > 1 else 64
     # the element at the lower halo sits on base_align bytes
     first = sum(halo[d][0] * strides[d] for d in range(nd)) * size
     raw = alloc(total * size + 2 * base_align, dtype=np.uint8)

@@ -1,7 +1,7 @@
 """gtcc.compile: a .stn program built into a shared library, cached, loaded with ctypes.
 
 The cache key hashes the program text and every file it imports (as `gtcc -M` lists them),
-gtcc's version and binary, the C compiler's version, libgtrt (library and headers), the
+gtcc's version and binary, the C compiler's version, libgtrt (library, its directory, headers), the
 backend, the defines, the prefix and the C flags. The cache lives in $GTCC_CACHE_DIR, else
 $XDG_CACHE_HOME/gtcc, else ~/.cache/gtcc: one directory per key, KEY[:2]/KEY, holding
 gen.c, gen.h, meta.json (gtcc --emit=meta), libstencils.so and build.log. A build goes to a
@@ -9,7 +9,9 @@ temporary directory beside it and is renamed into place, under an exclusive fcnt
 KEY[:2]/KEY.lock: two processes (or MPI ranks) compiling the same program build it once and
 never see a half-written directory. A failed build's log is kept as KEY[:2]/KEY.failed.log."""
 
+import contextlib
 import ctypes
+import errno
 import fcntl
 import hashlib
 import json
@@ -23,20 +25,30 @@ import warnings
 import numpy as np
 
 from ._errors import GtccError, GtccWarning, NoSuchFile
-from ._toolchain import toolchain, runtime, _file_hash
+from ._toolchain import toolchain, runtime, check_runtime, _file_hash
 from ._stencil import Stencil
 
-FORMAT = 2          # of a cache entry; a change of layout gets a new number (2: warnings.txt)
+# of a cache entry; a change of layout or of how it is built gets a new number (2:
+# warnings.txt; 3: linked with -Bsymbolic)
+FORMAT = 3
+# The library's own references to its functions and data (S_steps calling S, &S_info) bind
+# to its definitions, not to a symbol of that name already loaded: a stencil named like a
+# C library function that gen.c does not declare (sync, time, wait, read, signal, ...) had
+# S_steps call libc's (sync: silently nothing computed; read: a bare -1).
+SYMBOLIC = ["-Xlinker", "-Bsymbolic"]
 BACKENDS = ("naive", "openmp", "cuda")
 
 
 def cache_dir():
     """The cache's root directory (not created)."""
+    # a leading ~ is the home directory, as pip takes PIP_CACHE_DIR: one quoted in a job
+    # script (export GTCC_CACHE_DIR="~/cache", which the shell leaves) or set from Python
+    # made a directory named '~' in the current one (that `rm -rf ~` would then "clean")
     d = os.environ.get("GTCC_CACHE_DIR")
     if d:
-        return os.path.abspath(d)
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(xdg, "gtcc")
+        return os.path.abspath(os.path.expanduser(d))
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
+    return os.path.abspath(os.path.join(os.path.expanduser(xdg), "gtcc"))
 
 
 class Module:
@@ -241,8 +253,10 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         raise GtccError("gtcc.compile: source_or_path is %r (%s %s): give the program's text "
                         "or a path" % (source_or_path, "an" if t[:1] in "aeiou" else "a", t))
     tc = toolchain()
+    check_runtime(tc)
     root = cache_dir()
-    os.makedirs(root, exist_ok=True)
+    with _writing(root):
+        os.makedirs(root, exist_ok=True)
 
     include_dirs = [os.path.abspath(os.fsdecode(d)) for d in include_dirs]
     user_dirs = list(include_dirs)      # in the key; the imports found are keyed by path
@@ -255,21 +269,25 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     else:
         text = source_or_path.encode() if isinstance(source_or_path, str) else source_or_path
         srcdir = os.path.join(root, "src")
-        os.makedirs(srcdir, exist_ok=True)
         stn = os.path.join(srcdir, "gtcc_%s.stn" % hashlib.sha256(text).hexdigest()[:20])
         # written unless it holds the text: one truncated by a crash (or another program
         # whose name has the same 20 digits) would be compiled and keyed in its place
         if _read(stn) != text:
-            fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(text)
-            os.replace(tmp, stn)
+            with _writing(root):
+                os.makedirs(srcdir, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(text)
+                os.replace(tmp, stn)
         include_dirs.append(os.getcwd())   # imports of a program given as text: from here
 
     opts = _options(backend, defines, prefix, include_dirs)
     h = hashlib.sha256()
     parts = {"format": FORMAT, "gtcc": tc.gtcc_version, "cc": tc.cc + " " + tc.cc_version,
-             "runtime": tc.runtime_version, "backend": backend, "defines": sorted(
+             "runtime": tc.runtime_version,
+             # the library's run path names it: an entry built against a directory since
+             # removed cannot load libgtrt-cuda (the same bytes elsewhere are another key)
+             "libdir": tc.libdir, "backend": backend, "defines": sorted(
                  (str(k), _define_text(k, v)) for k, v in defines.items()), "prefix": prefix or "",
              "cflags": cflags, "include_dirs": user_dirs}
     if backend == "cuda":
@@ -287,15 +305,25 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
     key = h.hexdigest()
 
     shard = os.path.join(root, key[:2])
-    os.makedirs(shard, exist_ok=True)
     final = os.path.join(shard, key)
     built = False
     if not os.path.exists(os.path.join(final, "meta.json")):
-        with open(os.path.join(shard, key + ".lock"), "a") as lockf:
+        with _writing(root):
+            os.makedirs(shard, exist_ok=True)
+            lockf = open(os.path.join(shard, key + ".lock"), "a")
+        with lockf:
             fcntl.flock(lockf, fcntl.LOCK_EX)
             try:
                 if not os.path.exists(os.path.join(final, "meta.json")):
-                    _build(tc, stn, opts, backend, cflags, shard, final, key)
+                    if os.path.lexists(final) and not (os.path.isdir(final) and
+                                                       not os.listdir(final)):
+                        # an entry without its meta.json (removed by hand, a copy cut
+                        # short): broken, not built again to fail renaming onto it
+                        _broken(final, False, FileNotFoundError(
+                            errno.ENOENT, os.strerror(errno.ENOENT),
+                            os.path.join(final, "meta.json")))
+                    with _writing(root):        # (a disk that fills up meanwhile)
+                        _build(tc, stn, opts, backend, cflags, shard, final, key)
                     built = True
             finally:
                 fcntl.flock(lockf, fcntl.LOCK_UN)
@@ -308,6 +336,20 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
         warnings.warn(GtccWarning("gtcc.compile: gtcc warns about %s:\n%s"
                                   % (stn, said.rstrip("\n"))), stacklevel=2)
     return _load(final, backend, built)
+
+
+@contextlib.contextmanager
+def _writing(root):
+    """Turns an OSError of writing into the cache (a read-only file system, a directory of
+    another user's) into a GtccError naming the cache and the way out; a cache filled
+    elsewhere is still read where it cannot be written (a hit writes nothing)."""
+    try:
+        yield
+    except GtccError:
+        raise
+    except OSError as e:
+        raise GtccError("gtcc.compile: cannot write the cache %s (%s): set GTCC_CACHE_DIR to a "
+                        "directory this process can write" % (root, e)) from e
 
 
 def _broken(final, built, e):
@@ -386,15 +428,15 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
                 nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or \
                     "/usr/local/cuda/bin/nvcc"
                 dirs, env = _nvcc_dirs(tc)
-                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC"] + dirs +
+                ok = _run([nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC"] + dirs + SYMBOLIC +
                           [src, "-lgtrt-cuda", "-lgtrt", "-o", lib] + cflags, log, env=env) == 0
             elif ok:
                 omp = ["-fopenmp"] if backend == "openmp" else []
                 # (-Xlinker: -Wl, would split a directory at its commas)
                 ok = _run(tc.cc.split() + ["-O2", "-fPIC", "-shared"] + omp +
                           ["-I" + tc.includedir, src, "-L" + tc.libdir, "-Xlinker", "-rpath",
-                           "-Xlinker", tc.libdir, "-lgtrt", "-lm", "-o", lib] + cflags,
-                          log) == 0
+                           "-Xlinker", tc.libdir] + SYMBOLIC +
+                          ["-lgtrt", "-lm", "-o", lib] + cflags, log) == 0
         if ok:
             # gtcc's warnings (its whole output where it succeeded), shown on every compile
             with open(os.path.join(tmp, "warnings.txt"), "w") as f:

@@ -138,7 +138,7 @@ I64x3 = ctypes.c_int64 * 3
 
 class _Field:
     __slots__ = ("name", "axes", "dtype", "output", "steps_output", "upper", "index", "ndim",
-                 "zero")
+                 "zero", "read_bool")
 
     def __init__(self, p, index, pairs=()):
         self.name = p["name"]
@@ -152,6 +152,8 @@ class _Field:
         self.index = index
         self.ndim = len(self.axes)
         self.zero = (0,) * self.ndim
+        # a bool field the stencil reads: its bytes are checked (_bool_bytes)
+        self.read_bool = self.dtype == "bool" and p["intent"] != "out"
 
 
 class _Device:
@@ -166,20 +168,34 @@ class _Device:
 
 
 def _from_cai(obj, stencil, fname):
-    cai = obj.__cuda_array_interface__
-    dtype = np.dtype(cai["typestr"])
-    shape = tuple(cai["shape"])
-    strides = cai.get("strides")
-    if strides is None:
-        strides, acc = [], dtype.itemsize
-        for n in reversed(shape):
-            strides.insert(0, acc)
-            acc *= n
-    ptr, readonly = cai["data"]
-    stream = cai.get("stream")
+    try:
+        cai = obj.__cuda_array_interface__
+        dtype = np.dtype(cai["typestr"])
+        shape = tuple(int(n) for n in cai["shape"])
+        strides = cai.get("strides")
+        if strides is None:
+            strides, acc = [], dtype.itemsize
+            for n in reversed(shape):
+                strides.insert(0, acc)
+                acc *= n
+        strides = tuple(int(x) for x in strides)
+        ptr, readonly = cai["data"]
+        mask = cai.get("mask")
+        stream = cai.get("stream")
+    except Exception as e:
+        # a producer's malformed interface: not a KeyError from deep inside the call
+        raise StencilError("stencil '%s': field '%s': a %s whose __cuda_array_interface__ "
+                           "cannot be read: %s: %s" % (stencil, fname, type(obj).__name__,
+                                                       type(e).__name__, e)) from e
+    if mask is not None:
+        # (v3: a consumer that does not handle masked elements must refuse them)
+        raise StencilError("stencil '%s': field '%s': a %s with a mask (its "
+                           "__cuda_array_interface__ has one): the stencil would use the values "
+                           "under it; pass the data without a mask" % (stencil, fname,
+                                                                      type(obj).__name__))
     if stream not in (None, 1, 2):
         _sync_stream(stream, stencil, fname)
-    return _Device(ptr, shape, tuple(strides), dtype, readonly, obj)
+    return _Device(ptr, shape, strides, dtype, readonly, obj)
 
 
 def _sync_stream(stream, stencil, fname):
@@ -226,6 +242,47 @@ class Stencil:
         self._steps_fn = self._bind(lib, meta["steps"], steps=True) if meta.get("steps") \
             else None
         self._info_ptr = ctypes.addressof(ctypes.c_char.in_dll(lib, meta["info"]))
+        # what help(), IPython's `mod.S?` and an editor's hints show of mod.S: its parameters
+        # (inspect.signature), and per parameter its kind, type, axes and intent (__doc__);
+        # on the instance (a property would be what inspect.signature(gtcc.Stencil) finds)
+        self.__doc__ = self._describe()
+        self.__signature__ = self._signature()
+
+    def _signature(self):
+        import inspect
+        import keyword
+        P = inspect.Parameter
+        try:
+            if any(keyword.iskeyword(n) or n in ("origin", "domain") for n in self.names):
+                return None         # (no def could say it: inspect's own reading then)
+            return inspect.Signature(
+                [P(n, P.POSITIONAL_OR_KEYWORD, annotation=self._kind(n)) for n in self.names] +
+                [P("origin", P.KEYWORD_ONLY, default=None),
+                 P("domain", P.KEYWORD_ONLY, default=None)])
+        except (ValueError, TypeError):
+            return None
+
+    def _kind(self, name):
+        p = next(q for q in self.params if q["name"] == name)
+        if p["kind"] == "field":
+            return "field<%s, %s>" % (p["dtype"], p["axes"])
+        return p["dtype"]
+
+    def _describe(self):
+        intent = {"in": "read", "out": "written", "inout": "read and written"}
+        lines = ["%s(%s, origin=None, domain=None): the stencil %r of the .stn program "
+                 "(docs/python.md, 'Calling a stencil')." % (self.name, ", ".join(self.names),
+                                                             self.name), ""]
+        for n in self.names:
+            p = next(q for q in self.params if q["name"] == n)
+            lines.append("%s: %s%s" % (n, self._kind(n), ", " + intent.get(p["intent"], "")
+                                       if p["kind"] == "field" else " scalar"))
+        outs = ["%s (%s)" % (o[2], next(q["dtype"] for q in self.params if q["name"] == o[2]))
+                for o in self.outs]
+        lines.append("returns: %s" % (", ".join(outs) if outs else "None"))
+        if self._steps_fn is not None:
+            lines.append("%s.steps(..., nsteps=N): N steps of its iterate" % self.name)
+        return "\n".join(lines)
 
     def _bind(self, lib, symbol, steps):
         fn = getattr(lib, symbol)
@@ -304,17 +361,19 @@ class Stencil:
         n = len(self.names)
         # the messages are Python's own for a function called wrongly
         if len(args) > n:
-            raise TypeError("%s() takes %d positional argument%s but %d %s given"
+            raise TypeError("%s() takes %d positional argument%s but %d %s given%s"
                             % (self.name, n, "" if n == 1 else "s", len(args),
-                               "was" if len(args) == 1 else "were"))
+                               "was" if len(args) == 1 else "were", self._outs_note()))
         if kwargs or len(args) != n:
             vals = list(args) + [_MISSING] * (n - len(args))
             for k, v in kwargs.items():
                 try:
                     i = self.names.index(k)
                 except ValueError:
-                    raise TypeError("%s() got an unexpected keyword argument %r"
-                                    % (self.name, k)) from None
+                    raise TypeError("%s() got an unexpected keyword argument %r%s"
+                                    % (self.name, k, " (%r is an out scalar: the call returns "
+                                       "it)" % k if any(o[2] == k for o in self.outs) else
+                                       "")) from None
                 if vals[i] is not _MISSING:
                     raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
                 vals[i] = v
@@ -337,6 +396,15 @@ class Stencil:
             full[i] = v
         return full
 
+    def _outs_note(self):
+        """' (the out scalar 's' is returned, not passed)' where the stencil has out scalars
+        (a caller used to C's or Fortran's argument for them), else ''."""
+        if not self.outs:
+            return ""
+        names = ", ".join("'%s'" % o[2] for o in self.outs)
+        return " (the out scalar%s %s %s returned, not passed)" % (
+            "s" if len(self.outs) > 1 else "", names, "are" if len(self.outs) > 1 else "is")
+
     def _array(self, obj, f):
         """obj as a NumPy array (host) or a _Device; raises StencilError otherwise."""
         if isinstance(obj, np.ma.MaskedArray):
@@ -351,9 +419,17 @@ class Stencil:
             return obj
         dev = getattr(obj, "__dlpack_device__", None)
         if dev is not None:
-            kind = dev()[0]
-            if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA, DL_CUDA_MANAGED):
-                t = _dlpack.consume(obj)     # versioned capsules first; deleter run once
+            try:
+                kind = dev()[0]
+                t = _dlpack.consume(obj) if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA,
+                                                     DL_CUDA_MANAGED) else None
+            except Exception as e:
+                # the producer's refusal (PyTorch's RuntimeError for a tensor that requires
+                # grad, a BufferError, a capsule of DLPack 2.x), naming the field
+                raise StencilError("stencil '%s': field '%s': a %s whose DLPack export "
+                                   "failed: %s: %s" % (self.name, f.name, type(obj).__name__,
+                                                       type(e).__name__, e)) from e
+            if t is not None:                # versioned capsules first; deleter run once
                 if t.dtype is None:
                     raise StencilError("stencil '%s': field '%s': %s has no gtcc type" % (
                         self.name, f.name, t.dtype_desc))
@@ -374,9 +450,18 @@ class Stencil:
         try:
             return np.asarray(memoryview(obj))
         except TypeError:
-            raise StencilError("stencil '%s': field '%s': a %s is not an array (DLPack, "
-                               "__cuda_array_interface__, the array interface or a buffer)"
-                               % (self.name, f.name, type(obj).__name__)) from None
+            pass
+        if hasattr(obj, "__array__"):
+            # (xarray's DataArray, a pandas DataFrame): np.asarray(obj) may be a copy, whose
+            # results the call would write and drop; the caller knows whether it is
+            raise StencilError("stencil '%s': field '%s': a %s offers only __array__, which "
+                               "may copy, not its memory in place (DLPack, "
+                               "__cuda_array_interface__, the array interface or a buffer): "
+                               "pass its NumPy array (x.values, x.to_numpy(), np.asarray(x))"
+                               % (self.name, f.name, type(obj).__name__))
+        raise StencilError("stencil '%s': field '%s': a %s is not an array (DLPack, "
+                           "__cuda_array_interface__, the array interface or a buffer)"
+                           % (self.name, f.name, type(obj).__name__))
 
     def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
@@ -408,6 +493,8 @@ class Stencil:
                     raise StencilError("stencil '%s': field '%s': the array is read-only, but "
                                        "the stencil writes it" % (name, f.name))
                 if obj.ndim == f.ndim and self.backend != "cuda":
+                    if f.read_bool:
+                        _bool_bytes(obj, name, f.name)
                     arrs.append((f, obj, f.axes, f.zero if origin is None else
                                  _origin(origin, f, obj, f.axes, name), False))
                     continue
@@ -434,6 +521,8 @@ class Stencil:
                                    "built for the cuda backend: pass device arrays (CuPy)"
                                    % (name, f.name))
             o = _origin(origin, f, obj, dims, name)
+            if f.read_bool and not dev:
+                _bool_bytes(a, name, f.name)
             arrs.append((f, a, dims, o, dev))
         # 2. the domain: given, or the largest that fits every field (GT4Py's rule)
         if mpi is not None:
@@ -535,7 +624,11 @@ class Stencil:
                                % (self.name, f.name, dt, f.dtype))
         size = dt.itemsize
         st = []
-        for s in a.strides:
+        for s, n in zip(a.strides, a.shape):
+            if n == 1 and (s < 0 or s % size):
+                # an axis of one point: its stride moves to no other element (NumPy calls
+                # x[:, :, ::-1] of nk = 1 contiguous), so any stride says the same
+                s = 0
             if s % size:
                 raise StencilError("stencil '%s': field '%s': a stride of %d bytes is not a "
                                    "multiple of the element size %d" % (self.name, f.name, s,
@@ -568,6 +661,19 @@ class Stencil:
 
 
 _MISSING = object()
+
+
+def _bool_bytes(a, stencil, field):
+    """Refuses a NumPy bool array holding a byte other than 0 and 1 (a uint8 mask viewed as
+    bool, np.frombuffer of a file's bytes): NumPy reads any nonzero byte as True, C's bool
+    is 0 or 1, so the stencil would compute with it wrongly (!2 is 3, a true; 2 == true is
+    false), silently. One pass over the array's bytes (a bool field the stencil reads)."""
+    if a.dtype == np.bool_ and a.size and a.view(np.uint8).max() > 1:
+        raise StencilError("stencil '%s': field '%s': the bool array holds bytes other than 0 "
+                           "and 1 (%d of them; a view of other data as bool?), which NumPy "
+                           "reads as True but C's bool does not: pass %s != 0, its truth as "
+                           "0 and 1" % (stencil, field,
+                                        int(np.count_nonzero(a.view(np.uint8) > 1)), field))
 
 
 def _decomposition(decomp, stencil, what):

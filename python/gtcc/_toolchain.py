@@ -7,7 +7,6 @@ beside it (BIN/../lib, BIN/../include: a `make install` prefix) or beside the fi
 else from `pkg-config gtrt`."""
 
 import ctypes
-import functools
 import hashlib
 import os
 import shutil
@@ -24,17 +23,25 @@ class Toolchain:
         self.cc = cc
         self.libgtrt = os.path.join(libdir, "libgtrt.so")
 
-    @functools.cached_property
+    # Read for every compile, memoized by the files' identity (_stat): a gtcc, C compiler or
+    # libgtrt rebuilt or replaced while the process lives (a notebook, make install again)
+    # is a new key, as in a new process, not the entry of the one found first.
+    @property
     def gtcc_version(self):
-        out = _run([self.gtcc, "--version"])
-        return out.strip() + " " + _file_hash(self.gtcc)
+        return _memo(("gtcc", self.gtcc), _stat(self.gtcc), lambda: _run(
+            [self.gtcc, "--version"]).strip() + " " + _file_hash(self.gtcc))
 
-    @functools.cached_property
+    @property
     def cc_version(self):
-        out = _run(self.cc.split() + ["--version"])
-        return out.splitlines()[0] if out else ""
+        words = self.cc.split()
+        exe = shutil.which(words[0]) if words else None
 
-    @functools.cached_property
+        def version():
+            out = _run(words + ["--version"])
+            return out.splitlines()[0] if out else ""
+        return _memo(("cc", self.cc), _stat(exe) if exe else None, version)
+
+    @property
     def runtime_version(self):
         # the library's bytes and the headers' text: a rebuilt runtime is a new key
         h = hashlib.sha256(_file_hash(self.libgtrt).encode())
@@ -44,6 +51,26 @@ class Toolchain:
                 h.update(name.encode())
                 h.update(_file_hash(os.path.join(gtdir, name)).encode())
         return h.hexdigest()
+
+
+def _stat(path):
+    """A file's identity and age: its inode, size and time of change (None if it is gone)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+_versions = {}
+
+
+def _memo(what, stat, compute):
+    """compute() once per what and stat (the file's _stat: a new file is computed again)."""
+    v = _versions.get(what)
+    if v is None or v[0] != stat or stat is None:
+        v = _versions[what] = (stat, compute())
+    return v[1]
 
 
 def _run(cmd):
@@ -79,12 +106,17 @@ def _pkg_config(var):
 
 
 _toolchain = None
+_ENV = ("GTCC", "GTCC_LIBDIR", "GTCC_INCLUDEDIR", "CC", "PATH")
+_toolchain_env = None
 
 
 def toolchain():
-    """The Toolchain found now (once per process)."""
-    global _toolchain
-    if _toolchain is not None:
+    """The Toolchain found now: found again where one of the variables it is found by
+    (_ENV) changed since the last call (os.environ["CC"] = "clang" in a notebook), not the
+    one of the process's first compile."""
+    global _toolchain, _toolchain_env
+    env = tuple(os.environ.get(v) for v in _ENV)
+    if _toolchain is not None and env == _toolchain_env:
         return _toolchain
     gtcc = os.environ.get("GTCC") or shutil.which("gtcc")
     if not gtcc or not os.access(gtcc, os.X_OK):
@@ -112,6 +144,7 @@ def toolchain():
                         "that holds gt/ (a `make install` prefix's include/)" % includedir)
     cc = os.environ.get("CC") or "cc"
     _toolchain = Toolchain(gtcc, os.path.abspath(libdir), os.path.abspath(includedir), cc)
+    _toolchain_env = env
     return _toolchain
 
 
@@ -133,6 +166,21 @@ class gt_domain(ctypes.Structure):
 
 
 _runtime = None
+_runtime_file = None        # (path, SHA-256) of the libgtrt.so loaded
+
+
+def check_runtime(tc):
+    """A GtccError where the process has loaded another libgtrt.so than tc's (GTCC_LIBDIR
+    changed, the library rebuilt since): a library built now would be linked with tc's but
+    bound to the loaded one (the dynamic loader keeps one libgtrt.so per process)."""
+    if _runtime_file is None:
+        return
+    path, digest = _runtime_file
+    if not (os.path.exists(tc.libgtrt) and _file_hash(tc.libgtrt) == digest):
+        raise GtccError("gtcc.compile: this process loaded %s, and %s is another library "
+                        "(GTCC_LIBDIR changed, or libgtrt rebuilt since): a stencil built now "
+                        "would run with the loaded one; compile it in a new process"
+                        % (path, tc.libgtrt))
 
 
 def runtime():
@@ -142,6 +190,8 @@ def runtime():
         return _runtime
     tc = toolchain()
     lib = ctypes.CDLL(tc.libgtrt, mode=ctypes.RTLD_GLOBAL)
+    global _runtime_file
+    _runtime_file = (tc.libgtrt, _file_hash(tc.libgtrt))
     P = ctypes.POINTER
     wrap_args = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, P(ctypes.c_int64),
                  P(ctypes.c_int64), P(gt_storage_opts)]

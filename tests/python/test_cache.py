@@ -117,6 +117,58 @@ def test_toolchain_changes_are_misses(cache, tmp_path):
         f.write(b"\0")
     built, p3 = probe(dict(env, GTCC_LIBDIR=str(libdir)))
     assert built and p3 != p0
+    # the same libgtrt in another directory: a miss too, since the library's run path names
+    # the directory (a cuda entry built against one since removed could not load
+    # libgtrt-cuda.so: 'the cache entry ... is broken' on the second run of
+    # test_cuda_backend_without_gpu with one cache)
+    other = tmp_path / "lib2"
+    other.mkdir()
+    shutil.copy(libdir / "libgtrt.so", other)
+    built, p4 = probe(dict(env, GTCC_LIBDIR=str(other)))
+    assert built and p4 not in (p0, p3)
+    if shutil.which("readelf"):
+        rpath = subprocess.run(["readelf", "-d", os.path.join(p4, "libstencils.so")],
+                               stdout=subprocess.PIPE, text=True).stdout
+        assert str(other) in rpath and str(libdir) not in rpath
+
+
+def test_toolchain_changes_in_one_process(cache, tmp_path, monkeypatch):
+    # the same changes while the process lives (a notebook; make install again): the
+    # toolchain was found once per process, so GTCC and CC set later were ignored and a
+    # gtcc rebuilt in place kept its first key (a hit on the old build); a libgtrt other
+    # than the one loaded is refused, since a library built now would bind to the loaded one
+    m0 = gtcc.compile(SRC)
+    g = tmp_path / "gtcc"
+    shutil.copy(os.environ["GTCC"], g)
+    monkeypatch.setenv("GTCC", str(g))
+    m1 = gtcc.compile(SRC)                  # the same bytes: the same key
+    assert not m1.built and m1.path == m0.path
+    with open(g, "ab") as f:
+        f.write(b"\0")
+    m2 = gtcc.compile(SRC)
+    assert m2.built and m2.path != m0.path
+    cc = tmp_path / "mycc"
+    cc.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "mycc 1.0" && exit 0\n'
+                  'exec cc "$@"\n')
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    m3 = gtcc.compile(SRC)
+    assert m3.built and m3.path not in (m0.path, m2.path)
+    assert "mycc" in open(os.path.join(m3.path, "build.log")).read()
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    shutil.copy(os.path.join(os.environ["GTCC_LIBDIR"], "libgtrt.so"), libdir)
+    monkeypatch.setenv("GTCC_LIBDIR", str(libdir))
+    gtcc.compile(SRC)                       # (the same bytes as the library loaded: taken)
+    with open(libdir / "libgtrt.so", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(gtcc.GtccError, match="this process loaded .*libgtrt.so, and %s is "
+                       "another library" % os.path.join(str(libdir), "libgtrt.so")):
+        gtcc.compile(SRC)
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m3.cp(a, b)
+    assert (b == 2.0).all()
 
 
 FAKE_CC = """#!/bin/sh
@@ -182,6 +234,50 @@ def test_xdg_default(tmp_path):
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     built, path = probe(env)
     assert built and path.startswith(str(tmp_path / "xdg" / "gtcc") + os.sep)
+
+
+def test_cache_dir_tilde(tmp_path, monkeypatch):
+    # "~/..." as a job script's quotes leave it, or as set from Python: the home directory
+    # (it was a directory named '~' in the current one)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GTCC_CACHE_DIR", "~/gtcc-cache")
+    assert gtcc.cache_dir() == str(tmp_path / "home" / "gtcc-cache")
+    m = gtcc.compile(SRC.replace("1.0", "31.0"))
+    assert m.path.startswith(str(tmp_path / "home" / "gtcc-cache") + os.sep)
+    assert not (tmp_path / "~").exists()
+    monkeypatch.delenv("GTCC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "~/xdg")
+    assert gtcc.cache_dir() == str(tmp_path / "home" / "xdg" / "gtcc")
+
+
+def test_cache_not_writable(tmp_path, monkeypatch):
+    # a cache that cannot be written (a read-only file system, another user's directory;
+    # here a file where a directory must go, which root cannot write through either): a
+    # GtccError naming the cache and GTCC_CACHE_DIR, not a bare OSError; a cache filled
+    # before is still read (a hit writes nothing)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("GTCC_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: cannot write the cache %s "
+                       r"\(.*\): set GTCC_CACHE_DIR to a directory this process can write$"
+                       % (tmp_path / "file" / "cache")) as e:
+        gtcc.compile(SRC.replace("1.0", "41.0"))
+    assert isinstance(e.value.__cause__, OSError)
+    monkeypatch.setenv("GTCC_CACHE_DIR", str(tmp_path / "c"))
+    m = gtcc.compile(SRC.replace("1.0", "42.0"))
+    for n in range(43, 60):          # (an entry in another shard than m's)
+        src = SRC.replace("1.0", "%d.0" % n)
+        m2 = gtcc.compile(src)
+        if os.path.dirname(m2.path) != os.path.dirname(m.path):
+            break
+    shutil.rmtree(m2.path)
+    shard = os.path.dirname(m2.path)
+    shutil.rmtree(shard)
+    with open(shard, "w"):           # the entry's shard cannot be made
+        pass
+    with pytest.raises(gtcc.GtccError, match="^gtcc.compile: cannot write the cache "):
+        gtcc.compile(src)
+    assert not gtcc.compile(SRC.replace("1.0", "42.0")).built
 
 
 def racer(barrier, queue, src):
@@ -318,7 +414,9 @@ def test_broken_entry_named(cache):
     # reached the disk, a hand at work) was a bare JSONDecodeError, KeyError or ctypes's
     # OSError; now a GtccError naming the entry and what to do. Built by another process,
     # so that this one has not loaded the library (dlopen would find it loaded)
-    srcs = [SRC.replace("1.0", "%d.0" % n) for n in (11, 12, 13)]
+    # (an entry without meta.json was built again and the rename onto it failed: a bare
+    # OSError 'Directory not empty' on every compile)
+    srcs = [SRC.replace("1.0", "%d.0" % n) for n in (11, 12, 13, 14)]
     code = "import gtcc, sys\nfor s in sys.argv[1:]: print(gtcc.compile(s).path)"
     paths = subprocess.run([sys.executable, "-c", code] + srcs, check=True, text=True,
                            stdout=subprocess.PIPE).stdout.split()
@@ -327,8 +425,10 @@ def test_broken_entry_named(cache):
     with open(os.path.join(paths[1], "libstencils.so"), "w"):
         pass
     os.remove(os.path.join(paths[2], "libstencils.so"))
+    os.remove(os.path.join(paths[3], "meta.json"))
     for src, path, what in zip(srcs, paths, ("JSONDecodeError", "file too short",
-                                             "No such file")):
+                                             "No such file", "No such file or directory: "
+                                             "'%s'" % os.path.join(paths[3], "meta.json"))):
         with pytest.raises(gtcc.GtccError) as e:
             gtcc.compile(src)
         assert str(e.value).startswith("gtcc.compile: the cache entry %s is broken (" % path)

@@ -29,6 +29,35 @@ def test_out_scalars(m):
     assert lo == x.min() and n == 1 and isinstance(n, int)
     s2, lo2, n2 = m.reduce(x=-np.abs(x))
     assert n2 == 0 and lo2 == -np.abs(x).max()
+    # passed as in C or Fortran, an out scalar is named in Python's TypeError (it was
+    # "unexpected keyword argument 's'" of a parameter the stencil has)
+    with pytest.raises(TypeError, match=r"^reduce\(\) got an unexpected keyword argument 's' "
+                       r"\('s' is an out scalar: the call returns it\)$"):
+        m.reduce(x, s=0.0)
+    with pytest.raises(TypeError, match=r"^reduce\(\) takes 1 positional argument but 4 were "
+                       r"given \(the out scalars 's', 'lo', 'n' are returned, not passed\)$"):
+        m.reduce(x, 0.0, 0.0, 0)
+    with pytest.raises(TypeError, match=r"^reduce\(\) got an unexpected keyword argument 'y'$"):
+        m.reduce(x, y=0.0)
+
+
+def test_help_shows_the_parameters(m):
+    # help(mod.S), IPython's mod.S? and editors read inspect.signature and __doc__: they
+    # showed (*args, origin=None, domain=None, **kwargs) and the class's text
+    import inspect
+    import pydoc
+    assert str(inspect.signature(m.heat)) == ("(u: 'field<float64, IJ>', un: 'field<float64, "
+                                             "IJ>', a: 'float64', *, origin=None, domain=None)")
+    assert str(inspect.signature(m.reduce)) == ("(x: 'field<float64, IJK>', *, origin=None, "
+                                               "domain=None)")
+    doc = inspect.getdoc(m.reduce)
+    assert doc.startswith("reduce(x, origin=None, domain=None): the stencil 'reduce'")
+    assert "x: field<float64, IJK>, read" in doc
+    assert "returns: s (float64), lo (float64), n (int32)" in doc
+    doc = pydoc.render_doc(m.heat)
+    assert "un: field<float64, IJ>, written" in doc and "a: float64 scalar" in doc
+    assert "heat.steps(..., nsteps=N)" in doc
+    assert "meta" in str(inspect.signature(gtcc.Stencil))     # the class's own, still
 
 
 def heat_numpy(u, a, nsteps):
@@ -50,6 +79,24 @@ def test_steps(m, nsteps):
     un[...] = u0                      # the frame agrees (docs/generated-api.md, S_steps)
     m.heat.steps(u, un, 0.1, nsteps=nsteps)
     np.testing.assert_array_equal(np.asarray(u), heat_numpy(u0, 0.1, nsteps))
+
+
+@pytest.mark.parametrize("name", ["sync", "read", "time"])
+def test_steps_of_a_stencil_named_like_libc(backend, name):
+    # a stencil named like a C library function that gen.c does not declare: S_steps's
+    # call of S went to libc's (already loaded, so first in the lookup): sync computed
+    # nothing and said 0 (silently the input back), read and time gave a bare rc; the
+    # package links the library -Bsymbolic, its references bound to its own definitions
+    m = gtcc.compile("stencil %s(field<double, IJ> u, field<double, IJ> un, double a) "
+                     "iterate(un -> u) {\n  un = u + a * (u[i-1] + u[i+1] + u[j-1] + u[j+1] "
+                     "- 4.0 * u);\n}\n" % name, backend=backend)
+    u0 = np.random.default_rng(7).standard_normal((12, 9))
+    u = gtcc.zeros(u0.shape, halo=1)
+    u[...] = u0
+    un = gtcc.zeros(u0.shape, halo=1)
+    un[...] = u0
+    m.stencils[name].steps(u, un, 0.1, nsteps=3)
+    np.testing.assert_array_equal(np.asarray(u), heat_numpy(u0, 0.1, 3))
 
 
 SCRATCH = """
@@ -193,6 +240,81 @@ def test_zeros_empty_aligned():
                     assert addr % align == 0, (dtype, layout, idx)
     e = gtcc.empty((4, 5), np.float32, halo=1, aligned=False)
     assert e.__gt_origin__ == (1, 1) and e.strides == (4, 16)
+
+
+def test_gtarray_reductions_are_scalars():
+    # g.sum(), g.max(), np.mean(g) of a GtArray are NumPy scalars as an ndarray's are (they
+    # were 0-d GtArrays, NumPy's default for a subclass: json.dumps refused a model's total);
+    # elementwise results and reductions along an axis stay arrays
+    import json
+    g = gtcc.zeros((4, 3, 2), halo=1)
+    g[...] = np.arange(24.0).reshape(4, 3, 2)
+    for x, want in ((g.sum(), 276.0), (g.max(), 23.0), (np.mean(g), 11.5), (g.min(), 0.0),
+                    ((g > 10.0).sum(), 13), (g.any(), True)):
+        assert not isinstance(x, np.ndarray) and np.ndim(x) == 0 and x == want
+    assert json.dumps(g.sum()) == "276.0"          # (np.float64 is a float)
+    assert type(g * 2.0) is gtcc.GtArray and (g * 2.0).shape == (4, 3, 2)
+    assert type(g.sum(axis=2)) is gtcc.GtArray and g.sum(axis=2).shape == (4, 3)
+
+
+def test_zeros_axes_as_a_sequence():
+    # axes as GT4Py's dimensions=["I", "J", "K"] and as __gt_dims__ itself holds them (a
+    # tuple of one-letter strs): the same array as the str (it was an AttributeError, so
+    # gtcc.zeros(g.shape, axes=g.__gt_dims__) failed)
+    g = gtcc.zeros((3, 5, 8), halo=((0, 0), (0, 0), (1, 1)), axes="KJI")
+    for axes in (["K", "J", "I"], ("k", "j", "i"), g.__gt_dims__, iter("KJI")):
+        z = gtcc.zeros(g.shape, halo=((0, 0), (0, 0), (1, 1)), axes=axes)
+        assert z.__gt_dims__ == ("K", "J", "I") and z.__gt_origin__ == (0, 0, 1)
+        # I contiguous (the default layout), then J, K slowest: strides decrease K, J, I
+        assert z.strides[2] == 8 and z.strides[0] > z.strides[1] > z.strides[2]
+        assert z.strides == g.strides
+    for axes in (3, ("IJ", "K"), b"IJK"):
+        with pytest.raises(TypeError, match=r"axes .*: give the axis names as a str"):
+            gtcc.zeros((3, 5, 8), axes=axes)
+
+
+def test_zeros_layout_either_case():
+    # "c" and "f" as NumPy's order= takes them (they were "not a permutation of the axes
+    # IJK"), "CPU" and "Cuda" as "cpu" and "cuda"
+    for lay, same in (("c", "C"), ("f", "F"), ("CPU", "cpu"), ("Cuda", "cuda"), ("kji", "KJI")):
+        a = gtcc.zeros((5, 4, 3), np.float32, halo=1, layout=lay)
+        b = gtcc.zeros((5, 4, 3), np.float32, halo=1, layout=same)
+        assert a.strides == b.strides, lay
+        assert (a.ctypes.data + sum(a.strides)) % (128 if same == "cuda" else 64) == 0
+    assert gtcc.zeros((5, 4, 3), layout="c", aligned=False).strides == \
+        np.zeros((5, 4, 3), order="c").strides
+    assert gtcc.zeros((5, 4, 3), layout="f", aligned=False).strides == \
+        np.zeros((5, 4, 3), order="f").strides
+
+
+def test_one_point_axis_any_stride():
+    # a 1-level field flipped along K (x[:, :, ::-1], as a model flips its levels): NumPy
+    # calls it contiguous, its K stride -8 moves to no other element; it was refused
+    # ("stride along K is -1; negative strides are not supported"), input and output alike
+    m = gtcc.compile("stencil dxk(field<double> u, field<double> d) { d = u[i+1] - u; }")
+    u2 = np.random.default_rng(4).standard_normal((6, 5))
+    u = np.zeros((6, 5, 1))
+    u[:, :, 0] = u2
+    u = u[:, :, ::-1]
+    d = np.zeros((6, 5, 1))[:, :, ::-1]
+    assert u.strides[2] < 0 and d.strides[2] < 0 and u.flags.c_contiguous
+    m.dxk(u, d, domain=(5, 5, 1))
+    np.testing.assert_array_equal(d[:5, :, 0], u2[1:] - u2[:-1])
+    assert (d[5] == 0.0).all()
+    # along an axis of more points a negative stride is still refused
+    with pytest.raises(gtcc.StencilError, match="negative strides are not supported"):
+        m.dxk(np.zeros((6, 5, 2))[:, :, ::-1], np.zeros((6, 5, 2)))
+
+
+def test_zeros_without_math_lcm(monkeypatch):
+    # python/pyproject.toml says Python 3.8, whose math has no lcm (3.9): gtcc.zeros raised
+    # AttributeError there for every aligned array; here without math.lcm, as on 3.8
+    import math
+    monkeypatch.delattr(math, "lcm", raising=False)
+    for dtype, layout in ((np.float64, None), (np.float32, "cuda"), (np.bool_, "C")):
+        z = gtcc.zeros((13, 7, 3), dtype, halo=((3, 1), (2, 2), (1, 0)), layout=layout)
+        first = z.ctypes.data + sum(h * s for h, s in zip((3, 2, 1), z.strides))
+        assert first % (128 if layout == "cuda" else 64) == 0
 
 
 def test_zeros_origin_used(m):

@@ -140,6 +140,36 @@ def test_dlpack_read_only_output(m):
     assert (y == 1.0).all() and py.deleted == 1
 
 
+def test_dlpack_export_refused(m):
+    # a producer that refuses to export (PyTorch's RuntimeError for a tensor that requires
+    # grad), or returns no capsule: a StencilError naming the field and the producer's
+    # words (it was the producer's bare exception), nothing written
+    class Grad:
+        def __dlpack_device__(self):
+            return (1, 0)
+
+        def __dlpack__(self, max_version=None):
+            raise RuntimeError("Can't export tensors that require gradient, use "
+                               "tensor.detach()")
+
+    class NoCapsule(Grad):
+        def __dlpack__(self, max_version=None):
+            return 42
+
+    x = np.arange(24.0).reshape(4, 3, 2)
+    y = np.ones((4, 3, 2))
+    for obj, words in ((Grad(), "RuntimeError: Can't export tensors that require gradient"),
+                       (NoCapsule(), "ValueError: __dlpack__ returned no DLPack capsule")):
+        for args in ((obj, y, 2.0), (x, obj, 2.0)):
+            with pytest.raises(gtcc.StencilError) as e:
+                m.axpy(*args)
+            field = "x" if args[0] is obj else "y"
+            assert e.value.message.startswith(
+                "stencil 'axpy': field '%s': a %s whose DLPack export failed: %s"
+                % (field, type(obj).__name__, words)), e.value.message
+            assert (y == 1.0).all()
+
+
 class FakeDevice:
     """Only __cuda_array_interface__ (v3), pointing at no real device memory."""
 
@@ -156,6 +186,26 @@ def test_cuda_array_interface_without_gpu(m):
     assert "field 'x': a device (CUDA) array, but the module was built for the openmp " \
         "backend" in e.value.message
     assert (y == 1.0).all()
+
+
+def test_cuda_array_interface_malformed_or_masked(m):
+    # a __cuda_array_interface__ without typestr (a producer's bug): a StencilError naming
+    # the field, not a bare KeyError; one with a mask (v3: a consumer that does not handle
+    # masked elements must refuse them) is refused, not read with the mask ignored
+    y = np.ones((4, 3, 2))
+    bad = FakeDevice((4, 3, 2))
+    del bad.__cuda_array_interface__["typestr"]
+    masked = FakeDevice((4, 3, 2))
+    masked.__cuda_array_interface__["mask"] = FakeDevice((4, 3, 2))
+    for obj, words in ((bad, "a FakeDevice whose __cuda_array_interface__ cannot be read: "
+                        "KeyError: 'typestr'"),
+                       (masked, "a FakeDevice with a mask (its __cuda_array_interface__ has "
+                        "one): the stencil would use the values under it")):
+        with pytest.raises(gtcc.StencilError) as e:
+            m.axpy(obj, y, 2.0)
+        assert e.value.message.startswith("stencil 'axpy': field 'x': " + words), \
+            e.value.message
+        assert (y == 1.0).all()
 
 
 def test_wrap_device_without_cuda():

@@ -234,6 +234,21 @@ def test_not_an_array(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff([[1.0]], c, out), out, "a list is not an array")
 
+    # only __array__ (xarray's DataArray, a pandas DataFrame): it said "a DataArray is not an
+    # array"; np.asarray of one may be a copy, so the message says to pass its NumPy array
+    class DataArray:
+        def __init__(self, a):
+            self.values = a
+
+        def __array__(self, dtype=None, copy=None):
+            return self.values
+
+    refused(lambda: mod.hdiff(DataArray(u), c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u': a DataArray offers only __array__, which may copy, "
+            "not its memory in place (DLPack, __cuda_array_interface__, the array interface or "
+            "a buffer): pass its NumPy array (x.values, x.to_numpy(), np.asarray(x))")
+    mod.hdiff(DataArray(u).values, c, out, origin=(2, 2, 0))
+
 
 def test_wrong_arguments(mod):
     # Python's own messages, as for a def with the stencil's parameters
@@ -537,3 +552,26 @@ def test_too_few_levels():
         b = np.zeros_like(a)
         refused(lambda: m.lev(a, b), b, "stencil 'lev': the domain has %s; its intervals need 3 "
                 "or more" % words, code=-5)
+
+
+def test_bool_bytes_other_than_0_and_1(mods):
+    # a uint8 mask viewed as bool (bytes 0, 1, 2, 255): NumPy reads any nonzero byte as
+    # True, C's bool only 1, so the stencil computed !2 as 3 (a true) and 2 == true as false
+    # silently; refused now, naming the field and the way out (m != 0), whose result is
+    # NumPy's own logic
+    rng = np.random.default_rng(5)
+    raw = rng.choice(np.array([0, 1, 2, 255], np.uint8), (7, 6, 2))
+    raw[0, 0, 0] = 2                                 # one at least
+    x = rng.random((7, 6, 2))
+    mb = raw != 0                                    # NumPy's truth of the bytes
+    want = np.zeros((7, 6, 2), bool)
+    want[1:, :-1] = (mb[:-1, :-1] & (x[1:, :-1] > 0.5)) | ~mb[1:, 1:]
+    for b, mod in mods.items():
+        for m in (raw.view(np.bool_), np.asfortranarray(raw).view(np.bool_),
+                  raw.view(np.bool_).view(gtcc.GtArray)):
+            res = np.zeros((7, 6, 2), bool)
+            refused(lambda: mod.flags(m, x, res, origin=(1, 0, 0)), res,
+                    "stencil 'flags': field 'm': the bool array holds bytes other than 0 and 1 "
+                    "(%d of them; " % np.count_nonzero(raw > 1))
+            mod.flags(m != 0, x, res, origin=(1, 0, 0))
+            np.testing.assert_array_equal(res.view(np.uint8), want.view(np.uint8), err_msg=b)
