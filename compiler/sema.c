@@ -622,6 +622,9 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
     if (assigned) {
         sema_error(s, loc, "assignment to undeclared name '%s'; declare it first, e.g. "
                    "double %s = ...;", name, name);
+    } else if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0) {
+        sema_error(s, loc, "'%s' is not declared; the bool constants are 'true' and 'false'",
+                   name);
     } else {
         sema_error(s, loc, "'%s' is not declared", name);
     }

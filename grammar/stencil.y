@@ -1228,6 +1228,21 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
                "'while (cond) { ... }'";
     else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
         hint = "; an offset is written like 'i+1' or 'k-1'";
+    /* Python's spellings, as a GT4Py stencil has them */
+    else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && has[YYSYMBOL_FLOATLIT])
+        hint = "; there is no '**': write 'pow(a, b)'";
+    else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
+             && strcmp(p->last_name, "elif") == 0)
+        hint = "; write 'else if'";
+    else if (la == YYSYMBOL_NAME && !has[YYSYMBOL_NAME]
+             && (strcmp(p->tok_text, "and") == 0 || strcmp(p->tok_text, "or") == 0))
+        hint = arena_printf(p->c->arena, "; write '%s' for '%s'",
+                            p->tok_text[0] == 'a' ? "&&" : "||", p->tok_text);
+    else if (p->prev_tok == TOK_NAME && strcmp(p->last_name, "not") == 0
+             && !has[YYSYMBOL_FLOATLIT])
+        hint = "; write '!' for 'not'";
+    else if (la == YYSYMBOL_IF && has[YYSYMBOL_QUESTION])
+        hint = "; a conditional expression is written 'c ? a : b'";
 
     /* expected ';' after expression: point just after the expression. */
     if (has[YYSYMBOL_SEMI] && !has[YYSYMBOL_COMMA] && !has[YYSYMBOL_RPAREN]
