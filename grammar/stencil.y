@@ -1228,6 +1228,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
                "'while (cond) { ... }'";
     else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
         hint = "; an offset is written like 'i+1' or 'k-1'";
+    else if (la == YYSYMBOL_NAME && has[YYSYMBOL_INTLIT] && has[YYSYMBOL_LPAREN]
+             && !has[YYSYMBOL_FLOATLIT] && !has[YYSYMBOL_NAME])
+        hint = "; an offset is an integer literal, not a name (not a const either); only K "
+               "takes one computed at run time, written 'k + (EXPR)'";
     /* Python's spellings, as a GT4Py stencil has them */
     else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && has[YYSYMBOL_FLOATLIT])
         hint = "; there is no '**': write 'pow(a, b)'";
