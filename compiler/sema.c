@@ -1749,6 +1749,7 @@ static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
             /* the target's axes, and K for a column accumulator (forward) */
             t->axes = target->axes | res[i].e->shape;
             t->block_local = true;   /* read once, at zero offset, by the copy below */
+            t->generated = true;
             if (!sc->dead) {
                 t->id = sc->st->fields.len;
                 vec_push(a, &sc->st->fields, t);
@@ -1953,6 +1954,7 @@ static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out)
         }
         mask = arena_alloc(a, sizeof *mask);
         mask->name = "region_mask";
+        mask->generated = true;
         mask->loc = iff->loc;
         mask->kind = IR_TEMP;
         mask->param_pos = -1;
