@@ -588,6 +588,9 @@ struct Scope {
     NameMap *loop_decls;      /* temporaries first declared in a while loop's block */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
+    Loc dead_output;          /* the first assignment of a field parameter or out scalar in
+                                 a dead branch (file NULL: none), for the note of 'writes no
+                                 output' */
     bool writes_output;       /* some live statement assigns a field parameter or out
                                  scalar (counted even when the statement has errors) */
     int *reductions;          /* per scalar: assignments seen (out scalars) */
@@ -1697,6 +1700,8 @@ static bool multi_field_target(Sema *s, void *ctx, int i, const char *name, Loc 
         dst[i] = sym->field;
         if (sym->field->kind == IR_PARAM_FIELD && !sc->dead)
             sc->writes_output = true;
+        else if (sym->field->kind == IR_PARAM_FIELD && !sc->dead_output.file)
+            sc->dead_output = loc;
         return true;
     }
     if (sym && sym->scalar->is_output)
@@ -1782,6 +1787,8 @@ static void lower_assign(Sema *s, const Stmt *st, IrStmtVec *out)
                                      : sym->scalar->is_output);
     if (output && !s->scope->dead)
         s->scope->writes_output = true;
+    else if (output && !s->scope->dead_output.file)
+        s->scope->dead_output = st->loc;
     if (sym && sym->field) {
         assign_field(s, sym->field, st->assign.op, st->assign.value, st->loc, out);
         return;
@@ -2263,9 +2270,13 @@ static void check_intents(Sema *s, const Stencil *ast, int errors)
             sema_error(s, sc->loc, "out scalar '%s' is never assigned; assign it a reduction, "
                        "e.g. %s = sum(...);", sc->name, sc->name);
     }
-    if (!s->scope->writes_output && !out_scalars)
+    if (!s->scope->writes_output && !out_scalars) {
         sema_error(s, ast->loc, "stencil '%s' writes no output; assign a field parameter or an "
                    "out scalar", ast->name);
+        if (s->scope->dead_output.file)
+            diag_note(&s->c->diag, s->scope->dead_output, "this assignment is in a branch that "
+                      "a constant condition removes, so it does not count");
+    }
 }
 
 /* Temporaries get names unique in their stencil (two if blocks may each
