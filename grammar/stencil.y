@@ -1134,7 +1134,12 @@ static void report_invalid(Parser *p, Loc loc)
         case '|': hint = "; did you mean '||'?"; break;
         case '#': hint = "; comments start with '//'"; break;
         case '\'': hint = "; the only strings are import paths, in '\"'"; break;
-        case '.': hint = "; there are no structure members"; break;
+        case '.':
+            hint = p->nbrackets > 0 && p->brackets[p->nbrackets - 1].tok == TOK_LPAREN
+                    && p->brackets[p->nbrackets - 1].after == TOK_INTERVAL
+                ? "; the whole column is 'interval(0, end)' (GT4Py's 'interval(...)')"
+                : "; there are no structure members";
+            break;
         default: break;
         }
         diag_error(d, loc, "invalid character '%c' in program%s", s[0], hint);
@@ -1217,6 +1222,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     else if (is_keyword(la) && has[YYSYMBOL_NAME] && !has[YYSYMBOL_IF])
         hint = arena_printf(p->c->arena, "; '%s' is a keyword and cannot be a name",
                             p->tok_text);
+    else if (la == YYSYMBOL_COMPUTATION && p->prev_tok == TOK_NAME
+             && strcmp(p->last_name, "with") == 0)
+        hint = "; there is no 'with': write 'computation(parallel) interval(0, end) { ... }'";
+    else if (la == YYSYMBOL_COMMA && has[YYSYMBOL_INTERVAL])
+        hint = "; no ',' between them: write 'computation(parallel) interval(0, end) { ... }'";
     else if (la == YYSYMBOL_INTERVAL && has[YYSYMBOL_IF])
         hint = "; 'interval' goes inside 'computation(...)'";
     else if (has[YYSYMBOL_INTERVAL] && !has[YYSYMBOL_IF] && la != YYSYMBOL_RBRACE)
