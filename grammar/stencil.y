@@ -1225,6 +1225,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     else if (la == YYSYMBOL_COMPUTATION && p->prev_tok == TOK_NAME
              && strcmp(p->last_name, "with") == 0)
         hint = "; there is no 'with': write 'computation(parallel) interval(0, end) { ... }'";
+    else if (la == YYSYMBOL_NAME && has[YYSYMBOL_FUNCTION] && has[YYSYMBOL_STENCIL]
+             && strcmp(p->tok_text, "def") == 0)
+        hint = "; write 'function NAME(PARAMS) { ... }', or 'stencil NAME(PARAMS) { ... }' for "
+               "a stencil";
     else if (la == YYSYMBOL_COMMA && has[YYSYMBOL_INTERVAL])
         hint = "; no ',' between them: write 'computation(parallel) interval(0, end) { ... }'";
     else if (la == YYSYMBOL_INTERVAL && has[YYSYMBOL_IF])
