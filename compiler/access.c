@@ -763,11 +763,11 @@ static bool every_path(const IrStmtVec *v, const IrField *f)
 }
 
 /* The last statement run before the current one (in this computation and the earlier ones)
-   that assigns f only under an if or in a while loop, with no statement that assigns it on
-   every path after it, or NULL: where such a write is all there is, the error about f's
+   that assigns f only under an if or in a while loop, in an interval holding level gap (if
+   not NULL), with no statement that assigns it on every path after it, or NULL: where such a write is all there is, the error about f's
    read notes it (GT4Py assigns a temporary in one branch and
    reads it after the if; here the points where the condition is false hold nothing). */
-static const IrStmt *conditional_writer(Rules *r, IrField *f)
+static const IrStmt *conditional_writer(Rules *r, IrField *f, const Level *gap)
 {
     const IrStmt *found = NULL;
     IrFieldVec w = {0};
@@ -787,6 +787,8 @@ static const IrStmt *conditional_writer(Rules *r, IrField *f)
                 }
                 if (s->kind != IR_IF || s->iff.split_of)
                     continue;
+                if (gap && (level_cmp(*gap, iv->lo) < 0 || level_cmp(*gap, iv->hi) >= 0))
+                    continue;   /* its interval does not hold the level the read misses */
                 w.len = 0;
                 ir_collect_writes(r->c->arena, &(IrStmtVec){&iv->stmts.items[j], 1, 1}, &w);
                 for (int k = 0; k < w.len; k++)
@@ -800,10 +802,11 @@ static const IrStmt *conditional_writer(Rules *r, IrField *f)
     return found;
 }
 
-/* After an error about a read of temporary f: the note of conditional_writer. */
-static void conditional_note(Rules *r, IrField *f)
+/* After an error about a read of temporary f (missing level gap, NULL for f without K):
+   the note of conditional_writer. */
+static void conditional_note(Rules *r, IrField *f, const Level *gap)
 {
-    const IrStmt *s = conditional_writer(r, f);
+    const IrStmt *s = conditional_writer(r, f, gap);
     if (!s)
         return;
     if (s->iff.loop)
@@ -849,7 +852,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
                        "it%s", f->name, regions ? region_hint : "");
             if (!regions)
-                conditional_note(r, f);
+                conditional_note(r, f, NULL);
         }
         return;
     }
@@ -902,7 +905,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                    o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
                    level_text(g, gap), hint);
     if (!*hint)
-        conditional_note(r, f);
+        conditional_note(r, f, &gap);
 }
 
 /* After an error about load's horizontal offset: the function's read that put it there. */
