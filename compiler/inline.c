@@ -493,6 +493,8 @@ static void lower_body(Sema *s, FnEnv *env)
     if (!env->results && !env->misplaced_return)
         sema_error(s, f->end_loc, "function '%s' ends without a return; its last statement "
                    "must be 'return EXPR;'", f->name);
+    /* errors of folding depend on the arguments: they do not silence later calls */
+    int lowered = s->c->diag.errors;
     if (!env->checking)
         fold_results(s, env);
 
@@ -501,7 +503,7 @@ static void lower_body(Sema *s, FnEnv *env)
     s->env = env->parent;
     s->module = saved_module;
     s->user = saved_user;
-    if (s->c->diag.errors > errors) {
+    if (lowered > errors) {
         if (env->checking)
             fn->bad = true;
         else
