@@ -881,6 +881,28 @@ static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
     return (Typed){ir_call(a, e->loc, fn, type, ops, n), weak};
 }
 
+/* GT4Py's names of math functions that .stn spells otherwise (gtscript's arcsin, gamma,
+ * mod, NumPy's minimum, ...): the hint of an unknown function, or "". */
+static const char *gt4py_builtin_hint(const char *name)
+{
+    static const char *const hints[][2] = {
+        {"arcsin", "; the builtin is asin"}, {"arccos", "; the builtin is acos"},
+        {"arctan", "; the builtin is atan"}, {"arctan2", "; the builtin is atan2"},
+        {"arcsinh", "; the builtin is asinh"}, {"arccosh", "; the builtin is acosh"},
+        {"arctanh", "; the builtin is atanh"}, {"gamma", "; the builtin is tgamma"},
+        {"power", "; the builtin is pow"}, {"absolute", "; the builtin is abs"},
+        {"fabs", "; the builtin is abs"}, {"minimum", "; the builtin is min"},
+        {"maximum", "; the builtin is max"}, {"fmin", "; the builtin is min"},
+        {"fmax", "; the builtin is max"},
+        {"mod", "; use fmod(a, b) for floating values, '%' for ints"},
+        {"sign", "; use copysign(1.0, x) (+1 or -1, also at 0)"},
+    };
+    for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
+        if (strcmp(name, hints[i][0]) == 0)
+            return hints[i][1];
+    return "";
+}
+
 /* The user function that call e names, with as many parameters as e has
  * arguments; NULL (reported) otherwise. */
 static FnInfo *find_function(Sema *s, const Expr *e)
@@ -902,7 +924,7 @@ static FnInfo *find_function(Sema *s, const Expr *e)
                        sym_kind(map_get(s->scope->names, name)));
         else
             sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
-                       "is visible", name);
+                       "is visible%s", name, gt4py_builtin_hint(name));
         return NULL;
     }
     Function *f = g->fn->fn;
