@@ -748,6 +748,77 @@ static bool region_write_before(const Rules *r, const IrField *f, const Area *in
 static const char region_hint[] = "; a statement in a region computes it only in that region, "
                                   "and the points this read reads may lie outside it";
 
+/* Does v assign f on every path (an if: in both of its branches)? */
+static bool every_path(const IrStmtVec *v, const IrField *f)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *s = v->items[i];
+        if (s->kind == IR_ASSIGN && s->assign.dst == f)
+            return true;
+        if (s->kind == IR_IF && !s->iff.loop && every_path(&s->iff.then, f) &&
+            every_path(&s->iff.els, f))
+            return true;
+    }
+    return false;
+}
+
+/* The last statement run before the current one (in this computation and the earlier ones)
+   that assigns f only under an if or in a while loop, in an interval holding level gap (if
+   not NULL), with no statement that assigns it on every path after it, or NULL: where such a write is all there is, the error about f's
+   read notes it (GT4Py assigns a temporary in one branch and
+   reads it after the if; here the points where the condition is false hold nothing). */
+static const IrStmt *conditional_writer(Rules *r, IrField *f, const Level *gap)
+{
+    const IrStmt *found = NULL;
+    IrFieldVec w = {0};
+    for (int c = 0; c < r->st->computations.len; c++) {
+        IrComputation *comp = r->st->computations.items[c];
+        for (int i = 0; i < comp->intervals.len; i++) {
+            if (comp == r->comp && i > r->iv_index)
+                break;
+            IrInterval *iv = comp->intervals.items[i];
+            for (int j = 0; j < iv->stmts.len; j++) {
+                IrStmt *s = iv->stmts.items[j];
+                if (s == r->top)
+                    break;
+                if (every_path(&(IrStmtVec){&iv->stmts.items[j], 1, 1}, f)) {
+                    found = NULL;   /* the read's trouble is elsewhere (its levels) */
+                    continue;
+                }
+                if (s->kind != IR_IF || s->iff.split_of)
+                    continue;
+                if (gap && (level_cmp(*gap, iv->lo) < 0 || level_cmp(*gap, iv->hi) >= 0))
+                    continue;   /* its interval does not hold the level the read misses */
+                w.len = 0;
+                ir_collect_writes(r->c->arena, &(IrStmtVec){&iv->stmts.items[j], 1, 1}, &w);
+                for (int k = 0; k < w.len; k++)
+                    if (w.items[k] == f)
+                        found = s;
+            }
+        }
+        if (comp == r->comp)
+            break;
+    }
+    return found;
+}
+
+/* After an error about a read of temporary f (missing level gap, NULL for f without K):
+   the note of conditional_writer. */
+static void conditional_note(Rules *r, IrField *f, const Level *gap)
+{
+    const IrStmt *s = conditional_writer(r, f, gap);
+    if (!s)
+        return;
+    if (s->iff.loop)
+        diag_note(&r->c->diag, s->loc, "this while loop assigns '%s', but nothing where its "
+                  "condition is false from the start; assign '%s' before the loop too",
+                  f->name, f->name);
+    else
+        diag_note(&r->c->diag, s->loc, "this if does not assign '%s' on every path (a branch "
+                  "without it, or no else); assign it in every branch, or before the if",
+                  f->name);
+}
+
 /* Reading temporary f at K offset o needs its levels computed before. */
 static void check_levels(Rules *r, IrExpr *load, bool in_column)
 {
@@ -776,9 +847,13 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         }
         if (ok && nk > r->st->min_nk)
             r->st->min_nk = nk;
-        if (!ok && report_once(r, f))
+        if (!ok && report_once(r, f)) {
+            bool regions = region_write_before(r, f, in);
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
-                       "it%s", f->name, region_write_before(r, f, in) ? region_hint : "");
+                       "it%s", f->name, regions ? region_hint : "");
+            if (!regions)
+                conditional_note(r, f, NULL);
+        }
         return;
     }
     LevelRanges have = {0};
@@ -829,6 +904,8 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                    "earlier statement computes it at level %s%s", f->name, o ? " at " : "",
                    o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
                    level_text(g, gap), hint);
+    if (!*hint)
+        conditional_note(r, f, &gap);
 }
 
 /* After an error about load's horizontal offset: the function's read that put it there. */

@@ -378,11 +378,12 @@ static void finish(Ext *x)
             f->is_read = x->live[f->id];
             f->is_written = x->live_write[f->id];
             if (!f->is_written) {
-                warn(x, f->loc, arena_printf(a, x->any_write[f->id]
-                                                    ? "temporary '%s' is never used by an "
-                                                      "output; its statements are removed"
-                                                    : "temporary '%s' is never used; it is "
-                                                      "removed", f->name));
+                if (!f->generated)
+                    warn(x, f->loc, arena_printf(a, x->any_write[f->id]
+                                                        ? "temporary '%s' is never used by an "
+                                                          "output; its statements are removed"
+                                                        : "temporary '%s' is never used; it is "
+                                                          "removed", f->name));
                 continue;
             }
         }

@@ -46,11 +46,21 @@ static IrExpr *make_real(Compiler *c, const IrExpr *at, Type type, double v)
     return ir_const_real(c->arena, at->loc, type, v);
 }
 
+/* After an error: a note at each inlined call the folded expression comes
+ * through (inline.c folds a function's results while its call is the
+ * innermost; elsewhere there is none). */
+static void call_notes(Compiler *c)
+{
+    if (c->sema)
+        inline_notes(c->sema);
+}
+
 /* An int result: an error unless it fits in 32 bits. */
 static IrExpr *int_result(Compiler *c, IrExpr *e, int64_t v, const char *what)
 {
     if (v < INT32_MIN || v > INT32_MAX) {
         diag_error(&c->diag, e->loc, "integer overflow: %s does not fit in int", what);
+        call_notes(c);
         return e;
     }
     return make_int(c, e, TY_INT, v);
@@ -136,6 +146,7 @@ static IrExpr *fold_binary(Compiler *c, IrExpr *e)
     if ((op == OP_DIV || op == OP_MOD) && e->type == TY_INT && is_const(y) && y->cnst.i == 0) {
         diag_error(&c->diag, e->loc, "integer %s by zero",
                    op == OP_DIV ? "division" : "modulo");
+        call_notes(c);
         return e;
     }
     if (op == OP_AND || op == OP_OR) {

@@ -522,6 +522,9 @@ struct IrField {
     bool is_written;          /* written somewhere: parameters that are written are outputs */
     bool read_at_offset;      /* read at a non-zero offset somewhere (aliasing rule) */
     bool block_local;         /* declared inside an if block: only read at zero offset */
+    bool generated;           /* made by sema, not declared (region_mask, a multiple
+                                 assignment's FUNCTION_TARGET): dead, it goes without a
+                                 warning, since the user's dead code it follows from has one */
     bool implicit_ijk;        /* a temporary declared `T name = e`: IJK by that form */
     /* Temporaries (sema): the union of the shapes assigned so far, a read of a
      * `T t = e` temporary counted with t's value_shape rather than IJK; and

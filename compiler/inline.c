@@ -456,6 +456,25 @@ static void lower_fstmts(Sema *s, FnEnv *env, const StmtVec *body, bool top)
         env->locals.len = n;
 }
 
+/* Folds the results of a call while it is the innermost, so that an error
+ * of folding (an int division by a constant 0, an overflow: fold.c) that the
+ * arguments cause notes this call (`g(a, 0)` for `return x % d;`); the
+ * statement's own fold finds the same errors again, which diag.c shows once.
+ * A weak result is folded in a copy: its literals take their type later
+ * (sema.c, retype_weak), and folding them now in double would round twice. */
+static void fold_results(Sema *s, FnEnv *env)
+{
+    for (int i = 0; env->results && i < env->nresults; i++) {
+        Typed *r = &env->results[i];
+        if (!r->e)
+            continue;
+        if (r->weak)
+            fold_expr(s->c, ir_copy(s->c->arena, r->e));
+        else
+            r->e = fold_expr(s->c, r->e);
+    }
+}
+
 /* Lowers the body of env's function; its results are env->results. */
 static void lower_body(Sema *s, FnEnv *env)
 {
@@ -474,13 +493,17 @@ static void lower_body(Sema *s, FnEnv *env)
     if (!env->results && !env->misplaced_return)
         sema_error(s, f->end_loc, "function '%s' ends without a return; its last statement "
                    "must be 'return EXPR;'", f->name);
+    /* errors of folding depend on the arguments: they do not silence later calls */
+    int lowered = s->c->diag.errors;
+    if (!env->checking)
+        fold_results(s, env);
 
     if (fn->inline_error)
         s->quiet--;
     s->env = env->parent;
     s->module = saved_module;
     s->user = saved_user;
-    if (s->c->diag.errors > errors) {
+    if (lowered > errors) {
         if (env->checking)
             fn->bad = true;
         else

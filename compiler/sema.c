@@ -588,6 +588,9 @@ struct Scope {
     NameMap *loop_decls;      /* temporaries first declared in a while loop's block */
     bool dead;                /* in a branch that a constant condition removes */
     IterOrder order;          /* of the computation being lowered */
+    Loc dead_output;          /* the first assignment of a field parameter or out scalar in
+                                 a dead branch (file NULL: none), for the note of 'writes no
+                                 output' */
     bool writes_output;       /* some live statement assigns a field parameter or out
                                  scalar (counted even when the statement has errors) */
     int *reductions;          /* per scalar: assignments seen (out scalars) */
@@ -622,6 +625,9 @@ static void undeclared(Sema *s, const char *name, Loc loc, bool assigned)
     if (assigned) {
         sema_error(s, loc, "assignment to undeclared name '%s'; declare it first, e.g. "
                    "double %s = ...;", name, name);
+    } else if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0) {
+        sema_error(s, loc, "'%s' is not declared; the bool constants are 'true' and 'false'",
+                   name);
     } else {
         sema_error(s, loc, "'%s' is not declared", name);
     }
@@ -875,6 +881,28 @@ static Typed lower_builtin(Sema *s, const Expr *e, Builtin fn, Typed *args)
     return (Typed){ir_call(a, e->loc, fn, type, ops, n), weak};
 }
 
+/* GT4Py's names of math functions that .stn spells otherwise (gtscript's arcsin, gamma,
+ * mod, NumPy's minimum, ...): the hint of an unknown function, or "". */
+static const char *gt4py_builtin_hint(const char *name)
+{
+    static const char *const hints[][2] = {
+        {"arcsin", "; the builtin is asin"}, {"arccos", "; the builtin is acos"},
+        {"arctan", "; the builtin is atan"}, {"arctan2", "; the builtin is atan2"},
+        {"arcsinh", "; the builtin is asinh"}, {"arccosh", "; the builtin is acosh"},
+        {"arctanh", "; the builtin is atanh"}, {"gamma", "; the builtin is tgamma"},
+        {"power", "; the builtin is pow"}, {"absolute", "; the builtin is abs"},
+        {"fabs", "; the builtin is abs"}, {"minimum", "; the builtin is min"},
+        {"maximum", "; the builtin is max"}, {"fmin", "; the builtin is min"},
+        {"fmax", "; the builtin is max"},
+        {"mod", "; use fmod(a, b) for floating values, '%' for ints"},
+        {"sign", "; use copysign(1.0, x) (+1 or -1, also at 0)"},
+    };
+    for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
+        if (strcmp(name, hints[i][0]) == 0)
+            return hints[i][1];
+    return "";
+}
+
 /* The user function that call e names, with as many parameters as e has
  * arguments; NULL (reported) otherwise. */
 static FnInfo *find_function(Sema *s, const Expr *e)
@@ -896,7 +924,7 @@ static FnInfo *find_function(Sema *s, const Expr *e)
                        sym_kind(map_get(s->scope->names, name)));
         else
             sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
-                       "is visible", name);
+                       "is visible%s", name, gt4py_builtin_hint(name));
         return NULL;
     }
     Function *f = g->fn->fn;
@@ -1694,6 +1722,8 @@ static bool multi_field_target(Sema *s, void *ctx, int i, const char *name, Loc 
         dst[i] = sym->field;
         if (sym->field->kind == IR_PARAM_FIELD && !sc->dead)
             sc->writes_output = true;
+        else if (sym->field->kind == IR_PARAM_FIELD && !sc->dead_output.file)
+            sc->dead_output = loc;
         return true;
     }
     if (sym && sym->scalar->is_output)
@@ -1746,6 +1776,7 @@ static void lower_multi(Sema *s, const Stmt *st, IrStmtVec *out)
             /* the target's axes, and K for a column accumulator (forward) */
             t->axes = target->axes | res[i].e->shape;
             t->block_local = true;   /* read once, at zero offset, by the copy below */
+            t->generated = true;
             if (!sc->dead) {
                 t->id = sc->st->fields.len;
                 vec_push(a, &sc->st->fields, t);
@@ -1778,6 +1809,8 @@ static void lower_assign(Sema *s, const Stmt *st, IrStmtVec *out)
                                      : sym->scalar->is_output);
     if (output && !s->scope->dead)
         s->scope->writes_output = true;
+    else if (output && !s->scope->dead_output.file)
+        s->scope->dead_output = st->loc;
     if (sym && sym->field) {
         assign_field(s, sym->field, st->assign.op, st->assign.value, st->loc, out);
         return;
@@ -1950,6 +1983,7 @@ static void split_if(Sema *s, IrStmt *iff, IrStmtVec *out)
         }
         mask = arena_alloc(a, sizeof *mask);
         mask->name = "region_mask";
+        mask->generated = true;
         mask->loc = iff->loc;
         mask->kind = IR_TEMP;
         mask->param_pos = -1;
@@ -2258,9 +2292,13 @@ static void check_intents(Sema *s, const Stencil *ast, int errors)
             sema_error(s, sc->loc, "out scalar '%s' is never assigned; assign it a reduction, "
                        "e.g. %s = sum(...);", sc->name, sc->name);
     }
-    if (!s->scope->writes_output && !out_scalars)
+    if (!s->scope->writes_output && !out_scalars) {
         sema_error(s, ast->loc, "stencil '%s' writes no output; assign a field parameter or an "
                    "out scalar", ast->name);
+        if (s->scope->dead_output.file)
+            diag_note(&s->c->diag, s->scope->dead_output, "this assignment is in a branch that "
+                      "a constant condition removes, so it does not count");
+    }
 }
 
 /* Temporaries get names unique in their stencil (two if blocks may each

@@ -41,8 +41,13 @@ bool shape_check_assign(Sema *s, Loc loc, const char *dst, unsigned dst_axes,
     if (extra) {
         sema_error(s, loc,
                    "the condition around this assignment varies along %s, which '%s' (axes %s) "
-                   "lacks; the assignment would depend on the point",
-                   axes_name(extra), dst, axes_name(dst_axes));
+                   "lacks; the assignment would depend on the point%s",
+                   axes_name(extra), dst, axes_name(dst_axes),
+                   (extra & AXES_K) && !(extra & AXES_IJ)
+                       ? "; make the condition not vary along K (reduce it, e.g. max(e, k)), "
+                         "or assign in a forward computation, where the last level whose "
+                         "condition holds gives the value"
+                       : "; declare the destination with those axes");
         return false;
     }
     return true;

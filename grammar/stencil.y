@@ -1134,7 +1134,12 @@ static void report_invalid(Parser *p, Loc loc)
         case '|': hint = "; did you mean '||'?"; break;
         case '#': hint = "; comments start with '//'"; break;
         case '\'': hint = "; the only strings are import paths, in '\"'"; break;
-        case '.': hint = "; there are no structure members"; break;
+        case '.':
+            hint = p->nbrackets > 0 && p->brackets[p->nbrackets - 1].tok == TOK_LPAREN
+                    && p->brackets[p->nbrackets - 1].after == TOK_INTERVAL
+                ? "; the whole column is 'interval(0, end)' (GT4Py's 'interval(...)')"
+                : "; there are no structure members";
+            break;
         default: break;
         }
         diag_error(d, loc, "invalid character '%c' in program%s", s[0], hint);
@@ -1217,6 +1222,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     else if (is_keyword(la) && has[YYSYMBOL_NAME] && !has[YYSYMBOL_IF])
         hint = arena_printf(p->c->arena, "; '%s' is a keyword and cannot be a name",
                             p->tok_text);
+    else if (la == YYSYMBOL_COMPUTATION && p->prev_tok == TOK_NAME
+             && strcmp(p->last_name, "with") == 0)
+        hint = "; there is no 'with': write 'computation(parallel) interval(0, end) { ... }'";
+    else if (la == YYSYMBOL_NAME && has[YYSYMBOL_FUNCTION] && has[YYSYMBOL_STENCIL]
+             && strcmp(p->tok_text, "def") == 0)
+        hint = "; write 'function NAME(PARAMS) { ... }', or 'stencil NAME(PARAMS) { ... }' for "
+               "a stencil";
+    else if (la == YYSYMBOL_COMMA && has[YYSYMBOL_INTERVAL])
+        hint = "; no ',' between them: write 'computation(parallel) interval(0, end) { ... }'";
     else if (la == YYSYMBOL_INTERVAL && has[YYSYMBOL_IF])
         hint = "; 'interval' goes inside 'computation(...)'";
     else if (has[YYSYMBOL_INTERVAL] && !has[YYSYMBOL_IF] && la != YYSYMBOL_RBRACE)
@@ -1228,6 +1242,25 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
                "'while (cond) { ... }'";
     else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
         hint = "; an offset is written like 'i+1' or 'k-1'";
+    else if (la == YYSYMBOL_NAME && has[YYSYMBOL_INTLIT] && has[YYSYMBOL_LPAREN]
+             && !has[YYSYMBOL_FLOATLIT] && !has[YYSYMBOL_NAME])
+        hint = "; an offset is an integer literal, not a name (not a const either); only K "
+               "takes one computed at run time, written 'k + (EXPR)'";
+    /* Python's spellings, as a GT4Py stencil has them */
+    else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && has[YYSYMBOL_FLOATLIT])
+        hint = "; there is no '**': write 'pow(a, b)'";
+    else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
+             && strcmp(p->last_name, "elif") == 0)
+        hint = "; write 'else if'";
+    else if (la == YYSYMBOL_NAME && !has[YYSYMBOL_NAME]
+             && (strcmp(p->tok_text, "and") == 0 || strcmp(p->tok_text, "or") == 0))
+        hint = arena_printf(p->c->arena, "; write '%s' for '%s'",
+                            p->tok_text[0] == 'a' ? "&&" : "||", p->tok_text);
+    else if (p->prev_tok == TOK_NAME && strcmp(p->last_name, "not") == 0
+             && !has[YYSYMBOL_FLOATLIT])
+        hint = "; write '!' for 'not'";
+    else if (la == YYSYMBOL_IF && has[YYSYMBOL_QUESTION])
+        hint = "; a conditional expression is written 'c ? a : b'";
 
     /* expected ';' after expression: point just after the expression. */
     if (has[YYSYMBOL_SEMI] && !has[YYSYMBOL_COMMA] && !has[YYSYMBOL_RPAREN]
