@@ -111,6 +111,10 @@ typedef struct {
     int branch;               /* the innermost branch's number (saved_in) */
     int branches;             /* branches numbered so far */
     int *saved_in;            /* per field: the number of the branch that last saved it */
+    const IrStmt **cond_write; /* per field: an earlier assignment that runs under an if
+                                  whose other branch does not assign it, or in a while
+                                  loop (cond_writes), for the message of check_levels */
+    bool *cond_in_loop;       /* per field: that assignment is in a while loop */
 } Rules;
 
 static void fieldset_init(Arena *a, FieldSet *s, int nfields)
@@ -748,6 +752,88 @@ static bool region_write_before(const Rules *r, const IrField *f, const Area *in
 static const char region_hint[] = "; a statement in a region computes it only in that region, "
                                   "and the points this read reads may lie outside it";
 
+static bool writes_field(const IrFieldVec *v, const IrField *f)
+{
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i] == f)
+            return true;
+    return false;
+}
+
+/* Adds to out the fields that list v assigns on every path: its assignments, and what both
+   branches of an if assign (nothing for a while loop, which may run no round, nor for a
+   piece of an if split by region). */
+static void sure_writes(Arena *a, const IrStmtVec *v, IrFieldVec *out)
+{
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *st = v->items[i];
+        if (st->kind == IR_ASSIGN && !writes_field(out, st->assign.dst))
+            vec_push(a, out, st->assign.dst);
+        if (st->kind != IR_IF || st->iff.loop || st->iff.split_of)
+            continue;
+        IrFieldVec then = {0}, els = {0};
+        sure_writes(a, &st->iff.then, &then);
+        sure_writes(a, &st->iff.els, &els);
+        for (int f = 0; f < then.len; f++)
+            if (writes_field(&els, then.items[f]) && !writes_field(out, then.items[f]))
+                vec_push(a, out, then.items[f]);
+    }
+}
+
+/* Records in r->cond_write the assignments of list v that are not sure writes
+   (sure_writes): in a while loop (in_loop), or under an if whose other branch does not
+   surely assign the field (other), unless an if around it surely does (covered). The
+   pieces of an if split by region are left out: the region hint speaks for them. */
+static void cond_writes(Rules *r, const IrStmtVec *v, const IrFieldVec *other,
+                        const IrFieldVec *covered, bool in_loop)
+{
+    Arena *a = r->c->arena;
+    for (int i = 0; i < v->len; i++) {
+        const IrStmt *st = v->items[i];
+        if (st->kind == IR_ASSIGN && !writes_field(covered, st->assign.dst) &&
+            (in_loop || (other && !writes_field(other, st->assign.dst)))) {
+            r->cond_write[st->assign.dst->id] = st;
+            r->cond_in_loop[st->assign.dst->id] = in_loop;
+        }
+        if (st->kind != IR_IF || st->iff.split_of)
+            continue;
+        IrFieldVec then = {0}, els = {0}, inner = {0};
+        if (!st->iff.loop) {
+            sure_writes(a, &st->iff.then, &then);
+            sure_writes(a, &st->iff.els, &els);
+            sure_writes(a, &(IrStmtVec){(IrStmt **)&v->items[i], 1, 1}, &inner);
+        }
+        for (int f = 0; f < covered->len; f++)
+            if (!writes_field(&inner, covered->items[f]))
+                vec_push(a, &inner, covered->items[f]);
+        bool loop = in_loop || st->iff.loop;
+        cond_writes(r, &st->iff.then, &els, &inner, loop);
+        cond_writes(r, &st->iff.els, &then, &inner, loop);
+    }
+}
+
+/* The end of a message of check_levels for a field that a conditional assignment
+   (cond_writes) writes before the read; "" for none. */
+static const char *cond_hint(const Rules *r, const IrField *f)
+{
+    if (!r->cond_write[f->id])
+        return "";
+    return r->cond_in_loop[f->id] ? "; an assignment in a while loop does not count, since the "
+                                "loop may run no round: give it a value before the loop"
+                              : "; an assignment under an if counts only where every branch "
+                                "assigns it: give it a value before the if, or assign it in "
+                                "the other branch too";
+}
+
+/* After an error that ends in cond_hint's hint: a note at the assignment it means. */
+static void cond_note(Rules *r, const IrField *f, const char *hint)
+{
+    if (*hint && hint == cond_hint(r, f))
+        diag_note(&r->c->diag, r->cond_write[f->id]->loc, r->cond_in_loop[f->id]
+                  ? "'%s' is assigned here, in a while loop"
+                  : "'%s' is assigned here, under an if", f->name);
+}
+
 /* Reading temporary f at K offset o needs its levels computed before. */
 static void check_levels(Rules *r, IrExpr *load, bool in_column)
 {
@@ -776,9 +862,12 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         }
         if (ok && nk > r->st->min_nk)
             r->st->min_nk = nk;
-        if (!ok && report_once(r, f))
+        if (!ok && report_once(r, f)) {
+            const char *hint = region_write_before(r, f, in) ? region_hint : cond_hint(r, f);
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
-                       "it%s", f->name, region_write_before(r, f, in) ? region_hint : "");
+                       "it%s", f->name, hint);
+            cond_note(r, f, hint);
+        }
         return;
     }
     LevelRanges have = {0};
@@ -820,6 +909,8 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         hint = "; the column is complete only after the computation that computes it";
     else if (region_write_before(r, f, in))
         hint = region_hint;
+    else
+        hint = cond_hint(r, f);
     if (in_column)
         diag_error(&r->c->diag, load->loc, "temporary '%s' is read over the whole column, but no "
                    "earlier statement computes it at level %s%s", f->name, level_text(g, gap),
@@ -829,6 +920,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                    "earlier statement computes it at level %s%s", f->name, o ? " at " : "",
                    o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
                    level_text(g, gap), hint);
+    cond_note(r, f, hint);
 }
 
 /* After an error about load's horizontal offset: the function's read that put it there. */
@@ -977,6 +1069,8 @@ static void rules_computation(Rules *r, IrComputation *comp)
                               &r->top_writes);
             split_next(r, r->top, &r->written);
             rules_stmt(r, r->top);
+            cond_writes(r, &(IrStmtVec){&r->iv->stmts.items[j], 1, 1}, NULL, &(IrFieldVec){0},
+                        false);
         }
         split_close_to(r, &r->written, 0);
     }
@@ -1037,6 +1131,8 @@ static void access_stencil(Compiler *c, IrStencil *st)
     r.pieces = arena_alloc(a, sizeof(Areas) * n);
     r.then_pos = arena_alloc(a, sizeof(int) * n);
     r.saved_in = arena_alloc(a, sizeof(int) * n);
+    r.cond_write = arena_alloc(a, sizeof(const IrStmt *) * n);
+    r.cond_in_loop = arena_alloc(a, sizeof(bool) * n);
     for (int i = 0; i < st->computations.len && !diag_full(&c->diag); i++)
         rules_computation(&r, st->computations.items[i]);
 }
