@@ -218,3 +218,59 @@ def test_divergence_corner(backend, nx, ny):
     # other operand's type): NumPy 2's scalars follow the same rules (NEP 50)
     want = divergence_corner_numpy(f, nx, ny)
     np.testing.assert_allclose(out[H:H + nx, H:H + ny], want, rtol=1e-12, atol=1e-12)
+
+
+def sw_step_numpy(h, u, v, fcor, dt):
+    """One step of port_swstep.stn: boundary conditions by language.md 7 (h neumann, u
+    mirror, v periodic along J and 0 beyond I), fcor from its halo (one point)."""
+    nx, ny = h.shape
+    H_ = lambda i, j: h[min(max(i, 0), nx - 1), min(max(j, 0), ny - 1)]
+    mir = lambda p, n: -p - 1 if p < 0 else (2 * n - p - 1 if p >= n else p)
+    U = lambda i, j: u[mir(i, nx), mir(j, ny)]
+    V = lambda i, j: 0.0 if i < 0 or i >= nx else v[i, j % ny]
+    F = lambda i, j: fcor[i + 1, j + 1]
+    upw = lambda c, qm, q: qm if c > 0.0 else q
+
+    def fx(i, j):
+        if i == nx:
+            return U(i - 1, j) * H_(i - 1, j)
+        if i == 0:
+            return 0.0
+        return U(i, j) * upw(U(i, j), H_(i - 1, j), H_(i, j))
+
+    def fy(i, j):
+        return 0.0 if j == 0 else V(i, j) * upw(V(i, j), H_(i, j - 1), H_(i, j))
+
+    ke = lambda i, j: 0.25 * (U(i, j) ** 2 + U(i + 1, j) ** 2 + V(i, j) ** 2 + V(i, j + 1) ** 2)
+    vort = lambda i, j: (V(i, j) - V(i - 1, j)) - (U(i, j) - U(i, j - 1)) + F(i, j)
+    hn, un, vn = np.empty_like(h), np.empty_like(u), np.empty_like(v)
+    for i in range(nx):
+        for j in range(ny):
+            hn[i, j] = H_(i, j) - dt * (fx(i + 1, j) - fx(i, j) + fy(i, j + 1) - fy(i, j))
+            un[i, j] = U(i, j) - dt * ((ke(i, j) - ke(i - 1, j)) - 0.25 * (
+                vort(i, j) + vort(i, j + 1)) * (V(i, j) + V(i - 1, j)))
+            vn[i, j] = V(i, j) - dt * ((ke(i, j) - ke(i, j - 1)) + 0.25 * (
+                vort(i, j) + vort(i + 1, j)) * (U(i, j) + U(i, j - 1)))
+            if i == nx - 1:
+                un[i, j] = U(i - 1, j)
+    return hn, un, vn
+
+
+@pytest.mark.parametrize("backend", ["naive", "openmp"])
+@pytest.mark.parametrize("nx,ny,nsteps", [(7, 6, 1), (5, 4, 3), (2, 3, 2)])
+def test_sw_step(backend, nx, ny, nsteps):
+    m = gtcc.compile(open(os.path.join(PROGRAMS, "port_swstep.stn")).read(), backend=backend)
+    rng = np.random.default_rng(nx + 7 * ny)
+    h0 = 1.0 + rng.random((nx, ny))
+    u0, v0 = 0.1 * rng.standard_normal((nx, ny)), 0.1 * rng.standard_normal((nx, ny))
+    fcor = 0.01 * rng.standard_normal((nx + 2, ny + 2))
+    h, u, v = h0.copy(), u0.copy(), v0.copy()
+    hn, un, vn = np.zeros_like(h), np.zeros_like(u), np.zeros_like(v)
+    m.sw_step.steps(h, u, v, hn, un, vn, fcor, 0.05, nsteps=nsteps,
+                    origin={"_all_": (0, 0), "fcor": (1, 1)})
+    wh, wu, wv = h0, u0, v0
+    for _ in range(nsteps):
+        wh, wu, wv = sw_step_numpy(wh, wu, wv, fcor, 0.05)
+    np.testing.assert_allclose(h, wh, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(u, wu, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(v, wv, rtol=1e-13, atol=1e-14)
