@@ -894,6 +894,9 @@ static FnInfo *find_function(Sema *s, const Expr *e)
         else if (s->scope && !s->env && map_get(s->scope->names, name))
             sema_error(s, e->loc, "'%s' is a %s, not a function", name,
                        sym_kind(map_get(s->scope->names, name)));
+        else if (strcmp(name, "not") == 0 && n == 1)   /* Python's, from GT4Py code */
+            sema_error(s, e->loc, "'not' is not a function: no builtin or function of that "
+                       "name is visible; did you mean '!'?");
         else
             sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
                        "is visible", name);

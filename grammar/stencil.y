@@ -1228,6 +1228,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
                "'while (cond) { ... }'";
     else if (la == YYSYMBOL_INTLIT && has[YYSYMBOL_AXIS_I] && !has[YYSYMBOL_INTLIT])
         hint = "; an offset is written like 'i+1' or 'k-1'";
+    /* Python's operators, as code ported from GT4Py has them */
+    else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && p->prev_end.line == loc.line
+             && p->prev_end.col == loc.col)
+        hint = "; there is no '**': write 'pow(x, y)'";
+    else if (la == YYSYMBOL_NAME && ends_expression(p->prev_tok)
+             && (strcmp(p->tok_text, "and") == 0 || strcmp(p->tok_text, "or") == 0))
+        hint = p->tok_text[0] == 'a' ? "; did you mean '&&'?" : "; did you mean '||'?";
+    else if (p->prev_tok == TOK_NAME && strcmp(p->last_name, "not") == 0)
+        hint = "; did you mean '!'?";
+    else if (la == YYSYMBOL_IF && ends_expression(p->prev_tok))
+        hint = "; a value chosen by a condition is written 'cond ? a : b'";
 
     /* expected ';' after expression: point just after the expression. */
     if (has[YYSYMBOL_SEMI] && !has[YYSYMBOL_COMMA] && !has[YYSYMBOL_RPAREN]
