@@ -274,3 +274,49 @@ def test_sw_step(backend, nx, ny, nsteps):
     np.testing.assert_allclose(h, wh, rtol=1e-13, atol=1e-14)
     np.testing.assert_allclose(u, wu, rtol=1e-13, atol=1e-14)
     np.testing.assert_allclose(v, wv, rtol=1e-13, atol=1e-14)
+
+
+def moist_cv_numpy(nwat, qv, ql, qr, qi, qs, qg, pt, delz, delp, r_vir):
+    rdgas, cv_air, cv_vap, c_liq, c_ice = 287.05, 717.55, 1384.5, 4185.5, 1972.0
+    zvir = 461.5 / 287.05 - 1.0
+    if nwat == 2:
+        qliq, qsol = np.maximum(0.0, ql), 0.0 * ql
+    elif nwat == 3:
+        qliq, qsol = ql, qi
+    elif nwat == 4:
+        qliq, qsol = ql + qr, 0.0 * ql
+    else:
+        qliq, qsol = ql + qr, qi + qs + qg
+    qd = np.maximum(0.0, 1.0 - qv - qliq - qsol)
+    cvm = qd * cv_air + qv * cv_vap + qliq * c_liq + qsol * c_ice
+    q_con = 1.0 - qd - qv
+    cappa = rdgas / (rdgas + cvm / (1.0 + r_vir * qv))
+    rr = -rdgas * delp * (1.0 + zvir * qv) * (1.0 - q_con) / delz
+    pos = rr > 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        newpt = (pt.astype(np.float64) * np.exp(cappa / (1.0 - cappa) * np.log(rr))).astype(np.float32)
+    pt = np.where(pos, newpt, pt)
+    mask = np.where(pos, 2 if nwat > 4 else 1, 0).astype(np.int32)
+    return pt, cappa, q_con, mask
+
+
+@pytest.mark.parametrize("nwat", [2, 3, 4, 6])
+def test_moist_cv(nwat):
+    """the species chosen by a const (-D nwat=N, GT4Py's external) through an if chain in
+    a function with two results"""
+    m = gtcc.compile(open(os.path.join(PROGRAMS, "port_moistcv.stn")).read(),
+                     defines={"nwat": nwat})
+    rng = np.random.default_rng(nwat)
+    shape = (5, 4, 3)
+    q = [0.01 * rng.random(shape) - (0.002 if n == 1 else 0.0) for n in range(6)]
+    pt = (250.0 + 30.0 * rng.random(shape)).astype(np.float32)
+    delz = rng.standard_normal(shape) * 100.0
+    delp = 100.0 + rng.random(shape)
+    cappa, q_con = np.zeros(shape), np.zeros(shape)
+    mask = np.full(shape, -1, dtype=np.int32)
+    want = moist_cv_numpy(nwat, *q, pt.copy(), delz, delp, 0.6)
+    m.moist_cv_pt(*q, pt, delz, delp, cappa, q_con, mask, 0.6)
+    np.testing.assert_allclose(cappa, want[1], rtol=1e-14)
+    np.testing.assert_allclose(q_con, want[2], rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(mask, want[3])
+    np.testing.assert_allclose(pt, want[0], rtol=2e-7)
