@@ -971,8 +971,8 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l)
 static void region_pos_name(Parser *p, YYLTYPE l, const char *name)
 {
     diag_error(&p->c->diag, at(p, l), "a region position is an integer, 'end' or 'end +/- N', "
-               "not '%s'; for a condition on the position, use an if on index(i) or index(j)",
-               name);
+               "not '%s'; a const cannot stand for one (write its value), and for a condition "
+               "on the position use an if on index(i) or index(j)", name);
 }
 
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
