@@ -320,3 +320,46 @@ def test_moist_cv(nwat):
     np.testing.assert_allclose(q_con, want[2], rtol=1e-12, atol=1e-15)
     np.testing.assert_array_equal(mask, want[3])
     np.testing.assert_allclose(pt, want[0], rtol=2e-7)
+
+
+def xtp_u_numpy(u, c, rdx, nx):
+    """port_xtpu.stn on a domain nx wide along I (every J and K alike); u, c, rdx padded by
+    H along I and J. c is float: 1.0 - c and 1.0 + c are float, widened when they meet u."""
+    U = lambda i: u[i + H]
+    def al(i):
+        if i == nx - 1 or i == 0:
+            return 0.5 * (U(i - 1) + U(i))
+        return (7.0 / 12.0) * (U(i - 1) + U(i)) - (1.0 / 12.0) * (U(i - 2) + U(i + 1))
+    fx = []
+    for i in range(nx):   # each entry: a column along K
+        ci = c[i + H]
+        up = U(i - 1) + (np.float32(1.0) - ci).astype(np.float64) * (al(i) - U(i - 1))
+        down = U(i) + (np.float32(1.0) + ci).astype(np.float64) * (al(i + 1) - U(i))
+        if i == 0:
+            up = U(i - 1)
+        if i == nx - 1:
+            down = U(i)
+        fx.append(np.where(ci > 0.0, up, down))
+    flux = np.array(fx) * c[H:H + nx].astype(np.float64) * rdx[H:H + nx]
+    fsm = flux.copy()
+    for k in range(1, flux.shape[-1]):
+        fsm[..., k] = 0.75 * flux[..., k] + 0.25 * fsm[..., k - 1]
+    return flux, fsm
+
+
+@pytest.mark.parametrize("backend", ["naive", "openmp"])
+@pytest.mark.parametrize("nx", [8, 3, 1])
+def test_xtp_u(backend, nx):
+    """an if whose branches hold regions (run on a mask, language.md 4.5), then a sweep"""
+    m = gtcc.compile(open(os.path.join(PROGRAMS, "port_xtpu.stn")).read(), backend=backend)
+    rng = np.random.default_rng(nx)
+    ny, nk = 4, 3
+    u = padded(rng, nx, ny, nk)
+    c = padded(rng, nx, ny, nk).astype(np.float32)
+    rdx = 1.0 + np.abs(padded(rng, nx, ny))
+    flux, fsm = np.full_like(u, np.nan), np.full_like(u, np.nan)
+    m.xtp_u(u, c, rdx, flux, fsm, origin=(H, H, 0), domain=(nx, ny, nk))
+    for j in range(ny):
+        wf, ws = xtp_u_numpy(u[:, H + j], c[:, H + j], rdx[:, H + j, None], nx)
+        np.testing.assert_allclose(flux[H:H + nx, H + j], wf, rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(fsm[H:H + nx, H + j], ws, rtol=1e-13, atol=1e-14)
