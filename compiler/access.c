@@ -825,10 +825,10 @@ static const char *cond_hint(const Rules *r, const IrField *f)
                                 "the other branch too";
 }
 
-/* After an error that ends in cond_hint's hint: a note at the assignment it means. */
-static void cond_note(Rules *r, const IrField *f, const char *hint)
+/* After an error that ended in cond_hint's hint (used): a note at the assignment it means. */
+static void cond_note(Rules *r, const IrField *f, bool used)
 {
-    if (*hint && hint == cond_hint(r, f))
+    if (used && r->cond_write[f->id])
         diag_note(&r->c->diag, r->cond_write[f->id]->loc, r->cond_in_loop[f->id]
                   ? "'%s' is assigned here, in a while loop"
                   : "'%s' is assigned here, under an if", f->name);
@@ -863,10 +863,11 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         if (ok && nk > r->st->min_nk)
             r->st->min_nk = nk;
         if (!ok && report_once(r, f)) {
-            const char *hint = region_write_before(r, f, in) ? region_hint : cond_hint(r, f);
+            bool region = region_write_before(r, f, in);
+            const char *hint = region ? region_hint : cond_hint(r, f);
             diag_error(&r->c->diag, load->loc, "temporary '%s' is read before any statement assigns "
                        "it%s", f->name, hint);
-            cond_note(r, f, hint);
+            cond_note(r, f, !region);
         }
         return;
     }
@@ -900,6 +901,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
     char g[32], lo[32], hi[32], kbuf[32];
     snprintf(kbuf, sizeof kbuf, "k%+" PRId64, o);
     const char *hint = "";
+    bool cond = false;   /* the hint is cond_hint's */
     if (order != ORDER_PARALLEL && o != 0 && !processed && r->last_write[f->id] >= 0)
         hint = order == ORDER_FORWARD ? "; in a forward computation the levels above the "
                                         "current one are computed later"
@@ -909,8 +911,10 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
         hint = "; the column is complete only after the computation that computes it";
     else if (region_write_before(r, f, in))
         hint = region_hint;
-    else
+    else {
         hint = cond_hint(r, f);
+        cond = true;
+    }
     if (in_column)
         diag_error(&r->c->diag, load->loc, "temporary '%s' is read over the whole column, but no "
                    "earlier statement computes it at level %s%s", f->name, level_text(g, gap),
@@ -920,7 +924,7 @@ static void check_levels(Rules *r, IrExpr *load, bool in_column)
                    "earlier statement computes it at level %s%s", f->name, o ? " at " : "",
                    o ? kbuf : "", level_text(lo, r->iv->lo), level_text(hi, r->iv->hi),
                    level_text(g, gap), hint);
-    cond_note(r, f, hint);
+    cond_note(r, f, cond);
 }
 
 /* After an error about load's horizontal offset: the function's read that put it there. */
