@@ -922,6 +922,9 @@ static FnInfo *find_function(Sema *s, const Expr *e)
         else if (s->scope && !s->env && map_get(s->scope->names, name))
             sema_error(s, e->loc, "'%s' is a %s, not a function", name,
                        sym_kind(map_get(s->scope->names, name)));
+        else if (strcmp(name, "not") == 0 && n == 1)   /* Python's, from GT4Py code */
+            sema_error(s, e->loc, "'not' is not a function: no builtin or function of that "
+                       "name is visible; did you mean '!'?");
         else
             sema_error(s, e->loc, "'%s' is not a function: no builtin or function of that name "
                        "is visible%s", name, gt4py_builtin_hint(name));
@@ -1447,9 +1450,12 @@ static bool implicit_lacks(const IrField *f, unsigned extra)
            !(f->value_shape & extra);
 }
 
+#define IMPLICIT_NAMED 4   /* the most temporaries one message names */
+
 typedef struct {
     unsigned extra;
-    const IrField *found;
+    const IrField *found[IMPLICIT_NAMED];   /* distinct, in the order of their first read */
+    int nfound;
 } ImplicitRead;
 
 static IrWalk implicit_read(void *ctx, const IrExpr *e)
@@ -1458,21 +1464,23 @@ static IrWalk implicit_read(void *ctx, const IrExpr *e)
     if (e->kind != IR_LOAD)
         return IR_WALK_ON;
     const IrField *f = e->load.field;
-    if (implicit_lacks(f, r->extra)) {
-        r->found = f;
-        return IR_WALK_STOP;
-    }
-    return IR_WALK_SKIP;
+    if (!implicit_lacks(f, r->extra))
+        return IR_WALK_SKIP;
+    for (int i = 0; i < r->nfound; i++)
+        if (r->found[i] == f)
+            return IR_WALK_SKIP;
+    r->found[r->nfound++] = f;
+    return r->nfound == IMPLICIT_NAMED ? IR_WALK_STOP : IR_WALK_SKIP;
 }
 
-/* A temporary declared `T t = e` read in e, that makes e vary along an axis
- * in `extra` though no value assigned to t so far did (a read of another such
- * temporary counted by what was assigned to that one): NULL if none. */
-static const IrField *implicit_ijk_read(const IrExpr *e, unsigned extra)
+/* The temporaries declared `T t = e` read in e that make e vary along an axis in
+ * `extra` though no value assigned to them so far did (a read of another such
+ * temporary counted by what was assigned to that one): into r, the first
+ * IMPLICIT_NAMED of them. */
+static void implicit_ijk_reads(const IrExpr *e, unsigned extra, ImplicitRead *r)
 {
-    ImplicitRead r = {extra, NULL};
-    ir_walk_expr(e, implicit_read, &r);
-    return r.found;
+    *r = (ImplicitRead){.extra = extra};
+    ir_walk_expr(e, implicit_read, r);
 }
 
 /* The shape rule of an assignment (shapes.c) where it fails only because of
@@ -1484,10 +1492,43 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
 {
     unsigned allowed = dst->axes | (s->scope->order != ORDER_PARALLEL ? AXES_K : 0);
     unsigned extra = value->shape & ~allowed;
-    const IrField *t = extra ? implicit_ijk_read(value, extra) : NULL;
-    if (!t)
+    ImplicitRead r = {0};
+    if (extra)
+        implicit_ijk_reads(value, extra, &r);
+    if (!r.nfound)
         return true;
+    const IrField *t = r.found[0];
     unsigned want = (t->value_shape | dst->axes) & ~extra;
+    bool chains = false;
+    for (int i = 0; i < r.nfound; i++)
+        chains |= implicit_lacks(r.found[i]->implicit_via, extra);
+    if (r.nfound > 1 && !chains) {
+        /* several such temporaries read side by side (fluxes fx and fy): name them all,
+           since changing one declaration leaves the error */
+        char names[768] = "", fix[768] = "";
+        size_t nn = 0, nf = 0;
+        for (int i = 0; i < r.nfound; i++) {
+            const IrField *f = r.found[i];
+            unsigned w = (f->value_shape | dst->axes) & ~extra;
+            const char *sep = !i ? "" : i == r.nfound - 1 ? " and " : ", ";
+            int wn = snprintf(names + nn, sizeof names - nn, "%s'%s' ('%s %s = ...', line %d)",
+                              sep, f->name, type_names[f->type], f->name, f->loc.line);
+            int wf = snprintf(fix + nf, sizeof fix - nf, "%s'field<%s, %s> %s = ...'", sep,
+                              type_names[f->type], w ? axes_name(w) : axes_name(dst->axes),
+                              f->name);
+            if (wn < 0 || wf < 0 || (size_t)wn >= sizeof names - nn ||
+                (size_t)wf >= sizeof fix - nf)
+                break;
+            nn += (size_t)wn, nf += (size_t)wf;
+        }
+        sema_error(s, loc,
+                   "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
+                   "because it reads temporaries %s, IJK only because of their declarations "
+                   "(a local declared that way is an IJK temporary); declare them %s",
+                   shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
+                   names, fix);
+        return false;
+    }
     if (!implicit_lacks(t->implicit_via, extra)) {
         sema_error(s, loc,
                    "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "

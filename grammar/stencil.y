@@ -971,8 +971,8 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, YYLTYPE l)
 static void region_pos_name(Parser *p, YYLTYPE l, const char *name)
 {
     diag_error(&p->c->diag, at(p, l), "a region position is an integer, 'end' or 'end +/- N', "
-               "not '%s'; for a condition on the position, use an if on index(i) or index(j)",
-               name);
+               "not '%s'; a const cannot stand for one (write its value), and for a condition "
+               "on the position use an if on index(i) or index(j)", name);
 }
 
 static void push_stmt(Parser *p, StmtVec *v, Stmt *s)
@@ -1247,7 +1247,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         hint = "; an offset is an integer literal, not a name (not a const either); only K "
                "takes one computed at run time, written 'k + (EXPR)'";
     /* Python's spellings, as a GT4Py stencil has them */
-    else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && has[YYSYMBOL_FLOATLIT])
+    else if (la == YYSYMBOL_STAR && p->prev_tok == TOK_STAR && has[YYSYMBOL_FLOATLIT]
+             && p->prev_end.line == loc.line && p->prev_end.col == loc.col)   /* '**', not '* *' */
         hint = "; there is no '**': write 'pow(a, b)'";
     else if (la == YYSYMBOL_LPAREN && p->prev_tok == TOK_NAME && has[YYSYMBOL_ASSIGN]
              && strcmp(p->last_name, "elif") == 0)
