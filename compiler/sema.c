@@ -1483,6 +1483,26 @@ static void implicit_ijk_reads(const IrExpr *e, unsigned extra, ImplicitRead *r)
     ir_walk_expr(e, implicit_read, r);
 }
 
+/* Appends to names (at *nn) "SEP't' ('T t = ...', line L)" for temporary f and to fix (at
+ * *nf) "FSEP'field<T, AXES> t = ...'", the declaration that gives f the axes of dst's value
+ * without extra; false, appending nothing, where either would not fit. */
+static bool name_declaration(char *names, size_t cap_n, size_t *nn, char *fix, size_t cap_f,
+                             size_t *nf, const char *sep, const char *fsep, const IrField *f,
+                             const IrField *dst, unsigned extra)
+{
+    unsigned w = (f->value_shape | dst->axes) & ~extra;
+    int wn = snprintf(names + *nn, cap_n - *nn, "%s'%s' ('%s %s = ...', line %d)", sep,
+                      f->name, type_names[f->type], f->name, f->loc.line);
+    int wf = snprintf(fix + *nf, cap_f - *nf, "%s'field<%s, %s> %s = ...'", fsep,
+                      type_names[f->type], w ? axes_name(w) : axes_name(dst->axes), f->name);
+    if (wn < 0 || wf < 0 || (size_t)wn >= cap_n - *nn || (size_t)wf >= cap_f - *nf) {
+        names[*nn] = fix[*nf] = '\0';
+        return false;
+    }
+    *nn += (size_t)wn, *nf += (size_t)wf;
+    return true;
+}
+
 /* The shape rule of an assignment (shapes.c) where it fails only because of
  * how a temporary was declared: `double t = ps * 2.0` makes t IJK, whatever
  * the shape of ps, and `top = t` into an IJ field then varies along K. The
@@ -1507,20 +1527,12 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
            since changing one declaration leaves the error */
         char names[768] = "", fix[768] = "";
         size_t nn = 0, nf = 0;
-        for (int i = 0; i < r.nfound; i++) {
-            const IrField *f = r.found[i];
-            unsigned w = (f->value_shape | dst->axes) & ~extra;
-            const char *sep = !i ? "" : i == r.nfound - 1 ? " and " : ", ";
-            int wn = snprintf(names + nn, sizeof names - nn, "%s'%s' ('%s %s = ...', line %d)",
-                              sep, f->name, type_names[f->type], f->name, f->loc.line);
-            int wf = snprintf(fix + nf, sizeof fix - nf, "%s'field<%s, %s> %s = ...'", sep,
-                              type_names[f->type], w ? axes_name(w) : axes_name(dst->axes),
-                              f->name);
-            if (wn < 0 || wf < 0 || (size_t)wn >= sizeof names - nn ||
-                (size_t)wf >= sizeof fix - nf)
+        for (int i = 0; i < r.nfound; i++)
+            if (!name_declaration(names, sizeof names, &nn, fix, sizeof fix, &nf,
+                                  !i ? "" : i == r.nfound - 1 ? " and " : ", ",
+                                  !i ? "" : i == r.nfound - 1 ? " and " : ", ", r.found[i],
+                                  dst, extra))
                 break;
-            nn += (size_t)wn, nf += (size_t)wf;
-        }
         sema_error(s, loc,
                    "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
                    "because it reads temporaries %s, IJK only because of their declarations "
@@ -1547,17 +1559,11 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
     size_t nc = 0, nf = 0;
     int n = 0;
     for (const IrField *f = t; implicit_lacks(f, extra) && n < 4; f = f->implicit_via, n++) {
-        unsigned w = (f->value_shape | dst->axes) & ~extra;
-        int wc = snprintf(chain + nc, sizeof chain - nc, "%s'%s' ('%s %s = ...', line %d)",
-                          n ? ", which reads " : "", f->name, type_names[f->type], f->name,
-                          f->loc.line);
         bool last = n == 3 || !implicit_lacks(f->implicit_via, extra);
-        int wf = snprintf(fix + nf, sizeof fix - nf, "%s'field<%s, %s> %s = ...'",
-                          !n ? "" : last ? " and " : ", ", type_names[f->type],
-                          w ? axes_name(w) : axes_name(dst->axes), f->name);
-        if (wc < 0 || wf < 0 || (size_t)wc >= sizeof chain - nc || (size_t)wf >= sizeof fix - nf)
+        if (!name_declaration(chain, sizeof chain, &nc, fix, sizeof fix, &nf,
+                              n ? ", which reads " : "", !n ? "" : last ? " and " : ", ", f,
+                              dst, extra))
             break;
-        nc += (size_t)wc, nf += (size_t)wf;
     }
     sema_error(s, loc,
                "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "

@@ -812,6 +812,25 @@ static void twice_in_place(const int64_t global[3], bool overlap)
     gt_mpi_decomp_release(d);
 }
 
+/* Two storages of this rank's box, x and y, filled (fields 0 and 1 of fill), and a copy of
+   their boxes, x's then y's (*bytes each), to see that a refused call wrote neither. */
+static double *two_filled(const gt_decomp *d, const int64_t global[3], gt_storage **x,
+                          gt_storage **y, size_t *bytes)
+{
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    *x = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    *y = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
+    const int open[2] = {0, 0};
+    fill(*x, 0, off, global, open, false);
+    fill(*y, 1, off, global, open, false);
+    *bytes = (size_t)(box[0] * box[1] * box[2]) * sizeof(double);
+    double *before = malloc(2 * *bytes);
+    memcpy(before, gt_host(*x, GT_READ), *bytes);
+    memcpy(before + *bytes / sizeof(double), gt_host(*y, GT_READ), *bytes);
+    return before;
+}
+
 /* twice_mpi with the last rank's storages unlike the others': res NULL there (how 0), x
    as both u and res there (1; x and y elsewhere), or res float32 there (2); or bc_mpi (3
    fields) on every rank but the last, which calls twice_mpi (2: its agreement must be of
@@ -828,17 +847,9 @@ static void entry_storages_differ(const int64_t global[3], int how)
              "(%s)" : "twice_mpi, res %s on the last rank only", how == 0 ? "NULL"
              : how == 1 ? "u's storage" : how == 2 ? "float32" : "3 fields and 2");
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
-    int64_t off[3], box[3];
-    gt_mpi_box(d, off, box);
-    gt_storage *x = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
-    gt_storage *y = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
-    const int open[2] = {0, 0};
-    fill(x, 0, off, global, open, false);
-    fill(y, 1, off, global, open, false);
-    size_t bytes = (size_t)(box[0] * box[1] * box[2]) * sizeof(double);
-    double *before = malloc(2 * bytes);
-    memcpy(before, gt_host(x, GT_READ), bytes);
-    memcpy(before + bytes / sizeof(double), gt_host(y, GT_READ), bytes);
+    gt_storage *x, *y;
+    size_t bytes;
+    double *before = two_filled(d, global, &x, &y, &bytes);
     gt_storage *narrow = gt_mpi_zeros(d, GT_FLOAT32, "IJK", NULL);
     gt_storage *res = rank != nproc - 1 ? y : how == 1 ? x : how == 2 ? narrow : NULL;
     double total = 0;
@@ -910,16 +921,9 @@ static void scalars_differ(const int64_t global[3], int which)
     snprintf(name, sizeof name, "scalar arguments: %s on the last rank", what[which]);
     bool last = rank == nproc - 1;
     gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
-    int64_t off[3], box[3];
-    gt_mpi_box(d, off, box);
-    gt_storage *u = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
-    gt_storage *res = gt_mpi_zeros(d, GT_FLOAT64, "IJK", NULL);
-    const int open[2] = {0, 0};
-    fill(u, 0, off, global, open, false);
-    fill(res, 1, off, global, open, false);
-    size_t bytes = (size_t)(box[0] * box[1] * box[2]) * sizeof(double);
-    double *before = malloc(bytes);
-    memcpy(before, gt_host(res, GT_READ), bytes);
+    gt_storage *u, *res;
+    size_t bytes;
+    double *before = two_filled(d, global, &u, &res, &bytes);
     double c = which == 0 && last ? 0.5 : which == 4 ? (last ? -0.0 : 0.0)
                : which == 5 ? (last ? -NAN : NAN) : 0.75;
     float f = which == 1 && last ? 0.25f : 0.125f;
@@ -953,7 +957,7 @@ static void scalars_differ(const int64_t global[3], int which)
     } else if (rc != GT_EINVAL || !strstr(gt_last_error(), want)) {
         snprintf(why, sizeof why, "rank %d: %d (%s), want %d with \"%s\"", rank, rc,
                  gt_last_error(), GT_EINVAL, want);
-    } else if (memcmp(before, gt_host(res, GT_READ), bytes) != 0) {
+    } else if (memcmp(before + bytes / sizeof(double), gt_host(res, GT_READ), bytes) != 0) {
         snprintf(why, sizeof why, "rank %d: res was written", rank);
     }
     report("", name, !why[0], why, sizeof why);
