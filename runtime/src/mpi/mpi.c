@@ -223,7 +223,8 @@ enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB
    or agreed by an earlier agreement). Returns 0, or the same code on every rank: the worst
    rc (this rank's message kept where it failed with that code; the others' naming the
    lowest rank that did), else GT_EINVAL for the first value that differs; GT_EMPI where
-   MPI fails. Any nonzero rc is a failure: a positive one (what a caller's function of
+   MPI fails; with what NULL, 1 for a value that differs, nothing recorded (the caller names
+   it). Any nonzero rc is a failure: a positive one (what a caller's function of
    gt_mpi_call may return) too, ranked after every negative one, the smallest first.
    Values beyond +-2^62 compare as +-2^62. */
 static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn *value,
@@ -261,8 +262,9 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         }
         for (int i = 0; i < m; i++)
             if (most[1 + i] != -most[1 + m + i])
-                return disagree(comm, fn, rank, start + i, mine[1 + i], -most[1 + m + i],
-                                most[1 + i], what);
+                return what ? disagree(comm, fn, rank, start + i, mine[1 + i],
+                                       -most[1 + m + i], most[1 + i], what)
+                            : 1;
         start += m;
     } while (start < count);
     return 0;
@@ -275,9 +277,16 @@ static const Agreed scalar_count_agreed = {scalar_count_items, 1, NULL, NULL};
 int gt__mpi_same_scalars(MPI_Comm comm, const char *fn, int rank, const gt_stencil_info *info,
                          const gt__scalar *scalars, int n, int error)
 {
-    const int64_t count = n;
+    /* one round where they agree (every call of a correct program): a digest of their number
+       and values; only where it differs, their number, then each value */
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)scalars[i].bits) * 1099511628211ull;
+    const int64_t digest = (int64_t)(h >> 2), count = n;
     int rc = error ? gt__error(error, "%s: rank %d: out of memory", fn, rank) : 0;
-    if ((rc = agree_same(comm, fn, rc, 1, array_value, &count, &scalar_count_agreed)) != 0)
+    if ((rc = agree_same(comm, fn, rc, 1, array_value, &digest, NULL)) <= 0)
+        return rc;
+    if ((rc = agree_same(comm, fn, 0, 1, array_value, &count, &scalar_count_agreed)) != 0)
         return rc;
     /* each value: the largest of v and of ~v (the smallest of v; ~ does not overflow) */
     for (int start = 0; start < n; start += AGREE_CHUNK) {

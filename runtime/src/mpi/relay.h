@@ -47,8 +47,8 @@ static inline int gt__mpi_fail_worst(int64_t most, int *who)
 
 /* mpi.c: the ranks' scalar arguments of one call of stencil info (the checking call's, n of
    them; error: GT_ENOMEM where this rank could not keep them) alike, every rank calling:
-   their number, then each value (equal values alike: -0.0 and 0.0, any two NaNs), in
-   MPI_Allreduces of a fixed size. 0, or the same code on every rank: GT_EINVAL naming the
+   one MPI_Allreduce of a digest of their number and values (equal values alike: -0.0 and
+   0.0, any two NaNs), and only where it differs, their number, then each value. 0, or the same code on every rank: GT_EINVAL naming the
    first scalar that differs, its two values and the lowest ranks that pass them. */
 int gt__mpi_same_scalars(MPI_Comm comm, const char *fn, int rank, const gt_stencil_info *info,
                          const gt__scalar *scalars, int n, int error);
