@@ -1522,26 +1522,8 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
     bool chains = false;
     for (int i = 0; i < r.nfound; i++)
         chains |= implicit_lacks(r.found[i]->implicit_via, extra);
-    if (r.nfound > 1 && !chains) {
-        /* several such temporaries read side by side (fluxes fx and fy): name them all,
-           since changing one declaration leaves the error */
-        char names[768] = "", fix[768] = "";
-        size_t nn = 0, nf = 0;
-        for (int i = 0; i < r.nfound; i++)
-            if (!name_declaration(names, sizeof names, &nn, fix, sizeof fix, &nf,
-                                  !i ? "" : i == r.nfound - 1 ? " and " : ", ",
-                                  !i ? "" : i == r.nfound - 1 ? " and " : ", ", r.found[i],
-                                  dst, extra))
-                break;
-        sema_error(s, loc,
-                   "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
-                   "because it reads temporaries %s, IJK only because of their declarations "
-                   "(a local declared that way is an IJK temporary); declare them %s",
-                   shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
-                   names, fix);
-        return false;
-    }
-    if (!implicit_lacks(t->implicit_via, extra)) {
+    bool side = r.nfound > 1 && !chains;
+    if (!side && !implicit_lacks(t->implicit_via, extra)) {
         sema_error(s, loc,
                    "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
                    "because temporary '%s' does, and '%s' is IJK only because of its "
@@ -1553,24 +1535,35 @@ static bool check_implicit_ijk(Sema *s, Loc loc, const IrField *dst, const IrExp
                    t->name);
         return false;
     }
-    /* t has the axis from another such temporary it reads, and so on: name the chain
-     * (at most four) and the declaration each needs */
-    char chain[512] = "", fix[768] = "";
-    size_t nc = 0, nf = 0;
-    int n = 0;
-    for (const IrField *f = t; implicit_lacks(f, extra) && n < 4; f = f->implicit_via, n++) {
-        bool last = n == 3 || !implicit_lacks(f->implicit_via, extra);
-        if (!name_declaration(chain, sizeof chain, &nc, fix, sizeof fix, &nf,
-                              n ? ", which reads " : "", !n ? "" : last ? " and " : ", ", f,
-                              dst, extra))
-            break;
+    /* several such temporaries read side by side (fluxes fx and fy): name them all, since
+       changing one declaration leaves the error; or t has the axis from another such
+       temporary it reads, and so on: name the chain (at most four). Each with the
+       declaration it needs. (A chain's names have 512 bytes.) */
+    char names[768] = "", fix[768] = "";
+    size_t nn = 0, nf = 0;
+    if (side) {
+        for (int i = 0; i < r.nfound; i++) {
+            const char *sep = !i ? "" : i == r.nfound - 1 ? " and " : ", ";
+            if (!name_declaration(names, sizeof names, &nn, fix, sizeof fix, &nf, sep, sep,
+                                  r.found[i], dst, extra))
+                break;
+        }
+    } else {
+        int n = 0;
+        for (const IrField *f = t; implicit_lacks(f, extra) && n < 4; f = f->implicit_via, n++) {
+            bool last = n == 3 || !implicit_lacks(f->implicit_via, extra);
+            if (!name_declaration(names, 512, &nn, fix, sizeof fix, &nf,
+                                  n ? ", which reads " : "", !n ? "" : last ? " and " : ", ",
+                                  f, dst, extra))
+                break;
+        }
     }
     sema_error(s, loc,
                "cannot assign a value of shape %s to '%s' of axes %s: it varies along %s "
-               "because it reads temporary %s, IJK only because of their declarations (a "
-               "local declared that way is an IJK temporary); declare them %s",
+               "because it reads %s %s, IJK only because of their declarations (a local "
+               "declared that way is an IJK temporary); declare them %s",
                shape_name(value->shape), dst->name, axes_name(dst->axes), axes_name(extra),
-               chain, fix);
+               side ? "temporaries" : "temporary", names, fix);
     return false;
 }
 

@@ -9,6 +9,24 @@
 
 enum { NI = 5, NJ = 4, NK = 8 };
 
+/* Compares the outputs v and w of stencil `stencil` with their references ev and ew, then
+   frees them all. */
+static void check_and_free(const char *label, const char *stencil, Fld *u, Fld *v, Fld *w,
+                           Arr *ev, Arr *ew)
+{
+    char name[96];
+    int64_t d[3] = {NI, NJ, NK};
+    snprintf(name, sizeof name, "kgaps %s: %s v", label, stencil);
+    check_field(name, v, ev, d, 0);
+    snprintf(name, sizeof name, "kgaps %s: %s w", label, stencil);
+    check_field(name, w, ew, d, 0);
+    arr_free(ev);
+    arr_free(ew);
+    fld_free(u);
+    fld_free(v);
+    fld_free(w);
+}
+
 static void check_gaps(Layout lay, const char *label)
 {
     int64_t n[3] = {NI, NJ, NK}, h0[3][2] = {{0, 0}, {0, 0}, {0, 0}};
@@ -40,16 +58,7 @@ static void check_gaps(Layout lay, const char *label)
                 A(ew, i, j, k) = W[k];
             }
         }
-    int64_t d[3] = {NI, NJ, NK};
-    snprintf(name, sizeof name, "kgaps %s: gaps v", label);
-    check_field(name, &v, &ev, d, 0);
-    snprintf(name, sizeof name, "kgaps %s: gaps w", label);
-    check_field(name, &w, &ew, d, 0);
-    arr_free(&ev);
-    arr_free(&ew);
-    fld_free(&u);
-    fld_free(&v);
-    fld_free(&w);
+    check_and_free(label, "gaps", &u, &v, &w, &ev, &ew);
 }
 
 static void check_ahead(Layout lay, const char *label)
@@ -86,16 +95,7 @@ static void check_ahead(Layout lay, const char *label)
             A(ew, i, j, NK - 1) = t[i][j][NK - 1];
             A(ew, i, j, 0) = t[i][j][1] * 2.0 + t[i][j][0];
         }
-    int64_t d[3] = {NI, NJ, NK};
-    snprintf(name, sizeof name, "kgaps %s: ahead v", label);
-    check_field(name, &v, &ev, d, 0);
-    snprintf(name, sizeof name, "kgaps %s: ahead w", label);
-    check_field(name, &w, &ew, d, 0);
-    arr_free(&ev);
-    arr_free(&ew);
-    fld_free(&u);
-    fld_free(&v);
-    fld_free(&w);
+    check_and_free(label, "ahead", &u, &v, &w, &ev, &ew);
 }
 
 int main(void)
