@@ -455,22 +455,23 @@ static void alloc_halos(IrStencil *st)
 static IrWalk never_run(void *ctx, const IrStmt *s)
 {
     Ext *x = ctx;
-    bool never = false;
-    int ax = 0;
-    for (; ax < 2 && !never; ax++) {
+    char miss[128] = "";
+    size_t len = 0;
+    for (int ax = 0; ax < 2; ax++) {
         const Range *r = &s->region.r[ax];
-        never = !area_never(&s->area, ax, -((int64_t)1 << 40), (int64_t)1 << 40) &&
-                area_never(&s->area, ax, r->lo, r->hi);
+        if (area_never(&s->area, ax, -((int64_t)1 << 40), (int64_t)1 << 40) ||
+            !area_never(&s->area, ax, r->lo, r->hi))
+            continue;
+        len += (size_t)snprintf(miss + len, sizeof miss - len, "%s%c[%s%" PRId64 ",%s%" PRId64
+                                "]", len ? " and " : "", "ij"[ax], r->lo > 0 ? "+" : "", r->lo,
+                                r->hi > 0 ? "+" : "", r->hi);
     }
-    if (!never)
+    if (!len)
         return IR_WALK_ON;
-    const Range *r = &s->region.r[ax - 1];
     char buf[512];
     warn(x, s->loc, arena_printf(x->c->arena, "this statement never runs: its region "
-         "%s misses %c[%s%" PRId64 ",%s%" PRId64 "], where it is computed (a region "
-         "restricts where a statement runs, it never extends it)",
-         area_text(buf, sizeof buf, &s->area), "ij"[ax - 1], r->lo > 0 ? "+" : "",
-         r->lo, r->hi > 0 ? "+" : "", r->hi));
+         "%s misses %s, where it is computed (a region restricts where a statement runs, "
+         "it never extends it)", area_text(buf, sizeof buf, &s->area), miss));
     return IR_WALK_SKIP;
 }
 
