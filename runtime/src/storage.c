@@ -349,6 +349,9 @@ static int plan_buffer(const char *fn, const gt__params *p, int64_t strides[3], 
             goto too_big;
         empty |= p->shape[d] == 0;
     }
+    int64_t span;   /* run is the span in elements, zero extents counted as 1: in bytes too */
+    if (mul_small(run, esize, &span))
+        goto too_big;
     int64_t total = empty ? 0 : run, off = 0, align = GT__BASE_ALIGN;
     if (a > 1) {
         /* the element at aligned_index on lcm(A * esize, 64) bytes */

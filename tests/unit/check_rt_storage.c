@@ -433,6 +433,17 @@ START_TEST(empty_shapes)
     ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "JI", huge, NULL));
     ck_assert_error(GT_ENOMEM, "gt_zeros: storage JI float64 (0,2305843009213693952) has no "
                                "elements, but its strides would span more than 2^60 bytes");
+    /* the span counts bytes, not elements: 2^60 doubles (K's stride 2^30 * 2^30) are 2^63
+       bytes, and were taken (its byte stride overflowed int64); 2^57 doubles fit */
+    int64_t wide[3] = {1 << 30, 1 << 30, 0};
+    ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "IJK", wide, NULL));
+    ck_assert_error(GT_ENOMEM, "gt_zeros: storage IJK float64 (1073741824,1073741824,0) has no "
+                               "elements, but its strides would span more than 2^60 bytes");
+    int64_t fits[3] = {1 << 28, 1 << 29, 0};
+    s = gt_zeros(GT_FLOAT64, "IJK", fits, NULL);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(gt_strides(s)[2], (int64_t)1 << 57);
+    gt_release(s);
 }
 END_TEST
 
