@@ -106,9 +106,10 @@ def _is_path(x):
     if isinstance(x, os.PathLike):
         return True
     # one line without '{' (no program: a stencil has a body) ending in .stn, or naming a
-    # file that exists (model.gt): a path
+    # file or directory that exists (model.gt; a directory, refused by name, not compiled
+    # as the program text "stencils/"): a path
     return isinstance(x, str) and "\n" not in x and "{" not in x and (
-        x.endswith(".stn") or os.path.isfile(x))
+        x.endswith(".stn") or os.path.isfile(x) or os.path.isdir(x))
 
 
 def _define_text(name, v):

@@ -392,6 +392,11 @@ def test_compile_arguments(cache, tmp_path):
     with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: .* is a directory, not a .stn "
                                               r"file$"):
         gtcc.compile(tmp_path)
+    # named by a str too: it was taken for the program's text, "/tmp/...", and compiled
+    # (a syntax error at its '/', nothing said of the directory)
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc.compile: .* is a directory, not a .stn "
+                                              r"file$"):
+        gtcc.compile(str(tmp_path))
     with pytest.raises(gtcc.GtccError, match=r"prefix 3 is not a string"):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
