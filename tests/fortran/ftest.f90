@@ -476,6 +476,17 @@ contains
                 domain=[ni, nj, 0], rc=rc)
         call check(rc == GT_OK, 'empty sections, domain [ni, nj, 0]: rc 0: ' // gtrt_last_error())
         call check(all_is(pack(o, .true.), 9.0_c_double), 'empty sections: nothing written')
+        ! halo= is every field's, the output's too: o(ni, nj, nk) with a halo of 1 has the
+        ! interior o(2:ni-1, 2:nj-1, :), the domain; its border is not written (docs/fortran.md,
+        ! Halos). u is fill3's (i*i + j*j + k) / 3, whose lap is (2 + 2) / 3 everywhere
+        o = 9
+        call lap(u, o, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
+        call check(rc == GT_OK .and. all_is(pack(o(1, :, :), .true.), 9.0_c_double) .and. &
+                all_is(pack(o(ni, :, :), .true.), 9.0_c_double) .and. &
+                all_is(pack(o(:, 1, :), .true.), 9.0_c_double) .and. &
+                all_is(pack(o(:, nj, :), .true.), 9.0_c_double) .and. &
+                all(abs(o(2:ni - 1, 2:nj - 1, :) - 4.0_c_double / 3) < 1e-9_c_double), &
+                'halo= on the output too: its interior computed, its border kept')
         ! gtrt_wrap (public) with axes that do not match the array's rank: refused, no storage
         ! (a rank 3 array as 'IJ' was a storage of its first level; a rank 1 array as 'IJK'
         ! read two extents past shape's end)
