@@ -496,32 +496,118 @@ static void write_checks(Compiler *c, FILE *f, const FStencil *fs, bool halo_all
         write_check(c, f, fs, "gtrt_check_domain", fs->domain);
 }
 
-/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h first
-   (gtrt_field_halo of halo, then of NAME_halo, each only where present: an absent
+/* A wrapper's fields, each wrapped into gt_s(n) while gt_rc is 0, its halo in gt_h(:, :, n)
+   first (gtrt_field_halo of halo, then of NAME_halo, each only where present: an absent
    assumed-shape array passed on made gfortran -fsanitize=undefined report a member access
-   within null, or an overflow of the garbage bounds of its descriptor). */
-static void write_wraps(Compiler *c, FILE *f, const FStencil *fs)
+   within null, or an overflow of the garbage bounds of its descriptor). With fit (S and
+   S_steps), which dummy gave the halo in gt_w(n), the extents in gt_e(:, n), and before the
+   wraps gtrt_check_fit: whether the arrays fit the call, in the caller's Fortran terms (the
+   C call checks the same, in C's); steps: also in the roles of the steps after the first. */
+static void write_wraps(Compiler *c, FILE *f, const FStencil *fs, bool fit, bool steps)
 {
     const IrStencil *st = fs->es->st;
     FLine l;
+    fprintf(f, "        gt_h = 0\n");
+    if (fit)
+        fprintf(f, "        gt_w = 0\n        gt_e = 0\n");
     for (int p = 0, n = 0; p < st->params.len; p++) {
         const IrParam *par = &st->params.items[p];
         if (!par->is_field)
             continue;
         n++;
-        fprintf(f, "        gt_h = 0\n");
         const char *halos[2] = {fs->halo_all, fs->halo[p]};
         for (int h = 0; h < 2; h++) {
             fl_start(&l, f, 8, arena_printf(c->arena, "if (present(%s)) ", halos[h]));
-            fl_item(&l, "", arena_printf(c->arena, "call gtrt_field_halo(gt_h, %s)", halos[h]));
+            fl_item(&l, "", arena_printf(c->arena, "call gtrt_field_halo(gt_h(:, :, %d), %s", n,
+                                         halos[h]));
+            if (fit)
+                fl_item(&l, ", ", arena_printf(c->arena, "gt_w(%d), %d)", n, h + 1));
+            else
+                fl_item(&l, "", ")");
             fl_end(&l, "");
         }
+        if (fit)
+            fprintf(f, "        gt_e(1:%d, %d) = shape(%s, c_int64_t)\n", rank_of(par->field->axes),
+                    n, fs->param[p]);
+    }
+    if (fit) {
+        fl_start(&l, f, 8, "if (gt_rc == 0) call gtrt_check_fit(gt_rc, ");
+        fl_item(&l, "", arena_printf(c->arena, "'%s'", st->name));
+        const char *sep = ", ";
+        for (int p = 0; p < st->params.len; p++)
+            if (st->params.items[p].is_field)
+                fl_item(&l, sep, arena_printf(c->arena, "'%s%s'", sep[0] == ',' ? "" : " ",
+                                              fs->param[p])), sep = " // ";
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->halo_all));
+        for (int p = 0; p < st->params.len; p++)
+            if (fs->halo[p])
+                fl_item(&l, " // ", arena_printf(c->arena, "' %s'", fs->halo[p]));
+        const char *axes = "", *outs = "";
+        for (int p = 0; p < st->params.len; p++) {
+            const IrParam *par = &st->params.items[p];
+            if (!par->is_field)
+                continue;
+            axes = arena_printf(c->arena, "%s%s%s", axes, *axes ? " " : "",
+                                emit_axes_text(par->field->axes));
+            outs = arena_printf(c->arena, "%s%c", outs, par->field->is_written ? 'o' : 'i');
+        }
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", axes));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", outs));
+        fl_item(&l, ", ", "gt_e");
+        fl_item(&l, ", ", "gt_h");
+        fl_item(&l, ", ", "gt_w");
+        sep = ", [";
+        for (int p = 0; p < st->params.len; p++) {
+            const IrParam *par = &st->params.items[p];
+            if (!par->is_field)
+                continue;
+            for (int a = 0; a < 3; a++)
+                for (int side = 0; side < 2; side++) {
+                    long long v = (par->field->axes & (1u << a)) ? par->field->halo[a][side] : 0;
+                    fl_item(&l, sep, arena_printf(c->arena, "%lld", v));
+                    sep = ", ";
+                }
+        }
+        fl_item(&l, "", "]");   /* need(2, 3, *): no reshape, which a dummy may hide */
+        /* perm: the field whose array plays field n's role from the second step on */
+        sep = ", [";
+        for (int p = 0, n = 0; p < st->params.len; p++) {
+            const IrParam *par = &st->params.items[p];
+            if (!par->is_field)
+                continue;
+            n++;
+            int to = n;
+            for (int x = 0; steps && x < st->pairs.len; x++) {
+                const IrField *other = st->pairs.items[x].next == par->field
+                                           ? st->pairs.items[x].cur
+                                           : st->pairs.items[x].cur == par->field
+                                                 ? st->pairs.items[x].next
+                                                 : NULL;
+                for (int q = 0, m = 0; other && q < st->params.len; q++)
+                    if (st->params.items[q].is_field && (m++, st->params.items[q].field == other))
+                        to = m;
+            }
+            fl_item(&l, sep, arena_printf(c->arena, "%d", to));
+            sep = ", ";
+        }
+        fl_item(&l, "", "]");
+        fl_item(&l, ", ", steps ? arena_printf(c->arena, "%s >= 2", fs->nsteps) : ".false.");
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fs->domain));
+        fl_item(&l, ", ", arena_printf(c->arena, "present(%s)", fs->domain));
+        fl_item(&l, ", ", "gt_dom)");
+        fl_end(&l, "");
+    }
+    for (int p = 0, n = 0; p < st->params.len; p++) {
+        const IrParam *par = &st->params.items[p];
+        if (!par->is_field)
+            continue;
+        n++;
         fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = gtrt_wrap(");
         fl_item(&l, "", fs->param[p]);
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
-        fl_item(&l, ", ", "gt_h");
+        fl_item(&l, ", ", arena_printf(c->arena, "gt_h(:, :, %d)", n));
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", par->field->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", fit ? fs->param[p] : par->field->name));
         fl_item(&l, ", ", arena_printf(c->arena, "gt_s(%d))", n));
         fl_end(&l, "");
     }
@@ -599,8 +685,11 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     if (fs->nfields)
         fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
-    if (fs->nfields)
-        fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
+    if (fs->nfields) {
+        fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3, %d), gt_e(3, %d)\n", fs->nfields,
+                fs->nfields);
+        fprintf(f, "        integer :: gt_w(%d)\n", fs->nfields);
+    }
     fprintf(f, "        type(c_ptr) :: gt_d\n");
     fprintf(f, "        integer(c_int64_t), target :: gt_dom(3)\n");
     fprintf(f, "        integer(c_int) :: gt_rc\n\n");
@@ -614,7 +703,8 @@ static void write_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool steps)
     fprintf(f, "            gt_dom = int(%s, c_int64_t)\n", fs->domain);
     fprintf(f, "            gt_d = c_loc(gt_dom)\n");
     fprintf(f, "        end if\n");
-    write_wraps(c, f, fs);
+    if (fs->nfields)
+        write_wraps(c, f, fs, true, steps);
     fl_start(&l, f, 8, "if (gt_rc == 0) gt_rc = ");
     fl_item(&l, "", steps ? fs->steps_iface : fs->iface);
     fl_item(&l, "", "(");
@@ -673,7 +763,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     fprintf(f, "        real(c_double), intent(out), optional :: %s(:)\n", fs->times);
     fprintf(f, "        integer, intent(out), optional :: %s\n", fs->rc);
     fprintf(f, "        type(c_ptr) :: gt_s(%d)\n", fs->nfields);
-    fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3)\n");
+    fprintf(f, "        integer(c_int64_t) :: gt_h(2, 3, %d)\n", fs->nfields);
     fprintf(f, "        type(c_ptr), target :: gt_a(%d)\n", np);
     for (int p = 0; p < np; p++) {
         const IrParam *par = &st->params.items[p];
@@ -692,7 +782,7 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     fprintf(f, "        gt_rc = 0\n");
     write_checks(c, f, fs, true, false);
     write_check(c, f, fs, "gtrt_check_times", fs->times);
-    write_wraps(c, f, fs);
+    write_wraps(c, f, fs, false, false);
     /* the call back of S_steps_mpi takes the storages in their current roles from the
        runtime: gt_a holds S's scalars only */
     for (int p = 0, n = 0; p < np; p++) {
@@ -944,7 +1034,7 @@ static bool write_module(Compiler *c, FILE *const *files, void *ctx)
     fl_end(&l, "");
     fl_start(&l, f, 4, "use gtrt, only: gtrt_check_domain");
     if (any_fields)
-        fl_item(&l, ", ", "gtrt_check_halo");
+        fl_item(&l, ", ", "gtrt_check_fit"), fl_item(&l, ", ", "gtrt_check_halo");
     if (any_mpi || any_steps_mpi)
         fl_item(&l, ", ", "gtrt_check_times");
     if (any_fields)

@@ -30,6 +30,7 @@ module gtrt
     public :: gtrt_wrap, gtrt_halo, gtrt_field_halo, gtrt_release, gtrt_finish, gtrt_mpi_call
     public :: gtrt_mpi_call_fn
     public :: gtrt_check_halo, gtrt_check_domain, gtrt_check_times, gtrt_check_size
+    public :: gtrt_check_fit
     public :: gtrt_mpi_steps, gtrt_mpi_steps_fn, gtrt_mpi_steps_halo, gtrt_mpi_steps_halo_fn
     public :: gtrt_last_error, gtrt_get_last_error, gtrt_last_error_code, gtrt_strerror
     public :: gt_wrap_flat, gt_release
@@ -163,11 +164,285 @@ contains
     ! once for NAME_halo, each only where present (an absent assumed-shape array passed on
     ! made gfortran -fsanitize=undefined stop: a member access within null, or an overflow
     ! of the garbage bounds of its descriptor)
-    recursive subroutine gtrt_field_halo(h, halo)
+    recursive subroutine gtrt_field_halo(h, halo, w, k)
         integer(c_int64_t), intent(inout) :: h(2, 3)
         integer, intent(in) :: halo(:, :)
+        integer, intent(inout), optional :: w   ! k into w: which dummy gave the halo, for
+        integer, intent(in), optional :: k      ! gtrt_check_fit's messages (1 halo, 2 NAME_halo)
         if (all(shape(halo) == [2, 3])) h = int(halo, c_int64_t)
+        if (present(w) .and. present(k)) w = k
     end subroutine gtrt_field_halo
+
+    ! A wrapper's check, before it wraps anything, that its arrays fit the call, in the
+    ! caller's terms: its dummies' names, Fortran bounds (1-based, I the first dimension) and
+    ! the halo dummy to pass, where the C call's own checks (gt__bind: the same conditions, in
+    ! the same order) speak of storages and axes. Field f (1 to size(w)) is word f of names,
+    ! its axes word f of axes ('IJK', 'IJ', 'K', ...: its dimensions in order), an output
+    ! where outs(f:f) is 'o'; ext(d, f) its extent along dimension d; h(:, a, f) its halo
+    ! along axis a (1 I, 2 J, 3 K), given by the dummy w(f) says (0 none, 1 word 1 of hnames,
+    ! halo; 2 word 1 + f, its NAME_halo); need(:, a, f) the halo the stencil reads it with.
+    ! The domain: dom where has_dom (from the dummy dname), else as gt__compute_domain takes
+    ! it. With swap (S_steps with nsteps >= 2) the arrays are checked again in the roles
+    ! they play from the second step on: field f's role taken by array perm(f).
+    ! Where rc is 0 and an array does not fit: GT_EINVAL (a halo < 0 or larger than the
+    ! array, a domain < 0), GT_ESHAPE (an interior smaller than the domain) or GT_EHALO.
+    recursive subroutine gtrt_check_fit(rc, stencil, names, hnames, axes, outs, ext, h, w, &
+                                        need, perm, swap, dname, has_dom, dom)
+        integer(c_int), intent(inout) :: rc
+        character(*), intent(in) :: stencil, names, hnames, axes, outs, dname
+        integer(c_int64_t), intent(in) :: ext(:, :), h(:, :, :), dom(3)
+        integer, intent(in) :: w(:), need(2, 3, *), perm(:)
+        logical, intent(in) :: swap, has_dom
+        integer(c_int64_t) :: n(3)
+        integer :: nf, f, x, a, d, ref, pass
+        character(len=64) :: ax
+        character(len=96) :: pre
+        character(len=2048) :: m
+        if (rc /= 0) return
+        nf = size(w)
+        pre = "stencil '" // stencil // "': "
+        ! halos: >= 0, and no more than the array along each dimension
+        do f = 1, nf
+            ax = word(axes, f)
+            do d = 1, len_trim(ax)
+                a = index('IJK', ax(d:d))
+                if (h(1, a, f) < 0 .or. h(2, a, f) < 0) then
+                    write (m, '(5a, i0, a, i0, 5a)') trim(pre) // ' ', trim(given(f)), ' gives ', &
+                        trim(word(names, f)), &
+                        ' a halo of ', h(1, a, f), ' below and ', h(2, a, f), &
+                        ' above along dimension ', trim(dim_name(ax, d)), &
+                        '; a halo is >= 0 (', trim(halo_arg(f)), ')'
+                    rc = gt_error_flat(GT_EINVAL, trim(m) // c_null_char)
+                    return
+                end if
+                if (h(1, a, f) + h(2, a, f) > ext(d, f)) then
+                    write (m, '(5a, i0, a, i0, 3a, i0, 3a, i0, a)') trim(pre) // ' ', &
+                        trim(given(f)), ' gives ', trim(word(names, f)), ' a halo of ', &
+                        h(1, a, f), ' below and ', h(2, a, f), &
+                        ' above along dimension ', trim(dim_name(ax, d)), ', ', &
+                        h(1, a, f) + h(2, a, f), ' points, but size(', trim(word(names, f)), ', ', &
+                        d, ')'
+                    write (m, '(2a, i0)') trim(m), ' is ', ext(d, f)
+                    rc = gt_error_flat(GT_EINVAL, trim(m) // c_null_char)
+                    return
+                end if
+            end do
+        end do
+        ! the domain: dom, or the interior of the first output (the first field if none), along
+        ! axes it lacks of the first field with the axis, 1 along axes no field has
+        ref = 1
+        do f = nf, 1, -1
+            if (outs(f:f) == 'o') ref = f
+        end do
+        do a = 1, 3
+            x = 0
+            if (nf > 0) then
+                if (index(word(axes, ref), 'IJK'(a:a)) > 0) x = ref
+            end if
+            do f = 1, nf
+                if (x == 0 .and. index(word(axes, f), 'IJK'(a:a)) > 0) x = f
+            end do
+            if (has_dom) then
+                if (dom(a) < 0) then
+                    write (m, '(3a, i0, a, i0, 2a)') trim(pre) // ' ', dname, '(', a, ') is ', &
+                        dom(a), &
+                        '; it must be >= 0 (the size of the domain along ', 'IJK'(a:a) // ')'
+                    rc = gt_error_flat(GT_EINVAL, trim(m) // c_null_char)
+                    return
+                end if
+                n(a) = dom(a)
+                if (x == 0 .and. dom(a) /= 0) n(a) = 1
+            else if (x == 0) then
+                n(a) = 1
+            else
+                d = index(word(axes, x), 'IJK'(a:a))
+                n(a) = ext(d, x) - h(1, a, x) - h(2, a, x)
+            end if
+        end do
+        do pass = 1, merge(2, 1, swap)
+            do f = 1, nf   ! role f, played by array x
+                x = f
+                if (pass == 2) x = perm(f)
+                ax = word(axes, x)
+                do d = 1, len_trim(ax)
+                    a = index('IJK', ax(d:d))
+                    if (n(a) > ext(d, x) - h(1, a, x) - h(2, a, x)) then
+                        write (m, '(9a, i0, a, i0, 3a)') trim(pre) // ' ', 'argument ', &
+                            trim(word(names, x)), &
+                            ', taken as ', trim(bounds(x)), ' ', trim(taken(x)), &
+                            ', has an interior of ', &
+                            '1:', ext(d, x) - h(1, a, x) - h(2, a, x), &
+                            ' along dimension ', d, ' (' // ax(d:d) // '), smaller than the ', &
+                            'domain ', trim(domain_text(a))
+                        rc = gt_error_flat(GT_ESHAPE, trim(m) // trim(fix(x, f)) // &
+                                           trim(other(a, x)) // &
+                                           c_null_char)
+                        return
+                    end if
+                    if (h(1, a, x) < need(1, a, f) .or. &
+                        ext(d, x) - h(1, a, x) - n(a) < need(2, a, f)) then
+                        write (m, '(5a, i0, a, i0, a, i0, 4a, i0, a, i0, a)') trim(pre) // ' ', &
+                            'argument ', trim(word(names, x)), ', taken as ', &
+                            trim(bounds(x)) // ' ' // &
+                            trim(taken(x)) // ', has a halo of ', h(1, a, x), ' below and ', &
+                            ext(d, x) - h(1, a, x) - n(a), ' above the domain 1:', n(a), &
+                            ' along dimension ', trim(dim_name(ax, d)), '; the stencil reads ', &
+                            '', need(1, a, f), ' below and ', need(2, a, f), ' above'
+                        rc = gt_error_flat(GT_EHALO, trim(m) // trim(role(x, f)) // &
+                                           trim(fix(x, f)) // &
+                                           c_null_char)
+                        return
+                    end if
+                end do
+            end do
+        end do
+    contains
+        ! (every helper is recursive, and its result of a fixed length: gfortran keeps the
+        ! length of a deferred-length result in a static variable of the caller, which threads
+        ! share: "Threads" in docs/fortran.md)
+        ! word k of the blank-separated list s
+        recursive function word(s, k) result(t)
+            character(*), intent(in) :: s
+            integer, intent(in) :: k
+            character(len=64) :: t
+            integer :: i, j, c
+            i = 1
+            do c = 1, k - 1
+                i = i + index(s(i:), ' ')
+            end do
+            j = index(s(i:), ' ')
+            if (j == 0) then
+                t = s(i:)
+            else
+                t = s(i:i + j - 2)
+            end if
+        end function word
+        recursive function dim_name(ax, d) result(t)
+            character(*), intent(in) :: ax
+            integer, intent(in) :: d
+            character(len=16) :: t
+            write (t, '(i0, 3a)') d, ' (', ax(d:d), ')'
+        end function dim_name
+        ! the dummy that gave field f's halo
+        recursive function given(f) result(t)
+            integer, intent(in) :: f
+            character(len=64) :: t
+            t = word(hnames, 1 + merge(f, 0, w(f) == 2))
+        end function given
+        recursive function halo_text(hh) result(t)
+            integer(c_int64_t), intent(in) :: hh(2, 3)
+            character(len=160) :: t
+            write (t, '(a, 5(i0, a), i0, a)') 'reshape([', hh(1, 1), ', ', hh(2, 1), ', ', &
+                hh(1, 2), ', ', hh(2, 2), ', ', hh(1, 3), ', ', hh(2, 3), '], [2, 3])'
+        end function halo_text
+        recursive function halo_arg(f) result(t)
+            integer, intent(in) :: f
+            character(len=240) :: t
+            t = trim(given(f)) // '=' // halo_text(h(:, :, f))
+        end function halo_arg
+        recursive function axis_of(x, d) result(c)
+            integer, intent(in) :: x, d
+            character(len=1) :: c
+            character(len=64) :: s
+            s = word(axes, x)
+            c = s(d:d)
+        end function axis_of
+        ! array x as the wrapper takes it: NAME(1-lo:ext-lo, ...), the domain from 1
+        recursive function bounds(x) result(t)
+            integer, intent(in) :: x
+            character(len=256) :: t
+            character(len=48) :: b
+            integer :: d, a
+            t = trim(word(names, x)) // '('
+            do d = 1, len_trim(word(axes, x))
+                a = index('IJK', axis_of(x, d))
+                write (b, '(i0, a, i0)') 1 - h(1, a, x), ':', ext(d, x) - h(1, a, x)
+                if (d > 1) then
+                    t = trim(t) // ', ' // trim(b)
+                else
+                    t = trim(t) // trim(b)
+                end if
+            end do
+            t = trim(t) // ')'
+        end function bounds
+        recursive function taken(x) result(t)
+            integer, intent(in) :: x
+            character(len=256) :: t
+            if (w(x) == 0) then
+                t = '(no ' // trim(word(hnames, 1)) // '= or ' // trim(word(hnames, 1 + x)) // &
+                    '=: the domain starts at its first element)'
+            else
+                t = '(its halo from ' // trim(given(x)) // '=)'
+            end if
+        end function taken
+        recursive function ref_of(a) result(r)
+            integer, intent(in) :: a
+            integer :: r, g
+            r = 0
+            do g = nf, 1, -1
+                if (outs(g:g) == 'o' .and. index(word(axes, g), 'IJK'(a:a)) > 0) r = g
+            end do
+            if (r == 0) then
+                do g = nf, 1, -1
+                    if (index(word(axes, g), 'IJK'(a:a)) > 0) r = g
+                end do
+            end if
+        end function ref_of
+        recursive function domain_text(a) result(t)
+            integer, intent(in) :: a
+            character(len=128) :: t
+            write (t, '(a, i0)') '1:', n(a)
+            if (has_dom) then
+                t = trim(t) // ' (from ' // dname // '=)'
+            else
+                t = trim(t) // ' (the interior of ' // trim(word(names, ref_of(a))) // ')'
+            end if
+        end function domain_text
+        ! the other fix of an interior smaller than the domain, where another array's
+        ! interior gave it: a smaller domain
+        recursive function other(a, x) result(t)
+            integer, intent(in) :: a, x
+            character(len=256) :: t
+            integer :: r
+            t = ''
+            if (has_dom) return
+            r = ref_of(a)
+            if (r /= x) t = ' (or, for a smaller domain, give ' // trim(word(names, r)) // &
+                ' its halo with ' // trim(word(hnames, 1 + r)) // '= or pass ' // dname // '=)'
+        end function other
+        ! from the second step on: which role array x plays
+        recursive function role(x, f) result(t)
+            integer, intent(in) :: x, f
+            character(len=512) :: t
+            t = ''
+            if (x /= f) t = ' as ' // trim(word(names, f)) // ' (' // stencil // &
+                '_steps swaps the arrays of each iterate pair after every step, so from the ' // &
+                'second step on ' // trim(word(names, x)) // ' plays the role of ' // &
+                trim(word(names, f)) // ')'
+        end function role
+        ! the fix for array x (role f): declare it with the halo both roles need, pass it
+        recursive function fix(x, f) result(t)
+            integer, intent(in) :: x, f
+            character(len=512) :: t
+            character(len=48) :: b
+            integer(c_int64_t) :: hh(2, 3)
+            integer :: d, a
+            hh = 0
+            t = ': declare ' // trim(word(names, x)) // '('
+            do d = 1, len_trim(word(axes, x))
+                a = index('IJK', axis_of(x, d))
+                hh(1, a) = max(need(1, a, x), need(1, a, f))
+                hh(2, a) = max(need(2, a, x), need(2, a, f))
+                write (b, '(i0, a, i0)') 1 - hh(1, a), ':', n(a) + hh(2, a)
+                if (d > 1) then
+                    t = trim(t) // ', ' // trim(b)
+                else
+                    t = trim(t) // trim(b)
+                end if
+            end do
+            t = trim(t) // ') and pass ' // trim(word(hnames, 1 + x)) // '=' // halo_text(hh)
+        end function fix
+    end subroutine gtrt_check_fit
 
     ! a wrapper's check of its dummy name (a halo: halo or NAME_halo): where rc is 0 and halo
     ! is present, GT_EINVAL into rc unless its shape is (2, 3) (assumed shape: an explicit
@@ -247,7 +522,9 @@ contains
         ! Fortran caller gives it (an array declared u(0:n+1) has one the wrapper cannot see)
         if (code == GT_EHALO) then
             call c_string(c_last_error(), msg)
-            if (index(msg, hint) == 0) code_ = gt_error_flat(GT_EHALO, msg // hint // c_null_char)
+            ! (gtrt_check_fit's messages, in Fortran's terms, say it themselves)
+            if (index(msg, hint) == 0 .and. index(msg, 'but the stencil needs') > 0) &
+                code_ = gt_error_flat(GT_EHALO, msg // hint // c_null_char)
         end if
         if (present(rc)) then
             rc = code
@@ -418,9 +695,47 @@ contains
         do d = 1, min(len(axes), 3)
             a = index('IJK', axes(d:d))
             if (a > 0) h(:, d) = halo(:, a)
+            if (next(d) < 0) then   ! a section such as a(n:1:-1, :): in Fortran's terms
+                s = c_null_ptr
+                rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': argument " // &
+                                   field // " is a section with a negative stride along " // &
+                                   "dimension " // achar(48 + d) // " (" // axes(d:d) // &
+                                   "), such as " // field // reversed(d) // "; pass it " // &
+                                   "with positive strides (" // field // forward(d) // &
+                                   ") or a copy" // c_null_char)
+                return
+            end if
         end do
         rc = gt_wrap_flat(s, p, dtype, axes // c_null_char, shape, next, h, &
                 "stencil '" // stencil // "': field '" // field // "'" // c_null_char)
+    contains
+        ! (n:1:-1, :, :) and (1:n, :, :) with n along dimension k of len(axes)
+        function reversed(k) result(t)
+            integer, intent(in) :: k
+            character(len=:), allocatable :: t
+            t = section(k, 'n:1:-1')
+        end function reversed
+        function forward(k) result(t)
+            integer, intent(in) :: k
+            character(len=:), allocatable :: t
+            t = section(k, '1:n')
+        end function forward
+        function section(k, at) result(t)
+            integer, intent(in) :: k
+            character(*), intent(in) :: at
+            character(len=:), allocatable :: t
+            integer :: e
+            t = '('
+            do e = 1, len(axes)
+                if (e > 1) t = t // ', '
+                if (e == k) then
+                    t = t // at
+                else
+                    t = t // ':'
+                end if
+            end do
+            t = t // ')'
+        end function section
     end function wrap
 
   recursive function gtrt_wrap_r4_1(a, axes, halo, stencil, field, s) result(rc)

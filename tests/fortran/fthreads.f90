@@ -55,6 +55,12 @@ contains
         integer, intent(inout) :: bad
         character(len=:), allocatable :: msg
         call gtrt_get_last_error(msg)
-        if (index(msg, "stencil 'lap': field 'u': halo") /= 1) bad = bad + 1
+        ! (the whole message: gtrt_check_fit builds it from helpers of its own, each of a
+        ! fixed-length result; deferred-length ones came back blank or cut in some threads)
+        if (msg /= "stencil 'lap': argument u, taken as u(1:14, 1:11, 1:3) (no halo= or " // &
+            "u_halo=: the domain starts at its first element), has a halo of 0 below and 2 " // &
+            "above the domain 1:12 along dimension 1 (I); the stencil reads 1 below and 1 " // &
+            "above: declare u(0:13, 0:10, 1:3) and pass u_halo=reshape([1, 1, 1, 1, 0, 0], " // &
+            "[2, 3])") bad = bad + 1
     end subroutine check_message
 end program fthreads

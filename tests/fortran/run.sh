@@ -122,9 +122,9 @@ die_case() { # CASE EXPECTED-MESSAGE
         pass
     fi
 }
-die_case die-halo "stencil 'lap': field 'u': halo along I is [0,2] but the stencil needs [1,1]"
+die_case die-halo "stencil 'lap': argument u, taken as u(1:9, 1:7, 1:4) (no halo= or u_halo=: the domain starts at its first element), has a halo of 0 below and 2 above the domain 1:7 along dimension 1 (I); the stencil reads 1 below and 1 above: declare u(0:8, 0:6, 1:4) and pass u_halo=reshape([1, 1, 1, 1, 0, 0], [2, 3])"
 die_case die-alias "stencil 'lap': output 'lap_u' shares memory with field 'u'"
-die_case die-stride "stencil 'lap': field 'u': gt_wrap: stride along I is -1; negative strides are not supported"
+die_case die-stride "stencil 'lap': argument u is a section with a negative stride along dimension 1 (I), such as u(n:1:-1, :, :); pass it with positive strides (u(1:n, :, :)) or a copy"
 
 # --- S_mpi from Fortran (fmpi.f90): the module gtrt_mpi, mpifort, mpirun -np 1 to 4 --------------
 MPIFC=${MPIFC:-mpifort}

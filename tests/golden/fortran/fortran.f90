@@ -5,9 +5,9 @@
 module m_fortran_gt
     use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float, c_int, c_int32_t, &
             c_f_pointer, c_funloc, c_funptr, c_int64_t, c_loc, c_null_ptr, c_ptr
-    use gtrt, only: gtrt_check_domain, gtrt_check_halo, gtrt_check_times, gtrt_field_halo, &
-            gtrt_finish, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, gtrt_release, &
-            gtrt_wrap
+    use gtrt, only: gtrt_check_domain, gtrt_check_fit, gtrt_check_halo, gtrt_check_times, &
+            gtrt_field_halo, gtrt_finish, gtrt_mpi_call, gtrt_mpi_steps, gtrt_mpi_steps_halo, &
+            gtrt_release, gtrt_wrap
     implicit none
     private
     public :: m_heat, m_heat_steps, m_heat_mpi, m_heat_mpi_halo, m_heat_steps_mpi, &
@@ -94,7 +94,8 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 2), gt_e(3, 2)
+        integer :: gt_w(2)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -112,13 +113,19 @@ contains
             gt_d = c_loc(gt_dom)
         end if
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
+        gt_w = 0
+        gt_e = 0
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo, gt_w(1), 1)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo, gt_w(1), 2)
+        gt_e(1:2, 1) = shape(u, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo, gt_w(2), 1)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h(:, :, 2), unew_halo, gt_w(2), 2)
+        gt_e(1:2, 2) = shape(unew, c_int64_t)
+        if (gt_rc == 0) call gtrt_check_fit(gt_rc, 'heat', 'u' // ' unew', 'halo' // ' u_halo' &
+                // ' unew_halo', 'IJ IJ', 'io', gt_e, gt_h, gt_w, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &
+                0], [1, 2], .false., 'domain', present(domain), gt_dom)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h(:, :, 1), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h(:, :, 2), 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1(gt_s(1), gt_s(2), a, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -134,7 +141,8 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 2), gt_e(3, 2)
+        integer :: gt_w(2)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -152,13 +160,19 @@ contains
             gt_d = c_loc(gt_dom)
         end if
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
+        gt_w = 0
+        gt_e = 0
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo, gt_w(1), 1)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo, gt_w(1), 2)
+        gt_e(1:2, 1) = shape(u, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo, gt_w(2), 1)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h(:, :, 2), unew_halo, gt_w(2), 2)
+        gt_e(1:2, 2) = shape(unew, c_int64_t)
+        if (gt_rc == 0) call gtrt_check_fit(gt_rc, 'heat', 'u' // ' unew', 'halo' // ' u_halo' &
+                // ' unew_halo', 'IJ IJ', 'io', gt_e, gt_h, gt_w, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &
+                0], [2, 1], nsteps >= 2, 'domain', present(domain), gt_dom)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h(:, :, 1), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h(:, :, 2), 'heat', 'unew', gt_s(2))
         if (gt_rc == 0) gt_rc = gt_c1_steps(gt_s(1), gt_s(2), a, int(nsteps, c_int64_t), gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc)
@@ -176,7 +190,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 2)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -192,13 +206,12 @@ contains
         if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (present(times)) call gtrt_check_times(gt_rc, 'heat', 'times', times)
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h(:, :, 2), unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h(:, :, 1), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h(:, :, 2), 'heat', 'unew', gt_s(2))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_v3 = a
@@ -255,7 +268,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(2)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 2)
         type(c_ptr), target :: gt_a(3)
         real(c_float), target :: gt_v3
         real(c_double), target :: gt_t(2)
@@ -271,13 +284,12 @@ contains
         if (present(unew_halo)) call gtrt_check_halo(gt_rc, 'heat', 'unew_halo', unew_halo)
         if (present(times)) call gtrt_check_times(gt_rc, 'heat', 'times', times)
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h, 'heat', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(unew_halo)) call gtrt_field_halo(gt_h, unew_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h, 'heat', 'unew', gt_s(2))
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo)
+        if (present(unew_halo)) call gtrt_field_halo(gt_h(:, :, 2), unew_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJ', gt_h(:, :, 1), 'heat', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(unew, 'IJ', gt_h(:, :, 2), 'heat', 'unew', gt_s(2))
         gt_a(1) = c_null_ptr
         gt_a(2) = c_null_ptr
         gt_v3 = a
@@ -349,7 +361,8 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 5), gt_e(3, 5)
+        integer :: gt_w(5)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -370,25 +383,33 @@ contains
             gt_d = c_loc(gt_dom)
         end if
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(q_halo)) call gtrt_field_halo(gt_h, q_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(n_halo)) call gtrt_field_halo(gt_h, n_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(mask_halo)) call gtrt_field_halo(gt_h, mask_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(w_halo)) call gtrt_field_halo(gt_h, w_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(acc_halo)) call gtrt_field_halo(gt_h, acc_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
+        gt_w = 0
+        gt_e = 0
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo, gt_w(1), 1)
+        if (present(q_halo)) call gtrt_field_halo(gt_h(:, :, 1), q_halo, gt_w(1), 2)
+        gt_e(1:3, 1) = shape(q, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo, gt_w(2), 1)
+        if (present(n_halo)) call gtrt_field_halo(gt_h(:, :, 2), n_halo, gt_w(2), 2)
+        gt_e(1:1, 2) = shape(n, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 3), halo, gt_w(3), 1)
+        if (present(mask_halo)) call gtrt_field_halo(gt_h(:, :, 3), mask_halo, gt_w(3), 2)
+        gt_e(1:2, 3) = shape(mask, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 4), halo, gt_w(4), 1)
+        if (present(w_halo)) call gtrt_field_halo(gt_h(:, :, 4), w_halo, gt_w(4), 2)
+        gt_e(1:3, 4) = shape(w, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 5), halo, gt_w(5), 1)
+        if (present(acc_halo)) call gtrt_field_halo(gt_h(:, :, 5), acc_halo, gt_w(5), 2)
+        gt_e(1:3, 5) = shape(acc, c_int64_t)
+        if (gt_rc == 0) call gtrt_check_fit(gt_rc, 'mix', 'q' // ' n' // ' mask' // ' w' // ' acc', &
+                'halo' // ' q_halo' // ' n_halo' // ' mask_halo' // ' w_halo' // ' acc_halo', &
+                'IJK K IJ IJK IJK', 'iiioo', gt_e, gt_h, gt_w, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 2, 3, 4, 5], .false., &
+                'domain', present(domain), gt_dom)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h(:, :, 1), 'mix', 'q', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h(:, :, 2), 'mix', 'n', gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h(:, :, 3), 'mix', 'mask', gt_s(3))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h(:, :, 4), 'mix', 'w', gt_s(4))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h(:, :, 5), 'mix', 'acc', gt_s(5))
         if (gt_rc == 0) gt_rc = gt_c2(gt_s(1), gt_s(2), gt_s(3), gt_s(4), gt_s(5), c, total, &
                 biggest, gt_d)
         call gtrt_release(gt_s)
@@ -413,7 +434,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc
         type(c_ptr) :: gt_s(5)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 5)
         type(c_ptr), target :: gt_a(8)
         real(c_double), target :: gt_v6
         real(c_double), target :: gt_v7
@@ -434,25 +455,21 @@ contains
         if (present(acc_halo)) call gtrt_check_halo(gt_rc, 'mix', 'acc_halo', acc_halo)
         if (present(times)) call gtrt_check_times(gt_rc, 'mix', 'times', times)
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(q_halo)) call gtrt_field_halo(gt_h, q_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h, 'mix', 'q', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(n_halo)) call gtrt_field_halo(gt_h, n_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h, 'mix', 'n', gt_s(2))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(mask_halo)) call gtrt_field_halo(gt_h, mask_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h, 'mix', 'mask', gt_s(3))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(w_halo)) call gtrt_field_halo(gt_h, w_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h, 'mix', 'w', gt_s(4))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(acc_halo)) call gtrt_field_halo(gt_h, acc_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h, 'mix', 'acc', gt_s(5))
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo)
+        if (present(q_halo)) call gtrt_field_halo(gt_h(:, :, 1), q_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo)
+        if (present(n_halo)) call gtrt_field_halo(gt_h(:, :, 2), n_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 3), halo)
+        if (present(mask_halo)) call gtrt_field_halo(gt_h(:, :, 3), mask_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 4), halo)
+        if (present(w_halo)) call gtrt_field_halo(gt_h(:, :, 4), w_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 5), halo)
+        if (present(acc_halo)) call gtrt_field_halo(gt_h(:, :, 5), acc_halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(q, 'IJK', gt_h(:, :, 1), 'mix', 'q', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(n, 'K', gt_h(:, :, 2), 'mix', 'n', gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(mask, 'IJ', gt_h(:, :, 3), 'mix', 'mask', gt_s(3))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(w, 'IJK', gt_h(:, :, 4), 'mix', 'w', gt_s(4))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(acc, 'IJK', gt_h(:, :, 5), 'mix', 'acc', gt_s(5))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
@@ -532,7 +549,8 @@ contains
         integer, intent(in), optional :: domain(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 3), gt_e(3, 3)
+        integer :: gt_w(3)
         type(c_ptr) :: gt_d
         integer(c_int64_t), target :: gt_dom(3)
         integer(c_int) :: gt_rc
@@ -551,17 +569,24 @@ contains
             gt_d = c_loc(gt_dom)
         end if
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_2_halo)) call gtrt_field_halo(gt_h, u_2_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(gt_v__halo)) call gtrt_field_halo(gt_h, gt_v__halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
+        gt_w = 0
+        gt_e = 0
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo, gt_w(1), 1)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo, gt_w(1), 2)
+        gt_e(1:3, 1) = shape(u, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo, gt_w(2), 1)
+        if (present(u_2_halo)) call gtrt_field_halo(gt_h(:, :, 2), u_2_halo, gt_w(2), 2)
+        gt_e(1:3, 2) = shape(u_2, c_int64_t)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 3), halo, gt_w(3), 1)
+        if (present(gt_v__halo)) call gtrt_field_halo(gt_h(:, :, 3), gt_v__halo, gt_w(3), 2)
+        gt_e(1:2, 3) = shape(gt_v_, c_int64_t)
+        if (gt_rc == 0) call gtrt_check_fit(gt_rc, 'names', 'u' // ' u_2' // ' gt_v_', 'halo' &
+                // ' u_halo' // ' u_2_halo' // ' gt_v__halo', 'IJK IJK JK', 'ioi', gt_e, gt_h, &
+                gt_w, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 2, 3], .false., &
+                'domain', present(domain), gt_dom)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h(:, :, 1), 'names', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h(:, :, 2), 'names', 'u_2', gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h(:, :, 3), 'names', 'gt_v_', gt_s(3))
         if (gt_rc == 0) gt_rc = gt_c3(gt_s(1), gt_s(2), gt_s(3), rc, on, gt_d)
         call gtrt_release(gt_s)
         call gtrt_finish(gt_rc, rc_2)
@@ -582,7 +607,7 @@ contains
         real(c_double), intent(out), optional :: times(:)
         integer, intent(out), optional :: rc_2
         type(c_ptr) :: gt_s(3)
-        integer(c_int64_t) :: gt_h(2, 3)
+        integer(c_int64_t) :: gt_h(2, 3, 3)
         type(c_ptr), target :: gt_a(5)
         integer(c_int32_t), target :: gt_v4
         logical(c_bool), target :: gt_v5
@@ -600,17 +625,15 @@ contains
         if (present(gt_v__halo)) call gtrt_check_halo(gt_rc, 'names', 'gt_v__halo', gt_v__halo)
         if (present(times)) call gtrt_check_times(gt_rc, 'names', 'times', times)
         gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_halo)) call gtrt_field_halo(gt_h, u_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h, 'names', 'u', gt_s(1))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(u_2_halo)) call gtrt_field_halo(gt_h, u_2_halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h, 'names', 'U', gt_s(2))
-        gt_h = 0
-        if (present(halo)) call gtrt_field_halo(gt_h, halo)
-        if (present(gt_v__halo)) call gtrt_field_halo(gt_h, gt_v__halo)
-        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h, 'names', 'gt_v', gt_s(3))
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 1), halo)
+        if (present(u_halo)) call gtrt_field_halo(gt_h(:, :, 1), u_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 2), halo)
+        if (present(u_2_halo)) call gtrt_field_halo(gt_h(:, :, 2), u_2_halo)
+        if (present(halo)) call gtrt_field_halo(gt_h(:, :, 3), halo)
+        if (present(gt_v__halo)) call gtrt_field_halo(gt_h(:, :, 3), gt_v__halo)
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u, 'IJK', gt_h(:, :, 1), 'names', 'u', gt_s(1))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(u_2, 'IJK', gt_h(:, :, 2), 'names', 'U', gt_s(2))
+        if (gt_rc == 0) gt_rc = gtrt_wrap(gt_v_, 'JK', gt_h(:, :, 3), 'names', 'gt_v', gt_s(3))
         gt_a(1) = gt_s(1)
         gt_a(2) = gt_s(2)
         gt_a(3) = gt_s(3)
