@@ -118,5 +118,20 @@ for call, msg in ((lambda: gtcc.Decomposition(comm, (G[0], G[1] + 0.5, G[2])),
         raise AssertionError("no error")
     except gtcc.StencilError as e:
         assert e.message.startswith(msg), (e.message, msg)
+# refused by the package on the last rank only: every rank raises, the others naming that
+# rank and its reason (they waited in gt_mpi_decompose forever); a decomposition after it is
+# made
+for kw, why in (({"periodic": (1, 0)}, "gtcc.Decomposition: periodic (1, 0) must be two bools "
+                  "(I, J)"),
+                ({"dims": (1.0, comm.size)}, "gtcc.Decomposition: an entry of dims (1.0, %d) is "
+                 "1.0 (a float); it must be an integer" % comm.size)):
+    try:
+        gtcc.Decomposition(comm, G, **(kw if comm.rank == last else {}))
+        raise AssertionError("no error")
+    except gtcc.StencilError as e:
+        want = why if comm.rank == last else \
+            "gtcc.Decomposition: rank %d failed (%s); nothing was done" % (last, why)
+        assert e.message == want, (e.message, want)
+assert gtcc.Decomposition(comm, G).global_shape == tuple(G)
 print("rank %d of %d: OK" % (comm.rank, comm.size))
 sys.stdout.flush()
