@@ -15,6 +15,10 @@ stencil heat(field<double> u, field<double> unew, double alpha, out double total
   unew = u + alpha * (u[i-1] + u[i+1] + u[j-1] + u[j+1] - 4.0 * u);
   total = sum(u);
 }
+
+stencil twice(field<double> u, field<double> res) {
+  res = 2.0 * u + index(i);
+}
 """
 G = (13, 10, 3)
 
@@ -133,5 +137,28 @@ for kw, why in (({"periodic": (1, 0)}, "gtcc.Decomposition: periodic (1, 0) must
             "gtcc.Decomposition: rank %d failed (%s); nothing was done" % (last, why)
         assert e.message == want, (e.message, want)
 assert gtcc.Decomposition(comm, G).global_shape == tuple(G)
+# the global arrays (no origin) where this rank's box is smaller: refused on every rank,
+# nothing written (each rank computed its box on the global array's first points, silently:
+# twice reads no halo)
+if comm.size > 1:
+    gu, gres = u0.copy(), np.zeros(G)
+    for orig in (None, {"res": (0, 0, 0)}):
+        try:
+            mod.twice.mpi(d, gu, gres, origin=orig)
+            raise AssertionError("no error")
+        except gtcc.StencilError as e:
+            x = 0 if d.box[1][0] < G[0] else 1
+            want = ("stencil 'twice': field 'u': the array has %d points along %s, the global "
+                    "domain's, but this rank's box is %d points (from %d): a distributed call "
+                    "takes each rank's local array (Decomposition.zeros(stencil, 'u'): its box "
+                    "and halo), not the global one" % (G[x], "IJ"[x], d.box[1][x], d.box[0][x]))
+            assert e.message.startswith(want), (e.message, want)
+        assert not gres.any() and np.array_equal(gu, u0)
+# local arrays: twice is 2u + i with i global
+lu, lres = d.zeros(mod.twice, "u"), d.zeros(mod.twice, "res")
+lu[...] = u0[oi:oi + ni, oj:oj + nj, ok:ok + nk]
+mod.twice.mpi(d, lu, lres)
+want = 2.0 * u0[oi:oi + ni, oj:oj + nj, ok:ok + nk] + np.arange(oi, oi + ni)[:, None, None]
+assert np.array_equal(np.asarray(lres), want)
 print("rank %d of %d: OK" % (comm.rank, comm.size))
 sys.stdout.flush()
