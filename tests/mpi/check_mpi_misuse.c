@@ -464,11 +464,22 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
     exchange_refused("a negative width", d, one, 1, negative, GT_EINVAL, "negative width", NULL,
                      one, 1);
     const gt_halo_widths twice_halo[1] = {{{1, 1}, {2, 1}}};
+    /* the messages say what to change: the halo, the process grid, the domain */
     exchange_refused("widths wider than the halo", d, one, 1, twice_halo, GT_EHALO,
-                     "the exchange needs 2", NULL, one, 1);
+                     "the exchange needs 2", "make the storage with a halo of at least 2 there "
+                     "(gt_storage_opts.halo), or exchange narrower widths", one, 1);
     gt_storage *w1[1] = {wide};
-    exchange_refused("a box narrower than the widths", d, w1, 1, NULL, GT_ESHAPE,
-                     "fewer than the halo width 20", NULL, w1, 1);
+    int grid[2];
+    gt_mpi_grid(d, grid, NULL, NULL);
+    char fix[120];
+    if (grid[0] > 1)
+        snprintf(fix, sizeof fix, "fewer than the halo width 20 it must send: split I over "
+                 "fewer processes (%d now), or use a larger domain", grid[0]);
+    else
+        snprintf(fix, sizeof fix, "the periodic axis I has 13 point(s) on its one process, "
+                 "fewer than the halo width 20");
+    exchange_refused("a box narrower than the widths", d, w1, 1, NULL, GT_ESHAPE, fix, NULL,
+                     w1, 1);
     gt_storage *mixed[2] = {a, elsewhere};
     exchange_refused("a storage of another decomposition (K differs)", d, mixed, 2, NULL,
                      GT_ESHAPE, "storage 1 has 4 points along K", NULL, mixed, 2);

@@ -867,18 +867,29 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
             continue;
         for (int side = 0; side < 2; side++) {
             if (w[a][side] < 0)
-                return gt__error(GT_EINVAL, "%s: rank %d: storage %d: negative width %lld along "
-                                 "%c", fn, d->rank, k, (long long)w[a][side], s->axes[x]);
+                return gt__error(GT_EINVAL, "%s: rank %d: storage %d%s: negative width %lld "
+                                 "along %c", fn, d->rank, k, field_of(k),
+                                 (long long)w[a][side], s->axes[x]);
             if (w[a][side] > s->halo[x][side])
-                return gt__error(GT_EHALO, "%s: rank %d: storage %d: its %s halo along %c is "
-                                 "%lld, the exchange needs %lld", fn, d->rank, k,
+                return gt__error(GT_EHALO, "%s: rank %d: storage %d%s: its %s halo along %c is "
+                                 "%lld, the exchange needs %lld: make the storage with a halo "
+                                 "of at least %lld there (gt_storage_opts.halo), or exchange "
+                                 "narrower widths", fn, d->rank, k, field_of(k),
                                  side ? "upper" : "lower", s->axes[x],
-                                 (long long)s->halo[x][side], (long long)w[a][side]);
-            if (w[a][side] > n && (d->dims[a] > 1 || d->periodic[a]))
+                                 (long long)s->halo[x][side], (long long)w[a][side],
+                                 (long long)w[a][side]);
+            if (w[a][side] > n && d->dims[a] > 1)
                 return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: this rank owns %lld "
                                  "point(s) along %c, fewer than the halo width %lld it must "
-                                 "send", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
-                                 (long long)w[a][side]);
+                                 "send: split %c over fewer processes (%d now), or use a "
+                                 "larger domain", fn, d->rank, k, field_of(k), (long long)n,
+                                 s->axes[x], (long long)w[a][side], s->axes[x], d->dims[a]);
+            if (w[a][side] > n && d->periodic[a])
+                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: the periodic axis %c "
+                                 "has %lld point(s) on its one process, fewer than the halo "
+                                 "width %lld it must send across the seam: use a larger "
+                                 "domain, or narrower widths", fn, d->rank, k, field_of(k),
+                                 s->axes[x], (long long)n, (long long)w[a][side]);
         }
     }
     return 0;
@@ -1569,9 +1580,11 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                 if (widths[k][a][side] < needed[k][a][side])
                     rc = gt__error(GT_EHALO, "%s: rank %d: widths[%d] exchange %lld point(s) "
                                    "of the %s %s halo, but field '%s' of the stencil reads "
-                                   "%lld there", fn, d->rank, k,
+                                   "%lld there: give widths[%d] at least that, or NULL widths "
+                                   "(as far as the stencil reads)", fn, d->rank, k,
                                    (long long)widths[k][a][side], side ? "upper" : "lower",
-                                   a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
+                                   a ? "J" : "I", needed_by[k], (long long)needed[k][a][side],
+                                   k);
     const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
     w.widths = (const gt__mpi_widths *)use;
     /* every rank's checks passed, and every rank calls the same stencil */
