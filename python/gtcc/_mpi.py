@@ -73,8 +73,28 @@ class Decomposition:
 
     def __init__(self, comm, global_shape, dims=None, periodic=(False, False)):
         lib = _mpi_lib()
+        handle = _comm_handle(comm)
+        # what the package refuses here, on one rank only, is agreed on by every rank first:
+        # the others would wait in gt_mpi_decompose forever
+        try:
+            shape, d, p = self._arguments(global_shape, dims, periodic)
+        except Exception as e:
+            _agree_comm(comm, "gtcc.Decomposition", e)
+            raise
+        _agree_comm(comm, "gtcc.Decomposition", None)
+        self._lib = lib
+        self._comm = comm           # kept alive: the decomposition's communicator is a dup
+        self._d = lib.gt_mpi_decompose(handle, (ctypes.c_int64 * 3)(*shape), d, p)
+        if not self._d:
+            rt = runtime()
+            raise StencilError(rt.gt_last_error().decode(errors="replace"),
+                               rt.gt_last_error_code())
+        self.global_shape = tuple(shape)
+
+    @staticmethod
+    def _arguments(global_shape, dims, periodic):
+        """global_shape, dims and periodic checked and converted (StencilError otherwise)."""
         shape = _sizes(global_shape, "global_shape", "gtcc.Decomposition")
-        g = (ctypes.c_int64 * 3)(*shape)
         if dims is not None and not (type(dims) is int and dims == 0):
             dims = [_index(n, "gtcc.Decomposition: an entry of dims %r", dims, bits=32)
                     for n in _entries(dims, "gtcc.Decomposition: dims", of="processes along "
@@ -88,14 +108,7 @@ class Decomposition:
             raise StencilError("gtcc.Decomposition: periodic %r must be two bools (I, J)"
                                % (periodic,))
         p = (ctypes.c_int * 2)(*[1 if x else 0 for x in per])
-        self._lib = lib
-        self._comm = comm           # kept alive: the decomposition's communicator is a dup
-        self._d = lib.gt_mpi_decompose(_comm_handle(comm), g, d, p)
-        if not self._d:
-            rt = runtime()
-            raise StencilError(rt.gt_last_error().decode(errors="replace"),
-                               rt.gt_last_error_code())
-        self.global_shape = tuple(shape)
+        return shape, d, p
 
     def __del__(self):
         d, self._d = getattr(self, "_d", None), None
@@ -145,14 +158,14 @@ class Decomposition:
         return zeros(tuple(shape), np.dtype(f.dtype), halo=h, layout=layout, axes=f.axes)
 
 
-def agree(decomp, stencil, failure):
-    """A distributed call's outcome on this rank before the collective call (failure: the
-    exception that refused it here, or None), agreed on by every rank, as the runtime agrees
-    on its own checks: where a rank failed, each rank that did raises its own exception and
-    the others a StencilError naming the lowest one and its message (without it they would
-    wait in the collective call forever)."""
+def _agree_comm(comm, what, failure):
+    """This rank's failure (an exception, or None) agreed on by every rank of comm before a
+    collective call: where a rank failed, each rank that did returns (its caller raises its
+    own exception) and the others raise a StencilError naming the lowest one and its
+    message."""
     from mpi4py import MPI
-    comm = decomp._comm
+    if comm == MPI.COMM_NULL:
+        return                  # no rank to tell: gt_mpi_decompose refuses it on this one
     rank, size = comm.Get_rank(), comm.Get_size()
     who = np.empty(1, np.int64)
     comm.Allreduce(np.array([size if failure is None else rank], np.int64), who, op=MPI.MIN)
@@ -160,10 +173,19 @@ def agree(decomp, stencil, failure):
     if who == size:
         return
     text = comm.bcast(str(failure) if rank == who else None, root=who)
+    if failure is None:
+        raise StencilError("%s: rank %d failed (%s); nothing was done" % (what, who, text))
+
+
+def agree(decomp, stencil, failure):
+    """A distributed call's outcome on this rank before the collective call (failure: the
+    exception that refused it here, or None), agreed on by every rank, as the runtime agrees
+    on its own checks: where a rank failed, each rank that did raises its own exception and
+    the others a StencilError naming the lowest one and its message (without it they would
+    wait in the collective call forever)."""
+    _agree_comm(decomp._comm, "stencil '%s'" % stencil, failure)
     if failure is not None:
         raise failure
-    raise StencilError("stencil '%s': rank %d failed (%s); nothing was done"
-                       % (stencil, who, text))
 
 
 def _guarded(failure, body):

@@ -527,6 +527,7 @@ class Stencil:
         # 2. the domain: given, or the largest that fits every field (GT4Py's rule)
         if mpi is not None:
             size = list(mpi[0].box[1])      # this rank's box: the storages' interiors
+            _not_global(mpi[0], arrs, vals, origin, size, name)
         elif domain is None:
             size = []
             for c in "IJK":
@@ -674,6 +675,31 @@ def _bool_bytes(a, stencil, field):
                            "reads as True but C's bool does not: pass %s != 0, its truth as "
                            "0 and 1" % (stencil, field,
                                         int(np.count_nonzero(a.view(np.uint8) > 1)), field))
+
+
+def _not_global(decomp, arrs, vals, origin, size, stencil):
+    """Under MPI, an array without an origin (none given for it, no __gt_origin__) whose extent
+    along I or J is the global domain's where this rank's box is smaller: the global array, not
+    this rank's local one. Wrapped with this rank's box as interior from its first point and
+    the rest as upper halo, it was taken: each rank computed its box on the global array's
+    first points, silently (a local array of that shape without lower halo is unlikely; it
+    takes an explicit origin)."""
+    for f, a, dims, o, dev in arrs:
+        if any(o) or getattr(vals[f.index], "__gt_origin__", None) is not None:
+            continue
+        if origin is not None and (not isinstance(origin, dict) or f.name in origin or
+                                   "_all_" in origin):
+            continue
+        for d, c in enumerate(dims):
+            x = "IJK".index(c)
+            if x < 2 and a.shape[d] == decomp.global_shape[x] and size[x] < a.shape[d]:
+                raise StencilError(
+                    "stencil '%s': field '%s': the array has %d points along %s, the global "
+                    "domain's, but this rank's box is %d points (from %d): a distributed call "
+                    "takes each rank's local array (Decomposition.zeros(stencil, '%s'): its "
+                    "box and halo), not the global one; give origin= for a local array of "
+                    "that shape" % (stencil, f.name, a.shape[d], c, size[x],
+                                    decomp.box[0][x], f.name))
 
 
 def _decomposition(decomp, stencil, what):

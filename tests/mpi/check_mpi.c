@@ -243,7 +243,14 @@ static void decomposition_case(const char *name, const int64_t global[3], const 
         report(name, false, gt_last_error());
         return;
     }
-    int64_t mine[6], all[4 * 6];
+    /* every rank's box: as many as the run has (a fixed 4 overran the stack under -np 6,
+       and the next case read a clobbered global size, "global size is NULL") */
+    int64_t mine[6], *all = malloc(sizeof *all * 6 * (size_t)nproc);
+    if (!all) {
+        report(name, false, "out of memory");
+        gt_mpi_decomp_release(d);
+        return;
+    }
     gt_mpi_box(d, mine, mine + 3);
     int grid[2];
     gt_mpi_grid(d, grid, NULL, NULL);
@@ -285,6 +292,7 @@ static void decomposition_case(const char *name, const int64_t global[3], const 
             snprintf(why, sizeof why, "boxes along %c from %lld to %lld points", "IJ"[a],
                      (long long)minsz[a], (long long)maxsz[a]);
     report(name, !why[0], why);
+    free(all);
     gt_mpi_decomp_release(d);
 }
 

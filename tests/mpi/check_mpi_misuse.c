@@ -464,11 +464,22 @@ static void exchange_cases(const gt_decomp *d, const gt_decomp *deeper)
     exchange_refused("a negative width", d, one, 1, negative, GT_EINVAL, "negative width", NULL,
                      one, 1);
     const gt_halo_widths twice_halo[1] = {{{1, 1}, {2, 1}}};
+    /* the messages say what to change: the halo, the process grid, the domain */
     exchange_refused("widths wider than the halo", d, one, 1, twice_halo, GT_EHALO,
-                     "the exchange needs 2", NULL, one, 1);
+                     "the exchange needs 2", "make the storage with a halo of at least 2 there "
+                     "(gt_storage_opts.halo), or exchange narrower widths", one, 1);
     gt_storage *w1[1] = {wide};
-    exchange_refused("a box narrower than the widths", d, w1, 1, NULL, GT_ESHAPE,
-                     "fewer than the halo width 20", NULL, w1, 1);
+    int grid[2];
+    gt_mpi_grid(d, grid, NULL, NULL);
+    char fix[120];
+    if (grid[0] > 1)
+        snprintf(fix, sizeof fix, "fewer than the halo width 20 it must send: split I over "
+                 "fewer processes (%d now), or use a larger domain", grid[0]);
+    else
+        snprintf(fix, sizeof fix, "the periodic axis I has 13 point(s) on its one process, "
+                 "fewer than the halo width 20");
+    exchange_refused("a box narrower than the widths", d, w1, 1, NULL, GT_ESHAPE, fix, NULL,
+                     w1, 1);
     gt_storage *mixed[2] = {a, elsewhere};
     exchange_refused("a storage of another decomposition (K differs)", d, mixed, 2, NULL,
                      GT_ESHAPE, "storage 1 has 4 points along K", NULL, mixed, 2);
@@ -917,6 +928,118 @@ static void call_cases(const gt_decomp *d)
     output_widths_case(d, true);
 }
 
+/* ---- a rank that makes another call ------------------------------------------------------ */
+
+/* The last rank makes another collective call than the others (it skipped theirs, or made
+   one more): it meets their call's first agreement, and every rank must refuse alike,
+   naming both calls, with every storage untouched. Before, the first agreements of the calls
+   had different sizes: MPI_ERR_TRUNCATE on the ranks of the smaller one (GT_EMPI), and the
+   others waited for ever (here the watchdog's HANG). others(ctx) is the others' call,
+   mine(ctx) the last rank's; each returns its status. */
+typedef int CallFn(void *ctx);
+
+static void other_call(const char *name, CallFn *others, CallFn *mine, void *ctx,
+                       gt_storage *const *watch, int nwatch, const char *theirs,
+                       const char *lasts)
+{
+    if (!begin_case("another call on the last rank: %s", name))
+        return;
+    char why[600] = "", want[200];
+    Snap sn[4];
+    for (int k = 0; k < nwatch; k++)
+        sn[k] = sentinel(watch[k], (unsigned char)(0x5A + k));
+    int rc = rank == last ? mine(ctx) : others(ctx);
+    snprintf(want, sizeof want, "ranks 0 and %d are in different collective calls (%s on rank "
+             "0, %s on rank %d)", last, theirs, lasts, last);
+    expect_refusal(why, sizeof why, rc, GT_EINVAL, want, "skipped a call, or made one more");
+    for (int k = 0; k < nwatch; k++)
+        untouched(&sn[k], k == 0 ? "u" : "res", why, sizeof why);
+    end_case(!why[0], why, sizeof why);
+}
+
+typedef struct {
+    const gt_decomp *d;
+    Call *c;
+    double s;
+} Other;
+
+static int exchange_u(void *ctx)
+{
+    Other *o = ctx;
+    gt_storage *s[2] = {o->c->u, o->c->res};
+    return gt_halo_exchange(o->d, s, 2, NULL);
+}
+
+static int zeros_one(void *ctx)
+{
+    Other *o = ctx;
+    gt_storage_opts op = {0};
+    gt_storage *s = gt_mpi_zeros(o->d, GT_FLOAT32, "IJ", &op);
+    gt_release(s);
+    return s ? 0 : gt_last_error_code();
+}
+
+static int call_shift(void *ctx)
+{
+    Other *o = ctx;
+    gt_storage *s[2] = {o->c->u, o->c->res};
+    return gt_mpi_call(o->d, s, 2, NULL, run, o->c, 0, NULL);
+}
+
+static int shift_entry(void *ctx)
+{
+    Other *o = ctx;
+    return shift_mpi(o->d, o->c->u, o->c->res, &o->c->total, 1, NULL);
+}
+
+static int calm_entry(void *ctx)
+{
+    Other *o = ctx;
+    return calm_mpi(o->d, 0.5, &o->s, 0, NULL);
+}
+
+static void other_call_cases(const gt_decomp *d)
+{
+    if (nproc < 2)
+        return;
+    const int64_t k1[2] = {1, 1};
+    Call c = {{SHIFT, SHIFT, SHIFT, SHIFT}, storage(d, GT_FLOAT64, "IJK", NULL, 1, k1),
+              storage(d, GT_FLOAT64, "IJK", NULL, 1, k1), UNSET, 0, 0};
+    Other o = {d, &c, UNSET};
+    gt_storage *watch[2] = {c.u, c.res};
+    other_call("gt_halo_exchange, gt_mpi_zeros on the last rank", exchange_u, zeros_one, &o,
+               watch, 2, "gt_halo_exchange", "gt_mpi_empty or gt_mpi_zeros");
+    other_call("gt_mpi_call, gt_halo_exchange on the last rank", call_shift, exchange_u, &o,
+               watch, 2, "gt_mpi_call", "gt_halo_exchange");
+    other_call("shift_mpi, gt_mpi_call on the last rank", shift_entry, call_shift, &o, watch, 2,
+               "a stencil's S_mpi", "gt_mpi_call");
+    /* both S_mpi, one without fields: its first agreement is that of the others */
+    if (begin_case("another stencil on the last rank: shift_mpi, calm_mpi (no field) on the "
+                   "last rank")) {
+        char why[600] = "";
+        Snap sn[2] = {sentinel(c.u, 0x61), sentinel(c.res, 0x62)};
+        o.s = UNSET;
+        int rc = rank == last ? calm_entry(&o) : shift_entry(&o);
+        expect_refusal(why, sizeof why, rc, GT_EINVAL, "the ranks call stencils of 0 to 2 "
+                       "fields", NULL);
+        untouched(&sn[0], "u", why, sizeof why);
+        untouched(&sn[1], "res", why, sizeof why);
+        if (!why[0] && o.s != UNSET)
+            snprintf(why, sizeof why, "calm's out scalar was written: %g", o.s);
+        end_case(!why[0], why, sizeof why);
+    }
+    /* and after all that, the calls agree again */
+    if (begin_case("another call on the last rank: then the same call on every rank")) {
+        char why[600] = "";
+        int rc = exchange_u(&o);
+        if (rc)
+            snprintf(why, sizeof why, "status %d (%s)", rc, gt_last_error());
+        end_case(!why[0], why, sizeof why);
+    }
+    gt_release(c.u);
+    gt_release(c.res);
+}
+
 int main(int argc, char **argv)
 {
     /* before MPI_Init: GT_EMPI, on each process by itself */
@@ -943,6 +1066,7 @@ int main(int argc, char **argv)
     local_cases(d);
     exchange_cases(d, deeper);
     call_cases(d);
+    other_call_cases(d);
     gt_mpi_decomp_release(d);
     gt_mpi_decomp_release(deeper);
     if (rank == 0) {

@@ -538,7 +538,8 @@ static void error_cases(void)
     error_case("the stencil gets another domain", GT_ESHAPE, 3, along_i, NE, 0,
                "call the stencil with the domain gt_mpi_call gives");
     error_case("widths narrower than the stencil reads", GT_EHALO, 0, along_i, NE, 1,
-               "but field 'um' of the stencil reads 4 there");
+               "but field 'um' of the stencil reads 4 there: give widths[3] at least that, "
+               "or NULL widths (as far as the stencil reads)");
     error_case("a storage read in its halo is not exchanged", GT_EINVAL, 0, along_i, 4, 0,
                "is not among gt_mpi_call's storages");
 }

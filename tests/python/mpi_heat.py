@@ -15,6 +15,10 @@ stencil heat(field<double> u, field<double> unew, double alpha, out double total
   unew = u + alpha * (u[i-1] + u[i+1] + u[j-1] + u[j+1] - 4.0 * u);
   total = sum(u);
 }
+
+stencil twice(field<double> u, field<double> res) {
+  res = 2.0 * u + index(i);
+}
 """
 G = (13, 10, 3)
 
@@ -118,5 +122,43 @@ for call, msg in ((lambda: gtcc.Decomposition(comm, (G[0], G[1] + 0.5, G[2])),
         raise AssertionError("no error")
     except gtcc.StencilError as e:
         assert e.message.startswith(msg), (e.message, msg)
+# refused by the package on the last rank only: every rank raises, the others naming that
+# rank and its reason (they waited in gt_mpi_decompose forever); a decomposition after it is
+# made
+for kw, why in (({"periodic": (1, 0)}, "gtcc.Decomposition: periodic (1, 0) must be two bools "
+                  "(I, J)"),
+                ({"dims": (1.0, comm.size)}, "gtcc.Decomposition: an entry of dims (1.0, %d) is "
+                 "1.0 (a float); it must be an integer" % comm.size)):
+    try:
+        gtcc.Decomposition(comm, G, **(kw if comm.rank == last else {}))
+        raise AssertionError("no error")
+    except gtcc.StencilError as e:
+        want = why if comm.rank == last else \
+            "gtcc.Decomposition: rank %d failed (%s); nothing was done" % (last, why)
+        assert e.message == want, (e.message, want)
+assert gtcc.Decomposition(comm, G).global_shape == tuple(G)
+# the global arrays (no origin) where this rank's box is smaller: refused on every rank,
+# nothing written (each rank computed its box on the global array's first points, silently:
+# twice reads no halo)
+if comm.size > 1:
+    gu, gres = u0.copy(), np.zeros(G)
+    for orig in (None, {"res": (0, 0, 0)}):
+        try:
+            mod.twice.mpi(d, gu, gres, origin=orig)
+            raise AssertionError("no error")
+        except gtcc.StencilError as e:
+            x = 0 if d.box[1][0] < G[0] else 1
+            want = ("stencil 'twice': field 'u': the array has %d points along %s, the global "
+                    "domain's, but this rank's box is %d points (from %d): a distributed call "
+                    "takes each rank's local array (Decomposition.zeros(stencil, 'u'): its box "
+                    "and halo), not the global one" % (G[x], "IJ"[x], d.box[1][x], d.box[0][x]))
+            assert e.message.startswith(want), (e.message, want)
+        assert not gres.any() and np.array_equal(gu, u0)
+# local arrays: twice is 2u + i with i global
+lu, lres = d.zeros(mod.twice, "u"), d.zeros(mod.twice, "res")
+lu[...] = u0[oi:oi + ni, oj:oj + nj, ok:ok + nk]
+mod.twice.mpi(d, lu, lres)
+want = 2.0 * u0[oi:oi + ni, oj:oj + nj, ok:ok + nk] + np.arange(oi, oi + ni)[:, None, None]
+assert np.array_equal(np.asarray(lres), want)
 print("rank %d of %d: OK" % (comm.rank, comm.size))
 sys.stdout.flush()

@@ -18,9 +18,11 @@
  * GT_E... code (GT_EINVAL for a difference; the worst code where ranks fail differently),
  * or NULL with gt_last_error_code() giving it, and gt_last_error() names the rank where it
  * failed ("rank 2: ...") or the ranks whose arguments differ, what differs and their values
- * ("ranks 0 and 3 disagree on ..."); nothing is sent, written or made then. MPI failures
- * are GT_EMPI with MPI's error string; so is a call before MPI_Init or after MPI_Finalize
- * (each rank by itself: a finalized rank cannot tell the others). */
+ * ("ranks 0 and 3 disagree on ..."); nothing is sent, written or made then. A rank that
+ * makes another collective call than the others (it skipped one, or made one more) fails
+ * every rank in it alike ("ranks 0 and 3 are in different collective calls (...)"). MPI
+ * failures are GT_EMPI with MPI's error string; so is a call before MPI_Init or after
+ * MPI_Finalize (each rank by itself: a finalized rank cannot tell the others). */
 #ifndef GT_MPI_H
 #define GT_MPI_H
 

@@ -45,27 +45,32 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
     return 0;
 }
 
-/* The worst of every rank's rc (where another rank failed, this rank's message names it). */
+/* The worst of every rank's rc, the same on every rank (where another rank failed, this
+   rank's message names it), as mpi.c's agreements: a positive rc fails too. */
 static int agree(const gt_stencil_info *info, MPI_Comm comm, int rank, int rc, const char *what)
 {
-    int mine[2] = {rc, rank}, worst[2];
-    int err = MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MINLOC, comm);
-    if (err != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(err, text, &len);
-        return gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed: %s",
-                         info->name, rank, text);
-    }
-    if (worst[0] == 0)
-        return rc;
+    char fn[300];
+    snprintf(fn, sizeof fn, "stencil '%s'", info->name);
+    int64_t mine = gt__mpi_fail_key(rc, rank), most = 0;
+    int err = gt__mpi_open_allreduce(comm, fn, rank, &mine, &most, 1);
+    if (err != 0)
+        return err;
+    int who = 0, worst = gt__mpi_fail_worst(most, &who);
+    if (worst == 0)
+        return 0;
     char theirs[GT_MPI_RELAYED];
-    gt__mpi_relay(comm, rank, worst[1], theirs);
-    if (rc != 0)
+    gt__mpi_relay(comm, rank, who, theirs);
+    if (rc != 0 && rc == worst)
         return rc;
-    return gt__error(worst[0], "stencil '%s': rank %d failed (%s); %s", info->name, worst[1],
-                     theirs, what);
+    char own[600] = "";
+    if (rc != 0)
+        snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
+    return gt__error(worst, "stencil '%s': rank %d failed (%s); %s%s", info->name, who, theirs,
+                     what, own);
 }
+
+static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
+                         int rc);
 
 /* A stencil without fields: its arguments checked on every rank (the stencil returns after
    its checks, as in gt_mpi_call's checking call), the outcome agreed, then one call as one
@@ -88,7 +93,9 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
     if (rc == 0 && w.place.calls != 1)
         rc = gt__error(GT_EINVAL, "stencil '%s': rank %d: the entry's function called %d "
                        "generated stencil(s)", info->name, rank, w.place.calls);
-    rc = agree(info, comm, rank, rc, "nothing was computed");
+    /* agreed as a stencil with fields agrees on its storages (the same round: ranks that
+       call a stencil with fields meet it, and every rank refuses the call) */
+    rc = same_storages(info, d, NULL, rc);
     /* every rank computes the whole: with the same scalar arguments */
     if (!rc)
         rc = gt__mpi_same_scalars(comm, "gt_mpi_call", rank, info, w.scalars, w.nscalars,
@@ -122,14 +129,15 @@ static int first_with(gt_storage **fields, int f)
    fields (ranks calling stencils of other numbers of fields must not go on to a collective
    sized by it) and a digest of which fields share a storage; only where the digests differ,
    a second round names the field. */
-static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields)
+static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
+                         int rc)
 {
-    int rank = 0, rc = 0, nf = info->nfields;
+    int rank = 0, nf = info->nfields;
     gt_mpi_grid(d, NULL, NULL, &rank);
     /* for the second round, made before the first (a rank out of memory fails every rank,
        rather than leave the second round without it) */
-    int *first = gt__malloc(sizeof *first * 4 * (size_t)nf);
-    if (!first)
+    int *first = gt__malloc(sizeof *first * 4 * (size_t)(nf > 0 ? nf : 1));
+    if (!first && !rc)
         rc = gt__error(GT_ENOMEM, "stencil '%s': rank %d: out of memory", info->name, rank);
     for (int f = 0; f < nf && !rc; f++)
         if (!fields[f])
@@ -141,16 +149,22 @@ static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_sto
     int64_t mine[5] = {gt__mpi_fail_key(rc, rank), nf, -nf, digest, -digest};
     int64_t most[5];
     MPI_Comm comm = gt_mpi_comm(d);
-    int err = MPI_Allreduce(mine, most, 5, MPI_INT64_T, MPI_MAX, comm);
-    int who = 0, worst = err == MPI_SUCCESS ? gt__mpi_fail_worst(most[0], &who) : 0;
+    char fn[300];
+    snprintf(fn, sizeof fn, "stencil '%s'", info->name);
+    int err = gt__mpi_open_allreduce(comm, fn, rank, mine, most, 5);
+    int who = 0, worst = err == 0 ? gt__mpi_fail_worst(most[0], &who) : 0;
     if (worst != 0) {
         char theirs[GT_MPI_RELAYED];
         gt__mpi_relay(comm, rank, who, theirs);
-        if (!rc)
-            rc = gt__error(worst, "stencil '%s': rank %d failed (%s); nothing was done",
-                           info->name, who, theirs);
-    } else if (err != MPI_SUCCESS) {
-        rc = gt__error(GT_EMPI, "stencil '%s': rank %d: MPI_Allreduce failed", info->name, rank);
+        if (rc != worst) {
+            char own[600] = "";
+            if (rc != 0)
+                snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
+            rc = gt__error(worst, "stencil '%s': rank %d failed (%s); nothing was done%s",
+                           info->name, who, theirs, own);
+        }
+    } else if (err != 0) {
+        rc = err;
     } else if (most[1] != -most[2]) {
         rc = gt__error(GT_EINVAL, "stencil '%s': the ranks call stencils of %lld to %lld "
                        "fields: every rank must call the same stencil; nothing was done",
@@ -190,9 +204,10 @@ int gt__mpi_entry(const gt_stencil_info *info, const gt_decomp *d, gt_storage **
     snprintf(who, sizeof who, "stencil '%s'", info->name);
     if (gt__mpi_down(who))
         return GT_EMPI;
+    gt__mpi_open(GT_MPI_ENTRY);
     if (info->nfields == 0)
         return without_fields(info, d, call, ctx, times);
-    int rc = same_storages(info, d, fields);
+    int rc = same_storages(info, d, fields, 0);
     if (rc)
         return rc;
     /* each storage once, named after its first field in gt_mpi_call's messages (without

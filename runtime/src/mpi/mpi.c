@@ -216,6 +216,60 @@ static int disagree(MPI_Comm comm, const char *fn, int rank, int i, int64_t mine
                      r1, outcome);
 }
 
+/* The opening round (relay.h): which call this thread's next agreement opens (0: none). */
+static _Thread_local int opening;
+
+void gt__mpi_open(gt__mpi_collective call)
+{
+    opening = (int)call;
+}
+
+static const char *collective_name(int64_t call)
+{
+    static const char *const names[] = {"?", "gt_mpi_decompose", "gt_mpi_empty or gt_mpi_zeros",
+                                        "gt_halo_exchange", "gt_mpi_call", "gt_mpi_steps",
+                                        "a stencil's S_mpi"};
+    return call > 0 && call <= GT_MPI_ENTRY ? names[call] : names[0];
+}
+
+int gt__mpi_open_allreduce(MPI_Comm comm, const char *fn, int rank, const int64_t *mine,
+                           int64_t *most, int n)
+{
+    const int call = opening;
+    opening = 0;
+    int err;
+    if (!call || n > GT_MPI_OPENING - 2) {
+        err = MPI_Allreduce(mine, most, n, MPI_INT64_T, MPI_MAX, comm);
+        return err == MPI_SUCCESS ? 0 : mpi_fail(fn, rank, "MPI_Allreduce", err);
+    }
+    int64_t a[GT_MPI_OPENING] = {0}, b[GT_MPI_OPENING];
+    memcpy(a, mine, sizeof *a * (size_t)n);
+    for (int i = n; i < GT_MPI_OPENING - 2; i++)
+        a[i] = INT64_MIN;
+    a[GT_MPI_OPENING - 2] = call;
+    a[GT_MPI_OPENING - 1] = -call;
+    err = MPI_Allreduce(a, b, GT_MPI_OPENING, MPI_INT64_T, MPI_MAX, comm);
+    if (err != MPI_SUCCESS)
+        return mpi_fail(fn, rank, "MPI_Allreduce", err);
+    const int64_t lo = -b[GT_MPI_OPENING - 1], hi = b[GT_MPI_OPENING - 2];
+    if (lo == hi) {
+        memcpy(most, b, sizeof *most * (size_t)n);
+        return 0;
+    }
+    /* the lowest rank in the first call (by number) and the lowest in the last */
+    int have[2] = {call == lo ? rank : INT_MAX, call == hi ? rank : INT_MAX}, first[2];
+    err = MPI_Allreduce(have, first, 2, MPI_INT, MPI_MIN, comm);
+    if (err != MPI_SUCCESS)
+        return mpi_fail(fn, rank, "MPI_Allreduce", err);
+    const int swap = first[1] < first[0];
+    const int r0 = first[swap], r1 = first[!swap];
+    return gt__error(GT_EINVAL, "%s: ranks %d and %d are in different collective "
+                     "calls (%s on rank %d, %s on rank %d): every rank must make the same "
+                     "calls in the same order (a rank skipped a call, or made one more); "
+                     "nothing was done", fn, r0, r1, collective_name(swap ? hi : lo), r0,
+                     collective_name(swap ? lo : hi), r1);
+}
+
 enum { AGREE_CHUNK = 256 };   /* values per MPI_Allreduce of an agreement (8 KiB of stack) */
 
 /* Agrees on rc (this rank's outcome so far) and on the values value(ctx, 0 .. count - 1),
@@ -243,9 +297,9 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
             mine[1 + i] = v < -bound ? -bound : v > bound ? bound : v;
             mine[1 + m + i] = -mine[1 + i];
         }
-        int err = MPI_Allreduce(mine, most, 1 + 2 * m, MPI_INT64_T, MPI_MAX, comm);
-        if (err != MPI_SUCCESS)
-            return mpi_fail(fn, rank, "MPI_Allreduce", err);
+        int err = gt__mpi_open_allreduce(comm, fn, rank, mine, most, 1 + 2 * m);
+        if (err != 0)
+            return err;
         int who = 0, worst = gt__mpi_fail_worst(most[0], &who);
         if (worst != 0) {
             /* the failing rank's reason, to every rank (each rank's own program may print
@@ -378,6 +432,7 @@ gt_decomp *gt_mpi_decompose(MPI_Comm comm, const int64_t global[3], const int di
     static const char fn[] = "gt_mpi_decompose";
     if (mpi_not_up())
         return NULL;
+    gt__mpi_open(GT_MPI_DECOMPOSE);
     if (comm == MPI_COMM_NULL)
         return gt__error(GT_EINVAL, "%s: the communicator is MPI_COMM_NULL", fn), NULL;
     int rank = 0, size = 0;
@@ -561,6 +616,7 @@ static gt_storage *local(const char *fn, const gt_decomp *d, gt_dtype t, const c
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn), NULL;
     if (gt__mpi_down(fn))
         return NULL;
+    gt__mpi_open(GT_MPI_LOCAL);
     size_t nd = strlen(ax);
     if (nd < 1 || nd > 3)
         rc = gt__error(GT_EINVAL, "%s: rank %d: axes \"%s\" (one to three of I, J, K)", fn,
@@ -811,18 +867,29 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
             continue;
         for (int side = 0; side < 2; side++) {
             if (w[a][side] < 0)
-                return gt__error(GT_EINVAL, "%s: rank %d: storage %d: negative width %lld along "
-                                 "%c", fn, d->rank, k, (long long)w[a][side], s->axes[x]);
+                return gt__error(GT_EINVAL, "%s: rank %d: storage %d%s: negative width %lld "
+                                 "along %c", fn, d->rank, k, field_of(k),
+                                 (long long)w[a][side], s->axes[x]);
             if (w[a][side] > s->halo[x][side])
-                return gt__error(GT_EHALO, "%s: rank %d: storage %d: its %s halo along %c is "
-                                 "%lld, the exchange needs %lld", fn, d->rank, k,
+                return gt__error(GT_EHALO, "%s: rank %d: storage %d%s: its %s halo along %c is "
+                                 "%lld, the exchange needs %lld: make the storage with a halo "
+                                 "of at least %lld there (gt_storage_opts.halo), or exchange "
+                                 "narrower widths", fn, d->rank, k, field_of(k),
                                  side ? "upper" : "lower", s->axes[x],
-                                 (long long)s->halo[x][side], (long long)w[a][side]);
-            if (w[a][side] > n && (d->dims[a] > 1 || d->periodic[a]))
+                                 (long long)s->halo[x][side], (long long)w[a][side],
+                                 (long long)w[a][side]);
+            if (w[a][side] > n && d->dims[a] > 1)
                 return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: this rank owns %lld "
                                  "point(s) along %c, fewer than the halo width %lld it must "
-                                 "send", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
-                                 (long long)w[a][side]);
+                                 "send: split %c over fewer processes (%d now), or use a "
+                                 "larger domain", fn, d->rank, k, field_of(k), (long long)n,
+                                 s->axes[x], (long long)w[a][side], s->axes[x], d->dims[a]);
+            if (w[a][side] > n && d->periodic[a])
+                return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: the periodic axis %c "
+                                 "has %lld point(s) on its one process, fewer than the halo "
+                                 "width %lld it must send across the seam: use a larger "
+                                 "domain, or narrower widths", fn, d->rank, k, field_of(k),
+                                 s->axes[x], (long long)n, (long long)w[a][side]);
         }
     }
     return 0;
@@ -1248,6 +1315,7 @@ static int exchange_end(const char *fn, gt_exchange *x)
 gt_exchange *gt_halo_exchange_begin(const gt_decomp *d, gt_storage *const *storages, int n,
                                     const gt_halo_widths *widths)
 {
+    gt__mpi_open(GT_MPI_EXCHANGE);
     return exchange_begin("gt_halo_exchange_begin", d, storages, n, widths);
 }
 
@@ -1259,6 +1327,7 @@ int gt_halo_exchange_end(gt_exchange *x)
 int gt_halo_exchange(const gt_decomp *d, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths)
 {
+    gt__mpi_open(GT_MPI_EXCHANGE);
     gt_exchange *x = exchange_begin("gt_halo_exchange", d, storages, n, widths);
     return x ? exchange_end("gt_halo_exchange", x) : gt_last_error_code();
 }
@@ -1445,6 +1514,7 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
     if (gt__mpi_down(fn))
         return GT_EMPI;
+    gt__mpi_open(GT_MPI_CALL);
     double t[2] = {0, 0};
     int rc = call ? 0 : gt__error(GT_EINVAL, "%s: rank %d: stencil function is NULL", fn,
                                   d->rank);
@@ -1510,9 +1580,11 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
                 if (widths[k][a][side] < needed[k][a][side])
                     rc = gt__error(GT_EHALO, "%s: rank %d: widths[%d] exchange %lld point(s) "
                                    "of the %s %s halo, but field '%s' of the stencil reads "
-                                   "%lld there", fn, d->rank, k,
+                                   "%lld there: give widths[%d] at least that, or NULL widths "
+                                   "(as far as the stencil reads)", fn, d->rank, k,
                                    (long long)widths[k][a][side], side ? "upper" : "lower",
-                                   a ? "J" : "I", needed_by[k], (long long)needed[k][a][side]);
+                                   a ? "J" : "I", needed_by[k], (long long)needed[k][a][side],
+                                   k);
     const gt_halo_widths *use = widths ? widths : (const gt_halo_widths *)needed;
     w.widths = (const gt__mpi_widths *)use;
     /* every rank's checks passed, and every rank calls the same stencil */
@@ -1882,6 +1954,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         return gt__error(GT_EINVAL, "%s: decomposition is NULL", fn);
     if (gt__mpi_down(fn))
         return GT_EMPI;
+    gt__mpi_open(GT_MPI_STEPS);
     int rc = 0;
     const char *sn = info && info->name ? info->name : "?";
     if (!info || !info->name || !info->fields || info->nfields < 1 || info->npairs < 1 ||

@@ -45,6 +45,30 @@ static inline int gt__mpi_fail_worst(int64_t most, int *who)
     return (int)((key - low) / ranks);
 }
 
+/* The collective calls, told apart by the first agreement of each (gt__mpi_open). */
+typedef enum {
+    GT_MPI_DECOMPOSE = 1,
+    GT_MPI_LOCAL,      /* gt_mpi_empty, gt_mpi_zeros */
+    GT_MPI_EXCHANGE,   /* gt_halo_exchange, gt_halo_exchange_begin */
+    GT_MPI_CALL,       /* gt_mpi_call */
+    GT_MPI_STEPS,      /* gt_mpi_steps */
+    GT_MPI_ENTRY       /* gt__mpi_entry: a generated S_mpi (C, Python) */
+} gt__mpi_collective;
+
+/* mpi.c: this thread's next agreement is the first of collective call `call`. That
+   agreement's MPI_Allreduce (gt__mpi_open_allreduce) then has one size in every call, and
+   carries which call it is: a rank that skipped a call, or made one more, meets another
+   call's first agreement there, which every rank taking part refuses alike (GT_EINVAL,
+   naming both calls and two ranks), where different sizes left a rank waiting for ever. */
+void gt__mpi_open(gt__mpi_collective call);
+
+/* MPI_MAX over the ranks of mine[0 .. n - 1] (int64) into most: padded to one size and
+   checked as above where an opening is pending (n <= GT_MPI_OPENING - 2). 0, or a code
+   recorded for fn (GT_EMPI, GT_EINVAL for calls that differ). */
+enum { GT_MPI_OPENING = 24 };
+int gt__mpi_open_allreduce(MPI_Comm comm, const char *fn, int rank, const int64_t *mine,
+                           int64_t *most, int n);
+
 /* mpi.c: the ranks' scalar arguments of one call of stencil info (the checking call's, n of
    them; error: GT_ENOMEM where this rank could not keep them) alike, every rank calling:
    one MPI_Allreduce of a digest of their number and values (equal values alike: -0.0 and
