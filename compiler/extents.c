@@ -50,7 +50,8 @@ typedef struct {
     bool *live;               /* per temporary: demand is not empty */
     int64_t (*khalo)[2];      /* per parameter: K halo below and above */
     bool *param_read;         /* per parameter: read by a live statement */
-    bool *offset_read;        /* per field: read at a non-zero offset by a live statement */
+    bool *offset_read;        /* per field: read at a non-zero offset, or across its column
+                               * (a parameter in a column reduction), by a live statement */
     bool *kdyn_read;          /* per field: read at a run-time K level by a live statement */
     bool *live_write;         /* per temporary: written by a live statement (final pass) */
     bool *any_write;          /* per temporary: written by any statement (final pass) */
@@ -104,7 +105,10 @@ static void add_read(void *ctx, IrExpr *load, bool in_column)
     IrField *f = load->load.field;
     const int64_t *off = load->load.offset;
     unsigned horizontal = f->axes & AXES_IJ;
-    if (off[AXIS_I] || off[AXIS_J] || off[AXIS_K] || load->load.klevel)
+    /* a column reduction reads a field with K at every level of its column: other
+     * points than the one an output writes, so not in place (gt__bind's alias rule) */
+    if (off[AXIS_I] || off[AXIS_J] || off[AXIS_K] || load->load.klevel ||
+        (in_column && f->kind == IR_PARAM_FIELD && (f->axes & AXES_K)))
         x->offset_read[f->id] = true;
     if (f->kind == IR_PARAM_FIELD) {
         x->param_read[f->id] = true;

@@ -36,7 +36,7 @@ const gt_stencil_info column_if_info = {"column_if", 2, column_if_fields, 0, NUL
 int column_if(gt_storage *u, gt_storage *s, const gt_domain *domain)
 {
     gt_storage *const args[2] = {u, s};
-    static const unsigned char read_at_offset[2] = {0, 0};
+    static const unsigned char read_at_offset[2] = {1, 0};
     int64_t n[3];
     gt_bound bound[2];
     int rc = gt__bind(&column_if_info, read_at_offset, args, domain, n, bound);
