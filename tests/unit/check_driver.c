@@ -191,6 +191,9 @@ static const struct {
 } bad_options[] = {
     {{NULL}, "gtcc: error: no input file; run 'gtcc --help'\n"},
     {{"a.stn", "b.stn"}, "gtcc: error: more than one input file ('b.stn')\n"},
+    /* '-' is not standard input (before: "cannot read '-': No such file or directory") */
+    {{"-"}, "gtcc: error: cannot read a program from standard input ('-'); give its .stn "
+            "file, or './-' for a file named '-'\n"},
     {{"-x", "a.stn"}, "gtcc: error: unknown option '-x'; run 'gtcc --help'\n"},
     {{"--backends=naive", "a.stn"}, "gtcc: error: unknown option '--backends=naive'"},
     {{"a.stn", "-o"}, "gtcc: error: missing argument to '-o'\n"},
