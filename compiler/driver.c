@@ -8,6 +8,7 @@
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +82,38 @@ static const char *dangling_target(Compiler *c, const char *path)
     return path;
 }
 
+/* The open descriptor that path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N), or -1. Such a name leads to whatever the descriptor reaches: where
+ * that is a regular file (gtcc -MF /dev/stdout >>deps), reopening or replacing it would
+ * drop the text the shell wrote into it before, so the text goes into the descriptor. */
+static int descriptor_named(const char *path)
+{
+    int fd = -1;
+    if (strcmp(path, "/dev/stdout") == 0)
+        fd = STDOUT_FILENO;
+    else if (strcmp(path, "/dev/stderr") == 0)
+        fd = STDERR_FILENO;
+    else {
+        const char *digits = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
+                           : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
+        if (!digits || !*digits || strspn(digits, "0123456789") != strlen(digits) ||
+            strlen(digits) > 6)
+            return -1;
+        fd = atoi(digits);
+    }
+    return fcntl(fd, F_GETFD) == -1 ? -1 : fd;
+}
+
 bool outfile_open(Compiler *c, OutFile *out, const char *path)
 {
-    *out = (OutFile){.path = path, .dest = path};
+    *out = (OutFile){.path = path, .dest = path, .fd = descriptor_named(path)};
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         diag_error(&c->diag, (Loc){0}, "cannot write '%s': it is a directory", path);
         return false;
     }
-    if (exists && !S_ISREG(st.st_mode)) {
+    if (out->fd >= 0 || (exists && !S_ISREG(st.st_mode))) {
         /* a device or a FIFO: a file renamed over it would replace /dev/null itself */
         out->in_place = true;
         out->f = open_memstream(&out->mem, &out->mem_len);
@@ -149,9 +172,24 @@ static bool outfile_close(Compiler *c, OutFile *out)
     return ok;
 }
 
-/* The text kept for a device or a FIFO, written into it. */
+/* The text kept for a device, a FIFO or a descriptor, written into it. */
 static bool write_in_place(Compiler *c, OutFile *out)
 {
+    if (out->fd >= 0) {
+        size_t done = 0;
+        while (done < out->mem_len) {
+            ssize_t n = write(out->fd, out->mem + done, out->mem_len - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out->path,
+                           strerror(n < 0 ? errno : EIO));
+                return false;
+            }
+            done += (size_t)n;
+        }
+        return true;
+    }
     FILE *f = fopen(out->path, "w");
     bool ok = f && fwrite(out->mem, 1, out->mem_len, f) == out->mem_len;
     int saved = errno;

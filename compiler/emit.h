@@ -32,6 +32,8 @@ struct Out {
                                  it; NULL: name */
     const char *stn_file;     /* while lines map to .stn code: its file; else NULL */
     int stn_next;             /* the .stn line the next output line would get */
+    bool classifies;          /* isnan, isinf or isfinite written: emit_finish adds the
+                                 guard against -ffast-math, which compiles them away */
 };
 void emit_text(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A place in the text to go back to (emit_rewind drops what was written since,

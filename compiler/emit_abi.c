@@ -827,6 +827,19 @@ bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
 {
     if (src_out->stn_file)
         emit_blank(src_out);
+    if (src_out->classifies) {
+        /* -ffast-math (its -ffinite-math-only) lets gcc and clang take isnan and isinf as
+           false and isfinite as true: the program's tests would go, silently */
+        emit_blank(src_out);
+        emit_line(src_out, "/* The stencils above test for NaN or infinity, which -ffast-math "
+                           "(-ffinite-math-only)");
+        emit_line(src_out, "   compiles away: refuse it rather than drop the tests. */");
+        emit_directive(src_out, "#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__");
+        emit_directive(src_out, "#error \"this file tests for NaN or infinity (isnan, isinf, "
+                                "isfinite): compile it without -ffast-math, or add "
+                                "-fno-finite-math-only\"");
+        emit_directive(src_out, "#endif");
+    }
     bool ok = emit_flush(c, hdr_out, hdr);
     ok = emit_flush(c, src_out, src) && ok;
     return ok;

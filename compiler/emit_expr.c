@@ -384,6 +384,7 @@ static void expr_at(Out *o, const EmitExprCtx *cx, const IrExpr *e, int min_prec
         Builtin fn = e->call.fn;
         bool classify = fn == B_ISNAN || fn == B_ISINF || fn == B_ISFINITE;
         Type t = e->call.args[0]->type;
+        o->classifies |= classify;
         emit_text(o, "%s%s(", classify ? "(" : "", builtin_c_name(fn, t));
         for (int a = 0; a < e->call.nargs; a++) {
             if (a)

@@ -107,7 +107,7 @@ typedef struct {
     int64_t tile_bytes;       /* per thread */
     const char **si, **sj, **sk;      /* per field: stride names */
     const char **rp;          /* per field: restrict pointer of the fast path */
-    const char *tiles, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
+    const char *tiles, *tiles_mem, *nth, *ib, *jb, *ie, *je, *jt, *bj, *unit, *kk, *bk, *kb, *ke;
     const char *i_in, *i_in0, *i_out, *i_out0, *row_slab, *slab, *i0, *x;  /* kernel_rows' locals */
     const char **edge;        /* per field: its row of the Dirichlet constant (row_field_edge), or NULL */
     const char **edge_buf;    /* per field: the allocation behind edge */
@@ -1356,6 +1356,7 @@ static void omp_analyse(Omp *m)
         m->rp[f] = emit_unique(arena, &es->names, arena_printf(arena, "%s_r", es->field[f]));
     }
     m->tiles = emit_unique(arena, &es->names, "tiles");
+    m->tiles_mem = emit_unique(arena, &es->names, "tiles_mem");
     m->nth = emit_unique(arena, &es->names, "nthreads");
     m->ib = emit_unique(arena, &es->names, "ib");
     m->jb = emit_unique(arena, &es->names, "jb");
@@ -1460,6 +1461,8 @@ static void omp_function(Omp *m, const bool *used)
     emit_line(o, "(void)%s;", m->nth);
     bool has_full = emit_full_storages(o, es);
     emit_line(o, "char *%s = NULL;", m->tiles);
+    if (m->tile_bytes > 0)
+        emit_line(o, "char *%s = NULL;", m->tiles_mem);
     /* the rows of Dirichlet constants that row pointers read outside along J
      * or K: as long as a read of the field along I can reach (the I axis of
      * a call is never remapped through them) */
@@ -1481,13 +1484,17 @@ static void omp_function(Omp *m, const bool *used)
     if (m->tile_bytes > 0) {
         emit_line(o, "/* per-thread tiles: %" PRId64 " bytes each, a page of it a gap */",
                   m->tile_bytes);
-        emit_line(o, "%s = aligned_alloc(%d, (size_t)%s * %" PRId64 ");", m->tiles, SLICE_ALIGN,
-                  m->nth, m->tile_bytes);
-        emit_line(o, "if (!%s) {", m->tiles);
+        /* malloc, aligned by hand: aligned_alloc is C11's, and a caller's -std=c99 left it
+           undeclared, its pointer cut to an int (gcc warned, the stencil crashed) */
+        emit_line(o, "%s = malloc((size_t)%s * %" PRId64 " + %d);", m->tiles_mem, m->nth,
+                  m->tile_bytes, SLICE_ALIGN - 1);
+        emit_line(o, "if (!%s) {", m->tiles_mem);
         emit_line(o, "    %s = gt__error(GT_ENOMEM, \"stencil '%s': no memory for the "
                      "per-thread tiles\");", es->rc, st->name);
         emit_line(o, "    goto done;");
         emit_line(o, "}");
+        emit_line(o, "%s = %s + (-(uintptr_t)%s & %d);", m->tiles, m->tiles_mem, m->tiles_mem,
+                  SLICE_ALIGN - 1);
     }
     for (int f = 0; f < es->nfield_params; f++) {
         const IrField *fd = st->fields.items[f];
@@ -1552,7 +1559,8 @@ static void omp_function(Omp *m, const bool *used)
     for (int f = 0; f < es->nfield_params; f++)
         if (m->edge[f])
             emit_line(o, "free(%s);", m->edge_buf[f]);
-    emit_line(o, "free(%s);", m->tiles);
+    /* (without tiles, tiles stays NULL: its free keeps it used) */
+    emit_line(o, "free(%s);", m->tile_bytes > 0 ? m->tiles_mem : m->tiles);
     emit_line(o, "return %s;", es->rc);
     emit_close(o);
 }

@@ -1121,14 +1121,16 @@ bool driver_program_file(Compiler *c, const char *path);
  * signal ends gtcc). Where path is a symbolic link to a file, the file is
  * replaced and the link kept; where it is a device or a FIFO (-o /dev/null,
  * -MF /dev/stdout), the text is kept in memory and written into it by
- * outfile_commit, never renamed over it. open and commit report their errors
+ * outfile_commit, never renamed over it (a descriptor's name, /dev/stdout or /dev/fd/N,
+ * is written through that descriptor, whatever file it reaches). open and commit report their errors
  * (gtcc: error: ...) and return false; commit after a failure discards. */
 typedef struct {
     const char *path;       /* the final name */
     const char *dest;       /* the file renamed onto: path, or the file its link names */
     char *tmp;              /* the temporary file; NULL once committed or discarded */
     FILE *f;                /* where to write */
-    bool in_place;          /* path is not a regular file: f writes to mem */
+    bool in_place;          /* path is not a regular file (or is fd's name): f writes to mem */
+    int fd;                 /* the open descriptor path names (/dev/stdout), or -1 */
     char *mem;
     size_t mem_len;
 } OutFile;

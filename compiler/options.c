@@ -159,7 +159,12 @@ int options_parse(Compiler *c, int argc, char **argv)
         const char *a = argv[i];
         bool missing = false;
         const char *v = NULL;
-        if (files_only || a[0] != '-' || a[1] == '\0') {
+        if (!files_only && strcmp(a, "-") == 0) {
+            /* a program read from a pipe has no directory to find its imports in, no name
+               for its outputs and no file for -MD to list */
+            return usage_error(c, "cannot read a program from standard input ('%s'); give its "
+                               ".stn file, or './-' for a file named '-'", a);
+        } else if (files_only || a[0] != '-' || a[1] == '\0') {
             if (o->input)
                 return usage_error(c, "more than one input file ('%s')", a);
             o->input = a;

@@ -29,7 +29,8 @@
 # case as failed when it failed on any rank). Then make install with a PREFIX that is not
 # absolute, empty or with a blank must be refused, installing nothing; examples/heat2d_mpi, built through
 # its own Makefile against an installed gtcc, on 1, 3 and 4 ranks must write the picture
-# of examples/heat2d (one process, a periodic boundary), its stencil built with OpenMP. Last, tests/mpi/random.sh: random
+# of examples/heat2d (one process, a periodic boundary), its stencil built with OpenMP, and
+# on 2 ranks with only the installed pkg-config files on pkg-config's path. Last, tests/mpi/random.sh: random
 # programs of tests/diff/gen.c from the naive, openmp and cuda backends through gt_mpi_call
 # and gt_mpi_steps against one process, on 2, 3 and 4 processes. Skipped with a message where mpicc or
 # mpirun is missing. Prints "mpi: N passed, N failed" and writes "PASSED FAILED" to
@@ -348,6 +349,19 @@ else
         echo "PASS example: heat2d_mpi's stencil built with OpenMP (pkg-config gtrt-mpi)" >>"$work/results"
     else
         echo "FAIL example: heat2d_mpi's stencil built without OpenMP: pkg-config --cflags gtrt-mpi lacks gtrt's flags" >>"$work/results"
+    fi
+    # gtrt-mpi.pc names no MPI's pkg-config module (MPI's flags come from mpicc): with only
+    # the installed tree on pkg-config's path, as where the MPI has no ompi-c (MPICH), the
+    # example builds and runs on 2 ranks. Before, gtrt-mpi.pc required Open MPI's ompi-c, and
+    # pkg-config refused it there: no -lgtrt-mpi, no gtrt flags, the link failed.
+    if env PATH="$prefix/bin:$PATH" PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" timeout 300 \
+           make -C "$root/examples/heat2d_mpi" --no-print-directory -s O="$work/heat2d_mpi_pc" \
+           GTCC="$prefix/bin/gtcc" CFLAGS="-O2 -g $SANFLAGS" NP=2 run >"$work/heat2d_mpi_pc.log" 2>&1 &&
+       cmp -s "$work/heat2d/heat2d.pgm" "$work/heat2d_mpi_pc/heat2d_mpi.pgm"; then
+        echo "PASS example: heat2d_mpi built with the installed pkg-config files alone (no ompi-c)" >>"$work/results"
+    else
+        echo "FAIL example: heat2d_mpi with the installed pkg-config files alone (PKG_CONFIG_LIBDIR; log in $work)" >>"$work/results"
+        sed 's/^/  | /' "$work/heat2d_mpi_pc.log" | tail -n 8 >>"$work/results"
     fi
 fi
 # random programs of the differential test (tests/diff/gen.c) in distributed calls, against

@@ -191,6 +191,9 @@ static const struct {
 } bad_options[] = {
     {{NULL}, "gtcc: error: no input file; run 'gtcc --help'\n"},
     {{"a.stn", "b.stn"}, "gtcc: error: more than one input file ('b.stn')\n"},
+    /* '-' is not standard input (before: "cannot read '-': No such file or directory") */
+    {{"-"}, "gtcc: error: cannot read a program from standard input ('-'); give its .stn "
+            "file, or './-' for a file named '-'\n"},
     {{"-x", "a.stn"}, "gtcc: error: unknown option '-x'; run 'gtcc --help'\n"},
     {{"--backends=naive", "a.stn"}, "gtcc: error: unknown option '--backends=naive'"},
     {{"a.stn", "-o"}, "gtcc: error: missing argument to '-o'\n"},
@@ -799,6 +802,39 @@ START_TEST(test_special_outputs)
 }
 END_TEST
 
+/* An output named after a descriptor (-MF /dev/stdout, /dev/fd/N) goes into that
+ * descriptor, where a shell's redirection left it: appended to a file the shell wrote
+ * before and after. Before, /dev/stdout led (through /proc/self/fd/1) to the regular file
+ * behind it, which was replaced by the rule alone: the lines around it were lost. */
+START_TEST(test_descriptor_outputs)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && { echo first; '%s' -MD -MF /dev/stdout -o out.c "
+             "good.stn; echo rc=$?; } >log 2>err && { echo more; '%s' --emit=ir -M -MT t "
+             "-MF /dev/fd/3 good.stn 3>&1 >/dev/null; } >>log", tmpdir, GTCC_BIN, GTCC_BIN);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    char *got = read_file("log");
+    ck_assert_str_eq(got, "first\nout.c: good.stn\nrc=0\nmore\nt: good.stn\n");
+    free(got);
+    got = read_file("err");
+    ck_assert_str_eq(got, "");
+    free(got);
+    /* a descriptor that is closed is no output: an I/O error, nothing made */
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -MD -MF /dev/fd/7 -o new.c good.stn "
+             "2>err7 7>&-", tmpdir, GTCC_BIN);
+    rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+    got = read_file("err7");
+    ck_assert_ptr_nonnull(strstr(got, "gtcc: error: cannot create '/dev/fd/7'"));
+    free(got);
+    ck_assert_ptr_null(read_file("new.c"));
+    remove_tmpdir();
+}
+END_TEST
+
 /* A signal that ends gtcc while it holds temporary files removes them (the files are
  * left as they were); a signal its caller ignores (nohup, `trap '' HUP`) stays ignored
  * and the compilation completes. Before, gtcc put its handler over the ignored SIGHUP
@@ -1028,6 +1064,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_no_partial_output);
     tcase_add_test(tc, test_write_files_all_or_none);
     tcase_add_test(tc, test_special_outputs);
+    tcase_add_test(tc, test_descriptor_outputs);
     tcase_add_test(tc, test_signals);
     tcase_add_test(tc, test_plan_warning);
     tcase_add_test(tc, test_import_errors);

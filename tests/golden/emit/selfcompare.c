@@ -175,3 +175,9 @@ int notcompare(gt_storage *a, gt_storage *f, gt_storage *o, const gt_domain *dom
 #undef f
 #undef o
 }
+
+/* The stencils above test for NaN or infinity, which -ffast-math (-ffinite-math-only)
+   compiles away: refuse it rather than drop the tests. */
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+#error "this file tests for NaN or infinity (isnan, isinf, isfinite): compile it without -ffast-math, or add -fno-finite-math-only"
+#endif
