@@ -347,21 +347,28 @@ contains
             s = word(axes, x)
             c = s(d:d)
         end function axis_of
+        ! t, which ends in '(' or a dimension's bounds, with dimension d's bounds b after it
+        recursive function dim_joined(t, b, d) result(r)
+            character(*), intent(in) :: t, b
+            integer, intent(in) :: d
+            character(len=512) :: r
+            if (d > 1) then
+                r = trim(t) // ', ' // trim(b)
+            else
+                r = trim(t) // trim(b)
+            end if
+        end function dim_joined
         ! array x as the wrapper takes it: NAME(1-lo:ext-lo, ...), the domain from 1
         recursive function bounds(x) result(t)
             integer, intent(in) :: x
-            character(len=256) :: t
+            character(len=512) :: t
             character(len=48) :: b
             integer :: d, a
             t = trim(word(names, x)) // '('
             do d = 1, len_trim(word(axes, x))
                 a = index('IJK', axis_of(x, d))
                 write (b, '(i0, a, i0)') 1 - h(1, a, x), ':', ext(d, x) - h(1, a, x)
-                if (d > 1) then
-                    t = trim(t) // ', ' // trim(b)
-                else
-                    t = trim(t) // trim(b)
-                end if
+                t = dim_joined(t, b, d)
             end do
             t = trim(t) // ')'
         end function bounds
@@ -434,11 +441,7 @@ contains
                 hh(1, a) = max(need(1, a, x), need(1, a, f))
                 hh(2, a) = max(need(2, a, x), need(2, a, f))
                 write (b, '(i0, a, i0)') 1 - hh(1, a), ':', n(a) + hh(2, a)
-                if (d > 1) then
-                    t = trim(t) // ', ' // trim(b)
-                else
-                    t = trim(t) // trim(b)
-                end if
+                t = dim_joined(t, b, d)
             end do
             t = trim(t) // ') and pass ' // trim(word(hnames, 1 + x)) // '=' // halo_text(hh)
         end function fix
