@@ -47,26 +47,11 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
 
 /* The worst of every rank's rc, the same on every rank (where another rank failed, this
    rank's message names it), as mpi.c's agreements: a positive rc fails too. */
-static int agree(const gt_stencil_info *info, MPI_Comm comm, int rank, int rc, const char *what)
+static int agree(const gt_stencil_info *info, MPI_Comm comm, int rc, const char *what)
 {
     char fn[300];
     snprintf(fn, sizeof fn, "stencil '%s'", info->name);
-    int64_t mine = gt__mpi_fail_key(rc, rank), most = 0;
-    int err = gt__mpi_open_allreduce(comm, fn, rank, &mine, &most, 1);
-    if (err != 0)
-        return err;
-    int who = 0, worst = gt__mpi_fail_worst(most, &who);
-    if (worst == 0)
-        return 0;
-    char theirs[GT_MPI_RELAYED];
-    gt__mpi_relay(comm, rank, who, theirs);
-    if (rc != 0 && rc == worst)
-        return rc;
-    char own[600] = "";
-    if (rc != 0)
-        snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
-    return gt__error(worst, "stencil '%s': rank %d failed (%s); %s%s", info->name, who, theirs,
-                     what, own);
+    return gt__mpi_agree(comm, fn, rc, what);
 }
 
 static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_storage **fields,
@@ -109,7 +94,7 @@ static int without_fields(const gt_stencil_info *info, const gt_decomp *d,
         times[0] = 0;
         times[1] = MPI_Wtime() - t0;
     }
-    return agree(info, comm, rank, rc, "the call failed");
+    return agree(info, comm, rc, "the call failed");
 }
 
 /* The first field whose storage field f has (f itself if none before it has it). */
@@ -154,15 +139,7 @@ static int same_storages(const gt_stencil_info *info, const gt_decomp *d, gt_sto
     int err = gt__mpi_open_allreduce(comm, fn, rank, mine, most, 5);
     int who = 0, worst = err == 0 ? gt__mpi_fail_worst(most[0], &who) : 0;
     if (worst != 0) {
-        char theirs[GT_MPI_RELAYED];
-        gt__mpi_relay(comm, rank, who, theirs);
-        if (rc != worst) {
-            char own[600] = "";
-            if (rc != 0)
-                snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
-            rc = gt__error(worst, "stencil '%s': rank %d failed (%s); nothing was done%s",
-                           info->name, who, theirs, own);
-        }
+        rc = gt__mpi_failed(comm, fn, rank, rc, worst, who, NULL);
     } else if (err != 0) {
         rc = err;
     } else if (most[1] != -most[2]) {

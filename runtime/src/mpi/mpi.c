@@ -301,19 +301,9 @@ static int agree_same(MPI_Comm comm, const char *fn, int rc, int count, ValueFn 
         if (err != 0)
             return err;
         int who = 0, worst = gt__mpi_fail_worst(most[0], &who);
-        if (worst != 0) {
-            /* the failing rank's reason, to every rank (each rank's own program may print
-               only rank 0's messages) */
-            char theirs[GT_MPI_RELAYED];
-            gt__mpi_relay(comm, rank, who, theirs);
-            if (rc != 0 && rc == worst)
-                return rc;   /* its own message */
-            char own[600] = "";
-            if (rc != 0)
-                snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
-            return gt__error(worst, "%s: rank %d failed (%s); %s%s", fn, who, theirs,
-                             what && what->outcome ? what->outcome : "nothing was done", own);
-        }
+        if (worst != 0)   /* the failing rank's reason, to every rank (each rank's own
+                             program may print only rank 0's messages) */
+            return gt__mpi_failed(comm, fn, rank, rc, worst, who, what ? what->outcome : NULL);
         for (int i = 0; i < m; i++)
             if (most[1 + i] != -most[1 + m + i])
                 return what ? disagree(comm, fn, rank, start + i, mine[1 + i],
@@ -374,6 +364,12 @@ int gt__mpi_same_scalars(MPI_Comm comm, const char *fn, int rank, const gt_stenc
 static int agree(MPI_Comm comm, const char *fn, int rc)
 {
     return agree_same(comm, fn, rc, 0, NULL, NULL, NULL);
+}
+
+int gt__mpi_agree(MPI_Comm comm, const char *fn, int rc, const char *outcome)
+{
+    const Agreed what = {NULL, 0, NULL, outcome};
+    return agree_same(comm, fn, rc, 0, NULL, NULL, &what);
 }
 
 /* The same, once the stencil of a distributed call has run. */

@@ -16,17 +16,33 @@ int gt__mpi_down(const char *fn);
 
 enum { GT_MPI_RELAYED = 400 };   /* bytes of the failing rank's message sent to the others */
 
-/* theirs (GT_MPI_RELAYED bytes): rank who's gt_last_error(), on every rank ("see its
-   message" where the broadcast fails). */
-static inline void gt__mpi_relay(MPI_Comm comm, int rank, int who, char *theirs)
+/* Where the ranks agreed that rank `who` failed with `worst`: its message sent to every
+   rank ("see its message" where the broadcast fails), then the code every rank returns:
+   rc where this rank failed with worst itself (its own message kept), else worst,
+   recorded as "FN: rank WHO failed (ITS MESSAGE); OUTCOME" (NULL: "nothing was done"),
+   this rank's own message after it where it failed otherwise. A collective. */
+static inline int gt__mpi_failed(MPI_Comm comm, const char *fn, int rank, int rc, int worst,
+                                 int who, const char *outcome)
 {
-    theirs[0] = 0;
+    char theirs[GT_MPI_RELAYED] = "";
     if (rank == who)
         snprintf(theirs, GT_MPI_RELAYED, "%s", gt_last_error());
     if (MPI_Bcast(theirs, GT_MPI_RELAYED, MPI_CHAR, who, comm) != MPI_SUCCESS)
         snprintf(theirs, GT_MPI_RELAYED, "see its message");
     theirs[GT_MPI_RELAYED - 1] = 0;
+    if (rc == worst)
+        return rc;
+    char own[600] = "";
+    if (rc != 0)
+        snprintf(own, sizeof own, " (this rank: %s)", gt_last_error());
+    return gt__error(worst, "%s: rank %d failed (%s); %s%s", fn, who, theirs,
+                     outcome ? outcome : "nothing was done", own);
 }
+
+/* mpi.c: the worst of every rank's rc (0 where none failed), the same on every rank, in the
+   first agreement of a collective call where one is open (gt__mpi_open); a failure is
+   recorded as gt__mpi_failed says, with outcome. */
+int gt__mpi_agree(MPI_Comm comm, const char *fn, int rc, const char *outcome);
 
 /* A rank's outcome as a value for an MPI_MAX over the ranks: -(rc * 2^32 + rank), so that
    the most negative rc, then the lowest rank, wins; success is INT64_MIN, which no failure
