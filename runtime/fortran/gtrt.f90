@@ -195,6 +195,7 @@ contains
         logical, intent(in) :: swap, has_dom
         integer(c_int64_t) :: n(3)
         integer :: nf, f, x, a, d, ref, pass
+        integer :: src(3)   ! the field whose interior gives the domain along each axis (0: none)
         character(len=64) :: ax
         character(len=96) :: pre
         character(len=2048) :: m
@@ -242,6 +243,7 @@ contains
             do f = 1, nf
                 if (x == 0 .and. index(word(axes, f), 'IJK'(a:a)) > 0) x = f
             end do
+            src(a) = x
             if (has_dom) then
                 if (dom(a) < 0) then
                     write (m, '(3a, i0, a, i0, 2a)') trim(pre) // ' ', dname, '(', a, ') is ', &
@@ -382,19 +384,6 @@ contains
                 t = '(its halo from ' // trim(given(x)) // '=)'
             end if
         end function taken
-        recursive function ref_of(a) result(r)
-            integer, intent(in) :: a
-            integer :: r, g
-            r = 0
-            do g = nf, 1, -1
-                if (outs(g:g) == 'o' .and. index(word(axes, g), 'IJK'(a:a)) > 0) r = g
-            end do
-            if (r == 0) then
-                do g = nf, 1, -1
-                    if (index(word(axes, g), 'IJK'(a:a)) > 0) r = g
-                end do
-            end if
-        end function ref_of
         recursive function domain_text(a) result(t)
             integer, intent(in) :: a
             character(len=128) :: t
@@ -402,7 +391,7 @@ contains
             if (has_dom) then
                 t = trim(t) // ' (from ' // dname // '=)'
             else
-                t = trim(t) // ' (the interior of ' // trim(word(names, ref_of(a))) // ')'
+                t = trim(t) // ' (the interior of ' // trim(word(names, src(a))) // ')'
             end if
         end function domain_text
         ! the other fix of an interior smaller than the domain, where another array's
@@ -410,12 +399,11 @@ contains
         recursive function other(a, x) result(t)
             integer, intent(in) :: a, x
             character(len=256) :: t
-            integer :: r
             t = ''
             if (has_dom) return
-            r = ref_of(a)
-            if (r /= x) t = ' (or, for a smaller domain, give ' // trim(word(names, r)) // &
-                ' its halo with ' // trim(word(hnames, 1 + r)) // '= or pass ' // dname // '=)'
+            if (src(a) /= x) t = ' (or, for a smaller domain, give ' // &
+                trim(word(names, src(a))) // ' its halo with ' // &
+                trim(word(hnames, 1 + src(a))) // '= or pass ' // dname // '=)'
         end function other
         ! from the second step on: which role array x plays
         recursive function role(x, f) result(t)
