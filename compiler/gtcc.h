@@ -1121,9 +1121,10 @@ bool driver_program_file(Compiler *c, const char *path);
  * signal ends gtcc). Where path is a symbolic link to a file, the file is
  * replaced and the link kept; where it is a device or a FIFO (-o /dev/null,
  * -MF /dev/stdout), the text is kept in memory and written into it by
- * outfile_commit, never renamed over it (a descriptor's name, /dev/stdout or /dev/fd/N,
- * is written through that descriptor, whatever file it reaches). open and commit report their errors
- * (gtcc: error: ...) and return false; commit after a failure discards. */
+ * outfile_commit, never renamed over it (a descriptor's name, /dev/stdout or
+ * /dev/fd/N, is written through that descriptor, whatever file it reaches). open
+ * and commit report their errors (gtcc: error: ...) and return false; commit
+ * after a failure discards. */
 typedef struct {
     const char *path;       /* the final name */
     const char *dest;       /* the file renamed onto: path, or the file its link names */

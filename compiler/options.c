@@ -164,7 +164,7 @@ int options_parse(Compiler *c, int argc, char **argv)
                for its outputs and no file for -MD to list */
             return usage_error(c, "cannot read a program from standard input ('%s'); give its "
                                ".stn file, or './-' for a file named '-'", a);
-        } else if (files_only || a[0] != '-' || a[1] == '\0') {
+        } else if (files_only || a[0] != '-') {
             if (o->input)
                 return usage_error(c, "more than one input file ('%s')", a);
             o->input = a;
