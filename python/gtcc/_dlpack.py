@@ -52,6 +52,7 @@ _USED_V = ctypes.create_string_buffer(b"used_dltensor_versioned")
 _USED = ctypes.create_string_buffer(b"used_dltensor")
 
 READ_ONLY = 1           # DLPACK_FLAG_BITMASK_READ_ONLY
+IS_COPIED = 2           # DLPACK_FLAG_BITMASK_IS_COPIED (DLPack 1.0)
 _CODES = {(0, 32): "i4", (1, 8): "u1", (2, 32): "f4", (2, 64): "f8", (6, 8): "b1",
           (0, 64): "i8", (2, 16): "f2", (1, 32): "u4", (0, 8): "i1", (0, 16): "i2",
           (1, 16): "u2", (1, 64): "u8"}
@@ -59,9 +60,10 @@ _CODES = {(0, 32): "i4", (1, 8): "u1", (2, 32): "f4", (2, 64): "f8", (6, 8): "b1
 
 class Tensor:
     """A consumed tensor: data (element 0 with the byte offset), shape, strides in bytes,
-    dtype, device type, read-only; the producer's deleter runs when this object is freed."""
+    dtype, device type, read-only, copied (the producer says it made a copy); the producer's
+    deleter runs when this object is freed."""
 
-    def __init__(self, ptr, deleter, t, readonly):
+    def __init__(self, ptr, deleter, t, readonly, copied=False):
         self._ptr = ptr
         self._deleter = DELETER(deleter) if deleter else None
         self.device = t.device.device_type
@@ -86,6 +88,7 @@ class Tensor:
         self.strides = tuple(s * item for s in st)
         self.data = (t.data or 0) + t.byte_offset
         self.readonly = readonly
+        self.copied = copied
 
     def __del__(self):
         d, self._deleter = self._deleter, None
@@ -106,12 +109,20 @@ class _Holder:
                                     "version": 3}
 
 
-def consume(obj):
-    """obj.__dlpack__() consumed: a Tensor."""
-    try:
-        cap = obj.__dlpack__(max_version=(1, 0))
-    except TypeError:
-        cap = obj.__dlpack__()
+def consume(obj, output=False):
+    """obj.__dlpack__() consumed: a Tensor. For an output (in_place) the producer is asked
+    not to copy (copy=False: the array API's __dlpack__ may copy where copy is None, and a
+    stencil's results written into a copy would be lost); one that does not take copy= (or
+    max_version=) is asked again without it."""
+    asks = ([{"max_version": (1, 0), "copy": False}] if output else []) + \
+        [{"max_version": (1, 0)}, {}]
+    for n, kw in enumerate(asks):
+        try:
+            cap = obj.__dlpack__(**kw)
+            break
+        except TypeError:
+            if n == len(asks) - 1:
+                raise
     if _api.PyCapsule_IsValid(cap, b"dltensor_versioned"):
         ptr = _api.PyCapsule_GetPointer(cap, b"dltensor_versioned")
         m = DLManagedTensorVersioned.from_address(ptr)
@@ -119,7 +130,8 @@ def consume(obj):
             raise ValueError("DLPack version %d.%d is not 1.x" % (m.version.major,
                                                                   m.version.minor))
         _api.PyCapsule_SetName(cap, _USED_V)
-        return Tensor(ptr, m.deleter, m.dl_tensor, bool(m.flags & READ_ONLY))
+        return Tensor(ptr, m.deleter, m.dl_tensor, bool(m.flags & READ_ONLY),
+                      bool(m.flags & IS_COPIED))
     if _api.PyCapsule_IsValid(cap, b"dltensor"):
         ptr = _api.PyCapsule_GetPointer(cap, b"dltensor")
         m = DLManagedTensor.from_address(ptr)

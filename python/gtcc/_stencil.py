@@ -405,8 +405,10 @@ class Stencil:
         return " (the out scalar%s %s %s returned, not passed)" % (
             "s" if len(self.outs) > 1 else "", names, "are" if len(self.outs) > 1 else "is")
 
-    def _array(self, obj, f):
-        """obj as a NumPy array (host) or a _Device; raises StencilError otherwise."""
+    def _array(self, obj, f, output=False):
+        """obj as a NumPy array (host) or a _Device; raises StencilError otherwise. output:
+        the call writes it (a DLPack producer is asked not to copy it, and one that says it
+        copied it is refused)."""
         if isinstance(obj, np.ma.MaskedArray):
             # a stencil reads and writes every point: the values under a mask would be used
             if np.ma.getmask(obj) is not np.ma.nomask and obj.mask.any():
@@ -421,7 +423,7 @@ class Stencil:
         if dev is not None:
             try:
                 kind = dev()[0]
-                t = _dlpack.consume(obj) if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA,
+                t = _dlpack.consume(obj, output) if kind in (DL_CPU, DL_CUDA_HOST, DL_CUDA,
                                                      DL_CUDA_MANAGED) else None
             except Exception as e:
                 # the producer's refusal (PyTorch's RuntimeError for a tensor that requires
@@ -433,6 +435,13 @@ class Stencil:
                 if t.dtype is None:
                     raise StencilError("stencil '%s': field '%s': %s has no gtcc type" % (
                         self.name, f.name, t.dtype_desc))
+                if output and t.copied:
+                    # written into a copy, the results would be dropped with it, silently
+                    raise StencilError("stencil '%s': field '%s': the %s's DLPack export is a "
+                                       "copy (its producer flagged it IS_COPIED), but the "
+                                       "stencil writes the field: its results would be lost "
+                                       "with the copy; pass an array the producer exports in "
+                                       "place" % (self.name, f.name, type(obj).__name__))
                 if t.device in (DL_CPU, DL_CUDA_HOST):
                     return t.numpy()
                 return _Device(t.data, t.shape, t.strides, t.dtype, t.readonly, t)
@@ -498,7 +507,7 @@ class Stencil:
                     arrs.append((f, obj, f.axes, f.zero if origin is None else
                                  _origin(origin, f, obj, f.axes, name), False))
                     continue
-            a = self._array(obj, f)
+            a = self._array(obj, f, output)
             dims = getattr(obj, "__gt_dims__", None)
             dims = f.axes if dims is None else _dims(dims, name, f.name)
             if len(dims) != a.ndim:

@@ -289,3 +289,53 @@ def test_cuda_backend_without_gpu(tmp_path):
         "backend" in lines[0]
     assert lines[1].startswith("-8 stencil 'axpy': field 'x': gt_wrap_device:"), lines[1]
     assert lines[2] == "untouched True"
+
+
+class Copying:
+    """An array API producer over a NumPy array whose __dlpack__ copies unless told not to
+    (copy=None allows a copy): NumPy's own export, of the array or of a copy of it (NumPy
+    flags that one DLPACK_FLAG_BITMASK_IS_COPIED). always: it copies even with copy=False
+    (a producer that cannot export in place); no_copy_kw: it takes max_version, not copy, and
+    exports in place (a producer older than copy=)."""
+
+    def __init__(self, arr, always=False, no_copy_kw=False):
+        self.arr, self.always, self.no_copy_kw = arr, always, no_copy_kw
+        self.asked = []
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, stream=None, max_version=None, **kw):
+        if self.no_copy_kw:
+            if kw:
+                raise TypeError("__dlpack__() got an unexpected keyword argument 'copy'")
+            return self.arr.__dlpack__(max_version=max_version)
+        copy = kw.get("copy")
+        self.asked.append(copy)
+        if copy is False and not self.always:
+            return self.arr.__dlpack__(max_version=max_version, copy=False)
+        return self.arr.copy().__dlpack__(max_version=max_version, copy=True)
+
+
+def test_dlpack_output_not_a_copy(m):
+    # an output's producer is asked not to copy (copy=False): one that copies where copy is
+    # None (as the array API allows) had the stencil write into its copy, dropped with the
+    # results, silently; one that copies anyway (flagged IS_COPIED) is refused; an input may
+    # be a copy (it is only read)
+    x = np.arange(24.0).reshape(4, 3, 2)
+    y = np.ones((4, 3, 2))
+    px, py = Copying(x), Copying(y)
+    m.axpy(px, py, 2.0)
+    np.testing.assert_array_equal(y, 2.0 * x + 1.0)
+    assert py.asked == [False] and px.asked == [None]
+    y[...] = 1.0
+    m.axpy(x, Copying(y, no_copy_kw=True), 2.0)        # asked again without copy=
+    np.testing.assert_array_equal(y, 2.0 * x + 1.0)
+    y[...] = 1.0
+    with pytest.raises(gtcc.StencilError) as e:
+        m.axpy(x, Copying(y, always=True), 2.0)
+    assert e.value.message == (
+        "stencil 'axpy': field 'y': the Copying's DLPack export is a copy (its producer "
+        "flagged it IS_COPIED), but the stencil writes the field: its results would be lost "
+        "with the copy; pass an array the producer exports in place")
+    assert e.value.code == 0 and (y == 1.0).all()
