@@ -314,7 +314,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
             os.makedirs(shard, exist_ok=True)
             lockf = open(os.path.join(shard, key + ".lock"), "a")
         with lockf:
-            fcntl.flock(lockf, fcntl.LOCK_EX)
+            locked = _lock(lockf)
             try:
                 if not os.path.exists(os.path.join(final, "meta.json")):
                     if os.path.lexists(final) and not (os.path.isdir(final) and
@@ -325,10 +325,10 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                             errno.ENOENT, os.strerror(errno.ENOENT),
                             os.path.join(final, "meta.json")))
                     with _writing(root):        # (a disk that fills up meanwhile)
-                        _build(tc, stn, opts, backend, cflags, shard, final, key)
-                    built = True
+                        built = _build(tc, stn, opts, backend, cflags, shard, final, key)
             finally:
-                fcntl.flock(lockf, fcntl.LOCK_UN)
+                if locked:
+                    fcntl.flock(lockf, fcntl.LOCK_UN)
     try:
         with open(os.path.join(final, "warnings.txt")) as f:
             said = f.read()
@@ -377,6 +377,25 @@ def _broken(final, built, e):
         raise e
     raise GtccError("gtcc.compile: the cache entry %s is broken (%s: %s); remove it (rm -r) "
                     "and compile again to rebuild it" % (final, type(e).__name__, e)) from None
+
+
+# flock's answers on a file system that has no such locks (Lustre mounted without -o flock:
+# ENOSYS; some NFS servers: ENOLCK)
+_NO_FLOCK = {errno.ENOLCK, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL}
+
+
+def _lock(f):
+    """An exclusive flock on f: True; False where the cache's file system has no flock (a
+    cluster's scratch: the compile failed there with a bare OSError, "[Errno 38] Function not
+    implemented"). Without the lock processes racing may each build the entry; the first
+    renamed into place is the one every one of them uses (_build)."""
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        return True
+    except OSError as e:
+        if e.errno in _NO_FLOCK:
+            return False
+        raise
 
 
 _targets = {}
@@ -429,6 +448,8 @@ def _nvcc_dirs(tc):
 
 
 def _build(tc, stn, opts, backend, cflags, shard, final, key):
+    """Builds the entry final in a temporary directory renamed to it: True; False where
+    another process's complete entry took its place meanwhile (no flock)."""
     tmp = tempfile.mkdtemp(dir=shard, prefix=".tmp-%s-" % key[:8])
     logpath = os.path.join(tmp, "build.log")
     ok = False
@@ -457,8 +478,16 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
             # gtcc's warnings (its whole output where it succeeded), shown on every compile
             with open(os.path.join(tmp, "warnings.txt"), "w") as f:
                 f.write(_without_libc_warnings(said[0]))
-            os.rename(tmp, final)
-            return
+            try:
+                os.rename(tmp, final)
+            except OSError as e:
+                # (without flock) another process renamed its complete build there first:
+                # that one, built from the same inputs
+                if e.errno in (errno.ENOTEMPTY, errno.EEXIST) and \
+                        os.path.exists(os.path.join(final, "meta.json")):
+                    return False
+                raise
+            return True
         failed = os.path.join(shard, key + ".failed.log")
         shutil.copyfile(logpath, failed)
         with open(failed) as f:

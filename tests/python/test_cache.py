@@ -458,3 +458,40 @@ def test_truncated_text_file_rewritten(cache):
     b = np.zeros_like(a)
     m.cp(a, b)
     assert (b == 22.0).all()
+
+
+def test_cache_without_flock(cache, monkeypatch):
+    # a cache on a file system without flock (Lustre mounted without -o flock answers
+    # ENOSYS): the build goes on without the lock (a bare OSError before); a process that
+    # finds another's complete entry renamed into place first uses that one
+    import errno
+    import fcntl
+    real_flock = fcntl.flock
+
+    def no_flock(f, op):
+        if op & fcntl.LOCK_EX:
+            raise OSError(errno.ENOSYS, "Function not implemented")
+        return real_flock(f, op)
+    monkeypatch.setattr(fcntl, "flock", no_flock)
+    src = SRC.replace("1.0", "6.0")
+    m = gtcc.compile(src)
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m.cp(a, b)
+    assert m.built and (b == 7.0).all()
+
+    # the race lost: another process's entry appears at the key while this one builds
+    src = SRC.replace("1.0", "8.0")
+    real_rename = os.rename
+    other = []
+
+    def rename(tmp, final):
+        if os.path.basename(tmp).startswith(".tmp-"):
+            shutil.copytree(tmp, final)         # the other process, first
+            other.append(final)
+        return real_rename(tmp, final)
+    monkeypatch.setattr(os, "rename", rename)
+    m = gtcc.compile(src)
+    m.cp(a, b)
+    assert other == [m.path] and not m.built and (b == 9.0).all()
+    assert not [p for p in cache.glob("??/.tmp-*")]          # its own build removed
