@@ -5,6 +5,7 @@ import ctypes
 import math
 import operator
 import os
+import re
 import threading
 import weakref
 
@@ -615,7 +616,9 @@ class Stencil:
                 else:
                     rc = call_mpi(self, fn, cargs, fields, mpi[0], mpi[1])
             if rc != 0:
-                raise StencilError(rt.gt_last_error().decode(errors="replace"), rc)
+                msg = rt.gt_last_error().decode(errors="replace")
+                raise StencilError(msg + (_halo_fix(msg) if rc == GT_EHALO and mpi is None
+                                          else ""), rc)
         finally:
             for s in made:
                 rt.gt_release(s)
@@ -671,6 +674,28 @@ class Stencil:
 
 
 _MISSING = object()
+GT_EHALO = -6
+_HALO = re.compile(r"field '[^']*': halo along ([IJK]) is \[(\d+),(\d+)\] but the stencil "
+                   r"needs \[(\d+),(\d+)\]")
+
+
+def _halo_fix(msg):
+    """The runtime's GT_EHALO message says 'halo', which a Python caller never gave: its
+    lower halo is the field's origin, its upper what the array has beyond origin + domain.
+    What to change, in those terms ('' for a message of another form)."""
+    m = _HALO.search(msg)
+    if m is None:
+        return ""
+    axis = m.group(1)
+    lo, hi, need_lo, need_hi = (int(x) for x in m.group(2, 3, 4, 5))
+    if lo < need_lo:
+        return (" (below the domain the halo is the origin: %d along %s where the stencil reads "
+                "%d below: give origin= with at least %d along %s, or an array with that "
+                "__gt_origin__, as gtcc.zeros(..., halo=...) makes)"
+                % (lo, axis, need_lo, need_lo, axis))
+    return (" (above the domain the halo is what the array has beyond origin + domain: %d "
+            "along %s where the stencil reads %d beyond: give a smaller domain= (none: the "
+            "largest that fits) or a larger array)" % (hi, axis, need_hi))
 
 
 def _bool_bytes(a, stencil, field):

@@ -54,6 +54,24 @@ def test_halo_too_small(mod):
             code=-6)
 
 
+def test_halo_too_small_says_the_fix(mod):
+    # the runtime's 'halo' is, from Python, the origin (below) and what the array has
+    # beyond origin + domain (above): the message says which to change (it said 'halo' only,
+    # a word the caller never used)
+    u, c, out = arrays()
+    e = refused(lambda: mod.hdiff(u, c, out), out,
+                "stencil 'hdiff': field 'u': halo along I is [0,2] but the stencil needs [2,2] "
+                "(below the domain the halo is the origin: 0 along I where the stencil reads 2 "
+                "below: give origin= with at least 2 along I, or an array with that "
+                "__gt_origin__, as gtcc.zeros(..., halo=...) makes)", code=-6)
+    assert e.message.endswith("makes)")
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(9, 6, 3)), out,
+            "stencil 'hdiff': field 'u': halo along I is [2,1] but the stencil needs [2,2] "
+            "(above the domain the halo is what the array has beyond origin + domain: 1 along "
+            "I where the stencil reads 2 beyond: give a smaller domain= (none: the largest "
+            "that fits) or a larger array)", code=-6)
+
+
 def test_read_only_output(mod):
     u, c, out = arrays()
     out.flags.writeable = False
