@@ -19,6 +19,7 @@ import numbers
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import warnings
@@ -280,6 +281,7 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                 fd, tmp = tempfile.mkstemp(dir=srcdir, suffix=".tmp")
                 with os.fdopen(fd, "wb") as f:
                     f.write(text)
+                _shared(tmp, srcdir, 0o666)
                 os.replace(tmp, stn)
         include_dirs.append(os.getcwd())   # imports of a program given as text: from here
 
@@ -377,6 +379,15 @@ def _broken(final, built, e):
         raise e
     raise GtccError("gtcc.compile: the cache entry %s is broken (%s: %s); remove it (rm -r) "
                     "and compile again to rebuild it" % (final, type(e).__name__, e)) from None
+
+
+def _shared(path, parent, bits):
+    """path (made by mkstemp or mkdtemp: 0600 or 0700, for this user only) given the
+    permissions of the directory it goes into, within bits (0666 for a file): what a file made
+    there with open or makedirs gets from the umask. An entry 0700 could not be read by another
+    user, so a cache that another user filled (docs: read, as a hit writes nothing) was a miss
+    that failed to write, and a text program's source 0600 likewise."""
+    os.chmod(path, stat.S_IMODE(os.stat(parent).st_mode) & bits)
 
 
 # flock's answers on a file system that has no such locks (Lustre mounted without -o flock:
@@ -478,6 +489,7 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
             # gtcc's warnings (its whole output where it succeeded), shown on every compile
             with open(os.path.join(tmp, "warnings.txt"), "w") as f:
                 f.write(_without_libc_warnings(said[0]))
+            _shared(tmp, shard, 0o777)
             try:
                 os.rename(tmp, final)
             except OSError as e:

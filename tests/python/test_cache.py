@@ -495,3 +495,22 @@ def test_cache_without_flock(cache, monkeypatch):
     m.cp(a, b)
     assert other == [m.path] and not m.built and (b == 9.0).all()
     assert not [p for p in cache.glob("??/.tmp-*")]          # its own build removed
+
+
+@pytest.mark.parametrize("umask,dmode,fmode", [(0o022, 0o755, 0o644), (0o027, 0o750, 0o640),
+                                               (0o077, 0o700, 0o600)])
+def test_entries_readable_as_the_umask_says(cache, umask, dmode, fmode):
+    # an entry (mkdtemp's directory renamed) and a text program's source (mkstemp's file)
+    # get the permissions that the umask gives what else the cache holds: they were 0700
+    # and 0600 whatever it said, so another user could not read a cache that this one
+    # filled (docs: another user's cache is read) and compiled it again, failing to write
+    import stat
+    old = os.umask(umask)
+    try:
+        m = gtcc.compile(SRC.replace("1.0", "%d.0" % (100 + umask)))
+    finally:
+        os.umask(old)
+    src = [p for p in (cache / "src").iterdir()]
+    assert stat.S_IMODE(os.stat(m.path).st_mode) == dmode
+    assert len(src) == 1 and stat.S_IMODE(os.stat(src[0]).st_mode) == fmode
+    assert stat.S_IMODE(os.stat(os.path.join(m.path, "meta.json")).st_mode) == fmode
