@@ -54,12 +54,15 @@ class Toolchain:
 
 
 def _stat(path):
-    """A file's identity and age: its inode, size and time of change (None if it is gone)."""
+    """A file's identity and age: its device, inode, size, modification time and status
+    change time (None if it is gone). The ctime, which no tool sets, tells a file rewritten in
+    place with its size and mtime kept (cp -p, install -p onto the installed gtcc: the same
+    inode) from the one seen before."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 _versions = {}
@@ -86,8 +89,10 @@ _hash_memo = {}
 
 
 def _file_hash(path):
-    st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+    """The SHA-256 of a file's bytes, read again where its _stat changed."""
+    key = (path, _stat(path))
+    if key[1] is None:
+        os.stat(path)               # (its OSError, as before)
     h = _hash_memo.get(key)
     if h is None:
         with open(path, "rb") as f:

@@ -171,6 +171,28 @@ def test_toolchain_changes_in_one_process(cache, tmp_path, monkeypatch):
     assert (b == 2.0).all()
 
 
+def test_gtcc_rewritten_keeping_size_and_mtime(cache, tmp_path, monkeypatch):
+    # a gtcc rewritten in place with its size and modification time kept (cp -p or install
+    # -p of a build whose version string has the same length onto the installed file, which
+    # keeps its inode): a new key. The process knew a file by inode, size and mtime only, so
+    # it kept the old binary's hash and reused the entry the old gtcc built
+    g = tmp_path / "gtcc"
+    shutil.copy(os.environ["GTCC"], g)
+    with open(g, "ab") as f:
+        f.write(b"\0")
+    monkeypatch.setenv("GTCC", str(g))
+    m0 = gtcc.compile(SRC.replace("1.0", "12.0"))
+    st = os.stat(g)
+    with open(g, "r+b") as f:
+        f.seek(-1, os.SEEK_END)
+        f.write(b"\1")
+    os.utime(g, ns=(st.st_atime_ns, st.st_mtime_ns))
+    st2 = os.stat(g)
+    assert (st2.st_ino, st2.st_size, st2.st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)
+    m1 = gtcc.compile(SRC.replace("1.0", "12.0"))
+    assert m1.built and m1.path != m0.path
+
+
 FAKE_CC = """#!/bin/sh
 # cc, but for -### it prints the target that $FAKE_CPU names, as if on another machine
 for a in "$@"; do
