@@ -617,8 +617,11 @@ class Stencil:
                     rc = call_mpi(self, fn, cargs, fields, mpi[0], mpi[1])
             if rc != 0:
                 msg = rt.gt_last_error().decode(errors="replace")
-                raise StencilError(msg + (_halo_fix(msg) if rc == GT_EHALO and mpi is None
-                                          else ""), rc)
+                if rc == GT_EHALO and mpi is None:
+                    msg += _halo_fix(msg)
+                elif rc == GT_EDTYPE:
+                    msg += _dtype_fix(msg, self.fields, steps)
+                raise StencilError(msg, rc)
         finally:
             for s in made:
                 rt.gt_release(s)
@@ -674,7 +677,24 @@ class Stencil:
 
 
 _MISSING = object()
-GT_EHALO = -6
+GT_EDTYPE, GT_EHALO = -3, -6
+_DTYPE = re.compile(r"field '([^']*)' is (\w+) but the storage is (\w+)")
+
+
+def _dtype_fix(msg, fields, steps):
+    """The runtime's GT_EDTYPE message names a storage, which a Python caller never made: the
+    array's dtype and how to give the field's ('' for a message of another form). A field the
+    stencil writes is not told to pass a copy (x.astype), whose results would be dropped."""
+    m = _DTYPE.search(msg)
+    if m is None:
+        return ""
+    name, want, have = m.groups()
+    f = next((f for f in fields if f.name == name), None)
+    written = f is None or (f.steps_output if steps else f.output)
+    np_name = "np.bool_" if want == "bool" else "np." + want
+    return (" (the array's dtype is %s: make it %s where it is made, dtype=%s%s)"
+            % (have, want, np_name, "" if written else
+               ", or pass %s.astype(%s), a copy the stencil only reads" % (name, np_name)))
 _HALO = re.compile(r"field '[^']*': halo along ([IJK]) is \[(\d+),(\d+)\] but the stencil "
                    r"needs \[(\d+),(\d+)\]")
 

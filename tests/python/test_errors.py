@@ -40,6 +40,30 @@ def test_wrong_dtype(mod):
             "stencil 'hdiff': field 'u'", code=-3)
 
 
+def test_wrong_dtype_says_the_fix(mod, mods):
+    # the runtime's 'the storage is float32' names a storage the caller never made: the
+    # message says the array's dtype and how to give the field's; a copy (astype) only for a
+    # field the stencil reads, not one it writes, whose results the copy would drop
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(u.astype(np.float32), c, out, origin=(2, 2, 0)), out,
+            "stencil 'hdiff': field 'u' is float64 but the storage is float32 (the array's "
+            "dtype is float32: make it float64 where it is made, dtype=np.float64, or pass "
+            "u.astype(np.float64), a copy the stencil only reads)", code=-3)
+    out32 = out.astype(np.float32)
+    e = refused(lambda: mod.hdiff(u, c, out32, origin=(2, 2, 0)), out32,
+                "stencil 'hdiff': field 'out_u' is float64 but the storage is float32 (the "
+                "array's dtype is float32: make it float64 where it is made, dtype=np.float64)",
+                code=-3)
+    assert e.message.endswith("dtype=np.float64)")
+    m = mods["openmp"]
+    x = np.zeros((4, 4, 2))
+    res = np.zeros((4, 4, 2), dtype=bool)
+    refused(lambda: m.flags(x, x, res, origin=(1, 1, 0), domain=(2, 2, 2)), res,
+            "field 'm' is bool but the storage is float64 (the array's dtype is float64: make "
+            "it bool where it is made, dtype=np.bool_, or pass m.astype(np.bool_), a copy the "
+            "stencil only reads)", code=-3)
+
+
 def test_dtype_without_gtcc_type(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u.astype(np.int64), c, out, origin=(2, 2, 0)), out,
