@@ -619,6 +619,8 @@ class Stencil:
                 msg = rt.gt_last_error().decode(errors="replace")
                 if rc == GT_EHALO and mpi is None:
                     msg += _halo_fix(msg)
+                elif rc == GT_ESHAPE and mpi is None:
+                    msg += _shape_fix(msg)
                 elif rc == GT_EDTYPE:
                     msg += _dtype_fix(msg, self.fields, steps)
                 raise StencilError(msg, rc)
@@ -677,7 +679,20 @@ class Stencil:
 
 
 _MISSING = object()
-GT_EDTYPE, GT_EHALO = -3, -6
+GT_EDTYPE, GT_ESHAPE, GT_EHALO = -3, -5, -6
+_SHAPE = re.compile(r"the domain is (\d+) along ([IJK]) but the storage's interior is (\d+) "
+                    r"\(shape (\d+), halo \[(\d+),")
+
+
+def _shape_fix(msg):
+    """The runtime's GT_ESHAPE message names a storage's interior: from Python, what the
+    array has from the field's origin on ('' for a message of another form)."""
+    m = _SHAPE.search(msg)
+    if m is None:
+        return ""
+    axis, inner, lo = m.group(2, 3, 5)
+    return (" (the array has %s points along %s from its origin %s: give a smaller domain= "
+            "(none: the largest that fits) or a larger array)" % (inner, axis, lo))
 _DTYPE = re.compile(r"field '([^']*)' is (\w+) but the storage is (\w+)")
 
 

@@ -181,6 +181,16 @@ def test_domain_too_big(mod):
             "interior is 3", code=-5)
 
 
+def test_domain_too_big_says_the_fix(mod):
+    # the runtime's 'the storage's interior is 12' is, from Python, what the array has from
+    # its origin on: the message says so and what to change
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(8, 6, 4)), out,
+            "the domain is 4 along K but the storage's interior is 3 (shape 3, halo [0,0]) "
+            "(the array has 3 points along K from its origin 0: give a smaller domain= (none: "
+            "the largest that fits) or a larger array)", code=-5)
+
+
 def test_domain_negative(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(-1, 2, 2)), out,
