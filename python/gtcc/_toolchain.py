@@ -1,8 +1,8 @@
 """Finding gtcc, libgtrt, its headers and the C compiler; the runtime loaded through ctypes.
 
-Overrides (environment): GTCC (the gtcc program), GTCC_LIBDIR (the directory of
-libgtrt.so), GTCC_INCLUDEDIR (the directory holding gt/gt.h), CC (the C compiler),
-NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library and headers
+Overrides (environment): GTCC (the gtcc program: a path or a command on PATH), GTCC_LIBDIR
+(the directory of libgtrt.so), GTCC_INCLUDEDIR (the directory holding gt/gt.h), CC (the C
+compiler), NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library and headers
 beside it (BIN/../lib, BIN/../include: a `make install` prefix) or beside the file it links to,
 else from `pkg-config gtrt`."""
 
@@ -123,10 +123,21 @@ def toolchain():
     env = tuple(os.environ.get(v) for v in _ENV)
     if _toolchain is not None and env == _toolchain_env:
         return _toolchain
-    gtcc = os.environ.get("GTCC") or shutil.which("gtcc")
-    if not gtcc or not os.access(gtcc, os.X_OK):
-        raise GtccError("gtcc: the gtcc program was not found: put it on PATH (make install "
-                        "PREFIX=DIR; PATH=DIR/bin:$PATH) or set GTCC=/path/to/gtcc")
+    env_gtcc = os.environ.get("GTCC")
+    if env_gtcc:
+        # a path (build/bin/gtcc) or, as CC and NVCC, a command on PATH (gtcc-1.2): a name
+        # without a slash was looked for in the current directory only, and refused with
+        # "put it on PATH" where it was on PATH
+        gtcc = shutil.which(env_gtcc)
+        if not gtcc:
+            raise GtccError("gtcc: GTCC=%s is no executable file, nor a command on PATH: set "
+                            "GTCC to the gtcc program (/path/to/gtcc)" % env_gtcc)
+    else:
+        gtcc = shutil.which("gtcc")
+        if not gtcc:
+            raise GtccError("gtcc: the gtcc program was not found: put it on PATH (make "
+                            "install PREFIX=DIR; PATH=DIR/bin:$PATH) or set "
+                            "GTCC=/path/to/gtcc")
     gtcc = os.path.abspath(gtcc)
     # the prefix of gtcc as found, then of the file it links to (a gtcc symlinked into
     # ~/.local/bin finds the lib/ and include/ of its make install prefix)

@@ -226,6 +226,25 @@ def test_native_is_the_machine(cache, tmp_path):
     assert seen[2][0] == "1" and seen[2][1] != seen[0][1]      # another CPU: built again
 
 
+def test_gtcc_a_command_on_path(cache, tmp_path, monkeypatch):
+    # GTCC a command name, as CC and NVCC may be: looked for on PATH (it was looked for in the
+    # current directory only, and refused with "put it on PATH" where it was on PATH); a name
+    # found nowhere is named in the message
+    m0 = gtcc.compile(SRC)
+    d = tmp_path / "bin"
+    d.mkdir()
+    os.symlink(os.environ["GTCC"], d / "gtcc-dev")
+    monkeypatch.setenv("PATH", "%s%s%s" % (d, os.pathsep, os.environ["PATH"]))
+    monkeypatch.setenv("GTCC", "gtcc-dev")
+    monkeypatch.setenv("GTCC_LIBDIR", os.environ["GTCC_LIBDIR"])
+    m1 = gtcc.compile(SRC)
+    assert not m1.built and m1.path == m0.path          # the same gtcc: the same key
+    monkeypatch.setenv("GTCC", "gtcc-none")
+    with pytest.raises(gtcc.GtccError, match=r"^gtcc: GTCC=gtcc-none is no executable file, "
+                       r"nor a command on PATH: set GTCC to the gtcc program \(/path/to/gtcc\)$"):
+        gtcc.compile(SRC)
+
+
 def test_gtcc_symlinked(cache, tmp_path):
     # gtcc on PATH as a symbolic link to a make install prefix's bin/gtcc: the library and
     # the headers are found beside the file it links to ('libgtrt.so not found in
