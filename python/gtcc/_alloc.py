@@ -87,8 +87,9 @@ def _int(x, what, *args):
     try:
         return operator.index(x)
     except TypeError:
-        raise TypeError("%s: %r (a %s) is not an integer"
-                        % (what % args, x, type(x).__name__)) from None
+        t = type(x).__name__
+        raise TypeError("%s: %r (%s %s) is not an integer"
+                        % (what % args, x, "an" if t[:1] in "aeiou" else "a", t)) from None
 
 
 def _halo_pair(h, d, axes):
@@ -124,7 +125,10 @@ def _axes(axes, nd):
 
 
 def _make(shape, dtype, halo, layout, aligned, axes, alloc):
-    given = shape if hasattr(shape, "__len__") else (shape,)
+    try:                            # one int (a 0-d integer array too, as np.zeros takes it)
+        given = (operator.index(shape),)
+    except TypeError:
+        given = shape if hasattr(shape, "__len__") and np.ndim(shape) else (shape,)
     shape = tuple(_int(n, "shape %r", given) for n in given)
     if any(n < 0 for n in shape):
         raise ValueError("shape %r: negative dimensions are not allowed" % (shape,))

@@ -568,6 +568,13 @@ def test_zeros_refuses_bad_sizes():
             gtcc.zeros(**kw)
     z = gtcc.zeros(np.array([8, 6, 4]), halo=(np.int64(1), (2, np.int32(1)), 0))
     assert z.shape == (8, 6, 4) and z.__gt_origin__ == (1, 2, 0)
+    # one size as a 0-d integer array, as np.zeros takes it (it was "iteration over a 0-d
+    # array"); a 0-d float array is a size that is not an integer
+    z = gtcc.zeros(np.array(5), halo=1)
+    assert z.shape == (5,) == np.zeros(np.array(5)).shape and z.__gt_origin__ == (1,)
+    with pytest.raises(TypeError, match=r"shape \(array\(5\.\)\,\): array\(5\.\) \(a "
+                       r"ndarray\) is not an integer"):
+        gtcc.zeros(np.array(5.0))
 
 
 def test_mpi_no_decomposition(mod, m_heat):
