@@ -2,9 +2,9 @@
 
 Overrides (environment): GTCC (the gtcc program: a path or a command on PATH), GTCC_LIBDIR
 (the directory of libgtrt.so), GTCC_INCLUDEDIR (the directory holding gt/gt.h), CC (the C
-compiler), NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library and headers
-beside it (BIN/../lib, BIN/../include: a `make install` prefix) or beside the file it links to,
-else from `pkg-config gtrt`."""
+compiler), NVCC (the CUDA compiler, for backend='cuda'). Defaults: gtcc on PATH; the library
+and headers beside it (BIN/../lib, BIN/../include: a `make install` prefix) or beside the file
+it links to, else from `pkg-config gtrt`."""
 
 import ctypes
 import hashlib
