@@ -137,6 +137,16 @@ DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
 I64x3 = ctypes.c_int64 * 3
 
 
+class _Required:
+    """The default of steps' nsteps, which tells a call without it (help() shows it so)."""
+
+    def __repr__(self):
+        return "<required>"
+
+
+_NO_NSTEPS = _Required()
+
+
 class _Field:
     __slots__ = ("name", "axes", "dtype", "output", "steps_output", "upper", "index", "ndim",
                  "zero", "read_bool")
@@ -316,13 +326,20 @@ class Stencil:
         return self._call(self._fn, args, kwargs, origin, domain, None,
                           opts=("origin", "domain"))
 
-    def steps(self, /, *args, nsteps, origin=None, domain=None, **kwargs):
+    # (nsteps is required: its default only tells the call without it, which Python words
+    # "Stencil.steps() missing ...", naming the class, not the stencil)
+    def steps(self, /, *args, nsteps=_NO_NSTEPS, origin=None, domain=None, **kwargs):
         """NAME_steps: nsteps steps of an `iterate` stencil; the result in each pair's cur."""
         if self._steps_fn is None:
             raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+        if nsteps is _NO_NSTEPS:
+            # (the arguments' own errors first, as Python's order is)
+            self._args(args, kwargs, ("nsteps", "origin", "domain"), self.name + ".steps")
+            raise TypeError("%s.steps() missing 1 required keyword-only argument: 'nsteps'"
+                            % self.name)
         return self._call(self._steps_fn, args, kwargs, origin, domain,
                           _index(nsteps, "stencil '%s': steps: nsteps", self.name),
-                          opts=("nsteps", "origin", "domain"))
+                          opts=("nsteps", "origin", "domain"), who=self.name + ".steps")
 
     # Under MPI what the package refuses before the collective call (an argument, a
     # read-only array, a wrap) is agreed on by every rank first (_mpi.agree): refused on one
@@ -338,7 +355,7 @@ class Stencil:
         except Exception as e:
             _refused(decomp, self.name, e, entered)
 
-    def steps_mpi(self, decomp, /, *args, nsteps, tblock=0, origin=None, **kwargs):
+    def steps_mpi(self, decomp, /, *args, nsteps=_NO_NSTEPS, tblock=0, origin=None, **kwargs):
         """S_steps_mpi: nsteps steps on this rank's box (gt_mpi_steps, docs/mpi.md), the
         halos exchanged tblock steps deep once every tblock steps (0: the default), the
         result in each pair's cur; arrays with gt_mpi_steps_halo's halos
@@ -348,6 +365,9 @@ class Stencil:
             _decomposition(decomp, self.name, "steps_mpi")
             if self._steps_fn is None:
                 raise StencilError("stencil '%s' has no iterate: no steps" % self.name)
+            if nsteps is _NO_NSTEPS:
+                raise TypeError("%s.steps_mpi() missing 1 required keyword-only argument: "
+                                "'nsteps'" % self.name)
             return self._call(self._fn, args, kwargs, origin, None, None,
                               (decomp, False,
                                (_index(nsteps, "stencil '%s': steps_mpi: nsteps", self.name),
@@ -358,12 +378,15 @@ class Stencil:
             _refused(decomp, self.name, e, entered)
 
     # -- the call ---------------------------------------------------------------------
-    def _args(self, args, kwargs, opts):
+    def _args(self, args, kwargs, opts, who=None):
+        """The parameters' values in .stn order from the call's; TypeError worded as Python's
+        for a def named who (the stencil's name; "S.steps" for its steps)."""
         n = len(self.names)
+        who = who or self.name
         # the messages are Python's own for a function called wrongly
         if len(args) > n:
             raise TypeError("%s() takes %d positional argument%s but %d %s given%s"
-                            % (self.name, n, "" if n == 1 else "s", len(args),
+                            % (who, n, "" if n == 1 else "s", len(args),
                                "was" if len(args) == 1 else "were", self._outs_note()))
         if kwargs or len(args) != n:
             vals = list(args) + [_MISSING] * (n - len(args))
@@ -372,24 +395,24 @@ class Stencil:
                     i = self.names.index(k)
                 except ValueError:
                     raise TypeError("%s() got an unexpected keyword argument %r%s"
-                                    % (self.name, k, " (%r is an out scalar: the call returns "
+                                    % (who, k, " (%r is an out scalar: the call returns "
                                        "it)" % k if any(o[2] == k for o in self.outs) else
                                        "")) from None
                 if vals[i] is not _MISSING:
-                    raise TypeError("%s() got multiple values for argument %r" % (self.name, k))
+                    raise TypeError("%s() got multiple values for argument %r" % (who, k))
                 vals[i] = v
             missing = ["'%s'" % self.names[i] for i, v in enumerate(vals) if v is _MISSING]
             clash = [m for m in missing if m[1:-1] in opts]
             if clash:
                 raise TypeError("%s() missing 1 required argument: %s (%s= is the call's own "
                                 "keyword: pass the stencil's parameter %s by position)"
-                                % (self.name, clash[0], clash[0][1:-1], clash[0]))
+                                % (who, clash[0], clash[0][1:-1], clash[0]))
             if missing:
                 names = (missing[0] if len(missing) == 1 else
                          "%s and %s" % (", ".join(missing[:-1]) + ("," if len(missing) > 2 else ""),
                                         missing[-1]))
                 raise TypeError("%s() missing %d required argument%s: %s"
-                                % (self.name, len(missing), "" if len(missing) == 1 else "s",
+                                % (who, len(missing), "" if len(missing) == 1 else "s",
                                    names))
             args = vals
         full = [None] * len(self.params)
@@ -473,12 +496,12 @@ class Stencil:
                            "__cuda_array_interface__, the array interface or a buffer)"
                            % (self.name, f.name, type(obj).__name__))
 
-    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=()):
+    def _call(self, fn, args, kwargs, origin, domain, nsteps, mpi=None, opts=(), who=None):
         """fn (S, or S_steps with nsteps) on the arguments; under MPI, mpi is (decomposition,
         overlap, None, entered) for S_mpi or (decomposition, False, (nsteps, tblock),
         entered) for S_steps_mpi, fn then S itself; entered gets an entry once every rank
         has agreed to call."""
-        vals = self._args(args, kwargs, opts)
+        vals = self._args(args, kwargs, opts, who)
         rt = self._rt
         name = self.name
         if isinstance(origin, dict):

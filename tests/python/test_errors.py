@@ -1,5 +1,7 @@
 """Every refused call raises StencilError with the runtime's own message (or the package's,
 for what the runtime cannot see) and writes nothing."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -344,10 +346,32 @@ def test_parameters_named_like_the_call(tmp_path, monkeypatch):
     assert (b == 3).all()
     m.t.steps(a, b, 0.5, nsteps=2)
     assert (a == 0.25).all()
-    with pytest.raises(TypeError, match=r"^t\(\) missing 1 required argument: 'nsteps' "
-                                        r"\(nsteps= is the call's own keyword"):
+    with pytest.raises(TypeError, match=r"^t\.steps\(\) missing 1 required argument: "
+                                        r"'nsteps' \(nsteps= is the call's own keyword"):
         m.t.steps(self=a, decomp=b, nsteps=2)
     assert (a == 0.25).all()
+
+
+def test_steps_wrong_arguments_name_the_steps(tmp_path, monkeypatch):
+    # steps' TypeErrors name S.steps, as Python names the function called: a call without
+    # nsteps said "Stencil.steps() missing ..." (the package's class), the others "t() ..."
+    m = gtcc.compile("stencil t(field<double> u, field<double> v, double a) iterate(v -> u) "
+                     "{ v = u * a; }")
+    a, b = np.ones((2, 2, 2)), np.zeros((2, 2, 2))
+    for call, words in (
+            (lambda: m.t.steps(a, b, 0.5), r"^t\.steps\(\) missing 1 required keyword-only "
+             r"argument: 'nsteps'$"),
+            (lambda: m.t.steps(a, b, 0.5, 2), r"^t\.steps\(\) takes 3 positional arguments "
+             r"but 4 were given$"),
+            (lambda: m.t.steps(a, b, nsteps=2), r"^t\.steps\(\) missing 1 required argument: "
+             r"'a'$"),
+            (lambda: m.t.steps(a, b, 0.5, nsteps=2, w=1), r"^t\.steps\(\) got an unexpected "
+             r"keyword argument 'w'$"),
+            (lambda: m.t(a, b), r"^t\(\) missing 1 required argument: 'a'$")):
+        with pytest.raises(TypeError, match=words):
+            call()
+        assert (a == 1).all() and (b == 0).all()
+    assert "nsteps=<required>" in str(inspect.signature(m.t.steps))
 
 
 def test_no_steps(mod):
