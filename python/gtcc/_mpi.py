@@ -11,7 +11,7 @@ import numpy as np
 from ._errors import GtccError, StencilError
 from ._toolchain import toolchain, runtime
 from ._alloc import zeros
-from ._stencil import _entries, _index, _sizes
+from ._stencil import Stencil, _a, _entries, _index, _sizes
 
 _lib = None
 CALLBACK = None
@@ -133,6 +133,10 @@ class Decomposition:
         arrays steps_mpi's default tblock=0 takes that block, up to 8), __gt_origin__ its
         lower halo."""
         st = stencil
+        if not isinstance(st, Stencil):
+            raise StencilError("Decomposition.zeros: the stencil is %s; give the gtcc.Stencil, "
+                               "as mod.%s" % (_a(st), st if isinstance(st, str) and
+                                              st.isidentifier() else "NAME"))
         names = [f.name for f in st.fields]
         if field not in names:
             raise StencilError("stencil '%s' has no field '%s' (its fields: %s)"

@@ -107,6 +107,10 @@ for call, msg in ((lambda: gtcc.Decomposition(comm, (G[0], G[1] + 0.5, G[2])),
                    % comm.size),
                   (lambda: d.zeros(mod.heat, "u", tblock=2.0),
                    "Decomposition.zeros: tblock is 2.0 (a float); it must be an integer"),
+                  # the stencil by name: refused naming it (an AttributeError of .fields)
+                  (lambda: d.zeros("heat", "u"),
+                   "Decomposition.zeros: the stencil is 'heat' (a str); give the gtcc.Stencil, "
+                   "as mod.heat"),
                   (lambda: gtcc.Decomposition(comm, G, dims=2),
                    "gtcc.Decomposition: dims is 2 (an int); it must be a sequence of processes "
                    "along I and J; None: MPI chooses"),
