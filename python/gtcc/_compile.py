@@ -4,7 +4,8 @@ The cache key hashes the program text and every file it imports (as `gtcc -M` li
 gtcc's version and binary, the C compiler's version, libgtrt (library, its directory, headers), the
 backend, the defines, the prefix and the C flags. The cache lives in $GTCC_CACHE_DIR, else
 $XDG_CACHE_HOME/gtcc, else ~/.cache/gtcc: one directory per key, KEY[:2]/KEY, holding
-gen.c, gen.h, meta.json (gtcc --emit=meta), libstencils.so and build.log. A build goes to a
+gen.c, gen.h, meta.json (gtcc --emit=meta), libstencils.so, build.log, warnings.txt and
+files.json (the loaded files' sizes and SHA-256, checked before a load). A build goes to a
 temporary directory beside it and is renamed into place, under an exclusive fcntl.flock on
 KEY[:2]/KEY.lock: two processes (or MPI ranks) compiling the same program build it once and
 never see a half-written directory. A failed build's log is kept as KEY[:2]/KEY.failed.log."""
@@ -31,8 +32,10 @@ from ._toolchain import toolchain, runtime, check_runtime, _file_hash
 from ._stencil import Stencil
 
 # of a cache entry; a change of layout or of how it is built gets a new number (2:
-# warnings.txt; 3: linked with -Bsymbolic)
-FORMAT = 3
+# warnings.txt; 3: linked with -Bsymbolic; 4: files.json)
+FORMAT = 4
+# the files of an entry that are loaded, whose size and SHA-256 files.json records
+CHECKED = ("meta.json", "libstencils.so")
 # The library's own references to its functions and data (S_steps calling S, &S_info) bind
 # to its definitions, not to a symbol of that name already loaded: a stencil named like a
 # C library function that gen.c does not declare (sync, time, wait, read, signal, ...) had
@@ -89,6 +92,11 @@ def _load(path, backend, built=False):
             meta = json.load(f)
     except (OSError, ValueError) as e:
         _broken(path, built, e)
+    if not built:
+        try:
+            _verify(path)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            _broken(path, built, e)
     runtime()
     # (the cuda backend's library brings libgtrt-cuda.so through its rpath)
     try:
@@ -96,6 +104,25 @@ def _load(path, backend, built=False):
         return Module(meta, lib, path, built, backend)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         _broken(path, built, e)
+
+
+def _verify(path):
+    """Raises where a file of the entry at path is not the one its build wrote (files.json:
+    each one's size and SHA-256). A libstencils.so truncated after its build (a crash before
+    it reached the disk, a copy cut short) killed the process in dlopen with SIGBUS, its
+    segments reaching past the end of the file; changed, it would run other code."""
+    with open(os.path.join(path, "files.json")) as f:
+        files = json.load(f)
+    for name in CHECKED:
+        want = files[name]
+        p = os.path.join(path, name)
+        size = os.path.getsize(p)
+        if size != want["size"]:
+            raise ValueError("%s has %d bytes, not the %d it had when built: truncated or "
+                             "changed since" % (name, size, want["size"]))
+        if _file_hash(p) != want["sha256"]:
+            raise ValueError("%s is not the file its build wrote (another SHA-256): changed "
+                             "since" % name)
 
 
 def _stencil(path, backend, name):
@@ -489,6 +516,10 @@ def _build(tc, stn, opts, backend, cflags, shard, final, key):
             # gtcc's warnings (its whole output where it succeeded), shown on every compile
             with open(os.path.join(tmp, "warnings.txt"), "w") as f:
                 f.write(_without_libc_warnings(said[0]))
+            with open(os.path.join(tmp, "files.json"), "w") as f:
+                json.dump({n: {"size": os.path.getsize(os.path.join(tmp, n)),
+                               "sha256": _file_hash(os.path.join(tmp, n))} for n in CHECKED},
+                          f, indent=1, sort_keys=True)
             _shared(tmp, shard, 0o777)
             try:
                 os.rename(tmp, final)

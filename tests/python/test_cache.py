@@ -472,7 +472,7 @@ def test_broken_entry_named(cache):
         pass
     os.remove(os.path.join(paths[2], "libstencils.so"))
     os.remove(os.path.join(paths[3], "meta.json"))
-    for src, path, what in zip(srcs, paths, ("JSONDecodeError", "file too short",
+    for src, path, what in zip(srcs, paths, ("JSONDecodeError", "libstencils.so has 0 bytes",
                                              "No such file", "No such file or directory: "
                                              "'%s'" % os.path.join(paths[3], "meta.json"))):
         with pytest.raises(gtcc.GtccError) as e:
@@ -482,6 +482,50 @@ def test_broken_entry_named(cache):
     shutil.rmtree(paths[0])
     m = gtcc.compile(srcs[0])
     assert m.built
+
+
+LOAD = """import sys, gtcc
+try:
+    gtcc.compile(sys.argv[1])
+    print("LOADED")
+except gtcc.GtccError as e:
+    print(e)
+"""
+
+
+def test_library_truncated_or_changed_is_broken(cache):
+    # a libstencils.so truncated after its build (a crash before it reached the disk, a copy
+    # cut short) killed the process in dlopen (SIGBUS: its segments reach past the end of
+    # the file), one changed would run other code: both are a broken entry, checked against
+    # the size and SHA-256 its build recorded (files.json). In a child process: the crash
+    # would end pytest
+    srcs = [SRC.replace("1.0", "%d.0" % n) for n in (21, 22, 23)]
+    code = "import gtcc, sys\nfor s in sys.argv[1:]: print(gtcc.compile(s).path)"
+    paths = subprocess.run([sys.executable, "-c", code] + srcs, check=True, text=True,
+                           stdout=subprocess.PIPE).stdout.split()
+    lib = [os.path.join(p, "libstencils.so") for p in paths]
+    size = os.path.getsize(lib[0])
+    with open(lib[0], "r+b") as f:
+        f.truncate(size // 2)
+    with open(lib[1], "r+b") as f:            # one byte of its code, the size kept
+        f.seek(size // 3)
+        b = f.read(1)
+        f.seek(size // 3)
+        f.write(bytes([b[0] ^ 0xff]))
+    os.remove(os.path.join(paths[2], "files.json"))
+    for src, path, what in zip(srcs, paths, (
+            "ValueError: libstencils.so has %d bytes, not the %d it had when built: truncated "
+            "or changed since" % (size // 2, size),
+            "ValueError: libstencils.so is not the file its build wrote (another SHA-256): "
+            "changed since", "FileNotFoundError: ")):
+        r = subprocess.run([sys.executable, "-c", LOAD, src], text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert r.returncode == 0, (r.returncode, r.stdout)
+        assert r.stdout.startswith("gtcc.compile: the cache entry %s is broken (%s"
+                                   % (path, what)), r.stdout
+        assert "remove it (rm -r) and compile again to rebuild it" in r.stdout
+    shutil.rmtree(paths[0])
+    assert gtcc.compile(srcs[0]).built
 
 
 def test_truncated_text_file_rewritten(cache):
