@@ -413,8 +413,12 @@ def _shared(path, parent, bits):
     permissions of the directory it goes into, within bits (0666 for a file): what a file made
     there with open or makedirs gets from the umask. An entry 0700 could not be read by another
     user, so a cache that another user filled (docs: read, as a hit writes nothing) was a miss
-    that failed to write, and a text program's source 0600 likewise."""
-    os.chmod(path, stat.S_IMODE(os.stat(parent).st_mode) & bits)
+    that failed to write, and a text program's source 0600 likewise. Where the file system
+    does not take it (vfat, some network file systems), the path keeps its mode."""
+    try:
+        os.chmod(path, stat.S_IMODE(os.stat(parent).st_mode) & bits)
+    except OSError:
+        pass
 
 
 # flock's answers on a file system that has no such locks (Lustre mounted without -o flock:

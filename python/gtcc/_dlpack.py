@@ -110,7 +110,7 @@ class _Holder:
 
 
 def consume(obj, output=False):
-    """obj.__dlpack__() consumed: a Tensor. For an output (in_place) the producer is asked
+    """obj.__dlpack__() consumed: a Tensor. For an output (written in place) the producer is asked
     not to copy (copy=False: the array API's __dlpack__ may copy where copy is None, and a
     stencil's results written into a copy would be lost); one that does not take copy= (or
     max_version=) is asked again without it."""

@@ -599,3 +599,16 @@ def test_entries_readable_as_the_umask_says(cache, umask, dmode, fmode):
     assert stat.S_IMODE(os.stat(m.path).st_mode) == dmode
     assert len(src) == 1 and stat.S_IMODE(os.stat(src[0]).st_mode) == fmode
     assert stat.S_IMODE(os.stat(os.path.join(m.path, "meta.json")).st_mode) == fmode
+
+
+def test_entry_permissions_where_chmod_is_refused(cache, monkeypatch):
+    # a file system that refuses chmod (vfat, some network ones): the entry keeps mkdtemp's
+    # mode and is built and used all the same, not a "cannot write the cache"
+    def refuse(path, mode, **kw):
+        raise PermissionError(1, "Operation not permitted", path)
+    monkeypatch.setattr(os, "chmod", refuse)
+    m = gtcc.compile(SRC.replace("1.0", "31.0"))
+    a = np.ones((2, 2, 2))
+    b = np.zeros_like(a)
+    m.cp(a, b)
+    assert m.built and (b == 32.0).all()
