@@ -597,7 +597,7 @@ class Stencil:
                     # under MPI the interior is the box: the upper halo is the rest
                     up = None if mpi is None else \
                         [a.shape[d] - o[d] - size["IJK".index(c)] for d, c in enumerate(dims)]
-                    s = self._wrap(rt, f, a, dims, o, dev, up)
+                    s = self._wrap(rt, f, a, dims, o, dev, up, steps)
                     made.append(s)
                 else:
                     # the same array object with the same shape, strides, dtype, dims and
@@ -608,7 +608,7 @@ class Stencil:
                     if last is not None and last[0]() is a and last[1] == key:
                         s = last[2]
                     else:
-                        s = self._wrap(rt, f, a, dims, o, dev)
+                        s = self._wrap(rt, f, a, dims, o, dev, None, steps)
                         slots[f.index] = (weakref.ref(a), key, s)
                         if last is not None:
                             rt.gt_release(last[2])
@@ -656,7 +656,7 @@ class Stencil:
             return outs[0].value
         return tuple(b.value for b in outs)
 
-    def _wrap(self, rt, f, a, dims, o, dev, up=None):
+    def _wrap(self, rt, f, a, dims, o, dev, up=None, steps=False):
         dt = a.dtype
         code = DTYPES.get(dt)
         if code is None:
@@ -696,12 +696,32 @@ class Stencil:
                 # a stride of 0: NumPy's broadcasting (np.broadcast_to, stride tricks)
                 msg += (" (a broadcast array: pass a copy, np.ascontiguousarray(x), or give "
                         "the field only the axes it varies along, as field<double, K>)")
+            elif not dev:
+                msg += _view_fix(msg, f.steps_output if steps else f.output)
             raise StencilError("stencil '%s': field '%s': %s" % (self.name, f.name, msg),
                                rt.gt_last_error_code())
         return s
 
 
 _MISSING = object()
+
+
+def _view_fix(msg, written):
+    """What to do with a NumPy view gt_wrap refuses: a reversed one (x[::-1], a negative
+    stride) or one at an odd byte offset (np.frombuffer(b, offset=1), a field of a packed
+    structured array): a copy the stencil reads, or for a field it writes (whose results a
+    copy would drop) an array of its own whose result is copied back ('' for another
+    message)."""
+    if "negative strides are not supported" in msg:
+        what = "a reversed view (x[::-1])"
+    elif "is not aligned to" in msg:
+        what = "a view at an offset that is no multiple of the element size"
+    else:
+        return ""
+    if written:
+        return (" (%s: the stencil writes it, so write into an array of its own, "
+                "np.empty_like(x, order='C'), and copy the result into the view)" % what)
+    return " (%s: pass a copy, x.copy(), which the stencil only reads)" % what
 GT_EDTYPE, GT_ESHAPE, GT_EHALO = -3, -5, -6
 _SHAPE = re.compile(r"the domain is (\d+) along ([IJK]) but the storage's interior is (\d+) "
                     r"\(shape (\d+), halo \[(\d+),")

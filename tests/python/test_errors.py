@@ -284,6 +284,36 @@ def test_negative_strides(mod):
             "negative strides are not supported", code=-1)
 
 
+def test_reversed_or_misaligned_view_says_the_fix(mod):
+    # gt_wrap's refusal of a reversed view (a negative stride) or one at an offset that is no
+    # multiple of the element size (np.frombuffer(b, offset=1)) says what to pass: a copy
+    # where the stencil only reads the field; where it writes it, an array of its own whose
+    # result goes back into the view (a copy would drop the results). The copy suggested
+    # works: np.ascontiguousarray of a contiguous misaligned view is the same view
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(u[::-1], c, out, origin=(2, 2, 0)), out,
+            "negative strides are not supported (a reversed view (x[::-1]): pass a copy, "
+            "x.copy(), which the stencil only reads)", code=-1)
+    back = out[::-1]
+    refused(lambda: mod.hdiff(u, c, back, origin=(2, 2, 0)), out,
+            "field 'out_u': gt_wrap: stride along I is -%d; negative strides are not supported "
+            "(a reversed view (x[::-1]): the stencil writes it, so write into an array of its "
+            "own, np.empty_like(x, order='C'), and copy the result into the view)"
+            % (out.strides[0] // 8), code=-1)
+    raw = np.zeros(u.nbytes + 1, dtype=np.uint8)
+    odd = np.frombuffer(raw.data, dtype=np.float64, count=u.size, offset=1).reshape(u.shape)
+    odd[...] = u
+    e = refused(lambda: mod.hdiff(odd, c, out, origin=(2, 2, 0)), out,
+                "is not aligned to the 8 bytes of a float64 (a view at an offset that is no "
+                "multiple of the element size: pass a copy, x.copy(), which the stencil only "
+                "reads)", code=-1)
+    assert e.message.startswith("stencil 'hdiff': field 'u': gt_wrap: data ")
+    mod.hdiff(odd.copy(), c, out, origin=(2, 2, 0))       # the fix it names
+    ref = out.copy()
+    mod.hdiff(u, c, ref, origin=(2, 2, 0))
+    np.testing.assert_array_equal(out, ref)
+
+
 def test_not_an_array(mod):
     u, c, out = arrays()
     refused(lambda: mod.hdiff([[1.0]], c, out), out, "a list is not an array")
