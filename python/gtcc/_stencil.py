@@ -646,6 +646,8 @@ class Stencil:
                     msg += _shape_fix(msg)
                 elif rc == GT_EDTYPE:
                     msg += _dtype_fix(msg, self.fields, steps)
+                elif rc == GT_EALIAS:
+                    msg += _alias_fix(msg, self.fields, steps)
                 raise StencilError(msg, rc)
         finally:
             for s in made:
@@ -722,7 +724,24 @@ def _view_fix(msg, written):
         return (" (%s: the stencil writes it, so write into an array of its own, "
                 "np.empty_like(x, order='C'), and copy the result into the view)" % what)
     return " (%s: pass a copy, x.copy(), which the stencil only reads)" % what
-GT_EDTYPE, GT_ESHAPE, GT_EHALO = -3, -5, -6
+GT_EDTYPE, GT_ESHAPE, GT_EHALO, GT_EALIAS = -3, -5, -6, -7
+_ALIAS = re.compile(r"output '[^']*' shares memory with field '([^']*)'")
+
+
+def _alias_fix(msg, fields, steps):
+    """What to pass where the runtime refuses aliasing (GT_EALIAS): a copy of the field the
+    stencil only reads, as NumPy's ufuncs copy an input that overlaps their output; arrays of
+    their own for fields it writes (steps: both of an iterate pair), whose results a copy
+    would drop ('' for a message of another form)."""
+    m = _ALIAS.search(msg)
+    if m is not None:
+        f = next((f for f in fields if f.name == m.group(1)), None)
+        if f is not None and not (f.steps_output if steps else f.output):
+            return (" (pass a copy of '%s', %s.copy(), as NumPy's ufuncs copy an input that "
+                    "overlaps their output)" % (f.name, f.name))
+    if "share memory" in msg or m is not None:
+        return " (give each field the stencil writes an array of its own)"
+    return ""
 _SHAPE = re.compile(r"the domain is (\d+) along ([IJK]) but the storage's interior is (\d+) "
                     r"\(shape (\d+), halo \[(\d+),")
 

@@ -131,6 +131,33 @@ def test_aliasing(mod):
             "reads at an offset", code=-7)
 
 
+def test_aliasing_says_the_fix(mod, mods):
+    # GT_EALIAS says what to pass: a copy of a field the stencil only reads (as NumPy's
+    # ufuncs copy an overlapping input themselves); arrays of their own for fields it
+    # writes, steps' iterate pairs included, whose results a copy would drop
+    u, c, out = arrays()
+    refused(lambda: mod.hdiff(u, c, u, origin=(2, 2, 0)), u,
+            "stencil 'hdiff': output 'out_u' shares memory with field 'u', which the stencil "
+            "reads at an offset (pass a copy of 'u', u.copy(), as NumPy's ufuncs copy an "
+            "input that overlaps their output)", code=-7)
+    m = gtcc.compile("stencil t(field<double> u, field<double> v, field<double> w) "
+                     "{ v = u[i+1] * 2.0; w = u; }\n"
+                     "stencil s(field<double> u, field<double> v) iterate(v -> u) "
+                     "{ v = u[i+1] * 2.0; }")
+    a = np.ones((4, 3, 2))
+    refused(lambda: m.t(np.ones((3, 3, 2)), a[:2], a[1:3]), a,
+            "stencil 't': outputs 'v' and 'w' share memory (give each field the stencil writes "
+            "an array of its own)", code=-7)
+    refused(lambda: m.s.steps(a, a, nsteps=2), a,
+            "output 'v' shares memory with field 'u', which the stencil reads at an offset "
+            "(give each field the stencil writes an array of its own)", code=-7)
+    refused(lambda: m.s(a, a), a, "(pass a copy of 'u', u.copy(), as NumPy's ufuncs copy an "
+            "input that overlaps their output)", code=-7)
+    m.s(a.copy(), a)                       # the copy it names
+    np.testing.assert_array_equal(a[:3], 2.0)
+    np.testing.assert_array_equal(a[3], 1.0)
+
+
 def test_aliasing_views(mod):
     # two views of one array, overlapping: still refused
     u, c, out = arrays()
