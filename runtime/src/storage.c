@@ -752,7 +752,10 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
         return NULL;
     b->host = data;
     if (managed_block) {
-        b->device = data; /* the caller's unified memory */
+        /* the caller's unified memory, and the layer host accesses wait on (gt__sync_host,
+           gt_sync: barrier); it used to be left NULL, and gt_host crashed on it */
+        b->device = data;
+        b->ops = gt__device_ops_get();
     } else if (p.device == GT_CUDA) {
         if (gt__device_alloc(fn, "a CUDA device mirror", b, 0, 0, GT__BASE_ALIGN)) {
             gt__free(s);

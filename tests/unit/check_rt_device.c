@@ -482,6 +482,22 @@ START_TEST(wrap_with_device)
     gt_storage *u = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
     ck_assert_ptr_eq(gt_device_ptr(u, GT_READ), buf);
     ck_assert_int_eq(fake.live, 1);
+    /* host accesses of wrapped unified memory wait for the device, as for a unified buffer
+       the runtime allocated (they dereferenced the buffer's NULL device layer: SIGSEGV) */
+    int barriers = fake.barriers;
+    ck_assert_ptr_eq(gt_host(u, GT_READ), buf);
+    ck_assert_int_eq(gt_sync(u), 0);
+    ck_assert_int_eq(gt_device_to_host(u, 1), 0);
+    ck_assert_int_eq(fake.barriers, barriers + 3);
+    fake.fail_barrier = 1;
+    ck_assert_int_eq(gt_fill_halo(u, NULL, GT_BC_PERIODIC, 0), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "gt_fill_halo: storage IJK float64 (6,5,4): waiting for the "
+                                "device failed (fake: device error)");
+    gt_storage *c = gt_copy(u); /* a fresh unified buffer with the same data */
+    ck_assert_ptr_nonnull(c);
+    ck_assert_double_eq(((double *)gt_host(c, GT_READ))[3], 4);
+    ck_assert_int_eq(fake.managed_live, 1);
+    gt_release(c);
     gt_release(u);
     gt_release(s);
     ck_assert_int_eq(fake.live, 0); /* buf itself is never freed */
