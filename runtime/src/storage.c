@@ -763,6 +763,19 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
             return NULL;
         }
         b->state = GT__HOST_DIRTY;
+        /* elements fewer than the span's: a download must not write the caller's memory
+           between them (it wrote the whole span, clobbering the other components of
+           interleaved arrays and the rest of a larger array around a slice) */
+        int64_t count = 1;
+        for (int d = 0; d < p.ndim; d++)
+            count *= p.shape[d];
+        if (nbytes > 0 && count * (int64_t)gt_dtype_size(dtype) < nbytes) {
+            b->gaps = 1;
+            b->gap_ndim = p.ndim;
+            b->gap_esize = gt_dtype_size(dtype);
+            memcpy(b->gap_shape, p.shape, sizeof b->gap_shape);
+            memcpy(b->gap_strides, st, sizeof b->gap_strides);
+        }
     }
     fill_storage(s, &p, b, st, 0);
     return s;
