@@ -60,8 +60,9 @@ int gt_fill_halo(gt_storage *s, const char *axes, gt_bc bc, double value)
     gt__describe(s, desc);
     if (bc != GT_BC_PERIODIC && bc != GT_BC_DIRICHLET && bc != GT_BC_NEUMANN &&
         bc != GT_BC_MIRROR)
-        return gt__error(GT_EINVAL, "%s: storage %s: invalid boundary condition %d", fn, desc,
-                         (int)bc);
+        return gt__error(GT_EINVAL, "%s: storage %s: invalid boundary condition %d "
+                         "(GT_BC_PERIODIC, GT_BC_DIRICHLET, GT_BC_NEUMANN or GT_BC_MIRROR)", fn,
+                         desc, (int)bc);
     int n_axes = gt__parse_axes(fn, axes ? axes : s->axes, todo);
     if (n_axes < 0)
         return n_axes;

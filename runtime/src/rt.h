@@ -57,6 +57,9 @@ typedef enum {
 
 struct gt__device_ops_;
 
+/* What an invalid dtype's message lists: the values there are. */
+#define GT__DTYPES "(GT_FLOAT32, GT_FLOAT64, GT_INT32 or GT_BOOL)"
+
 typedef struct gt__buffer {
     atomic_int refs;      /* storages viewing this buffer */
     const struct gt__device_ops_ *ops; /* the device layer that allocated device, or NULL */
