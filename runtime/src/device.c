@@ -10,7 +10,8 @@
  * of temporaries come from the pool of pool.c and go back to it.
  *
  * The sync state lives in the buffer, so every view of a buffer shares it. Transfers always
- * move the whole buffer (all views at once). With GT_MANAGED_RUNTIME:
+ * move the whole buffer (all views at once), except that a download into wrapped memory
+ * whose elements leave gaps writes its elements only (buf->gaps). With GT_MANAGED_RUNTIME:
  *   gt_host(any access):   DEVICE_DIRTY -> download -> CLEAN; then a write -> HOST_DIRTY
  *   gt_device_ptr(any):    HOST_DIRTY -> upload -> CLEAN;     then a write -> DEVICE_DIRTY
  * A write-only host access downloads too: a view may write only part of the buffer.
@@ -114,7 +115,12 @@ static int upload(const char *fn, const gt_storage *s)
 static int download(const char *fn, const gt_storage *s)
 {
     gt__buffer *b = s->buf;
-    int err = b->nbytes ? b->ops->to_host(b->host, b->device, b->nbytes) : 0;
+    int err = 0;
+    if (b->gaps) /* only the wrapped elements: the bytes between them are the caller's */
+        err = gt__copy_box_runs(b->ops->to_host, b->host, b->gap_strides, b->device,
+                                b->gap_strides, b->gap_shape, b->gap_ndim, b->gap_esize);
+    else if (b->nbytes)
+        err = b->ops->to_host(b->host, b->device, b->nbytes);
     if (err) {
         char desc[GT__DESC_MAX];
         return gt__error(GT_EDEVICE, "%s: storage %s: copying %zu bytes device to host failed "

@@ -20,7 +20,7 @@ int gt_wrap_flat(gt_storage **out, void *data, int dtype, const char *axes,
     gt_storage_opts opts = {0};
     int64_t strides[3] = {0, 0, 0};
     if (esize == 0)
-        rc = gt__error(GT_EINVAL, "%s: dtype %d is not a gt_dtype", fn, dtype);
+        rc = gt__error(GT_EINVAL, "%s: dtype %d is not a gt_dtype " GT__DTYPES, fn, dtype);
     else if (!axes || ndim == 0 || ndim > 3 || !shape || !byte_strides || !halo)
         rc = gt__error(GT_EINVAL, "%s: axes '%s', shape, strides and halo are required (1 to 3 "
                        "axes)", fn, axes ? axes : "(null)");

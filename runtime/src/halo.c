@@ -7,6 +7,7 @@
  * q(p) that the rule names, or with the Dirichlet value. Axes are done in the order given,
  * so a later axis copies planes that already hold the earlier axes' halo values: corners
  * compose the rules, and a Dirichlet axis among them gives its value, as language.md says. */
+#include <stdio.h>
 #include <string.h>
 
 #include "rt.h"
@@ -60,16 +61,21 @@ int gt_fill_halo(gt_storage *s, const char *axes, gt_bc bc, double value)
     gt__describe(s, desc);
     if (bc != GT_BC_PERIODIC && bc != GT_BC_DIRICHLET && bc != GT_BC_NEUMANN &&
         bc != GT_BC_MIRROR)
-        return gt__error(GT_EINVAL, "%s: storage %s: invalid boundary condition %d", fn, desc,
-                         (int)bc);
+        return gt__error(GT_EINVAL, "%s: storage %s: invalid boundary condition %d "
+                         "(GT_BC_PERIODIC, GT_BC_DIRICHLET, GT_BC_NEUMANN or GT_BC_MIRROR)", fn,
+                         desc, (int)bc);
     int n_axes = gt__parse_axes(fn, axes ? axes : s->axes, todo);
     if (n_axes < 0)
         return n_axes;
     for (int k = 0; k < n_axes; k++)
         if (gt__axis_pos(s, todo[k]) < 0)
             return gt__error(GT_EAXES, "%s: storage %s has no axis %c", fn, desc, todo[k]);
-    if (bc == GT_BC_DIRICHLET && gt__encode_value(fn, s->dtype, value, encoded))
-        return GT_EINVAL;
+    if (bc == GT_BC_DIRICHLET) { /* the message names the storage, as the others here do */
+        char what[GT__DESC_MAX + 48];
+        snprintf(what, sizeof what, "%s: storage %s: dirichlet", fn, desc);
+        if (gt__encode_value(what, s->dtype, value, encoded))
+            return GT_EINVAL;
+    }
     for (int k = 0; k < n_axes; k++) {
         int d = gt__axis_pos(s, todo[k]);
         int64_t lo = s->halo[d][0], hi = s->halo[d][1], n = s->shape[d] - lo - hi;

@@ -57,6 +57,9 @@ typedef enum {
 
 struct gt__device_ops_;
 
+/* What an invalid dtype's message lists: the values there are. */
+#define GT__DTYPES "(GT_FLOAT32, GT_FLOAT64, GT_INT32 or GT_BOOL)"
+
 typedef struct gt__buffer {
     atomic_int refs;      /* storages viewing this buffer */
     const struct gt__device_ops_ *ops; /* the device layer that allocated device, or NULL */
@@ -74,6 +77,13 @@ typedef struct gt__buffer {
     gt__sync_state state; /* shared by all views */
     int device_only;      /* gt_wrap_device: the caller's device memory at device, no host
                              side (host NULL), never freed (device_block NULL) */
+    /* gt_wrap with a device mirror whose elements leave gaps in their span (a slice of a
+       larger array, one component of interleaved ones): the bytes between them are the
+       caller's, so downloads write the elements only, run by run (device.c); 0 otherwise */
+    int gaps;
+    int gap_ndim;
+    size_t gap_esize;
+    int64_t gap_shape[3], gap_strides[3];
 } gt__buffer;
 
 /* Device-only storages (gt_wrap_device, storage.c; buf->device_only): the GT_EDEVICE refusal

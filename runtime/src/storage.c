@@ -81,7 +81,7 @@ int gt__encode_value(const char *fn, gt_dtype dtype, double value, void *out)
         return 0;
     }
     }
-    return gt__error(GT_EINVAL, "%s: invalid dtype %d", fn, (int)dtype);
+    return gt__error(GT_EINVAL, "%s: invalid dtype %d " GT__DTYPES, fn, (int)dtype);
 }
 
 /* ---- layout presets ----------------------------------------------------------------------
@@ -155,9 +155,14 @@ int gt__parse_axes(const char *fn, const char *axes, char out[4])
     if (n < 1 || n > 3)
         return gt__error(GT_EINVAL, "%s: axes \"%.8s\" must name 1 to 3 of I, J, K", fn, axes);
     for (size_t d = 0; d < n; d++) {
-        if (axes[d] != 'I' && axes[d] != 'J' && axes[d] != 'K')
+        if (axes[d] != 'I' && axes[d] != 'J' && axes[d] != 'K') {
+            unsigned char c = (unsigned char)axes[d];
+            if (c < 0x20 || c > 0x7e) /* not printed raw: a control or a stray UTF-8 byte */
+                return gt__error(GT_EINVAL, "%s: axes: character %zu is byte 0x%02x, not I, J "
+                                 "or K", fn, d + 1, c);
             return gt__error(GT_EINVAL, "%s: axes \"%s\": '%c' is not I, J or K", fn, axes,
                              axes[d]);
+        }
         if (memchr(axes, axes[d], d))
             return gt__error(GT_EINVAL, "%s: axes \"%s\" repeat %c", fn, axes, axes[d]);
     }
@@ -222,7 +227,7 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
         opts = &zero_opts;
     memset(p, 0, sizeof *p);
     if (gt_dtype_size(dtype) == 0)
-        return gt__error(GT_EINVAL, "%s: invalid dtype %d", fn, (int)dtype);
+        return gt__error(GT_EINVAL, "%s: invalid dtype %d " GT__DTYPES, fn, (int)dtype);
     p->dtype = dtype;
     int ndim = gt__parse_axes(fn, axes, p->axes);
     if (ndim < 0)
@@ -237,10 +242,12 @@ static int parse_params(const char *fn, gt_dtype dtype, const char *axes, const 
         p->shape[d] = shape[d];
     }
     if (opts->device != GT_HOST && opts->device != GT_CUDA)
-        return gt__error(GT_EINVAL, "%s: invalid device %d", fn, (int)opts->device);
+        return gt__error(GT_EINVAL, "%s: invalid device %d (GT_HOST or GT_CUDA)", fn,
+                         (int)opts->device);
     if (opts->managed != GT_MANAGED_RUNTIME && opts->managed != GT_MANAGED_NONE &&
         opts->managed != GT_MANAGED_CUDA)
-        return gt__error(GT_EINVAL, "%s: invalid managed mode %d", fn, (int)opts->managed);
+        return gt__error(GT_EINVAL, "%s: invalid managed mode %d (GT_MANAGED_RUNTIME, "
+                         "GT_MANAGED_NONE or GT_MANAGED_CUDA)", fn, (int)opts->managed);
     p->device = opts->device;
     p->managed = opts->managed;
     int rc = parse_halo(fn, p->axes, ndim, p->shape, (const int64_t(*)[2])opts->halo, p->halo);
@@ -752,7 +759,10 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
         return NULL;
     b->host = data;
     if (managed_block) {
-        b->device = data; /* the caller's unified memory */
+        /* the caller's unified memory, and the layer host accesses wait on (gt__sync_host,
+           gt_sync: barrier); it used to be left NULL, and gt_host crashed on it */
+        b->device = data;
+        b->ops = gt__device_ops_get();
     } else if (p.device == GT_CUDA) {
         if (gt__device_alloc(fn, "a CUDA device mirror", b, 0, 0, GT__BASE_ALIGN)) {
             gt__free(s);
@@ -760,6 +770,19 @@ gt_storage *gt_wrap(void *data, gt_dtype dtype, const char *axes, const int64_t 
             return NULL;
         }
         b->state = GT__HOST_DIRTY;
+        /* elements fewer than the span's: a download must not write the caller's memory
+           between them (it wrote the whole span, clobbering the other components of
+           interleaved arrays and the rest of a larger array around a slice) */
+        int64_t count = 1;
+        for (int d = 0; d < p.ndim; d++)
+            count *= p.shape[d];
+        if (nbytes > 0 && count * (int64_t)gt_dtype_size(dtype) < nbytes) {
+            b->gaps = 1;
+            b->gap_ndim = p.ndim;
+            b->gap_esize = gt_dtype_size(dtype);
+            memcpy(b->gap_shape, p.shape, sizeof b->gap_shape);
+            memcpy(b->gap_strides, st, sizeof b->gap_strides);
+        }
     }
     fill_storage(s, &p, b, st, 0);
     return s;

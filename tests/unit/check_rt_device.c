@@ -482,9 +482,90 @@ START_TEST(wrap_with_device)
     gt_storage *u = gt_wrap(buf, GT_FLOAT64, "IJK", shape, NULL, &o);
     ck_assert_ptr_eq(gt_device_ptr(u, GT_READ), buf);
     ck_assert_int_eq(fake.live, 1);
+    /* host accesses of wrapped unified memory wait for the device, as for a unified buffer
+       the runtime allocated (they dereferenced the buffer's NULL device layer: SIGSEGV) */
+    int barriers = fake.barriers;
+    ck_assert_ptr_eq(gt_host(u, GT_READ), buf);
+    ck_assert_int_eq(gt_sync(u), 0);
+    ck_assert_int_eq(gt_device_to_host(u, 1), 0);
+    ck_assert_int_eq(fake.barriers, barriers + 3);
+    fake.fail_barrier = 1;
+    ck_assert_int_eq(gt_fill_halo(u, NULL, GT_BC_PERIODIC, 0), GT_EDEVICE);
+    ck_assert_error(GT_EDEVICE, "gt_fill_halo: storage IJK float64 (6,5,4): waiting for the "
+                                "device failed (fake: device error)");
+    gt_storage *c = gt_copy(u); /* a fresh unified buffer with the same data */
+    ck_assert_ptr_nonnull(c);
+    ck_assert_double_eq(((double *)gt_host(c, GT_READ))[3], 4);
+    ck_assert_int_eq(fake.managed_live, 1);
+    gt_release(c);
     gt_release(u);
     gt_release(s);
     ck_assert_int_eq(fake.live, 0); /* buf itself is never freed */
+}
+END_TEST
+
+/* A wrapped storage whose elements leave gaps (one component of interleaved arrays, a slice
+   of a larger array) has a mirror of its whole span, but the bytes between its elements are
+   the caller's: a download writes its elements only. It wrote the whole span, putting back
+   what the mirror held there (the other component's values at upload time, or never-written
+   device memory) over the caller's newer values. */
+START_TEST(wrap_with_gaps_downloads_elements)
+{
+    double q[2 * 12]; /* two interleaved components: q[2 * i + c] */
+    for (int i = 0; i < 24; i++)
+        q[i] = i;
+    int64_t n1[1] = {12}, st1[1] = {2};
+    gt_storage_opts o = {0};
+    o.device = GT_CUDA;
+    gt_storage *c0 = gt_wrap(q, GT_FLOAT64, "I", n1, st1, &o);
+    ck_assert_ptr_nonnull(c0);
+    double *d = gt_device_ptr(c0, GT_READWRITE); /* uploads, then device-dirty */
+    d[0] = 100;
+    d[2 * 11] = 111;
+    d[1] = -100;  /* a gap on the device: nothing of c0 */
+    q[1] = -1;    /* the caller writes the other component meanwhile */
+    q[23] = -23;
+    double *h = gt_host(c0, GT_READ);
+    ck_assert_ptr_eq(h, q);
+    ck_assert_double_eq(q[0], 100); /* c0's elements downloaded */
+    ck_assert_double_eq(q[22], 111);
+    ck_assert_double_eq(q[2], 2);
+    ck_assert_double_eq(q[1], -1); /* the other component untouched */
+    ck_assert_double_eq(q[23], -23);
+    ck_assert_double_eq(q[3], 3);
+    ck_assert_int_eq(STATE(c0), GT__CLEAN);
+    gt_release(c0);
+
+    /* a 3x2 slice of a 5x4 C-ordered array, with a halo of 1 along I: rows of 2 elements,
+       4 apart; the rest of the array is the caller's */
+    double a[5 * 4];
+    for (int i = 0; i < 20; i++)
+        a[i] = i;
+    int64_t n2[2] = {3, 2}, st2[2] = {4, 1};
+    o.halo[0][0] = 1;
+    gt_storage *s = gt_wrap(&a[1 * 4 + 1], GT_FLOAT64, "IJ", n2, st2, &o);
+    ck_assert_ptr_nonnull(s);
+    gt_storage *v = gt_domain_view(s); /* the interior: rows 2 and 3 of a */
+    d = gt_device_ptr(v, GT_WRITE);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            d[4 * i + j] = -(10 * i + j) - 1;
+    for (int i = 0; i < 20; i++) /* the caller's memory, slice included */
+        if (i % 4 == 0 || i % 4 == 3 || i < 4 || i >= 16)
+            a[i] = 1000 + i;
+    ck_assert_int_eq(gt_device_to_host(s, 0), 0);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 4; j++) {
+            double want = 1000 + 4 * i + j; /* outside the slice: the caller's */
+            if (i >= 1 && i <= 3 && j >= 1 && j <= 2)
+                want = i == 1 ? 4 * i + j /* the halo row: its uploaded value */
+                              : -(10 * (i - 2) + (j - 1)) - 1;
+            ck_assert_msg(a[4 * i + j] == want, "a[%d][%d] is %g, not %g", i, j,
+                          a[4 * i + j], want);
+        }
+    gt_release(v);
+    gt_release(s);
+    ck_assert_int_eq(fake.live, 0);
 }
 END_TEST
 
@@ -535,6 +616,7 @@ Suite *suite_rt_device(void)
     tcase_add_test(t, bind_device_syncs);
     tcase_add_test(t, device_temporary_and_copies);
     tcase_add_test(t, wrap_with_device);
+    tcase_add_test(t, wrap_with_gaps_downloads_elements);
     tcase_add_test(t, device_alignment);
     suite_add_tcase(s, t);
     return s;

@@ -473,7 +473,9 @@ START_TEST(create_errors)
     int64_t shape[3] = {4, 4, 4}, bad[3] = {4, 4, -1};
     gt_storage_opts o = {0};
     ck_assert_ptr_null(gt_empty((gt_dtype)7, "IJK", shape, NULL));
-    ck_assert_error(GT_EINVAL, "gt_empty: invalid dtype 7");
+    /* the messages of invalid enum values list the valid ones (they gave the value only) */
+    ck_assert_error(GT_EINVAL, "gt_empty: invalid dtype 7 (GT_FLOAT32, GT_FLOAT64, GT_INT32 "
+                               "or GT_BOOL)");
     ck_assert_ptr_null(gt_zeros(GT_FLOAT64, "", shape, NULL));
     ck_assert_error(GT_EINVAL, "gt_zeros: axes \"\" must name 1 to 3");
     ck_assert_ptr_null(gt_ones(GT_FLOAT64, "IJKI", shape, NULL));
@@ -484,6 +486,11 @@ START_TEST(create_errors)
     ck_assert_error(GT_EINVAL, "repeat I");
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "ijk", shape, NULL));
     ck_assert_error(GT_EINVAL, "'i' is not I, J or K");
+    /* a byte that is no printable character is given as a number (it was printed raw) */
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "I\001K", shape, NULL));
+    ck_assert_error(GT_EINVAL, "gt_empty: axes: character 2 is byte 0x01, not I, J or K");
+    ck_assert_ptr_null(gt_empty(GT_FLOAT64, "J\303\251", shape, NULL)); /* "Jé" in UTF-8 */
+    ck_assert_error(GT_EINVAL, "gt_empty: axes: character 2 is byte 0xc3, not I, J or K");
     ck_assert_ptr_null(gt_full(GT_FLOAT64, "IJK", NULL, 1, NULL));
     ck_assert_error(GT_EINVAL, "gt_full: shape is NULL");
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", bad, NULL));
@@ -533,11 +540,12 @@ START_TEST(create_errors)
     o.defaults = NULL;
     o.device = (gt_device)5;
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
-    ck_assert_error(GT_EINVAL, "invalid device 5");
+    ck_assert_error(GT_EINVAL, "gt_empty: invalid device 5 (GT_HOST or GT_CUDA)");
     o.device = GT_HOST;
     o.managed = (gt_managed)9;
     ck_assert_ptr_null(gt_empty(GT_FLOAT64, "IJK", shape, &o));
-    ck_assert_error(GT_EINVAL, "invalid managed mode 9");
+    ck_assert_error(GT_EINVAL, "gt_empty: invalid managed mode 9 (GT_MANAGED_RUNTIME, "
+                               "GT_MANAGED_NONE or GT_MANAGED_CUDA)");
     /* unified memory is a device allocation: a host storage cannot have it (gt_empty and
        gt_wrap alike; it used to be made and to report GT_MANAGED_CUDA) */
     o.managed = GT_MANAGED_CUDA;
