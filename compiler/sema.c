@@ -987,7 +987,7 @@ static Typed lower_call(Sema *s, const Expr *e)
                    nres == 2 ? "a, b" : "a, b, ...", name);
         return (Typed){0};
     }
-    return inline_call(s, fn, args, e->loc);
+    return inline_call(s, fn, args, e->loc, &e->call.args);
 }
 
 bool sema_call_results(Sema *s, const Expr *e, int n, Typed *out)
@@ -1019,7 +1019,7 @@ bool sema_call_results(Sema *s, const Expr *e, int n, Typed *out)
         diag_note(&s->c->diag, fn->fn->loc, "'%s' is defined here", e->call.name);
         return false;
     }
-    return inline_call_results(s, fn, args, e->loc, n, out) && ok;
+    return inline_call_results(s, fn, args, e->loc, n, out, &e->call.args) && ok;
 }
 
 /* ================================================================= consts */
