@@ -457,13 +457,22 @@ static int emit_c(Compiler *c, const char *src_path)
     /* the source names its header in #include "..." by the base name: a quote, a
        backslash or a control character there would not compile, or name another file
        (its #line directives quote src_path as a C string: emit_quoted) */
-    for (const char *p = path_base(src_path); *p; p++)
+    for (const char *p = path_base(src_path); *p; p++) {
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
             diag_error(&c->diag, (Loc){0}, "output '%s': a file name with a quote, a "
                        "backslash or a control character cannot be written in the generated "
                        "source's #include of its header", src_path);
             return 2;
         }
+        /* a trigraph (??= ??/ ??' ??( ??) ??! ??< ??> ??-): ISO C replaces it
+           in the #include, GNU C warns of it (-Wtrigraphs, in -Wall) */
+        if (p[0] == '?' && p[1] == '?' && p[2] && strchr("=/'()!<>-", p[2])) {
+            diag_error(&c->diag, (Loc){0}, "output '%s': '%.3s' in a file name is a C "
+                       "trigraph, which the generated source's #include of its header cannot "
+                       "hold; rename the output", src_path, p);
+            return 2;
+        }
+    }
     EmitCtx x = {be, nextra, src_path, path_base(paths[nextra])};
     return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }

@@ -50,6 +50,16 @@ static const char *const reserved_names[] = {
     "memcpy", "memmove", "memset", "memcmp", "abort", "labs", "llabs", "div", "alloca",
     /* the preprocessor's operator: `#define defined(...)` is an error */
     "defined",
+    /* macros GNU C compilers predefine outside strict ISO mode (gcc's and clang's default
+     * -std=gnu11, g++'s, nvcc's host compiler): `linux` is 1 there, so a field named so
+     * broke the header's prototype; and those glibc's <stdlib.h> defines there
+     * (_DEFAULT_SOURCE: <endian.h>, <sys/select.h>, <sys/wait.h>): BIG_ENDIAN is 4321 */
+    "linux", "unix", "i386", "BIG_ENDIAN", "LITTLE_ENDIAN", "PDP_ENDIAN", "BYTE_ORDER",
+    "FD_CLR", "FD_ISSET", "FD_SET", "FD_SETSIZE", "FD_ZERO", "NFDBITS", "WCONTINUED",
+    "WEXITED", "WEXITSTATUS", "WIFCONTINUED", "WIFEXITED", "WIFSIGNALED", "WIFSTOPPED",
+    "WNOHANG", "WNOWAIT", "WSTOPPED", "WSTOPSIG", "WTERMSIG", "WUNTRACED", "be16toh",
+    "be32toh", "be64toh", "htobe16", "htobe32", "htobe64", "htole16", "htole32", "htole64",
+    "le16toh", "le32toh", "le64toh",
     /* the rest of <stdlib.h> (C11), and macros of <stdlib.h>, <math.h>, <stdint.h> */
     "atof", "atoi", "atol", "atoll", "strtod", "strtof", "strtold", "strtol", "strtoll",
     "strtoul", "strtoull", "rand", "rand_r", "srand", "aligned_alloc", "atexit",

@@ -93,7 +93,7 @@ void emit_begin_line(Out *o)
 void emit_quoted(Out *o, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
+        if (*s == '"' || *s == '\\' || *s == '?')   /* '?': "??=" would be a trigraph */
             emit_text(o, "\\%c", *s);
         else if (isprint((unsigned char)*s))
             emit_text(o, "%c", *s);

@@ -44,6 +44,9 @@ struct FnEnv {
     Loc call_loc;
     bool checking;            /* inline_check_function: the arguments are unknown */
     Typed *args;              /* one template per parameter; e NULL when unknown */
+    const char **bound;       /* per parameter: the caller's local its argument reads (or
+                                 the local its caller's parameter was bound to), or NULL */
+    const char **bound_fn;    /* the function of that local */
     VEC(Local) locals;        /* the visible locals, innermost block last */
     Typed *results;           /* the values of the return, once lowered */
     int nresults;
@@ -229,6 +232,16 @@ bool inline_lookup(Sema *s, const Expr *access, const int64_t offset[NAXES], Typ
     for (int i = 0; i < f->params.len; i++) {
         if (strcmp(f->params.items[i], name) != 0)
             continue;
+        if (env->bound && env->bound[i] && (offset[AXIS_I] || offset[AXIS_J] || offset[AXIS_K])) {
+            /* substitution would read the local at an offset (language.md 10.2) */
+            sema_error(s, access->loc,
+                       "local '%s' of function '%s' is a scalar; it cannot be read at an offset, "
+                       "but parameter '%s' of function '%s' is bound to it and read at one "
+                       "(pass the expression the local holds, or make it a function of its own)",
+                       env->bound[i], env->bound_fn[i], name, f->name);
+            *out = (Typed){0};
+            return true;
+        }
         *out = use_template(s, env->args[i], offset, access->loc, name, f->name);
         return true;
     }
@@ -522,7 +535,52 @@ static FnEnv *new_env(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, bool check
     return env;
 }
 
-bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out)
+/* The local of env's function that the argument a reads (directly, or through a parameter
+ * of env's function that is bound to one), or NULL; *fn_name: its function. */
+static const char *reads_local(FnEnv *env, const Expr *a, const char **fn_name)
+{
+    if (!a)
+        return NULL;
+    const char *l = NULL;
+    switch (a->kind) {
+    case EXPR_ACCESS: {
+        const Function *f = env->fn->fn;
+        for (int i = 0; i < f->params.len; i++)
+            if (strcmp(f->params.items[i], a->access.name) == 0) {
+                if (env->bound && env->bound[i]) {
+                    *fn_name = env->bound_fn[i];
+                    return env->bound[i];
+                }
+                break;
+            }
+        if (find_local(env, a->access.name)) {
+            *fn_name = f->name;
+            return a->access.name;
+        }
+        for (int i = 0; i < a->access.noffsets && !l; i++)
+            l = reads_local(env, a->access.offsets[i].dyn, fn_name);
+        return l;
+    }
+    case EXPR_UNARY: case EXPR_BINARY:
+        l = reads_local(env, a->op.a, fn_name);
+        return l ? l : reads_local(env, a->op.b, fn_name);
+    case EXPR_COND:
+        l = reads_local(env, a->cond.cond, fn_name);
+        l = l ? l : reads_local(env, a->cond.then, fn_name);
+        return l ? l : reads_local(env, a->cond.els, fn_name);
+    case EXPR_CALL:
+        for (int i = 0; i < a->call.args.len && !l; i++)
+            l = reads_local(env, a->call.args.items[i], fn_name);
+        return l;
+    case EXPR_CONVERT:
+        return reads_local(env, a->convert.a, fn_name);
+    default:
+        return NULL;
+    }
+}
+
+bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out,
+                         const ExprVec *arg_exprs)
 {
     for (int i = 0; i < n; i++)
         out[i] = (Typed){0};
@@ -538,6 +596,14 @@ bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, 
     if (!spend(s, 1, call_loc))
         return false;
     FnEnv *env = new_env(s, fn, args, call_loc, false);
+    if (env->parent && arg_exprs && arg_exprs->len == fn->fn->params.len) {
+        /* a call in a function body: which arguments read the caller's locals */
+        int np = arg_exprs->len;
+        env->bound = arena_alloc(s->c->arena, sizeof *env->bound * (size_t)(np + 1));
+        env->bound_fn = arena_alloc(s->c->arena, sizeof *env->bound_fn * (size_t)(np + 1));
+        for (int i = 0; i < np; i++)
+            env->bound[i] = reads_local(env->parent, arg_exprs->items[i], &env->bound_fn[i]);
+    }
     lower_body(s, env);
     if (!env->results || env->nresults != n)
         return false;
@@ -549,10 +615,10 @@ bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, 
     return ok;
 }
 
-Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc)
+Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, const ExprVec *arg_exprs)
 {
     Typed r;
-    inline_call_results(s, fn, args, call_loc, 1, &r);
+    inline_call_results(s, fn, args, call_loc, 1, &r, arg_exprs);
     return r;
 }
 

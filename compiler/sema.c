@@ -593,6 +593,8 @@ struct Scope {
                                  output' */
     bool writes_output;       /* some live statement assigns a field parameter or out
                                  scalar (counted even when the statement has errors) */
+    bool lost_writes;         /* an if or while whose condition had an error (perhaps one
+                                 said before the stencil: a const's) hid its branches */
     int *reductions;          /* per scalar: assignments seen (out scalars) */
     Loc *reduction_loc;       /* per scalar: the first one */
     Loc (*bc_loc)[NAXES];     /* per field: where its boundary condition per axis is */
@@ -985,7 +987,7 @@ static Typed lower_call(Sema *s, const Expr *e)
                    nres == 2 ? "a, b" : "a, b, ...", name);
         return (Typed){0};
     }
-    return inline_call(s, fn, args, e->loc);
+    return inline_call(s, fn, args, e->loc, &e->call.args);
 }
 
 bool sema_call_results(Sema *s, const Expr *e, int n, Typed *out)
@@ -1017,7 +1019,7 @@ bool sema_call_results(Sema *s, const Expr *e, int n, Typed *out)
         diag_note(&s->c->diag, fn->fn->loc, "'%s' is defined here", e->call.name);
         return false;
     }
-    return inline_call_results(s, fn, args, e->loc, n, out) && ok;
+    return inline_call_results(s, fn, args, e->loc, n, out, &e->call.args) && ok;
 }
 
 /* ================================================================= consts */
@@ -1056,10 +1058,13 @@ static IrExpr *const_value(Sema *s, Global *g)
     char what[256];
     snprintf(what, sizeof what, "const %s '%s'", type_names[d->type], d->name);
     Typed v = sema_convert(s, sema_expr(s, d->value), d->type, d->loc, what);
+    int errors = s->c->diag.errors;
     IrExpr *value = v.e ? fold_expr(s->c, v.e) : NULL;
+    /* where folding stopped on an error (1 / 0), it said why: no second error */
     if (value && value->kind != IR_CONST) {
-        sema_error(s, d->value->loc, "the value of const '%s' is not a compile-time constant",
-                   d->name);
+        if (s->c->diag.errors == errors)
+            sema_error(s, d->value->loc, "the value of const '%s' is not a compile-time "
+                       "constant", d->name);
         value = NULL;
     }
     const Define *def = find_define(s->c, d->name);
@@ -1917,6 +1922,8 @@ static void lower_if(Sema *s, const Stmt *st, IrStmtVec *out)
          * both are lowered for their own errors only. */
         bool take_then = c.e && c.e->cnst.i;
         bool take_else = c.e && !c.e->cnst.i;
+        if (!c.e && !s->scope->dead)
+            s->scope->lost_writes = true;
         bool saved_region = s->scope->region_block, saved_loop = s->scope->loop_block;
         s->scope->region_block = false;
         s->scope->loop_block = loop;
@@ -2317,11 +2324,12 @@ static void lower_boundary(Sema *s, const BoundaryDecl *b)
 /* ------------------------------------------------------------- intents */
 
 /* An error in the stencil may have left its writes unseen (the body of an if
- * whose condition is wrong is not lowered), so these two are only said of a
- * stencil that had none. */
+ * whose condition is wrong is not lowered, also where the condition's error was
+ * said before the stencil: it reads a const whose value had one), so these two
+ * are only said of a stencil that had none. */
 static void check_intents(Sema *s, const Stencil *ast, int errors)
 {
-    if (s->c->diag.errors != errors)
+    if (s->c->diag.errors != errors || s->scope->lost_writes)
         return;
     IrStencil *st = s->scope->st;
     bool out_scalars = false;

@@ -94,8 +94,9 @@ bool sema_call_results(Sema *s, const Expr *call, int n, Typed *out);
  * (substitution); while a function is being checked, records the call
  * instead. inline_call_results gives the n results of a function returning
  * n values (false if one is unknown). */
-Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc);
-bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out);
+Typed inline_call(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, const ExprVec *arg_exprs);
+bool inline_call_results(Sema *s, FnInfo *fn, Typed *args, Loc call_loc, int n, Typed *out,
+                         const ExprVec *arg_exprs);
 /* The number of values f returns: its final return's; 0 without one. */
 int inline_nresults(const Function *f);
 /* A read, at offset, of a parameter or local of the innermost inlined

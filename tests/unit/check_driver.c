@@ -471,6 +471,36 @@ START_TEST(test_sibling_names)
 }
 END_TEST
 
+/* A file name with a trigraph (??= ??/ ??- ...): the #line directives write each '?' as
+ * "\?", so that no "??" is in them (ISO C compilers replaced "??=" by '#' in the name, GNU
+ * C warned, -Wtrigraphs, an error under -Wall -Werror; in comments it warns of none); an
+ * output whose #include of its header would hold one is refused, exit 2, nothing written. */
+START_TEST(test_trigraph_names)
+{
+    make_tmpdir();
+    write_file("t?\?=x?\?-.stn", good);
+    ck_assert_int_eq(run_gtcc("-b naive -o out.c 't?\?=x?\?-.stn'"), 0);
+    char *src = read_file("out.c");
+    ck_assert_ptr_nonnull(src);
+    for (const char *p = src; (p = strstr(p, "\n#line ")); p++) {
+        const char *eol = strchr(p + 1, '\n'), *tri = strstr(p + 1, "?\?");
+        ck_assert_msg(!tri || tri > eol, "%.60s", p + 1);
+    }
+    ck_assert_ptr_nonnull(strstr(src, " \"t\\?\\?=x\\?\\?-.stn\"\n"));
+    free(src);
+    write_file("good.stn", good);
+    ck_assert_int_eq(run_gtcc("-b naive -o 'o?\?-.c' good.stn"), 2);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: output 'o?\?-.c': '?\?-' in a file name is a C trigraph, "
+                          "which the generated source's #include of its header cannot hold; "
+                          "rename the output\n");
+    free(err);
+    ck_assert_int_eq(count_entries("."), 6);   /* the two .stn, out.c, out.h, stdout, stderr */
+    ck_assert_int_eq(run_gtcc("-b naive -o 'o?\?.c' good.stn"), 0);   /* no trigraph */
+    remove_tmpdir();
+}
+END_TEST
+
 /* A stencil with iterate also exports S_steps, S_info_f and (under MPI) S_steps_mpi: a
  * stencil of one of those names is an error naming both, with every backend (a program
  * with both compiled, but its header failed to compile under MPI). */
@@ -1058,6 +1088,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_sibling_names);
+    tcase_add_test(tc, test_trigraph_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
     tcase_add_test(tc, test_depfiles);

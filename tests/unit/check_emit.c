@@ -246,6 +246,13 @@ START_TEST(names)
     ck_assert(!emit_is_reserved("flux"));
     /* the preprocessor's operator; names with a leading '_' keep none */
     ck_assert_str_eq(emit_user_name(a, &set, "defined"), "defined_");
+    /* GNU C's predefined macros (gcc -std=gnu11, the default, defines linux as 1) */
+    ck_assert_str_eq(emit_user_name(a, &set, "linux"), "linux_");
+    ck_assert(emit_is_reserved("unix") && emit_is_reserved("i386"));
+    /* and glibc's <stdlib.h> there: BIG_ENDIAN is 4321, WEXITSTATUS(s) a macro */
+    ck_assert_str_eq(emit_user_name(a, &set, "BIG_ENDIAN"), "BIG_ENDIAN_");
+    ck_assert(emit_is_reserved("WEXITSTATUS") && emit_is_reserved("htole32") &&
+              emit_is_reserved("FD_SET"));
     ck_assert_str_eq(emit_user_name(a, &set, "__STDC_X"), "u__STDC_X");
     ck_assert_str_eq(emit_user_name(a, &set, "__STDC__"), "u__STDC___");
     ck_assert_str_eq(emit_user_name(a, &set, "u__STDC_X"), "u__STDC_X_2");

@@ -80,9 +80,10 @@ done
 
 # One more program, hostile names: every macro the headers of the generated
 # code define and every function they declare (as the compilers installed
-# preprocess them, <omp.h> included), as the names of one-stencil programs
-# that gtcc must either reject with an error or compile (the accepted ones
-# join the program as stencils), and as field and scalar names. These names
+# preprocess them, <omp.h> included, as C11 and as GNU C: linux, unix), as the
+# names of one-stencil programs that gtcc must either reject with an error or
+# compile (the accepted ones join the program as stencils), and as field and
+# scalar names (the program compiled as GNU C too). These names
 # too are tried as fields and scalars (and through nvcc, below): every
 # identifier of the cuda backend's output for the test programs (comments and
 # strings left out: the names its kernels and host functions declare) and of
@@ -93,8 +94,10 @@ mkdir -p "$names"
 printf '#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <gt/gt.h>\n#include <gt/gt_generated.h>\n#include <omp.h>\n' >"$names/inc.c"
 kw='stencil|function|const|import|return|if|else|computation|interval|parallel|forward|backward|end|boundary|periodic|dirichlet|neumann|mirror|field|out|double|float|int|bool|true|false|i|j|k|index|region|while|sum|min|max'
 for cc in $compilers; do
-    $cc -std=c11 -fopenmp -I"$root/runtime/include" -dM -E "$names/inc.c" | awk '{print $2}' |
-        sed 's/(.*//'
+    for std in c11 gnu11; do   # gnu11, the compilers' default: linux, unix, BIG_ENDIAN
+        $cc -std=$std -fopenmp -I"$root/runtime/include" -dM -E "$names/inc.c" |
+            awk '{print $2}' | sed 's/(.*//'
+    done
     $cc -std=c11 -fopenmp -I"$root/runtime/include" -E -P "$names/inc.c" |
         grep -oE '[A-Za-z_][A-Za-z0-9_]* *\(' | sed 's/ *(//'
 done | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | grep -v -x -E "$kw" | LC_ALL=C sort -u >"$names/headers"
@@ -203,6 +206,11 @@ for stn in "$root"/tests/numeric/*.stn "$root"/examples/*/*.stn "$root"/bench/st
             # code (its per-thread tiles came from C11's aligned_alloc, which C99 leaves
             # undeclared: the pointer was cut to an int, and examples/hdiff crashed)
             case $rel in examples/*) echo "$dir $base $cc:c99 $rel -b $backend" >>"$jobs" ;; esac
+            # the hostile names as GNU C too, the compilers' default, whose macros (linux,
+            # unix, <stdlib.h>'s BIG_ENDIAN) ISO C leaves out: naive only, the backends
+            # name them alike (emit_user_name) and the openmp file takes minutes at -O2
+            [ "$stn" = "$hostile" ] && [ $backend = naive ] &&
+                echo "$dir $base $cc:gnu11 $rel -b $backend" >>"$jobs"
         done
     done
 done
