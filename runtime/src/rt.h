@@ -237,11 +237,11 @@ int gt__overlap(const gt_storage *a, const gt_storage *b, int device);
    side with copy[a][side] set, the points beyond a domain of size[a] points, w[a][side]
    deep, over [-w[b][0], size[b] + w[b][1]) along every other axis b (each width bounded by
    what both storages have there; the slabs overlap at the corners, so a side left out
-   leaves the others' reaching over its halo). gt__steps_copy_result: next's domain into cur
-   (with check set it copies nothing and only says whether it would refuse the copy). */
+   leaves the others' reaching over its halo). gt__steps_copy_result: next's domain into cur.
+   With check set either copies nothing and only says whether it would refuse the copy. */
 int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                          const char *axes, const int64_t size[3], const int64_t w[3][2],
-                         const int copy[3][2], int device);
+                         const int copy[3][2], int device, int check);
 int gt__steps_copy_result(const char *what, gt_storage *cur, const gt_storage *next,
                           const char *axes, const int64_t size[3], int device, int check);
 

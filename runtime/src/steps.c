@@ -84,8 +84,9 @@ static int copy_box(const char *what, gt_storage *dst, const gt_storage *src,
     }
     if (dst->buf->device_only || src->buf->device_only)
         return gt__error(GT_EINVAL, "%s: the two storages of a pair have layouts %s and %s; "
-                         "device-only storages are copied only between one layout", what,
-                         dst->layout, src->layout);
+                         "device-only storages are copied only between one layout: give both "
+                         "storages of the pair one layout (their strides in the same order)",
+                         what, dst->layout, src->layout);
     if (check)
         return 0;
     int rc = gt__sync_host(what, src, GT_READ);
@@ -109,7 +110,7 @@ static int64_t room(const gt_storage *s, int d, int side, int64_t n)
 
 int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                          const char *axes, const int64_t size[3], const int64_t w[3][2],
-                         const int copy[3][2], int device)
+                         const int copy[3][2], int device, int check)
 {
     int64_t halo[3][2], lo[3], ext[3];
     for (int a = 0; a < 3; a++) {
@@ -140,7 +141,7 @@ int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *sr
             memcpy(sext, ext, sizeof sext);
             slo[a] = side ? size[a] : -h;
             sext[a] = h;
-            int rc = copy_box(what, dst, src, slo, sext, device, 0);
+            int rc = copy_box(what, dst, src, slo, sext, device, check);
             if (rc)
                 return rc;
         }
@@ -156,7 +157,7 @@ int gt__steps_copy_frame(const char *what, gt_storage *dst, const gt_storage *sr
    than the interior): those points are frame as much as the halo's. */
 static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
                       const gt_stencil_info *info, const gt_iterate_pair *q,
-                      const int64_t size[3], int device)
+                      const int64_t size[3], int device, int check)
 {
     const gt_field_info *cur = &info->fields[q->cur], *next = &info->fields[q->next];
     int64_t w[3][2];
@@ -165,7 +166,9 @@ static int copy_frame(const char *what, gt_storage *dst, const gt_storage *src,
         for (int side = 0; side < 2; side++)
             w[a][side] = cur->halo[a][side] > next->halo[a][side] ? cur->halo[a][side]
                                                                    : next->halo[a][side];
-    return gt__steps_copy_frame(what, dst, src, cur->axes, size, w, every, device);
+    char pw[400];
+    snprintf(pw, sizeof pw, "%s: pair %s -> %s", what, next->name, cur->name);
+    return gt__steps_copy_frame(pw, dst, src, cur->axes, size, w, every, device, check);
 }
 
 int gt__steps_copy_result(const char *what, gt_storage *cur, const gt_storage *next,
@@ -615,7 +618,10 @@ static int copy_result(const char *what, const gt_stencil_info *info,
     int rc = 0;
     for (int p = 0; p < info->npairs && !rc; p++) {
         const gt_iterate_pair *q = &info->pairs[p];
-        rc = gt__steps_copy_result(what, fields[q->cur], fields[q->next],
+        char pw[400];
+        snprintf(pw, sizeof pw, "%s: pair %s -> %s", what, info->fields[q->next].name,
+                 info->fields[q->cur].name);
+        rc = gt__steps_copy_result(pw, fields[q->cur], fields[q->next],
                                    info->fields[q->cur].axes, size, device, check);
     }
     return rc;
@@ -651,7 +657,8 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
         const gt_iterate_pair *q = &info->pairs[p];
         if (gt__overlap(fields[q->next], fields[q->cur], device))
             rc = gt__error(GT_EALIAS, "stencil '%s': steps: the storages of '%s' and '%s' "
-                           "(pair %s -> %s of iterate) share memory", info->name,
+                           "(pair %s -> %s of iterate) share memory; each step writes the one "
+                           "while it reads the other: give the pair two storages", info->name,
                            info->fields[q->next].name, info->fields[q->cur].name,
                            info->fields[q->next].name, info->fields[q->cur].name);
     }
@@ -670,15 +677,19 @@ static int run_steps(const gt_stencil_info *info, gt_storage *const *fields, int
     }
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': steps", info->name);
-    /* an odd count ends with the result's copy, refused (if at all) before anything is
-       written */
+    /* an odd count ends with the result's copy, and the frames' copies come first: each
+       refused (if at all) before anything is written (device-only storages of two layouts,
+       whose frame a later pair's copy refused, had had an earlier pair's frame written) */
     if (nsteps & 1)
         rc = copy_result(what, info, fields, size, device, 1);
+    for (int p = 0; p < info->npairs && !rc; p++)
+        rc = copy_frame(what, fields[info->pairs[p].next], fields[info->pairs[p].cur], info,
+                        &info->pairs[p], size, device, 1);
     /* the points of next that a step reads but does not compute hold cur's (language.md 11:
        every step reads what the caller put in cur there) */
     for (int p = 0; p < info->npairs && !rc; p++)
         rc = copy_frame(what, fields[info->pairs[p].next], fields[info->pairs[p].cur], info,
-                        &info->pairs[p], size, device);
+                        &info->pairs[p], size, device, 0);
     if (!rc && tiles)
         rc = run_tiled(info, fields, cur, nsteps, size, step, args, tiles, r, w, depth, wrap);
     else {

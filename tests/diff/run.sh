@@ -44,7 +44,8 @@
 # (language.md 11), and the fixed programs include tests/numeric/steps.stn: for a stencil
 # with iterate, driver.c also runs S_steps ((seed + layout) % 6 steps) in both builds and
 # nsteps single calls of the naive build's S with the pairs swapped, and compares them
-# exactly (the pairs' scratch fields left out).
+# exactly (the pairs' scratch fields left out); the cuda build's S_steps on device-only
+# storages too where its single call had them (NAME[cuda] F/device-only).
 #
 # Each program is compiled by both backends, each output built with
 # $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS (-O2 for the fixed programs, so

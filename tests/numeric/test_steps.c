@@ -199,7 +199,10 @@ static void refusals(void)
     c = &cases[8];
     make(c, f, n);
     fs[0] = fs[1] = f[0].s;
-    static const char *const alias[] = {"share memory", NULL};
+    static const char *const alias[] = {"the storages of 'un' and 'u' (pair un -> u of "
+                                        "iterate) share memory; each step writes the one "
+                                        "while it reads the other: give the pair two storages",
+                                        NULL};
     for (int64_t k = 0; k < 3; k++) {
         char what[64];
         snprintf(what, sizeof what, "decay: u and un one storage, n %lld", (long long)k);

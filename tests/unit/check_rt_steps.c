@@ -356,6 +356,79 @@ START_TEST(odd_copy_refused)
 }
 END_TEST
 
+/* Two pairs whose storages have a frame along I (halo 1 each side), a pointwise step bound on
+   the device. */
+static const gt_field_info pair2_fields[4] = {
+    {"u", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"un", "IJK", GT_FLOAT64, 1, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"v", "IJK", GT_FLOAT64, 0, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+    {"vn", "IJK", GT_FLOAT64, 1, {{1, 1}, {0, 0}, {0, 0}}, {{1, 1}, {0, 0}, {0, 0}}, {0, 0, 0}},
+};
+static const gt_iterate_pair pair2_pairs[2] = {{1, 0, 1}, {3, 2, 1}};
+static const gt_stencil_info pair2_info = {"pair2", 4, pair2_fields, 2, pair2_pairs, 0};
+
+static int pair2_step(void *args, gt_storage *const *f, const gt_domain *dom)
+{
+    (void)args;
+    static const unsigned char offsets[4] = {1, 0, 1, 0};
+    int64_t n[3];
+    gt_bound b[4];
+    int rc = gt__bind_device(&pair2_info, offsets, f, dom, n, b);
+    if (rc)
+        return rc;
+    gt_place place;
+    rc = gt__place(&pair2_info, f, n, NULL, 0, &place);
+    if (rc)
+        return rc < 0 ? rc : 0;
+    computes++;
+    for (int x = 0; x < 4; x += 2)
+        for (int64_t k = 0; k < n[2]; k++)
+            for (int64_t j = 0; j < n[1]; j++)
+                for (int64_t i = 0; i < n[0]; i++) {
+                    const double *u = b[x].origin;
+                    double *un = b[x + 1].origin;
+                    un[i * b[x + 1].stride[0] + j * b[x + 1].stride[1] + k * b[x + 1].stride[2]] =
+                        0.5 * u[i * b[x].stride[0] + j * b[x].stride[1] + k * b[x].stride[2]];
+                }
+    return 0;
+}
+
+/* The frames' copies, like the result's, refused before anything is written: device-only
+   storages, the first pair's two of one layout, the second's of two (whose frame cannot be
+   copied on the device). The first pair's frame was copied into un before the second's was
+   refused. */
+START_TEST(frame_copy_refused)
+{
+    enum { N = (NI + 2) * NJ * NK };
+    static double a[4][N];
+    for (int x = 0; x < N; x++)
+        for (int f = 0; f < 4; f++)
+            a[f][x] = f % 2 ? -1.0 : 1.0 + x;
+    const int64_t shape[3] = {NI + 2, NJ, NK}, c[3] = {NJ * NK, NK, 1},
+                  fo[3] = {1, NI + 2, (NI + 2) * NJ};
+    gt_storage_opts o = {0};
+    o.halo[0][0] = o.halo[0][1] = 1;
+    gt_storage *f[4];
+    for (int x = 0; x < 4; x++) {
+        f[x] = gt_wrap_device(a[x], GT_FLOAT64, "IJK", shape, x == 3 ? fo : c, &o);
+        ck_assert_msg(f[x] != NULL, "%s", gt_last_error());
+    }
+    computes = 0;
+    ck_assert_int_eq(gt__steps(&pair2_info, f, 2, NULL, pair2_step, NULL, 1), GT_EINVAL);
+    ck_assert_error(GT_EINVAL, "stencil 'pair2': steps: pair vn -> v: the two storages of a "
+                               "pair have layouts KJI and IJK; device-only storages are copied "
+                               "only between one layout: give both storages of the pair one "
+                               "layout (their strides in the same order)");
+    ck_assert_int_eq(computes, 0);
+    for (int x = 0; x < N; x++) {
+        ck_assert_double_eq(a[1][x], -1.0);
+        ck_assert_double_eq(a[3][x], -1.0);
+    }
+    for (int x = 0; x < 4; x++)
+        gt_release(f[x]);
+}
+END_TEST
+
 static int fake_within(void *dst, const void *src, size_t n)
 {
     memmove(dst, src, n);
@@ -391,6 +464,7 @@ Suite *suite_rt_steps(void)
     tcase_add_test(t, refusals);
     tcase_add_test(t, empty_domain_steps);
     tcase_add_test(t, odd_copy_refused);
+    tcase_add_test(t, frame_copy_refused);
     tcase_add_test(t, tiled_steps);
     suite_add_tcase(s, t);
     return s;

@@ -1899,7 +1899,7 @@ static int steps_on_device(const gt_storage *a, const gt_storage *b)
    with the exchange). Inside the global domain next keeps the caller's values, this rank's
    and (exchanged) its neighbours', as one process's S_steps keeps them (docs/mpi.md). */
 static int steps_frame(const char *what, const gt_decomp *d, const gt_stencil_info *info,
-                       gt_storage *const *fields)
+                       gt_storage *const *fields, int check)
 {
     int64_t w[3][2];   /* as deep as the storages go */
     int edge[3][2];
@@ -1916,7 +1916,7 @@ static int steps_frame(const char *what, const gt_decomp *d, const gt_stencil_in
         const gt_storage *from = fields[info->pairs[p].cur];
         rc = gt__steps_copy_frame(what, to, from, info->fields[info->pairs[p].cur].axes, d->box,
                                   (const int64_t (*)[2])w, (const int (*)[2])edge,
-                                  steps_on_device(to, from));
+                                  steps_on_device(to, from), check);
     }
     return rc;
 }
@@ -2003,7 +2003,9 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         const gt_iterate_pair *q = &info->pairs[p];
         if (gt__overlap(fields[q->next], fields[q->cur], 0))
             rc = gt__error(GT_EALIAS, "stencil '%s': %s: rank %d: the storages of '%s' and "
-                           "'%s' (pair %s -> %s of iterate) share memory", sn, fn, d->rank,
+                           "'%s' (pair %s -> %s of iterate) share memory; each step writes the "
+                           "one while it reads the other: give the pair two storages", sn, fn,
+                           d->rank,
                            info->fields[q->next].name, info->fields[q->cur].name,
                            info->fields[q->next].name, info->fields[q->cur].name);
     }
@@ -2068,10 +2070,12 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
     char what[160];
     snprintf(what, sizeof what, "stencil '%s': %s: rank %d", sn, fn, d->rank);
     memcpy(cur, fields, sizeof *cur * (size_t)nf);
-    /* an odd count ends with the result's copy, refused (if at all) before anything is
-       written */
+    /* an odd count ends with the result's copy, and the frames' copies come after the
+       first exchange: each refused (if at all) before anything is written */
     if (nsteps & 1)
         rc = agree(d->comm, fn, steps_result(what, d, info, fields, 1));
+    if (!rc && nsteps > 0)
+        rc = agree(d->comm, fn, steps_frame(what, d, info, fields, 1));
     int64_t grow[2][2];
     steps_growth(info, grow);
     w.widths = (const gt__mpi_widths *)widths;
@@ -2114,7 +2118,7 @@ int gt_mpi_steps(const gt_decomp *d, const gt_stencil_info *info, gt_storage *co
         rc = gt_halo_exchange(d, xs, nx, (const gt_halo_widths *)xw);
         tx += MPI_Wtime() - e0;
         if (!rc && done == 0)
-            rc = steps_frame(what, d, info, fields);
+            rc = steps_frame(what, d, info, fields, 0);
         for (int64_t s = 1; s <= tb && !rc; s++) {
             int64_t g[2][2];
             for (int a = 0; a < 2; a++)
