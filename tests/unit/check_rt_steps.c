@@ -305,6 +305,18 @@ static const gt_field_info half_fields[2] = {
 };
 static const gt_stencil_info half_info = {"half", 2, half_fields, 1, avg_pairs, 0};
 
+/* b[1] = 0.5 * b[0] over the n points bound. */
+static void halve(const gt_bound *b, const int64_t n[3])
+{
+    const double *u = b[0].origin;
+    double *un = b[1].origin;
+    for (int64_t k = 0; k < n[2]; k++)
+        for (int64_t j = 0; j < n[1]; j++)
+            for (int64_t i = 0; i < n[0]; i++)
+                un[i * b[1].stride[0] + j * b[1].stride[1] + k * b[1].stride[2]] =
+                    0.5 * u[i * b[0].stride[0] + j * b[0].stride[1] + k * b[0].stride[2]];
+}
+
 static int half_step(void *args, gt_storage *const *f, const gt_domain *dom)
 {
     (void)args;
@@ -319,13 +331,7 @@ static int half_step(void *args, gt_storage *const *f, const gt_domain *dom)
     if (rc)
         return rc < 0 ? rc : 0;
     computes++;
-    const double *u = b[0].origin;
-    double *un = b[1].origin;
-    for (int64_t k = 0; k < n[2]; k++)
-        for (int64_t j = 0; j < n[1]; j++)
-            for (int64_t i = 0; i < n[0]; i++)
-                un[i * b[1].stride[0] + j * b[1].stride[1] + k * b[1].stride[2]] =
-                    0.5 * u[i * b[0].stride[0] + j * b[0].stride[1] + k * b[0].stride[2]];
+    halve(b, n);
     return 0;
 }
 
@@ -381,15 +387,8 @@ static int pair2_step(void *args, gt_storage *const *f, const gt_domain *dom)
     if (rc)
         return rc < 0 ? rc : 0;
     computes++;
-    for (int x = 0; x < 4; x += 2)
-        for (int64_t k = 0; k < n[2]; k++)
-            for (int64_t j = 0; j < n[1]; j++)
-                for (int64_t i = 0; i < n[0]; i++) {
-                    const double *u = b[x].origin;
-                    double *un = b[x + 1].origin;
-                    un[i * b[x + 1].stride[0] + j * b[x + 1].stride[1] + k * b[x + 1].stride[2]] =
-                        0.5 * u[i * b[x].stride[0] + j * b[x].stride[1] + k * b[x].stride[2]];
-                }
+    halve(b, n);
+    halve(b + 2, n);
     return 0;
 }
 
