@@ -317,22 +317,31 @@ static void halve(const gt_bound *b, const int64_t n[3])
                     0.5 * u[i * b[0].stride[0] + j * b[0].stride[1] + k * b[0].stride[2]];
 }
 
+/* A step of info whose pairs are its fields (0, 1), (2, 3), ...: each next = 0.5 * cur, bound
+   on the device. */
+static int halve_pairs(const gt_stencil_info *info, const unsigned char *offsets,
+                       gt_storage *const *f, const gt_domain *dom)
+{
+    int64_t n[3];
+    gt_bound b[4];
+    int rc = gt__bind_device(info, offsets, f, dom, n, b);
+    if (rc)
+        return rc;
+    gt_place place;
+    rc = gt__place(info, f, n, NULL, 0, &place);
+    if (rc)
+        return rc < 0 ? rc : 0;
+    computes++;
+    for (int x = 0; x < info->nfields; x += 2)
+        halve(b + x, n);
+    return 0;
+}
+
 static int half_step(void *args, gt_storage *const *f, const gt_domain *dom)
 {
     (void)args;
     static const unsigned char offsets[2] = {0, 0};
-    int64_t n[3];
-    gt_bound b[2];
-    int rc = gt__bind_device(&half_info, offsets, f, dom, n, b);
-    if (rc)
-        return rc;
-    gt_place place;
-    rc = gt__place(&half_info, f, n, NULL, 0, &place);
-    if (rc)
-        return rc < 0 ? rc : 0;
-    computes++;
-    halve(b, n);
-    return 0;
+    return halve_pairs(&half_info, offsets, f, dom);
 }
 
 /* An odd count ends with a copy of next's domain into cur, which device-only storages of
@@ -377,19 +386,7 @@ static int pair2_step(void *args, gt_storage *const *f, const gt_domain *dom)
 {
     (void)args;
     static const unsigned char offsets[4] = {1, 0, 1, 0};
-    int64_t n[3];
-    gt_bound b[4];
-    int rc = gt__bind_device(&pair2_info, offsets, f, dom, n, b);
-    if (rc)
-        return rc;
-    gt_place place;
-    rc = gt__place(&pair2_info, f, n, NULL, 0, &place);
-    if (rc)
-        return rc < 0 ? rc : 0;
-    computes++;
-    halve(b, n);
-    halve(b + 2, n);
-    return 0;
+    return halve_pairs(&pair2_info, offsets, f, dom);
 }
 
 /* The frames' copies, like the result's, refused before anything is written: device-only
