@@ -19,6 +19,7 @@ import json
 import numbers
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -261,8 +262,13 @@ def compile(source_or_path, backend="openmp", defines=None, prefix=None, cflags=
                         "NAME=VALUE)" % (defines,)) from None
     if prefix is not None and not isinstance(prefix, str):
         raise GtccError("gtcc.compile: prefix %r is not a string (gtcc -P PREFIX)" % (prefix,))
-    if isinstance(cflags, str):
-        cflags = cflags.split()
+    if isinstance(cflags, str):     # split as a shell does ("-DNAME='a b'" is one flag)
+        try:
+            cflags = shlex.split(cflags)
+        except ValueError as e:
+            raise GtccError("gtcc.compile: cflags %r: %s (one string is split as a shell "
+                            "splits it: close the quote, or give a list of strings)"
+                            % (cflags, e)) from None
     elif cflags is None or (hasattr(cflags, "__iter__") and
                             all(isinstance(x, str) for x in cflags)):
         cflags = list(cflags or [])

@@ -32,11 +32,12 @@ class NoSuchFile(GtccError, FileNotFoundError):
         return NoSuchFile, (self.args[0], self.filename)
 
 
-class StencilError(GtccError):
+class StencilError(GtccError, ValueError):
     """A refused stencil call: ``message`` is the runtime's ``gt_last_error()`` (or the
     package's own text for what the runtime cannot see: a read-only output, a dtype the runtime
     has no type for, a device array), ``code`` the ``GT_E...`` code (negative; 0 when the
-    package refused the call itself). Nothing has been written."""
+    package refused the call itself). Nothing has been written. Also a ValueError, as NumPy's
+    refusal of arrays that do not fit a call is: ``except ValueError`` catches it."""
 
     def __init__(self, message, code=0):
         super().__init__(message)

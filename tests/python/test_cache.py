@@ -442,6 +442,14 @@ def test_compile_arguments(cache, tmp_path):
         gtcc.compile(src, prefix=3, include_dirs=inc)
     with pytest.raises(gtcc.GtccError, match=r"cflags 3: give a list of strings or one string"):
         gtcc.compile(src, cflags=3, include_dirs=inc)
+    # cflags as one string split as a shell splits it: a quoted define with a space is one
+    # flag, the entry the list's (str.split made '-DTAG="a' and 'b"', a file cc could not find)
+    m1 = gtcc.compile(src, cflags='-O1 -DTAG=\'"a b"\'', include_dirs=inc)
+    m2 = gtcc.compile(src, cflags=["-O1", '-DTAG="a b"'], include_dirs=inc)
+    assert not m2.built and m2.path == m1.path
+    with pytest.raises(gtcc.GtccError, match=r"cflags '-DTAG=\"a': No closing quotation \(one "
+                                              r"string is split as a shell splits it"):
+        gtcc.compile(src, cflags='-DTAG="a', include_dirs=inc)
     # include_dirs and the source of a wrong type: a GtccError naming them, not Python's
     # bare "'int' object is not iterable" or "object supporting the buffer API required"
     for bad in (3, [inc, 3]):

@@ -24,6 +24,8 @@ def refused(call, out, match, code=None):
         call()
     assert e.value.message == str(e.value)
     assert match in e.value.message, e.value.message
+    # a GtccError that is also a ValueError, as NumPy's refusals of arrays are
+    assert isinstance(e.value, gtcc.GtccError) and isinstance(e.value, ValueError)
     if code is not None:
         assert e.value.code == code
     np.testing.assert_array_equal(out, before)     # nothing written
@@ -34,6 +36,16 @@ def test_ok_first(mod):
     u, c, out = arrays()
     mod.hdiff(u, c, out, origin=(2, 2, 0))         # the call the others break
     assert not np.array_equal(out[2:-2, 2:-2], arrays()[2][2:-2, 2:-2])
+
+
+def test_refusal_is_a_value_error(mod):
+    # `except ValueError`, as a NumPy user catches a shape that does not fit, catches it
+    u, c, out = arrays()
+    try:
+        mod.hdiff(u, c, out, origin=(2, 2, 0), domain=(N[0], N[1], N[2] + 1))
+        raise AssertionError("not refused")
+    except ValueError as e:
+        assert isinstance(e, gtcc.StencilError) and e.code == -5
 
 
 def test_wrong_dtype(mod):
