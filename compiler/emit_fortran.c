@@ -232,7 +232,18 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                                      arena_printf(arena, "%s_halo",
                                                                   f->param[p]))
                                        : NULL;
-            ok = check_length(c, st, "argument", f->halo[p] ? f->halo[p] : f->param[p]) && ok;
+            /* at the parameter's declaration, not the stencil's, saying how short */
+            const char *arg = f->halo[p] ? f->halo[p] : f->param[p];
+            const char *stn = par->is_field ? par->field->name : par->scalar->name;
+            size_t len = strlen(arg), over = len - FORTRAN_NAME_MAX;
+            if (len > FORTRAN_NAME_MAX) {
+                diag_error(&c->diag, par->is_field ? par->field->loc : par->scalar->loc,
+                           "--emit=fortran: argument '%s' is longer than the %d characters of "
+                           "a Fortran name; shorten %s '%s' to at most %zu characters", arg,
+                           FORTRAN_NAME_MAX, par->is_field ? "field" : "scalar", stn,
+                           strlen(stn) > over ? strlen(stn) - over : (size_t)1);
+                ok = false;
+            }
         }
         f->decomp = unique(arena, &names, "decomp");
         f->overlap = unique(arena, &names, "overlap");

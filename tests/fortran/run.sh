@@ -341,6 +341,12 @@ fi
 cp "$cli/$lm.stn" "$cli/${lm}x.stn"
 refused 1 "${lm}x_gt.f90" "is longer than the 63 characters of a Fortran name; the module is named after the input file (FILE_gt): shorten the file's name$" \
     "a module name of 64 characters" --emit=fortran -w "${lm}x.stn"
+# an argument of 64 characters (a field's NAME_halo of 59 + 5): refused at the field's
+# declaration (it was the stencil's), saying to what length to shorten the field
+printf 'stencil s(field<double> u,\n          field<double> %s) {\n  %s = u[i+1];\n}\n' \
+    "${x50}xxxxxxxxx" "${x50}xxxxxxxxx" >"$cli/longarg.stn"
+refused 1 "longarg_gt.f90" "^longarg.stn:2:25: error: --emit=fortran: argument '${x50}xxxxxxxxx_halo' is longer than the 63 characters of a Fortran name; shorten field '${x50}xxxxxxxxx' to at most 58 characters$" \
+    "an argument of 64 characters" --emit=fortran -w longarg.stn
 # every line of those modules within the 132 columns, comments too (the comments naming the
 # wrappers and the file passed them: 191 columns; u's halos in its comment, 164), and u's
 # S_mpi_halo statement (153); Fortran 2003; a -P prefix of 59 characters in mixed case (the
