@@ -644,10 +644,10 @@ class Stencil:
                     msg += _halo_fix(msg)
                 elif rc == GT_ESHAPE and mpi is None:
                     msg += _shape_fix(msg)
-                elif rc == GT_EDTYPE:
-                    msg += _dtype_fix(msg, self.fields, steps)
-                elif rc == GT_EALIAS:
-                    msg += _alias_fix(msg, self.fields, steps)
+                elif rc in (GT_EDTYPE, GT_EALIAS):
+                    read_only = {f.name for f in self.fields
+                                 if not (f.steps_output if steps else f.output)}
+                    msg += (_dtype_fix if rc == GT_EDTYPE else _alias_fix)(msg, read_only)
                 raise StencilError(msg, rc)
         finally:
             for s in made:
@@ -724,24 +724,27 @@ def _view_fix(msg, written):
         return (" (%s: the stencil writes it, so write into an array of its own, "
                 "np.empty_like(x, order='C'), and copy the result into the view)" % what)
     return " (%s: pass a copy, x.copy(), which the stencil only reads)" % what
+
+
 GT_EDTYPE, GT_ESHAPE, GT_EHALO, GT_EALIAS = -3, -5, -6, -7
 _ALIAS = re.compile(r"output '[^']*' shares memory with field '([^']*)'")
 
 
-def _alias_fix(msg, fields, steps):
+def _alias_fix(msg, read_only):
     """What to pass where the runtime refuses aliasing (GT_EALIAS): a copy of the field the
     stencil only reads, as NumPy's ufuncs copy an input that overlaps their output; arrays of
     their own for fields it writes (steps: both of an iterate pair), whose results a copy
-    would drop ('' for a message of another form)."""
+    would drop ('' for a message of another form). read_only: the names of the fields the
+    call only reads."""
     m = _ALIAS.search(msg)
-    if m is not None:
-        f = next((f for f in fields if f.name == m.group(1)), None)
-        if f is not None and not (f.steps_output if steps else f.output):
-            return (" (pass a copy of '%s', %s.copy(), as NumPy's ufuncs copy an input that "
-                    "overlaps their output)" % (f.name, f.name))
+    if m is not None and m.group(1) in read_only:
+        return (" (pass a copy of '%s', %s.copy(), as NumPy's ufuncs copy an input that "
+                "overlaps their output)" % (m.group(1), m.group(1)))
     if "share memory" in msg or m is not None:
         return " (give each field the stencil writes an array of its own)"
     return ""
+
+
 _SHAPE = re.compile(r"the domain is (\d+) along ([IJK]) but the storage's interior is (\d+) "
                     r"\(shape (\d+), halo \[(\d+),")
 
@@ -755,23 +758,27 @@ def _shape_fix(msg):
     axis, inner, lo = m.group(2, 3, 5)
     return (" (the array has %s points along %s from its origin %s: give a smaller domain= "
             "(none: the largest that fits) or a larger array)" % (inner, axis, lo))
+
+
 _DTYPE = re.compile(r"field '([^']*)' is (\w+) but the storage is (\w+)")
 
 
-def _dtype_fix(msg, fields, steps):
+def _dtype_fix(msg, read_only):
     """The runtime's GT_EDTYPE message names a storage, which a Python caller never made: the
     array's dtype and how to give the field's ('' for a message of another form). A field the
-    stencil writes is not told to pass a copy (x.astype), whose results would be dropped."""
+    stencil writes is not told to pass a copy (x.astype), whose results would be dropped.
+    read_only: the names of the fields the call only reads."""
     m = _DTYPE.search(msg)
     if m is None:
         return ""
     name, want, have = m.groups()
-    f = next((f for f in fields if f.name == name), None)
-    written = f is None or (f.steps_output if steps else f.output)
+    written = name not in read_only
     np_name = "np.bool_" if want == "bool" else "np." + want
     return (" (the array's dtype is %s: make it %s where it is made, dtype=%s%s)"
             % (have, want, np_name, "" if written else
                ", or pass %s.astype(%s), a copy the stencil only reads" % (name, np_name)))
+
+
 _HALO = re.compile(r"field '[^']*': halo along ([IJK]) is \[(\d+),(\d+)\] but the stencil "
                    r"needs \[(\d+),(\d+)\]")
 
