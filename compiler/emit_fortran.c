@@ -86,12 +86,14 @@ static const char *dummy_name(Arena *arena, NameSet *set, const char *stn_name)
     return unique(arena, set, want);
 }
 
-static bool check_length(Compiler *c, const IrStencil *st, const char *what, const char *name)
+/* name (what it names) within Fortran's length; else an error at loc, hint after it. */
+static bool check_length(Compiler *c, Loc loc, const char *what, const char *name,
+                         const char *hint)
 {
     if (strlen(name) <= FORTRAN_NAME_MAX)
         return true;
-    diag_error(&c->diag, st ? st->loc : (Loc){0}, "--emit=fortran: %s '%s' is longer than "
-               "the %d characters of a Fortran name", what, name, FORTRAN_NAME_MAX);
+    diag_error(&c->diag, loc, "--emit=fortran: %s '%s' is longer than the %d characters of a "
+               "Fortran name%s", what, name, FORTRAN_NAME_MAX, hint);
     return false;
 }
 
@@ -188,7 +190,7 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                "case-insensitive)", subs[k]);
                     ok = false;
                 }
-                ok = check_length(c, st, "stencil function", name) && ok;
+                ok = check_length(c, st->loc, "stencil function", name, "") && ok;
                 *out[k] = name;
             }
         }
@@ -235,15 +237,12 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
             /* at the parameter's declaration, not the stencil's, saying how short */
             const char *arg = f->halo[p] ? f->halo[p] : f->param[p];
             const char *stn = par->is_field ? par->field->name : par->scalar->name;
-            size_t len = strlen(arg), over = len - FORTRAN_NAME_MAX;
-            if (len > FORTRAN_NAME_MAX) {
-                diag_error(&c->diag, par->is_field ? par->field->loc : par->scalar->loc,
-                           "--emit=fortran: argument '%s' is longer than the %d characters of "
-                           "a Fortran name; shorten %s '%s' to at most %zu characters", arg,
-                           FORTRAN_NAME_MAX, par->is_field ? "field" : "scalar", stn,
-                           strlen(stn) > over ? strlen(stn) - over : (size_t)1);
-                ok = false;
-            }
+            size_t len = strlen(arg), over = len > FORTRAN_NAME_MAX ? len - FORTRAN_NAME_MAX : 0;
+            const char *hint = arena_printf(arena, "; shorten %s '%s' to at most %zu characters",
+                                            par->is_field ? "field" : "scalar", stn,
+                                            strlen(stn) > over ? strlen(stn) - over : (size_t)1);
+            ok = check_length(c, par->is_field ? par->field->loc : par->scalar->loc, "argument",
+                              arg, hint) && ok;
         }
         f->decomp = unique(arena, &names, "decomp");
         f->overlap = unique(arena, &names, "overlap");
