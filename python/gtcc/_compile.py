@@ -24,6 +24,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 import warnings
 
 import numpy as np
@@ -495,10 +496,69 @@ def _nvcc_dirs(tc):
     return dirs, env
 
 
+# a build's temporary directory: .tmp-KEY8-HOST-PID-XXXXXXXX (mkdtemp's suffix)
+_TMP = re.compile(r"\.tmp-[0-9a-f]{8}-(.+)-([0-9]+)-[^-]+$")
+# a temporary directory left this long is removed whoever made it (no build takes a week)
+_TMP_STALE = 7 * 24 * 3600
+
+
+def _host():
+    return re.sub(r"[^A-Za-z0-9.]", "_", os.uname().nodename)[:64] or "host"
+
+
+def _gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:             # (EPERM: another user's process)
+        pass
+    return False
+
+
+def _sweep(root):
+    """Removes the temporary directories of builds that were killed (SIGKILL, a batch job's
+    time limit, a node lost): left forever, they filled the cache. Those of this host whose
+    process is gone go at once; any other (another node's, or named before the host and pid
+    were in the name) once it is _TMP_STALE old. What cannot be removed (another user's) is
+    left."""
+    host, now = _host(), None
+    for d in _glob(root):
+        m = _TMP.match(os.path.basename(d))
+        try:
+            if m and m.group(1) == host and _gone(int(m.group(2))):
+                pass
+            else:
+                now = now or time.time()
+                if now - os.lstat(d).st_mtime < _TMP_STALE:
+                    continue
+        except (OSError, ValueError, OverflowError):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _glob(root):
+    try:
+        shards = os.listdir(root)
+    except OSError:
+        return []
+    out = []
+    for s in shards:
+        if len(s) != 2:
+            continue
+        try:
+            out += [os.path.join(root, s, n) for n in os.listdir(os.path.join(root, s))
+                    if n.startswith(".tmp-")]
+        except OSError:
+            pass
+    return out
+
+
 def _build(tc, stn, opts, backend, cflags, shard, final, key):
     """Builds the entry final in a temporary directory renamed to it: True; False where
     another process's complete entry took its place meanwhile (no flock)."""
-    tmp = tempfile.mkdtemp(dir=shard, prefix=".tmp-%s-" % key[:8])
+    _sweep(os.path.dirname(shard))
+    tmp = tempfile.mkdtemp(dir=shard, prefix=".tmp-%s-%s-%d-" % (key[:8], _host(), os.getpid()))
     logpath = os.path.join(tmp, "build.log")
     ok = False
     try:

@@ -620,3 +620,36 @@ def test_entry_permissions_where_chmod_is_refused(cache, monkeypatch):
     b = np.zeros_like(a)
     m.cp(a, b)
     assert m.built and (b == 32.0).all()
+
+
+def test_killed_builds_are_swept(cache):
+    """A build killed (SIGKILL, a batch job's time limit) left its temporary directory in the
+    cache forever. The next build removes those of this host whose process is gone, and any
+    a week old; a live process's (this one's) and a recent one of another host stay."""
+    import socket
+    import time
+    import re
+    gtcc.compile(SRC)
+    shard = next(p for p in cache.glob("??") if p.is_dir())
+    host = re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname())[:64]
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    # a process killed in the middle of its build: a real one, SIGKILLed
+    killed = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    killed.kill()
+    killed.wait()
+    names = {"dead": ".tmp-0123abcd-%s-%d-abc_12xy" % (host, dead.pid),
+             "killed": ".tmp-0123abcd-%s-%d-zz9" % (host, killed.pid),
+             "alive": ".tmp-0123abcd-%s-%d-q1" % (host, os.getpid()),
+             "other": ".tmp-0123abcd-elsewhere-%d-q2" % dead.pid,
+             "old_other": ".tmp-0123abcd-elsewhere-%d-q3" % dead.pid,
+             "old_unnamed": ".tmp-0123abcd-k2j4"}
+    for k, n in names.items():
+        (shard / n).mkdir()
+        (shard / n / "gen.c").write_text("x")
+        if k.startswith("old"):
+            t = time.time() - 8 * 24 * 3600
+            os.utime(shard / n, (t, t))
+    assert gtcc.compile(SRC, defines={"K0": "5.0"}).built
+    left = {p.name for p in cache.rglob(".tmp-*")}
+    assert left == {names["alive"], names["other"]}, left
