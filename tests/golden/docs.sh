@@ -19,6 +19,8 @@
 # 4. docs/generated-api.md's worked example: laplacian.stn and main.c built (naive
 #    backend, the same numbers as the default), the header's comment and declarations
 #    as the page shows them, and the program prints what the page says.
+# 5. Three run-time messages the pages quote (a run-time K level out of the storage, a
+#    mirror on a narrow domain, a halo too small), from calls set up as the pages say.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -199,6 +201,85 @@ if command -v "$CC" >/dev/null 2>&1 && [ -e "$BUILD/lib/libgtrt.a" ]; then
         fail "generated-api.md:$main: the program printed '$("$d/main" 2>&1)', the page says '$want'"
     else
         pass
+    fi
+fi
+
+# --- 5: run-time messages the pages quote, from calls set up as the pages say ---------
+# language.md 5.7's kremap example (its block as the page shows it: pe and q with one level
+# of K halo on each side, NK = 9, n = 2 at (2, 3, 8)), language.md 9's mirror (read 3
+# points beyond a domain 2 wide) and generated-api.md's laplacian without halo.
+if command -v "$CC" >/dev/null 2>&1 && [ -e "$BUILD/lib/libgtrt.a" ]; then
+    d=$tmp/run; mkdir -p "$d"; l=$tmp/blocks/docs_language_md
+    for x in $(awk -F'|' '$2 == "" { print $1 }' "$l/index"); do
+        grep -q '^stencil kremap(' "$l/$x" && cp "$l/$x" "$d/kremap.stn"
+    done
+    cat > "$d/m.stn" <<'STN'
+stencil m(field<double> u, field<double> v) {
+    boundary u(i): mirror;
+    v = u[i-3] + u[i+1];
+}
+STN
+    cat > "$d/main.c" <<'C'
+#include <stdio.h>
+#include <gt/gt.h>
+#include "kremap.h"
+#include "m.h"
+#include "laplacian.h"
+static gt_storage *zeros(gt_dtype t, const char *axes, int64_t ni, int64_t nj, int64_t nk,
+                         int64_t hi0, int64_t hi1, int64_t hk0, int64_t hk1)
+{
+    gt_storage_opts o = {.halo = {{hi0, hi1}, {0, 0}, {hk0, hk1}}};
+    if (axes[2] == 0) o.halo[2][0] = o.halo[2][1] = 0;
+    return gt_zeros(t, axes, (int64_t[]){ni + hi0 + hi1, nj, nk + hk0 + hk1}, &o);
+}
+int main(void)
+{
+    gt_storage *pe = zeros(GT_FLOAT64, "IJK", 4, 6, 9, 1, 1, 1, 1);
+    gt_storage *q = zeros(GT_FLOAT64, "IJK", 4, 6, 9, 0, 1, 1, 1);
+    gt_storage *n = zeros(GT_INT32, "IJK", 4, 6, 9, 1, 0, 0, 0);
+    gt_storage *kbot = zeros(GT_INT32, "IJ", 4, 6, 1, 0, 0, 0, 0);
+    gt_storage *a = zeros(GT_FLOAT64, "IJK", 4, 6, 9, 0, 0, 0, 0);
+    gt_storage *b = zeros(GT_FLOAT64, "IJK", 4, 6, 9, 0, 0, 0, 0);
+    int32_t *pn = gt_host(n, GT_WRITE);
+    const int64_t *st = gt_strides(n);
+    pn[(1 + 2) * st[0] + 3 * st[1] + 8 * st[2]] = 2;     /* n = 2 at (2, 3, 8) */
+    if (kremap(pe, q, n, kbot, 0, 0, a, b, NULL) != 0) printf("%s\n", gt_last_error());
+    gt_storage *u = zeros(GT_FLOAT64, "IJK", 2, 4, 1, 0, 1, 0, 0);
+    gt_storage *v = zeros(GT_FLOAT64, "IJK", 2, 4, 1, 0, 0, 0, 0);
+    if (m(u, v, NULL) != 0) printf("%s\n", gt_last_error());
+    gt_storage *lu = zeros(GT_FLOAT64, "IJK", 8, 8, 2, 0, 0, 0, 0);
+    gt_storage *lap = zeros(GT_FLOAT64, "IJK", 8, 8, 2, 0, 0, 0, 0);
+    if (laplacian(lu, lap, NULL) != 0) printf("%s\n", gt_last_error());
+    return 0;
+}
+C
+    cp "$tmp/api/laplacian.stn" "$d/" 2>/dev/null
+    ok=1
+    for f in kremap m laplacian; do
+        if [ ! -e "$d/$f.stn" ] || ! (cd "$d" && "$GTCC" -b naive "$f.stn") > "$d/log" 2>&1; then
+            fail "run-time messages: $f.stn (from the pages) does not compile"; ok=0
+        fi
+    done
+    # shellcheck disable=SC2086
+    if [ $ok = 1 ] && ! "$CC" -std=c11 -O1 ${SANFLAGS:-} -I"$root/runtime/include" -o "$d/main" \
+            "$d/main.c" "$d/kremap.c" "$d/m.c" "$d/laplacian.c" "$BUILD/lib/libgtrt.a" \
+            -fopenmp -lm > "$d/log" 2>&1; then
+        fail "run-time messages: the driver does not build"; sed 's/^/  | /' "$d/log" | head; ok=0
+    fi
+    if [ $ok = 1 ]; then
+        "$d/main" > "$d/out" 2>&1
+        for want in "docs/language.md|stencil 'kremap': 'pe' read at level 10 at (2, 3, 8), outside the levels -1 to 9 its storage holds (the run-time K offset at line 3, column 14)" \
+                    "docs/language.md|stencil 'm': field 'u' has a mirror boundary condition along I and is read up to 3 point(s) beyond the domain there, which is 2 wide: " \
+                    "docs/generated-api.md|stencil 'laplacian': field 'u': halo along I is [0,0] but the stencil needs [1,1]"; do
+            page=${want%%|*}; msg=${want#*|}
+            if ! flat "$root/$page" | grep -Fq -- "$msg"; then
+                fail "$page no longer quotes: $msg"
+            elif ! grep -Fq -- "$msg" "$d/out"; then
+                fail "$page quotes '$msg', which the call does not say:"; sed 's/^/  | /' "$d/out"
+            else
+                pass
+            fi
+        done
     fi
 fi
 
