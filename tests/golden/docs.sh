@@ -21,6 +21,7 @@
 #    as the page shows them, and the program prints what the page says.
 # 5. Three run-time messages the pages quote (a run-time K level out of the storage, a
 #    mirror on a narrow domain, a halo too small), from calls set up as the pages say.
+# 6. docs/cuda.md names every kind of kernel the cuda backend writes (gt_kN_S, ...).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -281,6 +282,26 @@ C
             fi
         done
     fi
+fi
+
+# --- 6: the cuda backend's kernels, as docs/cuda.md names them ----------------------------
+# Every kind of kernel the cuda backend writes for README.md's hdiff (gt_k0_hdiff, ...) is
+# in cuda.md's list of the names the generated code claims (`gt_kN_S`, ...).
+hd=$(ls "$tmp"/blocks/README_md/*.d/block.stn 2>/dev/null | head -n 1)
+if [ -n "$hd" ] && (cd "$(dirname "$hd")" && "$GTCC" -b cuda -o hd.cu block.stn) > "$tmp/cu.log" 2>&1; then
+    kinds=$(sed -n 's/^static __global__ void gt_\([a-z]\)0_hdiff(.*/\1/p' "$(dirname "$hd")/hd.cu" | sort -u)
+    if [ -z "$kinds" ]; then
+        fail "cuda.md: no kernel gt_X0_hdiff found in the cuda backend's output for README's hdiff"
+    fi
+    for x in $kinds; do
+        if flat "$root/docs/cuda.md" | grep -Fq "\`gt_${x}N_S\`"; then
+            pass
+        else
+            fail "cuda.md does not name the kernels gt_${x}N_S that the cuda backend writes (gt_${x}0_hdiff)"
+        fi
+    done
+else
+    fail "cuda.md: gtcc -b cuda of README's hdiff fails"; sed 's/^/  | /' "$tmp/cu.log" | head -n 5
 fi
 
 echo "docs: $passed passed, $failed failed"
