@@ -22,6 +22,7 @@
 # 5. Three run-time messages the pages quote (a run-time K level out of the storage, a
 #    mirror on a narrow domain, a halo too small), from calls set up as the pages say.
 # 6. docs/cuda.md names every kind of kernel the cuda backend writes (gt_kN_S, ...).
+# 7. language.md 2's reserved words are grammar/stencil.l's keywords.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -302,6 +303,19 @@ if [ -n "$hd" ] && (cd "$(dirname "$hd")" && "$GTCC" -b cuda -o hd.cu block.stn)
     done
 else
     fail "cuda.md: gtcc -b cuda of README's hdiff fails"; sed 's/^/  | /' "$tmp/cu.log" | head -n 5
+fi
+
+# --- 7: language.md's reserved words are the scanner's keywords -------------------------
+sed -n 's/^"\([a-z]*\)"[[:space:]]*{ KEYWORD(.*/\1/p' "$root/grammar/stencil.l" | sort > "$tmp/kw.lex"
+flat "$root/docs/language.md" | sed -n 's/.*the keywords `\([a-z ]*\)` are reserved.*/\1/p' |
+    tr ' ' '\n' | grep -v '^$' | sort > "$tmp/kw.doc"
+if [ ! -s "$tmp/kw.lex" ] || [ ! -s "$tmp/kw.doc" ]; then
+    fail "language.md 2: the keyword list (page or grammar/stencil.l) was not found"
+elif ! diff "$tmp/kw.doc" "$tmp/kw.lex" > "$tmp/kw.diff"; then
+    fail "language.md 2: the reserved words (<) are not grammar/stencil.l's keywords (>):"
+    sed 's/^/  | /' "$tmp/kw.diff"
+else
+    pass
 fi
 
 echo "docs: $passed passed, $failed failed"
