@@ -164,6 +164,15 @@ stencil hdiff(field<double> u, field<double> coeff, field<double> out_u) {
   if (fly * (u[j+1] - u) > 0.0) fly = 0.0;
   out_u = u - coeff * (flx - flx[i-1] + fly - fly[j-1]);
 }
+@ docs/cuda.md|--emit=ir -b cuda|temp a: global (a device array over the domain, from the pool)
+stencil s(field<double> u, field<double> w, field<double> x, field<double> y, field<double> v) {
+    double a = sqrt(u + 1.0) * sqrt(u + 2.0) + sqrt(u + 3.0) * sqrt(u + 4.0) + exp(u) * log(u + 5.0);
+    double b = sqrt(w + 1.0) * sqrt(w + 2.0) + sqrt(w + 3.0) * sqrt(w + 4.0) + exp(w) * log(w + 5.0);
+    double c = sqrt(x + 1.0) * sqrt(x + 2.0) + sqrt(x + 3.0) * sqrt(x + 4.0) + exp(x) * log(x + 5.0);
+    double d = sqrt(y + 1.0) * sqrt(y + 2.0) + sqrt(y + 3.0) * sqrt(y + 4.0) + exp(y) * log(y + 5.0);
+    v = a[i-8, j-12] + a[i+8, j+12] + b[i-8, j-12] + b[i+8, j+12]
+      + c[i-8, j-12] + c[i+8, j+12] + d[i-8, j-12] + d[i+8, j+12];
+}
 @ docs/internals.md||temp t: double IJK extent i[0,0] j[0,0] k[0,0] block_local
 stencil s(field<double> v, field<double> u) { region(i(0, 1)) { double t = u; v = t; } }
 EOF
