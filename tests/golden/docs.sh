@@ -19,7 +19,8 @@
 # 4. docs/generated-api.md's worked example: laplacian.stn and main.c built with each of
 #    the openmp (the page's) and naive backends as C99 with -Wall -Wextra -Wpedantic
 #    -Werror (the page says the generated C is clean so), the header's comment and
-#    declarations as the page shows them, and the program prints what the page says.
+#    declarations as the page shows them, and the program prints what the page says;
+#    the header's laplacian_mpi as "Under MPI" declares it.
 # 5. Three run-time messages the pages quote (a run-time K level out of the storage, a
 #    mirror on a narrow domain, a halo too small), from calls set up as the pages say.
 # 6. docs/cuda.md names every kind of kernel the cuda backend writes (gt_kN_S, ...).
@@ -218,6 +219,23 @@ if command -v "$CC" >/dev/null 2>&1 && [ -e "$BUILD/lib/libgtrt.a" ]; then
             pass
         fi
     done
+    # "Under MPI": the distributed entry as the page declares it
+    mpi=$(awk -F'|' '$2 == "c" { print $1 }' "$g/index" | while read -r x; do
+        grep -q '^static inline int laplacian_mpi(' "$g/$x" && echo "$x"; done | head -n 1)
+    if [ -z "$mpi" ]; then
+        fail "generated-api.md: the block declaring laplacian_mpi was not found"
+    else
+        sed -n '/^static inline int laplacian_mpi(/,/)/p' "$g/$mpi" | tr '\n' ' ' | tr -s ' ' |
+            sed 's/; *$//; s/ *$//' > "$d/mpi.doc"
+        sed -n '/^static inline int laplacian_mpi(/,/)/p' "$d/laplacian.h" | tr '\n' ' ' |
+            tr -s ' ' | sed 's/ *$//' > "$d/mpi.h"
+        if [ -s "$d/mpi.doc" ] && cmp -s "$d/mpi.doc" "$d/mpi.h"; then
+            pass
+        else
+            fail "generated-api.md:$mpi: laplacian.h declares laplacian_mpi otherwise:"
+            sed 's/^/  | /' "$d/mpi.h"; echo
+        fi
+    fi
 fi
 
 # --- 5: run-time messages the pages quote, from calls set up as the pages say ---------
