@@ -5,15 +5,16 @@
 #
 # 1. Every fenced block without a language tag of README.md, docs/language.md,
 #    docs/generated-api.md, docs/internals.md and docs/cuda.md whose first line that is
-#    not a // comment starts a stencil or function (`stencil NAME(`), a const or an import (and that
-#    holds no grammar `:=`) is a whole program: gtcc compiles it to C with exit status 0
-#    and says nothing (no error, no warning). A first line `// NAME.stn` names its file.
+#    not a // comment starts a stencil or function (`stencil NAME(`), a const or an
+#    import (and that holds no grammar `:=`) is a whole program: gtcc compiles it to C
+#    with exit status 0 and says nothing (no error, no warning). A first line
+#    `// NAME.stn` names its file.
 # 2. A block shown as gtcc's --emit=ir output (a line with `@ i[<digit>` or starting
-#    with `field NAME: in|out|inout`, or any block after a marker below) holds lines that `gtcc --emit=ir` prints, each
-#    (leading blanks aside; `...` lines skipped), for the program of the last such
-#    program block before it in the same page, or for the file and options of a
-#    `<!-- doc-check: ir FILE OPTIONS -->` line (FILE relative to the repository)
-#    just before the block's fence.
+#    with `field NAME: in|out|inout`, or any block after a marker below) holds lines
+#    that `gtcc --emit=ir` prints, each (leading blanks aside; `...` lines skipped), for
+#    the program of the last such program block before it in the same page, or for the
+#    file and options of a `<!-- doc-check: ir FILE OPTIONS -->` line (FILE relative to
+#    the repository) just before the block's fence.
 # 3. The messages of the table at the end: each quoted in its page (blanks and line
 #    breaks counted as one blank) and printed by gtcc for the program given.
 # 4. docs/generated-api.md's worked example: laplacian.stn and main.c built with each of
