@@ -20,6 +20,8 @@
 # new expectation; where the new status is right, record it in an `// EXIT: N` line first.
 # A status above 2 (a crash: gtcc itself exits 0, 1 or 2) is never right, with or without
 # an EXIT line: --update never blesses it and a plain run fails it.
+# Then, without NAMEs and --update, tests/golden/docs.sh: the examples of the user
+# documentation compile and give what the pages show.
 # Prints a unified diff per failure, then "N passed, N failed"; writes the
 # counts to $RESULTS/golden when RESULTS is set.
 set -u
@@ -100,6 +102,18 @@ for stn in "$here"/*/*.stn; do
         passed=$((passed + 1))
     fi
 done
+# The user documentation's examples and quoted messages (tests/golden/docs.sh), on a run of
+# every test (not with NAMEs, not --update: the pages are fixed by hand).
+if [ $# -eq 0 ] && [ $update = 0 ]; then
+    GTCC=$GTCC sh "$here/docs.sh" > "$tmp/docs" 2>&1
+    grep -v '^docs: [0-9]* passed, [0-9]* failed$' "$tmp/docs"
+    set -- $(sed -n 's/^docs: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$tmp/docs")
+    if [ $# -eq 2 ]; then
+        passed=$((passed + $1)); failed=$((failed + $2))
+    else
+        fail "docs: tests/golden/docs.sh gave no count"
+    fi
+fi
 echo "golden: $passed passed, $failed failed"
 [ -n "${RESULTS:-}" ] && echo "$passed $failed" > "$RESULTS/golden"
 [ "$failed" -eq 0 ]
