@@ -313,6 +313,34 @@ START_TEST(test_diag_limit_and_long_lines)
     ck_assert_int_lt((int)(caret - quote), 220);
     free(line);
     ctx_done(&x);
+
+    /* A long quoted identifier is clipped; a file name is not (before, a path past 64
+       bytes was cut to its first 40, 'cannot read '/tmp/build-directory-of-a-cmake-p...'',
+       hiding which file failed), until it is longer than any path a system call takes. */
+    ctx_new(&x);
+    char name[101], path[200], huge[5001];
+    memset(name, 'n', 100);
+    name[100] = '\0';
+    snprintf(path, sizeof path, "/tmp/build-directory-of-a-cmake-project/CMakeFiles/"
+             "target.dir/generated/%s.c", "heat2d");
+    memset(huge, 'p', 5000);
+    huge[0] = '/';
+    huge[5000] = '\0';
+    diag_error(&x.c->diag, (Loc){0}, "'%s' is not declared", name);
+    diag_error(&x.c->diag, (Loc){0}, "cannot create '%s': No such file", path);
+    diag_error(&x.c->diag, (Loc){0}, "cannot create '%s' either", "a_long_generated_name_"
+               "that_some_tool_made_without_any_directory_part.stn");
+    diag_error(&x.c->diag, (Loc){0}, "cannot read '%s'", huge);
+    fflush(x.out);
+    char want[512];
+    snprintf(want, sizeof want, "gtcc: error: '%.40s...' is not declared\n"
+             "gtcc: error: cannot create '%s': No such file\n"
+             "gtcc: error: cannot create 'a_long_generated_name_that_some_tool_made_without_"
+             "any_directory_part.stn' either\n"
+             "gtcc: error: cannot read '/ppppppppppppppppppppppppppppppppppppppp...'\n",
+             name, path);
+    ck_assert_str_eq(x.diag, want);
+    ctx_done(&x);
 }
 END_TEST
 
@@ -371,6 +399,13 @@ START_TEST(test_exit_status)
     ck_assert_int_eq(run_gtcc("--emit=ir missing.stn"), 2);
     err = read_file("stderr");
     ck_assert_str_eq(err, "gtcc: error: cannot read 'missing.stn': No such file or directory\n");
+    free(err);
+    /* the whole path, not its first 40 bytes and "..." */
+    ck_assert_int_eq(run_gtcc("--emit=ir a-directory-whose-name-is-long-enough-to-pass-64-"
+                              "bytes/missing.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot read 'a-directory-whose-name-is-long-enough-to-"
+                          "pass-64-bytes/missing.stn': No such file or directory\n");
     free(err);
     ck_assert_int_eq(run_gtcc("--emit=ir dir.stn"), 2);
     err = read_file("stderr");
