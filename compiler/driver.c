@@ -22,7 +22,7 @@
 
 /* Temporary files alive right now, removed if a signal ends the process (SIGINT,
  * SIGTERM, SIGHUP, SIGQUIT; SIGPIPE from a -MF /dev/stdout nobody reads; SIGXFSZ). */
-enum { MAX_TEMPS = 8 };
+enum { MAX_TEMPS = 8, TEMP_BASE_MAX = 200 };
 static char *volatile live_temps[MAX_TEMPS];
 
 static void remove_temps_and_die(int sig)
@@ -130,9 +130,13 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     } else {
         out->dest = dangling_target(c, path);   /* a link to no file yet: that file made */
     }
+    /* the temporary file is named after the output, cut so that its name stays within
+       NAME_MAX (255) however long the output's is: ".NAME.XXXXXX" is 8 bytes longer, and
+       an output named with 248 to 255 bytes was "File name too long" */
     const char *base = path_base(out->dest);
-    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - out->dest), out->dest,
-                            base);
+    int keep = strlen(base) > TEMP_BASE_MAX ? TEMP_BASE_MAX : (int)strlen(base);
+    out->tmp = arena_printf(c->arena, "%.*s.%.*s.XXXXXX", (int)(base - out->dest), out->dest,
+                            keep, base);
     int fd = mkstemp(out->tmp);
     if (fd < 0) {
         diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));

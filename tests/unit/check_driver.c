@@ -506,6 +506,32 @@ START_TEST(test_sibling_names)
 }
 END_TEST
 
+/* An output whose name is as long as a file name can be (255 bytes) is written: its
+ * temporary file, named after it, is cut to stay a legal name (before, ".NAME.XXXXXX"
+ * was 8 bytes longer, and any name of 248 to 255 bytes was "File name too long"). */
+START_TEST(test_long_output_names)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    char name[256], args[512];
+    memset(name, 'n', 253);
+    strcpy(name + 253, ".c");   /* 255 bytes; the header and the .d file too */
+    snprintf(args, sizeof args, "-MD -o %s good.stn", name);
+    ck_assert_int_eq(run_gtcc(args), 0);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    for (const char *suffix = "chd"; *suffix; suffix++) {
+        name[254] = *suffix;
+        char *text = read_file(name);
+        ck_assert_msg(text && *text, "no %s", name + 250);
+        free(text);
+    }
+    ck_assert_int_eq(count_entries("."), 6);   /* good.stn, stdout, stderr, .c .h .d */
+    remove_tmpdir();
+}
+END_TEST
+
 /* A file name with a trigraph (??= ??/ ??- ...): the #line directives write each '?' as
  * "\?", so that no "??" is in them (ISO C compilers replaced "??=" by '#' in the name, GNU
  * C warned, -Wtrigraphs, an error under -Wall -Werror; in comments it warns of none); an
@@ -1123,6 +1149,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_sibling_names);
+    tcase_add_test(tc, test_long_output_names);
     tcase_add_test(tc, test_trigraph_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
