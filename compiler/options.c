@@ -249,6 +249,19 @@ int options_parse(Compiler *c, int argc, char **argv)
         return usage_error(c, "no input file; run '%s'", "gtcc --help");
     if (o->output && *o->output == '\0')
         return usage_error(c, "empty output file name in '%s'", "-o");
+    /* '-' is standard output, as in GCC (-E -o -, -MF -): before, gtcc wrote files named
+       '-' and '-.h'; './-' still names such a file */
+    if (o->output && strcmp(o->output, "-") == 0) {
+        if (o->emit == EMIT_C || o->emit == EMIT_FORTRAN)
+            return usage_error(c, "-o -: %s, which cannot go to standard output; give the "
+                               "file to write (only --emit=ir and --emit=meta print on "
+                               "standard output)", o->emit == EMIT_C
+                               ? "--emit=c writes a source and a header beside it"
+                               : "--emit=fortran writes a module file for gfortran");
+        o->output = NULL;   /* the text goes to standard output, as without -o */
+    }
+    if (o->dep_file && strcmp(o->dep_file, "-") == 0)
+        o->dep_file = "/dev/stdout";   /* written into descriptor 1 (driver.c) */
     struct stat st;
     if (o->output && (o->output[strlen(o->output) - 1] == '/' ||
                       (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))))

@@ -212,6 +212,9 @@ static const struct {
      "gtcc: error: -o '.' names a directory; -o names the file to write\n"},
     {{"-o", "no-such-dir/", "a.stn"}, "gtcc: error: -o 'no-such-dir/' names a directory"},
     {{"-o", "/tmp", "a.stn"}, "gtcc: error: -o '/tmp' names a directory"},
+    /* '-' is standard output, which a module file cannot be (was: "needs a suffix .f90") */
+    {{"--emit=fortran", "-o-", "a.stn"}, "gtcc: error: -o -: --emit=fortran writes a module "
+     "file for gfortran, which cannot go to standard output"},
 };
 
 START_TEST(test_options_errors)
@@ -660,6 +663,28 @@ START_TEST(test_depfiles)
     out = read_file("stdout");
     ck_assert(strncmp(out, "main.cu: main.stn", 17) == 0);
     free(out);
+
+    /* -MF - is standard output, as in GCC, and -o - with --emit=ir (before: files named
+       '-', and '-.h' beside one), the dependency rule after the text; with --emit=c, whose
+       header cannot go there, -o - is refused, nothing written */
+    ck_assert_int_eq(run_gtcc("-M -MF - -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "main.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o - -MD -MF - -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "stencil s\n", 10) == 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nmain.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n"));
+    free(out);
+    ck_assert_int_eq(run_gtcc("-o - -I inc main.stn"), 2);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: -o -: --emit=c writes a source and a header beside it, "
+                          "which cannot go to standard output; give the file to write (only "
+                          "--emit=ir and --emit=meta print on standard output)\n");
+    free(err);
+    ck_assert_ptr_null(read_file("-"));
+    ck_assert_ptr_null(read_file("-.h"));
+    ck_assert_ptr_null(read_file("main.c"));
 
     /* -M -MF: into the file. */
     ck_assert_int_eq(run_gtcc("-M -MF deps/x.d -I inc main.stn"), 2);   /* no such directory */
