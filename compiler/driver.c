@@ -304,9 +304,13 @@ static const char *output_identity(Compiler *c, const char *path)
     return id;
 }
 
-/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? */
+/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? Two
+ * descriptors do not: their texts go into them one after the other (--emit=ir -o - -MD
+ * -MF -: the IR, then the rule). */
 static bool same_output(Compiler *c, const char *a, const char *b)
 {
+    if (descriptor_named(a) >= 0 && descriptor_named(b) >= 0)
+        return false;
     if (strcmp(a, b) == 0)
         return true;
     const char *ia = output_identity(c, a), *ib = output_identity(c, b);
@@ -345,17 +349,21 @@ static bool write_text_file(Compiler *c, FILE *const *files, void *ctx)
 
 static int emit_ir(Compiler *c)
 {
-    if (!c->opts.output) {
-        if (!write_text(c, stdout))
-            return 1;
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
-                       strerror(errno));
-            return 2;
-        }
-        return c->opts.dep_MD && !depfile_write(c, driver_output_path(c)) ? 2 : 0;
+    if (c->opts.output)
+        return driver_write_files(c, &c->opts.output, 1, write_text_file, NULL);
+    if (c->opts.dep_MD && fcntl(STDOUT_FILENO, F_GETFD) != -1) {
+        /* the text into descriptor 1 with the dependency file, all or none: a -MF file
+           that cannot be made prints nothing (before, the IR came out, then the error) */
+        static const char *const out[] = {"/dev/stdout"};
+        return driver_write_files(c, out, 1, write_text_file, NULL);
     }
-    return driver_write_files(c, &c->opts.output, 1, write_text_file, NULL);
+    if (!write_text(c, stdout))
+        return 1;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s", strerror(errno));
+        return 2;
+    }
+    return 0;
 }
 
 int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWriter *write,

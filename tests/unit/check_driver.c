@@ -716,6 +716,21 @@ START_TEST(test_depfiles)
     ck_assert_int_eq(run_gtcc("-b naive -MD -MF deps/x.d -o gen/c.c -I inc main.stn"), 2);
     ck_assert_ptr_null(read_file("gen/c.c"));
     ck_assert_ptr_null(read_file("gen/c.h"));
+    /* ... nor the IR on standard output (before, it came out, then the error) */
+    ck_assert_int_eq(run_gtcc("--emit=ir -MD -MF deps/x.d -I inc main.stn"), 2);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "");
+    free(out);
+    out = read_file("stderr");
+    ck_assert_str_eq(out, "gtcc: error: cannot create 'deps/x.d': No such file or directory\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("--emit=meta -MD -I inc main.stn"), 0);   /* both when it can */
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "{\n  \"gtcc_meta\": 1,", 19) == 0);
+    free(out);
+    out = read_file("main.d");
+    ck_assert(strncmp(out, "main.c: main.stn lib/m.stn", 26) == 0);
+    free(out);
     ck_assert_int_eq(run_gtcc("-b naive -MD -o gen/c.c -I inc main.stn"), 0);
     out = read_file("gen/c.d");
     ck_assert(strncmp(out, "gen/c.c: main.stn", 17) == 0);
