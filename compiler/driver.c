@@ -473,7 +473,8 @@ static int emit_c(Compiler *c, const char *src_path)
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
             diag_error(&c->diag, (Loc){0}, "output '%s': a file name with a quote, a "
                        "backslash or a control character cannot be written in the generated "
-                       "source's #include of its header", src_path);
+                       "source's #include of its header; rename the output%s", src_path,
+                       c->opts.output ? "" : " (with -o: its name comes from the input's)");
             return 2;
         }
         /* a trigraph (??= ??/ ??' ??( ??) ??! ??< ??> ??-): ISO C replaces it
@@ -481,7 +482,8 @@ static int emit_c(Compiler *c, const char *src_path)
         if (p[0] == '?' && p[1] == '?' && p[2] && strchr("=/'()!<>-", p[2])) {
             diag_error(&c->diag, (Loc){0}, "output '%s': '%.3s' in a file name is a C "
                        "trigraph, which the generated source's #include of its header cannot "
-                       "hold; rename the output", src_path, p);
+                       "hold; rename the output%s", src_path, p,
+                       c->opts.output ? "" : " (with -o: its name comes from the input's)");
             return 2;
         }
     }

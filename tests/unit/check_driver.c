@@ -561,6 +561,24 @@ START_TEST(test_trigraph_names)
     free(err);
     ck_assert_int_eq(count_entries("."), 6);   /* the two .stn, out.c, out.h, stdout, stderr */
     ck_assert_int_eq(run_gtcc("-b naive -o 'o?\?.c' good.stn"), 0);   /* no trigraph */
+    /* the output named after the input: the message says how to rename it (before, only
+       the trigraph's said to, and neither that -o does it) */
+    write_file("q\"t.stn", good);
+    ck_assert_int_eq(run_gtcc("'q\"t.stn'"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: output 'q\"t.c': a file name with a quote, a backslash "
+                          "or a control character cannot be written in the generated source's "
+                          "#include of its header; rename the output (with -o: its name comes "
+                          "from the input's)\n");
+    free(err);
+    ck_assert_int_eq(run_gtcc("'t?\?=x?\?-.stn'"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: output 't?\?=x?\?-.c': '?\?=' in a file name is a C "
+                          "trigraph, which the generated source's #include of its header cannot "
+                          "hold; rename the output (with -o: its name comes from the input's)\n");
+    free(err);
+    ck_assert_ptr_null(read_file("q\"t.c"));
+    ck_assert_ptr_null(read_file("q\"t.h"));
     remove_tmpdir();
 }
 END_TEST
