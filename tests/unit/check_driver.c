@@ -535,6 +535,35 @@ START_TEST(test_long_output_names)
 }
 END_TEST
 
+/* --emit=meta is JSON, so UTF-8: an input path that is not (a Latin-1 name, an overlong
+ * form, a surrogate) has each of its stray bytes as U+FFFD; a UTF-8 one is kept as it is
+ * (before, the bytes went out raw, and Python's json refused the text). */
+START_TEST(test_meta_file_names)
+{
+    make_tmpdir();
+    static const struct {
+        const char *file, *json;
+    } names[] = {
+        {"caf\xe9.stn", "\"file\": \"caf\\ufffd.stn\",\n"},
+        {"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e.stn",
+         "\"file\": \"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e.stn\",\n"},
+        {"o\xc0\xafs\xed\xa0\x80.stn",
+         "\"file\": \"o\\ufffd\\ufffds\\ufffd\\ufffd\\ufffd.stn\",\n"},
+        {"\xe2\x82.stn", "\"file\": \"\\ufffd\\ufffd.stn\",\n"},   /* cut short */
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        write_file(names[i].file, good);
+        char args[256];
+        snprintf(args, sizeof args, "--emit=meta '%s'", names[i].file);
+        ck_assert_int_eq(run_gtcc(args), 0);
+        char *out = read_file("stdout");
+        ck_assert_msg(strstr(out, names[i].json), "%zu: %.80s", i, out);
+        free(out);
+    }
+    remove_tmpdir();
+}
+END_TEST
+
 /* A file name with a trigraph (??= ??/ ??- ...): the #line directives write each '?' as
  * "\?", so that no "??" is in them (ISO C compilers replaced "??=" by '#' in the name, GNU
  * C warned, -Wtrigraphs, an error under -Wall -Werror; in comments it warns of none); an
@@ -695,11 +724,11 @@ START_TEST(test_depfiles)
     ck_assert_ptr_nonnull(strstr(out, "\nmain.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n"));
     free(out);
     ck_assert_int_eq(run_gtcc("-o - -I inc main.stn"), 2);
-    char *err = read_file("stderr");
-    ck_assert_str_eq(err, "gtcc: error: -o -: --emit=c writes a source and a header beside it, "
+    out = read_file("stderr");
+    ck_assert_str_eq(out, "gtcc: error: -o -: --emit=c writes a source and a header beside it, "
                           "which cannot go to standard output; give the file to write (only "
                           "--emit=ir and --emit=meta print on standard output)\n");
-    free(err);
+    free(out);
     ck_assert_ptr_null(read_file("-"));
     ck_assert_ptr_null(read_file("-.h"));
     ck_assert_ptr_null(read_file("main.c"));
@@ -1208,6 +1237,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_sibling_names);
     tcase_add_test(tc, test_long_output_names);
+    tcase_add_test(tc, test_meta_file_names);
     tcase_add_test(tc, test_trigraph_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
