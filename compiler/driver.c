@@ -394,12 +394,22 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
         files[opened] = out[opened].f;
     }
     int errors = c->diag.errors, status = 0;
-    if (opened < n)
+    if (opened < n) {
         status = 2;
-    else if (!write(c, files, ctx) || c->diag.errors > errors)
+    } else if (!write(c, files, ctx) || c->diag.errors > errors) {
         status = c->diag.errors > errors ? 1 : 2;
-    else if (n > ngiven)
+        if (status == 2) {
+            /* a write that failed unreported (a full disk, ulimit -f): an I/O error, which
+               names its file (before: "cannot write the generated code", status 1) */
+            int saved = errno, i = 0;
+            while (i + 1 < n && !ferror(out[i].f))
+                i++;
+            diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out[i].path,
+                       strerror(saved ? saved : EIO));
+        }
+    } else if (n > ngiven) {
         depfile_rule(c, files[ngiven], driver_output_path(c));
+    }
     for (int i = 0; i < opened && status == 0; i++)
         if (!outfile_close(c, &out[i]))
             status = 2;

@@ -849,6 +849,29 @@ START_TEST(test_no_partial_output)
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot create 'nodir/x.ir': No such file"));
     free(err);
 
+    /* A write that fails (a file size limit here, a full disk alike): an I/O error naming
+       the file and why, exit status 2, the old outputs kept (before: "cannot write the
+       generated code", status 1, as if the program were wrong, when the write failed in
+       fwrite, as the openmp source's, larger than stdio's buffer, does) */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && (trap '' XFSZ; ulimit -f 1; exec '%s' -MD "
+             "-o out.c good.stn) 2>stderr", tmpdir, GTCC_BIN);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 2);
+    err = read_file("stderr");
+    ck_assert_msg(strncmp(err, "gtcc: error: cannot write 'out.", 31) == 0 &&
+                  strstr(err, "': File too large\n"), "got: %s", err);
+    free(err);
+    s = read_file("out.c");
+    h = read_file("out.h");
+    ck_assert_str_eq(s, "old source\n");
+    ck_assert_str_eq(h, "old header\n");
+    free(s);
+    free(h);
+    ck_assert_ptr_null(read_file("out.d"));
+    ck_assert_int_eq(count_entries("."), 7);   /* the 6 above and good.stn: no temporary */
+
     /* Writing onto the input is refused. */
     ck_assert_int_eq(run_gtcc("--emit=ir -o good.stn good.stn"), 2);
     s = read_file("good.stn");
