@@ -138,6 +138,15 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     out->tmp = arena_printf(c->arena, "%.*s.%.*s.XXXXXX", (int)(base - out->dest), out->dest,
                             keep, base);
     int fd = mkstemp(out->tmp);
+    if (fd < 0 && exists && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+        /* the file may well be writable: its directory is not (before: "cannot create
+           'x.h'", of a file that is there) */
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': gtcc writes a new file beside it "
+                   "and renames it into place, and its directory is not writable: %s", path,
+                   strerror(errno));
+        out->tmp = NULL;
+        return false;
+    }
     if (fd < 0) {
         diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
         out->tmp = NULL;

@@ -535,6 +535,48 @@ START_TEST(test_long_output_names)
 }
 END_TEST
 
+/* An output that exists in a directory the user cannot write: the file may be writable, but
+ * gtcc writes a new one beside it and renames it, and says so (before: "cannot create
+ * 'ro/x.h'", of a file that was there). Root writes anywhere: as root the test runs gtcc as
+ * nobody through setpriv, or is skipped without it. */
+START_TEST(test_unwritable_directory)
+{
+    make_tmpdir();
+    ck_assert_int_eq(chmod(tmpdir, 0755), 0);
+    write_file("good.stn", good);
+    write_file("ro/x.c", "old source\n");
+    write_file("ro/x.h", "old header\n");
+    char dir[512], cmd[1024];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    const char *as = "";
+    if (geteuid() == 0) {
+        if (system("setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null") != 0) {
+            remove_tmpdir();
+            return;
+        }
+        as = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+        ck_assert_int_eq(chmod(dir, 0755), 0);   /* root's: not nobody's to write */
+    } else {
+        ck_assert_int_eq(chmod(dir, 0555), 0);
+    }
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s'%s' -o ro/x.c good.stn >stdout 2>stderr", tmpdir,
+             as, GTCC_BIN);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 2);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot write 'ro/x.h': gtcc writes a new file beside it "
+                          "and renames it into place, and its directory is not writable: "
+                          "Permission denied\n");
+    free(err);
+    char *text = read_file("ro/x.h");
+    ck_assert_str_eq(text, "old header\n");
+    free(text);
+    ck_assert_int_eq(chmod(dir, 0755), 0);
+    remove_tmpdir();
+}
+END_TEST
+
 /* --emit=meta is JSON, so UTF-8: an input path that is not (a Latin-1 name, an overlong
  * form, a surrogate) has each of its stray bytes as U+FFFD; a UTF-8 one is kept as it is
  * (before, the bytes went out raw, and Python's json refused the text). */
@@ -1261,6 +1303,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_sibling_names);
     tcase_add_test(tc, test_long_output_names);
     tcase_add_test(tc, test_meta_file_names);
+    tcase_add_test(tc, test_unwritable_directory);
     tcase_add_test(tc, test_trigraph_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
