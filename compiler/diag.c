@@ -107,8 +107,11 @@ static void quote_line(FILE *out, SourceFile *src, int line, int col)
 
 /* Prints a message, shortening every quoted word ('name', no spaces inside)
  * longer than QUOTED_MAX to its first QUOTED_KEEP bytes and "...": a
- * 100,000-character identifier must not make a 100 KB diagnostic. */
-enum { QUOTED_MAX = 64, QUOTED_KEEP = 40 };
+ * 100,000-character identifier must not make a 100 KB diagnostic. A file name
+ * (a word with a '/' or a '.', which no identifier has) is kept whole up to
+ * PATH_MAX_SHOWN bytes, since its end names the file: 'cannot read
+ * '/home/me/build/CMakeFi...'' left the user guessing which file failed. */
+enum { QUOTED_MAX = 64, QUOTED_KEEP = 40, PATH_MAX_SHOWN = 4096 };
 static void print_clipped(FILE *out, const char *msg)
 {
     const char *p = msg;
@@ -121,7 +124,9 @@ static void print_clipped(FILE *out, const char *msg)
         fwrite(p, 1, (size_t)(open + 1 - p), out);
         const char *close = strchr(open + 1, '\'');
         size_t len = close ? (size_t)(close - open - 1) : 0;
-        if (close && len > QUOTED_MAX && !memchr(open + 1, ' ', len)) {
+        size_t max = close && (memchr(open + 1, '/', len) || memchr(open + 1, '.', len))
+                   ? PATH_MAX_SHOWN : QUOTED_MAX;
+        if (close && len > max && !memchr(open + 1, ' ', len)) {
             fwrite(open + 1, 1, QUOTED_KEEP, out);
             fputs("...", out);
             p = close;

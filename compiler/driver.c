@@ -22,7 +22,7 @@
 
 /* Temporary files alive right now, removed if a signal ends the process (SIGINT,
  * SIGTERM, SIGHUP, SIGQUIT; SIGPIPE from a -MF /dev/stdout nobody reads; SIGXFSZ). */
-enum { MAX_TEMPS = 8 };
+enum { MAX_TEMPS = 8, TEMP_BASE_MAX = 200 };
 static char *volatile live_temps[MAX_TEMPS];
 
 static void remove_temps_and_die(int sig)
@@ -130,10 +130,23 @@ bool outfile_open(Compiler *c, OutFile *out, const char *path)
     } else {
         out->dest = dangling_target(c, path);   /* a link to no file yet: that file made */
     }
+    /* the temporary file is named after the output, cut so that its name stays within
+       NAME_MAX (255) however long the output's is: ".NAME.XXXXXX" is 8 bytes longer, and
+       an output named with 248 to 255 bytes was "File name too long" */
     const char *base = path_base(out->dest);
-    out->tmp = arena_printf(c->arena, "%.*s.%s.XXXXXX", (int)(base - out->dest), out->dest,
-                            base);
+    int keep = strlen(base) > TEMP_BASE_MAX ? TEMP_BASE_MAX : (int)strlen(base);
+    out->tmp = arena_printf(c->arena, "%.*s.%.*s.XXXXXX", (int)(base - out->dest), out->dest,
+                            keep, base);
     int fd = mkstemp(out->tmp);
+    if (fd < 0 && exists && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+        /* the file may well be writable: its directory is not (before: "cannot create
+           'x.h'", of a file that is there) */
+        diag_error(&c->diag, (Loc){0}, "cannot write '%s': gtcc writes a new file beside it "
+                   "and renames it into place, and its directory is not writable: %s", path,
+                   strerror(errno));
+        out->tmp = NULL;
+        return false;
+    }
     if (fd < 0) {
         diag_error(&c->diag, (Loc){0}, "cannot create '%s': %s", path, strerror(errno));
         out->tmp = NULL;
@@ -300,9 +313,13 @@ static const char *output_identity(Compiler *c, const char *path)
     return id;
 }
 
-/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? */
+/* Do two outputs name one file (-MF ./x.h beside the header x.h, or a link to it)? Two
+ * descriptors do not: their texts go into them one after the other (--emit=ir -o - -MD
+ * -MF -: the IR, then the rule). */
 static bool same_output(Compiler *c, const char *a, const char *b)
 {
+    if (descriptor_named(a) >= 0 && descriptor_named(b) >= 0)
+        return false;
     if (strcmp(a, b) == 0)
         return true;
     const char *ia = output_identity(c, a), *ib = output_identity(c, b);
@@ -341,17 +358,21 @@ static bool write_text_file(Compiler *c, FILE *const *files, void *ctx)
 
 static int emit_ir(Compiler *c)
 {
-    if (!c->opts.output) {
-        if (!write_text(c, stdout))
-            return 1;
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s",
-                       strerror(errno));
-            return 2;
-        }
-        return c->opts.dep_MD && !depfile_write(c, driver_output_path(c)) ? 2 : 0;
+    if (c->opts.output)
+        return driver_write_files(c, &c->opts.output, 1, write_text_file, NULL);
+    if (c->opts.dep_MD && fcntl(STDOUT_FILENO, F_GETFD) != -1) {
+        /* the text into descriptor 1 with the dependency file, all or none: a -MF file
+           that cannot be made prints nothing (before, the IR came out, then the error) */
+        static const char *const out[] = {"/dev/stdout"};
+        return driver_write_files(c, out, 1, write_text_file, NULL);
     }
-    return driver_write_files(c, &c->opts.output, 1, write_text_file, NULL);
+    if (!write_text(c, stdout))
+        return 1;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag_error(&c->diag, (Loc){0}, "cannot write to standard output: %s", strerror(errno));
+        return 2;
+    }
+    return 0;
 }
 
 int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWriter *write,
@@ -382,12 +403,22 @@ int driver_write_files(Compiler *c, const char *const *given, int ngiven, OutWri
         files[opened] = out[opened].f;
     }
     int errors = c->diag.errors, status = 0;
-    if (opened < n)
+    if (opened < n) {
         status = 2;
-    else if (!write(c, files, ctx) || c->diag.errors > errors)
+    } else if (!write(c, files, ctx) || c->diag.errors > errors) {
         status = c->diag.errors > errors ? 1 : 2;
-    else if (n > ngiven)
+        if (status == 2) {
+            /* a write that failed unreported (a full disk, ulimit -f): an I/O error, which
+               names its file (before: "cannot write the generated code", status 1) */
+            int saved = errno, i = 0;
+            while (i + 1 < n && !ferror(out[i].f))
+                i++;
+            diag_error(&c->diag, (Loc){0}, "cannot write '%s': %s", out[i].path,
+                       strerror(saved ? saved : EIO));
+        }
+    } else if (n > ngiven) {
         depfile_rule(c, files[ngiven], driver_output_path(c));
+    }
     for (int i = 0; i < opened && status == 0; i++)
         if (!outfile_close(c, &out[i]))
             status = 2;
@@ -461,7 +492,8 @@ static int emit_c(Compiler *c, const char *src_path)
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
             diag_error(&c->diag, (Loc){0}, "output '%s': a file name with a quote, a "
                        "backslash or a control character cannot be written in the generated "
-                       "source's #include of its header", src_path);
+                       "source's #include of its header; rename the output%s", src_path,
+                       c->opts.output ? "" : " (with -o: its name comes from the input's)");
             return 2;
         }
         /* a trigraph (??= ??/ ??' ??( ??) ??! ??< ??> ??-): ISO C replaces it
@@ -469,7 +501,8 @@ static int emit_c(Compiler *c, const char *src_path)
         if (p[0] == '?' && p[1] == '?' && p[2] && strchr("=/'()!<>-", p[2])) {
             diag_error(&c->diag, (Loc){0}, "output '%s': '%.3s' in a file name is a C "
                        "trigraph, which the generated source's #include of its header cannot "
-                       "hold; rename the output", src_path, p);
+                       "hold; rename the output%s", src_path, p,
+                       c->opts.output ? "" : " (with -o: its name comes from the input's)");
             return 2;
         }
     }

@@ -88,8 +88,9 @@ void emit_end_line(Out *o);
 void emit_quoted(Out *o, const char *s);
 /* The text of scratch output t as a string in arena; t is freed (emptied). */
 const char *emit_out_string(Arena *arena, Out *t);
-/* Writes the text to f and frees it; false (reported) on an I/O error. */
-bool emit_flush(Compiler *c, Out *o, FILE *f);
+/* Writes the text to f and frees it; false on an I/O error, errno saying why (not reported:
+   driver_write_files names the file). */
+bool emit_flush(Out *o, FILE *f);
 
 /* C names. A .stn name keeps its spelling unless it is a C keyword, a name
  * the generated code uses (C library, runtime, locals) or ends with '_': then
@@ -401,8 +402,9 @@ const char *emit_field_intent(const IrField *fd);
  * src_path: the source's path as gtcc was told it (its #line name). */
 void emit_open_files(Compiler *c, const Backend *b, const char *src_path, const char *hdr_name,
                      const NameSet *globals, EmitStencil *const *stencils, Out *h, Out *o);
-/* Ends the source (back from .stn lines) and flushes header and source; false on error. */
-bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
+/* Ends the source (back from .stn lines) and flushes header and source; false on an I/O
+   error (as emit_flush). */
+bool emit_finish(Out *hdr_out, FILE *hdr, Out *src_out, FILE *src);
 
 /* --- emit_point.c: the body of one point of a planned kernel (fuse.c), for
  * every backend that follows the plan: scalars as locals, recomputed

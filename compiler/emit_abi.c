@@ -4,6 +4,7 @@
  * function: accumulators of out scalars, temporaries, cleanup; the files of
  * one compilation, opened and finished. */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -823,7 +824,7 @@ void emit_open_files(Compiler *c, const Backend *b, const char *src_path, const 
     emit_source_prologue(o, c, hdr_name, b->name, b->cxx);
 }
 
-bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
+bool emit_finish(Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
 {
     if (src_out->stn_file)
         emit_blank(src_out);
@@ -840,8 +841,13 @@ bool emit_finish(Compiler *c, Out *hdr_out, FILE *hdr, Out *src_out, FILE *src)
                                 "-fno-finite-math-only\"");
         emit_directive(src_out, "#endif");
     }
-    bool ok = emit_flush(c, hdr_out, hdr);
-    ok = emit_flush(c, src_out, src) && ok;
+    bool ok = emit_flush(hdr_out, hdr);
+    int saved = errno;   /* the first failure's reason */
+    if (!emit_flush(src_out, src) && ok) {
+        ok = false;
+        saved = errno;
+    }
+    errno = saved;
     return ok;
 }
 
@@ -911,7 +917,7 @@ bool emit_files(Compiler *c, const Backend *b, FILE *src, const char *src_path, 
                 emit_steps_loop(&o, stencils[s], by->device);
         }
     }
-    return emit_finish(c, &h, hdr, &o, src);
+    return emit_finish(&h, hdr, &o, src);
 }
 
 bool emit_full_storages(Out *o, const EmitStencil *es)

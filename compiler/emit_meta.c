@@ -10,17 +10,52 @@
 
 #include "emit.h"
 
-/* s as a JSON string (quotes, backslashes and control bytes escaped). */
+/* The length of the well-formed UTF-8 character at p (2 to 4 bytes: no overlong form, no
+ * surrogate, nothing past U+10FFFF), or 0. */
+static size_t utf8_char(const unsigned char *p)
+{
+    unsigned lo = 0x80, hi = 0xbf;   /* the range of the second byte */
+    size_t len;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        len = 2;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        len = 3;
+        lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = p[0] == 0xed ? 0x9f : 0xbf;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        len = 4;
+        lo = p[0] == 0xf0 ? 0x90 : 0x80;
+        hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* s as a JSON string (quotes, backslashes and control bytes escaped). JSON is UTF-8: a byte
+ * that is no part of a UTF-8 character (a file name in Latin-1, caf\xe9.stn) becomes
+ * U+FFFD, as a lenient decoder shows it; before, it went out raw and no JSON parser, the
+ * Python package's included, read the text. */
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
+        size_t n = *p >= 0x80 ? utf8_char(p) : 1;
+        if (*p == '"' || *p == '\\') {
             fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
+        } else if (*p < 0x20) {
             fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
+        } else if (n == 0) {
+            fputs("\\ufffd", f);
+        } else {
+            fwrite(p, 1, n, f);
+            p += n - 1;
+        }
     }
     fputc('"', f);
 }

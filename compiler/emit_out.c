@@ -4,6 +4,7 @@
  * and debuggers show .stn lines, and the next line of scaffolding switches
  * back to the generated file's own lines. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,13 +247,15 @@ void emit_comment(Out *o, const char *text)
     }
 }
 
-bool emit_flush(Compiler *c, Out *o, FILE *f)
+/* false when the write failed (a full disk, ulimit -f): errno says why, and the caller
+ * (driver_write_files) names the file, an I/O error, exit status 2 */
+bool emit_flush(Out *o, FILE *f)
 {
     bool ok = fwrite(o->buf, 1, o->len, f) == o->len;
+    int saved = errno;
     free(o->buf);
     o->buf = NULL;
     o->len = o->cap = 0;
-    if (!ok)
-        diag_error(&c->diag, (Loc){0}, "cannot write the generated code");
+    errno = saved;
     return ok;
 }

@@ -20,8 +20,9 @@ static const char usage[] =
     "                       goes beside it, with suffix .h\n"
     "  -b, --backend NAME   %s\n"
     "  --emit=WHAT          c (default: source and header) | ir (the IR after all\n"
-    "                       passes, on standard output, or in the -o file) | meta\n"
-    "                       (JSON: the stencils' names, parameters, halos, pairs) |\n"
+    "                       passes, on standard output, or in the -o file; -o - is\n"
+    "                       standard output) | meta (JSON: the stencils' names,\n"
+    "                       parameters, halos, pairs; printed as ir is) |\n"
     "                       fortran (FILE_gt.f90, or the -o file: a Fortran module\n"
     "                       wrapping the stencils, module FILE_gt after -P)\n"
     "  -D NAME=VALUE        override a 'const' of the program\n"
@@ -32,7 +33,7 @@ static const char usage[] =
     "                       the start of a C identifier, not starting with '_'\n"
     "  -M                   print make dependencies, compile nothing\n"
     "  -MD                  also write dependencies to FILE.d beside the output\n"
-    "  -MF FILE             write dependencies to FILE\n"
+    "  -MF FILE             write dependencies to FILE (-MF -: standard output)\n"
     "  -MT TARGET           target of the dependency rule\n"
     "  -Werror              warnings are errors\n"
     "  -w                   no warnings\n"
@@ -249,6 +250,19 @@ int options_parse(Compiler *c, int argc, char **argv)
         return usage_error(c, "no input file; run '%s'", "gtcc --help");
     if (o->output && *o->output == '\0')
         return usage_error(c, "empty output file name in '%s'", "-o");
+    /* '-' is standard output, as in GCC (-E -o -, -MF -): before, gtcc wrote files named
+       '-' and '-.h'; './-' still names such a file */
+    if (o->output && strcmp(o->output, "-") == 0) {
+        if (o->emit == EMIT_C || o->emit == EMIT_FORTRAN)
+            return usage_error(c, "-o -: %s, which cannot go to standard output; give the "
+                               "file to write (only --emit=ir and --emit=meta print on "
+                               "standard output)", o->emit == EMIT_C
+                               ? "--emit=c writes a source and a header beside it"
+                               : "--emit=fortran writes a module file for gfortran");
+        o->output = NULL;   /* the text goes to standard output, as without -o */
+    }
+    if (o->dep_file && strcmp(o->dep_file, "-") == 0)
+        o->dep_file = "/dev/stdout";   /* written into descriptor 1 (driver.c) */
     struct stat st;
     if (o->output && (o->output[strlen(o->output) - 1] == '/' ||
                       (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))))

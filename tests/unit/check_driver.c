@@ -212,6 +212,9 @@ static const struct {
      "gtcc: error: -o '.' names a directory; -o names the file to write\n"},
     {{"-o", "no-such-dir/", "a.stn"}, "gtcc: error: -o 'no-such-dir/' names a directory"},
     {{"-o", "/tmp", "a.stn"}, "gtcc: error: -o '/tmp' names a directory"},
+    /* '-' is standard output, which a module file cannot be (was: "needs a suffix .f90") */
+    {{"--emit=fortran", "-o-", "a.stn"}, "gtcc: error: -o -: --emit=fortran writes a module "
+     "file for gfortran, which cannot go to standard output"},
 };
 
 START_TEST(test_options_errors)
@@ -313,6 +316,34 @@ START_TEST(test_diag_limit_and_long_lines)
     ck_assert_int_lt((int)(caret - quote), 220);
     free(line);
     ctx_done(&x);
+
+    /* A long quoted identifier is clipped; a file name is not (before, a path past 64
+       bytes was cut to its first 40, 'cannot read '/tmp/build-directory-of-a-cmake-p...'',
+       hiding which file failed), until it is longer than any path a system call takes. */
+    ctx_new(&x);
+    char name[101], path[200], huge[5001];
+    memset(name, 'n', 100);
+    name[100] = '\0';
+    snprintf(path, sizeof path, "/tmp/build-directory-of-a-cmake-project/CMakeFiles/"
+             "target.dir/generated/%s.c", "heat2d");
+    memset(huge, 'p', 5000);
+    huge[0] = '/';
+    huge[5000] = '\0';
+    diag_error(&x.c->diag, (Loc){0}, "'%s' is not declared", name);
+    diag_error(&x.c->diag, (Loc){0}, "cannot create '%s': No such file", path);
+    diag_error(&x.c->diag, (Loc){0}, "cannot create '%s' either", "a_long_generated_name_"
+               "that_some_tool_made_without_any_directory_part.stn");
+    diag_error(&x.c->diag, (Loc){0}, "cannot read '%s'", huge);
+    fflush(x.out);
+    char want[512];
+    snprintf(want, sizeof want, "gtcc: error: '%.40s...' is not declared\n"
+             "gtcc: error: cannot create '%s': No such file\n"
+             "gtcc: error: cannot create 'a_long_generated_name_that_some_tool_made_without_"
+             "any_directory_part.stn' either\n"
+             "gtcc: error: cannot read '/ppppppppppppppppppppppppppppppppppppppp...'\n",
+             name, path);
+    ck_assert_str_eq(x.diag, want);
+    ctx_done(&x);
 }
 END_TEST
 
@@ -371,6 +402,13 @@ START_TEST(test_exit_status)
     ck_assert_int_eq(run_gtcc("--emit=ir missing.stn"), 2);
     err = read_file("stderr");
     ck_assert_str_eq(err, "gtcc: error: cannot read 'missing.stn': No such file or directory\n");
+    free(err);
+    /* the whole path, not its first 40 bytes and "..." */
+    ck_assert_int_eq(run_gtcc("--emit=ir a-directory-whose-name-is-long-enough-to-pass-64-"
+                              "bytes/missing.stn"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot read 'a-directory-whose-name-is-long-enough-to-"
+                          "pass-64-bytes/missing.stn': No such file or directory\n");
     free(err);
     ck_assert_int_eq(run_gtcc("--emit=ir dir.stn"), 2);
     err = read_file("stderr");
@@ -471,6 +509,103 @@ START_TEST(test_sibling_names)
 }
 END_TEST
 
+/* An output whose name is as long as a file name can be (255 bytes) is written: its
+ * temporary file, named after it, is cut to stay a legal name (before, ".NAME.XXXXXX"
+ * was 8 bytes longer, and any name of 248 to 255 bytes was "File name too long"). */
+START_TEST(test_long_output_names)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    char name[256], args[512];
+    memset(name, 'n', 253);
+    strcpy(name + 253, ".c");   /* 255 bytes; the header and the .d file too */
+    snprintf(args, sizeof args, "-MD -o %s good.stn", name);
+    ck_assert_int_eq(run_gtcc(args), 0);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    for (const char *suffix = "chd"; *suffix; suffix++) {
+        name[254] = *suffix;
+        char *text = read_file(name);
+        ck_assert_msg(text && *text, "no %s", name + 250);
+        free(text);
+    }
+    ck_assert_int_eq(count_entries("."), 6);   /* good.stn, stdout, stderr, .c .h .d */
+    remove_tmpdir();
+}
+END_TEST
+
+/* An output that exists in a directory the user cannot write: the file may be writable, but
+ * gtcc writes a new one beside it and renames it, and says so (before: "cannot create
+ * 'ro/x.h'", of a file that was there). Root writes anywhere: as root the test runs gtcc as
+ * nobody through setpriv, or is skipped without it. */
+START_TEST(test_unwritable_directory)
+{
+    make_tmpdir();
+    ck_assert_int_eq(chmod(tmpdir, 0755), 0);
+    write_file("good.stn", good);
+    write_file("ro/x.c", "old source\n");
+    write_file("ro/x.h", "old header\n");
+    char dir[512], cmd[1024];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    const char *as = "";
+    if (geteuid() == 0) {
+        if (system("setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null") != 0) {
+            remove_tmpdir();
+            return;
+        }
+        as = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+        ck_assert_int_eq(chmod(dir, 0755), 0);   /* root's: not nobody's to write */
+    } else {
+        ck_assert_int_eq(chmod(dir, 0555), 0);
+    }
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s'%s' -o ro/x.c good.stn >stdout 2>stderr", tmpdir,
+             as, GTCC_BIN);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 2);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: cannot write 'ro/x.h': gtcc writes a new file beside it "
+                          "and renames it into place, and its directory is not writable: "
+                          "Permission denied\n");
+    free(err);
+    char *text = read_file("ro/x.h");
+    ck_assert_str_eq(text, "old header\n");
+    free(text);
+    ck_assert_int_eq(chmod(dir, 0755), 0);
+    remove_tmpdir();
+}
+END_TEST
+
+/* --emit=meta is JSON, so UTF-8: an input path that is not (a Latin-1 name, an overlong
+ * form, a surrogate) has each of its stray bytes as U+FFFD; a UTF-8 one is kept as it is
+ * (before, the bytes went out raw, and Python's json refused the text). */
+START_TEST(test_meta_file_names)
+{
+    make_tmpdir();
+    static const struct {
+        const char *file, *json;
+    } names[] = {
+        {"caf\xe9.stn", "\"file\": \"caf\\ufffd.stn\",\n"},
+        {"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e.stn",
+         "\"file\": \"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e.stn\",\n"},
+        {"o\xc0\xafs\xed\xa0\x80.stn",
+         "\"file\": \"o\\ufffd\\ufffds\\ufffd\\ufffd\\ufffd.stn\",\n"},
+        {"\xe2\x82.stn", "\"file\": \"\\ufffd\\ufffd.stn\",\n"},   /* cut short */
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        write_file(names[i].file, good);
+        char args[256];
+        snprintf(args, sizeof args, "--emit=meta '%s'", names[i].file);
+        ck_assert_int_eq(run_gtcc(args), 0);
+        char *out = read_file("stdout");
+        ck_assert_msg(strstr(out, names[i].json), "%zu: %.80s", i, out);
+        free(out);
+    }
+    remove_tmpdir();
+}
+END_TEST
+
 /* A file name with a trigraph (??= ??/ ??- ...): the #line directives write each '?' as
  * "\?", so that no "??" is in them (ISO C compilers replaced "??=" by '#' in the name, GNU
  * C warned, -Wtrigraphs, an error under -Wall -Werror; in comments it warns of none); an
@@ -497,6 +632,24 @@ START_TEST(test_trigraph_names)
     free(err);
     ck_assert_int_eq(count_entries("."), 6);   /* the two .stn, out.c, out.h, stdout, stderr */
     ck_assert_int_eq(run_gtcc("-b naive -o 'o?\?.c' good.stn"), 0);   /* no trigraph */
+    /* the output named after the input: the message says how to rename it (before, only
+       the trigraph's said to, and neither that -o does it) */
+    write_file("q\"t.stn", good);
+    ck_assert_int_eq(run_gtcc("'q\"t.stn'"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: output 'q\"t.c': a file name with a quote, a backslash "
+                          "or a control character cannot be written in the generated source's "
+                          "#include of its header; rename the output (with -o: its name comes "
+                          "from the input's)\n");
+    free(err);
+    ck_assert_int_eq(run_gtcc("'t?\?=x?\?-.stn'"), 2);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: error: output 't?\?=x?\?-.c': '?\?=' in a file name is a C "
+                          "trigraph, which the generated source's #include of its header cannot "
+                          "hold; rename the output (with -o: its name comes from the input's)\n");
+    free(err);
+    ck_assert_ptr_null(read_file("q\"t.c"));
+    ck_assert_ptr_null(read_file("q\"t.h"));
     remove_tmpdir();
 }
 END_TEST
@@ -600,6 +753,28 @@ START_TEST(test_depfiles)
     ck_assert(strncmp(out, "main.cu: main.stn", 17) == 0);
     free(out);
 
+    /* -MF - is standard output, as in GCC, and -o - with --emit=ir (before: files named
+       '-', and '-.h' beside one), the dependency rule after the text; with --emit=c, whose
+       header cannot go there, -o - is refused, nothing written */
+    ck_assert_int_eq(run_gtcc("-M -MF - -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "main.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("--emit=ir -o - -MD -MF - -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "stencil s\n", 10) == 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nmain.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n"));
+    free(out);
+    ck_assert_int_eq(run_gtcc("-o - -I inc main.stn"), 2);
+    out = read_file("stderr");
+    ck_assert_str_eq(out, "gtcc: error: -o -: --emit=c writes a source and a header beside it, "
+                          "which cannot go to standard output; give the file to write (only "
+                          "--emit=ir and --emit=meta print on standard output)\n");
+    free(out);
+    ck_assert_ptr_null(read_file("-"));
+    ck_assert_ptr_null(read_file("-.h"));
+    ck_assert_ptr_null(read_file("main.c"));
+
     /* -M -MF: into the file. */
     ck_assert_int_eq(run_gtcc("-M -MF deps/x.d -I inc main.stn"), 2);   /* no such directory */
     ck_assert_int_eq(run_gtcc("-M -MF x.d -o gen/prog.c -I inc main.stn"), 0);
@@ -630,6 +805,21 @@ START_TEST(test_depfiles)
     ck_assert_int_eq(run_gtcc("-b naive -MD -MF deps/x.d -o gen/c.c -I inc main.stn"), 2);
     ck_assert_ptr_null(read_file("gen/c.c"));
     ck_assert_ptr_null(read_file("gen/c.h"));
+    /* ... nor the IR on standard output (before, it came out, then the error) */
+    ck_assert_int_eq(run_gtcc("--emit=ir -MD -MF deps/x.d -I inc main.stn"), 2);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "");
+    free(out);
+    out = read_file("stderr");
+    ck_assert_str_eq(out, "gtcc: error: cannot create 'deps/x.d': No such file or directory\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("--emit=meta -MD -I inc main.stn"), 0);   /* both when it can */
+    out = read_file("stdout");
+    ck_assert(strncmp(out, "{\n  \"gtcc_meta\": 1,", 19) == 0);
+    free(out);
+    out = read_file("main.d");
+    ck_assert(strncmp(out, "main.c: main.stn lib/m.stn", 26) == 0);
+    free(out);
     ck_assert_int_eq(run_gtcc("-b naive -MD -o gen/c.c -I inc main.stn"), 0);
     out = read_file("gen/c.d");
     ck_assert(strncmp(out, "gen/c.c: main.stn", 17) == 0);
@@ -700,6 +890,29 @@ START_TEST(test_no_partial_output)
     char *err = read_file("stderr");
     ck_assert_ptr_nonnull(strstr(err, "gtcc: error: cannot create 'nodir/x.ir': No such file"));
     free(err);
+
+    /* A write that fails (a file size limit here, a full disk alike): an I/O error naming
+       the file and why, exit status 2, the old outputs kept (before: "cannot write the
+       generated code", status 1, as if the program were wrong, when the write failed in
+       fwrite, as the openmp source's, larger than stdio's buffer, does) */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && (trap '' XFSZ; ulimit -f 1; exec '%s' -MD "
+             "-o out.c good.stn) 2>stderr", tmpdir, GTCC_BIN);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 2);
+    err = read_file("stderr");
+    ck_assert_msg(strncmp(err, "gtcc: error: cannot write 'out.", 31) == 0 &&
+                  strstr(err, "': File too large\n"), "got: %s", err);
+    free(err);
+    s = read_file("out.c");
+    h = read_file("out.h");
+    ck_assert_str_eq(s, "old source\n");
+    ck_assert_str_eq(h, "old header\n");
+    free(s);
+    free(h);
+    ck_assert_ptr_null(read_file("out.d"));
+    ck_assert_int_eq(count_entries("."), 7);   /* the 6 above and good.stn: no temporary */
 
     /* Writing onto the input is refused. */
     ck_assert_int_eq(run_gtcc("--emit=ir -o good.stn good.stn"), 2);
@@ -1088,6 +1301,9 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_sibling_names);
+    tcase_add_test(tc, test_long_output_names);
+    tcase_add_test(tc, test_meta_file_names);
+    tcase_add_test(tc, test_unwritable_directory);
     tcase_add_test(tc, test_trigraph_names);
     tcase_add_test(tc, test_iterate_api_names);
     tcase_add_test(tc, test_iterate_keeps);
