@@ -8,7 +8,9 @@
  *     lib/b.stn:
  *
  * The target is the generated source (what `gtcc FILE.stn` writes, or -o),
- * unless -MT gives one (verbatim; several -MT make several targets). The
+ * unless -MT gives one (verbatim; several -MT make several targets) or -MQ
+ * (quoted for make, as the prerequisites are). -MMD is -MD (a program has no
+ * system headers to leave out) and -MP is accepted and changes nothing. The
  * prerequisites are the main file and every imported file, as gtcc opened
  * them. Each import also gets an empty rule, as with GCC's -MP, so that make
  * does not fail when an import is deleted; gtcc always writes them. -M prints
@@ -22,21 +24,30 @@
 
 #include "gtcc.h"
 
-/* Writes a path with make's special characters escaped, as GCC does. */
-static void put_escaped(FILE *out, const char *path)
+/* path with make's special characters escaped, as GCC does (for -MQ too). */
+const char *depfile_quote(Arena *arena, const char *path)
 {
+    size_t n = strlen(path);
+    char *q = arena_alloc(arena, 2 * n + 1), *d = q;
     for (const char *s = path; *s; s++) {
         if (*s == ' ' || *s == '\t') {
             for (const char *b = s; b > path && b[-1] == '\\'; b--)
-                fputc('\\', out);
-            fputc('\\', out);
+                *d++ = '\\';
+            *d++ = '\\';
         } else if (*s == '#') {
-            fputc('\\', out);
+            *d++ = '\\';
         } else if (*s == '$') {
-            fputc('$', out);
+            *d++ = '$';
         }
-        fputc(*s, out);
+        *d++ = *s;
     }
+    *d = '\0';
+    return q;
+}
+
+static void put_escaped(Compiler *c, FILE *out, const char *path)
+{
+    fputs(depfile_quote(c->arena, path), out);
 }
 
 void depfile_rule(Compiler *c, FILE *out, const char *target)
@@ -44,7 +55,7 @@ void depfile_rule(Compiler *c, FILE *out, const char *target)
     if (c->opts.dep_target)
         fputs(c->opts.dep_target, out);
     else
-        put_escaped(out, target);
+        put_escaped(c, out, target);
     fputc(':', out);
     size_t col = strlen(c->opts.dep_target ? c->opts.dep_target : target) + 1;
     /* The main file first, then the imports in the order they were read. */
@@ -58,7 +69,7 @@ void depfile_rule(Compiler *c, FILE *out, const char *target)
             col = 1;
         }
         fputc(' ', out);
-        put_escaped(out, m->path);
+        put_escaped(c, out, m->path);
         col += n + 1;
     }
     fputc('\n', out);
@@ -67,7 +78,7 @@ void depfile_rule(Compiler *c, FILE *out, const char *target)
         if (m == c->main)
             continue;
         fputc('\n', out);
-        put_escaped(out, m->path);
+        put_escaped(c, out, m->path);
         fputs(":\n", out);
     }
 }

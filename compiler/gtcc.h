@@ -860,7 +860,7 @@ typedef struct {
     VEC(Define) defines;             /* -D */
     bool dep_M, dep_MD;              /* -M: deps to stdout and nothing else; -MD: deps beside */
     const char *dep_file;            /* -MF */
-    const char *dep_target;          /* -MT */
+    const char *dep_target;          /* -MT and -MQ (quoted), in order */
     const char *prefix;              /* -P: prepended to every exported name; "" for none */
 } Options;
 
@@ -1096,7 +1096,7 @@ extern const Backend *const backend_default;
  * of backends.c declares every backend. */
 extern const Backend backend_naive;
 
-/* --- depfile.c: -M, -MD, -MF, -MT. Writes the make rule `TARGET: MAIN
+/* --- depfile.c: -M, -MD (-MMD), -MF, -MT, -MQ (-MP). Writes the make rule `TARGET: MAIN
  * IMPORTS...` and an empty rule per import (like GCC's -MP): to stdout for
  * -M (or the -MF file), to the -MF file or OUTPUT.d for -MD. target is the
  * generated source's path, used unless -MT names one. False after an I/O
@@ -1104,6 +1104,8 @@ extern const Backend backend_naive;
 bool depfile_write(Compiler *c, const char *target);
 /* The rule alone, written to out. */
 void depfile_rule(Compiler *c, FILE *out, const char *target);
+/* path with make's special characters escaped (a space, '#', '$'), as in the rule. */
+const char *depfile_quote(Arena *arena, const char *path);
 /* Where -MD writes the rule: the -MF file, or target with suffix .d. */
 const char *depfile_path(Compiler *c, const char *target);
 

@@ -35,6 +35,9 @@ static const char usage[] =
     "  -MD                  also write dependencies to FILE.d beside the output\n"
     "  -MF FILE             write dependencies to FILE (-MF -: standard output)\n"
     "  -MT TARGET           target of the dependency rule\n"
+    "  -MQ TARGET           the same, quoted for make ('$' as '$$', ...)\n"
+    "  -MMD, -MP            as in GCC: -MMD is -MD, and the imports' empty rules\n"
+    "                       that -MP asks for are always written\n"
     "  -Werror              warnings are errors\n"
     "  -w                   no warnings\n"
     "  --version            print the version\n"
@@ -179,8 +182,16 @@ int options_parse(Compiler *c, int argc, char **argv)
             return printed(c);
         } else if (strcmp(a, "-M") == 0) {
             o->dep_M = true;
-        } else if (strcmp(a, "-MD") == 0) {
-            o->dep_MD = true;
+        } else if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0) {
+            o->dep_MD = true;   /* -MMD: as GCC's, -MD without system headers (none here) */
+        } else if (strcmp(a, "-MP") == 0) {
+            /* GCC's empty rule per header: gtcc always writes one per import */
+        } else if (starts(a, "-MQ")) {
+            if ((v = argument(c, argc, argv, &i, "-MQ", &missing))) {
+                v = depfile_quote(c->arena, v);
+                o->dep_target = o->dep_target ? arena_printf(c->arena, "%s %s", o->dep_target, v)
+                                              : v;
+            }
         } else if (starts(a, "-MF")) {
             if ((v = argument(c, argc, argv, &i, "-MF", &missing)))
                 o->dep_file = v;

@@ -752,6 +752,19 @@ START_TEST(test_depfiles)
     out = read_file("stdout");
     ck_assert(strncmp(out, "main.cu: main.stn", 17) == 0);
     free(out);
+    /* GCC's -MQ (the target quoted for make, in order with -MT), -MMD (-MD: no system
+       headers here) and -MP (always done) as a Makefile's "-MMD -MP" gives them: before,
+       each was "unknown option", exit 2. Expected text as gcc -MQ writes it. */
+    ck_assert_int_eq(run_gtcc("-M -MT 'a b' -MQ 'c d$e#' -MP -I inc main.stn"), 0);
+    out = read_file("stdout");
+    ck_assert_str_eq(out, "a b c\\ d$$e\\#: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\n"
+                          "inc/n.stn:\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("-MMD -MP -o gen.c -I inc main.stn"), 0);
+    out = read_file("gen.d");
+    ck_assert_str_eq(out, "gen.c: main.stn lib/m.stn inc/n.stn\n\nlib/m.stn:\n\ninc/n.stn:\n");
+    free(out);
+    ck_assert_int_eq(run_gtcc("-M -MQ"), 2);
 
     /* -MF - is standard output, as in GCC, and -o - with --emit=ir (before: files named
        '-', and '-.h' beside one), the dependency rule after the text; with --emit=c, whose
