@@ -33,13 +33,14 @@ typedef struct {
     int nfields;
 } FStencil;
 
-/* Names the module and its wrappers use besides the dummies (the names they import from
- * iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a dummy by one of them
- * gets a '_' after it, a stencil by one of them is an error. */
+/* Names the module and its wrappers use besides the dummies (the intrinsics they call, the
+ * names they import from iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a
+ * dummy by one of them gets a '_' after it (a field named shape hid the intrinsic of
+ * `gt_e(...) = shape(shape, c_int64_t)`), a stencil by one of them is an error. */
 static bool fortran_reserved(const char *name)
 {
-    static const char *const names[] = {"present", "int", "c_bool", "c_double", "c_float",
-                                        "c_int", "c_int32_t", "c_int64_t", "c_loc",
+    static const char *const names[] = {"present", "int", "shape", "c_bool", "c_double",
+                                        "c_float", "c_int", "c_int32_t", "c_int64_t", "c_loc",
                                         "c_null_ptr", "c_ptr", "c_f_pointer", "c_funloc",
                                         "c_funptr"};
     if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gtrt", 4) == 0)

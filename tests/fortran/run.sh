@@ -262,6 +262,20 @@ if [ "$(grep -c 'error:' "$cli/log")" = 1 ]; then
 else
     fail "a stencil named gtrt_x: one error, not one per wrapper"; cat "$cli/log"
 fi
+# a stencil named shape would hide the intrinsic every wrapper calls (gt_e = shape(u, ...));
+# a field named shape hid it too (shape(shape, c_int64_t): gfortran's "REAL array index"),
+# so the dummy is shape_
+printf 'stencil Shape(field<double> a, field<double> b) { b = a; }\n' >"$cli/sname.stn"
+refused 1 sname_gt.f90 "'Shape' cannot name a Fortran subroutine" \
+    "a stencil named Shape (every wrapper calls the intrinsic)" --emit=fortran sname.stn
+printf 'stencil sd(field<double> shape, field<double> b) { b = shape[i+1]; }\n' >"$cli/sdummy.stn"
+if (cd "$cli" && $T "$GTCC" --emit=fortran sdummy.stn &&
+    $T "$FC" $FFLAGS -I"$work" -c sdummy_gt.f90) >"$cli/log" 2>&1 &&
+   grep -q 'subroutine sd(shape_, b, halo, shape__halo,' "$cli/sdummy_gt.f90"; then
+    pass
+else
+    fail "a field named shape: renamed shape_, a module that compiles"; cat "$cli/log"
+fi
 printf 'stencil r(field<double> reshape, field<double> b) { b = reshape; }\n' >"$cli/rdummy.stn"
 if (cd "$cli" && $T "$GTCC" --emit=fortran rdummy.stn &&
     $T "$FC" $FFLAGS -I"$work" -c rdummy_gt.f90) >"$cli/log" 2>&1 &&
