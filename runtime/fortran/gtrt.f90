@@ -691,8 +691,8 @@ contains
                 rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': argument " // &
                                    field // " is a section with a negative stride along " // &
                                    "dimension " // achar(48 + d) // " (" // axes(d:d) // &
-                                   "), such as " // field // reversed(d) // "; pass it " // &
-                                   "with positive strides (" // field // forward(d) // &
+                                   "), such as " // field // trim(reversed(d)) // "; pass it " // &
+                                   "with positive strides (" // field // trim(forward(d)) // &
                                    ") or a copy" // c_null_char)
                 return
             end if
@@ -700,32 +700,36 @@ contains
         rc = gt_wrap_flat(s, p, dtype, axes // c_null_char, shape, next, h, &
                 "stencil '" // stencil // "': field '" // field // "'" // c_null_char)
     contains
-        ! (n:1:-1, :, :) and (1:n, :, :) with n along dimension k of len(axes)
-        function reversed(k) result(t)
+        ! (n:1:-1, :, :) and (1:n, :, :) with n along dimension k of len(axes); recursive, and
+        ! of a fixed length, as gtrt_check_fit's helpers: threads refused at once stopped the
+        ! program ("Recursive call to nonrecursive procedure 'reversed'", -fcheck=all)
+        recursive function reversed(k) result(t)
             integer, intent(in) :: k
-            character(len=:), allocatable :: t
+            character(len=32) :: t
             t = section(k, 'n:1:-1')
         end function reversed
-        function forward(k) result(t)
+        recursive function forward(k) result(t)
             integer, intent(in) :: k
-            character(len=:), allocatable :: t
+            character(len=32) :: t
             t = section(k, '1:n')
         end function forward
-        function section(k, at) result(t)
+        recursive function section(k, at) result(t)
             integer, intent(in) :: k
             character(*), intent(in) :: at
-            character(len=:), allocatable :: t
+            character(len=32) :: t
+            character(len=8) :: piece
             integer :: e
             t = '('
             do e = 1, len(axes)
-                if (e > 1) t = t // ', '
-                if (e == k) then
-                    t = t // at
+                piece = ':'
+                if (e == k) piece = at
+                if (e > 1) then
+                    t = trim(t) // ', ' // trim(piece)
                 else
-                    t = t // ':'
+                    t = trim(t) // trim(piece)
                 end if
             end do
-            t = t // ')'
+            t = trim(t) // ')'
         end function section
     end function wrap
 

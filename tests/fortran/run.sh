@@ -10,7 +10,8 @@
 #   and the error paths with rc (each check of it counts as one here). The generated module
 #   compiles with -std=f2003 too.
 # * fthreads.f90: the wrappers called from 4 OpenMP threads at once, the module and gtrt
-#   compiled without -fopenmp, -fcheck=all; each thread's message by gtrt_get_last_error.
+#   compiled without -fopenmp, -fcheck=all; each thread's message by gtrt_get_last_error
+#   (a halo too small, a reversed section).
 # * The same program made to fail without rc (halo too small, an output aliasing an
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message as the first line of standard error (a file, as in a batch job).
