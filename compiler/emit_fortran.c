@@ -128,6 +128,8 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
     Arena *arena = c->arena;
     NameSet globals = {0};   /* module-level names, lower case */
     emit_take(arena, &globals, module);
+    NameMap *owner = map_new(arena);   /* each module-level name: what it names, for errors */
+    map_put(owner, module, arena_printf(arena, "the module (named after the input file)"));
     bool ok = true;
     if (strlen(module) > FORTRAN_NAME_MAX) {
         diag_error(&c->diag, (Loc){0}, "--emit=fortran: module name '%s' is longer than the %d "
@@ -186,10 +188,17 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                    "intrinsics it calls are the module's)", subs[k]);
                     ok = false;
                 } else if (strcmp(unique(arena, &globals, name), name) != 0) {
-                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
-                               "another stencil or of the module (Fortran names are "
-                               "case-insensitive)", subs[k]);
+                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s'%s is the Fortran name "
+                               "of %s (Fortran names are case-insensitive); rename one of them",
+                               subs[k], k ? " (its steps wrapper)" : "",
+                               (const char *)map_get(owner, name));
                     ok = false;
+                } else {
+                    map_put(owner, name, k == 0 ? arena_printf(arena, "stencil '%s' (line %d)",
+                                                               st->name, st->loc.line)
+                                       : arena_printf(arena, "the %s wrapper of stencil '%s' "
+                                                      "(line %d)", subs[k] + strlen(es->fn) + 1,
+                                                      st->name, st->loc.line));
                 }
                 ok = check_length(c, st->loc, "stencil function", name, "") && ok;
                 *out[k] = name;

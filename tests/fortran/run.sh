@@ -245,6 +245,17 @@ if grep -q "warning" "$cli/log"; then
 else
     pass
 fi
+# the error names what has the name: a stencil (and its line), a steps wrapper, the module
+# (it said "another stencil or of the module" for a's a_steps)
+printf 'stencil a(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }\nstencil A_steps(field<double> u, field<double> v) { v = u; }\n' >"$cli/steps.stn"
+refused 1 steps_gt.f90 "steps.stn:2:9: error: --emit=fortran: 'A_steps' is the Fortran name of the steps wrapper of stencil 'a' (line 1) (Fortran names are case-insensitive); rename one of them" \
+    "a stencil A_steps beside a's steps wrapper" --emit=fortran steps.stn
+printf 'stencil A_steps(field<double> u, field<double> v) { v = u; }\nstencil a(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }\n' >"$cli/steps2.stn"
+refused 1 steps2_gt.f90 "steps2.stn:2:9: error: --emit=fortran: 'a_steps' (its steps wrapper) is the Fortran name of stencil 'A_steps' (line 1) (Fortran names are case-insensitive); rename one of them" \
+    "a's steps wrapper after a stencil A_steps" --emit=fortran steps2.stn
+printf 'stencil Mod_GT(field<double> u, field<double> v) { v = u; }\n' >"$cli/mod.stn"
+refused 1 mod_gt.f90 "'Mod_GT' is the Fortran name of the module (named after the input file)" \
+    "a stencil named like the module" --emit=fortran mod.stn
 printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
 refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
     "a stencil named c_loc (imported from iso_c_binding)" --emit=fortran cname.stn
