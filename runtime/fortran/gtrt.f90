@@ -12,8 +12,8 @@
 ! wrappers are: locals per call, so that several threads may call them at once whatever the
 ! flags this is compiled with (docs/fortran.md, "Threads").
 module gtrt
-    use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &
-            c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
+    use, intrinsic :: iso_c_binding, only: c_associated, c_bool, c_char, c_double, c_float, &
+            c_f_pointer, c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
             c_null_ptr, c_ptr, c_size_t
     use, intrinsic :: iso_fortran_env, only: error_unit
     implicit none
@@ -541,6 +541,10 @@ contains
             rc = no_mpi(stencil // "_mpi")
             return
         end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, "_mpi")
+            return
+        end if
         ov = 0
         if (present(overlap)) then
             if (overlap) ov = 1
@@ -565,6 +569,10 @@ contains
             rc = no_mpi(stencil // "_steps_mpi")
             return
         end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, "_steps_mpi")
+            return
+        end if
         tb = 0
         if (present(tblock)) tb = int(tblock, c_int)
         rc = gtrt_mpi_steps_p(d, info, fields, int(nsteps, c_int64_t), tb, step, ctx, &
@@ -582,10 +590,19 @@ contains
         integer, intent(out) :: halo(2, 3)
         integer(c_int64_t) :: h(2, 3)
         integer :: x
+        character(len=12) :: tb
         halo = 0
         if (rc /= 0) return
         if (.not. associated(gtrt_mpi_steps_halo_p)) then
             rc = no_mpi(stencil // "_steps_mpi_halo")
+            return
+        end if
+        if (tblock < 1) then   ! (gt_mpi_steps_halo's own message is C's: "field 0 of 2")
+            write (tb, '(i0)') tblock
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // &
+                               "_steps_mpi_halo: tblock is " // trim(tb) // "; it must be " // &
+                               ">= 1 (the steps of a block, between two halo exchanges)" // &
+                               c_null_char)
             return
         end if
         h = 0
@@ -596,6 +613,16 @@ contains
             halo(:, index('IJK', axes(x:x))) = int(h(:, x))
         end do
     end subroutine gtrt_mpi_steps_halo
+
+    ! S_mpi's or S_steps_mpi's decomp null (gt_mpi_call's message: "decomposition is NULL")
+    recursive function null_decomp(stencil, wrapper) result(rc)
+        character(*), intent(in) :: stencil, wrapper
+        integer(c_int) :: rc
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // wrapper // &
+                           ": decomp is a null pointer (gtrt_decompose refused it, or " // &
+                           "gtrt_decomp_release released it); pass a decomposition from " // &
+                           "gtrt_decompose" // c_null_char)
+    end function null_decomp
 
     recursive function no_mpi(what) result(rc)
         character(*), intent(in) :: what
