@@ -304,6 +304,21 @@ static void fl_end(FLine *l, const char *tail)
     fprintf(l->f, "%s\n", tail);
 }
 
+/* The character literal of text, after sep: in pieces of at most 60 characters joined by
+   `//`, each an item, so that a text that grows with the fields (gtrt_check_fit's axes,
+   'IJK IJK ...') is continued, where one literal passed the 132 columns of free form from
+   30 fields on. */
+static void fl_string(FLine *l, Arena *arena, const char *sep, const char *text)
+{
+    size_t n = strlen(text);
+    size_t at = 0;
+    do {
+        int len = n - at > 60 ? 60 : (int)(n - at);
+        fl_item(l, at ? " // " : sep, arena_printf(arena, "'%.*s'", len, text + at));
+        at += (size_t)len;
+    } while (at < n);
+}
+
 /* The comment text at column indent + 1, "! " before each of its lines: as it is where every
    line fits in the 132 columns of free form (as with short names), else the whole text
    refilled at its spaces and newlines, each further line "!" and hang spaces; the first
@@ -571,8 +586,8 @@ static void write_wraps(Compiler *c, FILE *f, const FStencil *fs, bool fit, bool
                                 emit_axes_text(par->field->axes));
             outs = arena_printf(c->arena, "%s%c", outs, par->field->is_written ? 'o' : 'i');
         }
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", axes));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", outs));
+        fl_string(&l, c->arena, ", ", axes);
+        fl_string(&l, c->arena, ", ", outs);
         fl_item(&l, ", ", "gt_e");
         fl_item(&l, ", ", "gt_h");
         fl_item(&l, ", ", "gt_w");
