@@ -202,6 +202,22 @@ contains
         if (rc /= 0) return
         nf = size(w)
         pre = "stencil '" // stencil // "': "
+        ! extents >= 0: a negative one is no array's, but the garbage of an allocatable not
+        ! allocated or a pointer not associated, which -fcheck=all lets through to an
+        ! assumed-shape dummy (it was "halo gives b a halo of 0 ... but size(b, 3) is -80...")
+        do f = 1, nf
+            do d = 1, len_trim(word(axes, f))
+                if (ext(d, f) < 0) then
+                    write (m, '(6a, i0, a, i0, 5a)') trim(pre) // ' ', 'argument ', &
+                        trim(word(names, f)), ' has size(', trim(word(names, f)), ', ', d, &
+                        ') = ', ext(d, f), ', which no array has: is it an allocatable not ', &
+                        'allocated or a pointer not associated? allocate ', &
+                        trim(word(names, f)), ' (or associate it) before the call'
+                    rc = gt_error_flat(GT_EINVAL, trim(m) // c_null_char)
+                    return
+                end if
+            end do
+        end do
         ! halos: >= 0, and no more than the array along each dimension
         do f = 1, nf
             ax = word(axes, f)
