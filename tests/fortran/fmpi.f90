@@ -9,16 +9,16 @@
 ! S_steps_mpi_halo gives, against
 ! one process's S_steps on the global domain, bit for bit; S_steps_mpi_halo before any
 ! decomposition (GT_EMPI), a halo one row short along J (GT_EHALO), nsteps < 0 (GT_EINVAL),
-! S_steps_mpi_halo's tblock 0 and S_mpi and S_steps_mpi on a released decomposition (GT_EINVAL,
-! in the wrapper's terms) refused; S_mpi_halo against the halos derived by hand from the stencils. Rank 0 prints
-! "fortran-mpi-checks: P passed, F failed" (all ranks').
+! S_steps_mpi_halo's tblock 0 and S_mpi and S_steps_mpi on a released decomposition
+! (GT_EINVAL, in the wrapper's terms) refused; S_mpi_halo against the halos derived by hand
+! from the stencils. Rank 0 prints "fortran-mpi-checks: P passed, F failed" (all ranks').
 program fmpi
     use, intrinsic :: iso_c_binding, only: c_associated, c_double, c_int32_t, c_int64_t, c_ptr
     use mpi
     use gtrt, only: GT_EHALO, GT_EINVAL, GT_EMPI, gtrt_last_error
     use gtrt_mpi, only: gtrt_box, gtrt_decomp_release, gtrt_decompose
-    use fmpi_gt, only: hfr_steps, hfr_steps_mpi, hfr_steps_mpi_halo, hper_mpi_halo, &
-            hper_mpi, hper_steps, hper_steps_mpi, hper_steps_mpi_halo, lapsum, lapsum_mpi, lapsum_mpi_halo
+    use fmpi_gt, only: hfr_steps, hfr_steps_mpi, hfr_steps_mpi_halo, hper_mpi, hper_mpi_halo, &
+            hper_steps, hper_steps_mpi, hper_steps_mpi_halo, lapsum, lapsum_mpi, lapsum_mpi_halo
     implicit none
     integer, parameter :: g(3) = [13, 10, 3]
     ! the steps' global domain: blocks of 3 steps exchange 6 rows along J
