@@ -33,13 +33,14 @@ typedef struct {
     int nfields;
 } FStencil;
 
-/* Names the module and its wrappers use besides the dummies (the names they import from
- * iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a dummy by one of them
- * gets a '_' after it, a stencil by one of them is an error. */
+/* Names the module and its wrappers use besides the dummies (the intrinsics they call, the
+ * names they import from iso_c_binding, gt_... locals and interfaces, gtrt's gtrt_...): a
+ * dummy by one of them gets a '_' after it (a field named shape hid the intrinsic of
+ * `gt_e(...) = shape(shape, c_int64_t)`), a stencil by one of them is an error. */
 static bool fortran_reserved(const char *name)
 {
-    static const char *const names[] = {"present", "int", "c_bool", "c_double", "c_float",
-                                        "c_int", "c_int32_t", "c_int64_t", "c_loc",
+    static const char *const names[] = {"present", "int", "shape", "c_bool", "c_double",
+                                        "c_float", "c_int", "c_int32_t", "c_int64_t", "c_loc",
                                         "c_null_ptr", "c_ptr", "c_f_pointer", "c_funloc",
                                         "c_funptr"};
     if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gtrt", 4) == 0)
@@ -127,6 +128,8 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
     Arena *arena = c->arena;
     NameSet globals = {0};   /* module-level names, lower case */
     emit_take(arena, &globals, module);
+    NameMap *owner = map_new(arena);   /* each module-level name: what it names, for errors */
+    map_put(owner, module, arena_printf(arena, "the module (named after the input file)"));
     bool ok = true;
     if (strlen(module) > FORTRAN_NAME_MAX) {
         diag_error(&c->diag, (Loc){0}, "--emit=fortran: module name '%s' is longer than the %d "
@@ -185,10 +188,17 @@ static bool name_stencils(Compiler *c, EmitStencil **stencils, FStencil *fs, con
                                    "intrinsics it calls are the module's)", subs[k]);
                     ok = false;
                 } else if (strcmp(unique(arena, &globals, name), name) != 0) {
-                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s' is the Fortran name of "
-                               "another stencil or of the module (Fortran names are "
-                               "case-insensitive)", subs[k]);
+                    diag_error(&c->diag, st->loc, "--emit=fortran: '%s'%s is the Fortran name "
+                               "of %s (Fortran names are case-insensitive); rename one of them",
+                               subs[k], k ? " (its steps wrapper)" : "",
+                               (const char *)map_get(owner, name));
                     ok = false;
+                } else {
+                    map_put(owner, name, k == 0 ? arena_printf(arena, "stencil '%s' (line %d)",
+                                                               st->name, st->loc.line)
+                                       : arena_printf(arena, "the %s wrapper of stencil '%s' "
+                                                      "(line %d)", subs[k] + strlen(es->fn) + 1,
+                                                      st->name, st->loc.line));
                 }
                 ok = check_length(c, st->loc, "stencil function", name, "") && ok;
                 *out[k] = name;
@@ -292,6 +302,21 @@ static void fl_item(FLine *l, const char *sep, const char *item)
 static void fl_end(FLine *l, const char *tail)
 {
     fprintf(l->f, "%s\n", tail);
+}
+
+/* The character literal of text, after sep: in pieces of at most 60 characters joined by
+   `//`, each an item, so that a text that grows with the fields (gtrt_check_fit's axes,
+   'IJK IJK ...') is continued, where one literal passed the 132 columns of free form from
+   30 fields on. */
+static void fl_string(FLine *l, Arena *arena, const char *sep, const char *text)
+{
+    size_t n = strlen(text);
+    size_t at = 0;
+    do {
+        int len = n - at > 60 ? 60 : (int)(n - at);
+        fl_item(l, at ? " // " : sep, arena_printf(arena, "'%.*s'", len, text + at));
+        at += (size_t)len;
+    } while (at < n);
 }
 
 /* The comment text at column indent + 1, "! " before each of its lines: as it is where every
@@ -561,8 +586,8 @@ static void write_wraps(Compiler *c, FILE *f, const FStencil *fs, bool fit, bool
                                 emit_axes_text(par->field->axes));
             outs = arena_printf(c->arena, "%s%c", outs, par->field->is_written ? 'o' : 'i');
         }
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", axes));
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", outs));
+        fl_string(&l, c->arena, ", ", axes);
+        fl_string(&l, c->arena, ", ", outs);
         fl_item(&l, ", ", "gt_e");
         fl_item(&l, ", ", "gt_h");
         fl_item(&l, ", ", "gt_w");

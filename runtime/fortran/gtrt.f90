@@ -12,8 +12,8 @@
 ! wrappers are: locals per call, so that several threads may call them at once whatever the
 ! flags this is compiled with (docs/fortran.md, "Threads").
 module gtrt
-    use, intrinsic :: iso_c_binding, only: c_bool, c_char, c_double, c_float, c_f_pointer, &
-            c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
+    use, intrinsic :: iso_c_binding, only: c_associated, c_bool, c_char, c_double, c_float, &
+            c_f_pointer, c_funptr, c_int, c_int32_t, c_int64_t, c_intptr_t, c_loc, c_null_char, &
             c_null_ptr, c_ptr, c_size_t
     use, intrinsic :: iso_fortran_env, only: error_unit
     implicit none
@@ -202,6 +202,22 @@ contains
         if (rc /= 0) return
         nf = size(w)
         pre = "stencil '" // stencil // "': "
+        ! extents >= 0: a negative one is no array's, but the garbage of an allocatable not
+        ! allocated or a pointer not associated, which -fcheck=all lets through to an
+        ! assumed-shape dummy (it was "halo gives b a halo of 0 ... but size(b, 3) is -80...")
+        do f = 1, nf
+            do d = 1, len_trim(word(axes, f))
+                if (ext(d, f) < 0) then
+                    write (m, '(6a, i0, a, i0, 5a)') trim(pre) // ' ', 'argument ', &
+                        trim(word(names, f)), ' has size(', trim(word(names, f)), ', ', d, &
+                        ') = ', ext(d, f), ', which no array has: is it an allocatable not ', &
+                        'allocated or a pointer not associated? allocate ', &
+                        trim(word(names, f)), ' (or associate it) before the call'
+                    rc = gt_error_flat(GT_EINVAL, trim(m) // c_null_char)
+                    return
+                end if
+            end do
+        end do
         ! halos: >= 0, and no more than the array along each dimension
         do f = 1, nf
             ax = word(axes, f)
@@ -541,6 +557,10 @@ contains
             rc = no_mpi(stencil // "_mpi")
             return
         end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, "_mpi")
+            return
+        end if
         ov = 0
         if (present(overlap)) then
             if (overlap) ov = 1
@@ -565,6 +585,10 @@ contains
             rc = no_mpi(stencil // "_steps_mpi")
             return
         end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, "_steps_mpi")
+            return
+        end if
         tb = 0
         if (present(tblock)) tb = int(tblock, c_int)
         rc = gtrt_mpi_steps_p(d, info, fields, int(nsteps, c_int64_t), tb, step, ctx, &
@@ -582,10 +606,19 @@ contains
         integer, intent(out) :: halo(2, 3)
         integer(c_int64_t) :: h(2, 3)
         integer :: x
+        character(len=12) :: tb
         halo = 0
         if (rc /= 0) return
         if (.not. associated(gtrt_mpi_steps_halo_p)) then
             rc = no_mpi(stencil // "_steps_mpi_halo")
+            return
+        end if
+        if (tblock < 1) then   ! (gt_mpi_steps_halo's own message is C's: "field 0 of 2")
+            write (tb, '(i0)') tblock
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // &
+                               "_steps_mpi_halo: tblock is " // trim(tb) // "; it must be " // &
+                               ">= 1 (the steps of a block, between two halo exchanges)" // &
+                               c_null_char)
             return
         end if
         h = 0
@@ -596,6 +629,16 @@ contains
             halo(:, index('IJK', axes(x:x))) = int(h(:, x))
         end do
     end subroutine gtrt_mpi_steps_halo
+
+    ! S_mpi's or S_steps_mpi's decomp null (gt_mpi_call's message: "decomposition is NULL")
+    recursive function null_decomp(stencil, wrapper) result(rc)
+        character(*), intent(in) :: stencil, wrapper
+        integer(c_int) :: rc
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // wrapper // &
+                           ": decomp is a null pointer (gtrt_decompose refused it, or " // &
+                           "gtrt_decomp_release released it); pass a decomposition from " // &
+                           "gtrt_decompose" // c_null_char)
+    end function null_decomp
 
     recursive function no_mpi(what) result(rc)
         character(*), intent(in) :: what
@@ -691,8 +734,8 @@ contains
                 rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': argument " // &
                                    field // " is a section with a negative stride along " // &
                                    "dimension " // achar(48 + d) // " (" // axes(d:d) // &
-                                   "), such as " // field // reversed(d) // "; pass it " // &
-                                   "with positive strides (" // field // forward(d) // &
+                                   "), such as " // field // trim(reversed(d)) // "; pass it " // &
+                                   "with positive strides (" // field // trim(forward(d)) // &
                                    ") or a copy" // c_null_char)
                 return
             end if
@@ -700,32 +743,36 @@ contains
         rc = gt_wrap_flat(s, p, dtype, axes // c_null_char, shape, next, h, &
                 "stencil '" // stencil // "': field '" // field // "'" // c_null_char)
     contains
-        ! (n:1:-1, :, :) and (1:n, :, :) with n along dimension k of len(axes)
-        function reversed(k) result(t)
+        ! (n:1:-1, :, :) and (1:n, :, :) with n along dimension k of len(axes); recursive, and
+        ! of a fixed length, as gtrt_check_fit's helpers: threads refused at once stopped the
+        ! program ("Recursive call to nonrecursive procedure 'reversed'", -fcheck=all)
+        recursive function reversed(k) result(t)
             integer, intent(in) :: k
-            character(len=:), allocatable :: t
+            character(len=32) :: t
             t = section(k, 'n:1:-1')
         end function reversed
-        function forward(k) result(t)
+        recursive function forward(k) result(t)
             integer, intent(in) :: k
-            character(len=:), allocatable :: t
+            character(len=32) :: t
             t = section(k, '1:n')
         end function forward
-        function section(k, at) result(t)
+        recursive function section(k, at) result(t)
             integer, intent(in) :: k
             character(*), intent(in) :: at
-            character(len=:), allocatable :: t
+            character(len=32) :: t
+            character(len=8) :: piece
             integer :: e
             t = '('
             do e = 1, len(axes)
-                if (e > 1) t = t // ', '
-                if (e == k) then
-                    t = t // at
+                piece = ':'
+                if (e == k) piece = at
+                if (e > 1) then
+                    t = trim(t) // ', ' // trim(piece)
                 else
-                    t = t // ':'
+                    t = trim(t) // trim(piece)
                 end if
             end do
-            t = t // ')'
+            t = trim(t) // ')'
         end function section
     end function wrap
 

@@ -8,15 +8,16 @@
 ! its frame) for several step counts and blocks of steps, on local arrays with the halos
 ! S_steps_mpi_halo gives, against
 ! one process's S_steps on the global domain, bit for bit; S_steps_mpi_halo before any
-! decomposition (GT_EMPI), a halo one row short along J (GT_EHALO) and nsteps < 0 (GT_EINVAL)
-! refused; S_mpi_halo against the halos derived by hand from the stencils. Rank 0 prints
-! "fortran-mpi-checks: P passed, F failed" (all ranks').
+! decomposition (GT_EMPI), a halo one row short along J (GT_EHALO), nsteps < 0 (GT_EINVAL),
+! S_steps_mpi_halo's tblock 0 and S_mpi and S_steps_mpi on a released decomposition
+! (GT_EINVAL, in the wrapper's terms) refused; S_mpi_halo against the halos derived by hand
+! from the stencils. Rank 0 prints "fortran-mpi-checks: P passed, F failed" (all ranks').
 program fmpi
     use, intrinsic :: iso_c_binding, only: c_associated, c_double, c_int32_t, c_int64_t, c_ptr
     use mpi
     use gtrt, only: GT_EHALO, GT_EINVAL, GT_EMPI, gtrt_last_error
     use gtrt_mpi, only: gtrt_box, gtrt_decomp_release, gtrt_decompose
-    use fmpi_gt, only: hfr_steps, hfr_steps_mpi, hfr_steps_mpi_halo, hper_mpi_halo, &
+    use fmpi_gt, only: hfr_steps, hfr_steps_mpi, hfr_steps_mpi_halo, hper_mpi, hper_mpi_halo, &
             hper_steps, hper_steps_mpi, hper_steps_mpi_halo, lapsum, lapsum_mpi, lapsum_mpi_halo
     implicit none
     integer, parameter :: g(3) = [13, 10, 3]
@@ -390,6 +391,31 @@ contains
         call check(all(abs(ul - 1) < 0.5_c_double) .and. all(abs(unl - 2) < 0.5_c_double) &
                    .and. all(abs(cl - 3) < 0.5_c_double), &
                    'hfr_steps_mpi, tblock 2 on the halos of 1: nothing written')
+        ! blocks of 0 steps: no halo to give, refused in the wrapper's terms (it was
+        ! gt_mpi_steps_halo's "bad arguments (info given, ..., field 0 of 3, halo given)")
+        call hfr_steps_mpi_halo(0, u_halo=hn, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'hfr': hfr_steps_mpi_halo: tblock " // &
+                   "is 0; it must be >= 1 (the steps of a block, between two halo exchanges)", &
+                   'hfr_steps_mpi_halo, tblock 0: ' // msg)
         call gtrt_decomp_release(d)
+        ! the released (null) decomposition: refused naming decomp (it was the runtime's
+        ! "stencil 'hfr': decomposition is NULL", or gt_mpi_steps' without the stencil)
+        call hfr_steps_mpi(d, ul, unl, cl, 0.05_c_double, 2, 1, u_halo=hu, un_halo=hu, &
+                           c_halo=hc, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'hfr': hfr_steps_mpi: decomp is a " // &
+                   "null pointer (gtrt_decompose refused it, or gtrt_decomp_release released " // &
+                   "it); pass a decomposition from gtrt_decompose", &
+                   'hfr_steps_mpi, a released decomposition: ' // msg)
+        call check(all(abs(ul - 1) < 0.5_c_double) .and. all(abs(unl - 2) < 0.5_c_double), &
+                   'hfr_steps_mpi, a released decomposition: nothing written')
+        call hper_mpi_halo(u_halo=hn)
+        call hper_mpi(d, ul, unl, cl, 0.05_c_double, u_halo=hn, un_halo=hn, c_halo=hn, rc=rc)
+        msg = gtrt_last_error()
+        call check(rc == GT_EINVAL .and. msg == "stencil 'hper': hper_mpi: decomp is a " // &
+                   "null pointer (gtrt_decompose refused it, or gtrt_decomp_release released " // &
+                   "it); pass a decomposition from gtrt_decompose", &
+                   'hper_mpi, a released decomposition: ' // msg)
     end subroutine steps_errors
 end program fmpi

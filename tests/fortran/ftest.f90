@@ -514,6 +514,26 @@ contains
         call check(msg == "stencil 'w': field 'a': gtrt_wrap: halo has shape (2, 2); it takes " // &
                 "(2, 3)", 'gtrt_wrap, halo(2, 2): ' // msg)
         call gtrt_release(s)
+        ! gtrt_check_fit (the wrappers' check) given a negative extent, the garbage of an
+        ! allocatable not allocated, which -fcheck=all lets through to an assumed-shape dummy
+        ! (not made here: that garbage is not always negative): refused, saying so (it was
+        ! "halo gives b a halo of 0 below and 0 above ... but size(b, 3) is -77")
+        block
+            integer(c_int64_t) :: ext(3, 2), hh(2, 3, 2), dom(3)
+            code = 0
+            ext = 4
+            ext(3, 2) = -77
+            hh = 0
+            dom = 0
+            call gtrt_check_fit(code, 'copy', 'a b', 'halo a_halo b_halo', 'IJK IJK', 'io', ext, &
+                                hh, [0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 2], &
+                                .false., 'domain', .false., dom)
+            msg = gtrt_last_error()
+            call check(code == GT_EINVAL .and. msg == "stencil 'copy': argument b has " // &
+                       "size(b, 3) = -77, which no array has: is it an allocatable not " // &
+                       "allocated or a pointer not associated? allocate b (or associate it) " // &
+                       "before the call", 'gtrt_check_fit, a negative extent: ' // msg)
+        end block
     end subroutine test_errors
 
     ! one failing call without rc: the program must stop with the message

@@ -10,7 +10,8 @@
 #   and the error paths with rc (each check of it counts as one here). The generated module
 #   compiles with -std=f2003 too.
 # * fthreads.f90: the wrappers called from 4 OpenMP threads at once, the module and gtrt
-#   compiled without -fopenmp, -fcheck=all; each thread's message by gtrt_get_last_error.
+#   compiled without -fopenmp, -fcheck=all; each thread's message by gtrt_get_last_error
+#   (a halo too small, a reversed section).
 # * The same program made to fail without rc (halo too small, an output aliasing an
 #   input, a reversed section), each in its own process: a non-zero exit status and
 #   gtcc's message as the first line of standard error (a file, as in a batch job).
@@ -19,6 +20,7 @@
 #   with errors (an existing output kept), stencil names Fortran cannot tell apart or the
 #   module uses refused, and parameter names it cannot take (case, `halo`, `rc`, gt_...)
 #   renamed into a module that compiles; the golden modules of tests/golden/fortran compile.
+# * A stencil of 40 fields: its module within free form's 132 columns, called, a refusal.
 # * Every program of examples/, bench/stencils/, tests/golden, tests/numeric, tests/diff/programs
 #   and tests/mpi that gtcc --emit=ir accepts gets a
 #   module (--emit=fortran, with the program's // ARGS, those with -b cuda left out) that
@@ -244,6 +246,17 @@ if grep -q "warning" "$cli/log"; then
 else
     pass
 fi
+# the error names what has the name: a stencil (and its line), a steps wrapper, the module
+# (it said "another stencil or of the module" for a's a_steps)
+printf 'stencil a(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }\nstencil A_steps(field<double> u, field<double> v) { v = u; }\n' >"$cli/steps.stn"
+refused 1 steps_gt.f90 "steps.stn:2:9: error: --emit=fortran: 'A_steps' is the Fortran name of the steps wrapper of stencil 'a' (line 1) (Fortran names are case-insensitive); rename one of them" \
+    "a stencil A_steps beside a's steps wrapper" --emit=fortran steps.stn
+printf 'stencil A_steps(field<double> u, field<double> v) { v = u; }\nstencil a(field<double> u, field<double> v) iterate(v -> u) { v = u[i+1]; }\n' >"$cli/steps2.stn"
+refused 1 steps2_gt.f90 "steps2.stn:2:9: error: --emit=fortran: 'a_steps' (its steps wrapper) is the Fortran name of stencil 'A_steps' (line 1) (Fortran names are case-insensitive); rename one of them" \
+    "a's steps wrapper after a stencil A_steps" --emit=fortran steps2.stn
+printf 'stencil Mod_GT(field<double> u, field<double> v) { v = u; }\n' >"$cli/mod.stn"
+refused 1 mod_gt.f90 "'Mod_GT' is the Fortran name of the module (named after the input file)" \
+    "a stencil named like the module" --emit=fortran mod.stn
 printf 'stencil c_loc(field<double> a, field<double> b) { b = a; }\n' >"$cli/cname.stn"
 refused 1 cname_gt.f90 "cannot name a Fortran subroutine" \
     "a stencil named c_loc (imported from iso_c_binding)" --emit=fortran cname.stn
@@ -261,6 +274,20 @@ if [ "$(grep -c 'error:' "$cli/log")" = 1 ]; then
     pass
 else
     fail "a stencil named gtrt_x: one error, not one per wrapper"; cat "$cli/log"
+fi
+# a stencil named shape would hide the intrinsic every wrapper calls (gt_e = shape(u, ...));
+# a field named shape hid it too (shape(shape, c_int64_t): gfortran's "REAL array index"),
+# so the dummy is shape_
+printf 'stencil Shape(field<double> a, field<double> b) { b = a; }\n' >"$cli/sname.stn"
+refused 1 sname_gt.f90 "'Shape' cannot name a Fortran subroutine" \
+    "a stencil named Shape (every wrapper calls the intrinsic)" --emit=fortran sname.stn
+printf 'stencil sd(field<double> shape, field<double> b) { b = shape[i+1]; }\n' >"$cli/sdummy.stn"
+if (cd "$cli" && $T "$GTCC" --emit=fortran sdummy.stn &&
+    $T "$FC" $FFLAGS -I"$work" -c sdummy_gt.f90) >"$cli/log" 2>&1 &&
+   grep -q 'subroutine sd(shape_, b, halo, shape__halo,' "$cli/sdummy_gt.f90"; then
+    pass
+else
+    fail "a field named shape: renamed shape_, a module that compiles"; cat "$cli/log"
 fi
 printf 'stencil r(field<double> reshape, field<double> b) { b = reshape; }\n' >"$cli/rdummy.stn"
 if (cd "$cli" && $T "$GTCC" --emit=fortran rdummy.stn &&
@@ -366,5 +393,65 @@ else
     fail "names of 63 characters: every line, comments too, within 132 columns; -std=f2003"
     head -n 20 "$cli/log"; awk 'length > 132 { print FILENAME ":" FNR ": " length " columns" }' \
         "$cli/${lm}_gt.f90" "$cli/$lw.f90"
+fi
+# a stencil of 40 fields: gtrt_check_fit's axes ('IJK IJK ...', 4 characters a field) and
+# roles ('ii...o') are continued literals, where one literal passed the 132 columns from 30
+# fields on (gfortran: "Line truncated"); called: f39 = f0 + 2 * f1 + ... + 39 * f38, and
+# f37 without its halo refused by name
+{
+    printf 'stencil many('
+    k=0; while [ $k -lt 39 ]; do printf 'field<double> f%d, ' $k; k=$((k + 1)); done
+    printf 'field<double> f39) {\n    f39 = f0'
+    k=1; while [ $k -lt 39 ]; do
+        if [ $k = 37 ]; then printf ' + 38.0 * f37[i+1]'; else printf ' + %d.0 * f%d' $((k + 1)) $k; fi
+        k=$((k + 1))
+    done
+    printf ';\n}\n'
+} >"$cli/many.stn"
+cat >"$cli/many.f90" <<'EOF'
+program many
+    use, intrinsic :: iso_c_binding, only: c_double
+    use gtrt, only: GT_EHALO, gtrt_last_error
+    use many_gt, only: m => many
+    implicit none
+    real(c_double) :: a(3, 2, 1, 0:38), w(4, 2, 1), o(3, 2, 1)
+    integer :: rc
+    a = 1
+    w = 1
+    call m(a(:, :, :, 0), a(:, :, :, 1), a(:, :, :, 2), a(:, :, :, 3), a(:, :, :, 4), &
+           a(:, :, :, 5), a(:, :, :, 6), a(:, :, :, 7), a(:, :, :, 8), a(:, :, :, 9), &
+           a(:, :, :, 10), a(:, :, :, 11), a(:, :, :, 12), a(:, :, :, 13), a(:, :, :, 14), &
+           a(:, :, :, 15), a(:, :, :, 16), a(:, :, :, 17), a(:, :, :, 18), a(:, :, :, 19), &
+           a(:, :, :, 20), a(:, :, :, 21), a(:, :, :, 22), a(:, :, :, 23), a(:, :, :, 24), &
+           a(:, :, :, 25), a(:, :, :, 26), a(:, :, :, 27), a(:, :, :, 28), a(:, :, :, 29), &
+           a(:, :, :, 30), a(:, :, :, 31), a(:, :, :, 32), a(:, :, :, 33), a(:, :, :, 34), &
+           a(:, :, :, 35), a(:, :, :, 36), w, a(:, :, :, 38), o, &
+           f37_halo=reshape([0, 1, 0, 0, 0, 0], [2, 3]), rc=rc)
+    if (rc /= 0 .or. any(abs(o - 780) > 0.5_c_double)) then   ! 1 + 2 + ... + 39
+        print '(a, i0, 2a)', 'FAIL: rc ', rc, ' ', gtrt_last_error()
+        stop 1
+    end if
+    call m(a(:, :, :, 0), a(:, :, :, 1), a(:, :, :, 2), a(:, :, :, 3), a(:, :, :, 4), &
+           a(:, :, :, 5), a(:, :, :, 6), a(:, :, :, 7), a(:, :, :, 8), a(:, :, :, 9), &
+           a(:, :, :, 10), a(:, :, :, 11), a(:, :, :, 12), a(:, :, :, 13), a(:, :, :, 14), &
+           a(:, :, :, 15), a(:, :, :, 16), a(:, :, :, 17), a(:, :, :, 18), a(:, :, :, 19), &
+           a(:, :, :, 20), a(:, :, :, 21), a(:, :, :, 22), a(:, :, :, 23), a(:, :, :, 24), &
+           a(:, :, :, 25), a(:, :, :, 26), a(:, :, :, 27), a(:, :, :, 28), a(:, :, :, 29), &
+           a(:, :, :, 30), a(:, :, :, 31), a(:, :, :, 32), a(:, :, :, 33), a(:, :, :, 34), &
+           a(:, :, :, 35), a(:, :, :, 36), a(:, :, :, 37), a(:, :, :, 38), o, rc=rc)
+    print '(i0, 1x, a)', rc - GT_EHALO, gtrt_last_error()
+end program many
+EOF
+(cd "$cli" && $T "$GTCC" --emit=fortran many.stn && $T "$GTCC" -b naive -o many.c many.stn &&
+ $T "$FC" $FFLAGS -I"$work" -c many_gt.f90 && $T "$FC" $FFLAGS -I"$work" -c many.f90 &&
+ $T "$CC" $CFLAGS -I. -c many.c -o many_c.o &&
+ $T "$FC" $FSAN -o many many.o many_gt.o "$work/gtrt.o" many_c.o "$BUILD/lib/libgtrt.a" -lm &&
+ $T ./many) >"$cli/log" 2>&1
+if [ $? = 0 ] && [ -z "$(awk 'length > 132' "$cli/many_gt.f90")" ] &&
+   [ "$(tail -n 1 "$cli/log")" = "0 stencil 'many': argument f37, taken as f37(1:3, 1:2, 1:1) (no halo= or f37_halo=: the domain starts at its first element), has a halo of 0 below and 0 above the domain 1:3 along dimension 1 (I); the stencil reads 0 below and 1 above: declare f37(1:4, 1:2, 1:1) and pass f37_halo=reshape([0, 1, 0, 0, 0, 0], [2, 3])" ]; then
+    pass
+else
+    fail "a stencil of 40 fields: a module within 132 columns, its call and its refusal"
+    head -n 20 "$cli/log"
 fi
 finish
