@@ -844,7 +844,10 @@ static void write_mpi_wrapper(Compiler *c, FILE *f, const FStencil *fs, bool ste
     if (!steps)
         fl_item(&l, ", ", fs->overlap);
     fl_item(&l, ", ", "gt_t");
-    fl_item(&l, ", ", arena_printf(c->arena, "'%s')", st->name));
+    /* the .stn name for "stencil 'S'", the wrapper's own for what names it (-P pq_ gives
+       pq_lap_mpi, which the messages called lap_mpi) */
+    fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
+    fl_item(&l, ", ", arena_printf(c->arena, "'%s')", name));
     fl_end(&l, "");
     fprintf(f, "        if (gt_rc == 0) then\n");
     for (int p = 0; p < np; p++) {
@@ -1003,7 +1006,8 @@ static void write_steps_halo(Compiler *c, FILE *f, const FStencil *fs)
         fl_item(&l, ", ", arena_printf(c->arena, "'%s'", emit_axes_text(par->field->axes)));
         fl_item(&l, ", ", fs->tblock);
         fl_item(&l, ", ", fs->halo[p]);
-        fl_item(&l, ", ", arena_printf(c->arena, "'%s')", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s'", st->name));
+        fl_item(&l, ", ", arena_printf(c->arena, "'%s')", fs->steps_halo_sub));
         fl_end(&l, "");
     }
     fprintf(f, "        call gtrt_finish(gt_rc, %s)\n", fs->rc);

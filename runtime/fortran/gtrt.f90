@@ -545,20 +545,24 @@ contains
 
     ! S_mpi's call: gt_mpi_call(d, fields, size(fields), NULL, call, ctx, overlap, times);
     ! GT_EMPI where no decomposition was made through gtrt_mpi (the pointer is unset)
-    recursive function gtrt_mpi_call(d, fields, call, ctx, overlap, times, stencil) result(rc)
+    ! (sub: the wrapper's Fortran name, pq_lap_mpi after -P pq_; absent, as from a module
+    ! made before it was passed: the .stn name and _mpi)
+    recursive function gtrt_mpi_call(d, fields, call, ctx, overlap, times, stencil, sub) &
+            result(rc)
         type(c_ptr), intent(in) :: d, ctx, fields(:)
         type(c_funptr), intent(in) :: call
         logical, intent(in), optional :: overlap
         real(c_double), intent(inout), target :: times(2)
         character(*), intent(in) :: stencil
+        character(*), intent(in), optional :: sub
         integer(c_int) :: rc
         integer(c_int) :: ov
-        if (.not. associated(gtrt_mpi_call_p)) then
-            rc = no_mpi(stencil // "_mpi")
-            return
-        end if
-        if (.not. c_associated(d)) then
-            rc = null_decomp(stencil, "_mpi")
+        if (.not. associated(gtrt_mpi_call_p) .or. .not. c_associated(d)) then
+            if (present(sub)) then
+                rc = no_decomp(d, stencil, sub)
+            else
+                rc = no_decomp(d, stencil, stencil // "_mpi")
+            end if
             return
         end if
         ov = 0
@@ -571,22 +575,23 @@ contains
 
     ! S_steps_mpi's call: gt_mpi_steps(d, info, fields, nsteps, tblock (absent: 0, the
     ! default), step, ctx, times); GT_EMPI as gtrt_mpi_call
-    recursive function gtrt_mpi_steps(d, info, fields, nsteps, tblock, step, ctx, times, stencil) &
-            result(rc)
+    recursive function gtrt_mpi_steps(d, info, fields, nsteps, tblock, step, ctx, times, stencil, &
+            sub) result(rc)
         type(c_ptr), intent(in) :: d, info, ctx, fields(:)
         integer, intent(in) :: nsteps
         integer, intent(in), optional :: tblock
         type(c_funptr), intent(in) :: step
         real(c_double), intent(inout), target :: times(2)
         character(*), intent(in) :: stencil
+        character(*), intent(in), optional :: sub
         integer(c_int) :: rc
         integer(c_int) :: tb
-        if (.not. associated(gtrt_mpi_steps_p)) then
-            rc = no_mpi(stencil // "_steps_mpi")
-            return
-        end if
-        if (.not. c_associated(d)) then
-            rc = null_decomp(stencil, "_steps_mpi")
+        if (.not. associated(gtrt_mpi_steps_p) .or. .not. c_associated(d)) then
+            if (present(sub)) then
+                rc = no_decomp(d, stencil, sub)
+            else
+                rc = no_decomp(d, stencil, stencil // "_steps_mpi")
+            end if
             return
         end if
         tb = 0
@@ -598,11 +603,12 @@ contains
     ! S_steps_mpi_halo's, per field: where rc is 0, gt_mpi_steps_halo(info, field (0-based),
     ! axes (the field's), tblock) into rc, its rows (one per axis of axes) as halo's columns
     ! (1 I, 2 J, 3 K); halo 0 elsewhere and on failure
-    recursive subroutine gtrt_mpi_steps_halo(rc, info, field, axes, tblock, halo, stencil)
+    recursive subroutine gtrt_mpi_steps_halo(rc, info, field, axes, tblock, halo, stencil, sub)
         integer(c_int), intent(inout) :: rc
         type(c_ptr), intent(in) :: info
         integer, intent(in) :: field, tblock
         character(*), intent(in) :: axes, stencil
+        character(*), intent(in), optional :: sub
         integer, intent(out) :: halo(2, 3)
         integer(c_int64_t) :: h(2, 3)
         integer :: x
@@ -610,15 +616,20 @@ contains
         halo = 0
         if (rc /= 0) return
         if (.not. associated(gtrt_mpi_steps_halo_p)) then
-            rc = no_mpi(stencil // "_steps_mpi_halo")
+            if (present(sub)) then
+                rc = no_mpi(sub)
+            else
+                rc = no_mpi(stencil // "_steps_mpi_halo")
+            end if
             return
         end if
         if (tblock < 1) then   ! (gt_mpi_steps_halo's own message is C's: "field 0 of 2")
             write (tb, '(i0)') tblock
-            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // &
-                               "_steps_mpi_halo: tblock is " // trim(tb) // "; it must be " // &
-                               ">= 1 (the steps of a block, between two halo exchanges)" // &
-                               c_null_char)
+            if (present(sub)) then
+                rc = bad_tblock(stencil, sub, tb)
+            else
+                rc = bad_tblock(stencil, stencil // "_steps_mpi_halo", tb)
+            end if
             return
         end if
         h = 0
@@ -630,11 +641,34 @@ contains
         end do
     end subroutine gtrt_mpi_steps_halo
 
-    ! S_mpi's or S_steps_mpi's decomp null (gt_mpi_call's message: "decomposition is NULL")
+    ! S_mpi's or S_steps_mpi's decomposition missing: gtrt_mpi not in the program (the
+    ! pointers unset), or decomp null (gt_mpi_call's message: "decomposition is NULL")
+    recursive function no_decomp(d, stencil, wrapper) result(rc)
+        type(c_ptr), intent(in) :: d
+        character(*), intent(in) :: stencil, wrapper
+        integer(c_int) :: rc
+        if (.not. associated(gtrt_mpi_call_p)) then
+            rc = no_mpi(wrapper)
+        else if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, wrapper)
+        else
+            rc = 0
+        end if
+    end function no_decomp
+
+    recursive function bad_tblock(stencil, wrapper, tb) result(rc)
+        character(*), intent(in) :: stencil, wrapper, tb
+        integer(c_int) :: rc
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // wrapper // &
+                           ": tblock is " // trim(tb) // "; it must be >= 1 (the steps of " // &
+                           "a block, between two halo exchanges)" // c_null_char)
+    end function bad_tblock
+
+    ! decomp null
     recursive function null_decomp(stencil, wrapper) result(rc)
         character(*), intent(in) :: stencil, wrapper
         integer(c_int) :: rc
-        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // stencil // wrapper // &
+        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // wrapper // &
                            ": decomp is a null pointer (gtrt_decompose refused it, or " // &
                            "gtrt_decomp_release released it); pass a decomposition from " // &
                            "gtrt_decompose" // c_null_char)

@@ -223,6 +223,38 @@ else
     fail "--emit=fortran -P p2_: p2_ftest_gt.f90, module p2_ftest_gt, p2_lap, p2_heat_steps"
     cat "$cli/log"
 fi
+# ... and the MPI wrappers' messages name them as the caller spelled them, p2_lap_mpi (they said
+# lap_mpi: the runtime had the .stn name only), with tblock 0 and no gtrt_mpi linked
+cat >"$cli/p2test.f90" <<'EOF'
+program p2test
+    use, intrinsic :: iso_c_binding, only: c_double, c_int, c_null_ptr
+    use gtrt, only: gtrt_last_error
+    use p2_ftest_gt, only: p2_lap_mpi, p2_heat_steps_mpi_halo
+    implicit none
+    real(c_double) :: u(0:8, 0:6, 4), o(7, 5, 4)
+    integer :: h(2, 3)
+    integer(c_int) :: rc
+    u = 1
+    o = 9
+    call p2_lap_mpi(c_null_ptr, u, o, halo=reshape([1, 1, 1, 1, 0, 0], [2, 3]), rc=rc)
+    print '(a)', gtrt_last_error()
+    call p2_heat_steps_mpi_halo(tblock=0, u_halo=h, rc=rc)
+    print '(a)', gtrt_last_error()
+end program p2test
+EOF
+if (cd "$cli" && $T "$GTCC" -b naive -P p2_ -o p2.c ftest.stn &&
+    $T "$CC" $CFLAGS -I. -c p2.c -o p2_c.o &&
+    $T "$FC" $FFLAGS -I"$work" -c p2_ftest_gt.f90 &&
+    $T "$FC" $FFLAGS -I"$work" -c p2test.f90 &&
+    $T "$FC" $FSAN -o p2test p2test.o p2_ftest_gt.o "$work/gtrt.o" p2_c.o \
+        "$BUILD/lib/libgtrt.a" -lm && $T ./p2test) >"$cli/p2.log" 2>&1 &&
+   [ "$(tail -n 2 "$cli/p2.log")" = "p2_lap_mpi: no decomposition made by gtrt_decompose (use the module gtrt_mpi, link pkg-config gtrt-mpi)
+p2_heat_steps_mpi_halo: no decomposition made by gtrt_decompose (use the module gtrt_mpi, link pkg-config gtrt-mpi)" ]; then
+    pass
+else
+    fail "-P p2_: the MPI wrappers' messages name p2_lap_mpi and p2_heat_steps_mpi_halo"
+    sed 's/^/  | /' "$cli/p2.log" | tail -n 20
+fi
 refused 2 out.c "needs a suffix .f90" "--emit=fortran -o out.c" --emit=fortran -o out.c ftest.stn
 refused 2 ftest_gt.f90.new "wrap host arrays" "--emit=fortran -b cuda" \
     --emit=fortran -b cuda ftest.stn

@@ -217,7 +217,7 @@ contains
         gt_v3 = a
         gt_a(3) = c_loc(gt_v3)
         if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
-                'heat')
+                'heat', 'm_heat_mpi')
         if (gt_rc == 0) then
             if (present(times)) times = gt_t
         end if
@@ -295,7 +295,7 @@ contains
         gt_v3 = a
         gt_a(3) = c_loc(gt_v3)
         if (gt_rc == 0) gt_rc = gtrt_mpi_steps(decomp, gt_c1_info(), gt_s, nsteps, tblock, gt_f, &
-                c_loc(gt_a), gt_t, 'heat')
+                c_loc(gt_a), gt_t, 'heat', 'm_heat_steps_mpi')
         if (gt_rc == 0) then
             if (present(times)) times = gt_t
         end if
@@ -331,9 +331,9 @@ contains
             return
         end if
         if (present(u_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 0, 'IJ', tblock, u_halo, &
-                'heat')
+                'heat', 'm_heat_steps_mpi_halo')
         if (present(unew_halo)) call gtrt_mpi_steps_halo(gt_rc, gt_c1_info(), 1, 'IJ', tblock, &
-                unew_halo, 'heat')
+                unew_halo, 'heat', 'm_heat_steps_mpi_halo')
         call gtrt_finish(gt_rc, rc)
     end subroutine m_heat_steps_mpi_halo
 
@@ -480,7 +480,7 @@ contains
         gt_a(7) = c_loc(gt_v7)
         gt_a(8) = c_loc(gt_v8)
         if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
-                'mix')
+                'mix', 'm_mix_mpi')
         if (gt_rc == 0) then
             total = gt_v7
             biggest = gt_v8
@@ -642,7 +642,7 @@ contains
         gt_v5 = on
         gt_a(5) = c_loc(gt_v5)
         if (gt_rc == 0) gt_rc = gtrt_mpi_call(decomp, gt_s, gt_f, c_loc(gt_a), overlap, gt_t, &
-                'names')
+                'names', 'm_names_mpi')
         if (gt_rc == 0) then
             if (present(times)) times = gt_t
         end if
