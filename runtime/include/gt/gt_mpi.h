@@ -78,7 +78,8 @@ int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out);
    columns of the neighbour below along I, and so on; corners from the diagonal neighbours.
    Each storage must be a local storage of this decomposition (its interior this rank's box
    along the axes it has), with a halo at least as wide as its widths, and every rank's box
-   at least as wide as the widths along each decomposed axis. Storages on a device are
+   at least as wide as each width it sends to a neighbour (the lower width up, the upper
+   one down) along each decomposed axis. Storages on a device are
    exchanged through their host side. Blocking. */
 int gt_halo_exchange(const gt_decomp *, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths);
