@@ -1740,12 +1740,21 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
                       int64_t halo[3][2])
 {
     static const char fn[] = "gt_mpi_steps_halo";
-    if (!info || !info->fields || info->npairs < 1 || !info->pairs || tblock < 1 || !halo ||
-        field < 0 || field >= info->nfields)
-        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, %d pair(s) of iterate, "
-                         "tblock %d: it must be >= 1, field %d of %d, halo %s)", fn,
-                         info ? "given" : "NULL", info ? info->npairs : 0, tblock, field,
-                         info ? info->nfields : 0, halo ? "given" : "NULL");
+    if (!info || !info->fields || !halo || field < 0 || field >= info->nfields)
+        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, field %d of %d, halo %s)", fn,
+                         info ? "given" : "NULL", field, info ? info->nfields : 0,
+                         halo ? "given" : "NULL");
+    /* said apart (until 2026-11 one list, "0 pair(s) of iterate, tblock 2: it must be >=
+       1", read as if tblock 2 were wrong) */
+    if (info->npairs < 1 || !info->pairs)
+        return gt__error(GT_EINVAL, "%s: stencil '%s' has no iterate: gt_mpi_steps_halo gives "
+                         "the halos of gt_mpi_steps (S_steps_mpi); for gt_mpi_call (S_mpi) "
+                         "use gt_mpi_halo", fn, info->name ? info->name : "?");
+    if (tblock < 1)
+        return gt__error(GT_EINVAL, "%s: stencil '%s': tblock is %d; it must be >= 1 (the "
+                         "steps per exchange the storages are made for: gt_mpi_steps takes "
+                         "0 as the most they allow)", fn, info->name ? info->name : "?",
+                         tblock);
     int64_t out[3][2];
     int rc = gt_mpi_halo(info, field, axes, out);
     if (rc)
