@@ -825,6 +825,8 @@ static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool
 static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, int x, int k,
                      const char *stencil, const char *field)
 {
+    static const char box_fix[] = " make local storages with gt_mpi_empty or gt_mpi_zeros of "
+                                  "this decomposition";
     int a = s->axes[x] - 'I';
     int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
     if (n == d->box[a])
@@ -832,12 +834,12 @@ static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, in
     if (field)
         return gt__error(GT_ESHAPE, "stencil '%s': %s: rank %d: the storage of field '%s' has "
                          "%lld points along %c, the decomposition gives this rank %lld (a "
-                         "storage of another decomposition?)", stencil, fn, d->rank, field,
-                         (long long)n, s->axes[x], (long long)d->box[a]);
+                         "storage of another decomposition?%s)", stencil, fn, d->rank, field,
+                         (long long)n, s->axes[x], (long long)d->box[a], box_fix);
     return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s has %lld points along %c, the "
                      "decomposition gives this rank %lld (a storage of another "
-                     "decomposition?)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
-                     (long long)d->box[a]);
+                     "decomposition?%s)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
+                     (long long)d->box[a], box_fix);
 }
 
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
@@ -1533,6 +1535,13 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     for (int k = 0; !rc && k < n; k++)
         if (!storages[k])
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
+    /* every storage is exchanged, so each must hold this rank's box: said here, with the
+       fix, before the checking call's binding says "the domain is N" (of a domain the
+       caller never gave) */
+    for (int k = 0; !rc && k < n; k++)
+        for (int x = 0; !rc && x < storages[k]->ndim; x++)
+            if (storages[k]->axes[x] != 'K')
+                rc = check_box(fn, d, storages[k], x, k, NULL, NULL);
     size_t count = (size_t)(n > 0 ? n : 1);
     /* one more: whether the run-time K levels are checked after the exchange */
     gt_halo_widths *needed = zalloc(count + 1, sizeof *needed);
