@@ -447,6 +447,22 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "exchange 32 x 17 x 4 along J, %s", pn);
         exchange_case(name, g3, (const int[2]){1, nproc}, per, all5, 5, p == 1);
     }
+    /* the last rank along an open axis owns 1 point (2 * nproc - 1 points), fewer than the
+       lower width 2, but sends only the upper width 1 down (nothing goes up past the global
+       edge): taken, every halo filled (until 2026-11 refused, "this rank owns 1 point(s)
+       along I, fewer than the halo width 2 it must send") */
+    const Field narrow_i = {"IJK", NULL, GT_FLOAT64, {{2, 1}, {1, 1}}, {{2, 1}, {1, 1}}};
+    const Field narrow_j = {"JIK", NULL, GT_INT32, {{1, 1}, {2, 1}}, {{1, 1}, {2, 1}}};
+    const int64_t gi[3] = {2 * nproc - 1, 5, 2}, gj[3] = {4, 2 * nproc - 1, 2};
+    for (int split = 0; split < 2; split++) {
+        char name[200];
+        snprintf(name, sizeof name, "exchange %d x 5 x 2 along I, open, last box 1 wide, "
+                 "widths 2 below and 1 above%s", 2 * nproc - 1, split ? ", begin/end" : "");
+        exchange_case(name, gi, (const int[2]){nproc, 1}, open, &narrow_i, 1, split);
+        snprintf(name, sizeof name, "exchange 4 x %d x 2 along J, open, last box 1 wide, "
+                 "widths 2 below and 1 above%s", 2 * nproc - 1, split ? ", begin/end" : "");
+        exchange_case(name, gj, (const int[2]){1, nproc}, open, &narrow_j, 1, split);
+    }
     error_cases();
     MPI_Finalize();
     return failures;

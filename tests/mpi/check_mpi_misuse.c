@@ -861,9 +861,13 @@ static void call_cases(const gt_decomp *d)
     Call single = c;
     single.u = lone;
     gt_storage *single_s[2] = {lone, c.res};
-    snprintf(mine, sizeof mine, "stencil 'shift': rank %d: field 'u': the domain is", rank);
+    /* refused by gt_mpi_call itself, saying what to make (until 2026-11 the stencil's
+       binding in the checking call said "field 'u': the domain is 4 along I", a domain the
+       caller never gave, and no fix) */
+    snprintf(mine, sizeof mine, "gt_mpi_call: rank %d: storage 0 has 2 points along I", rank);
     call_refused("a single-process storage on every rank (each rank's message names it)", d,
-                 &single, single_s, 2, NULL, run, false, GT_ESHAPE, mine, NULL);
+                 &single, single_s, 2, NULL, run, false, GT_ESHAPE, mine,
+                 "make local storages with gt_mpi_empty or gt_mpi_zeros of this decomposition");
     gt_release(lone);
     fail_allocation(last, 1);
     call_refused("out of memory on the last rank", d, &c, s, 2, w, run, false, GT_ENOMEM, who,

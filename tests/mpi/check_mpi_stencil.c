@@ -968,6 +968,100 @@ static void scalars_differ(const int64_t global[3], int which)
     gt_mpi_decomp_release(d);
 }
 
+/* twice_mpi with res made for one process (the global shape) on the last rank only: every
+   rank fails with GT_ESHAPE before anything is exchanged or written, the last rank's
+   message naming itself, the field, both sizes and the fix, the others repeating it (until
+   2026-11 the stencil's binding said "field 'res': the domain is N along I", of a domain
+   the caller never gave, and no fix); x and res untouched where they are local. */
+static void entry_single_storage_on_last(const int64_t global[3])
+{
+    char name[120], why[600] = "";
+    snprintf(name, sizeof name, "twice_mpi, res of one process on the last rank only");
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, NULL, NULL);
+    int64_t off[3], box[3];
+    gt_mpi_box(d, off, box);
+    gt_storage *x, *y;
+    size_t bytes;
+    double *before = two_filled(d, global, &x, &y, &bytes);
+    const int last = nproc - 1;
+    gt_storage *whole = gt_zeros(GT_FLOAT64, "IJK", global, NULL);
+    int rc = twice_mpi(d, x, rank == last ? whole : y, 0, NULL);
+    char want[300];
+    int64_t lbox[3];   /* the last rank's box, which its message names */
+    memcpy(lbox, box, sizeof lbox);
+    MPI_Bcast(lbox, 3, MPI_INT64_T, last, MPI_COMM_WORLD);
+    if (lbox[0] != global[0])
+        snprintf(want, sizeof want, "gt_mpi_call: rank %d: storage 1 (field 'res') has %lld "
+                 "points along I, the decomposition gives this rank %lld (a storage of another "
+                 "decomposition? make local storages with gt_mpi_empty or gt_mpi_zeros of this "
+                 "decomposition)", last, (long long)global[0], (long long)lbox[0]);
+    else
+        snprintf(want, sizeof want, "gt_mpi_call: rank %d: storage 1 (field 'res') has %lld "
+                 "points along J", last, (long long)global[1]);
+    if (nproc == 1 ? rc != 0 : rc != GT_ESHAPE || !strstr(gt_last_error(), want) ||
+                                   (rank != last && !strstr(gt_last_error(), "failed (")))
+        snprintf(why, sizeof why, "rank %d: status %d: \"%s\", want %s", rank, rc,
+                 gt_last_error(), nproc == 1 ? "0" : want);
+    else if (nproc > 1 && (memcmp(gt_host(x, GT_READ), before, bytes) ||
+                           (rank != last && memcmp(gt_host(y, GT_READ),
+                                                   before + bytes / sizeof(double), bytes))))
+        snprintf(why, sizeof why, "rank %d: a storage was written", rank);
+    report("", name, !why[0], why, sizeof why);
+    free(before);
+    gt_release(x);
+    gt_release(y);
+    gt_release(whole);
+    gt_mpi_decomp_release(d);
+}
+
+/* zeros_mpi on 2 * nproc x 3 x 2 split along I, u of one sign (last 0) on every rank but the
+   last and of the other on the last: min and max of u * 0.0 are zeros that compare equal,
+   of which the language takes the later one (language.md 5.6: min(0.0, -0.0) is -0), so
+   both are the last rank's zero, as they are one process's, the last point of its domain
+   being the last rank's. C's fmin and fmax combined the ranks to the first rank's zero
+   (glibc): +0 where one process gives -0. Overlapped, the parts combine alike. */
+static void zeros_case(bool last_negative, bool overlap)
+{
+    char name[160], why[300] = "";
+    snprintf(name, sizeof name, "zeros_mpi: min and max of +0 and -0 over the ranks, the last "
+             "rank's %s, %s", last_negative ? "-0" : "+0", overlap ? "overlapped" : "blocking");
+    const int64_t global[3] = {2 * nproc, 3, 2};
+    gt_decomp *d = gt_mpi_decompose(MPI_COMM_WORLD, global, (const int[2]){nproc, 1}, NULL);
+    gt_storage *u = gt_mpi_empty(d, GT_FLOAT64, "IJK", NULL);
+    gt_storage *g = gt_empty(GT_FLOAT64, "IJK", global, NULL);
+    if (!d || !u || !g) {
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+        report("", name, 0, why, sizeof why);
+        return;
+    }
+    const double other = last_negative ? 1.0 : -1.0;
+    set_all(u, rank == nproc - 1 ? -other : other);
+    double *gp = gt_host(g, GT_WRITE);
+    for (int64_t x = 0; x < global[0] * global[1] * global[2]; x++)
+        gp[x] = other;
+    /* the last rank's box, along I the last 2 points: the other sign */
+    const int64_t *st = gt_strides(g);
+    for (int64_t i = global[0] - 2; i < global[0]; i++)
+        for (int64_t j = 0; j < global[1]; j++)
+            for (int64_t k = 0; k < global[2]; k++)
+                gp[i * st[0] + j * st[1] + k * st[2]] = -other;
+    const double want = last_negative ? -0.0 : 0.0;
+    double lo = 7, hi = 7, lo1 = 7, hi1 = 7;
+    int rc = zeros_mpi(d, u, &lo, &hi, overlap, NULL);
+    if (zeros(g, &lo1, &hi1, &(gt_domain){{global[0], global[1], global[2]}}) != 0)
+        snprintf(why, sizeof why, "rank %d: one process: %s", rank, gt_last_error());
+    else if (rc != 0)
+        snprintf(why, sizeof why, "rank %d: %s", rank, gt_last_error());
+    else if (memcmp(&lo, &want, sizeof want) || memcmp(&hi, &want, sizeof want) ||
+             memcmp(&lo1, &want, sizeof want) || memcmp(&hi1, &want, sizeof want))
+        snprintf(why, sizeof why, "rank %d: min %g, max %g (one process: %g, %g), want %g",
+                 rank, lo, hi, lo1, hi1, want);
+    report("", name, !why[0], why, sizeof why);
+    gt_release(u);
+    gt_release(g);
+    gt_mpi_decomp_release(d);
+}
+
 static void entry_cases(const int64_t g1[3], const int64_t g2[3])
 {
     halo_values();
@@ -980,7 +1074,10 @@ static void entry_cases(const int64_t g1[3], const int64_t g2[3])
         nofield_case(ov);
         entry_storages_differ(g1, ov);
         entry_storages_differ(g1, ov ? 2 : 3);
+        zeros_case(true, ov);
+        zeros_case(false, ov);
     }
+    entry_single_storage_on_last(g1);
     bc_case(g1, (const int[2]){nproc, 1}, false, false);
     bc_case(g2, (const int[2]){1, nproc}, true, false);
     for (int which = 0; which < 7; which++)

@@ -457,6 +457,24 @@ int main(int argc, char **argv)
             !strstr(gt_last_error(), "field 9 of 3"))
             snprintf(why, sizeof why, "returned %d: %s", rc, rc ? gt_last_error() : "");
         report("steps ", "gt_mpi_steps_halo: field 9 of 3", !why[0], why, sizeof why);
+        /* a stencil without iterate, and tblock 0, each said on its own (until 2026-11 one
+           list, "0 pair(s) of iterate, tblock 2: it must be >= 1", as if tblock were wrong) */
+        gt_stencil_info plain = sdi_info;
+        plain.npairs = 0;
+        plain.pairs = NULL;
+        why[0] = 0;
+        rc = gt_mpi_steps_halo(&plain, 0, "IJ", 2, h);
+        if (rc != GT_EINVAL || !strstr(gt_last_error(), "gt_mpi_steps_halo: stencil 'sdi' has "
+                                       "no iterate") || !strstr(gt_last_error(), "use gt_mpi_halo") ||
+            strstr(gt_last_error(), "tblock"))
+            snprintf(why, sizeof why, "returned %d: %s", rc, rc ? gt_last_error() : "");
+        report("steps ", "gt_mpi_steps_halo: a stencil without iterate", !why[0], why,
+               sizeof why);
+        rc = gt_mpi_steps_halo(&sdi_info, 0, "IJ", 0, h);
+        if (rc != GT_EINVAL || !strstr(gt_last_error(), "gt_mpi_steps_halo: stencil 'sdi': "
+                                       "tblock is 0; it must be >= 1"))
+            snprintf(why, sizeof why, "returned %d: %s", rc, rc ? gt_last_error() : "");
+        report("steps ", "gt_mpi_steps_halo: tblock 0", !why[0], why, sizeof why);
     }
     if (nproc > 1) {
         refusal(2, GT_EINVAL);

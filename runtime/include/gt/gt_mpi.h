@@ -78,8 +78,11 @@ int gt_mpi_widths(const gt_stencil_info *info, int field, gt_halo_widths out);
    columns of the neighbour below along I, and so on; corners from the diagonal neighbours.
    Each storage must be a local storage of this decomposition (its interior this rank's box
    along the axes it has), with a halo at least as wide as its widths, and every rank's box
-   at least as wide as the widths along each decomposed axis. Storages on a device are
-   exchanged through their host side. Blocking. */
+   at least as wide as each width it sends to a neighbour (the lower width up, the upper
+   one down) along each decomposed axis. A storage whose device side is as new as its host
+   side or newer, or a device-only one, is exchanged on the device where the device layer
+   packs (only the strips cross the bus); any other through its host side (docs/mpi.md,
+   "Storages on a device"). Blocking. */
 int gt_halo_exchange(const gt_decomp *, gt_storage *const *storages, int n,
                      const gt_halo_widths *widths);
 
@@ -106,7 +109,8 @@ int gt_halo_exchange_end(gt_exchange *);
    the exchange is started, the inner box (the box less the widest width on each side)
    computed while the messages travel, the exchange finished, and the four strips around the
    inner box computed: each part by call() on the storages with their interiors moved to the
-   part (their halos widened for the call, then restored); a stencil whose parts would read
+   part (the part's offset in the placement of the call, which the binding of each storage
+   reads: the storages themselves are never changed); a stencil whose parts would read
    what another part wrote (it writes a field and reads it beyond the point, or has an output
    lacking I or J) computes its box in one part, after the exchange. The results are the
    same bits either way. times (may be NULL): seconds spent [0] exchanging (posting the
@@ -141,8 +145,10 @@ int gt_mpi_halo(const gt_stencil_info *info, int field, const char *axes, int64_
    each field (GT_EHALO otherwise), and every rank's box as wide as each field's exchanged
    halo (T * w for a pair's field, (T - 1) * w + reach for another) along the axes split
    over several processes (GT_ESHAPE), all agreed by every rank. Then, after the
-   first exchange, each pair's cur is copied whole (its domain and the halo both storages
-   have, exchanged halos included) into next, the frame of section 11. The result, in each
+   first exchange, each pair's cur is copied into next where it lies outside the global
+   domain (the halo both storages have on the global edges the decomposition does not wrap,
+   and along K), the frame of section 11; inside the domain next keeps the caller's values,
+   as one process's S_steps keeps them. The result, in each
    pair's cur, is bitwise one process's S_steps over the global domain whose storages hold
    what the local ones hold (the frame on global edges without a boundary condition); on an
    axis the decomposition wraps, a pair's field without a periodic condition along it is

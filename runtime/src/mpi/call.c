@@ -2,7 +2,6 @@
  * hooks of its placement, through which gt__place, gt__halo, gt__place_result,
  * gt__levels_now, gt__keep and gt__keep_result reach the call's storages, widths, out
  * scalars and kept outputs. No MPI here: mpi.c runs the call. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +82,14 @@ static int reads(gt__placement *p, const gt_stencil_info *info, int f, const gt_
     return 0;
 }
 
+/* min and max of reals as the language computes them (language.md 5.6, gt_min_double in
+   gt_generated.h): a NaN loses to a number, and where the two compare equal (+0 and -0)
+   the second wins, the later part's or rank's value. C's fmin gave glibc's answer there,
+   the first: ranks whose parts were +0 and -0 combined to +0 where one process's min is
+   -0. */
+#define GT_MIN(a, b) ((a) < (b) || (b) != (b) ? (a) : (b))
+#define GT_MAX(a, b) ((a) > (b) || (b) != (b) ? (a) : (b))
+
 void gt__reduction_combine(gt__reduction *r, const void *value)
 {
     if (!r->set) {
@@ -94,15 +101,17 @@ void gt__reduction_combine(gt__reduction *r, const void *value)
     case GT_FLOAT64: {
         double v;
         memcpy(&v, value, sizeof v);
-        r->value.d = r->op == 0 ? r->value.d + v : r->op == 1 ? fmin(r->value.d, v)
-                                                              : fmax(r->value.d, v);
+        r->value.d = r->op == 0   ? r->value.d + v
+                     : r->op == 1 ? GT_MIN(r->value.d, v)
+                                  : GT_MAX(r->value.d, v);
         break;
     }
     case GT_FLOAT32: {
         float v;
         memcpy(&v, value, sizeof v);
-        r->value.f = r->op == 0 ? r->value.f + v : r->op == 1 ? fminf(r->value.f, v)
-                                                              : fmaxf(r->value.f, v);
+        r->value.f = r->op == 0   ? r->value.f + v
+                     : r->op == 1 ? GT_MIN(r->value.f, v)
+                                  : GT_MAX(r->value.f, v);
         break;
     }
     case GT_INT32: {

@@ -825,6 +825,8 @@ static bool packs_on_device(const gt_storage *s, const gt__device_ops *ops, bool
 static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, int x, int k,
                      const char *stencil, const char *field)
 {
+    static const char box_fix[] = " make local storages with gt_mpi_empty or gt_mpi_zeros of "
+                                  "this decomposition";
     int a = s->axes[x] - 'I';
     int64_t n = s->shape[x] - s->halo[x][0] - s->halo[x][1];
     if (n == d->box[a])
@@ -832,12 +834,12 @@ static int check_box(const char *fn, const gt_decomp *d, const gt_storage *s, in
     if (field)
         return gt__error(GT_ESHAPE, "stencil '%s': %s: rank %d: the storage of field '%s' has "
                          "%lld points along %c, the decomposition gives this rank %lld (a "
-                         "storage of another decomposition?)", stencil, fn, d->rank, field,
-                         (long long)n, s->axes[x], (long long)d->box[a]);
+                         "storage of another decomposition?%s)", stencil, fn, d->rank, field,
+                         (long long)n, s->axes[x], (long long)d->box[a], box_fix);
     return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s has %lld points along %c, the "
                      "decomposition gives this rank %lld (a storage of another "
-                     "decomposition?)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
-                     (long long)d->box[a]);
+                     "decomposition?%s)", fn, d->rank, k, field_of(k), (long long)n, s->axes[x],
+                     (long long)d->box[a], box_fix);
 }
 
 /* Checks storage k for the exchange: a local storage of d, with halos as wide as w, and
@@ -874,7 +876,14 @@ static int check_storage(const char *fn, const gt_decomp *d, const gt_storage *s
                                  side ? "upper" : "lower", s->axes[x],
                                  (long long)s->halo[x][side], (long long)w[a][side],
                                  (long long)w[a][side]);
-            if (w[a][side] > n && d->dims[a] > 1)
+            /* the lower halo's width goes up, to the rank above along the axis, the
+               upper halo's down: a rank on a non-periodic global edge sends nothing across
+               it (the last rank along I of 3 points over 2 owns 1, and sends 1 column down
+               for widths of 2 below and 1 above) */
+            int dir[2] = {0, 0};
+            dir[a] = side == 0 ? 1 : -1;
+            bool sends = d->neighbour[dir[0] + 1][dir[1] + 1] != MPI_PROC_NULL;
+            if (w[a][side] > n && d->dims[a] > 1 && sends)
                 return gt__error(GT_ESHAPE, "%s: rank %d: storage %d%s: this rank owns %lld "
                                  "point(s) along %c, fewer than the halo width %lld it must "
                                  "send: split %c over fewer processes (%d now), or use a "
@@ -1526,6 +1535,13 @@ int gt_mpi_call(const gt_decomp *d, gt_storage *const *storages, int n,
     for (int k = 0; !rc && k < n; k++)
         if (!storages[k])
             rc = gt__error(GT_EINVAL, "%s: rank %d: storage %d is NULL", fn, d->rank, k);
+    /* every storage is exchanged, so each must hold this rank's box: said here, with the
+       fix, before the checking call's binding says "the domain is N" (of a domain the
+       caller never gave) */
+    for (int k = 0; !rc && k < n; k++)
+        for (int x = 0; !rc && x < storages[k]->ndim; x++)
+            if (storages[k]->axes[x] != 'K')
+                rc = check_box(fn, d, storages[k], x, k, NULL, NULL);
     size_t count = (size_t)(n > 0 ? n : 1);
     /* one more: whether the run-time K levels are checked after the exchange */
     gt_halo_widths *needed = zalloc(count + 1, sizeof *needed);
@@ -1733,12 +1749,21 @@ int gt_mpi_steps_halo(const gt_stencil_info *info, int field, const char *axes, 
                       int64_t halo[3][2])
 {
     static const char fn[] = "gt_mpi_steps_halo";
-    if (!info || !info->fields || info->npairs < 1 || !info->pairs || tblock < 1 || !halo ||
-        field < 0 || field >= info->nfields)
-        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, %d pair(s) of iterate, "
-                         "tblock %d: it must be >= 1, field %d of %d, halo %s)", fn,
-                         info ? "given" : "NULL", info ? info->npairs : 0, tblock, field,
-                         info ? info->nfields : 0, halo ? "given" : "NULL");
+    if (!info || !info->fields || !halo || field < 0 || field >= info->nfields)
+        return gt__error(GT_EINVAL, "%s: bad arguments (info %s, field %d of %d, halo %s)", fn,
+                         info ? "given" : "NULL", field, info ? info->nfields : 0,
+                         halo ? "given" : "NULL");
+    /* said apart (until 2026-11 one list, "0 pair(s) of iterate, tblock 2: it must be >=
+       1", read as if tblock 2 were wrong) */
+    if (info->npairs < 1 || !info->pairs)
+        return gt__error(GT_EINVAL, "%s: stencil '%s' has no iterate: gt_mpi_steps_halo gives "
+                         "the halos of gt_mpi_steps (S_steps_mpi); for gt_mpi_call (S_mpi) "
+                         "use gt_mpi_halo", fn, info->name ? info->name : "?");
+    if (tblock < 1)
+        return gt__error(GT_EINVAL, "%s: stencil '%s': tblock is %d; it must be >= 1 (the "
+                         "steps per exchange the storages are made for: gt_mpi_steps takes "
+                         "0 as the most they allow)", fn, info->name ? info->name : "?",
+                         tblock);
     int64_t out[3][2];
     int rc = gt_mpi_halo(info, field, axes, out);
     if (rc)
