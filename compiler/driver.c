@@ -463,6 +463,17 @@ static bool write_emit(Compiler *c, FILE *const *files, void *ctx)
     return x->nextra == 0 || x->be->extra(c, files, path_base(x->src_path), x->hdr_name);
 }
 
+/* Headers a C compiler looks for in the -I directories before its own (ISO C's, the
+ * POSIX ones the C library's include, OpenMP's, MPI's and CUDA's, which the generated code
+ * and the runtime's headers include). */
+static const char *const system_headers[] = {
+    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h",
+    "iso646.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h",
+    "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+    "stdnoreturn.h", "string.h", "tgmath.h", "threads.h", "time.h", "uchar.h", "wchar.h",
+    "wctype.h", "alloca.h", "endian.h", "features.h", "pthread.h", "sched.h", "strings.h",
+    "unistd.h", "omp.h", "mpi.h", "cuda_runtime.h", "cuda_runtime_api.h", NULL};
+
 static int emit_c(Compiler *c, const char *src_path)
 {
     const Backend *be = backend_find(c->opts.backend);
@@ -506,7 +517,25 @@ static int emit_c(Compiler *c, const char *src_path)
             return 2;
         }
     }
-    EmitCtx x = {be, nextra, src_path, path_base(paths[nextra])};
+    /* a header named as one the compiler takes from its search path: with -I to the
+       output's directory (as common as -I.), #include <omp.h> in the generated source read
+       the generated omp.h in place of OpenMP's (its include guard then hid it: implicit
+       declarations of omp_get_thread_num, an error under -Werror or GCC 14) */
+    const char *hdr = path_base(paths[nextra]);
+    for (int i = 0; system_headers[i]; i++)
+        if (strcmp(hdr, system_headers[i]) == 0) {
+            diag_warning(&c->diag, (Loc){0}, "output header '%s' has the name of a system "
+                         "header (<%s>%s): a C compiler given -I to its directory reads it in "
+                         "place of the system's; rename the output%s", paths[nextra], hdr,
+                         strcmp(hdr, "omp.h") == 0 ? ", which the generated source includes"
+                         : strcmp(hdr, "cuda_runtime.h") == 0 || strcmp(hdr, "mpi.h") == 0
+                         ? ", which the runtime's headers include" : ", of the C library",
+                         c->opts.output ? "" : " (with -o: its name comes from the input's)");
+            if (c->diag.errors)   /* -Werror */
+                return 1;
+            break;
+        }
+    EmitCtx x = {be, nextra, src_path, hdr};
     return driver_write_files(c, paths, nextra + 2, write_emit, &x);
 }
 

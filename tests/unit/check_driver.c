@@ -509,6 +509,43 @@ START_TEST(test_sibling_names)
 }
 END_TEST
 
+/* An output header named as a system header (omp.h, math.h): a compiler given -I to its
+ * directory read it in place of OpenMP's or the C library's, and the generated source's
+ * #include <omp.h> found the generated header (its guard hiding it). A warning now, an
+ * error under -Werror (nothing written); a name that only looks alike is no warning. */
+START_TEST(test_system_header_names)
+{
+    make_tmpdir();
+    write_file("good.stn", good);
+    ck_assert_int_eq(run_gtcc("-o omp.c good.stn"), 0);
+    char *err = read_file("stderr");
+    ck_assert_str_eq(err, "gtcc: warning: output header 'omp.h' has the name of a system header "
+                          "(<omp.h>, which the generated source includes): a C compiler given "
+                          "-I to its directory reads it in place of the system's; rename the "
+                          "output\n");
+    free(err);
+    char *h = read_file("omp.h");
+    ck_assert_ptr_nonnull(h);
+    free(h);
+    ck_assert_int_eq(run_gtcc("-Werror -o math.c good.stn"), 1);
+    ck_assert_ptr_null(read_file("math.c"));
+    ck_assert_ptr_null(read_file("math.h"));
+    write_file("stdio.stn", good);
+    ck_assert_int_eq(run_gtcc("-w stdio.stn"), 0);
+    ck_assert_int_eq(run_gtcc("stdio.stn"), 0);
+    err = read_file("stderr");
+    ck_assert_ptr_nonnull(strstr(err, "'stdio.h' has the name of a system header (<stdio.h>, "
+                                      "of the C library)"));
+    ck_assert_ptr_nonnull(strstr(err, "(with -o: its name comes from the input's)"));
+    free(err);
+    ck_assert_int_eq(run_gtcc("-o omp2.c good.stn"), 0);
+    err = read_file("stderr");
+    ck_assert_str_eq(err, "");
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
 /* An output whose name is as long as a file name can be (255 bytes) is written: its
  * temporary file, named after it, is cut to stay a legal name (before, ".NAME.XXXXXX"
  * was 8 bytes longer, and any name of 248 to 255 bytes was "File name too long"). */
@@ -1314,6 +1351,7 @@ Suite *suite_driver(void)
     tcase_add_test(tc, test_exit_status);
     tcase_add_test(tc, test_byte_order_mark);
     tcase_add_test(tc, test_sibling_names);
+    tcase_add_test(tc, test_system_header_names);
     tcase_add_test(tc, test_long_output_names);
     tcase_add_test(tc, test_meta_file_names);
     tcase_add_test(tc, test_unwritable_directory);
