@@ -47,7 +47,9 @@ void emit_const(Out *o, Type t, int64_t i, double d)
     case TY_DOUBLE: {
         bool single = t == TY_FLOAT;
         if (isnan(d)) {
-            emit_text(o, "NAN");
+            /* with its sign, which copysign and signbit read: -(0.0 / 0.0) folded is
+               -NAN (fold.c, made_nan) */
+            emit_text(o, "%sNAN", signbit(d) ? "-" : "");
             return;
         }
         if (isinf(d)) {
@@ -191,7 +193,7 @@ static bool is_negative_const(const IrExpr *e)
     if (e->type == TY_INT)
         return e->cnst.i < 0;
     if (e->type == TY_FLOAT || e->type == TY_DOUBLE)
-        return signbit(e->cnst.d) && !isnan(e->cnst.d);
+        return signbit(e->cnst.d);   /* -1.5, -INFINITY, -NAN */
     return false;
 }
 

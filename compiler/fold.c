@@ -7,7 +7,8 @@
  * error while the program can be fixed), int division or modulo by zero is
  * an error even when only the divisor is constant (the generated code gives
  * 0), float operations round to
- * float at every step, and floating division by zero gives an IEEE infinity.
+ * float at every step, floating division by zero gives an IEEE infinity, and a NaN made
+ * from numbers (0.0 / 0.0) is the positive NaN on every host (made_nan).
  * A constant condition selects its branch, `false && e` is false and
  * `true && e` is e (expressions have no side effects), and an int or bool
  * compared with itself (`n == n`) or subtracted from itself is a constant
@@ -139,6 +140,16 @@ static bool compare(Op op, double a, double b)
     }
 }
 
+/* v, computed from the constants x and y (y NULL for one): a NaN made from numbers is C's
+   NAN, the positive quiet NaN, whatever the host makes (x86 makes 0.0 / 0.0 and sqrt(-1.0)
+   with the sign bit set, other machines without), so that the generated code does not
+   depend on the machine gtcc ran on; a NaN operand's NaN propagates as it is. */
+static double made_nan(double v, const IrExpr *x, const IrExpr *y)
+{
+    bool from_nan = isnan(x->cnst.d) || (y && isnan(y->cnst.d));
+    return isnan(v) && !from_nan ? NAN : v;
+}
+
 static IrExpr *fold_binary(Compiler *c, IrExpr *e)
 {
     IrExpr *x = e->op.a, *y = e->op.b;
@@ -179,7 +190,8 @@ static IrExpr *fold_binary(Compiler *c, IrExpr *e)
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
         if (e->type == TY_INT)
             return fold_int_binary(c, e, x->cnst.i, y->cnst.i);
-        return make_real(c, e, e->type, real_binary(op, e->type, x->cnst.d, y->cnst.d));
+        return make_real(c, e, e->type,
+                         made_nan(real_binary(op, e->type, x->cnst.d, y->cnst.d), x, y));
     case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
         if (type_is_floating(x->type))
             return make_int(c, e, TY_BOOL, compare(op, x->cnst.d, y->cnst.d));
@@ -308,7 +320,8 @@ static IrExpr *fold_call(Compiler *c, IrExpr *e)
         default: unreachable();
         }
     }
-    return make_real(c, e, e->type, real_call(fn, e->type, x->cnst.d, y ? y->cnst.d : 0.0));
+    return make_real(c, e, e->type,
+                     made_nan(real_call(fn, e->type, x->cnst.d, y ? y->cnst.d : 0.0), x, y));
 }
 
 IrExpr *fold_expr(Compiler *c, IrExpr *e)

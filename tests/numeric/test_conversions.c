@@ -6,6 +6,7 @@
  * library's functions, the f-suffixed ones for float. classify: isinf, isnan and isfinite
  * are bools of 0 or 1 at -inf, +inf and NaN (glibc's isinf(-inf) is -1), at run time and
  * folded. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -218,6 +219,37 @@ int main(void)
         fld_free(&cf);
         fld_free(&e);
         fld_free(&ef);
+    }
+    {
+        /* nansign: the rule (language.md 5.4), not the host's 0.0 / 0.0 */
+        Fld x = fld_new(GT_FLOAT64, lays[0], n, h0), a = fld_new(GT_FLOAT64, lays[1], n, h0);
+        Fld b = fld_new(GT_FLOAT64, lays[0], n, h1), c = fld_new(GT_FLOAT64, lays[1], n, h1);
+        Fld e = fld_new(GT_FLOAT64, lays[0], n, h0);
+        int rc = nansign(x.s, a.s, b.s, c.s, e.s, NULL);
+        if (check("nansign: returns 0", rc == 0, "returned %d: %s", rc, gt_last_error())) {
+            Arr wa = arr_like(&a), wb = arr_like(&b);
+            int64_t bad = 0;
+            for (int64_t i = 0; i < NI; i++)
+                for (int64_t j = 0; j < NJ; j++)
+                    for (int64_t k = 0; k < NK; k++) {
+                        A(wa, i, j, k) = 1.0;
+                        A(wb, i, j, k) = -1.0;
+                        double v = fld_get(&e, i, j, k);
+                        bad += !isnan(v) || !signbit(v);
+                    }
+            check_field("nansign: copysign(1.0, 0.0 / 0.0) folded is 1", &a, &wa, d, 0);
+            check_field("nansign: copysign(1.0, -(0.0 / 0.0)) folded is -1", &b, &wb, d, 0);
+            check_field("nansign: copysign(1.0, sqrt(-1.0)) folded is 1", &c, &wa, d, 0);
+            check("nansign: -(0.0 / 0.0) is a NaN with the sign bit", bad == 0,
+                  "%" PRId64 " points were not", bad);
+            arr_free(&wa);
+            arr_free(&wb);
+        }
+        fld_free(&x);
+        fld_free(&a);
+        fld_free(&b);
+        fld_free(&c);
+        fld_free(&e);
     }
     return failures() != 0;
 }
