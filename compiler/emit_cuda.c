@@ -1045,8 +1045,8 @@ static void write_group(Cuda *u, const IrInterval *iv, const IrKernel *k0, int c
     Out *o = u->o;
     const IrStencil *st = u->st;
     bool any = k0->ntiles > 0;   /* the group's tiles: the plan's, on its kernels */
-    emit_line(o, "const gt_idx gt_ib = (gt_idx)blockIdx.x * %d, gt_jb = (gt_idx)blockIdx.y * %d;",
-              CUDA_BLOCK_I, CUDA_BLOCK_J);
+    emit_line(o, "const gt_idx gt_ib = (gt_idx)blockIdx.x * %d, "
+                 "gt_jb = gt_jlo + (gt_idx)blockIdx.y * %d;", CUDA_BLOCK_I, CUDA_BLOCK_J);
     emit_line(o, "const gt_idx gt_ie = gt_ib + %d < %s ? gt_ib + %d : %s, "
                  "gt_je = gt_jb + %d < %s ? gt_jb + %d : %s;", CUDA_BLOCK_I, u->es->ni,
               CUDA_BLOCK_I, u->es->ni, CUDA_BLOCK_J, u->es->nj, CUDA_BLOCK_J, u->es->nj);
@@ -1468,12 +1468,19 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
         khi = emit_level(a, es->nk, iv->hi, 0);
     }
     emit_open(o, "{");
-    emit_line(o, "const int64_t gt_ilo = %s, gt_ihi = %s, gt_jlo = %s, gt_jhi = %s;", range[0],
-              range[1], range[2], range[3]);
-    emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ihi - gt_ilo + %d) / %d, (gt_jhi - gt_jlo + %d) "
-                 "/ %d), "
-                 "gt_block = GT_BLOCK(%d, %d);", CUDA_BLOCK_I - 1, CUDA_BLOCK_I,
-              CUDA_BLOCK_J - 1, CUDA_BLOCK_J, CUDA_BLOCK_I, CUDA_BLOCK_J);
+    emit_line(o, "const int64_t gt_ilo = %s, gt_ihi = %s, gt_jhi = %s;", range[0], range[1],
+              range[3]);
+    /* a launch takes at most GT_GRID_Y_MAX blocks along y (gt_cuda.h: CUDA's 65535): more
+     * rows than that many blocks hold run in launches one after the other, each from its
+     * first row gt_jlo (a launch's blocks run in any order, so launches in turn are one of
+     * its orders) */
+    emit_open(o, "for (int64_t gt_jlo = %s; gt_jlo < gt_jhi; gt_jlo += (int64_t)GT_GRID_Y_MAX "
+                 "* %d) {", range[2], CUDA_BLOCK_J);
+    emit_line(o, "const int64_t gt_jblocks = (gt_jhi - gt_jlo + %d) / %d;", CUDA_BLOCK_J - 1,
+              CUDA_BLOCK_J);
+    emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ihi - gt_ilo + %d) / %d, gt_jblocks < "
+                 "GT_GRID_Y_MAX ? gt_jblocks : GT_GRID_Y_MAX), gt_block = GT_BLOCK(%d, %d);",
+              CUDA_BLOCK_I - 1, CUDA_BLOCK_I, CUDA_BLOCK_I, CUDA_BLOCK_J);
     const char *lev = kind == UNIT_LEVEL ? "k" : arena_printf(a, "%s, %s", klo, khi);
     int n = u->nunits++;
     /* the variant the storages allow (the host decided once per call: an in-place
@@ -1481,7 +1488,7 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
     static const char *const kernels[4] = {"%s<int64_t>", "%s", "%s<int32_t>", "%s<int64_t>"};
     static const char variants[4] = {'a', 's', 'k', 'k'};
     const char *const conds[4] = {u->in_place, u->shared, u->index32, ""};
-    emit_open(o, "if (gt_ihi > gt_ilo && gt_jhi > gt_jlo && %s < %s) {", klo, khi);
+    emit_open(o, "if (gt_ihi > gt_ilo && %s < %s) {", klo, khi);
     const int first = u->in_place ? 0 : 1;
     for (int v = first; v < 4; v++) {
         if (v == 3)
@@ -1496,6 +1503,7 @@ static void launch_unit(Cuda *u, UnitKind kind, const IrComputation *comp, const
         emit_text(o, ");");
         emit_end_line(o);
     }
+    emit_close(o);
     emit_close(o);
     emit_close(o);
 }

@@ -677,6 +677,7 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
                       emit_c_type(fd->type), es->data[f], emit_c_type(fd->type), es->bound, f);
         }
         EmitVal lo, hi;
+        bool rows = false;   /* J a loop over the rows of the grid's y, open */
         for (int a = AXIS_I; a <= AXIS_J; a++) {
             if (!check_axis(r, a)) {
                 emit_line(o, "const int64_t %c = 0;", "ijk"[a]);
@@ -690,6 +691,15 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
                 arena_printf(es->arena, "(int64_t)blockIdx.%c * blockDim.%c + threadIdx.%c",
                              "xy"[a], "xy"[a], "xy"[a]),
                 PREC_ADD);
+            if (a == AXIS_J) {
+                /* a launch takes at most GT_GRID_Y_MAX blocks of rows (CUDA's 65535): each
+                   thread takes every row a grid's height apart */
+                emit_open(o, "for (int64_t j = %s; j < %s; j += (int64_t)gridDim.y * "
+                             "blockDim.y) {", text(&k, plus(es->arena, lo, thread)),
+                          text(&k, hi));
+                rows = true;
+                continue;
+            }
             emit_line(o, "const int64_t %c = %s;", "ijk"[a], text(&k, plus(es->arena, lo, thread)));
             emit_line(o, "if (%c >= %s)", "ijk"[a], text(&k, hi));
             emit_line(o, "    return;");
@@ -706,6 +716,8 @@ void emit_kcheck_kernels(Out *o, EmitStencil *es)
         emit_line(o, "    break;");
         emit_line(o, "}");
         emit_close(o);
+        if (rows)
+            emit_close(o);
         emit_close(o);
     }
 }
@@ -751,7 +763,8 @@ void emit_kcheck_device(Out *o, EmitStencil *es, const char *flag, const char *r
             emit_line(o, "const int64_t gt_ni = %s, gt_nj = %s;",
                       text(&k, minus(es->arena, hi[0], lo[0])),
                       text(&k, minus(es->arena, hi[1], lo[1])));
-            emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ni + 31) / 32, (gt_nj + 7) / 8), "
+            emit_line(o, "const dim3 gt_grid = GT_GRID((gt_ni + 31) / 32, (gt_nj + 7) / 8 < "
+                         "GT_GRID_Y_MAX ? (gt_nj + 7) / 8 : GT_GRID_Y_MAX), "
                          "gt_block = GT_BLOCK(32, 8);");
             for (int pass = 0; pass < 2; pass++) {
                 /* pass 0: the first failure's rank; pass 1, after one: its level */

@@ -97,6 +97,11 @@ template <typename T> static inline T *gt_simt_shared(T *p, int64_t i, bool stor
     gt_simt_launch((grid), (block), [&] { kernel(__VA_ARGS__); }, #kernel)
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 #define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+/* the most blocks a launch takes along y: CUDA's 65535, or $GT_SIMT_GRID_Y_MAX (read when
+   the emulator is loaded), so that a test reaches the generated code's several launches
+   over a few rows; gt_simt_launch stops a launch beyond it */
+extern unsigned gt_simt_grid_y_max;
+#define GT_GRID_Y_MAX gt_simt_grid_y_max
 
 template <typename T> static inline void gt_atomic_sum(T *p, T v) { *p += v; }
 static inline void gt_atomic_min(double *p, double v) { *p = fmin(*p, v); }

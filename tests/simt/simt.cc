@@ -18,6 +18,14 @@
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
 long gt_simt_launches, gt_simt_threads, gt_simt_variants[4];
+
+static unsigned grid_y_max(void)
+{
+    const char *s = getenv("GT_SIMT_GRID_Y_MAX");
+    unsigned long v = s ? strtoul(s, NULL, 10) : 0;
+    return v >= 1 && v <= 65535 ? (unsigned)v : 65535u;
+}
+unsigned gt_simt_grid_y_max = grid_y_max();
 long gt_simt_loads, gt_simt_stores, gt_simt_block_loads, gt_simt_block_stores;
 
 /* Given by the program hosting the emulator (the differential driver's fake device):
@@ -179,7 +187,10 @@ void gt_simt_launch(dim3 grid, dim3 block, const std::function<void()> &kernel,
     else if (strstr(name, "<int64_t>"))
         gt_simt_variants[2]++;
     size_t n = (size_t)block.x * block.y * block.z;
-    if (n == 0 || n > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
+    /* CUDA's limits (every architecture): 1024 threads a block, 2^31 - 1 blocks along x,
+       65535 along y (here gt_simt_grid_y_max) and z; a launch beyond them fails there */
+    if (n == 0 || n > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
+        grid.x > 2147483647u || grid.y > gt_simt_grid_y_max || grid.z > 65535) {
         fprintf(stderr, "gt_simt: invalid launch: grid (%u,%u,%u), block (%u,%u,%u)\n", grid.x,
                 grid.y, grid.z, block.x, block.y, block.z);
         abort();

@@ -30,6 +30,9 @@ static const int gt__cuda_ready __attribute__((unused)) = gt__cuda_init();
 #define GT_SHS(p, i) (p)[i]
 #define GT_GRID(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
 #define GT_BLOCK(x, y) dim3((unsigned)(x), (unsigned)(y), 1u)
+/* the most blocks a launch takes along y (every architecture's limit): a kernel over more
+   rows runs in several launches, GT_GRID_Y_MAX blocks of rows each */
+#define GT_GRID_Y_MAX 65535
 /* before a loop a thread runs once or twice (a block's points): not unrolled, which would
    copy the body and raise the registers of the 64-bit kernels (hdiff: 48, not 80) */
 #define GT_ROLLED _Pragma("unroll 1")
