@@ -285,6 +285,10 @@ int main(void)
     gt_storage *lu = zeros(GT_FLOAT64, "IJK", 8, 8, 2, 0, 0, 0, 0);
     gt_storage *lap = zeros(GT_FLOAT64, "IJK", 8, 8, 2, 0, 0, 0, 0);
     if (laplacian(lu, lap, NULL) != 0) printf("%s\n", gt_last_error());
+    fflush(stdout);   /* (before LeakSanitizer's report at exit, under SANITIZE=1) */
+    gt_storage *all[] = {pe, q, n, kbot, a, b, u, v, lu, lap};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        gt_release(all[k]);
     return 0;
 }
 C
