@@ -557,12 +557,12 @@ contains
         character(*), intent(in), optional :: sub
         integer(c_int) :: rc
         integer(c_int) :: ov
-        if (.not. associated(gtrt_mpi_call_p) .or. .not. c_associated(d)) then
-            if (present(sub)) then
-                rc = no_decomp(d, stencil, sub)
-            else
-                rc = no_decomp(d, stencil, stencil // "_mpi")
-            end if
+        if (.not. associated(gtrt_mpi_call_p)) then
+            rc = no_mpi(trim(wrapper_of(stencil, "_mpi", sub)))
+            return
+        end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, trim(wrapper_of(stencil, "_mpi", sub)))
             return
         end if
         ov = 0
@@ -586,12 +586,12 @@ contains
         character(*), intent(in), optional :: sub
         integer(c_int) :: rc
         integer(c_int) :: tb
-        if (.not. associated(gtrt_mpi_steps_p) .or. .not. c_associated(d)) then
-            if (present(sub)) then
-                rc = no_decomp(d, stencil, sub)
-            else
-                rc = no_decomp(d, stencil, stencil // "_steps_mpi")
-            end if
+        if (.not. associated(gtrt_mpi_steps_p)) then
+            rc = no_mpi(trim(wrapper_of(stencil, "_steps_mpi", sub)))
+            return
+        end if
+        if (.not. c_associated(d)) then
+            rc = null_decomp(stencil, trim(wrapper_of(stencil, "_steps_mpi", sub)))
             return
         end if
         tb = 0
@@ -616,20 +616,15 @@ contains
         halo = 0
         if (rc /= 0) return
         if (.not. associated(gtrt_mpi_steps_halo_p)) then
-            if (present(sub)) then
-                rc = no_mpi(sub)
-            else
-                rc = no_mpi(stencil // "_steps_mpi_halo")
-            end if
+            rc = no_mpi(trim(wrapper_of(stencil, "_steps_mpi_halo", sub)))
             return
         end if
         if (tblock < 1) then   ! (gt_mpi_steps_halo's own message is C's: "field 0 of 2")
             write (tb, '(i0)') tblock
-            if (present(sub)) then
-                rc = bad_tblock(stencil, sub, tb)
-            else
-                rc = bad_tblock(stencil, stencil // "_steps_mpi_halo", tb)
-            end if
+            rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // &
+                               trim(wrapper_of(stencil, "_steps_mpi_halo", sub)) // &
+                               ": tblock is " // trim(tb) // "; it must be >= 1 (the steps " // &
+                               "of a block, between two halo exchanges)" // c_null_char)
             return
         end if
         h = 0
@@ -641,28 +636,17 @@ contains
         end do
     end subroutine gtrt_mpi_steps_halo
 
-    ! S_mpi's or S_steps_mpi's decomposition missing: gtrt_mpi not in the program (the
-    ! pointers unset), or decomp null (gt_mpi_call's message: "decomposition is NULL")
-    recursive function no_decomp(d, stencil, wrapper) result(rc)
-        type(c_ptr), intent(in) :: d
-        character(*), intent(in) :: stencil, wrapper
-        integer(c_int) :: rc
-        if (.not. associated(gtrt_mpi_call_p)) then
-            rc = no_mpi(wrapper)
-        else if (.not. c_associated(d)) then
-            rc = null_decomp(stencil, wrapper)
-        else
-            rc = 0
-        end if
-    end function no_decomp
-
-    recursive function bad_tblock(stencil, wrapper, tb) result(rc)
-        character(*), intent(in) :: stencil, wrapper, tb
-        integer(c_int) :: rc
-        rc = gt_error_flat(GT_EINVAL, "stencil '" // stencil // "': " // wrapper // &
-                           ": tblock is " // trim(tb) // "; it must be >= 1 (the steps of " // &
-                           "a block, between two halo exchanges)" // c_null_char)
-    end function bad_tblock
+    ! The MPI wrapper's Fortran name for its messages: sub where the module passed it
+    ! (pq_lap_mpi after -P pq_), else the .stn name and suffix; of a fixed length (trim it),
+    ! since a deferred-length result is shared by threads under gfortran 12 ("Threads"), and
+    ! long enough for any name the module may have (63 characters)
+    recursive function wrapper_of(stencil, suffix, sub) result(w)
+        character(*), intent(in) :: stencil, suffix
+        character(*), intent(in), optional :: sub
+        character(len=128) :: w
+        w = stencil // suffix
+        if (present(sub)) w = sub
+    end function wrapper_of
 
     ! decomp null
     recursive function null_decomp(stencil, wrapper) result(rc)
