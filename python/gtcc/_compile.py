@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import glob
 import hashlib
 import json
 import numbers
@@ -522,36 +523,16 @@ def _sweep(root):
     process is gone go at once; any other (another node's, or named before the host and pid
     were in the name) once it is _TMP_STALE old. What cannot be removed (another user's) is
     left."""
-    host, now = _host(), None
-    for d in _glob(root):
+    host, now = _host(), time.time()
+    for d in glob.glob(os.path.join(glob.escape(root), "??", ".tmp-*")):
         m = _TMP.match(os.path.basename(d))
         try:
-            if m and m.group(1) == host and _gone(int(m.group(2))):
-                pass
-            else:
-                now = now or time.time()
-                if now - os.lstat(d).st_mtime < _TMP_STALE:
-                    continue
+            dead = m is not None and m.group(1) == host and _gone(int(m.group(2)))
+            if not dead and now - os.lstat(d).st_mtime < _TMP_STALE:
+                continue
         except (OSError, ValueError, OverflowError):
             continue
         shutil.rmtree(d, ignore_errors=True)
-
-
-def _glob(root):
-    try:
-        shards = os.listdir(root)
-    except OSError:
-        return []
-    out = []
-    for s in shards:
-        if len(s) != 2:
-            continue
-        try:
-            out += [os.path.join(root, s, n) for n in os.listdir(os.path.join(root, s))
-                    if n.startswith(".tmp-")]
-        except OSError:
-            pass
-    return out
 
 
 def _build(tc, stn, opts, backend, cflags, shard, final, key):
