@@ -186,19 +186,17 @@ int options_parse(Compiler *c, int argc, char **argv)
             o->dep_MD = true;   /* -MMD: as GCC's, -MD without system headers (none here) */
         } else if (strcmp(a, "-MP") == 0) {
             /* GCC's empty rule per header: gtcc always writes one per import */
-        } else if (starts(a, "-MQ")) {
-            if ((v = argument(c, argc, argv, &i, "-MQ", &missing))) {
-                v = depfile_quote(c->arena, v);
-                o->dep_target = o->dep_target ? arena_printf(c->arena, "%s %s", o->dep_target, v)
-                                              : v;
-            }
         } else if (starts(a, "-MF")) {
             if ((v = argument(c, argc, argv, &i, "-MF", &missing)))
                 o->dep_file = v;
-        } else if (starts(a, "-MT")) {
-            if ((v = argument(c, argc, argv, &i, "-MT", &missing)))
+        } else if (starts(a, "-MT") || starts(a, "-MQ")) {
+            /* -MQ: the target quoted for make, as the prerequisites are */
+            bool quote = a[2] == 'Q';
+            if ((v = argument(c, argc, argv, &i, quote ? "-MQ" : "-MT", &missing))) {
+                v = quote ? depfile_quote(c->arena, v) : v;
                 o->dep_target = o->dep_target ? arena_printf(c->arena, "%s %s", o->dep_target, v)
                                               : v;
+            }
         } else if (strcmp(a, "-Werror") == 0) {
             c->diag.werror = true;
         } else if (strcmp(a, "-w") == 0) {
